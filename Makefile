@@ -1,0 +1,113 @@
+# iron - build, test, demo and bench.  `make help` lists the targets.
+#
+# Sources are found by folder: src/<module>/*.c go into libiron, cli/*.c
+# into the `iron` command, tests/unit/*.c and tests/e2e/*.c into one test
+# binary whose runner forks each test (by name) with a time limit.
+
+CC       ?= cc
+BUILD    ?= build
+OPT      ?= -O2 -g
+WARN      = -std=c11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings \
+            -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+            -Wcast-qual -Wvla -Werror
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
+CFLAGS   += $(OPT) $(WARN) $(SAN)
+LIBCFLAGS = -fPIC -fvisibility=hidden -DIRON_BUILDING
+LDLIBS   += -lxxhash -ldl -lpthread -lm
+PREFIX   ?= /usr/local
+
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/*.c tests/unit/*.c tests/e2e/*.c))
+EX_SRC   := $(sort $(wildcard examples/*.c))
+# Reference designs, shared by the examples, the tests and the benchmarks.
+DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
+BENCH_SRC:= $(sort $(wildcard bench/*.c))
+
+STATIC   := $(BUILD)/libiron.a
+SHARED   := $(BUILD)/libiron.so
+CLI      := $(BUILD)/iron
+TESTS    := $(BUILD)/iron-tests
+EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
+BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all lib test demo bench clean install help asan tsan deps check-clang
+
+all: lib $(CLI) $(EXAMPLES)
+
+lib: $(STATIC) $(SHARED) $(BUILD)/iron.pc
+
+help:
+	@echo "make            build libiron (static+shared), the iron CLI, examples"
+	@echo "make demo       run the demo on the emulated NPU"
+	@echo "make test       build and run every test (T=name runs one)"
+	@echo "make bench      print the benchmark figures"
+	@echo "make asan|tsan  run the tests under sanitizers"
+	@echo "make check-clang  build everything with clang -Werror"
+	@echo "make install PREFIX=/usr/local"
+
+$(BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LIBCFLAGS) -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	$(CC) -shared $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/iron.pc: Makefile
+	@mkdir -p $(dir $@)
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+
+$(CLI): $(CLI_SRC) $(STATIC)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(CLI_SRC) $(STATIC) $(LDLIBS)
+
+$(TESTS): $(TEST_SRC) $(DESIGN_SRC) $(wildcard tests/*.h examples/designs/*.h) $(STATIC)
+	$(CC) $(CPPFLAGS) -Itests -Iexamples $(CFLAGS) -o $@ $(TEST_SRC) $(DESIGN_SRC) $(STATIC) $(LDLIBS)
+
+$(BUILD)/examples/%: examples/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
+
+test: $(TESTS) $(CLI)
+	IRON_CLI=$(CLI) ./$(TESTS) $(T)
+
+demo: $(BUILD)/examples/demo
+	./$(BUILD)/examples/demo
+
+bench: $(BENCHES)
+	@for b in $(BENCHES); do ./$$b || exit 1; done
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+
+tsan:
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" test
+
+check-clang:
+	$(MAKE) CC=clang BUILD=build-clang all $(BUILD)/../build-clang/iron-tests
+
+install: lib $(CLI)
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/iron \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(STATIC) $(SHARED) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/iron/*.h $(DESTDIR)$(PREFIX)/include/iron/
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/iron.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+# Debian 12 packages the build and the tests need.
+deps:
+	@dpkg -s libxxhash-dev make gcc >/dev/null 2>&1 || \
+	    (apt-get update && apt-get install -y --no-install-recommends \
+	        libxxhash-dev make gcc libc6-dev)
+
+clean:
+	rm -rf build build-asan build-tsan build-clang

@@ -1,0 +1,167 @@
+/*
+ * iron.c - the `iron` command: version, the device table, help.  It uses
+ * only the public header, the way lua.c uses only lua.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "iron/iron.h"
+
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+    "usage: iron <command> [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  version          print the library version\n"
+    "  devices          list the devices: columns, cores and per-tile\n"
+    "                   resources (compute tile, memtile, shim tile)\n"
+    "  devices NAME     show one device in detail\n"
+    "  help             show this text\n"
+    "\n"
+    "environment:\n"
+    "  IRON_DEVICE      the device used when no default or scope is set\n"
+    "                   (otherwise npu2)\n";
+
+static int usage(FILE *f, int code)
+{
+    fputs(usage_text, f);
+    return code;
+}
+
+/* "64 KiB", "512 KiB", "host" for shim tiles (no data memory). */
+static const char *memory_text(uint32_t bytes, char *buf, size_t len)
+{
+    if (bytes == 0)
+        snprintf(buf, len, "host");
+    else if (bytes % (1024 * 1024) == 0)
+        snprintf(buf, len, "%u MiB", (unsigned)(bytes / (1024 * 1024)));
+    else if (bytes % 1024 == 0)
+        snprintf(buf, len, "%u KiB", (unsigned)(bytes / 1024));
+    else
+        snprintf(buf, len, "%u B", (unsigned)bytes);
+    return buf;
+}
+
+/* One tile kind as table cells: memory, locks, BDs, DMA in+out. */
+static void print_tile_cells(const iron_tile_info *t)
+{
+    char mem[32], dma[16];
+    snprintf(dma, sizeof dma, "%d+%d", t->dma_in, t->dma_out);
+    printf("  %7s %5d %4d %5s", memory_text(t->memory_bytes, mem, sizeof mem),
+           t->locks, t->buffer_descriptors, dma);
+}
+
+static int query(const iron_device *dev, iron_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->size = sizeof *info;
+    if (iron_device_query(dev, info) != IRON_OK) {
+        fprintf(stderr, "iron: %s\n", iron_last_error());
+        return 0;
+    }
+    return 1;
+}
+
+static int list_devices(void)
+{
+    int n = iron_device_count();
+    printf("%-12s %-6s %4s %5s  %-26s  %-26s  %-26s  %s\n", "", "", "", "",
+           "compute tile", "memtile", "shim tile", "");
+    printf("%-12s %-6s %4s %5s", "device", "arch", "cols", "cores");
+    for (int k = 0; k < 3; k++)
+        printf("  %7s %5s %4s %5s", "memory", "locks", "BDs", "DMA");
+    printf("  %s\n", "driver");
+    for (int i = 0; i < n; i++) {
+        iron_device_info info;
+        if (!query(iron_device_at(i), &info))
+            return 1;
+        printf("%-12s %-6s %4d %5d", info.name, info.arch, info.columns,
+               info.compute_tiles);
+        print_tile_cells(&info.compute);
+        print_tile_cells(&info.memtile);
+        print_tile_cells(&info.shim);
+        printf("  %s\n", info.driver);
+    }
+    printf("\nDMA is input + output channels; BDs are buffer descriptors.\n");
+
+    /* Which device a call would use right now, so that a bad $IRON_DEVICE
+     * shows up here rather than at the first launch. */
+    iron_device *cur = NULL;
+    if (iron_current_device(&cur) == IRON_OK)
+        printf("current device: %s\n", iron_device_name(cur));
+    else
+        fprintf(stderr, "iron: warning: %s\n", iron_last_error());
+    return 0;
+}
+
+static void print_tile_detail(const char *label, const iron_tile_info *t)
+{
+    char mem[32];
+    printf("  %-15s ", label);
+    if (t->memory_bytes == 0)
+        printf("no data memory (moves host memory)");
+    else if (t->stack_bytes)
+        printf("%s data memory (incl. %u B stack)",
+               memory_text(t->memory_bytes, mem, sizeof mem),
+               (unsigned)t->stack_bytes);
+    else
+        printf("%s data memory", memory_text(t->memory_bytes, mem, sizeof mem));
+    printf(", %d locks, %d buffer descriptors, DMA %d in + %d out\n",
+           t->locks, t->buffer_descriptors, t->dma_in, t->dma_out);
+}
+
+static int show_device(const char *name)
+{
+    iron_device *dev;
+    iron_device_info info;
+    if (iron_device_get(name, &dev) != IRON_OK) {
+        fprintf(stderr, "iron: %s\n", iron_last_error());
+        return 1;
+    }
+    if (!query(dev, &info))
+        return 1;
+    printf("%s\n", info.name);
+    printf("  %-15s %s\n", "arch", info.arch);
+    printf("  %-15s %s\n", "family", info.family);
+    printf("  %-15s %s\n", "driver", info.driver);
+    printf("  %-15s %d\n", "columns", info.columns);
+    if (info.rows == info.compute_rows + 2)
+        printf("  %-15s %d (row 0 shim, row 1 memtile, rows 2-%d compute)\n",
+               "rows", info.rows, info.rows - 1);
+    else
+        printf("  %-15s %d (%d compute)\n", "rows", info.rows,
+               info.compute_rows);
+    printf("  %-15s %d (%d per column)\n", "compute tiles",
+           info.compute_tiles, info.compute_rows);
+    printf("  %-15s 0 .. %d\n", "lock values", info.lock_max_value);
+    print_tile_detail("compute tile", &info.compute);
+    print_tile_detail("memtile", &info.memtile);
+    print_tile_detail("shim tile", &info.shim);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(stderr, EXIT_USAGE);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+        strcmp(cmd, "-h") == 0)
+        return argc == 2 ? usage(stdout, 0) : usage(stderr, EXIT_USAGE);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        if (argc != 2)
+            return usage(stderr, EXIT_USAGE);
+        printf("iron %s\n", iron_version());
+        return 0;
+    }
+    if (strcmp(cmd, "devices") == 0) {
+        if (argc == 2)
+            return list_devices();
+        if (argc == 3)
+            return show_device(argv[2]);
+        return usage(stderr, EXIT_USAGE);
+    }
+    fprintf(stderr, "iron: unknown command '%s'\n\n", cmd);
+    return usage(stderr, EXIT_USAGE);
+}

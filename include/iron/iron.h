@@ -1,0 +1,603 @@
+/*
+ * iron.h - the one public header of libiron: IRON's jit for C, with an
+ * emulated NPU tile array as the default device.  If a name is not declared
+ * here, it is not API.
+ *
+ * Conventions (they hold for every function below unless its comment says
+ * otherwise):
+ *   - Functions that can fail return an iron_status.  On failure a message
+ *     naming the argument, tile or FIFO and giving expected vs got is
+ *     available from iron_last_error() on the same thread.
+ *   - Constructors write their result to *out and set *out to NULL on failure.
+ *   - Destructors accept NULL.
+ *   - Objects are not internally locked: one object may be used by one thread
+ *     at a time, except where a comment says "thread-safe".  Distinct objects
+ *     may be used from distinct threads freely.
+ *   - Strings passed in are copied; strings returned are owned by the library.
+ */
+#ifndef IRON_IRON_H
+#define IRON_IRON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(IRON_BUILDING) && defined(__GNUC__)
+#define IRON_API __attribute__((visibility("default")))
+#else
+#define IRON_API
+#endif
+
+/* ------------------------------------------------------------------------
+ * Version
+ * ------------------------------------------------------------------------ */
+
+#define IRON_VERSION_MAJOR 0
+#define IRON_VERSION_MINOR 1
+#define IRON_VERSION_PATCH 0
+#define IRON_VERSION_STRING "0.1.0"
+
+/* The library's version as "MAJOR.MINOR.PATCH"; may differ from the header's
+ * IRON_VERSION_STRING when linked against another build.  Thread-safe. */
+IRON_API const char *iron_version(void);
+
+/* ------------------------------------------------------------------------
+ * Status codes and errors
+ * ------------------------------------------------------------------------ */
+
+/* One table yields the enum, iron_status_name() and iron_strerror(). */
+#define IRON_STATUS_MAP(XX)                                                   \
+    XX(OK,        0, "success")                                               \
+    XX(EINVAL,    1, "invalid argument")                                      \
+    XX(ENOMEM,    2, "out of memory")                                         \
+    XX(EDTYPE,    3, "wrong or unsupported dtype")                            \
+    XX(ESHAPE,    4, "wrong or unsupported shape")                            \
+    XX(EDEVICE,   5, "unknown or unusable device")                            \
+    XX(EPARAM,    6, "bad compile-time parameter")                            \
+    XX(EARG,      7, "call arguments do not match the design")                \
+    XX(EDESIGN,   8, "malformed design")                                      \
+    XX(EBOUNDS,   9, "access pattern goes out of bounds")                     \
+    XX(ERESOURCE, 10, "design does not fit the device")                       \
+    XX(ECOMPILE,  11, "kernel compilation failed")                            \
+    XX(ELOAD,     12, "loading a compiled object failed")                     \
+    XX(EDEADLOCK, 13, "the design stopped making progress")                   \
+    XX(ETIMEOUT,  14, "the run did not finish in time")                       \
+    XX(ERUNTIME,  15, "run-time error on the device")                         \
+    XX(EIO,       16, "input/output error")                                   \
+    XX(ESTATE,    17, "call not valid in this state")                         \
+    XX(ENOTSUP,   18, "not supported")
+
+typedef enum iron_status {
+#define IRON__STATUS_ENUM(name, code, text) IRON_##name = code,
+    IRON_STATUS_MAP(IRON__STATUS_ENUM)
+#undef IRON__STATUS_ENUM
+    IRON_STATUS_COUNT_
+} iron_status;
+
+/* "IRON_EINVAL" for IRON_EINVAL; "IRON_UNKNOWN" for values outside the
+ * table.  Thread-safe; the string is static. */
+IRON_API const char *iron_status_name(iron_status s);
+
+/* The table's one-line description of a status.  Thread-safe; static. */
+IRON_API const char *iron_strerror(iron_status s);
+
+/* The message of the last failed call on this thread ("" if none).  Owned by
+ * the library, valid until the next iron_* call on this thread. */
+IRON_API const char *iron_last_error(void);
+
+/* ------------------------------------------------------------------------
+ * Element types
+ * ------------------------------------------------------------------------ */
+
+typedef enum iron_dtype {
+    IRON_INT8,
+    IRON_UINT8,
+    IRON_INT16,
+    IRON_UINT16,
+    IRON_INT32,
+    IRON_UINT32,
+    IRON_INT64,
+    IRON_UINT64,
+    IRON_FLOAT32,
+    IRON_FLOAT64,
+    IRON_BFLOAT16,
+    IRON_DTYPE_COUNT_
+} iron_dtype;
+
+/* "int32", "bfloat16", ...; NULL for values outside the enum. */
+IRON_API const char *iron_dtype_name(iron_dtype dt);
+
+/* Size of one element in bytes; 0 for values outside the enum. */
+IRON_API size_t iron_dtype_size(iron_dtype dt);
+
+/* Parses a dtype name ("int32", also "i32", "f32", "bf16" ...). */
+IRON_API iron_status iron_dtype_parse(const char *name, iron_dtype *out);
+
+/* bfloat16 is stored as the upper 16 bits of an IEEE float32.  Conversion
+ * to bfloat16 rounds to nearest even; NaN stays NaN. */
+typedef uint16_t iron_bf16;
+IRON_API iron_bf16 iron_bf16_from_float(float f);
+IRON_API float iron_bf16_to_float(iron_bf16 b);
+
+/* ------------------------------------------------------------------------
+ * Shapes
+ * ------------------------------------------------------------------------ */
+
+#define IRON_MAX_DIMS 6
+
+typedef struct iron_shape {
+    int ndim;                     /* 1 .. IRON_MAX_DIMS */
+    int64_t dims[IRON_MAX_DIMS];  /* each >= 1 */
+} iron_shape;
+
+/* IRON_SHAPE(64, 32) is the 2-D shape 64 x 32. */
+#define IRON_SHAPE(...)                                                       \
+    ((iron_shape){ .ndim = (int)(sizeof((int64_t[]){ __VA_ARGS__ }) /         \
+                                 sizeof(int64_t)),                            \
+                   .dims = { __VA_ARGS__ } })
+
+/* ------------------------------------------------------------------------
+ * Devices
+ *
+ * Devices are owned by the library and live until the process exits; the
+ * pointers below are never freed by the user.  Names: npu1, npu1_1col ..
+ * npu1_3col (AIE2, Phoenix), npu2, npu2_1col .. npu2_7col (AIE2P, Strix).
+ * ------------------------------------------------------------------------ */
+
+typedef struct iron_device iron_device;
+
+/* Resources of one kind of tile. */
+typedef struct iron_tile_info {
+    uint32_t memory_bytes;  /* data memory; 0 for shim tiles (host memory) */
+    uint32_t stack_bytes;   /* default core stack, inside memory_bytes */
+    int locks;
+    int buffer_descriptors;
+    int dma_in;             /* S2MM channels: streams into the tile */
+    int dma_out;            /* MM2S channels: streams out of the tile */
+} iron_tile_info;
+
+typedef struct iron_device_info {
+    size_t size;            /* set to sizeof(iron_device_info) by the caller */
+    const char *name;       /* "npu2_4col" */
+    const char *arch;       /* "aie2" or "aie2p" */
+    const char *family;     /* "npu1" or "npu2" */
+    const char *driver;     /* the driver's name, "emulator" */
+    int columns;
+    int rows;               /* shim + memtile + compute rows */
+    int compute_rows;       /* compute tiles per column */
+    int compute_tiles;      /* columns * compute_rows */
+    int lock_max_value;     /* a lock counts 0 .. lock_max_value */
+    iron_tile_info compute, memtile, shim;
+} iron_device_info;
+
+/* Looks a device up by name.  Thread-safe.  IRON_EDEVICE for unknown names;
+ * the message lists the known ones. */
+IRON_API iron_status iron_device_get(const char *name, iron_device **out);
+
+/* Number of devices known, and the i-th (0-based; NULL when out of range).
+ * Thread-safe. */
+IRON_API int iron_device_count(void);
+IRON_API iron_device *iron_device_at(int i);
+
+IRON_API const char *iron_device_name(const iron_device *dev);
+
+/* Fills *info (info->size must be set).  Thread-safe. */
+IRON_API iron_status iron_device_query(const iron_device *dev,
+                                       iron_device_info *info);
+
+/* The process-wide default device.  Thread-safe. */
+IRON_API iron_status iron_set_default_device(const char *name);
+IRON_API iron_device *iron_get_default_device(void);
+
+/* A scoped device for the calling thread only.  push always pushes, so that
+ * every push can be paired with a pop: when the name is unknown it returns
+ * IRON_EDEVICE and the scope is marked bad, and calls made inside it fail
+ * with a message naming the bad device instead of silently running
+ * elsewhere.  Scopes nest up to 16 deep. */
+IRON_API iron_status iron_device_push(const char *name);
+IRON_API iron_status iron_device_pop(void);
+
+/* The device calls on this thread use: the innermost scoped device, else the
+ * default set with iron_set_default_device(), else $IRON_DEVICE, else npu2.
+ * Fails (IRON_EDEVICE) when the scope is bad or $IRON_DEVICE is unknown. */
+IRON_API iron_status iron_current_device(iron_device **out);
+
+/* The C form of `with iron.device("npu1"):` -- the block runs with the device
+ * pushed and pops it on the way out (do not jump out with goto/return). */
+#define IRON_WITH_DEVICE(name)                                                \
+    for (int iron__with_once = (iron_device_push(name), 1);                   \
+         iron__with_once; iron__with_once = (iron_device_pop(), 0))
+
+/* ------------------------------------------------------------------------
+ * Tensors
+ *
+ * A tensor is host-visible memory allocated through the current device's
+ * driver.  Data is row-major and contiguous.
+ * ------------------------------------------------------------------------ */
+
+typedef struct iron_tensor iron_tensor;
+
+/* Element contents undefined (zero on the emulator). */
+IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
+                                       iron_shape shape);
+IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
+                                       iron_shape shape);
+IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
+                                      iron_shape shape);
+/* Every element is value converted to dt (saturating for integers). */
+IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
+                                      iron_shape shape, double value);
+/* Element i (row-major) is start + i * step, converted to dt. */
+IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
+                                        iron_shape shape, double start,
+                                        double step);
+/* Uniform in [0, 1) for float dtypes (IRON_EDTYPE for integers).  The same
+ * seed gives the same data on every machine. */
+IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
+                                      iron_shape shape, uint64_t seed);
+/* Uniform integers in [low, high); both must fit dt and low < high. */
+IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
+                                         iron_shape shape, int64_t low,
+                                         int64_t high, uint64_t seed);
+
+IRON_API void iron_tensor_free(iron_tensor *t);
+
+/* Host pointer to the elements; NULL for NULL. */
+IRON_API void *iron_tensor_data(iron_tensor *t);
+IRON_API iron_dtype iron_tensor_dtype(const iron_tensor *t);
+IRON_API iron_shape iron_tensor_shape(const iron_tensor *t);
+IRON_API int64_t iron_tensor_numel(const iron_tensor *t);
+IRON_API size_t iron_tensor_nbytes(const iron_tensor *t);
+/* The device whose driver holds the memory. */
+IRON_API iron_device *iron_tensor_device(const iron_tensor *t);
+
+/* Element i (row-major) as a double, and set from a double (converted as in
+ * iron_tensor_full).  For tests and examples, not for speed. */
+IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
+                                     double *out);
+IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v);
+
+/* "int32[16, 4]" into buf (always NUL-terminated); returns buf. */
+IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
+                                    size_t len);
+
+typedef enum iron_sync_dir {
+    IRON_SYNC_TO_DEVICE,
+    IRON_SYNC_TO_HOST
+} iron_sync_dir;
+
+/* Makes host writes visible to the device, or device writes visible to the
+ * host, as XRT's bo.sync does.  A jit call syncs its arguments itself (in
+ * before, out after); call this when touching data between calls through
+ * other means.  Free on the emulator. */
+IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir);
+
+/* ------------------------------------------------------------------------
+ * Designs
+ *
+ * A design function builds the dataflow program for one specialization.  It
+ * runs once per signature (first call with new dtypes/shapes/parameters/
+ * launch configuration), never per call, and sees only types, shapes,
+ * compile-time values and the launch configuration -- never tensor data.
+ *
+ * The builder calls below have sticky errors: the first failure is recorded
+ * on the design, later builder calls on it do nothing and return NULL or the
+ * same status, and the jit reports the first failure.  So a design function
+ * may build straight through and check once (or not at all).
+ * ------------------------------------------------------------------------ */
+
+typedef struct iron_design iron_design;
+typedef struct iron_fifo iron_fifo;     /* an ObjectFifo */
+typedef struct iron_handle iron_handle; /* one endpoint of an ObjectFifo */
+typedef struct iron_kernel iron_kernel; /* a compute kernel (C source) */
+typedef struct iron_worker iron_worker; /* a core program on a compute tile */
+
+typedef int (*iron_design_fn)(iron_design *d, void *user);
+
+/* What the design may learn about its call.  Arguments are numbered in the
+ * order of the jit's argument list, which is the runtime sequence's order. */
+IRON_API int iron_design_nargs(const iron_design *d);
+IRON_API iron_dtype iron_design_arg_dtype(const iron_design *d, int arg);
+IRON_API iron_shape iron_design_arg_shape(const iron_design *d, int arg);
+IRON_API int64_t iron_design_arg_numel(const iron_design *d, int arg);
+/* Compile-time parameter values, by declared name.  A wrong name or type is
+ * recorded as the design's (sticky) error and 0 / "" is returned. */
+IRON_API int64_t iron_design_param_int(iron_design *d, const char *name);
+IRON_API double iron_design_param_float(iron_design *d, const char *name);
+IRON_API int iron_design_param_bool(iron_design *d, const char *name);
+IRON_API const char *iron_design_param_str(iron_design *d, const char *name);
+IRON_API iron_dtype iron_design_param_dtype(iron_design *d, const char *name);
+/* Columns the launch configuration grants. */
+IRON_API int iron_design_cols(const iron_design *d);
+/* The target device's resources. */
+IRON_API const iron_device_info *iron_design_device(const iron_design *d);
+
+/* Records a failure of the design's own (sticky); returns status. */
+IRON_API iron_status iron_design_fail(iron_design *d, iron_status status,
+                                      const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The first recorded failure, IRON_OK if none. */
+IRON_API iron_status iron_design_status(const iron_design *d);
+
+/* --- ObjectFifos ---------------------------------------------------------
+ * An ObjectFifo carries objects of obj_shape x dtype with `depth` buffers
+ * (2 = double buffering).  Names must be unique within the design. */
+IRON_API iron_fifo *iron_fifo_new(iron_design *d, const char *name,
+                                  iron_dtype dtype, iron_shape obj_shape,
+                                  int depth);
+/* The one producer handle (the same handle on every call). */
+IRON_API iron_handle *iron_fifo_prod(iron_fifo *f);
+/* A new consumer handle on every call; several consumers see every object
+ * (broadcast). */
+IRON_API iron_handle *iron_fifo_cons(iron_fifo *f);
+
+/* --- Kernels -------------------------------------------------------------
+ * A kernel is C source with an entry function `entry`; arg_types declares
+ * the entry's parameters in order, comma-separated: a dtype name followed by
+ * '*' for an object pointer ("int32*"), or a plain dtype for a scalar passed
+ * by value ("int32").  The JIT checks the declaration against the source
+ * with the C compiler. */
+IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
+                                      const char *source,
+                                      const char *arg_types);
+/* Compile-time defines (-DNAME=VALUE) seen by this kernel only. */
+IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,
+                                        const char *value);
+IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
+                                            int64_t value);
+/* Extra compiler flags for this kernel (after the jit's flags). */
+IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags);
+
+/* --- Workers -------------------------------------------------------------
+ * Arguments to a kernel in the standard loop: an endpoint handle (the
+ * acquired object's pointer is passed) or a scalar. */
+typedef enum iron_arg_kind {
+    IRON_ARG_HANDLE,
+    IRON_ARG_INT,
+    IRON_ARG_FLOAT
+} iron_arg_kind;
+
+typedef struct iron_arg {
+    iron_arg_kind kind;
+    iron_handle *handle;
+    int64_t i;
+    double f;
+} iron_arg;
+
+static inline iron_arg iron_use(iron_handle *h)
+{
+    iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0 };
+    return a;
+}
+static inline iron_arg iron_int(int64_t v)
+{
+    iron_arg a = { IRON_ARG_INT, NULL, v, 0.0 };
+    return a;
+}
+static inline iron_arg iron_float(double v)
+{
+    iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v };
+    return a;
+}
+
+/* IRON_ARGS(x, y, z) expands to: 3, (iron_arg[]){ x, y, z } */
+#define IRON_ARGS(...)                                                        \
+    (int)(sizeof((iron_arg[]){ __VA_ARGS__ }) / sizeof(iron_arg)),            \
+        (iron_arg[]){ __VA_ARGS__ }
+
+/* A worker running the standard loop on a compute tile chosen by the
+ * placer: each iteration acquires one object from every handle argument,
+ * calls the kernel with the objects' pointers and the scalars, in argument
+ * order, and releases them.  It runs `iterations` iterations per round and
+ * repeats rounds forever; like a core on hardware it persists across calls,
+ * keeping its position in every FIFO. */
+IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
+                                      iron_kernel *k, int64_t iterations,
+                                      int nargs, const iron_arg *args);
+
+/* --- Runtime sequence ----------------------------------------------------
+ * A tensor access pattern: starting at element `offset` of the tensor seen
+ * as flat, visit sizes[0] x ... x sizes[ndim-1] elements in nested loops
+ * (outermost first); element index = offset + sum(i_k * strides[k]). */
+#define IRON_TAP_MAX_DIMS 4
+
+typedef struct iron_tap {
+    int64_t offset;
+    int ndim;
+    int64_t sizes[IRON_TAP_MAX_DIMS];
+    int64_t strides[IRON_TAP_MAX_DIMS];
+} iron_tap;
+
+/* Every element of a tensor of n elements, in order. */
+static inline iron_tap iron_tap_linear(int64_t n)
+{
+    iron_tap t = { 0, 1, { n, 0, 0, 0 }, { 1, 0, 0, 0 } };
+    return t;
+}
+
+/* A general pattern; ndim 1 .. IRON_TAP_MAX_DIMS.  Validated when used. */
+IRON_API iron_tap iron_tap_make(int64_t offset, int ndim,
+                                const int64_t *sizes, const int64_t *strides);
+
+/* Number of elements a pattern visits (product of sizes). */
+IRON_API int64_t iron_tap_count(const iron_tap *tap);
+
+/* Checks a pattern against a tensor of `numel` elements: offset >= 0,
+ * sizes >= 1, strides >= 0, and the furthest element inside the tensor.
+ * IRON_EBOUNDS with the dimension and the reach otherwise. */
+IRON_API iron_status iron_tap_check(const iron_tap *tap, int64_t numel);
+
+/* Marks workers to start (all workers are started when none is named). */
+IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w);
+/* Streams argument `arg` into the FIFO through `prod` (a producer handle),
+ * visiting the tensor in tap order; the elements moved must be a whole
+ * number of objects. */
+IRON_API iron_status iron_rt_fill(iron_design *d, iron_handle *prod, int arg,
+                                  iron_tap tap);
+/* Streams objects from `cons` (a consumer handle) into argument `arg` in
+ * tap order.  With wait set, the call completes only when this drain is
+ * done; a call must wait for at least one drain. */
+IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
+                                   iron_tap tap, int wait);
+#define IRON_WAIT 1
+#define IRON_NOWAIT 0
+
+/* ------------------------------------------------------------------------
+ * Compile-time parameter values (per call)
+ * ------------------------------------------------------------------------ */
+
+typedef enum iron_param_type {
+    IRON_PARAM_INT,
+    IRON_PARAM_FLOAT,
+    IRON_PARAM_BOOL,
+    IRON_PARAM_STR,
+    IRON_PARAM_DTYPE
+} iron_param_type;
+
+typedef struct iron_param {
+    const char *name;
+    iron_param_type type;
+    int64_t i;          /* INT, BOOL */
+    double f;           /* FLOAT */
+    const char *s;      /* STR */
+    iron_dtype dtype;   /* DTYPE */
+} iron_param;
+
+static inline iron_param iron_param_int(const char *name, int64_t v)
+{
+    iron_param p = { name, IRON_PARAM_INT, v, 0.0, NULL, IRON_INT8 };
+    return p;
+}
+static inline iron_param iron_param_float(const char *name, double v)
+{
+    iron_param p = { name, IRON_PARAM_FLOAT, 0, v, NULL, IRON_INT8 };
+    return p;
+}
+static inline iron_param iron_param_bool(const char *name, int v)
+{
+    iron_param p = { name, IRON_PARAM_BOOL, v != 0, 0.0, NULL, IRON_INT8 };
+    return p;
+}
+static inline iron_param iron_param_str(const char *name, const char *v)
+{
+    iron_param p = { name, IRON_PARAM_STR, 0, 0.0, v, IRON_INT8 };
+    return p;
+}
+static inline iron_param iron_param_dtype(const char *name, iron_dtype v)
+{
+    iron_param p = { name, IRON_PARAM_DTYPE, 0, 0.0, NULL, v };
+    return p;
+}
+
+/* IRON_PARAMS(p, q) expands to: 2, (const iron_param[]){ p, q } */
+#define IRON_PARAMS(...)                                                      \
+    (int)(sizeof((iron_param[]){ __VA_ARGS__ }) / sizeof(iron_param)),        \
+        (const iron_param[]){ __VA_ARGS__ }
+#define IRON_NO_PARAMS 0, (const iron_param *)NULL
+
+/* ------------------------------------------------------------------------
+ * JIT
+ * ------------------------------------------------------------------------ */
+
+typedef struct iron_jit iron_jit;
+
+/* Compile-time attributes of a jit object.  Zero-initialise, set size. */
+typedef struct iron_jit_options {
+    size_t size;         /* sizeof(iron_jit_options) */
+    const char *name;    /* used in messages; required */
+    /* The tensor arguments in runtime-sequence order, comma-separated:
+     *   "in a, in b, out c"                     roles only
+     *   "in a: T[N], in b: T[N], out c: T[N]"   with constraints
+     * Roles: in, out, inout.  A type is a dtype name or a type variable
+     * (an identifier bound by the first argument using it); dims are
+     * integers or size variables, bound the same way. */
+    const char *args;
+    /* Compile-time parameters with types and defaults, comma-separated:
+     *   "tile: int = 16, op: str = '+', scale: float = 1.5,
+     *    relu: bool = false, T: dtype = int32, n: int"
+     * A parameter without a default must be given at every call. */
+    const char *params;
+    const char *cflags;  /* flags for every kernel, e.g. "-O3" (default -O2) */
+    void *user;          /* passed to the design function */
+} iron_jit_options;
+
+/* Creates a jit object.  The option strings are parsed now; a syntax error
+ * is IRON_EINVAL naming the offending item.  Thread-safe to call; the jit
+ * itself is used by one thread at a time. */
+IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
+                                     const iron_jit_options *opts);
+/* Frees the jit and every specialization it holds (unloading them from
+ * their devices). */
+IRON_API void iron_jit_free(iron_jit *j);
+
+/* Pre-binds compile-time parameter values on the jit object; values given
+ * per call win over these.  Checked like call values. */
+IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
+                                   const iron_param *params);
+
+/* Launch configuration: apart from the tensors. */
+typedef struct iron_launch_config {
+    size_t size;         /* sizeof(iron_launch_config) */
+    int cols;            /* columns to use; 0 = every column of the device */
+    int timeout_ms;      /* 0 = default (IRON_TIMEOUT_MS or 60000) */
+} iron_launch_config;
+
+/* Completion state of a run, as XRT reports them. */
+typedef enum iron_run_state {
+    IRON_RUN_COMPLETED,
+    IRON_RUN_ERROR,
+    IRON_RUN_TIMEOUT,
+    IRON_RUN_ABORT
+} iron_run_state;
+
+/* The full call: the launch configuration (NULL = default), compile-time
+ * parameter values by name, and the tensors positionally.  Specialises on
+ * the first call of each signature; later calls go straight to the device.
+ * The device is iron_current_device(). */
+IRON_API iron_status iron_jit_launch(iron_jit *j,
+                                     const iron_launch_config *config,
+                                     int nparams, const iron_param *params,
+                                     int nargs, iron_tensor *const *args);
+
+/* IRON_TENSORS(a, b) expands to: 2, (iron_tensor *const[]){ a, b } */
+#define IRON_TENSORS(...)                                                     \
+    (int)(sizeof((iron_tensor *[]){ __VA_ARGS__ }) / sizeof(iron_tensor *)),  \
+        (iron_tensor *const[]){ __VA_ARGS__ }
+
+/* iron_call(jit, a, b, c): tensors only. */
+#define iron_call(j, ...)                                                     \
+    iron_jit_launch((j), NULL, IRON_NO_PARAMS, IRON_TENSORS(__VA_ARGS__))
+/* iron_call_with(jit, IRON_PARAMS(...), a, b, c) */
+#define iron_call_with(j, params, ...)                                        \
+    iron_jit_launch((j), NULL, params, IRON_TENSORS(__VA_ARGS__))
+
+/* State of the jit's last run on this thread's view: completed unless the
+ * last launch failed on the device. */
+IRON_API iron_run_state iron_jit_last_state(const iron_jit *j);
+
+/* Counters since creation.  Thread-unsafe like the jit itself. */
+typedef struct iron_jit_stats {
+    size_t size;            /* sizeof(iron_jit_stats) */
+    uint64_t calls;         /* launches attempted */
+    uint64_t memory_hits;   /* launches that found their specialization */
+    uint64_t builds;        /* specializations built (design+compile) */
+    uint64_t design_runs;   /* times the design function ran */
+    uint64_t kernel_compiles; /* C compiler invocations */
+    uint64_t specializations; /* held now */
+    double last_build_ms;   /* wall time of the most recent build */
+} iron_jit_stats;
+
+IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
+                                        iron_jit_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IRON_IRON_H */

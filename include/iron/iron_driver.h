@@ -1,0 +1,78 @@
+/*
+ * iron_driver.h - the device driver table: the one header for device
+ * backends (the emulator, and later real hardware through XRT).  Users of
+ * the jit never need it.
+ *
+ * A driver serves one or more named devices.  The JIT calls drivers only
+ * through src/device/driver.c, so tracing and fault injection hook in there.
+ */
+#ifndef IRON_IRON_DRIVER_H
+#define IRON_IRON_DRIVER_H
+
+#include "iron/iron.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IRON_DRIVER_ABI 1
+
+/* A placed, compiled design, ready to load.  In-tree drivers see its layout
+ * in src/program/program.h; its form is versioned with IRON_DRIVER_ABI. */
+typedef struct iron_program iron_program;
+
+/* Per-run inputs. */
+typedef struct iron_run_args {
+    size_t size;               /* sizeof(iron_run_args) */
+    int nargs;
+    void *const *host;         /* host pointer of each tensor argument */
+    void *const *handle;       /* driver buffer handle of each argument */
+    const size_t *nbytes;      /* size of each argument */
+    int timeout_ms;            /* > 0 */
+} iron_run_args;
+
+typedef struct iron_driver iron_driver;
+
+/*
+ * Every op is called from src/device/driver.c with no library lock held.
+ * A driver may be called from several threads at once for distinct loaded
+ * programs and buffers; one loaded program is never run by two threads at
+ * once (the jit serialises its own calls).
+ */
+struct iron_driver {
+    int abi_version;           /* IRON_DRIVER_ABI */
+    size_t size;               /* sizeof(iron_driver) */
+    const char *name;          /* "emulator" */
+
+    /* Host-visible device memory of nbytes, zeroed.  *host is what the user
+     * reads and writes; *handle is the driver's own reference. */
+    iron_status (*buf_alloc)(iron_driver *drv, size_t nbytes, void **host,
+                             void **handle);
+    void (*buf_free)(iron_driver *drv, void *host, void *handle);
+    iron_status (*buf_sync)(iron_driver *drv, void *host, void *handle,
+                            size_t nbytes, iron_sync_dir dir);
+
+    /* Loads a program onto a device; *loaded is the driver's instance, kept
+     * by the jit until unload.  The program outlives the instance. */
+    iron_status (*load)(iron_driver *drv, const iron_device_info *dev,
+                        const iron_program *prog, void **loaded);
+    /* Runs the loaded program's runtime sequence once with these tensors and
+     * waits for it.  *state says how it ended; on IRON_RUN_ERROR or
+     * IRON_RUN_TIMEOUT the status is not IRON_OK and the message says who
+     * waited on what. */
+    iron_status (*run)(iron_driver *drv, void *loaded,
+                       const iron_run_args *args, iron_run_state *state);
+    void (*unload)(iron_driver *drv, void *loaded);
+};
+
+/* Adds a device served by drv (a copy of *info is kept, with info->driver
+ * set to drv->name).  IRON_EINVAL if the name is taken or the table's ABI
+ * or size does not match.  Thread-safe. */
+IRON_API iron_status iron_driver_register(iron_driver *drv,
+                                          const iron_device_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,271 @@
+/*
+ * cc.c - runs the C compiler as a child process (compile layer): builds
+ * its argument vector, spawns it, waits, and reports its diagnostics.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile/cc.h"
+#include "compile/compile.h"
+#include "core/core.h"
+
+/* The status message is 4 KiB per thread and outer layers prefix it with
+ * context, so the diagnostics get about 2.5 KiB and the command line a few
+ * hundred bytes; the first errors are the useful ones. */
+#define DIAG_MAX 2560
+#define CMD_SHOW_MAX 400
+
+const char *iron__cc(void)
+{
+    const char *cc = getenv("IRON_CC");
+    if (cc)
+        for (const char *p = cc; *p; p++)
+            if (!isspace((unsigned char)*p))
+                return cc;
+    return "cc";
+}
+
+static size_t count_words(const char *s)
+{
+    size_t n = 0;
+    while (*s) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        n++;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+    }
+    return n;
+}
+
+/* Copies the blank-separated words of src into the arena at dst, each
+ * NUL-terminated, and appends pointers to them to argv.  Returns the next
+ * free byte of the arena. */
+static char *split_words(char **argv, int *argc, char *dst, const char *src)
+{
+    while (*src) {
+        while (isspace((unsigned char)*src))
+            src++;
+        if (!*src)
+            break;
+        argv[(*argc)++] = dst;
+        while (*src && !isspace((unsigned char)*src))
+            *dst++ = *src++;
+        *dst++ = '\0';
+    }
+    return dst;
+}
+
+static char *copy_word(char **argv, int *argc, char *dst, const char *src)
+{
+    size_t n = strlen(src) + 1;
+    memcpy(dst, src, n);
+    argv[(*argc)++] = dst;
+    return dst + n;
+}
+
+/* The command for messages, with the temporary files shown by their base
+ * names: the directory is gone by the time anyone reads the message. */
+static void show_command(char *buf, size_t cap, char *const *argv,
+                         int argc)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && len + 1 < cap; i++) {
+        const char *w = argv[i];
+        const char *slash = strrchr(w, '/');
+        if (i >= argc - 2 && slash)   /* the -o output and the source */
+            w = slash + 1;
+        int n = snprintf(buf + len, cap - len, "%s%s", i ? " " : "", w);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+    if (len >= cap && cap > 4)
+        memcpy(buf + cap - 4, "...", 4);
+}
+
+/* Reads the first DIAG_MAX-1 bytes of the log into buf, cut at a line end
+ * when there is more, and returns how many bytes were left out. */
+static size_t read_diagnostics(const char *path, char *buf)
+{
+    buf[0] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    size_t total = fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+    size_t len = 0;
+    while (len < DIAG_MAX - 1) {
+        ssize_t n = read(fd, buf + len, DIAG_MAX - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = '\0';
+    if (total > len) {
+        char *nl = strrchr(buf, '\n');
+        if (nl)
+            len = (size_t)(nl - buf);
+    }
+    size_t kept = len;
+    while (len > 0 && isspace((unsigned char)buf[len - 1]))
+        len--;
+    buf[len] = '\0';
+    return total > kept ? total - kept : 0;
+}
+
+static iron_status cannot_run(const iron__cc_job *job, const char *cc,
+                              int err)
+{
+    const char *env = getenv("IRON_CC");
+    return iron__fail(IRON_ECOMPILE,
+                      "%.200s: cannot run C compiler '%.200s': %s (the "
+                      "command comes from IRON_CC%s; set IRON_CC to a "
+                      "working compiler such as gcc or clang)",
+                      job->label, cc, strerror(err),
+                      env ? "" : ", which is unset, so 'cc' on PATH");
+}
+
+/* Spawns argv with the log as stdout and stderr.  Returns 0 or an errno
+ * value.  The child gets an empty signal mask and default SIGPIPE, so a
+ * host program's signal setup does not leak into the compiler. */
+static int spawn(pid_t *pid, char *const *argv, const char *log_path)
+{
+    extern char **environ;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none, def;
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc)
+        return rc;
+    rc = posix_spawnattr_init(&attr);
+    if (rc) {
+        posix_spawn_file_actions_destroy(&fa);
+        return rc;
+    }
+    sigemptyset(&none);
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    if (!rc)
+        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
+                                              0);
+    if (!rc)
+        rc = posix_spawn_file_actions_addopen(
+            &fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (!rc)
+        rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    if (!rc)
+        rc = posix_spawnattr_setsigmask(&attr, &none);
+    if (!rc)
+        rc = posix_spawnattr_setsigdefault(&attr, &def);
+    if (!rc)
+        rc = posix_spawnattr_setflags(
+            &attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (!rc)
+        rc = posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
+static iron_status wait_child(const iron__cc_job *job, pid_t pid,
+                              int *wstatus)
+{
+    for (;;) {
+        if (waitpid(pid, wstatus, 0) == pid)
+            return IRON_OK;
+        if (errno != EINTR)
+            return iron__fail(IRON_ECOMPILE,
+                              "%.200s: cannot wait for the C compiler: %s "
+                              "(is SIGCHLD ignored?)",
+                              job->label, strerror(errno));
+    }
+}
+
+static iron_status compiler_failed(const iron__cc_job *job, int wstatus,
+                                   char *const *argv, int argc)
+{
+    char cmd[CMD_SHOW_MAX], how[64], diag[DIAG_MAX];
+    show_command(cmd, sizeof cmd, argv, argc);
+    size_t more = read_diagnostics(job->log_path, diag);
+
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !diag[0])
+        return cannot_run(job, iron__cc(), ENOENT);
+    if (WIFEXITED(wstatus))
+        snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(wstatus));
+    else if (WIFSIGNALED(wstatus))
+        snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(wstatus));
+    else
+        snprintf(how, sizeof how, "wait status 0x%x", (unsigned)wstatus);
+
+    char tail[64] = "";
+    if (more)
+        snprintf(tail, sizeof tail, "\n[... %zu more bytes of diagnostics]",
+                 more);
+    return iron__fail(IRON_ECOMPILE,
+                      "%.200s: C compiler failed (%s)\ncommand: %s\n%s%s",
+                      job->label, how, cmd,
+                      diag[0] ? diag : "(the compiler printed nothing)",
+                      tail);
+}
+
+iron_status iron__compile_cc(const iron__cc_job *job)
+{
+    const char *cc = iron__cc();
+    const char *cflags = job->cflags ? job->cflags : "-O2";
+    const char *fixed[] = { "-fPIC", "-shared", "-o", job->so_path,
+                            job->src_path };
+
+    size_t nwords = count_words(cc) + count_words(cflags) +
+                    IRON__COUNT_OF(fixed);
+    size_t bytes = strlen(cc) + 1 + strlen(cflags) + 1;
+    for (size_t i = 0; i < IRON__COUNT_OF(fixed); i++)
+        bytes += strlen(fixed[i]) + 1;
+
+    iron_status st = IRON_OK;
+    char **argv = iron__calloc(nwords + 1, sizeof *argv);
+    char *arena = argv ? iron__malloc(bytes) : NULL;
+    if (!arena) {
+        st = iron__fail(IRON_ENOMEM, "%.200s: out of memory preparing the "
+                        "compiler command", job->label);
+        goto done;
+    }
+    int argc = 0;
+    char *p = split_words(argv, &argc, arena, cc);
+    p = split_words(argv, &argc, p, cflags);
+    /* Paths are single words even when TMPDIR holds blanks. */
+    for (size_t i = 0; i < IRON__COUNT_OF(fixed); i++)
+        p = copy_word(argv, &argc, p, fixed[i]);
+    argv[argc] = NULL;
+
+    pid_t pid;
+    int err = spawn(&pid, argv, job->log_path);
+    if (err) {
+        st = cannot_run(job, cc, err);
+        goto done;
+    }
+    int wstatus = 0;
+    st = wait_child(job, pid, &wstatus);
+    if (st == IRON_OK && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0))
+        st = compiler_failed(job, wstatus, argv, argc);
+
+done:
+    iron__free(arena);
+    iron__free(argv);
+    return st;
+}

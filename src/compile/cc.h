@@ -1,0 +1,28 @@
+/*
+ * cc.h - runs the system C compiler on one generated source file, turning
+ * a failure into an IRON_ECOMPILE message that carries its diagnostics.
+ */
+#ifndef IRON_COMPILE_CC_H
+#define IRON_COMPILE_CC_H
+
+#include "iron/iron.h"
+
+typedef struct iron__cc_job {
+    const char *label;         /* "kernel 'vadd'", starts every message */
+    const char *cflags;        /* space-separated; NULL = "-O2" */
+    const char *src_path;      /* the C file to compile */
+    const char *so_path;       /* the shared object to write */
+    const char *log_path;      /* receives the compiler's stdout+stderr */
+} iron__cc_job;
+
+/*
+ * Runs "<iron__cc() words> <cflags words> -fPIC -shared -o so src" with
+ * posix_spawnp, stdin from /dev/null and stdout+stderr into the log, and
+ * waits for it.  Words are split on blanks; quoting is not supported.
+ * IRON_ECOMPILE when the compiler cannot be started (the message mentions
+ * IRON_CC) or does not exit with 0 (the message has the label, the command
+ * and the first few KiB of diagnostics); IRON_ENOMEM.  Thread-safe.
+ */
+iron_status iron__compile_cc(const iron__cc_job *job);
+
+#endif

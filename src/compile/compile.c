@@ -1,0 +1,128 @@
+/*
+ * compile.c - iron__kernel_compile (compile layer): checks the kernel
+ * description, then generate -> write -> cc -> dlopen in a private
+ * temporary directory that is removed whatever happens.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compile/cc.h"
+#include "compile/compile.h"
+#include "compile/loader.h"
+#include "compile/tmpdir.h"
+#include "compile/wrapper.h"
+#include "core/core.h"
+
+/* Numbers the shared objects of this process.  dlopen returns the already
+ * loaded object when a path repeats, even if the file behind it is new;
+ * temporary directory names can repeat once removed, this counter cannot. */
+static atomic_ulong build_seq;
+
+/* Checks every field of k the generator relies on; messages start with
+ * the label and name the field. */
+static iron_status check_src(const iron__kernel_src *k, const char *label)
+{
+    if (!iron__kis_ident(k->entry))
+        return iron__fail(IRON_EINVAL,
+                          "%s: entry '%.100s' is not a C identifier",
+                          label, k->entry);
+    if (strncmp(k->entry, "iron__", 6) == 0)
+        return iron__fail(IRON_EINVAL,
+                          "%s: entry '%.100s': names starting with 'iron__' "
+                          "are reserved for the generated wrapper",
+                          label, k->entry);
+    if (!k->source)
+        return iron__fail(IRON_EINVAL, "%s: source is NULL", label);
+    if (k->nargs < 0)
+        return iron__fail(IRON_EINVAL, "%s: nargs is %d (must be >= 0)",
+                          label, k->nargs);
+    if (k->nargs > 0 && !k->args)
+        return iron__fail(IRON_EINVAL, "%s: args is NULL but nargs is %d",
+                          label, k->nargs);
+    for (int i = 0; i < k->nargs; i++)
+        if ((int)k->args[i].dtype < 0 ||
+            (int)k->args[i].dtype >= IRON_DTYPE_COUNT_)
+            return iron__fail(IRON_EINVAL,
+                              "%s: argument %d has dtype %d, outside "
+                              "iron_dtype", label, i + 1,
+                              (int)k->args[i].dtype);
+    if (k->ndefines < 0)
+        return iron__fail(IRON_EINVAL, "%s: ndefines is %d (must be >= 0)",
+                          label, k->ndefines);
+    if (k->ndefines > 0 && !k->define_names)
+        return iron__fail(IRON_EINVAL,
+                          "%s: define_names is NULL but ndefines is %d",
+                          label, k->ndefines);
+    return IRON_OK;
+}
+
+iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "kernel compile: out is NULL");
+    *out = NULL;
+    if (!k)
+        return iron__fail(IRON_EINVAL,
+                          "kernel compile: the kernel description is NULL");
+    if (!k->entry)
+        return iron__fail(IRON_EINVAL, "%s: entry is NULL",
+                          k->label ? k->label : "kernel compile");
+
+    char default_label[160];
+    const char *label = k->label;
+    if (!label) {
+        snprintf(default_label, sizeof default_label, "kernel '%.100s'",
+                 k->entry);
+        label = default_label;
+    }
+    iron_status st = check_src(k, label);
+    if (st != IRON_OK)
+        return st;
+
+    iron__str text = { 0 };
+    iron__ktmp tmp = { 0 };
+    char *src = NULL, *so = NULL, *log = NULL;
+
+    st = iron__kwrap_generate(k, &text);
+    if (st != IRON_OK) {
+        iron__fail_context(st, "%.200s", label);
+        goto done;
+    }
+    st = iron__ktmp_create(&tmp);
+    if (st != IRON_OK) {
+        iron__fail_context(st, "%.200s", label);
+        goto done;
+    }
+
+    char name[48];
+    unsigned long seq = atomic_fetch_add(&build_seq, 1) + 1;
+    snprintf(name, sizeof name, "k%lu.c", seq);
+    src = iron__ktmp_path(&tmp, name);
+    snprintf(name, sizeof name, "k%lu.so", seq);
+    so = src ? iron__ktmp_path(&tmp, name) : NULL;
+    log = so ? iron__ktmp_path(&tmp, "cc.log") : NULL;
+    if (!log) {
+        st = iron__fail(IRON_ENOMEM, "%.200s: out of memory naming "
+                        "temporary files", label);
+        goto done;
+    }
+
+    st = iron__ktmp_write(src, text.p, text.len);
+    if (st != IRON_OK) {
+        iron__fail_context(st, "%.200s", label);
+        goto done;
+    }
+    iron__cc_job job = { label, k->cflags, src, so, log };
+    st = iron__compile_cc(&job);
+    if (st == IRON_OK)
+        st = iron__kobj_load(so, label, out);
+
+done:
+    iron__ktmp_remove(&tmp);
+    iron__free(log);
+    iron__free(so);
+    iron__free(src);
+    iron__str_free(&text);
+    return st;
+}

@@ -1,0 +1,70 @@
+/*
+ * loader.c - the loaded kernel object (compile layer): dlopen, dlsym of
+ * the entry wrapper, dlclose.
+ */
+#include <dlfcn.h>
+#include <string.h>
+
+#include "compile/loader.h"
+#include "compile/wrapper.h"
+#include "core/core.h"
+
+struct iron__kobj {
+    void *dl;
+    iron__kernel_fn fn;
+};
+
+/* dlsym returns an object pointer; POSIX guarantees it converts to a
+ * function pointer, and memcpy says so without a cast warning. */
+_Static_assert(sizeof(void *) == sizeof(iron__kernel_fn),
+               "function and object pointers differ in size");
+
+iron_status iron__kobj_load(const char *so_path, const char *label,
+                            iron__kobj **out)
+{
+    *out = NULL;
+    /* Allocate before dlopen so an allocation failure has nothing to
+     * undo. */
+    iron__kobj *o = iron__malloc(sizeof *o);
+    if (!o)
+        return iron__fail(IRON_ENOMEM,
+                          "%.200s: out of memory loading the kernel", label);
+
+    dlerror();
+    o->dl = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+    if (!o->dl) {
+        const char *e = dlerror();
+        iron__free(o);
+        return iron__fail(IRON_ELOAD,
+                          "%.200s: cannot load the compiled kernel: %.1000s",
+                          label, e ? e : "unknown dlopen error");
+    }
+    void *sym = dlsym(o->dl, IRON__KWRAP_SYMBOL);
+    if (!sym) {
+        const char *e = dlerror();
+        iron_status st = iron__fail(
+            IRON_ELOAD,
+            "%.200s: the compiled kernel has no " IRON__KWRAP_SYMBOL
+            " (were the visibility flags overridden?): %.1000s",
+            label, e ? e : "symbol is NULL");
+        dlclose(o->dl);
+        iron__free(o);
+        return st;
+    }
+    memcpy(&o->fn, &sym, sizeof o->fn);
+    *out = o;
+    return IRON_OK;
+}
+
+iron__kernel_fn iron__kobj_entry(const iron__kobj *o)
+{
+    return o ? o->fn : NULL;
+}
+
+void iron__kobj_free(iron__kobj *o)
+{
+    if (!o)
+        return;
+    dlclose(o->dl);
+    iron__free(o);
+}

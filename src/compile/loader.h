@@ -1,0 +1,17 @@
+/*
+ * loader.h - loads a compiled kernel object with dlopen and finds its
+ * uniform entry wrapper.
+ */
+#ifndef IRON_COMPILE_LOADER_H
+#define IRON_COMPILE_LOADER_H
+
+#include "compile/compile.h"
+
+/* Loads so_path (RTLD_NOW | RTLD_LOCAL, so every symbol is resolved now
+ * and kernels cannot see each other) and looks up iron__entry_wrapper.
+ * IRON_ELOAD with the dlerror() text; IRON_ENOMEM.  The file may be
+ * unlinked once this returns.  *out is NULL on failure. */
+iron_status iron__kobj_load(const char *so_path, const char *label,
+                            iron__kobj **out);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * wrapper.c - generates the C text around a kernel's source: defines in
+ * front, the signature check and the uniform entry wrapper behind.
+ */
+#include <string.h>
+
+#include "compile/wrapper.h"
+
+/* The C type of one element of each dtype.  bfloat16 travels as its bits. */
+static const char *const c_types[IRON_DTYPE_COUNT_] = {
+    [IRON_INT8] = "int8_t",       [IRON_UINT8] = "uint8_t",
+    [IRON_INT16] = "int16_t",     [IRON_UINT16] = "uint16_t",
+    [IRON_INT32] = "int32_t",     [IRON_UINT32] = "uint32_t",
+    [IRON_INT64] = "int64_t",     [IRON_UINT64] = "uint64_t",
+    [IRON_FLOAT32] = "float",     [IRON_FLOAT64] = "double",
+    [IRON_BFLOAT16] = "uint16_t",
+};
+
+/* Round-to-nearest-even double -> bfloat16 bits, emitted only when a
+ * bfloat16 scalar is declared.  NaN stays a (quiet) NaN. */
+static const char bf16_helper[] =
+    "static uint16_t iron__to_bf16(double iron__v)\n"
+    "{\n"
+    "    union { float f; uint32_t u; } iron__c;\n"
+    "    iron__c.f = (float)iron__v;\n"
+    "    if ((iron__c.u & 0x7fffffffu) > 0x7f800000u)\n"
+    "        return (uint16_t)((iron__c.u >> 16) | 0x40u);\n"
+    "    iron__c.u += 0x7fffu + ((iron__c.u >> 16) & 1u);\n"
+    "    return (uint16_t)(iron__c.u >> 16);\n"
+    "}\n";
+
+int iron__kis_ident(const char *s)
+{
+    if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+                (*s >= 'A' && *s <= 'Z')))
+        return 0;
+    for (s++; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+              (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+static int is_float(iron_dtype dt)
+{
+    return dt == IRON_FLOAT32 || dt == IRON_FLOAT64 || dt == IRON_BFLOAT16;
+}
+
+/* "void (*)(const int32_t *, int32_t *, int32_t)": the pointer arguments
+ * whose bit is set in const_mask (counting pointers only) get const. */
+static void append_fn_ptr_type(iron__str *s, const iron__kernel_src *k,
+                               unsigned const_mask)
+{
+    iron__str_append(s, "void (*)(");
+    if (k->nargs == 0)
+        iron__str_append(s, "void");
+    int ptr = 0;
+    for (int i = 0; i < k->nargs; i++) {
+        const iron__ktype *t = &k->args[i];
+        int is_const = t->is_ptr && ((const_mask >> ptr) & 1u);
+        iron__str_printf(s, "%s%s%s%s", i ? ", " : "",
+                         is_const ? "const " : "", c_types[t->dtype],
+                         t->is_ptr ? " *" : "");
+        ptr += t->is_ptr != 0;
+    }
+    iron__str_append(s, ")");
+}
+
+/* "void vadd(int32_t *, int32_t)": the declared signature in C. */
+static void append_signature(const iron__kernel_src *k, iron__str *out)
+{
+    iron__str_printf(out, "void %s(", k->entry);
+    if (k->nargs == 0)
+        iron__str_append(out, "void");
+    for (int i = 0; i < k->nargs; i++)
+        iron__str_printf(out, "%s%s%s", i ? ", " : "",
+                         c_types[k->args[i].dtype],
+                         k->args[i].is_ptr ? " *" : "");
+    iron__str_append(out, ")");
+}
+
+/* The declared types as the user wrote them: "int32*, int32*, int32". */
+static void append_decl(iron__str *s, const iron__kernel_src *k)
+{
+    for (int i = 0; i < k->nargs; i++) {
+        const char *name = iron_dtype_name(k->args[i].dtype);
+        iron__str_printf(s, "%s%s%s", i ? ", " : "", name ? name : "?",
+                         k->args[i].is_ptr ? "*" : "");
+    }
+}
+
+static iron_status append_defines(const iron__kernel_src *k, iron__str *s)
+{
+    if (k->ndefines > 0)
+        iron__str_printf(s, "#line 1 \"%s-defines\"\n", k->entry);
+    for (int i = 0; i < k->ndefines; i++) {
+        const char *name = k->define_names[i];
+        const char *value = k->define_values && k->define_values[i]
+                                ? k->define_values[i]
+                                : "";
+        if (!iron__kis_ident(name))
+            return iron__fail(IRON_EINVAL,
+                              "define %d: name '%.100s' is not a C "
+                              "identifier", i + 1, name ? name : "(null)");
+        /* A line break, or a backslash continuing the line, would let the
+         * value swallow the lines that follow it. */
+        size_t len = strlen(value);
+        if (strpbrk(value, "\r\n") || (len && value[len - 1] == '\\'))
+            return iron__fail(IRON_EINVAL,
+                              "define %d ('%s'): the value must be one line "
+                              "without a trailing backslash", i + 1, name);
+        /* #undef first: a later define of the same name wins silently,
+         * as a later -D on a command line does. */
+        iron__str_printf(s, "#undef %s\n#define %s %s\n", name, name, value);
+    }
+    return IRON_OK;
+}
+
+/*
+ * The signature check.  With few pointer arguments it is a _Generic over
+ * every const-qualification of the declared pointers, so that the source
+ * may say `const int32_t *a` for an input; the failure message names the
+ * declared C signature.  With many, a plain prototype (exact match, the
+ * compiler's own "conflicting types" message).
+ */
+static void append_check(const iron__kernel_src *k, iron__str *s)
+{
+    int nptr = 0;
+    for (int i = 0; i < k->nargs; i++)
+        nptr += k->args[i].is_ptr != 0;
+
+    if (nptr > IRON__KWRAP_CONST_MAX) {
+        append_signature(k, s);
+        iron__str_append(s, ";\n");
+        return;
+    }
+    iron__str_printf(s, "enum { iron__signature_matches = _Generic(&%s",
+                     k->entry);
+    for (unsigned mask = 0; mask < (1u << nptr); mask++) {
+        iron__str_append(s, ", ");
+        append_fn_ptr_type(s, k, mask);
+        iron__str_append(s, ": 1");
+    }
+    iron__str_append(s, ", default: 0) };\n");
+    iron__str_printf(s, "_Static_assert(iron__signature_matches, "
+                        "\"conflicting types for '%s': its argument types "
+                        "are declared as '", k->entry);
+    append_decl(s, k);
+    iron__str_append(s, "', so the source must define ");
+    append_signature(k, s);
+    iron__str_append(s, " (pointed-to types may be const)\");\n");
+}
+
+static void append_wrapper(const iron__kernel_src *k, iron__str *s)
+{
+    int need_bf16 = 0;
+    for (int i = 0; i < k->nargs; i++)
+        need_bf16 |= !k->args[i].is_ptr && k->args[i].dtype == IRON_BFLOAT16;
+
+    /* Same layout as iron__kval in compile.h. */
+    iron__str_append(s, "typedef union iron__kval { void *p; int64_t i; "
+                        "double f; } iron__kval;\n");
+    if (need_bf16)
+        iron__str_append(s, bf16_helper);
+    /* Default visibility even under -fvisibility=hidden in the cflags; the
+     * prototype keeps -Wmissing-prototypes quiet. */
+    iron__str_append(s, "#if defined(__GNUC__)\n"
+                        "__attribute__((visibility(\"default\")))\n"
+                        "#endif\n"
+                        "void " IRON__KWRAP_SYMBOL
+                        "(const iron__kval *iron__a);\n"
+                        "void " IRON__KWRAP_SYMBOL
+                        "(const iron__kval *iron__a)\n{\n");
+    if (k->nargs == 0)
+        iron__str_append(s, "    (void)iron__a;\n");
+    iron__str_printf(s, "    %s(", k->entry);
+    for (int i = 0; i < k->nargs; i++) {
+        const iron__ktype *t = &k->args[i];
+        const char *ct = c_types[t->dtype];
+        if (i)
+            iron__str_append(s, ",");
+        iron__str_append(s, "\n        ");
+        if (t->is_ptr)
+            iron__str_printf(s, "(%s *)iron__a[%d].p", ct, i);
+        else if (t->dtype == IRON_BFLOAT16)
+            iron__str_printf(s, "iron__to_bf16(iron__a[%d].f)", i);
+        else if (is_float(t->dtype))
+            iron__str_printf(s, "(%s)iron__a[%d].f", ct, i);
+        else
+            iron__str_printf(s, "(%s)iron__a[%d].i", ct, i);
+    }
+    iron__str_append(s, ");\n}\n");
+}
+
+iron_status iron__kwrap_generate(const iron__kernel_src *k, iron__str *text)
+{
+    /* Kernels deal in fixed-width types; <stdint.h> comes first, before
+     * the defines, so a source that forgets it still compiles. */
+    iron__str_append(text, "#include <stdint.h>\n");
+    iron_status st = append_defines(k, text);
+    if (st != IRON_OK)
+        return st;
+
+    iron__str_printf(text, "#line 1 \"%s.c\"\n", k->entry);
+    iron__str_append(text, k->source);
+    size_t n = strlen(k->source);
+    if (n == 0 || k->source[n - 1] != '\n')
+        iron__str_append(text, "\n");
+
+    iron__str_printf(text, "#line 1 \"%s-declared-signature\"\n", k->entry);
+    append_check(k, text);
+    append_wrapper(k, text);
+
+    if (text->oom)
+        return iron__fail(IRON_ENOMEM,
+                          "out of memory generating the kernel's C text");
+    return IRON_OK;
+}

@@ -1,0 +1,71 @@
+/*
+ * alloc.c - the library's allocator wrappers, with per-thread fault
+ * injection so tests can prove every failure path returns cleanly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+static _Thread_local long fail_at;  /* 0 = never; else countdown */
+static _Thread_local long count;
+
+static int should_fail(void)
+{
+    count++;
+    if (fail_at > 0 && --fail_at == 0)
+        return 1;
+    return 0;
+}
+
+long iron__alloc_fail_at(long n)
+{
+    long c = count;
+    fail_at = n > 0 ? n : 0;
+    count = 0;
+    return c;
+}
+
+void *iron__malloc(size_t n)
+{
+    return should_fail() ? NULL : malloc(n ? n : 1);
+}
+
+void *iron__calloc(size_t c, size_t size)
+{
+    return should_fail() ? NULL : calloc(c ? c : 1, size ? size : 1);
+}
+
+void *iron__realloc(void *p, size_t n)
+{
+    return should_fail() ? NULL : realloc(p, n ? n : 1);
+}
+
+char *iron__strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = iron__malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void iron__free(void *p)
+{
+    free(p);
+}
+
+void *iron__aligned_alloc(size_t align, size_t n)
+{
+    void *p = NULL;
+    if (should_fail())
+        return NULL;
+    if (posix_memalign(&p, align, n ? n : 1) != 0)
+        return NULL;
+    return p;
+}
+
+void iron__free_aligned(void *p)
+{
+    free(p);
+}

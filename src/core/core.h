@@ -1,0 +1,77 @@
+/*
+ * core.h - internals every module uses: failing with a message, allocation
+ * (with fault injection for tests), a growable string, and time.
+ */
+#ifndef IRON_CORE_CORE_H
+#define IRON_CORE_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iron/iron.h"
+
+#if defined(__GNUC__)
+#define IRON__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define IRON__PRINTF(f, a)
+#endif
+
+/* Sets this thread's last-error message and returns s, so that a failure is
+ * one statement: return iron__fail(IRON_EINVAL, "argument %d: ...", i); */
+iron_status iron__fail(iron_status s, const char *fmt, ...) IRON__PRINTF(2, 3);
+iron_status iron__vfail(iron_status s, const char *fmt, va_list ap);
+
+/* Puts "<prefix>: " in front of the current message; returns s.  Used by
+ * outer layers to add context ("vadd (tile=16): ...") to an inner failure. */
+iron_status iron__fail_context(iron_status s, const char *fmt, ...)
+    IRON__PRINTF(2, 3);
+
+/* Clears the message (successful public calls need not do this). */
+void iron__clear_error(void);
+
+/* Allocation.  Every allocation of the library goes through these so that
+ * tests can make the N-th one fail (iron__alloc_fail_at). */
+void *iron__malloc(size_t n);
+void *iron__calloc(size_t count, size_t size);
+void *iron__realloc(void *p, size_t n);
+char *iron__strdup(const char *s);
+void iron__free(void *p);
+/* Memory aligned to `align` (a power of two); freed with iron__free_aligned. */
+void *iron__aligned_alloc(size_t align, size_t n);
+void iron__free_aligned(void *p);
+
+/* Fault injection (tests only): the n-th allocation from now fails (n >= 1);
+ * 0 disables.  Returns the number of allocations since the last call, so a
+ * test can loop "fail at 1, 2, ... until the call succeeds".  Per thread. */
+long iron__alloc_fail_at(long n);
+
+/* A growable NUL-terminated string.  Zero-initialise; on allocation failure
+ * `oom` is set and later appends do nothing. */
+typedef struct iron__str {
+    char *p;
+    size_t len, cap;
+    int oom;
+} iron__str;
+
+void iron__str_printf(iron__str *s, const char *fmt, ...) IRON__PRINTF(2, 3);
+void iron__str_vprintf(iron__str *s, const char *fmt, va_list ap);
+void iron__str_append(iron__str *s, const char *text);
+/* The text ("" when empty); never NULL. */
+const char *iron__str_get(const iron__str *s);
+/* Transfers the buffer to the caller (NULL if oom); s is reset. */
+char *iron__str_take(iron__str *s);
+void iron__str_free(iron__str *s);
+
+/* Monotonic clock in milliseconds / nanoseconds. */
+double iron__now_ms(void);
+uint64_t iron__now_ns(void);
+
+/* Names for messages: iron__plural(n, "object") -> "object" / "objects". */
+const char *iron__plural(int64_t n, const char *word, const char *words);
+
+#define IRON__COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define IRON__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define IRON__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * design.c - the design object: its lifetime, its sticky error, and what a
+ * design function may ask about its call (argument types, compile-time
+ * values, columns, device).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "design/design.h"
+
+iron_status iron__design_new(iron_design **out, const char *jit_name,
+                             int nargs, const iron__argsig *args, int nparams,
+                             const iron__pval *params, int cols,
+                             const iron_device_info *dev,
+                             const char *jit_cflags)
+{
+    iron_design *d = iron__calloc(1, sizeof *d);
+    *out = NULL;
+    if (!d)
+        return iron__fail(IRON_ENOMEM, "out of memory creating a design");
+    d->jit_name = jit_name;
+    d->nargs = nargs;
+    d->args = args;
+    d->nparams = nparams;
+    d->params = params;
+    d->cols = cols;
+    d->dev = dev;
+    d->jit_cflags = jit_cflags;
+    *out = d;
+    return IRON_OK;
+}
+
+static void free_kernel(iron_kernel *k)
+{
+    for (int i = 0; i < k->ndefines; i++) {
+        iron__free(k->defines[i].name);
+        iron__free(k->defines[i].value);
+    }
+    iron__free(k->defines);
+    iron__free(k->entry);
+    iron__free(k->source);
+    iron__free(k->cflags);
+    iron__free(k);
+}
+
+void iron__design_free(iron_design *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->fifos.n; i++) {
+        iron_fifo *f = d->fifos.v[i];
+        for (int c = 0; c < f->ncons; c++)
+            iron__free(f->cons[c]);
+        iron__free(f->name);
+        iron__free(f);
+    }
+    for (int i = 0; i < d->kernels.n; i++)
+        free_kernel(d->kernels.v[i]);
+    for (int i = 0; i < d->workers.n; i++) {
+        iron__free(d->workers.v[i]->name);
+        iron__free(d->workers.v[i]);
+    }
+    iron__free(d->fifos.v);
+    iron__free(d->kernels.v);
+    iron__free(d->workers.v);
+    iron__free(d->ops.v);
+    iron__free(d->error);
+    iron__free(d);
+}
+
+iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
+                              ...)
+{
+    if (d->status != IRON_OK)
+        return d->status;
+    va_list ap;
+    iron__str msg = { 0 };
+    va_start(ap, fmt);
+    iron__str_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    d->status = s;
+    d->error = iron__str_take(&msg);  /* NULL on OOM: status still kept */
+    return s;
+}
+
+IRON_API iron_status iron_design_fail(iron_design *d, iron_status status,
+                                      const char *fmt, ...)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL, "iron_design_fail: design is NULL");
+    if (status == IRON_OK)
+        status = IRON_EDESIGN;
+    if (d->status != IRON_OK)
+        return d->status;
+    va_list ap;
+    iron__str msg = { 0 };
+    va_start(ap, fmt);
+    iron__str_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    d->status = status;
+    d->error = iron__str_take(&msg);
+    return status;
+}
+
+IRON_API iron_status iron_design_status(const iron_design *d)
+{
+    return d ? d->status : IRON_EINVAL;
+}
+
+const char *iron__role_name(iron__role r)
+{
+    switch (r) {
+    case IRON__ROLE_IN: return "in";
+    case IRON__ROLE_OUT: return "out";
+    case IRON__ROLE_INOUT: return "inout";
+    }
+    return "?";
+}
+
+/* --- what the design function sees ------------------------------------- */
+
+IRON_API int iron_design_nargs(const iron_design *d)
+{
+    return d ? d->nargs : 0;
+}
+
+/* Argument accessors cannot return a status; a bad index becomes the
+ * design's sticky error (the cast drops const only for that record). */
+static const iron__argsig *arg_at(const iron_design *d, int arg)
+{
+    if (!d)
+        return NULL;
+    if (arg < 0 || arg >= d->nargs) {
+        iron__design_fail((iron_design *)(uintptr_t)d, IRON_EARG,
+                          "design asked for argument %d; the jit declares %d "
+                          "argument%s",
+                          arg, d->nargs, d->nargs == 1 ? "" : "s");
+        return NULL;
+    }
+    return &d->args[arg];
+}
+
+IRON_API iron_dtype iron_design_arg_dtype(const iron_design *d, int arg)
+{
+    const iron__argsig *a = arg_at(d, arg);
+    return a ? a->dtype : IRON_INT8;
+}
+
+IRON_API iron_shape iron_design_arg_shape(const iron_design *d, int arg)
+{
+    const iron__argsig *a = arg_at(d, arg);
+    iron_shape none = { 1, { 1 } };
+    return a ? a->shape : none;
+}
+
+IRON_API int64_t iron_design_arg_numel(const iron_design *d, int arg)
+{
+    const iron__argsig *a = arg_at(d, arg);
+    return a ? a->numel : 0;
+}
+
+IRON_API int iron_design_cols(const iron_design *d)
+{
+    return d ? d->cols : 0;
+}
+
+IRON_API const iron_device_info *iron_design_device(const iron_design *d)
+{
+    return d ? d->dev : NULL;
+}
+
+static const char *type_name(iron_param_type t)
+{
+    switch (t) {
+    case IRON_PARAM_INT: return "int";
+    case IRON_PARAM_FLOAT: return "float";
+    case IRON_PARAM_BOOL: return "bool";
+    case IRON_PARAM_STR: return "str";
+    case IRON_PARAM_DTYPE: return "dtype";
+    }
+    return "?";
+}
+
+static const iron__pval *param(iron_design *d, const char *name,
+                               iron_param_type want)
+{
+    if (!d)
+        return NULL;
+    if (!name) {
+        iron__design_fail(d, IRON_EPARAM, "design asked for a parameter "
+                                          "with a NULL name");
+        return NULL;
+    }
+    for (int i = 0; i < d->nparams; i++) {
+        const iron__pval *p = &d->params[i];
+        if (strcmp(p->name, name) != 0)
+            continue;
+        if (p->type != want) {
+            iron__design_fail(d, IRON_EPARAM,
+                              "design reads parameter '%s' as %s, but it is "
+                              "declared %s",
+                              name, type_name(want), type_name(p->type));
+            return NULL;
+        }
+        return p;
+    }
+    iron__str known = { 0 };
+    for (int i = 0; i < d->nparams; i++)
+        iron__str_printf(&known, "%s%s", i ? ", " : "", d->params[i].name);
+    iron__design_fail(d, IRON_EPARAM,
+                      "design asked for parameter '%s', which the jit does "
+                      "not declare (declared: %s)",
+                      name, d->nparams ? iron__str_get(&known) : "none");
+    iron__str_free(&known);
+    return NULL;
+}
+
+IRON_API int64_t iron_design_param_int(iron_design *d, const char *name)
+{
+    const iron__pval *p = param(d, name, IRON_PARAM_INT);
+    return p ? p->i : 0;
+}
+
+IRON_API double iron_design_param_float(iron_design *d, const char *name)
+{
+    const iron__pval *p = param(d, name, IRON_PARAM_FLOAT);
+    return p ? p->f : 0.0;
+}
+
+IRON_API int iron_design_param_bool(iron_design *d, const char *name)
+{
+    const iron__pval *p = param(d, name, IRON_PARAM_BOOL);
+    return p ? (int)p->i : 0;
+}
+
+IRON_API const char *iron_design_param_str(iron_design *d, const char *name)
+{
+    const iron__pval *p = param(d, name, IRON_PARAM_STR);
+    return p ? p->s : "";
+}
+
+IRON_API iron_dtype iron_design_param_dtype(iron_design *d, const char *name)
+{
+    const iron__pval *p = param(d, name, IRON_PARAM_DTYPE);
+    return p ? p->dtype : IRON_INT8;
+}

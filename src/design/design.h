@@ -1,0 +1,174 @@
+/*
+ * design.h - the design IR: what a design function builds (FIFOs, kernels,
+ * workers, the runtime sequence), plus the fields verify and place fill in.
+ * The builder (src/design) writes it; verify/place annotate it; the program
+ * (src/program) owns it and drivers read it.
+ */
+#ifndef IRON_DESIGN_DESIGN_H
+#define IRON_DESIGN_DESIGN_H
+
+#include "compile/compile.h"
+#include "core/core.h"
+#include "iron/iron.h"
+
+#define IRON__MAX_CONS 8      /* consumer handles per FIFO */
+#define IRON__MAX_DEPTH 16    /* buffers per endpoint */
+#define IRON__MAX_KARGS 16    /* kernel arguments */
+
+typedef enum iron__role {
+    IRON__ROLE_IN,
+    IRON__ROLE_OUT,
+    IRON__ROLE_INOUT
+} iron__role;
+
+/* What the design function may learn about one tensor argument. */
+typedef struct iron__argsig {
+    const char *name;
+    iron__role role;
+    iron_dtype dtype;
+    iron_shape shape;
+    int64_t numel;
+} iron__argsig;
+
+/* A resolved compile-time parameter value (declared type, given or
+ * default value).  Strings are owned by the jit's specialization. */
+typedef struct iron__pval {
+    const char *name;
+    iron_param_type type;
+    int64_t i;
+    double f;
+    const char *s;
+    iron_dtype dtype;
+} iron__pval;
+
+typedef enum iron__user {
+    IRON__USER_NONE,
+    IRON__USER_WORKER,
+    IRON__USER_RUNTIME
+} iron__user;
+
+/* Where a thing sits on the array: column and row (row 0 shim, 1 memtile,
+ * 2.. compute). */
+typedef struct iron__tile {
+    int col, row;
+} iron__tile;
+
+struct iron_handle {
+    iron_fifo *fifo;
+    int is_prod;
+    int cons_index;           /* consumers: 0 .. ncons-1; producer: -1 */
+    int depth;                /* buffers on this endpoint */
+    iron__user user;
+    iron_worker *worker;      /* user == IRON__USER_WORKER */
+    /* placement */
+    iron__tile tile;          /* the tile of the user (shim for runtime) */
+    int pool;                 /* buffer pool index in the program, or -1 */
+};
+
+struct iron_fifo {
+    iron_design *d;
+    int index;
+    char *name;
+    iron_dtype dtype;
+    iron_shape obj_shape;
+    int64_t obj_numel;
+    size_t obj_bytes;
+    int depth;
+    iron_handle prod;
+    int ncons;
+    iron_handle *cons[IRON__MAX_CONS];
+    /* placement */
+    int mover;                /* DMA mover index in the program, or -1 */
+};
+
+typedef struct iron__define {
+    char *name, *value;
+} iron__define;
+
+struct iron_kernel {
+    iron_design *d;
+    int index;
+    char *entry;
+    char *source;
+    char *cflags;             /* per-kernel extra flags, or NULL */
+    int nargs;
+    iron__ktype args[IRON__MAX_KARGS];
+    int ndefines;
+    iron__define *defines;
+};
+
+struct iron_worker {
+    iron_design *d;
+    int index;
+    char *name;
+    iron_kernel *kernel;
+    int64_t iterations;
+    int nargs;
+    iron_arg args[IRON__MAX_KARGS];
+    int started;
+    /* placement */
+    iron__tile tile;
+};
+
+typedef enum iron__rt_kind {
+    IRON__RT_FILL,
+    IRON__RT_DRAIN
+} iron__rt_kind;
+
+typedef struct iron__rt_op {
+    iron__rt_kind kind;
+    iron_handle *h;
+    int arg;
+    iron_tap tap;
+    int wait;
+} iron__rt_op;
+
+/* A growable array of pointers or ops. */
+#define IRON__VEC(type) struct { type *v; int n, cap; }
+
+struct iron_design {
+    /* What the design function sees. */
+    const char *jit_name;
+    int nargs;
+    const iron__argsig *args;
+    int nparams;
+    const iron__pval *params;
+    int cols;
+    const iron_device_info *dev;
+    const char *jit_cflags;
+
+    /* Sticky error: the first failure. */
+    iron_status status;
+    char *error;
+
+    /* Built. */
+    IRON__VEC(iron_fifo *) fifos;
+    IRON__VEC(iron_kernel *) kernels;
+    IRON__VEC(iron_worker *) workers;
+    IRON__VEC(iron__rt_op) ops;
+    int any_started;          /* iron_rt_start named at least one worker */
+};
+
+/* Creates an empty design for one specialization; the pointed-to inputs
+ * must outlive it. */
+iron_status iron__design_new(iron_design **out, const char *jit_name,
+                             int nargs, const iron__argsig *args, int nparams,
+                             const iron__pval *params, int cols,
+                             const iron_device_info *dev,
+                             const char *jit_cflags);
+void iron__design_free(iron_design *d);
+
+/* Records the first failure on the design; returns its status. */
+iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
+                              ...) IRON__PRINTF(3, 4);
+
+/* "in", "out", "inout" */
+const char *iron__role_name(iron__role r);
+
+/* "fifo 'a' (consumer 1)", "fifo 'c' (producer)" into buf. */
+const char *iron__handle_label(const iron_handle *h, char *buf, size_t len);
+
+/* Appends a readable dump of the design (and its placement) to s. */
+void iron__design_dump(const iron_design *d, iron__str *s);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * fifo.c - building ObjectFifos and their endpoint handles.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "design/design.h"
+#include "design/vec.h"
+
+/* Object sizes are bounded by the largest tile memory long before this;
+ * the bound only keeps the arithmetic below from overflowing. */
+#define MAX_OBJ_BYTES (1u << 30)
+
+static int valid_name(const char *s)
+{
+    if (!s || !*s || strlen(s) > 64)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+IRON_API iron_fifo *iron_fifo_new(iron_design *d, const char *name,
+                                  iron_dtype dtype, iron_shape obj_shape,
+                                  int depth)
+{
+    if (!d || d->status != IRON_OK)
+        return NULL;
+    if (!valid_name(name)) {
+        iron__design_fail(d, IRON_EINVAL,
+                          "iron_fifo_new: name %s%s%s is not valid (1-64 "
+                          "characters of letters, digits, '_', '-', '.')",
+                          name ? "'" : "", name ? name : "NULL",
+                          name ? "'" : "");
+        return NULL;
+    }
+    for (int i = 0; i < d->fifos.n; i++)
+        if (strcmp(d->fifos.v[i]->name, name) == 0) {
+            iron__design_fail(d, IRON_EINVAL,
+                              "iron_fifo_new: a fifo named '%s' already "
+                              "exists in this design",
+                              name);
+            return NULL;
+        }
+    if (!iron_dtype_name(dtype)) {
+        iron__design_fail(d, IRON_EDTYPE,
+                          "fifo '%s': dtype %d is not a valid iron_dtype",
+                          name, (int)dtype);
+        return NULL;
+    }
+    if (obj_shape.ndim < 1 || obj_shape.ndim > IRON_MAX_DIMS) {
+        iron__design_fail(d, IRON_ESHAPE,
+                          "fifo '%s': object shape has %d dimensions; "
+                          "expected 1 to %d",
+                          name, obj_shape.ndim, IRON_MAX_DIMS);
+        return NULL;
+    }
+    int64_t numel = 1;
+    for (int i = 0; i < obj_shape.ndim; i++) {
+        if (obj_shape.dims[i] < 1) {
+            iron__design_fail(d, IRON_ESHAPE,
+                              "fifo '%s': object shape dim %d is %lld; dims "
+                              "must be >= 1",
+                              name, i, (long long)obj_shape.dims[i]);
+            return NULL;
+        }
+        if (obj_shape.dims[i] > (int64_t)MAX_OBJ_BYTES ||
+            numel * obj_shape.dims[i] > (int64_t)MAX_OBJ_BYTES) {
+            iron__design_fail(d, IRON_ESHAPE,
+                              "fifo '%s': object of more than %u elements",
+                              name, MAX_OBJ_BYTES);
+            return NULL;
+        }
+        numel *= obj_shape.dims[i];
+    }
+    if (depth < 1 || depth > IRON__MAX_DEPTH) {
+        iron__design_fail(d, IRON_EINVAL,
+                          "fifo '%s': depth %d; expected 1 to %d", name, depth,
+                          IRON__MAX_DEPTH);
+        return NULL;
+    }
+    iron_fifo *f = iron__calloc(1, sizeof *f);
+    char *nm = iron__strdup(name);
+    if (!f || !nm || !IRON__VEC_PUSH(d->fifos, f)) {
+        iron__free(f);
+        iron__free(nm);
+        iron__design_fail(d, IRON_ENOMEM, "out of memory building fifo '%s'",
+                          name);
+        return NULL;
+    }
+    f->d = d;
+    f->index = d->fifos.n - 1;
+    f->name = nm;
+    f->dtype = dtype;
+    f->obj_shape = obj_shape;
+    f->obj_numel = numel;
+    f->obj_bytes = (size_t)numel * iron_dtype_size(dtype);
+    f->depth = depth;
+    f->mover = -1;
+    f->prod.fifo = f;
+    f->prod.is_prod = 1;
+    f->prod.cons_index = -1;
+    f->prod.depth = depth;
+    f->prod.pool = -1;
+    return f;
+}
+
+IRON_API iron_handle *iron_fifo_prod(iron_fifo *f)
+{
+    if (!f || f->d->status != IRON_OK)
+        return NULL;
+    return &f->prod;
+}
+
+IRON_API iron_handle *iron_fifo_cons(iron_fifo *f)
+{
+    if (!f || f->d->status != IRON_OK)
+        return NULL;
+    if (f->ncons == IRON__MAX_CONS) {
+        iron__design_fail(f->d, IRON_ERESOURCE,
+                          "fifo '%s': more than %d consumer handles", f->name,
+                          IRON__MAX_CONS);
+        return NULL;
+    }
+    iron_handle *h = iron__calloc(1, sizeof *h);
+    if (!h) {
+        iron__design_fail(f->d, IRON_ENOMEM,
+                          "out of memory adding a consumer to fifo '%s'",
+                          f->name);
+        return NULL;
+    }
+    h->fifo = f;
+    h->cons_index = f->ncons;
+    h->depth = f->depth;
+    h->pool = -1;
+    f->cons[f->ncons++] = h;
+    return h;
+}
+
+const char *iron__handle_label(const iron_handle *h, char *buf, size_t len)
+{
+    if (h->is_prod)
+        snprintf(buf, len, "fifo '%s' (producer)", h->fifo->name);
+    else if (h->fifo->ncons == 1)
+        snprintf(buf, len, "fifo '%s' (consumer)", h->fifo->name);
+    else
+        snprintf(buf, len, "fifo '%s' (consumer %d)", h->fifo->name,
+                 h->cons_index);
+    return buf;
+}

@@ -1,0 +1,180 @@
+/*
+ * worker.c - workers: a kernel run in the standard loop on a compute tile.
+ * Argument/kernel agreement is checked here, where the mistake is made, so
+ * the message can point at the worker and the argument.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "design/design.h"
+#include "design/vec.h"
+
+static const char *kind_name(const iron__ktype *t, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", iron_dtype_name(t->dtype), t->is_ptr ? "*" : "");
+    return buf;
+}
+
+/* Checks argument i of worker `name` against the kernel's declaration. */
+static iron_status check_arg(iron_design *d, const char *name,
+                             const iron_kernel *k, int i, const iron_arg *a)
+{
+    const iron__ktype *t = &k->args[i];
+    char want[32], hl[96];
+    kind_name(t, want, sizeof want);
+    switch (a->kind) {
+    case IRON_ARG_HANDLE: {
+        if (!a->handle)
+            return iron__design_fail(d, IRON_EINVAL,
+                                     "worker '%s': argument %d is a NULL "
+                                     "handle (did an earlier builder call "
+                                     "fail?)",
+                                     name, i);
+        const iron_fifo *f = a->handle->fifo;
+        if (f->d != d)
+            return iron__design_fail(d, IRON_EINVAL,
+                                     "worker '%s': argument %d is a handle "
+                                     "of another design",
+                                     name, i);
+        if (!t->is_ptr)
+            return iron__design_fail(d, IRON_EDESIGN,
+                                     "worker '%s': argument %d is %s, but "
+                                     "kernel '%s' declares a scalar %s there",
+                                     name, i,
+                                     iron__handle_label(a->handle, hl,
+                                                        sizeof hl),
+                                     k->entry, want);
+        if (t->dtype != f->dtype)
+            return iron__design_fail(d, IRON_EDTYPE,
+                                     "worker '%s': argument %d is %s of %s "
+                                     "objects, but kernel '%s' declares %s",
+                                     name, i,
+                                     iron__handle_label(a->handle, hl,
+                                                        sizeof hl),
+                                     iron_dtype_name(f->dtype), k->entry,
+                                     want);
+        if (a->handle->user != IRON__USER_NONE)
+            return iron__design_fail(
+                d, IRON_EDESIGN,
+                "worker '%s': %s is already used by %s%s%s; each handle has "
+                "one user (take another consumer with iron_fifo_cons)",
+                name, iron__handle_label(a->handle, hl, sizeof hl),
+                a->handle->user == IRON__USER_WORKER ? "worker '" :
+                                                       "the runtime sequence",
+                a->handle->user == IRON__USER_WORKER ? a->handle->worker->name
+                                                     : "",
+                a->handle->user == IRON__USER_WORKER ? "'" : "");
+        return IRON_OK;
+    }
+    case IRON_ARG_INT:
+    case IRON_ARG_FLOAT:
+        if (t->is_ptr)
+            return iron__design_fail(d, IRON_EDESIGN,
+                                     "worker '%s': argument %d is a scalar, "
+                                     "but kernel '%s' declares %s there (an "
+                                     "object pointer; pass a fifo handle)",
+                                     name, i, k->entry, want);
+        if (a->kind == IRON_ARG_FLOAT && t->dtype != IRON_FLOAT32 &&
+            t->dtype != IRON_FLOAT64 && t->dtype != IRON_BFLOAT16)
+            return iron__design_fail(d, IRON_EDTYPE,
+                                     "worker '%s': argument %d is a float "
+                                     "scalar, but kernel '%s' declares %s "
+                                     "(pass iron_int)",
+                                     name, i, k->entry, want);
+        return IRON_OK;
+    }
+    return iron__design_fail(d, IRON_EINVAL,
+                             "worker '%s': argument %d has unknown kind %d",
+                             name, i, (int)a->kind);
+}
+
+IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
+                                      iron_kernel *k, int64_t iterations,
+                                      int nargs, const iron_arg *args)
+{
+    if (!d || d->status != IRON_OK)
+        return NULL;
+    if (!name || !*name) {
+        iron__design_fail(d, IRON_EINVAL, "iron_worker_new: name is %s",
+                          name ? "empty" : "NULL");
+        return NULL;
+    }
+    for (int i = 0; i < d->workers.n; i++)
+        if (strcmp(d->workers.v[i]->name, name) == 0) {
+            iron__design_fail(d, IRON_EINVAL,
+                              "iron_worker_new: a worker named '%s' already "
+                              "exists",
+                              name);
+            return NULL;
+        }
+    if (!k || k->d != d) {
+        iron__design_fail(d, IRON_EINVAL,
+                          "worker '%s': kernel is %s", name,
+                          k ? "from another design" : "NULL");
+        return NULL;
+    }
+    if (iterations < 1) {
+        iron__design_fail(d, IRON_EINVAL,
+                          "worker '%s': iterations is %lld; expected >= 1",
+                          name, (long long)iterations);
+        return NULL;
+    }
+    if (nargs != k->nargs) {
+        iron__design_fail(d, IRON_EDESIGN,
+                          "worker '%s': %d argument%s given, kernel '%s' "
+                          "declares %d",
+                          name, nargs, nargs == 1 ? "" : "s", k->entry,
+                          k->nargs);
+        return NULL;
+    }
+    if (nargs > 0 && !args) {
+        iron__design_fail(d, IRON_EINVAL, "worker '%s': args is NULL", name);
+        return NULL;
+    }
+    int handles = 0;
+    for (int i = 0; i < nargs; i++) {
+        if (check_arg(d, name, k, i, &args[i]) != IRON_OK)
+            return NULL;
+        for (int j = 0; j < i; j++)
+            if (args[i].kind == IRON_ARG_HANDLE &&
+                args[j].kind == IRON_ARG_HANDLE &&
+                args[i].handle == args[j].handle) {
+                iron__design_fail(d, IRON_EDESIGN,
+                                  "worker '%s': arguments %d and %d are the "
+                                  "same handle",
+                                  name, j, i);
+                return NULL;
+            }
+        handles += args[i].kind == IRON_ARG_HANDLE;
+    }
+    if (handles == 0) {
+        iron__design_fail(d, IRON_EDESIGN,
+                          "worker '%s': no fifo handle among its arguments; "
+                          "a worker without one would spin forever",
+                          name);
+        return NULL;
+    }
+    iron_worker *w = iron__calloc(1, sizeof *w);
+    char *nm = iron__strdup(name);
+    if (!w || !nm || !IRON__VEC_PUSH(d->workers, w)) {
+        iron__free(w);
+        iron__free(nm);
+        iron__design_fail(d, IRON_ENOMEM, "out of memory building worker '%s'",
+                          name);
+        return NULL;
+    }
+    w->d = d;
+    w->index = d->workers.n - 1;
+    w->name = nm;
+    w->kernel = k;
+    w->iterations = iterations;
+    w->nargs = nargs;
+    memcpy(w->args, args, (size_t)nargs * sizeof *args);
+    w->tile.col = w->tile.row = -1;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].kind == IRON_ARG_HANDLE) {
+            args[i].handle->user = IRON__USER_WORKER;
+            args[i].handle->worker = w;
+        }
+    return w;
+}

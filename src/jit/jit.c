@@ -1,0 +1,169 @@
+/*
+ * jit.c - the jit object: creation from a design function and its
+ * compile-time attributes, pre-bound parameter values, counters, and
+ * freeing with every specialization it holds.
+ */
+#include <string.h>
+
+#include "jit/jit.h"
+
+static void free_decls(iron_jit *j)
+{
+    for (int i = 0; i < j->nargs; i++) {
+        iron__free(j->args[i].name);
+        iron__free(j->args[i].dtype_var);
+        for (int k = 0; k < IRON_MAX_DIMS; k++)
+            iron__free(j->args[i].dims[k].var);
+    }
+    for (int i = 0; i < j->nparams; i++) {
+        iron__free(j->params[i].name);
+        if (j->params[i].type == IRON_PARAM_STR)
+            iron__free((char *)(uintptr_t)j->params[i].def.s);
+        if (j->is_bound && j->is_bound[i] &&
+            j->bound[i].type == IRON_PARAM_STR)
+            iron__free((char *)(uintptr_t)j->bound[i].s);
+    }
+    iron__free(j->args);
+    iron__free(j->params);
+    iron__free(j->is_bound);
+    iron__free(j->bound);
+}
+
+IRON_API void iron_jit_free(iron_jit *j)
+{
+    if (!j)
+        return;
+    for (int i = 0; i < j->table_cap; i++)
+        iron__jit_spec_free(j->table[i]);
+    iron__free(j->table);
+    free_decls(j);
+    iron__free(j->name);
+    iron__free(j->cflags);
+    iron__free(j);
+}
+
+IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
+                                     const iron_jit_options *opts)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_jit_create: out is NULL");
+    *out = NULL;
+    if (!design)
+        return iron__fail(IRON_EINVAL,
+                          "iron_jit_create: design function is NULL");
+    if (!opts)
+        return iron__fail(IRON_EINVAL, "iron_jit_create: options are NULL");
+    if (opts->size < sizeof(iron_jit_options))
+        return iron__fail(IRON_EINVAL,
+                          "iron_jit_create: options.size is %zu, expected "
+                          "%zu (set it to sizeof(iron_jit_options))",
+                          opts->size, sizeof(iron_jit_options));
+    if (!opts->name || !*opts->name)
+        return iron__fail(IRON_EINVAL,
+                          "iron_jit_create: options.name is %s",
+                          opts->name ? "empty" : "NULL");
+    if (!opts->args)
+        return iron__fail(IRON_EINVAL,
+                          "jit '%s': options.args is NULL; list the tensor "
+                          "arguments, e.g. \"in a, in b, out c\"",
+                          opts->name);
+    iron_jit *j = iron__calloc(1, sizeof *j);
+    if (!j)
+        return iron__fail(IRON_ENOMEM, "out of memory creating jit '%s'",
+                          opts->name);
+    iron_status s = IRON_ENOMEM;
+    j->fn = design;
+    j->user = opts->user;
+    j->name = iron__strdup(opts->name);
+    j->cflags = opts->cflags ? iron__strdup(opts->cflags) : NULL;
+    j->last_state = IRON_RUN_COMPLETED;
+    j->stats.size = sizeof j->stats;
+    if (!j->name || (opts->cflags && !j->cflags)) {
+        s = iron__fail(IRON_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((s = iron__jit_parse_args(j, opts->args)) != IRON_OK)
+        goto fail;
+    if ((s = iron__jit_parse_params(j, opts->params ? opts->params : "")) !=
+        IRON_OK)
+        goto fail;
+    if (j->nargs > IRON__JIT_MAX_ARGS || j->nparams > IRON__JIT_MAX_PARAMS) {
+        s = iron__fail(IRON_EINVAL,
+                       "%d arguments and %d parameters declared; at most %d "
+                       "and %d",
+                       j->nargs, j->nparams, IRON__JIT_MAX_ARGS,
+                       IRON__JIT_MAX_PARAMS);
+        goto fail;
+    }
+    j->is_bound = iron__calloc((size_t)j->nparams + 1, sizeof *j->is_bound);
+    j->bound = iron__calloc((size_t)j->nparams + 1, sizeof *j->bound);
+    if (!j->is_bound || !j->bound) {
+        s = iron__fail(IRON_ENOMEM, "out of memory");
+        goto fail;
+    }
+    *out = j;
+    return IRON_OK;
+fail:
+    iron__fail_context(s, "jit '%s'", opts->name);
+    iron_jit_free(j);
+    return s;
+}
+
+IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
+                                   const iron_param *params)
+{
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_bind: jit is NULL");
+    if (nparams < 0 || (nparams > 0 && !params))
+        return iron__fail(IRON_EINVAL, "iron_jit_bind: %d values at %p",
+                          nparams, (const void *)params);
+    /* Check everything before changing anything. */
+    for (int k = 0; k < nparams; k++) {
+        int idx;
+        iron_status s = iron__jit_check_param(j, &params[k], &idx);
+        if (s != IRON_OK)
+            return s;
+    }
+    for (int k = 0; k < nparams; k++) {
+        int idx = 0;
+        iron__jit_check_param(j, &params[k], &idx);
+        char *str = NULL;
+        if (params[k].type == IRON_PARAM_STR &&
+            !(str = iron__strdup(params[k].s)))
+            return iron__fail(IRON_ENOMEM, "out of memory binding '%s'",
+                              params[k].name);
+        iron__pval *v = &j->bound[idx];
+        if (j->is_bound[idx] && v->type == IRON_PARAM_STR)
+            iron__free((char *)(uintptr_t)v->s);
+        v->name = j->params[idx].name;
+        v->type = params[k].type;
+        v->i = params[k].type == IRON_PARAM_BOOL ? params[k].i != 0
+                                                 : params[k].i;
+        v->f = params[k].f;
+        v->s = str;
+        v->dtype = params[k].dtype;
+        j->is_bound[idx] = 1;
+    }
+    return IRON_OK;
+}
+
+IRON_API iron_run_state iron_jit_last_state(const iron_jit *j)
+{
+    return j ? j->last_state : IRON_RUN_ERROR;
+}
+
+IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
+                                        iron_jit_stats *stats)
+{
+    if (!j || !stats)
+        return iron__fail(IRON_EINVAL, "iron_jit_get_stats: %s is NULL",
+                          j ? "stats" : "jit");
+    if (stats->size < sizeof *stats)
+        return iron__fail(IRON_EINVAL,
+                          "iron_jit_get_stats: stats.size is %zu, expected "
+                          "%zu",
+                          stats->size, sizeof *stats);
+    *stats = j->stats;
+    stats->specializations = (uint64_t)j->nspecs;
+    return IRON_OK;
+}

@@ -1,0 +1,103 @@
+/*
+ * jit.h - the jit object: its declared tensor arguments and compile-time
+ * parameters (parsed once at creation), its bound values, and its cache of
+ * specializations.
+ *
+ * The call path (launch.c) is:  validate tensors -> resolve parameters ->
+ * signature key (a 128-bit hash of a small fixed record) -> lookup ->
+ * on a miss, build (spec.c: design -> verify -> place -> compile -> load)
+ * -> run on the device.  A warm call builds no strings and touches no disk.
+ */
+#ifndef IRON_JIT_JIT_H
+#define IRON_JIT_JIT_H
+
+#include <xxhash.h>
+
+#include "design/design.h"
+#include "device/device.h"
+#include "program/program.h"
+
+/* Bounds that keep the call path's records on the stack. */
+#define IRON__JIT_MAX_ARGS 32
+#define IRON__JIT_MAX_PARAMS 32
+
+/* One dimension of an argument's declared shape. */
+typedef struct jit_dim {
+    int is_var;
+    int64_t value;
+    char *var;
+} jit_dim;
+
+typedef struct jit_argdecl {
+    char *name;
+    iron__role role;
+    int has_type;
+    char *dtype_var;          /* NULL: dtype is fixed */
+    iron_dtype dtype;
+    int ndims;                /* -1: any shape */
+    jit_dim dims[IRON_MAX_DIMS];
+} jit_argdecl;
+
+typedef struct jit_paramdecl {
+    char *name;
+    iron_param_type type;
+    int has_default;
+    iron__pval def;           /* def.s owned */
+} jit_paramdecl;
+
+typedef struct jit_spec {
+    XXH128_hash_t key;
+    iron_device *dev;
+    iron_program *prog;
+    void *loaded;
+    iron__argsig *args;
+    iron__pval *params;       /* strings owned */
+    char *signature;          /* "a: int32[4096], ...; tile=16; npu2" */
+} jit_spec;
+
+struct iron_jit {
+    char *name;
+    iron_design_fn fn;
+    void *user;
+    char *cflags;
+    int nargs;
+    jit_argdecl *args;
+    int nparams;
+    jit_paramdecl *params;
+    int *is_bound;
+    iron__pval *bound;        /* strings owned */
+    /* Specializations: open addressing on the key's low bits. */
+    jit_spec **table;
+    int table_cap, nspecs;
+    iron_jit_stats stats;
+    iron_run_state last_state;
+};
+
+/* signature.c */
+iron_status iron__jit_parse_args(iron_jit *j, const char *text);
+iron_status iron__jit_parse_params(iron_jit *j, const char *text);
+const char *iron__param_type_name(iron_param_type t);
+/* Formats a value as in a params string: 16, 1.5, true, 'x', int32. */
+void iron__pval_format(const iron__pval *v, iron__str *s);
+
+/* params.c: the value of every declared parameter for one call, by
+ * precedence call > bound > default.  out has j->nparams entries; string
+ * values point into the caller's or the jit's storage. */
+iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
+                                     const iron_param *params,
+                                     iron__pval *out);
+/* Checks one given value against the declarations (name, type). */
+iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
+                                  int *index);
+
+/* spec.c */
+iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
+                            iron_tensor *const *args, const iron__pval *params,
+                            XXH128_hash_t key, jit_spec **out);
+void iron__jit_spec_free(jit_spec *s);
+/* "vadd (a: int32[4096], b: int32[4096]; tile=16, op='-'; npu2, 1 column)" */
+void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
+                        iron_tensor *const *args, const iron__pval *params,
+                        iron__str *s);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * params.c - resolving compile-time parameter values for a call: given at
+ * the call, else bound on the jit, else the declared default.  Unknown,
+ * mistyped and missing parameters name the parameter, list the declared
+ * ones and suggest the closest name.
+ */
+#include <string.h>
+
+#include "jit/jit.h"
+
+/* Edit distance, for "did you mean"; names are short. */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int sub = prev + (a[i - 1] != b[j - 1]);
+            int del = row[j] + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static void declared_list(const iron_jit *j, iron__str *s)
+{
+    for (int i = 0; i < j->nparams; i++)
+        iron__str_printf(s, "%s%s: %s", i ? ", " : "", j->params[i].name,
+                         iron__param_type_name(j->params[i].type));
+    if (j->nparams == 0)
+        iron__str_append(s, "none");
+}
+
+iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
+                                  int *index)
+{
+    if (!p->name)
+        return iron__fail(IRON_EPARAM, "%s: a parameter value has a NULL name",
+                          j->name);
+    for (int i = 0; i < j->nparams; i++) {
+        const jit_paramdecl *pd = &j->params[i];
+        if (strcmp(pd->name, p->name) != 0)
+            continue;
+        if (p->type != pd->type)
+            return iron__fail(IRON_EPARAM,
+                              "%s: parameter '%s' is declared %s, got a %s "
+                              "value",
+                              j->name, p->name,
+                              iron__param_type_name(pd->type),
+                              iron__param_type_name(p->type));
+        if (p->type == IRON_PARAM_STR && !p->s)
+            return iron__fail(IRON_EPARAM,
+                              "%s: parameter '%s' (str) is NULL", j->name,
+                              p->name);
+        if (p->type == IRON_PARAM_DTYPE && !iron_dtype_name(p->dtype))
+            return iron__fail(IRON_EPARAM,
+                              "%s: parameter '%s' (dtype) has invalid value "
+                              "%d",
+                              j->name, p->name, (int)p->dtype);
+        *index = i;
+        return IRON_OK;
+    }
+    iron__str decl = { 0 };
+    declared_list(j, &decl);
+    int best = -1, bestd = 3;
+    for (int i = 0; i < j->nparams; i++) {
+        int dd = distance(p->name, j->params[i].name);
+        if (dd < bestd) {
+            bestd = dd;
+            best = i;
+        }
+    }
+    iron_status s;
+    if (best >= 0)
+        s = iron__fail(IRON_EPARAM,
+                       "%s: unknown parameter '%s' (did you mean '%s'?); "
+                       "declared: %s",
+                       j->name, p->name, j->params[best].name,
+                       iron__str_get(&decl));
+    else
+        s = iron__fail(IRON_EPARAM, "%s: unknown parameter '%s'; declared: %s",
+                       j->name, p->name, iron__str_get(&decl));
+    iron__str_free(&decl);
+    return s;
+}
+
+iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
+                                     const iron_param *params,
+                                     iron__pval *out)
+{
+    if (nparams < 0 || (nparams > 0 && !params))
+        return iron__fail(IRON_EINVAL, "%s: %d parameter values at %p",
+                          j->name, nparams, (const void *)params);
+    for (int i = 0; i < j->nparams; i++) {
+        const jit_paramdecl *pd = &j->params[i];
+        if (j->is_bound[i])
+            out[i] = j->bound[i];
+        else if (pd->has_default)
+            out[i] = pd->def;
+        else
+            out[i].type = (iron_param_type)-1;
+        out[i].name = pd->name;
+    }
+    for (int k = 0; k < nparams; k++) {
+        int idx;
+        iron_status s = iron__jit_check_param(j, &params[k], &idx);
+        if (s != IRON_OK)
+            return s;
+        for (int m = 0; m < k; m++)
+            if (strcmp(params[m].name, params[k].name) == 0)
+                return iron__fail(IRON_EPARAM,
+                                  "%s: parameter '%s' is given twice",
+                                  j->name, params[k].name);
+        iron__pval *v = &out[idx];
+        v->type = params[k].type;
+        v->i = params[k].i;
+        v->f = params[k].f;
+        v->s = params[k].s;
+        v->dtype = params[k].dtype;
+        if (v->type == IRON_PARAM_BOOL)
+            v->i = v->i != 0;
+    }
+    for (int i = 0; i < j->nparams; i++)
+        if ((int)out[i].type == -1) {
+            iron__str decl = { 0 };
+            declared_list(j, &decl);
+            iron_status s = iron__fail(IRON_EPARAM,
+                                       "%s: parameter '%s' (%s) has no "
+                                       "default and was not given; declared: "
+                                       "%s",
+                                       j->name, j->params[i].name,
+                                       iron__param_type_name(j->params[i].type),
+                                       iron__str_get(&decl));
+            iron__str_free(&decl);
+            return s;
+        }
+    return IRON_OK;
+}

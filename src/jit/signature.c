@@ -1,0 +1,331 @@
+/*
+ * signature.c - parsing a jit's declarations, once at creation:
+ *   args:   "in a: T[N], in b: T[N], out c: int32[N, 4]"
+ *   params: "tile: int = 16, op: str = '+', scale: float, T: dtype = int32"
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/jit.h"
+
+typedef struct lexer {
+    const char *what;         /* "args" or "params", for messages */
+    const char *text, *p;
+} lexer;
+
+static void skip_ws(lexer *lx)
+{
+    while (isspace((unsigned char)*lx->p))
+        lx->p++;
+}
+
+static iron_status syntax(const lexer *lx, const char *expected)
+{
+    return iron__fail(IRON_EINVAL,
+                      "jit %s \"%s\": expected %s at column %d (\"%.16s\")",
+                      lx->what, lx->text, expected,
+                      (int)(lx->p - lx->text) + 1,
+                      *lx->p ? lx->p : "end of text");
+}
+
+/* Reads an identifier into a new string; NULL if none is there (or OOM,
+ * with *oom set). */
+static char *ident(lexer *lx, int *oom)
+{
+    skip_ws(lx);
+    const char *s = lx->p;
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return NULL;
+    while (isalnum((unsigned char)*lx->p) || *lx->p == '_')
+        lx->p++;
+    size_t n = (size_t)(lx->p - s);
+    char *r = iron__malloc(n + 1);
+    if (!r) {
+        *oom = 1;
+        return NULL;
+    }
+    memcpy(r, s, n);
+    r[n] = '\0';
+    return r;
+}
+
+static int accept(lexer *lx, char c)
+{
+    skip_ws(lx);
+    if (*lx->p != c)
+        return 0;
+    lx->p++;
+    return 1;
+}
+
+static iron_status oom(void)
+{
+    return iron__fail(IRON_ENOMEM, "out of memory parsing a jit declaration");
+}
+
+static iron_status parse_type(lexer *lx, jit_argdecl *a)
+{
+    int no_mem = 0;
+    char *t = ident(lx, &no_mem);
+    if (!t)
+        return no_mem ? oom() : syntax(lx, "a dtype or type variable");
+    a->has_type = 1;
+    if (iron_dtype_parse(t, &a->dtype) == IRON_OK)
+        iron__free(t);
+    else
+        a->dtype_var = t;
+    if (!accept(lx, '['))
+        return IRON_OK;
+    a->ndims = 0;
+    do {
+        if (a->ndims == IRON_MAX_DIMS)
+            return syntax(lx, "at most " "6" " dims");
+        jit_dim *dm = &a->dims[a->ndims];
+        skip_ws(lx);
+        if (isdigit((unsigned char)*lx->p)) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(lx->p, &end, 10);
+            if (errno || v < 1)
+                return syntax(lx, "a dimension >= 1");
+            dm->value = v;
+            lx->p = end;
+        } else {
+            dm->var = ident(lx, &no_mem);
+            if (!dm->var)
+                return no_mem ? oom() : syntax(lx, "a dimension (integer or "
+                                                   "size variable)");
+            dm->is_var = 1;
+        }
+        a->ndims++;
+    } while (accept(lx, ','));
+    if (!accept(lx, ']'))
+        return syntax(lx, "',' or ']'");
+    return IRON_OK;
+}
+
+iron_status iron__jit_parse_args(iron_jit *j, const char *text)
+{
+    lexer lx = { "args", text, text };
+    int no_mem = 0;
+    skip_ws(&lx);
+    if (!*lx.p)
+        return iron__fail(IRON_EINVAL, "jit args: the list is empty; a "
+                                       "design takes at least one tensor");
+    do {
+        jit_argdecl *na =
+            iron__realloc(j->args, (size_t)(j->nargs + 1) * sizeof *na);
+        if (!na)
+            return oom();
+        j->args = na;
+        jit_argdecl *a = &na[j->nargs];
+        memset(a, 0, sizeof *a);
+        a->ndims = -1;
+        j->nargs++;
+        char *role = ident(&lx, &no_mem);
+        if (!role)
+            return no_mem ? oom() : syntax(&lx, "a role (in, out, inout)");
+        if (strcmp(role, "in") == 0)
+            a->role = IRON__ROLE_IN;
+        else if (strcmp(role, "out") == 0)
+            a->role = IRON__ROLE_OUT;
+        else if (strcmp(role, "inout") == 0)
+            a->role = IRON__ROLE_INOUT;
+        else {
+            iron_status s = iron__fail(IRON_EINVAL,
+                                       "jit args \"%s\": argument %d has "
+                                       "role '%s'; expected in, out or inout",
+                                       text, j->nargs - 1, role);
+            iron__free(role);
+            return s;
+        }
+        iron__free(role);
+        a->name = ident(&lx, &no_mem);
+        if (!a->name)
+            return no_mem ? oom() : syntax(&lx, "an argument name");
+        for (int i = 0; i < j->nargs - 1; i++)
+            if (strcmp(j->args[i].name, a->name) == 0)
+                return iron__fail(IRON_EINVAL,
+                                  "jit args \"%s\": '%s' is declared twice",
+                                  text, a->name);
+        if (accept(&lx, ':')) {
+            iron_status s = parse_type(&lx, a);
+            if (s != IRON_OK)
+                return s;
+        }
+    } while (accept(&lx, ','));
+    skip_ws(&lx);
+    if (*lx.p)
+        return syntax(&lx, "',' or the end");
+    return IRON_OK;
+}
+
+const char *iron__param_type_name(iron_param_type t)
+{
+    switch (t) {
+    case IRON_PARAM_INT: return "int";
+    case IRON_PARAM_FLOAT: return "float";
+    case IRON_PARAM_BOOL: return "bool";
+    case IRON_PARAM_STR: return "str";
+    case IRON_PARAM_DTYPE: return "dtype";
+    }
+    return "?";
+}
+
+static iron_status parse_default(lexer *lx, jit_paramdecl *pd)
+{
+    skip_ws(lx);
+    iron__pval *v = &pd->def;
+    v->type = pd->type;
+    const char *start = lx->p;
+    switch (pd->type) {
+    case IRON_PARAM_INT: {
+        char *end;
+        errno = 0;
+        long long x = strtoll(lx->p, &end, 0);
+        if (end == lx->p || errno)
+            return syntax(lx, "an integer default");
+        v->i = x;
+        lx->p = end;
+        break;
+    }
+    case IRON_PARAM_FLOAT: {
+        char *end;
+        double x = strtod(lx->p, &end);
+        if (end == lx->p)
+            return syntax(lx, "a number default");
+        v->f = x;
+        lx->p = end;
+        break;
+    }
+    case IRON_PARAM_BOOL:
+        if (strncmp(lx->p, "true", 4) == 0) {
+            v->i = 1;
+            lx->p += 4;
+        } else if (strncmp(lx->p, "false", 5) == 0) {
+            v->i = 0;
+            lx->p += 5;
+        } else
+            return syntax(lx, "true or false");
+        break;
+    case IRON_PARAM_STR: {
+        char q = *lx->p;
+        if (q != '\'' && q != '"')
+            return syntax(lx, "a quoted string default");
+        const char *e = strchr(lx->p + 1, q);
+        if (!e)
+            return syntax(lx, "a closing quote");
+        size_t n = (size_t)(e - lx->p - 1);
+        char *s = iron__malloc(n + 1);
+        if (!s)
+            return oom();
+        memcpy(s, lx->p + 1, n);
+        s[n] = '\0';
+        v->s = s;
+        lx->p = e + 1;
+        break;
+    }
+    case IRON_PARAM_DTYPE: {
+        int no_mem = 0;
+        char *t = ident(lx, &no_mem);
+        if (!t)
+            return no_mem ? oom() : syntax(lx, "a dtype name");
+        iron_status s = iron_dtype_parse(t, &v->dtype);
+        iron__free(t);
+        if (s != IRON_OK) {
+            lx->p = start;
+            return syntax(lx, "a dtype name (int32, float32, bfloat16, ...)");
+        }
+        break;
+    }
+    }
+    pd->has_default = 1;
+    return IRON_OK;
+}
+
+iron_status iron__jit_parse_params(iron_jit *j, const char *text)
+{
+    lexer lx = { "params", text, text };
+    int no_mem = 0;
+    skip_ws(&lx);
+    if (!*lx.p)
+        return IRON_OK;
+    do {
+        jit_paramdecl *np =
+            iron__realloc(j->params, (size_t)(j->nparams + 1) * sizeof *np);
+        if (!np)
+            return oom();
+        j->params = np;
+        jit_paramdecl *pd = &np[j->nparams];
+        memset(pd, 0, sizeof *pd);
+        j->nparams++;
+        pd->name = ident(&lx, &no_mem);
+        if (!pd->name)
+            return no_mem ? oom() : syntax(&lx, "a parameter name");
+        pd->def.name = pd->name;
+        for (int i = 0; i < j->nparams - 1; i++)
+            if (strcmp(j->params[i].name, pd->name) == 0)
+                return iron__fail(IRON_EINVAL,
+                                  "jit params \"%s\": '%s' is declared twice",
+                                  text, pd->name);
+        if (!accept(&lx, ':'))
+            return syntax(&lx, "':' and a type (int, float, bool, str, "
+                               "dtype)");
+        char *t = ident(&lx, &no_mem);
+        if (!t)
+            return no_mem ? oom() : syntax(&lx, "a type (int, float, bool, "
+                                                "str, dtype)");
+        static const char *const names[] = { "int", "float", "bool", "str",
+                                             "dtype" };
+        int found = -1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(t, names[i]) == 0)
+                found = i;
+        if (found < 0) {
+            iron_status s = iron__fail(IRON_EINVAL,
+                                       "jit params \"%s\": parameter '%s' has "
+                                       "type '%s'; expected int, float, bool, "
+                                       "str or dtype",
+                                       text, pd->name, t);
+            iron__free(t);
+            return s;
+        }
+        iron__free(t);
+        pd->type = (iron_param_type)found;
+        pd->def.type = pd->type;
+        if (accept(&lx, '=')) {
+            iron_status s = parse_default(&lx, pd);
+            if (s != IRON_OK)
+                return s;
+        }
+    } while (accept(&lx, ','));
+    skip_ws(&lx);
+    if (*lx.p)
+        return syntax(&lx, "',' or the end");
+    return IRON_OK;
+}
+
+void iron__pval_format(const iron__pval *v, iron__str *s)
+{
+    switch (v->type) {
+    case IRON_PARAM_INT:
+        iron__str_printf(s, "%lld", (long long)v->i);
+        break;
+    case IRON_PARAM_FLOAT:
+        iron__str_printf(s, "%.17g", v->f);
+        break;
+    case IRON_PARAM_BOOL:
+        iron__str_append(s, v->i ? "true" : "false");
+        break;
+    case IRON_PARAM_STR:
+        iron__str_printf(s, "'%s'", v->s ? v->s : "");
+        break;
+    case IRON_PARAM_DTYPE:
+        iron__str_append(s, iron_dtype_name(v->dtype) ? iron_dtype_name(v->dtype)
+                                                      : "?");
+        break;
+    }
+}

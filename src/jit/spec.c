@@ -1,0 +1,226 @@
+/*
+ * spec.c - building one specialization: the pipeline
+ *
+ *   design   run the user's design function on the call's types/params
+ *   verify   structural rules (src/verify/verify.c)
+ *   place    tiles, pools, movers, resource checks (src/verify/place.c)
+ *   compile  each distinct kernel -> shared object (src/compile)
+ *   load     onto the device through its driver
+ *
+ * Every failure frees what was built (nothing half-built is cached) and
+ * is reported with the jit's name and the signature in force.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "jit/jit.h"
+#include "tensor/tensor.h"
+#include "verify/verify.h"
+
+void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
+                        iron_tensor *const *args, const iron__pval *params,
+                        iron__str *s)
+{
+    char buf[128];
+    iron__str_printf(s, "%s (", j->name);
+    for (int i = 0; i < j->nargs; i++)
+        iron__str_printf(s, "%s%s: %s", i ? ", " : "", j->args[i].name,
+                         args && args[i]
+                             ? iron_tensor_describe(args[i], buf, sizeof buf)
+                             : "?");
+    if (j->nparams && params) {
+        iron__str_append(s, "; ");
+        for (int i = 0; i < j->nparams; i++) {
+            iron__str_printf(s, "%s%s=", i ? ", " : "", j->params[i].name);
+            iron__pval_format(&params[i], s);
+        }
+    }
+    iron__str_printf(s, "; %s, %d column%s)", dev ? dev->info.name : "?",
+                     cols, cols == 1 ? "" : "s");
+}
+
+void iron__jit_spec_free(jit_spec *s)
+{
+    if (!s)
+        return;
+    if (s->loaded)
+        iron__drv_unload(s->dev, s->loaded);
+    iron__program_free(s->prog);
+    if (s->params)
+        for (int i = 0; s->params[i].name; i++)
+            if (s->params[i].type == IRON_PARAM_STR)
+                iron__free((char *)(uintptr_t)s->params[i].s);
+    iron__free(s->params);
+    iron__free(s->args);
+    iron__free(s->signature);
+    iron__free(s);
+}
+
+static int same_kernel(const iron_kernel *a, const iron_kernel *b)
+{
+    if (strcmp(a->entry, b->entry) || strcmp(a->source, b->source) ||
+        a->nargs != b->nargs || a->ndefines != b->ndefines ||
+        (a->cflags == NULL) != (b->cflags == NULL) ||
+        (a->cflags && strcmp(a->cflags, b->cflags)))
+        return 0;
+    if (memcmp(a->args, b->args, (size_t)a->nargs * sizeof a->args[0]))
+        return 0;
+    for (int i = 0; i < a->ndefines; i++)
+        if (strcmp(a->defines[i].name, b->defines[i].name) ||
+            strcmp(a->defines[i].value, b->defines[i].value))
+            return 0;
+    return 1;
+}
+
+static iron_status compile_kernels(iron_jit *j, iron_program *p)
+{
+    const iron_design *d = p->d;
+    p->nkernels = d->kernels.n;
+    p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
+    p->kfns = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kfns);
+    if (!p->kobjs || !p->kfns)
+        return iron__fail(IRON_ENOMEM, "out of memory compiling kernels");
+    for (int i = 0; i < d->kernels.n; i++) {
+        const iron_kernel *k = d->kernels.v[i];
+        for (int e = 0; e < i && !p->kobjs[i]; e++)
+            if (same_kernel(k, d->kernels.v[e]))
+                p->kobjs[i] = p->kobjs[e];
+        if (!p->kobjs[i]) {
+            const char *names[64], *values[64];
+            if (k->ndefines > 64)
+                return iron__fail(IRON_EINVAL,
+                                  "kernel '%s': more than 64 defines",
+                                  k->entry);
+            for (int m = 0; m < k->ndefines; m++) {
+                names[m] = k->defines[m].name;
+                values[m] = k->defines[m].value;
+            }
+            iron__str flags = { 0 }, label = { 0 };
+            iron__str_printf(&flags, "%s %s", j->cflags ? j->cflags : "-O2",
+                             k->cflags ? k->cflags : "");
+            iron__str_printf(&label, "kernel '%s'", k->entry);
+            iron__kernel_src src = {
+                .label = iron__str_get(&label),
+                .entry = k->entry,
+                .source = k->source,
+                .nargs = k->nargs,
+                .args = k->args,
+                .ndefines = k->ndefines,
+                .define_names = names,
+                .define_values = values,
+                .cflags = iron__str_get(&flags),
+            };
+            iron_status s = flags.oom || label.oom
+                                ? iron__fail(IRON_ENOMEM, "out of memory")
+                                : iron__kernel_compile(&src, &p->kobjs[i]);
+            iron__str_free(&flags);
+            iron__str_free(&label);
+            j->stats.kernel_compiles++;
+            if (s != IRON_OK)
+                return s;
+        }
+        p->kfns[i] = iron__kobj_entry(p->kobjs[i]);
+    }
+    return IRON_OK;
+}
+
+static iron_status copy_params(const iron_jit *j, const iron__pval *params,
+                               jit_spec *sp)
+{
+    /* One extra, zeroed entry ends the list for iron__jit_spec_free. */
+    sp->params = iron__calloc((size_t)j->nparams + 1, sizeof *sp->params);
+    if (!sp->params)
+        return iron__fail(IRON_ENOMEM, "out of memory");
+    for (int i = 0; i < j->nparams; i++) {
+        sp->params[i] = params[i];
+        sp->params[i].name = j->params[i].name;
+        if (params[i].type == IRON_PARAM_STR) {
+            sp->params[i].s = iron__strdup(params[i].s);
+            if (!sp->params[i].s) {
+                sp->params[i].type = IRON_PARAM_INT;
+                return iron__fail(IRON_ENOMEM, "out of memory");
+            }
+        }
+    }
+    return IRON_OK;
+}
+
+iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
+                            iron_tensor *const *args, const iron__pval *params,
+                            XXH128_hash_t key, jit_spec **out)
+{
+    double t0 = iron__now_ms();
+    iron_status s;
+    const char *stage = "design";
+    iron_design *d = NULL;
+    *out = NULL;
+    jit_spec *sp = iron__calloc(1, sizeof *sp);
+    if (!sp)
+        return iron__fail(IRON_ENOMEM, "%s: out of memory", j->name);
+    sp->key = key;
+    sp->dev = dev;
+    sp->args = iron__calloc((size_t)j->nargs, sizeof *sp->args);
+    iron__str sig = { 0 };
+    iron__jit_describe(j, dev, cols, args, params, &sig);
+    sp->signature = iron__str_take(&sig);
+    if (!sp->args || !sp->signature) {
+        s = iron__fail(IRON_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((s = copy_params(j, params, sp)) != IRON_OK)
+        goto fail;
+    for (int i = 0; i < j->nargs; i++) {
+        const iron_tensor *t = args[i];
+        sp->args[i].name = j->args[i].name;
+        sp->args[i].role = j->args[i].role;
+        sp->args[i].dtype = t->dtype;
+        sp->args[i].shape = t->shape;
+        sp->args[i].numel = t->numel;
+    }
+
+    s = iron__design_new(&d, j->name, j->nargs, sp->args, j->nparams,
+                         sp->params, cols, &dev->info, j->cflags);
+    if (s != IRON_OK)
+        goto fail;
+    j->stats.design_runs++;
+    int rc = j->fn(d, j->user);
+    if (d->status != IRON_OK) {
+        s = iron__fail(d->status, "%s",
+                       d->error ? d->error : iron_strerror(d->status));
+        goto fail;
+    }
+    if (rc != 0) {
+        s = iron__fail(IRON_EDESIGN,
+                       "the design function returned %d without recording "
+                       "an error (use iron_design_fail to say why)",
+                       rc);
+        goto fail;
+    }
+    stage = "verify";
+    if ((s = iron__verify(d)) != IRON_OK)
+        goto fail;
+    stage = "place";
+    iron_design *owned = d;
+    d = NULL;  /* the program owns it from here, even on failure */
+    if ((s = iron__program_new(&sp->prog, owned, &dev->info)) != IRON_OK)
+        goto fail;
+    if ((s = iron__place(sp->prog)) != IRON_OK)
+        goto fail;
+    stage = "compile";
+    if ((s = compile_kernels(j, sp->prog)) != IRON_OK)
+        goto fail;
+    stage = "load";
+    if ((s = iron__drv_load(dev, sp->prog, &sp->loaded)) != IRON_OK)
+        goto fail;
+    j->stats.builds++;
+    j->stats.last_build_ms = iron__now_ms() - t0;
+    *out = sp;
+    return IRON_OK;
+
+fail:
+    iron__design_free(d);
+    iron__fail_context(s, "%s: %s",
+                       sp->signature ? sp->signature : j->name, stage);
+    iron__jit_spec_free(sp);
+    return s;
+}

@@ -1,0 +1,46 @@
+/*
+ * program.c - the lifetime of a program (placed, compiled design).
+ */
+#include <string.h>
+
+#include "program/program.h"
+
+iron_status iron__program_new(iron_program **out, iron_design *d,
+                              const iron_device_info *dev)
+{
+    *out = NULL;
+    iron_program *p = iron__calloc(1, sizeof *p);
+    if (!p) {
+        iron__design_free(d);
+        return iron__fail(IRON_ENOMEM, "out of memory creating a program");
+    }
+    p->abi_version = IRON_DRIVER_ABI;
+    p->d = d;
+    p->dev = *dev;
+    *out = p;
+    return IRON_OK;
+}
+
+void iron__program_free(iron_program *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nkernels; i++)
+        if (p->kobjs && p->kobjs[i]) {
+            /* Identical kernels share one object; free each once. */
+            int first = 1;
+            for (int j = 0; j < i; j++)
+                if (p->kobjs[j] == p->kobjs[i])
+                    first = 0;
+            if (first)
+                iron__kobj_free(p->kobjs[i]);
+        }
+    iron__free(p->kobjs);
+    iron__free(p->kfns);
+    iron__free(p->pools);
+    iron__free(p->movers);
+    iron__free(p->tiles);
+    iron__free(p->worker_pool);
+    iron__design_free(p->d);
+    iron__free(p);
+}

@@ -1,0 +1,401 @@
+/*
+ * tensor.c - tensors: validated construction on the current device's
+ * driver memory, the fill factories, element access and description.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "device/device.h"
+#include "tensor/tensor.h"
+
+/* ------------------------------------------------------------------------
+ * Validation
+ * ------------------------------------------------------------------------ */
+
+static iron_status check_dtype(const char *fn, iron_dtype dt)
+{
+    if (!iron__dtype_valid(dt))
+        return iron__fail(IRON_EDTYPE,
+                          "%s: dtype %d is not an iron_dtype (expected 0..%d)",
+                          fn, (int)dt, (int)IRON_DTYPE_COUNT_ - 1);
+    return IRON_OK;
+}
+
+/* Checks the shape and computes numel and nbytes, refusing sizes whose
+ * byte count does not fit both int64_t and size_t. */
+static iron_status check_shape(const char *fn, iron_dtype dt,
+                               const iron_shape *shape, int64_t *numel,
+                               size_t *nbytes)
+{
+    if (shape->ndim < 1 || shape->ndim > IRON_MAX_DIMS)
+        return iron__fail(IRON_ESHAPE,
+                          "%s: shape has %d dims; expected 1..%d", fn,
+                          shape->ndim, IRON_MAX_DIMS);
+    int64_t limit = INT64_MAX;
+    if ((uint64_t)SIZE_MAX < (uint64_t)INT64_MAX)
+        limit = (int64_t)SIZE_MAX;
+    int64_t size = (int64_t)iron_dtype_size(dt);
+    int64_t n = 1;
+    for (int i = 0; i < shape->ndim; i++) {
+        int64_t d = shape->dims[i];
+        if (d < 1)
+            return iron__fail(IRON_ESHAPE,
+                              "%s: shape dim %d is %" PRId64
+                              "; dims must be >= 1", fn, i, d);
+        if (n > limit / size / d)
+            return iron__fail(IRON_ESHAPE,
+                              "%s: shape is too large: the byte count "
+                              "overflows at dim %d (%" PRId64 ")", fn, i, d);
+        n *= d;
+    }
+    *numel = n;
+    *nbytes = (size_t)(n * size);
+    return IRON_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Construction
+ * ------------------------------------------------------------------------ */
+
+/* The shared constructor: validates, then takes zeroed memory from the
+ * current device's driver.  On failure *out is NULL and nothing is held. */
+static iron_status tensor_new(const char *fn, iron_tensor **out,
+                              iron_dtype dt, iron_shape shape)
+{
+    iron_status s;
+    int64_t numel = 0;
+    size_t nbytes = 0;
+    iron_device *dev;
+    iron_tensor *t;
+
+    if (!out)
+        return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
+    *out = NULL;
+    if ((s = check_dtype(fn, dt)) != IRON_OK)
+        return s;
+    if ((s = check_shape(fn, dt, &shape, &numel, &nbytes)) != IRON_OK)
+        return s;
+    if ((s = iron_current_device(&dev)) != IRON_OK)
+        return iron__fail_context(s, "%s", fn);
+
+    t = iron__calloc(1, sizeof *t);
+    if (!t)
+        return iron__fail(IRON_ENOMEM, "%s: out of memory for the tensor",
+                          fn);
+    t->dtype = dt;
+    t->shape = shape;
+    for (int i = shape.ndim; i < IRON_MAX_DIMS; i++)
+        t->shape.dims[i] = 0;
+    t->numel = numel;
+    t->nbytes = nbytes;
+    t->dev = dev;
+    s = iron__drv_buf_alloc(dev, nbytes, &t->host, &t->handle);
+    if (s != IRON_OK) {
+        iron__free(t);
+        return iron__fail_context(s, "%s", fn);
+    }
+    *out = t;
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
+                                       iron_shape shape)
+{
+    return tensor_new("iron_tensor_empty", out, dt, shape);
+}
+
+/* Drivers hand out zeroed memory (the driver contract), so zeros is empty
+ * with a stronger promise. */
+IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
+                                       iron_shape shape)
+{
+    return tensor_new("iron_tensor_zeros", out, dt, shape);
+}
+
+/* Converts once and replicates the bytes: every element is the same. */
+static void fill_value(iron_tensor *t, double value)
+{
+    unsigned char elem[8];
+    size_t size = iron_dtype_size(t->dtype);
+    unsigned char *p = t->host;
+    iron__dtype_store(t->dtype, elem, value);
+    for (int64_t i = 0; i < t->numel; i++)
+        memcpy(p + (size_t)i * size, elem, size);
+}
+
+static iron_status tensor_full(const char *fn, iron_tensor **out,
+                               iron_dtype dt, iron_shape shape, double value)
+{
+    iron_status s = tensor_new(fn, out, dt, shape);
+    if (s == IRON_OK)
+        fill_value(*out, value);
+    return s;
+}
+
+IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
+                                      iron_shape shape)
+{
+    return tensor_full("iron_tensor_ones", out, dt, shape, 1.0);
+}
+
+IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
+                                      iron_shape shape, double value)
+{
+    return tensor_full("iron_tensor_full", out, dt, shape, value);
+}
+
+IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
+                                        iron_shape shape, double start,
+                                        double step)
+{
+    iron_status s = tensor_new("iron_tensor_arange", out, dt, shape);
+    if (s != IRON_OK)
+        return s;
+    iron_tensor *t = *out;
+    size_t size = iron_dtype_size(dt);
+    unsigned char *p = t->host;
+    /* start + i * step rather than a running sum, so that error does not
+     * accumulate over long tensors. */
+    for (int64_t i = 0; i < t->numel; i++)
+        iron__dtype_store(dt, p + (size_t)i * size,
+                          start + (double)i * step);
+    return IRON_OK;
+}
+
+/* Every value k * 2^-bits with bits the dtype's significand width is exact
+ * in that dtype, so float32 and bfloat16 values never round up to 1.0. */
+IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
+                                      iron_shape shape, uint64_t seed)
+{
+    const char *fn = "iron_tensor_rand";
+    if (!out)
+        return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
+    *out = NULL;
+    iron_status s = check_dtype(fn, dt);
+    if (s != IRON_OK)
+        return s;
+    if (!iron__dtype_is_float(dt))
+        return iron__fail(IRON_EDTYPE,
+                          "%s: dtype %s is not a float type; rand needs "
+                          "float32, float64 or bfloat16 (use "
+                          "iron_tensor_randint for integers)",
+                          fn, iron_dtype_name(dt));
+    if ((s = tensor_new(fn, out, dt, shape)) != IRON_OK)
+        return s;
+    iron_tensor *t = *out;
+    iron__rng rng;
+    int bits = iron__dtype_mantissa_bits(dt);
+    size_t size = iron_dtype_size(dt);
+    unsigned char *p = t->host;
+    iron__rng_seed(&rng, seed);
+    for (int64_t i = 0; i < t->numel; i++)
+        iron__dtype_store(dt, p + (size_t)i * size,
+                          iron__rng_unit(&rng, bits));
+    return IRON_OK;
+}
+
+/* Integer stores bypass double so that int64/uint64 values keep all their
+ * bits; the caller has checked that v fits dt. */
+static void store_int(iron_dtype dt, void *p, int64_t v)
+{
+    switch (dt) {
+    case IRON_INT8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+    case IRON_UINT8: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case IRON_INT16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    case IRON_UINT16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case IRON_INT32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    case IRON_UINT32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case IRON_INT64: memcpy(p, &v, 8); break;
+    case IRON_UINT64: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    default: iron__dtype_store(dt, p, (double)v); break;
+    }
+}
+
+/* Range check for randint: every value in [low, high) must be exact in dt.
+ * For integers that is low >= min and high - 1 <= max (so uint8 takes
+ * [0, 256)); for floats the integers up to 2^significand bits. */
+static iron_status check_int_range(const char *fn, iron_dtype dt,
+                                   int64_t low, int64_t high)
+{
+    if (low >= high)
+        return iron__fail(IRON_EINVAL,
+                          "%s: low (%" PRId64 ") must be < high (%" PRId64
+                          ")", fn, low, high);
+    int64_t min;
+    uint64_t max;
+    if (iron__dtype_is_float(dt)) {
+        int64_t lim = (int64_t)1 << iron__dtype_mantissa_bits(dt);
+        min = -lim;
+        max = (uint64_t)lim;
+    } else {
+        iron__dtype_int_range(dt, &min, &max);
+    }
+    int fits = low >= min && (high - 1 < 0 || (uint64_t)(high - 1) <= max);
+    if (!fits)
+        return iron__fail(IRON_EINVAL,
+                          "%s: range [%" PRId64 ", %" PRId64 ") does not "
+                          "fit %s, whose exact integers are %" PRId64
+                          " .. %" PRIu64, fn, low, high, iron_dtype_name(dt),
+                          min, max);
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
+                                         iron_shape shape, int64_t low,
+                                         int64_t high, uint64_t seed)
+{
+    const char *fn = "iron_tensor_randint";
+    if (!out)
+        return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
+    *out = NULL;
+    iron_status s = check_dtype(fn, dt);
+    if (s != IRON_OK)
+        return s;
+    if ((s = check_int_range(fn, dt, low, high)) != IRON_OK)
+        return s;
+    if ((s = tensor_new(fn, out, dt, shape)) != IRON_OK)
+        return s;
+    iron_tensor *t = *out;
+    iron__rng rng;
+    /* high - low fits uint64 even for the whole int64 range; the wrap back
+     * to int64 after adding low is two's complement arithmetic done in
+     * unsigned, which is defined. */
+    uint64_t span = (uint64_t)high - (uint64_t)low;
+    size_t size = iron_dtype_size(dt);
+    unsigned char *p = t->host;
+    iron__rng_seed(&rng, seed);
+    for (int64_t i = 0; i < t->numel; i++) {
+        uint64_t u = (uint64_t)low + iron__rng_below(&rng, span);
+        int64_t v;
+        memcpy(&v, &u, sizeof v);
+        store_int(dt, p + (size_t)i * size, v);
+    }
+    return IRON_OK;
+}
+
+IRON_API void iron_tensor_free(iron_tensor *t)
+{
+    if (!t)
+        return;
+    iron__drv_buf_free(t->dev, t->host, t->handle);
+    iron__free(t);
+}
+
+/* ------------------------------------------------------------------------
+ * Accessors
+ * ------------------------------------------------------------------------ */
+
+IRON_API void *iron_tensor_data(iron_tensor *t)
+{
+    return t ? t->host : NULL;
+}
+
+IRON_API iron_dtype iron_tensor_dtype(const iron_tensor *t)
+{
+    return t ? t->dtype : IRON_DTYPE_COUNT_;
+}
+
+IRON_API iron_shape iron_tensor_shape(const iron_tensor *t)
+{
+    iron_shape none = { 0, { 0 } };
+    return t ? t->shape : none;
+}
+
+IRON_API int64_t iron_tensor_numel(const iron_tensor *t)
+{
+    return t ? t->numel : 0;
+}
+
+IRON_API size_t iron_tensor_nbytes(const iron_tensor *t)
+{
+    return t ? t->nbytes : 0;
+}
+
+IRON_API iron_device *iron_tensor_device(const iron_tensor *t)
+{
+    return t ? t->dev : NULL;
+}
+
+static iron_status check_index(const char *fn, const iron_tensor *t,
+                               int64_t i)
+{
+    if (!t)
+        return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
+    if (i < 0 || i >= t->numel) {
+        char desc[96];
+        return iron__fail(IRON_EBOUNDS,
+                          "%s: index %" PRId64 " is outside %s (valid 0..%"
+                          PRId64 ")", fn, i,
+                          iron_tensor_describe(t, desc, sizeof desc),
+                          t->numel - 1);
+    }
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
+                                     double *out)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_tensor_get: out is NULL");
+    iron_status s = check_index("iron_tensor_get", t, i);
+    if (s != IRON_OK)
+        return s;
+    const unsigned char *p = t->host;
+    *out = iron__dtype_load(t->dtype,
+                            p + (size_t)i * iron_dtype_size(t->dtype));
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
+{
+    iron_status s = check_index("iron_tensor_set", t, i);
+    if (s != IRON_OK)
+        return s;
+    unsigned char *p = t->host;
+    iron__dtype_store(t->dtype, p + (size_t)i * iron_dtype_size(t->dtype), v);
+    return IRON_OK;
+}
+
+IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
+                                    size_t len)
+{
+    if (!buf || len == 0)
+        return buf;
+    if (!t) {
+        snprintf(buf, len, "(null)");
+        return buf;
+    }
+    size_t n = 0;
+    int w = snprintf(buf, len, "%s[", iron_dtype_name(t->dtype));
+    for (int d = 0; w >= 0 && d < t->shape.ndim; d++) {
+        n += (size_t)w;
+        if (n >= len)
+            return buf;
+        w = snprintf(buf + n, len - n, "%s%" PRId64, d ? ", " : "",
+                     t->shape.dims[d]);
+    }
+    if (w < 0)
+        return buf;
+    n += (size_t)w;
+    if (n < len)
+        snprintf(buf + n, len - n, "]");
+    return buf;
+}
+
+IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir)
+{
+    if (!t)
+        return iron__fail(IRON_EINVAL, "iron_tensor_sync: tensor is NULL");
+    if (dir != IRON_SYNC_TO_DEVICE && dir != IRON_SYNC_TO_HOST)
+        return iron__fail(IRON_EINVAL,
+                          "iron_tensor_sync: direction %d is neither "
+                          "IRON_SYNC_TO_DEVICE nor IRON_SYNC_TO_HOST",
+                          (int)dir);
+    iron_status s = iron__drv_buf_sync(t->dev, t->host, t->handle, t->nbytes,
+                                       dir);
+    if (s != IRON_OK)
+        return iron__fail_context(s, "iron_tensor_sync");
+    return IRON_OK;
+}

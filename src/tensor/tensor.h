@@ -1,0 +1,65 @@
+/*
+ * tensor.h - internals of the tensor layer: the tensor struct (the JIT reads
+ * its fields directly), element conversion helpers and the portable PRNG.
+ */
+#ifndef IRON_TENSOR_TENSOR_H
+#define IRON_TENSOR_TENSOR_H
+
+#include "iron/iron.h"
+
+/* A tensor's memory belongs to the driver of `dev`: host is what the user
+ * reads and writes, handle the driver's own reference.  Both are returned
+ * to that driver by iron_tensor_free.  shape, numel and nbytes never change
+ * after construction. */
+struct iron_tensor {
+    iron_dtype dtype;
+    iron_shape shape;
+    int64_t numel;
+    size_t nbytes;
+    void *host;
+    void *handle;
+    iron_device *dev;
+};
+
+/* --- dtype.c ------------------------------------------------------------ */
+
+/* 1 when dt is a member of the enum. */
+int iron__dtype_valid(iron_dtype dt);
+/* 1 for float32, float64, bfloat16. */
+int iron__dtype_is_float(iron_dtype dt);
+/* 1 for the signed integer types. */
+int iron__dtype_is_signed(iron_dtype dt);
+/* The value range of an integer dtype (0 / 0 for float dtypes).  The upper
+ * bound is unsigned so that uint64's fits. */
+void iron__dtype_int_range(iron_dtype dt, int64_t *min, uint64_t *max);
+/* Significand bits of a float dtype (24, 53, 8); 0 for integers.  Integers
+ * up to 2^bits in magnitude are exact in that dtype. */
+int iron__dtype_mantissa_bits(iron_dtype dt);
+
+/* Element *p of dtype dt as a double (int64/uint64 beyond 2^53 round).
+ * dt must be valid. */
+double iron__dtype_load(iron_dtype dt, const void *p);
+/* Stores v converted to dt at p: integers truncate toward zero and saturate
+ * at the dtype's range, NaN becomes 0; float32 and bfloat16 round to
+ * nearest even (overflow gives infinity).  dt must be valid. */
+void iron__dtype_store(iron_dtype dt, void *p, double v);
+
+/* --- rng.c --------------------------------------------------------------
+ * xoshiro256** seeded through splitmix64: the same seed gives the same
+ * stream on every machine and compiler. */
+
+typedef struct iron__rng {
+    uint64_t s[4];
+} iron__rng;
+
+/* The splitmix64 step used for seeding: advances *x, returns the output. */
+uint64_t iron__splitmix64(uint64_t *x);
+void iron__rng_seed(iron__rng *r, uint64_t seed);
+uint64_t iron__rng_next(iron__rng *r);
+/* Uniform in [0, 1) with `bits` random bits (1 .. 53): k * 2^-bits from the
+ * top bits of one draw.  53 gives a full double. */
+double iron__rng_unit(iron__rng *r, int bits);
+/* Uniform in [0, n) without modulo bias; n == 0 means the full 2^64. */
+uint64_t iron__rng_below(iron__rng *r, uint64_t n);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * runner.c - runs the registered tests, each in a forked child with an
+ * alarm as its time limit, and closes with "N passed, N failed".
+ * Usage: iron-tests [NAME-OR-PREFIX ...]   (no argument runs all)
+ */
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define MAX_TESTS 2048
+
+static struct {
+    const char *name, *file;
+    test_fn fn;
+    int timeout_s;
+} tests[MAX_TESTS];
+static int ntests;
+
+void test_register(const char *name, const char *file, test_fn fn,
+                   int timeout_s)
+{
+    if (ntests == MAX_TESTS) {
+        fprintf(stderr, "too many tests (raise MAX_TESTS)\n");
+        _Exit(2);
+    }
+    tests[ntests].name = name;
+    tests[ntests].file = file;
+    tests[ntests].fn = fn;
+    tests[ntests].timeout_s = timeout_s;
+    ntests++;
+}
+
+static int cmp_test(const void *a, const void *b)
+{
+    const char *fa = ((const __typeof__(tests[0]) *)a)->file;
+    const char *fb = ((const __typeof__(tests[0]) *)b)->file;
+    int c = strcmp(fa, fb);
+    return c ? c : strcmp(((const __typeof__(tests[0]) *)a)->name,
+                          ((const __typeof__(tests[0]) *)b)->name);
+}
+
+static int selected(const char *name, int argc, char **argv)
+{
+    if (argc < 2)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strncmp(name, argv[i], strlen(argv[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0;
+    qsort(tests, (size_t)ntests, sizeof tests[0], cmp_test);
+    for (int i = 0; i < ntests; i++) {
+        if (!selected(tests[i].name, argc, argv))
+            continue;
+        fflush(stdout);
+        double t0 = now_s();
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            return 2;
+        }
+        if (pid == 0) {
+            alarm((unsigned)tests[i].timeout_s);
+            tests[i].fn();
+            fflush(stdout);
+            _Exit(0);
+        }
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0)
+            ;
+        double ms = (now_s() - t0) * 1e3;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+            passed++;
+            printf("ok   %-48s %8.1f ms\n", tests[i].name, ms);
+        } else {
+            failed++;
+            if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+                printf("FAIL %-48s timed out after %d s\n", tests[i].name,
+                       tests[i].timeout_s);
+            else if (WIFSIGNALED(st))
+                printf("FAIL %-48s killed by signal %d\n", tests[i].name,
+                       WTERMSIG(st));
+            else
+                printf("FAIL %-48s (%s)\n", tests[i].name, tests[i].file);
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,104 @@
+/*
+ * test.h - the test harness: TEST(name) registers a test at load time;
+ * tests/runner.c forks each one with a time limit and prints a summary.
+ * Asserts print both operands and stop the test (it runs in its own child).
+ */
+#ifndef IRON_TEST_H
+#define IRON_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iron/iron.h"
+
+typedef void (*test_fn)(void);
+void test_register(const char *name, const char *file, test_fn fn,
+                   int timeout_s);
+
+#define TEST_TIMEOUT(name, seconds)                                           \
+    static void test_##name(void);                                            \
+    __attribute__((constructor)) static void test_reg_##name(void)            \
+    {                                                                         \
+        test_register(#name, __FILE__, test_##name, seconds);                 \
+    }                                                                         \
+    static void test_##name(void)
+
+/* Default limit: 30 s per test. */
+#define TEST(name) TEST_TIMEOUT(name, 30)
+
+#define TEST_FAIL_(...)                                                       \
+    do {                                                                      \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                       \
+        fprintf(stderr, __VA_ARGS__);                                         \
+        fprintf(stderr, "\n");                                                \
+        fflush(stderr);                                                       \
+        _Exit(1);                                                             \
+    } while (0)
+
+#define ASSERT(cond)                                                          \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            TEST_FAIL_("assertion failed: %s", #cond);                        \
+    } while (0)
+
+#define ASSERT_INT_OP_(a, op, b)                                              \
+    do {                                                                      \
+        long long a_ = (long long)(a), b_ = (long long)(b);                   \
+        if (!(a_ op b_))                                                      \
+            TEST_FAIL_("%s %s %s: %lld vs %lld", #a, #op, #b, a_, b_);        \
+    } while (0)
+
+#define ASSERT_EQ(a, b) ASSERT_INT_OP_(a, ==, b)
+#define ASSERT_NE(a, b) ASSERT_INT_OP_(a, !=, b)
+#define ASSERT_LT(a, b) ASSERT_INT_OP_(a, <, b)
+#define ASSERT_LE(a, b) ASSERT_INT_OP_(a, <=, b)
+#define ASSERT_GT(a, b) ASSERT_INT_OP_(a, >, b)
+#define ASSERT_GE(a, b) ASSERT_INT_OP_(a, >=, b)
+
+#define ASSERT_DBL_NEAR(a, b, eps)                                            \
+    do {                                                                      \
+        double a_ = (double)(a), b_ = (double)(b);                            \
+        if (!(a_ - b_ <= (eps) && b_ - a_ <= (eps)))                          \
+            TEST_FAIL_("%s ~ %s: %.9g vs %.9g", #a, #b, a_, b_);              \
+    } while (0)
+
+#define ASSERT_STR_EQ(a, b)                                                   \
+    do {                                                                      \
+        const char *a_ = (a), *b_ = (b);                                      \
+        if (!a_ || !b_ || strcmp(a_, b_) != 0)                                \
+            TEST_FAIL_("%s == %s: \"%s\" vs \"%s\"", #a, #b,                  \
+                       a_ ? a_ : "(null)", b_ ? b_ : "(null)");               \
+    } while (0)
+
+/* haystack contains needle */
+#define ASSERT_CONTAINS(hay, needle)                                          \
+    do {                                                                      \
+        const char *h_ = (hay), *n_ = (needle);                               \
+        if (!h_ || !strstr(h_, n_))                                           \
+            TEST_FAIL_("%s does not contain \"%s\": \"%s\"", #hay, n_,        \
+                       h_ ? h_ : "(null)");                                   \
+    } while (0)
+
+/* A call that must succeed; prints the library's message if not. */
+#define ASSERT_OK(call)                                                       \
+    do {                                                                      \
+        iron_status s_ = (call);                                              \
+        if (s_ != IRON_OK)                                                    \
+            TEST_FAIL_("%s: %s: %s", #call, iron_status_name(s_),             \
+                       iron_last_error());                                    \
+    } while (0)
+
+/* A call that must fail with `status` and a message containing `needle`. */
+#define ASSERT_FAILS(call, status, needle)                                    \
+    do {                                                                      \
+        iron_status s_ = (call);                                              \
+        if (s_ != (status))                                                   \
+            TEST_FAIL_("%s: expected %s, got %s (%s)", #call,                 \
+                       iron_status_name(status), iron_status_name(s_),        \
+                       iron_last_error());                                    \
+        ASSERT_CONTAINS(iron_last_error(), needle);                           \
+    } while (0)
+
+#endif
