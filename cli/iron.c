@@ -66,8 +66,9 @@ static int query(const iron_device *dev, iron_device_info *info)
 static int list_devices(void)
 {
     int n = iron_device_count();
-    printf("%-12s %-6s %4s %5s  %-26s  %-26s  %-26s  %s\n", "", "", "", "",
-           "compute tile", "memtile", "shim tile", "");
+    /* Group titles over the 24-column groups of four tile cells. */
+    printf("%30s  %-24s  %-24s  %s\n", "", "compute tile", "memtile",
+           "shim tile");
     printf("%-12s %-6s %4s %5s", "device", "arch", "cols", "cores");
     for (int k = 0; k < 3; k++)
         printf("  %7s %5s %4s %5s", "memory", "locks", "BDs", "DMA");
@@ -97,16 +98,16 @@ static int list_devices(void)
 
 static void print_tile_detail(const char *label, const iron_tile_info *t)
 {
-    char mem[32];
+    char mem[32], stack[32];
+    memory_text(t->memory_bytes, mem, sizeof mem);
+    memory_text(t->stack_bytes, stack, sizeof stack);
     printf("  %-15s ", label);
     if (t->memory_bytes == 0)
         printf("no data memory (moves host memory)");
     else if (t->stack_bytes)
-        printf("%s data memory (incl. %u B stack)",
-               memory_text(t->memory_bytes, mem, sizeof mem),
-               (unsigned)t->stack_bytes);
+        printf("%s data memory (incl. %s stack)", mem, stack);
     else
-        printf("%s data memory", memory_text(t->memory_bytes, mem, sizeof mem));
+        printf("%s data memory", mem);
     printf(", %d locks, %d buffer descriptors, DMA %d in + %d out\n",
            t->locks, t->buffer_descriptors, t->dma_in, t->dma_out);
 }

@@ -188,7 +188,10 @@ IRON_API const char *iron_device_name(const iron_device *dev);
 IRON_API iron_status iron_device_query(const iron_device *dev,
                                        iron_device_info *info);
 
-/* The process-wide default device.  Thread-safe. */
+/* The process-wide default device.  Thread-safe.  set: IRON_EDEVICE for an
+ * unknown name (the default is then unchanged); NULL clears the default.
+ * get: the device set, else $IRON_DEVICE's, else npu2 -- scopes aside;
+ * NULL when $IRON_DEVICE names an unknown device. */
 IRON_API iron_status iron_set_default_device(const char *name);
 IRON_API iron_device *iron_get_default_device(void);
 
@@ -206,10 +209,15 @@ IRON_API iron_status iron_device_pop(void);
 IRON_API iron_status iron_current_device(iron_device **out);
 
 /* The C form of `with iron.device("npu1"):` -- the block runs with the device
- * pushed and pops it on the way out (do not jump out with goto/return). */
+ * pushed and pops it on the way out (do not jump out with goto/return).
+ * Blocks nest; the loop variable is named per line so that nesting does not
+ * shadow it. */
+#define IRON__CAT2(a, b) a##b
+#define IRON__CAT(a, b) IRON__CAT2(a, b)
+#define IRON__WITH_VAR IRON__CAT(iron__with_once_, __LINE__)
 #define IRON_WITH_DEVICE(name)                                                \
-    for (int iron__with_once = (iron_device_push(name), 1);                   \
-         iron__with_once; iron__with_once = (iron_device_pop(), 0))
+    for (int IRON__WITH_VAR = (iron_device_push(name), 1); IRON__WITH_VAR;    \
+         IRON__WITH_VAR = (iron_device_pop(), 0))
 
 /* ------------------------------------------------------------------------
  * Tensors
@@ -227,7 +235,8 @@ IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
                                        iron_shape shape);
 IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape);
-/* Every element is value converted to dt (saturating for integers). */
+/* Every element is value converted to dt: integers truncate toward zero and
+ * saturate (NaN gives 0); float32 and bfloat16 round to nearest even. */
 IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape, double value);
 /* Element i (row-major) is start + i * step, converted to dt. */
@@ -235,17 +244,23 @@ IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
                                         iron_shape shape, double start,
                                         double step);
 /* Uniform in [0, 1) for float dtypes (IRON_EDTYPE for integers).  The same
- * seed gives the same data on every machine. */
+ * seed gives the same data on every machine (xoshiro256** seeded by
+ * splitmix64); each value is k * 2^-b with b the dtype's significand bits
+ * (53, 24, 8), so it is exact and never rounds up to 1. */
 IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape, uint64_t seed);
-/* Uniform integers in [low, high); both must fit dt and low < high. */
+/* Uniform integers in [low, high), without modulo bias; low < high, and
+ * low and high - 1 must fit dt (so uint8 takes [0, 256)).  Float dtypes
+ * take ranges whose integers they hold exactly (|v| <= 2^24 for float32,
+ * 256 for bfloat16).  IRON_EINVAL otherwise, naming the values. */
 IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
                                          iron_shape shape, int64_t low,
                                          int64_t high, uint64_t seed);
 
 IRON_API void iron_tensor_free(iron_tensor *t);
 
-/* Host pointer to the elements; NULL for NULL. */
+/* Host pointer to the elements; NULL for NULL.  The other accessors return
+ * IRON_DTYPE_COUNT_, ndim 0, 0 or NULL for a NULL tensor. */
 IRON_API void *iron_tensor_data(iron_tensor *t);
 IRON_API iron_dtype iron_tensor_dtype(const iron_tensor *t);
 IRON_API iron_shape iron_tensor_shape(const iron_tensor *t);
@@ -255,7 +270,8 @@ IRON_API size_t iron_tensor_nbytes(const iron_tensor *t);
 IRON_API iron_device *iron_tensor_device(const iron_tensor *t);
 
 /* Element i (row-major) as a double, and set from a double (converted as in
- * iron_tensor_full).  For tests and examples, not for speed. */
+ * iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
+ * tests and examples, not for speed. */
 IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
                                      double *out);
 IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v);

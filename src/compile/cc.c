@@ -161,9 +161,7 @@ static int spawn(pid_t *pid, char *const *argv, const char *log_path)
     sigemptyset(&none);
     sigemptyset(&def);
     sigaddset(&def, SIGPIPE);
-    if (!rc)
-        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
-                                              0);
+    rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     if (!rc)
         rc = posix_spawn_file_actions_addopen(
             &fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);

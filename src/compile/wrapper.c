@@ -21,12 +21,12 @@ static const char *const c_types[IRON_DTYPE_COUNT_] = {
 static const char bf16_helper[] =
     "static uint16_t iron__to_bf16(double iron__v)\n"
     "{\n"
-    "    union { float f; uint32_t u; } iron__c;\n"
-    "    iron__c.f = (float)iron__v;\n"
-    "    if ((iron__c.u & 0x7fffffffu) > 0x7f800000u)\n"
-    "        return (uint16_t)((iron__c.u >> 16) | 0x40u);\n"
-    "    iron__c.u += 0x7fffu + ((iron__c.u >> 16) & 1u);\n"
-    "    return (uint16_t)(iron__c.u >> 16);\n"
+    "    union { float iron__f32; uint32_t iron__u32; } iron__c;\n"
+    "    iron__c.iron__f32 = (float)iron__v;\n"
+    "    if ((iron__c.iron__u32 & 0x7fffffffu) > 0x7f800000u)\n"
+    "        return (uint16_t)((iron__c.iron__u32 >> 16) | 0x40u);\n"
+    "    iron__c.iron__u32 += 0x7fffu + ((iron__c.iron__u32 >> 16) & 1u);\n"
+    "    return (uint16_t)(iron__c.iron__u32 >> 16);\n"
     "}\n";
 
 int iron__kis_ident(const char *s)
@@ -142,13 +142,15 @@ static void append_check(const iron__kernel_src *k, iron__str *s)
         iron__str_append(s, ": 1");
     }
     iron__str_append(s, ", default: 0) };\n");
+    /* No quotes in the text: compilers print them escaped. */
     iron__str_printf(s, "_Static_assert(iron__signature_matches, "
-                        "\"conflicting types for '%s': its argument types "
-                        "are declared as '", k->entry);
+                        "\"conflicting types for %s: the declared argument "
+                        "types (", k->entry);
     append_decl(s, k);
-    iron__str_append(s, "', so the source must define ");
+    iron__str_append(s, ") mean ");
     append_signature(k, s);
-    iron__str_append(s, " (pointed-to types may be const)\");\n");
+    iron__str_append(s, ", and the source defines it otherwise (only "
+                        "pointed-to types may differ, by const)\");\n");
 }
 
 static void append_wrapper(const iron__kernel_src *k, iron__str *s)
@@ -157,9 +159,11 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
     for (int i = 0; i < k->nargs; i++)
         need_bf16 |= !k->args[i].is_ptr && k->args[i].dtype == IRON_BFLOAT16;
 
-    /* Same layout as iron__kval in compile.h. */
-    iron__str_append(s, "typedef union iron__kval { void *p; int64_t i; "
-                        "double f; } iron__kval;\n");
+    /* Same layout as iron__kval in compile.h.  Every name in this text
+     * starts with iron__ so that no define or macro of the user's (a
+     * parameter called p or f, say) can rewrite it. */
+    iron__str_append(s, "typedef union iron__kval { void *iron__p; "
+                        "int64_t iron__i; double iron__f; } iron__kval;\n");
     if (need_bf16)
         iron__str_append(s, bf16_helper);
     /* Default visibility even under -fvisibility=hidden in the cflags; the
@@ -181,13 +185,13 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
             iron__str_append(s, ",");
         iron__str_append(s, "\n        ");
         if (t->is_ptr)
-            iron__str_printf(s, "(%s *)iron__a[%d].p", ct, i);
+            iron__str_printf(s, "(%s *)iron__a[%d].iron__p", ct, i);
         else if (t->dtype == IRON_BFLOAT16)
-            iron__str_printf(s, "iron__to_bf16(iron__a[%d].f)", i);
+            iron__str_printf(s, "iron__to_bf16(iron__a[%d].iron__f)", i);
         else if (is_float(t->dtype))
-            iron__str_printf(s, "(%s)iron__a[%d].f", ct, i);
+            iron__str_printf(s, "(%s)iron__a[%d].iron__f", ct, i);
         else
-            iron__str_printf(s, "(%s)iron__a[%d].i", ct, i);
+            iron__str_printf(s, "(%s)iron__a[%d].iron__i", ct, i);
     }
     iron__str_append(s, ");\n}\n");
 }

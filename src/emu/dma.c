@@ -16,6 +16,15 @@ void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
                     int64_t start, int64_t n, uint8_t *buf, int to_tensor)
 {
     int nd = tap->ndim;
+    if (nd == 1 && tap->strides[0] == 1) {
+        /* The common linear pattern: one contiguous run. */
+        uint8_t *t = tensor + (size_t)(tap->offset + start) * esz;
+        if (to_tensor)
+            memcpy(t, buf, (size_t)n * esz);
+        else
+            memcpy(buf, t, (size_t)n * esz);
+        return;
+    }
     int64_t idx[IRON_TAP_MAX_DIMS];
     int64_t rem = start;
     for (int k = nd - 1; k >= 0; k--) {

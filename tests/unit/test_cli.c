@@ -66,7 +66,7 @@ TEST(cli_devices_one)
     ASSERT_CONTAINS(out, "aie2\n");
     ASSERT_CONTAINS(out, "columns         2\n");
     ASSERT_CONTAINS(out, "compute tiles   8 (4 per column)");
-    ASSERT_CONTAINS(out, "64 KiB data memory (incl. 1024 B stack), 16 locks, "
+    ASSERT_CONTAINS(out, "64 KiB data memory (incl. 1 KiB stack), 16 locks, "
                          "16 buffer descriptors, DMA 2 in + 2 out");
     ASSERT_CONTAINS(out, "512 KiB data memory, 64 locks, 48 buffer "
                          "descriptors, DMA 6 in + 6 out");

@@ -519,7 +519,8 @@ TEST(driver_register_and_allocate)
     ASSERT_EQ(iron_device_get("nope", &got), IRON_EDEVICE);
     ASSERT_CONTAINS(iron_last_error(), "npu2_7col, fake0");
 
-    ASSERT_FAILS(iron_driver_register(&drv, &info), IRON_EINVAL,
+    iron_device_info again = fake_info("fake0");
+    ASSERT_FAILS(iron_driver_register(&drv, &again), IRON_EINVAL,
                  "'fake0' is already taken");
     ASSERT_EQ(iron_device_count(), NBUILTIN + 1);
 

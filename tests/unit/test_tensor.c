@@ -9,6 +9,10 @@
 #include "tensor/tensor.h"
 #include "test.h"
 
+/* Exact floating-point equality that prints both values (ASSERT_EQ would
+ * compare them as integers). */
+#define ASSERT_DBL_EQ(a, b) ASSERT_DBL_NEAR(a, b, 0.0)
+
 static uint32_t fbits(float f)
 {
     uint32_t b;
@@ -133,8 +137,8 @@ TEST(bf16_round_to_nearest_even)
             TEST_FAIL_("bf16(0x%08x) = 0x%04x; expected 0x%04x",
                        cases[i].in, got, cases[i].out);
     }
-    ASSERT_EQ(iron_bf16_to_float(0x4049), 3.140625f);
-    ASSERT_EQ(iron_bf16_to_float(0xC000), -2.0f);
+    ASSERT_DBL_EQ(iron_bf16_to_float(0x4049), 3.140625f);
+    ASSERT_DBL_EQ(iron_bf16_to_float(0xC000), -2.0f);
 }
 
 TEST(bf16_nan_stays_nan)
@@ -238,9 +242,9 @@ TEST(dtype_store_saturates)
     iron__dtype_store(IRON_FLOAT32, &f32, -1e39);
     ASSERT(isinf(f32) && f32 < 0);
     iron__dtype_store(IRON_FLOAT32, &f32, (double)FLT_MAX * (1 + 0x1p-30));
-    ASSERT_EQ(f32, FLT_MAX);
+    ASSERT_DBL_EQ(f32, FLT_MAX);
     iron__dtype_store(IRON_FLOAT32, &f32, 0.1);
-    ASSERT_EQ(f32, 0.1f);
+    ASSERT_DBL_EQ(f32, 0.1f);
 }
 
 /* ------------------------------------------------------------------------
@@ -315,7 +319,7 @@ TEST(tensor_empty_and_zeros)
     ASSERT_EQ(iron_tensor_nbytes(z), 240);
     const double *d = iron_tensor_data(z);
     for (int i = 0; i < 30; i++)
-        ASSERT_EQ(d[i], 0.0);
+        ASSERT_DBL_EQ(d[i], 0.0);
     iron_tensor_free(t);
     iron_tensor_free(z);
     iron_tensor_free(NULL);
@@ -338,7 +342,7 @@ TEST(tensor_ones_every_dtype)
         iron_tensor *t;
         ASSERT_OK(iron_tensor_ones(&t, (iron_dtype)dt, IRON_SHAPE(7)));
         for (int i = 0; i < 7; i++)
-            ASSERT_EQ(at(t, i), 1.0);
+            ASSERT_DBL_EQ(at(t, i), 1.0);
         iron_tensor_free(t);
     }
     iron_tensor *b;
@@ -351,26 +355,26 @@ TEST(tensor_full_converts_and_saturates)
 {
     iron_tensor *t;
     ASSERT_OK(iron_tensor_full(&t, IRON_INT8, IRON_SHAPE(3), 300.0));
-    ASSERT_EQ(at(t, 0), 127);
-    ASSERT_EQ(at(t, 2), 127);
+    ASSERT_DBL_EQ(at(t, 0), 127);
+    ASSERT_DBL_EQ(at(t, 2), 127);
     iron_tensor_free(t);
     ASSERT_OK(iron_tensor_full(&t, IRON_UINT16, IRON_SHAPE(2), -1.0));
-    ASSERT_EQ(at(t, 1), 0);
+    ASSERT_DBL_EQ(at(t, 1), 0);
     iron_tensor_free(t);
     ASSERT_OK(iron_tensor_full(&t, IRON_INT32, IRON_SHAPE(2), -7.9));
-    ASSERT_EQ(at(t, 1), -7);
+    ASSERT_DBL_EQ(at(t, 1), -7);
     iron_tensor_free(t);
     ASSERT_OK(iron_tensor_full(&t, IRON_INT32, IRON_SHAPE(2), NAN));
-    ASSERT_EQ(at(t, 0), 0);
+    ASSERT_DBL_EQ(at(t, 0), 0);
     iron_tensor_free(t);
     ASSERT_OK(iron_tensor_full(&t, IRON_FLOAT32, IRON_SHAPE(4), 0.1));
-    ASSERT_EQ(((const float *)iron_tensor_data(t))[3], 0.1f);
+    ASSERT_DBL_EQ(((const float *)iron_tensor_data(t))[3], 0.1f);
     iron_tensor_free(t);
     ASSERT_OK(iron_tensor_full(&t, IRON_BFLOAT16, IRON_SHAPE(4), 3.0));
     ASSERT_EQ(((const iron_bf16 *)iron_tensor_data(t))[0], 0x4040);
     iron_tensor_free(t);
     ASSERT_OK(iron_tensor_full(&t, IRON_FLOAT64, IRON_SHAPE(5), -2.5));
-    ASSERT_EQ(at(t, 4), -2.5);
+    ASSERT_DBL_EQ(at(t, 4), -2.5);
     iron_tensor_free(t);
 }
 
@@ -384,21 +388,21 @@ TEST(tensor_arange)
     iron_tensor_free(t);
 
     ASSERT_OK(iron_tensor_arange(&t, IRON_FLOAT32, IRON_SHAPE(5), 1.0, 0.5));
-    ASSERT_EQ(at(t, 0), 1.0);
-    ASSERT_EQ(at(t, 4), 3.0);
+    ASSERT_DBL_EQ(at(t, 0), 1.0);
+    ASSERT_DBL_EQ(at(t, 4), 3.0);
     iron_tensor_free(t);
 
     /* Down counting into an unsigned type saturates at 0. */
     ASSERT_OK(iron_tensor_arange(&t, IRON_UINT8, IRON_SHAPE(6), 3, -1));
-    ASSERT_EQ(at(t, 0), 3);
-    ASSERT_EQ(at(t, 3), 0);
-    ASSERT_EQ(at(t, 5), 0);
+    ASSERT_DBL_EQ(at(t, 0), 3);
+    ASSERT_DBL_EQ(at(t, 3), 0);
+    ASSERT_DBL_EQ(at(t, 5), 0);
     iron_tensor_free(t);
 
     /* Large tensors keep exact values: start + i*step, no running sum. */
     ASSERT_OK(iron_tensor_arange(&t, IRON_FLOAT64, IRON_SHAPE(100000), 0,
                                  0.1));
-    ASSERT_EQ(at(t, 99999), 99999 * 0.1);
+    ASSERT_DBL_EQ(at(t, 99999), 99999 * 0.1);
     iron_tensor_free(t);
 }
 
@@ -409,19 +413,19 @@ TEST(tensor_rand_pinned_values)
     ASSERT_OK(iron_tensor_rand(&b, IRON_FLOAT64, IRON_SHAPE(4), 7));
     const double *pa = iron_tensor_data(a);
     /* Literal constants: the same seed gives these on every machine. */
-    ASSERT_EQ(pa[0], 0.7005764821796896);
-    ASSERT_EQ(pa[1], 0.27875122947378428);
-    ASSERT_EQ(pa[2], 0.83962746187641979);
-    ASSERT_EQ(pa[3], 0.98109772501493508);
+    ASSERT_DBL_EQ(pa[0], 0.7005764821796896);
+    ASSERT_DBL_EQ(pa[1], 0.27875122947378428);
+    ASSERT_DBL_EQ(pa[2], 0.83962746187641979);
+    ASSERT_DBL_EQ(pa[3], 0.98109772501493508);
     ASSERT_EQ(memcmp(pa, iron_tensor_data(b), 32), 0);
 
     /* Narrower types take fewer top bits of the same draws. */
     ASSERT_OK(iron_tensor_rand(&f, IRON_FLOAT32, IRON_SHAPE(4), 7));
     const float *pf = iron_tensor_data(f);
-    ASSERT_EQ(pf[0], 0.700576425f);
-    ASSERT_EQ(pf[1], 0.278751194f);
-    ASSERT_EQ(pf[2], 0.839627445f);
-    ASSERT_EQ(pf[3], 0.981097698f);
+    ASSERT_DBL_EQ(pf[0], 0.700576425f);
+    ASSERT_DBL_EQ(pf[1], 0.278751194f);
+    ASSERT_DBL_EQ(pf[2], 0.839627445f);
+    ASSERT_DBL_EQ(pf[3], 0.981097698f);
     ASSERT_OK(iron_tensor_rand(&h, IRON_BFLOAT16, IRON_SHAPE(4), 7));
     const iron_bf16 *ph = iron_tensor_data(h);
     ASSERT_EQ(ph[0], 0x3F33);
@@ -547,8 +551,8 @@ TEST(tensor_get_set)
     ASSERT_OK(iron_tensor_zeros(&t, IRON_INT16, IRON_SHAPE(2, 5)));
     ASSERT_OK(iron_tensor_set(t, 9, -3));
     ASSERT_OK(iron_tensor_set(t, 0, 40000));
-    ASSERT_EQ(at(t, 9), -3);
-    ASSERT_EQ(at(t, 0), 32767);
+    ASSERT_DBL_EQ(at(t, 9), -3);
+    ASSERT_DBL_EQ(at(t, 0), 32767);
     ASSERT_EQ(((const int16_t *)iron_tensor_data(t))[9], -3);
     ASSERT_FAILS(iron_tensor_get(t, 10, &v), IRON_EBOUNDS,
                  "index 10 is outside int16[2, 5] (valid 0..9)");
@@ -594,7 +598,7 @@ TEST(tensor_sync)
     ASSERT_OK(iron_tensor_ones(&t, IRON_INT32, IRON_SHAPE(8)));
     ASSERT_OK(iron_tensor_sync(t, IRON_SYNC_TO_DEVICE));
     ASSERT_OK(iron_tensor_sync(t, IRON_SYNC_TO_HOST));
-    ASSERT_EQ(at(t, 7), 1);
+    ASSERT_DBL_EQ(at(t, 7), 1);
     ASSERT_FAILS(iron_tensor_sync(t, (iron_sync_dir)7), IRON_EINVAL,
                  "direction 7");
     ASSERT_FAILS(iron_tensor_sync(NULL, IRON_SYNC_TO_HOST), IRON_EINVAL,
