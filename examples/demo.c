@@ -108,6 +108,44 @@ static void demo_vector_op(const char *op, const char *label)
     iron_jit_free(j);
 }
 
+static void demo_parallel(int cols)
+{
+    const int64_t n = 1 << 20;
+    iron_jit *j = NULL;
+    iron_tensor *in = NULL, *out = NULL;
+    double cold = 0, warm = 0;
+    iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
+    iron_status s = iron_jit_create(&j, eltwise_parallel_design,
+                                    &eltwise_parallel_options);
+    if (s == IRON_OK)
+        s = iron_tensor_randint(&in, IRON_INT32, IRON_SHAPE(n), -9999, 9999,
+                                5);
+    if (s == IRON_OK)
+        s = iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n));
+    if (s == IRON_OK) {
+        double t0 = now_ms();
+        s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out));
+        cold = now_ms() - t0;
+    }
+    if (s == IRON_OK) {
+        double t0 = now_ms();
+        s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out));
+        warm = now_ms() - t0;
+    }
+    int64_t bad = 0;
+    if (s == IRON_OK) {
+        const int32_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
+        for (int64_t i = 0; i < n; i++)
+            bad += y[i] != x[i] * 3 + 1;
+    }
+    char label[64];
+    snprintf(label, sizeof label, "parallel 3x+1 int32[1Mi], %d cols", cols);
+    report(label, s, cold, warm, bad, n);
+    iron_tensor_free(in);
+    iron_tensor_free(out);
+    iron_jit_free(j);
+}
+
 int main(void)
 {
     iron_device *dev = NULL;
@@ -123,6 +161,7 @@ int main(void)
     demo_passthrough();
     demo_vector_op("+", "vector add int32[65536]");
     demo_vector_op("-", "vector sub int32[65536] (op='-')");
+    demo_parallel(info.columns);
     printf(failed ? "demo FAILED\n" : "demo passed\n");
     return failed;
 }

@@ -18,4 +18,10 @@ extern const iron_jit_options passthrough_options;
 int vector_op_design(iron_design *d, void *user);
 extern const iron_jit_options vector_op_options;
 
+/* parallel elementwise: int32[N] in -> out = in * scale + bias, one worker
+ * per granted column, column c handling the contiguous range starting at
+ * (N / cols) * c, objects of 16.  params: "scale: int = 3, bias: int = 1". */
+int eltwise_parallel_design(iron_design *d, void *user);
+extern const iron_jit_options eltwise_parallel_options;
+
 #endif

@@ -11,6 +11,7 @@
  * acquiring in order and waiting on the first that is empty. */
 static void worker_step(emu_inst *in, emu_task *t)
 {
+    (void)in;
     emu_worker *ew = (emu_worker *)t;
     for (;;) {
         for (int a = 0; a < ew->nargs; a++) {
@@ -36,12 +37,12 @@ static void worker_step(emu_inst *in, emu_task *t)
                 p->wi = p->wi + 1 == p->depth ? 0 : p->wi + 1;
                 p->free--;
                 p->filled++;
-                iron__emu_wake(in, p->reader);
+                iron__emu_wake(p->reader);
             } else {
                 p->ri = p->ri + 1 == p->depth ? 0 : p->ri + 1;
                 p->filled--;
                 p->free++;
-                iron__emu_wake(in, p->writer);
+                iron__emu_wake(p->writer);
             }
         }
         ew->iterations++;

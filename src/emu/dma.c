@@ -64,20 +64,21 @@ void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
     }
 }
 
-static void op_progress(emu_inst *in, emu_mover *em, int64_t n)
+static void op_progress(emu_mover *em, int64_t n)
 {
     emu_op *op = &em->ops[em->head];
     op->done += n;
     if (op->done < op->total)
         return;
     em->head++;
-    in->ops_left--;
+    em->task.lane->ops_left--;
     if (op->op->wait)
-        in->awaited_left--;
+        em->task.lane->awaited_left--;
 }
 
 static void mover_step(emu_inst *in, emu_task *t)
 {
+    (void)in;
     emu_mover *em = (emu_mover *)t;
     const size_t obj = em->fifo->obj_bytes;
     const int64_t numel = em->fifo->obj_numel;
@@ -108,12 +109,12 @@ static void mover_step(emu_inst *in, emu_task *t)
                            first, 0);
             for (int k = 1; k < em->ndst; k++)
                 memcpy(em->dst[k]->buf[em->dst[k]->wi], first, obj);
-            op_progress(in, em, numel);
+            op_progress(em, numel);
         } else if (em->ndst == 0) {
             emu_op *op = &em->ops[em->head];
             iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel,
                            em->src->buf[em->src->ri], 1);
-            op_progress(in, em, numel);
+            op_progress(em, numel);
         } else {
             for (int k = 0; k < em->ndst; k++)
                 memcpy(em->dst[k]->buf[em->dst[k]->wi],
@@ -124,14 +125,14 @@ static void mover_step(emu_inst *in, emu_task *t)
             p->ri = p->ri + 1 == p->depth ? 0 : p->ri + 1;
             p->filled--;
             p->free++;
-            iron__emu_wake(in, p->writer);
+            iron__emu_wake(p->writer);
         }
         for (int k = 0; k < em->ndst; k++) {
             emu_pool *p = em->dst[k];
             p->wi = p->wi + 1 == p->depth ? 0 : p->wi + 1;
             p->free--;
             p->filled++;
-            iron__emu_wake(in, p->reader);
+            iron__emu_wake(p->reader);
         }
         em->objects++;
     }

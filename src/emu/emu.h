@@ -18,6 +18,7 @@
 
 typedef struct emu_inst emu_inst;
 typedef struct emu_task emu_task;
+typedef struct emu_lane emu_lane;
 
 typedef enum emu_task_state {
     EMU_BLOCKED,    /* waiting on a lock or for runtime ops */
@@ -39,6 +40,7 @@ typedef struct emu_pool {
 struct emu_task {
     void (*step)(emu_inst *in, emu_task *t);
     emu_task_state state;
+    emu_lane *lane;        /* the lane (thread) that runs it */
     /* What the task waits on, for deadlock reports. */
     emu_pool *wait_pool;
     int wait_prod;         /* 1: waits for a free buffer; 0: a filled one */
@@ -76,6 +78,23 @@ typedef struct emu_mover {
     uint64_t objects;      /* moved since load */
 } emu_mover;
 
+/* A lane is one connected group of tasks (tasks that share no pool never
+ * wake each other) run by one thread.  Lanes share no mutable state, so
+ * nothing on the hot path is atomic or locked; a design of independent
+ * columns runs its columns in parallel. */
+struct emu_lane {
+    emu_inst *in;
+    int index;
+    emu_task **ready;      /* ring of capacity in->ntasks */
+    int rhead, rcount;
+    int awaited_left;      /* awaited drains of this call not yet done */
+    int ops_left;          /* ops of this call not yet done */
+    /* Outcome of the lane's part of a run. */
+    iron_status status;
+    iron_run_state state;
+    char error[1024];
+};
+
 struct emu_inst {
     const iron_program *prog;
     uint8_t *mem;          /* all compute tiles' memories, back to back */
@@ -83,19 +102,24 @@ struct emu_inst {
     emu_worker *workers;
     emu_mover *movers;
     int nworkers, nmovers;
-    emu_task **ready;      /* ring of capacity ntasks */
-    int rhead, rcount, ntasks;
+    int ntasks;
+    emu_lane *lanes;
+    int nlanes, nlanes_cap;
+    int timeout_ms;        /* of the current run */
     int started;           /* cores are running (persist across calls) */
     int broken;            /* a run failed: reset before the next */
-    int awaited_left;      /* awaited drains not yet complete */
-    int ops_left;          /* ops of this call not yet complete */
 };
 
 /* sched.c */
-void iron__emu_wake(emu_inst *in, emu_task *t);
+void iron__emu_wake(emu_task *t);
 void iron__emu_block(emu_task *t, emu_pool *p, int wait_prod);
-iron_status iron__emu_schedule(emu_inst *in, int timeout_ms,
-                               iron_run_state *state);
+/* Runs one lane to quiescence; the outcome is left in the lane. */
+void iron__emu_run_lane(void *lane);
+
+/* lanes.c: groups tasks into lanes (at load/reset) and runs a call's lanes
+ * on the thread pool. */
+iron_status iron__emu_lanes_assign(emu_inst *in);
+iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state);
 
 /* core.c */
 void iron__emu_worker_init(emu_inst *in, emu_worker *ew,
@@ -108,7 +132,7 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
 void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
                     int64_t start, int64_t n, uint8_t *buf, int to_tensor);
 
-/* report.c: appends who waits on what. */
-void iron__emu_report(const emu_inst *in, iron__str *s);
+/* report.c: appends who waits on what, for the tasks of one lane. */
+void iron__emu_report(const emu_lane *lane, iron__str *s);
 
 #endif

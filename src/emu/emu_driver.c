@@ -46,7 +46,7 @@ static iron_status emu_buf_sync(iron_driver *drv, void *host, void *handle,
 
 /* (Re)initialises every lock, buffer position and task: the state of a
  * freshly loaded program. */
-static void reset(emu_inst *in)
+static iron_status reset(emu_inst *in)
 {
     const iron_program *p = in->prog;
     uint32_t tm = iron__tile_mem(p);
@@ -69,10 +69,9 @@ static void reset(emu_inst *in)
         iron__emu_worker_init(in, &in->workers[i], p->d->workers.v[i], i);
     for (int i = 0; i < in->nmovers; i++)
         iron__emu_mover_init(in, &in->movers[i], &p->movers[i]);
-    in->rhead = in->rcount = 0;
     in->started = 0;
     in->broken = 0;
-    in->awaited_left = in->ops_left = 0;
+    return iron__emu_lanes_assign(in);
 }
 
 static void emu_unload(iron_driver *drv, void *loaded)
@@ -87,7 +86,10 @@ static void emu_unload(iron_driver *drv, void *loaded)
     iron__free(in->pools);
     iron__free(in->workers);
     iron__free(in->movers);
-    iron__free(in->ready);
+    if (in->lanes)
+        for (int l = 0; l < in->nlanes_cap; l++)
+            iron__free(in->lanes[l].ready);
+    iron__free(in->lanes);
     iron__free(in);
 }
 
@@ -115,12 +117,22 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     in->pools = iron__calloc((size_t)prog->npools + 1, sizeof *in->pools);
     in->workers = iron__calloc((size_t)in->nworkers + 1, sizeof *in->workers);
     in->movers = iron__calloc((size_t)in->nmovers + 1, sizeof *in->movers);
-    in->ready = iron__calloc((size_t)in->ntasks + 1, sizeof *in->ready);
-    if (!in->mem || !in->pools || !in->workers || !in->movers || !in->ready) {
+    /* One lane per task at most; each lane's ring can hold every task. */
+    in->nlanes_cap = in->ntasks ? in->ntasks : 1;
+    in->lanes = iron__calloc((size_t)in->nlanes_cap, sizeof *in->lanes);
+    int ok = in->mem && in->pools && in->workers && in->movers && in->lanes;
+    for (int l = 0; ok && l < in->nlanes_cap; l++)
+        ok = (in->lanes[l].ready = iron__calloc((size_t)in->ntasks + 1,
+                                                sizeof(emu_task *))) != NULL;
+    if (!ok) {
         emu_unload(drv, in);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
     }
-    reset(in);
+    iron_status s = reset(in);
+    if (s != IRON_OK) {
+        emu_unload(drv, in);
+        return s;
+    }
     *loaded = in;
     return IRON_OK;
 }
@@ -132,8 +144,12 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     emu_inst *in = loaded;
     const iron_design *d = in->prog->d;
     *state = IRON_RUN_ERROR;
-    if (in->broken)
-        reset(in);
+    if (in->broken) {
+        iron_status s = reset(in);
+        if (s != IRON_OK)
+            return s;
+    }
+    in->timeout_ms = args->timeout_ms;
     for (int i = 0; i < in->nmovers; i++)
         in->movers[i].nops = in->movers[i].head = 0;
     /* The runtime sequence issues its ops in order onto their movers'
@@ -147,18 +163,18 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
             in->broken = 1;
             return s;
         }
-        in->ops_left++;
-        in->awaited_left += op->wait;
+        em->task.lane->ops_left++;
+        em->task.lane->awaited_left += op->wait;
     }
     if (!in->started) {
         for (int i = 0; i < in->nworkers; i++)
-            iron__emu_wake(in, &in->workers[i].task);
+            iron__emu_wake(&in->workers[i].task);
         in->started = 1;
     }
     for (int i = 0; i < in->nmovers; i++)
         if (in->movers[i].nops > 0)
-            iron__emu_wake(in, &in->movers[i].task);
-    iron_status s = iron__emu_schedule(in, args->timeout_ms, state);
+            iron__emu_wake(&in->movers[i].task);
+    iron_status s = iron__emu_lanes_run(in, state);
     if (s != IRON_OK)
         in->broken = 1;
     return s;

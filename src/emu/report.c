@@ -13,13 +13,16 @@ static void pool_state(const emu_pool *p, iron__str *s)
                      p->filled, p->depth, p->depth == 1 ? "" : "s");
 }
 
-void iron__emu_report(const emu_inst *in, iron__str *s)
+void iron__emu_report(const emu_lane *lane, iron__str *s)
 {
+    const emu_inst *in = lane->in;
     const iron_design *d = in->prog->d;
     int any = 0;
     for (int i = 0; i < in->nworkers; i++) {
         const emu_worker *ew = &in->workers[i];
         const emu_task *t = &ew->task;
+        if (t->lane != lane)
+            continue;
         iron__str_printf(s, "%sworker '%s' on tile (%d,%d) after %llu "
                             "iteration%s ",
                          any++ ? "; " : "", ew->w->name, ew->w->tile.col,
@@ -35,10 +38,13 @@ void iron__emu_report(const emu_inst *in, iron__str *s)
     }
     for (int i = 0; i < in->nmovers; i++) {
         const emu_mover *em = &in->movers[i];
+        if (em->task.lane != lane)
+            continue;
         int pending = em->head < em->nops;
         if (!pending && em->task.wait_pool == NULL)
             continue;  /* an idle host mover: nothing to say */
-        iron__str_printf(s, "; DMA of fifo '%s'", em->fifo->name);
+        iron__str_printf(s, "%sDMA of fifo '%s'", any++ ? "; " : "",
+                         em->fifo->name);
         if (pending) {
             const emu_op *op = &em->ops[em->head];
             const iron__argsig *a = &d->args[op->op->arg];

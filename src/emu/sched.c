@@ -1,24 +1,27 @@
 /*
- * sched.c - the cooperative scheduler: a ready queue of tasks, run on the
- * calling thread until every awaited drain is done, no task can move
- * (deadlock), or the time limit passes.
+ * sched.c - the cooperative scheduler of one lane: a ready queue of tasks,
+ * run until no task of the lane can move.  The lane's part of the call is
+ * then complete (every op done), deadlocked, or out of time.
  *
- * Rules: a task is on the queue at most once (its state says so); a step
- * runs until the task blocks; wakes only push tasks that are blocked.  No
- * locks, no callbacks into user code other than kernels, which run inside
+ * Rules: a task is on its lane's queue at most once (its state says so); a
+ * step runs until the task blocks; wakes only push blocked tasks, and only
+ * tasks of the waker's own lane (lanes are built so that no pool connects
+ * two lanes).  No locks, no callbacks other than kernels, which run inside
  * a worker's step.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "emu/emu.h"
 
-void iron__emu_wake(emu_inst *in, emu_task *t)
+void iron__emu_wake(emu_task *t)
 {
     if (!t || t->state != EMU_BLOCKED)
         return;
+    emu_lane *l = t->lane;
     t->state = EMU_READY;
-    in->ready[(in->rhead + in->rcount) % in->ntasks] = t;
-    in->rcount++;
+    l->ready[(l->rhead + l->rcount) % l->in->ntasks] = t;
+    l->rcount++;
 }
 
 void iron__emu_block(emu_task *t, emu_pool *p, int wait_prod)
@@ -32,46 +35,51 @@ void iron__emu_block(emu_task *t, emu_pool *p, int wait_prod)
  * within `depth` objects), so this keeps clock reads off the hot path. */
 #define CLOCK_EVERY 256
 
-iron_status iron__emu_schedule(emu_inst *in, int timeout_ms,
-                               iron_run_state *state)
+static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
+                      const char *what)
 {
-    uint64_t deadline = iron__now_ns() + (uint64_t)timeout_ms * 1000000u;
+    iron__str r = { 0 };
+    iron__emu_report(l, &r);
+    snprintf(l->error, sizeof l->error, "%s: %s", what, iron__str_get(&r));
+    iron__str_free(&r);
+    l->status = s;
+    l->state = state;
+}
+
+void iron__emu_run_lane(void *arg)
+{
+    emu_lane *l = arg;
+    emu_inst *in = l->in;
+    uint64_t deadline = iron__now_ns() + (uint64_t)in->timeout_ms * 1000000u;
     unsigned steps = 0;
     /* Run while anything can move, even after the awaited drains are done,
      * so that the call leaves the array quiescent (no task half-way through
      * this call's tensors when it returns). */
-    while (in->rcount > 0) {
-        emu_task *t = in->ready[in->rhead];
-        in->rhead = (in->rhead + 1) % in->ntasks;
-        in->rcount--;
+    while (l->rcount > 0) {
+        emu_task *t = l->ready[l->rhead];
+        l->rhead = (l->rhead + 1) % in->ntasks;
+        l->rcount--;
         t->state = EMU_RUNNING;
         t->step(in, t);
         if (++steps % CLOCK_EVERY == 0 && iron__now_ns() > deadline) {
-            iron__str s = { 0 };
-            iron__emu_report(in, &s);
-            *state = IRON_RUN_TIMEOUT;
-            iron_status st = iron__fail(IRON_ETIMEOUT,
-                                        "the run did not finish within %d ms; "
-                                        "%s",
-                                        timeout_ms, iron__str_get(&s));
-            iron__str_free(&s);
-            return st;
+            char what[96];
+            snprintf(what, sizeof what, "the run did not finish within %d ms",
+                     in->timeout_ms);
+            lane_fail(l, IRON_ETIMEOUT, IRON_RUN_TIMEOUT, what);
+            return;
         }
     }
-    if (in->awaited_left > 0 || in->ops_left > 0) {
-        iron__str s = { 0 };
-        iron__emu_report(in, &s);
-        *state = IRON_RUN_ERROR;
-        iron_status st = iron__fail(
-            IRON_EDEADLOCK,
-            "no task can make progress with %d awaited drain%s and %d "
-            "runtime op%s unfinished (on hardware this hangs until the "
-            "timeout): %s",
-            in->awaited_left, in->awaited_left == 1 ? "" : "s", in->ops_left,
-            in->ops_left == 1 ? "" : "s", iron__str_get(&s));
-        iron__str_free(&s);
-        return st;
+    if (l->awaited_left > 0 || l->ops_left > 0) {
+        char what[256];
+        snprintf(what, sizeof what,
+                 "no task can make progress with %d awaited drain%s and %d "
+                 "runtime op%s unfinished (on hardware this hangs until the "
+                 "timeout)",
+                 l->awaited_left, l->awaited_left == 1 ? "" : "s",
+                 l->ops_left, l->ops_left == 1 ? "" : "s");
+        lane_fail(l, IRON_EDEADLOCK, IRON_RUN_ERROR, what);
+        return;
     }
-    *state = IRON_RUN_COMPLETED;
-    return IRON_OK;
+    l->status = IRON_OK;
+    l->state = IRON_RUN_COMPLETED;
 }

@@ -1,0 +1,199 @@
+/*
+ * lanes.c - splitting a loaded program's tasks into lanes and running a
+ * call's lanes in parallel on a small process-wide thread pool.
+ *
+ * Tasks that share a buffer pool wake each other, so they must share a
+ * lane; tasks that share none never interact.  The connected groups of the
+ * task graph are dealt round-robin onto at most IRON_THREADS lanes
+ * (default: the number of online CPUs, at most 8).  A one-lane call runs
+ * entirely on the caller's thread with no synchronisation at all.
+ *
+ * Lock order: pool_mu only; no user code (kernels) runs under it.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/emu.h"
+
+#define MAX_THREADS 8
+
+static int find(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+static int task_index(const emu_inst *in, const emu_task *t)
+{
+    for (int i = 0; i < in->nworkers; i++)
+        if (&in->workers[i].task == t)
+            return i;
+    for (int i = 0; i < in->nmovers; i++)
+        if (&in->movers[i].task == t)
+            return in->nworkers + i;
+    return -1;
+}
+
+static emu_task *task_at(emu_inst *in, int i)
+{
+    return i < in->nworkers ? &in->workers[i].task
+                            : &in->movers[i - in->nworkers].task;
+}
+
+static int thread_limit(void)
+{
+    const char *e = getenv("IRON_THREADS");
+    long n = e && atoi(e) > 0 ? atoi(e) : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+iron_status iron__emu_lanes_assign(emu_inst *in)
+{
+    int n = in->ntasks;
+    int *parent = iron__malloc((size_t)(n ? n : 1) * sizeof *parent);
+    int *lane_of_root = iron__malloc((size_t)(n ? n : 1) * sizeof *parent);
+    if (!parent || !lane_of_root) {
+        iron__free(parent);
+        iron__free(lane_of_root);
+        return iron__fail(IRON_ENOMEM, "emulator: out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        parent[i] = i;
+        lane_of_root[i] = -1;
+    }
+    for (int p = 0; p < in->prog->npools; p++) {
+        int a = task_index(in, in->pools[p].writer);
+        int b = task_index(in, in->pools[p].reader);
+        if (a >= 0 && b >= 0)
+            parent[find(parent, a)] = find(parent, b);
+    }
+    int groups = 0;
+    for (int i = 0; i < n; i++)
+        groups += find(parent, i) == i;
+    int limit = thread_limit();
+    in->nlanes = groups < limit ? (groups ? groups : 1) : limit;
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        int r = find(parent, i);
+        if (lane_of_root[r] < 0)
+            lane_of_root[r] = next++ % in->nlanes;
+        task_at(in, i)->lane = &in->lanes[lane_of_root[r]];
+    }
+    for (int l = 0; l < in->nlanes; l++) {
+        in->lanes[l].in = in;
+        in->lanes[l].index = l;
+        in->lanes[l].rhead = in->lanes[l].rcount = 0;
+        in->lanes[l].ops_left = in->lanes[l].awaited_left = 0;
+    }
+    iron__free(parent);
+    iron__free(lane_of_root);
+    return IRON_OK;
+}
+
+/* --- the thread pool ------------------------------------------------------
+ * Jobs are lanes of some call; a call waits on its own batch counter.
+ * Threads are created on demand and live for the process. */
+
+typedef struct batch {
+    int left;
+    pthread_cond_t done;
+} batch;
+
+typedef struct job {
+    emu_lane *lane;
+    batch *b;
+    struct job *next;
+} job;
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
+static job *queue_head, *queue_tail;
+static int nthreads;
+
+static void *pool_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&pool_mu);
+    for (;;) {
+        while (!queue_head)
+            pthread_cond_wait(&pool_cv, &pool_mu);
+        job *j = queue_head;
+        queue_head = j->next;
+        if (!queue_head)
+            queue_tail = NULL;
+        pthread_mutex_unlock(&pool_mu);
+        iron__emu_run_lane(j->lane);
+        pthread_mutex_lock(&pool_mu);
+        if (--j->b->left == 0)
+            pthread_cond_signal(&j->b->done);
+    }
+    return NULL;
+}
+
+/* Queues lanes 1.. of the call; returns how many went to the pool (the
+ * rest, if threads could not be made, run on the caller). */
+static int submit(emu_inst *in, job *jobs, batch *b)
+{
+    int queued = 0;
+    pthread_mutex_lock(&pool_mu);
+    while (nthreads < in->nlanes - 1) {
+        pthread_t th;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        int rc = pthread_create(&th, &at, pool_main, NULL);
+        pthread_attr_destroy(&at);
+        if (rc != 0)
+            break;
+        nthreads++;
+    }
+    for (int l = 1; l < in->nlanes; l++) {
+        if (nthreads == 0)
+            break;
+        jobs[l].lane = &in->lanes[l];
+        jobs[l].b = b;
+        jobs[l].next = NULL;
+        if (queue_tail)
+            queue_tail->next = &jobs[l];
+        else
+            queue_head = &jobs[l];
+        queue_tail = &jobs[l];
+        queued++;
+    }
+    b->left = queued;
+    pthread_cond_broadcast(&pool_cv);
+    pthread_mutex_unlock(&pool_mu);
+    return queued;
+}
+
+iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state)
+{
+    if (in->nlanes == 1) {
+        iron__emu_run_lane(&in->lanes[0]);
+    } else {
+        job jobs[MAX_THREADS];
+        batch b;
+        pthread_cond_init(&b.done, NULL);
+        int queued = submit(in, jobs, &b);
+        iron__emu_run_lane(&in->lanes[0]);
+        for (int l = 1 + queued; l < in->nlanes; l++)
+            iron__emu_run_lane(&in->lanes[l]);
+        pthread_mutex_lock(&pool_mu);
+        while (b.left > 0)
+            pthread_cond_wait(&b.done, &pool_mu);
+        pthread_mutex_unlock(&pool_mu);
+        pthread_cond_destroy(&b.done);
+    }
+    /* The first failing lane speaks for the call; the message is copied
+     * here because a pool thread's last-error text is its own. */
+    for (int l = 0; l < in->nlanes; l++)
+        if (in->lanes[l].status != IRON_OK) {
+            *state = in->lanes[l].state;
+            return iron__fail(in->lanes[l].status, "%s", in->lanes[l].error);
+        }
+    *state = IRON_RUN_COMPLETED;
+    return IRON_OK;
+}
