@@ -115,8 +115,16 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     }
     iron__cc_job job = { label, k->cflags, src, so, log };
     st = iron__compile_cc(&job);
+    char *image = NULL;
+    size_t image_len = 0;
+    if (st == IRON_OK)
+        st = iron__ktmp_read(so, &image, &image_len);
     if (st == IRON_OK)
         st = iron__kobj_load(so, label, out);
+    if (st == IRON_OK)
+        iron__kobj_set_image(*out, image, image_len);
+    else
+        iron__free(image);
 
 done:
     iron__ktmp_remove(&tmp);
@@ -124,5 +132,43 @@ done:
     iron__free(so);
     iron__free(src);
     iron__str_free(&text);
+    return st;
+}
+
+iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
+                             iron__kobj **out)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "kernel clone: out is NULL");
+    *out = NULL;
+    size_t len;
+    const char *image = iron__kobj_image(o, &len);
+    if (!image)
+        return iron__fail(IRON_EINVAL, "%s: no image to clone from",
+                          label ? label : "kernel clone");
+    iron__ktmp tmp = { 0 };
+    char *so = NULL, *copy = iron__malloc(len ? len : 1);
+    iron_status st = copy ? iron__ktmp_create(&tmp)
+                          : iron__fail(IRON_ENOMEM, "out of memory");
+    if (st == IRON_OK) {
+        char name[48];
+        /* A fresh name: dlopen of a path it has seen may return the old
+         * handle instead of a new instance. */
+        snprintf(name, sizeof name, "k%lu.so",
+                 atomic_fetch_add(&build_seq, 1) + 1);
+        so = iron__ktmp_path(&tmp, name);
+        st = so ? iron__ktmp_write(so, image, len)
+                : iron__fail(IRON_ENOMEM, "out of memory");
+    }
+    if (st == IRON_OK)
+        st = iron__kobj_load(so, label ? label : "kernel clone", out);
+    if (st == IRON_OK) {
+        memcpy(copy, image, len);
+        iron__kobj_set_image(*out, copy, len);
+        copy = NULL;
+    }
+    iron__ktmp_remove(&tmp);
+    iron__free(so);
+    iron__free(copy);
     return st;
 }

@@ -51,6 +51,15 @@ iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
  * Temporary files are removed in every case. */
 iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out);
 iron__kernel_fn iron__kobj_entry(const iron__kobj *o);
+
+/* Loads another, independent instance of a compiled object: its own copy
+ * of every static variable, as each core on hardware has its own data
+ * memory.  Needs no compiler. */
+iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
+                             iron__kobj **out);
+
+/* The shared object's bytes (NULL, 0 if unknown); owned by o. */
+const char *iron__kobj_image(const iron__kobj *o, size_t *len);
 void iron__kobj_free(iron__kobj *o);
 
 /* The compiler command in force: $IRON_CC or "cc". */

@@ -12,6 +12,8 @@
 struct iron__kobj {
     void *dl;
     iron__kernel_fn fn;
+    char *image;               /* the shared object's bytes, for clones */
+    size_t image_len;
 };
 
 /* dlsym returns an object pointer; POSIX guarantees it converts to a
@@ -25,7 +27,7 @@ iron_status iron__kobj_load(const char *so_path, const char *label,
     *out = NULL;
     /* Allocate before dlopen so an allocation failure has nothing to
      * undo. */
-    iron__kobj *o = iron__malloc(sizeof *o);
+    iron__kobj *o = iron__calloc(1, sizeof *o);
     if (!o)
         return iron__fail(IRON_ENOMEM,
                           "%.200s: out of memory loading the kernel", label);
@@ -66,5 +68,19 @@ void iron__kobj_free(iron__kobj *o)
     if (!o)
         return;
     dlclose(o->dl);
+    iron__free(o->image);
     iron__free(o);
+}
+
+void iron__kobj_set_image(iron__kobj *o, char *image, size_t len)
+{
+    iron__free(o->image);
+    o->image = image;
+    o->image_len = len;
+}
+
+const char *iron__kobj_image(const iron__kobj *o, size_t *len)
+{
+    *len = o ? o->image_len : 0;
+    return o ? o->image : NULL;
 }

@@ -14,4 +14,7 @@
 iron_status iron__kobj_load(const char *so_path, const char *label,
                             iron__kobj **out);
 
+/* Gives the object its shared-object bytes (taken over; freed with it). */
+void iron__kobj_set_image(iron__kobj *o, char *image, size_t len);
+
 #endif

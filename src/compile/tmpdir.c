@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,46 @@ iron_status iron__ktmp_write(const char *path, const char *data, size_t len)
     if (close(fd) != 0)
         return iron__fail(IRON_EIO, "cannot write '%s': %s", path,
                           strerror(errno));
+    return IRON_OK;
+}
+
+iron_status iron__ktmp_read(const char *path, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return iron__fail(IRON_EIO, "cannot open '%s': %s", path,
+                          strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return iron__fail(IRON_EIO, "cannot stat '%s': %s", path,
+                          strerror(e));
+    }
+    size_t size = (size_t)st.st_size, got = 0;
+    char *buf = iron__malloc(size ? size : 1);
+    if (!buf) {
+        close(fd);
+        return iron__fail(IRON_ENOMEM, "out of memory reading '%s'", path);
+    }
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            close(fd);
+            iron__free(buf);
+            return iron__fail(IRON_EIO, "cannot read '%s': %s", path,
+                              n < 0 ? strerror(e) : "file shrank");
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    *data = buf;
+    *len = size;
     return IRON_OK;
 }
 

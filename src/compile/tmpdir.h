@@ -24,6 +24,10 @@ char *iron__ktmp_path(const iron__ktmp *t, const char *name);
  * path and the system's reason. */
 iron_status iron__ktmp_write(const char *path, const char *data, size_t len);
 
+/* Reads a whole file into a new buffer (iron__malloc).  IRON_EIO naming
+ * the path and the system's reason; IRON_ENOMEM. */
+iron_status iron__ktmp_read(const char *path, char **data, size_t *len);
+
 /* Removes every file in the directory, then the directory, and frees
  * t->dir.  Does nothing for a directory never created.  Errors are
  * ignored: there is nothing better to do with them at this point. */

@@ -56,7 +56,7 @@ void iron__emu_worker_init(emu_inst *in, emu_worker *ew,
     ew->task.step = worker_step;
     ew->task.state = EMU_BLOCKED;
     ew->w = w;
-    ew->fn = prog->kfns[w->kernel->index];
+    ew->fn = prog->wfns[index];
     ew->nargs = w->nargs;
     ew->iterations = 0;
     for (int a = 0; a < w->nargs; a++) {

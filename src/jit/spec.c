@@ -77,8 +77,7 @@ static iron_status compile_kernels(iron_jit *j, iron_program *p)
     const iron_design *d = p->d;
     p->nkernels = d->kernels.n;
     p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
-    p->kfns = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kfns);
-    if (!p->kobjs || !p->kfns)
+    if (!p->kobjs)
         return iron__fail(IRON_ENOMEM, "out of memory compiling kernels");
     for (int i = 0; i < d->kernels.n; i++) {
         const iron_kernel *k = d->kernels.v[i];
@@ -119,7 +118,38 @@ static iron_status compile_kernels(iron_jit *j, iron_program *p)
             if (s != IRON_OK)
                 return s;
         }
-        p->kfns[i] = iron__kobj_entry(p->kobjs[i]);
+    }
+    return IRON_OK;
+}
+
+/* Gives every worker its own instance of its kernel's object. */
+static iron_status instantiate_workers(iron_program *p)
+{
+    const iron_design *d = p->d;
+    int n = d->workers.n;
+    p->wobjs = iron__calloc((size_t)n + 1, sizeof *p->wobjs);
+    p->wclone = iron__calloc((size_t)n + 1, sizeof *p->wclone);
+    p->wfns = iron__calloc((size_t)n + 1, sizeof *p->wfns);
+    if (!p->wobjs || !p->wclone || !p->wfns)
+        return iron__fail(IRON_ENOMEM, "out of memory loading kernels");
+    for (int i = 0; i < n; i++) {
+        const iron_worker *w = d->workers.v[i];
+        iron__kobj *master = p->kobjs[w->kernel->index];
+        int taken = 0;
+        for (int e = 0; e < i; e++)
+            taken |= p->wobjs[e] == master;
+        if (!taken) {
+            p->wobjs[i] = master;
+        } else {
+            char label[160];
+            snprintf(label, sizeof label, "kernel '%s' for worker '%s'",
+                     w->kernel->entry, w->name);
+            iron_status s = iron__kobj_clone(master, label, &p->wobjs[i]);
+            if (s != IRON_OK)
+                return s;
+            p->wclone[i] = 1;
+        }
+        p->wfns[i] = iron__kobj_entry(p->wobjs[i]);
     }
     return IRON_OK;
 }
@@ -208,6 +238,8 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
         goto fail;
     stage = "compile";
     if ((s = compile_kernels(j, sp->prog)) != IRON_OK)
+        goto fail;
+    if ((s = instantiate_workers(sp->prog)) != IRON_OK)
         goto fail;
     stage = "load";
     if ((s = iron__drv_load(dev, sp->prog, &sp->loaded)) != IRON_OK)

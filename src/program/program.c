@@ -35,8 +35,13 @@ void iron__program_free(iron_program *p)
             if (first)
                 iron__kobj_free(p->kobjs[i]);
         }
+    for (int i = 0; p->wobjs && i < p->d->workers.n; i++)
+        if (p->wclone[i])
+            iron__kobj_free(p->wobjs[i]);
     iron__free(p->kobjs);
-    iron__free(p->kfns);
+    iron__free(p->wobjs);
+    iron__free(p->wclone);
+    iron__free(p->wfns);
     iron__free(p->pools);
     iron__free(p->movers);
     iron__free(p->tiles);

@@ -57,10 +57,15 @@ struct iron_program {
     iron__tile_use *tiles;
     /* Per worker: the pool each handle argument uses (-1 for scalars). */
     int (*worker_pool)[IRON__MAX_KARGS];
-    /* Per kernel: its loaded object and entry. */
+    /* Per kernel: its compiled object (identical kernels share one). */
     iron__kobj **kobjs;
-    iron__kernel_fn *kfns;
     int nkernels;
+    /* Per worker: its own loaded instance of its kernel's object, so each
+     * core has its own static data as on hardware (the first worker of a
+     * kernel uses the kernel's object, later ones a clone: wclone[i]). */
+    iron__kobj **wobjs;
+    unsigned char *wclone;
+    iron__kernel_fn *wfns;
 };
 
 /* Takes ownership of d (freed by iron__program_free even on failure). */

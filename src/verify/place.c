@@ -175,32 +175,26 @@ static iron_status check_tiles(const iron_program *p)
             iron__str_free(&inv);
             return s;
         }
-        if (u->locks > ct->locks)
-            return iron__fail(IRON_ERESOURCE,
-                              "compute tile (%d,%d) (worker '%s'): needs %d "
-                              "locks, the tile has %d",
-                              u->tile.col, u->tile.row, wn, u->locks,
-                              ct->locks);
-        if (u->bds > ct->buffer_descriptors)
-            return iron__fail(IRON_ERESOURCE,
-                              "compute tile (%d,%d) (worker '%s'): needs %d "
-                              "buffer descriptors, the tile has %d",
-                              u->tile.col, u->tile.row, wn, u->bds,
-                              ct->buffer_descriptors);
-        if (u->dma_in > ct->dma_in)
-            return iron__fail(IRON_ERESOURCE,
-                              "compute tile (%d,%d) (worker '%s'): %d fifos "
-                              "stream in, the tile has %d input (S2MM) DMA "
-                              "channels",
-                              u->tile.col, u->tile.row, wn, u->dma_in,
-                              ct->dma_in);
-        if (u->dma_out > ct->dma_out)
-            return iron__fail(IRON_ERESOURCE,
-                              "compute tile (%d,%d) (worker '%s'): %d fifos "
-                              "stream out, the tile has %d output (MM2S) DMA "
-                              "channels",
-                              u->tile.col, u->tile.row, wn, u->dma_out,
-                              ct->dma_out);
+        const struct {
+            int need, have;
+            const char *what;
+        } limits[] = {
+            { u->locks, ct->locks, "locks (2 per buffer pool)" },
+            { u->bds, ct->buffer_descriptors,
+              "buffer descriptors (1 per buffer a DMA touches)" },
+            { u->dma_in, ct->dma_in,
+              "input (S2MM) DMA channels (1 per fifo streaming in)" },
+            { u->dma_out, ct->dma_out,
+              "output (MM2S) DMA channels (1 per fifo streaming out)" },
+        };
+        for (size_t k = 0; k < IRON__COUNT_OF(limits); k++)
+            if (limits[k].need > limits[k].have)
+                return iron__fail(IRON_ERESOURCE,
+                                  "compute tile (%d,%d) (worker '%s'): needs "
+                                  "%d %s, the tile has %d",
+                                  u->tile.col, u->tile.row, wn,
+                                  limits[k].need, limits[k].what,
+                                  limits[k].have);
     }
     return IRON_OK;
 }
