@@ -216,14 +216,16 @@ static iron_status place_shim(iron_program *p)
     int used_out[64] = { 0 }, used_in[64] = { 0 };
     int need_out = 0, need_in = 0;
     for (int i = 0; i < p->nmovers; i++) {
+        need_out += p->movers[i].src_pool < 0;
+        need_in += p->movers[i].ndst == 0;
+    }
+    for (int i = 0; i < p->nmovers; i++) {
         iron__mover *m = &p->movers[i];
         int from_host = m->src_pool < 0, to_host = m->ndst == 0;
         if (!from_host && !to_host)
             continue;
         int *used = from_host ? used_out : used_in;
         int limit = from_host ? p->dev.shim.dma_out : p->dev.shim.dma_in;
-        need_out += from_host;
-        need_in += to_host;
         int home = mover_home_col(p, m);
         for (int dist = 0; dist < cols && m->shim_col < 0; dist++)
             for (int sign = -1; sign <= 1 && m->shim_col < 0; sign += 2) {
