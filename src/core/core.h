@@ -66,6 +66,9 @@ void iron__str_free(iron__str *s);
 /* Monotonic clock in milliseconds / nanoseconds. */
 double iron__now_ms(void);
 uint64_t iron__now_ns(void);
+/* The same clock at tick resolution (a few ms): cheap enough to read
+ * between every few scheduler steps. */
+uint64_t iron__now_coarse_ns(void);
 
 /* Names for messages: iron__plural(n, "object") -> "object" / "objects". */
 const char *iron__plural(int64_t n, const char *word, const char *words);

@@ -31,9 +31,10 @@ void iron__emu_block(emu_task *t, emu_pool *p, int wait_prod)
     t->wait_prod = wait_prod;
 }
 
-/* How many steps run between clock reads: a step is short (it blocks
- * within `depth` objects), so this keeps clock reads off the hot path. */
-#define CLOCK_EVERY 256
+/* How many steps run between reads of the coarse clock: a step is short
+ * (it blocks within `depth` objects) and the coarse clock is a memory
+ * read, so the limit is kept to within a few ms of kernel time. */
+#define CLOCK_EVERY 8
 
 static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
                       const char *what)
@@ -50,7 +51,7 @@ void iron__emu_run_lane(void *arg)
 {
     emu_lane *l = arg;
     emu_inst *in = l->in;
-    uint64_t deadline = iron__now_ns() + (uint64_t)in->timeout_ms * 1000000u;
+    uint64_t deadline = iron__now_coarse_ns() + (uint64_t)in->timeout_ms * 1000000u;
     unsigned steps = 0;
     /* Run while anything can move, even after the awaited drains are done,
      * so that the call leaves the array quiescent (no task half-way through
@@ -61,7 +62,7 @@ void iron__emu_run_lane(void *arg)
         l->rcount--;
         t->state = EMU_RUNNING;
         t->step(in, t);
-        if (++steps % CLOCK_EVERY == 0 && iron__now_ns() > deadline) {
+        if (++steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
             char what[96];
             snprintf(what, sizeof what, "the run did not finish within %d ms",
                      in->timeout_ms);

@@ -204,7 +204,7 @@ TEST(e2e_vector_op_other_tiles)
     iron_jit *j = make_jit(vector_op_design, &vector_op_options);
     check_vector_op(j, 4096, "+", 64, 1);
     check_vector_op(j, 4096, "-", 256, 1);
-    check_vector_op(j, 4096, "+", 4096, 1);
+    check_vector_op(j, 4096, "+", 1024, 1);
     check_vector_op(j, 4800, "-", 48, 1);
     iron_jit_stats st = stats_of(j);
     ASSERT_EQ(st.builds, 4);
@@ -307,9 +307,12 @@ TEST(e2e_bind_params)
     ASSERT_OK(iron_jit_bind(j, IRON_PARAMS(iron_param_str("op", "+"),
                                            iron_param_int("tile", 32))));
     check_vector_op(j, 512, "+", 32, 0);
+    check_vector_op(j, 512, "+", 32, 0);
+    /* The call's value wins over the bound one. */
+    check_vector_op(j, 512, "-", 16, 1);
     iron_jit_stats st = stats_of(j);
-    ASSERT_EQ(st.builds, 2);
-    ASSERT_EQ(st.memory_hits, 1);
+    ASSERT_EQ(st.builds, 3);
+    ASSERT_EQ(st.memory_hits, 2);
     iron_jit_free(j);
 }
 
@@ -609,10 +612,12 @@ static void check_parallel(iron_jit *j, probe *pr, int cols, int per_col,
     iron_tensor *a = randint_1d(IRON_INT32, n, -1000, 1000, 31);
     iron_tensor *b = zeros_1d(IRON_INT32, n);
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
+    pr->cols = -1;
     ASSERT_OK(iron_jit_launch(j, &cfg,
                               IRON_PARAMS(iron_param_int("per_col", per_col)),
                               IRON_TENSORS(a, b)));
-    ASSERT_EQ(pr->cols, cols);
+    if (pr->cols != -1)  /* the design ran: it saw the granted columns */
+        ASSERT_EQ(pr->cols, cols);
     int64_t nw = (int64_t)cols * per_col, chunk = n / nw;
     const int32_t *x = iron_tensor_data(a);
     int32_t *want = malloc((size_t)n * sizeof *want);
@@ -642,7 +647,7 @@ TEST(e2e_parallel_one_worker_per_column)
     check_parallel(j, &pr, 8, 1, 1024);
     /* Multi-column memcpy shape: cols x 2 workers. */
     check_parallel(j, &pr, 4, 2, 4096);
-    check_parallel(j, &pr, 1, 4, 4096);   /* a full column */
+    check_parallel(j, &pr, 1, 2, 4096);   /* both shim channels */
     ASSERT_EQ(stats_of(j).builds, 6);
     check_parallel(j, &pr, 2, 1, 1024);
     ASSERT_EQ(stats_of(j).builds, 6);

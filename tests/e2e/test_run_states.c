@@ -1,0 +1,63 @@
+/*
+ * test_run_states.c - completion states of a run: completed, timeout
+ * (the launch configuration's limit), and recovery on the next call.
+ */
+#include "test.h"
+
+static const char slow_src[] =
+    "#define _DEFAULT_SOURCE\n"
+    "#include <stdint.h>\n"
+    "#include <time.h>\n"
+    "void slow_copy(const int32_t *in, int32_t *out, int32_t n)\n"
+    "{\n"
+    "    struct timespec ts = { 0, 2000000 };\n"
+    "    nanosleep(&ts, 0);\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        out[i] = in[i];\n"
+    "}\n";
+
+static int slow_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *k = iron_kernel_new(d, "slow_copy", slow_src,
+                                     "int32*, int32*, int32");
+    iron_worker_new(d, "slow", k, n / 16,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)), iron_int(16)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(run_timeout_reports_state_and_recovers)
+{
+    iron_jit *j;
+    iron_jit_options o = { .size = sizeof o, .name = "slow",
+                           .args = "in a, out b" };
+    ASSERT_OK(iron_jit_create(&j, slow_design, &o));
+    iron_tensor *a, *b;
+    /* 2048 objects x 2 ms = 4 s of kernel time; the limit is 100 ms. */
+    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(16 * 2048), 0, 1));
+    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(16 * 2048)));
+    iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
+                               .timeout_ms = 100 };
+    ASSERT_FAILS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+                 IRON_ETIMEOUT, "did not finish within 100 ms");
+    ASSERT_CONTAINS(iron_last_error(), "worker 'slow'");
+    ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_TIMEOUT);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    /* The instance is reset: a small call on the same jit completes. */
+    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
+    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(64)));
+    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(((int32_t *)iron_tensor_data(b))[i], i);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
