@@ -32,7 +32,7 @@ TESTS    := $(BUILD)/iron-tests
 EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all lib test demo bench clean install help asan tsan deps check-clang
+.PHONY: all lib test demo bench clean install help asan tsan deps check-clang $(BUILD)/iron.pc
 
 all: lib $(CLI) $(EXAMPLES)
 
