@@ -593,8 +593,9 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
 #define iron_call_with(j, params, ...)                                        \
     iron_jit_launch((j), NULL, params, IRON_TENSORS(__VA_ARGS__))
 
-/* State of the jit's last run on this thread's view: completed unless the
- * last launch failed on the device. */
+/* How the jit's last launch ended on the device: IRON_RUN_COMPLETED, or
+ * IRON_RUN_ERROR (deadlock) / IRON_RUN_TIMEOUT when it failed there.
+ * Launches that fail before reaching the device leave it unchanged. */
 IRON_API iron_run_state iron_jit_last_state(const iron_jit *j);
 
 /* Counters since creation.  Thread-unsafe like the jit itself. */

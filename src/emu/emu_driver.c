@@ -80,7 +80,7 @@ static void emu_unload(iron_driver *drv, void *loaded)
     emu_inst *in = loaded;
     if (!in)
         return;
-    for (int i = 0; i < in->nmovers; i++)
+    for (int i = 0; in->movers && i < in->nmovers; i++)
         iron__free(in->movers[i].ops);
     iron__free_aligned(in->mem);
     iron__free(in->pools);

@@ -53,10 +53,11 @@ void iron__emu_run_lane(void *arg)
     emu_inst *in = l->in;
     uint64_t deadline = iron__now_coarse_ns() + (uint64_t)in->timeout_ms * 1000000u;
     unsigned steps = 0;
-    /* Run while anything can move, even after the awaited drains are done,
-     * so that the call leaves the array quiescent (no task half-way through
-     * this call's tensors when it returns). */
-    while (l->rcount > 0) {
+    /* Run until every op of this call is done (awaited or not: then no
+     * task touches this call's tensors after it returns).  Tasks that can
+     * still move stay queued and go on at the next call, as cores keep
+     * running between kernel launches on hardware. */
+    while (l->rcount > 0 && l->ops_left > 0) {
         emu_task *t = l->ready[l->rhead];
         l->rhead = (l->rhead + 1) % in->ntasks;
         l->rcount--;

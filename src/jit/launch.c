@@ -68,12 +68,15 @@ static iron_status mismatch(const iron_jit *j, int i, const binding *b, int nb,
                      j->args[i].name);
     expected_text(&j->args[i], b, nb, &s);
     iron__str_printf(&s, ", got %s", iron_tensor_describe(t, got, sizeof got));
+    /* Only variables bound by other arguments explain the expectation;
+     * those bound by this argument itself are already in `got`. */
+    int shown = 0;
     for (int k = 0; k < nb; k++)
         if (b[k].from_arg != i)
             iron__str_printf(&s, "%s%s bound by argument %d ('%s')",
-                             k ? ", " : " (", b[k].name, b[k].from_arg,
+                             shown++ ? ", " : " (", b[k].name, b[k].from_arg,
                              j->args[b[k].from_arg].name);
-    if (nb > 0 && !(nb == 1 && b[0].from_arg == i))
+    if (shown)
         iron__str_append(&s, ")");
     if (j->nparams) {
         iron__str_append(&s, "; compile-time: ");
@@ -106,7 +109,12 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
                               int nargs, iron_tensor *const *args,
                               const iron__pval *params)
 {
-    if (nargs != j->nargs || (nargs > 0 && !args)) {
+    if (nargs > 0 && !args)
+        return iron__fail(IRON_EARG,
+                          "%s: %d tensor argument%s announced but the "
+                          "argument array is NULL",
+                          j->name, nargs, nargs == 1 ? "" : "s");
+    if (nargs != j->nargs) {
         iron__str decl = { 0 };
         for (int i = 0; i < j->nargs; i++)
             iron__str_printf(&decl, "%s%s %s", i ? ", " : "",
@@ -287,6 +295,7 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
             iron__jit_spec_free(sp);
             return s;
         }
+        j->stats.builds++;
     }
 
     void *host[IRON__JIT_MAX_ARGS], *handle[IRON__JIT_MAX_ARGS];

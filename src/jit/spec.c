@@ -244,7 +244,6 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     stage = "load";
     if ((s = iron__drv_load(dev, sp->prog, &sp->loaded)) != IRON_OK)
         goto fail;
-    j->stats.builds++;
     j->stats.last_build_ms = iron__now_ms() - t0;
     *out = sp;
     return IRON_OK;

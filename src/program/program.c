@@ -35,7 +35,7 @@ void iron__program_free(iron_program *p)
             if (first)
                 iron__kobj_free(p->kobjs[i]);
         }
-    for (int i = 0; p->wobjs && i < p->d->workers.n; i++)
+    for (int i = 0; p->wobjs && p->wclone && i < p->d->workers.n; i++)
         if (p->wclone[i])
             iron__kobj_free(p->wobjs[i]);
     iron__free(p->kobjs);

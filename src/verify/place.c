@@ -238,13 +238,13 @@ static iron_status place_shim(iron_program *p)
         if (m->shim_col < 0)
             return iron__fail(IRON_ERESOURCE,
                               "shim DMA: fifo '%s' needs an %s channel; the "
-                              "design needs %d, the %d granted column%s have "
+                              "design needs %d, the %d granted column%s "
                               "%d x %d",
                               p->d->fifos.v[m->fifo]->name,
                               from_host ? "MM2S (host-to-array)"
                                         : "S2MM (array-to-host)",
                               from_host ? need_out : need_in, cols,
-                              cols == 1 ? "" : "s", cols, limit);
+                              cols == 1 ? " has" : "s have", cols, limit);
     }
     return IRON_OK;
 }

@@ -25,7 +25,7 @@ static int two_counters(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add_count", counting_src,
                                      "int32*, int32*, int32");
     for (int p = 0; p < 2; p++) {
-        char nin[8], nout[8], nw[8];
+        char nin[16], nout[16], nw[16];
         snprintf(nin, sizeof nin, "in%d", p);
         snprintf(nout, sizeof nout, "out%d", p);
         snprintf(nw, sizeof nw, "w%d", p);

@@ -7,7 +7,6 @@
  * (chains, broadcast, one worker per column), N-D access patterns, and
  * float / bfloat16 / integer scalar kernel arguments.
  */
-#include <math.h>
 #include <stdio.h>
 
 #include "designs/designs.h"
@@ -154,8 +153,10 @@ TEST(e2e_passthrough_shapes_revisited)
 static void check_vector_op(iron_jit *j, int64_t n, const char *op,
                             int64_t tile, int use_params)
 {
-    iron_tensor *a = randint_1d(IRON_INT32, n, -100000, 100000, 11);
-    iron_tensor *b = randint_1d(IRON_INT32, n, -100000, 100000, 12);
+    /* Small enough that no product overflows (in the kernel or here). */
+    const int64_t r = op[0] == '*' ? 30000 : 100000;
+    iron_tensor *a = randint_1d(IRON_INT32, n, -r, r, 11);
+    iron_tensor *b = randint_1d(IRON_INT32, n, -r, r, 12);
     iron_tensor *c = zeros_1d(IRON_INT32, n);
     if (use_params)
         ASSERT_OK(iron_call_with(j,
@@ -739,7 +740,7 @@ static int pipeline_design(iron_design *d, void *user)
         f[s] = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
     }
     for (int s = 0; s < stages; s++) {
-        char nm[16];
+        char nm[32];
         snprintf(nm, sizeof nm, "stage%d", s);
         iron_worker_new(d, nm, k, n / OBJ,
                         IRON_ARGS(iron_use(iron_fifo_cons(f[s])),
@@ -890,23 +891,30 @@ static iron_tensor *arange_2d(int64_t r, int64_t c)
 TEST(e2e_tap_drain_transpose)
 {
     const int64_t R = 8, C = 16;
-    iron_tensor *a = arange_2d(R, C);
-    iron_tensor *b = zeros_shape(IRON_INT32, IRON_SHAPE(C, R));
-    tap_case tc = {
-        .fill = iron_tap_linear(R * C),
-        .drain = iron_tap_make(0, 2, (int64_t[]){ R, C }, (int64_t[]){ 1, R }),
-        .obj = C,
-    };
-    run_tap_case(&tc, a, b);
-    const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
-    for (int64_t r = 0; r < R; r++)
-        for (int64_t c = 0; c < C; c++)
-            if (y[c * R + r] != x[r * C + c])
-                TEST_FAIL_("b[%lld][%lld] = %d, want a[%lld][%lld] = %d",
-                           (long long)c, (long long)r, y[c * R + r],
-                           (long long)r, (long long)c, x[r * C + c]);
-    iron_tensor_free(a);
-    iron_tensor_free(b);
+    /* Objects of a row, half a row, two rows, everything. */
+    const int64_t objs[] = { C, C / 2, 2 * C, R * C };
+    for (int o = 0; o < 4; o++) {
+        iron_tensor *a = arange_2d(R, C);
+        iron_tensor *b = zeros_shape(IRON_INT32, IRON_SHAPE(C, R));
+        tap_case tc = {
+            .fill = iron_tap_linear(R * C),
+            .drain = iron_tap_make(0, 2, (int64_t[]){ R, C },
+                                   (int64_t[]){ 1, R }),
+            .obj = objs[o],
+        };
+        run_tap_case(&tc, a, b);
+        const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
+        for (int64_t r = 0; r < R; r++)
+            for (int64_t c = 0; c < C; c++)
+                if (y[c * R + r] != x[r * C + c])
+                    TEST_FAIL_("obj %lld: b[%lld][%lld] = %d, want "
+                               "a[%lld][%lld] = %d",
+                               (long long)objs[o], (long long)c, (long long)r,
+                               y[c * R + r], (long long)r, (long long)c,
+                               x[r * C + c]);
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+    }
 }
 
 /* The fill reads every other row, starting at row `first`. */
@@ -966,24 +974,29 @@ TEST(e2e_tap_blocks_4d_round_trip)
     iron_tensor_free(back);
 }
 
-/* A stride-0 dimension repeats data: the fill sends the same row 3 times;
- * objects straddle the pattern's rows. */
+/* A stride-0 dimension repeats data: the fill sends the same row 4 times;
+ * with 16-element objects and 12-element rows, objects straddle the
+ * pattern's rows. */
 TEST(e2e_tap_repeat_stride_zero)
 {
-    const int64_t C = 24;
-    iron_tensor *a = arange_2d(2, C);
-    iron_tensor *b = zeros_1d(IRON_INT32, 3 * C);
-    tap_case tc = {
-        .fill = iron_tap_make(C, 2, (int64_t[]){ 3, C }, (int64_t[]){ 0, 1 }),
-        .drain = iron_tap_linear(3 * C),
-        .obj = 8,
-    };
-    run_tap_case(&tc, a, b);
-    const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
-    for (int64_t k = 0; k < 3 * C; k++)
-        ASSERT_EQ(y[k], x[C + k % C]);
-    iron_tensor_free(a);
-    iron_tensor_free(b);
+    const int64_t C = 12;
+    const int64_t objs[] = { 4, 16, 48 };
+    for (int o = 0; o < 3; o++) {
+        iron_tensor *a = arange_2d(2, C);
+        iron_tensor *b = zeros_1d(IRON_INT32, 4 * C);
+        tap_case tc = {
+            .fill = iron_tap_make(C, 2, (int64_t[]){ 4, C },
+                                  (int64_t[]){ 0, 1 }),
+            .drain = iron_tap_linear(4 * C),
+            .obj = objs[o],
+        };
+        run_tap_case(&tc, a, b);
+        const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
+        for (int64_t k = 0; k < 4 * C; k++)
+            ASSERT_EQ(y[k], x[C + k % C]);
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+    }
 }
 
 /* The drain scatters with a strided innermost dimension (every other
@@ -1384,4 +1397,369 @@ TEST(e2e_warm_calls_keep_fifo_positions)
     ASSERT_EQ(st.builds, 1);
     ASSERT_EQ(st.memory_hits, 49);
     iron_jit_free(j);
+}
+
+/* ------------------------------------------------------------------------
+ * inout arguments, several ops on one FIFO, many specializations
+ * ------------------------------------------------------------------------ */
+
+static const char *const add_const_i32_types = "int32*, int32*, int32, int32";
+
+/* x += 5 in place: fill from and drain into the same inout argument. */
+static int inplace_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *b = iron_fifo_new(d, "b", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *k = iron_kernel_new(d, "add_const", add_const_i32_src,
+                                     add_const_i32_types);
+    iron_worker_new(d, "add", k, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
+                              iron_use(iron_fifo_prod(b)), iron_int(5),
+                              iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(b), 0, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(e2e_inout_in_place)
+{
+    iron_jit_options o = {
+        .size = sizeof o, .name = "inplace", .args = "inout x: int32[N]"
+    };
+    iron_jit *j = make_jit(inplace_design, &o);
+    iron_tensor *x = NULL;
+    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), -100, 1));
+    ASSERT_OK(iron_call(j, x));
+    ASSERT_OK(iron_call(j, x));
+    const int32_t *v = iron_tensor_data(x);
+    for (int i = 0; i < 256; i++)
+        ASSERT_EQ(v[i], -100 + i + 10);
+    iron_tensor_free(x);
+    iron_jit_free(j);
+}
+
+/* Two fills on one producer and two drains on one consumer, served in
+ * sequence order: the fills send the second half first, so the output
+ * holds the halves swapped. */
+static int swap_halves_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0), h = n / 2;
+    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *b = iron_fifo_new(d, "b", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *k = iron_kernel_new(d, "add_const", add_const_i32_src,
+                                     add_const_i32_types);
+    iron_worker_new(d, "pass", k, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
+                              iron_use(iron_fifo_prod(b)), iron_int(0),
+                              iron_int(OBJ)));
+    iron_handle *ap = iron_fifo_prod(a), *bc = iron_fifo_cons(b);
+    const int64_t sz[] = { h }, st[] = { 1 };
+    iron_rt_fill(d, ap, 0, iron_tap_make(h, 1, sz, st));
+    iron_rt_fill(d, ap, 0, iron_tap_make(0, 1, sz, st));
+    iron_rt_drain(d, bc, 1, iron_tap_make(0, 1, sz, st), IRON_NOWAIT);
+    iron_rt_drain(d, bc, 1, iron_tap_make(h, 1, sz, st), IRON_WAIT);
+    return 0;
+}
+
+TEST(e2e_several_ops_on_one_fifo)
+{
+    iron_jit_options o = {
+        .size = sizeof o,
+        .name = "swap",
+        .args = "in a: int32[N], out b: int32[N]",
+    };
+    iron_jit *j = make_jit(swap_halves_design, &o);
+    for (int round = 0; round < 2; round++) {
+        iron_tensor *a = randint_1d(IRON_INT32, 128, -500, 500,
+                                    (uint64_t)round);
+        iron_tensor *b = zeros_1d(IRON_INT32, 128);
+        ASSERT_OK(iron_call(j, a, b));
+        const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
+        for (int i = 0; i < 128; i++)
+            ASSERT_EQ(y[i], x[(i + 64) % 128]);
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+    }
+    iron_jit_free(j);
+}
+
+/* Enough specializations to grow the jit's table several times; every
+ * one is found again afterwards and still computes its own result. */
+TEST(e2e_many_specializations)
+{
+    iron_jit *j = make_jit(add_const_design, &add_const_options);
+    const int count = 24;
+    for (int round = 0; round < 2; round++)
+        for (int c = 0; c < count; c++)
+            check_add_const(j, IRON_INT32, c * 1000 - 7, -100, 100);
+    iron_jit_stats st = stats_of(j);
+    ASSERT_EQ(st.builds, count);
+    ASSERT_EQ(st.specializations, count);
+    ASSERT_EQ(st.memory_hits, count);
+    iron_jit_free(j);
+}
+
+/* bool, dtype and float parameters reach the design and key the cache. */
+static const char convert_src[] =
+    "#include <stdint.h>\n"
+    "void convert(const int32_t *in, OT *out, double scale, int32_t n)\n"
+    "{\n"
+    "    for (int32_t i = 0; i < n; i++) {\n"
+    "        int32_t v = in[i];\n"
+    "        if (RELU && v < 0)\n"
+    "            v = 0;\n"
+    "        out[i] = (OT)(v * scale);\n"
+    "    }\n"
+    "}\n";
+
+static int convert_design(iron_design *d, void *user)
+{
+    (void)user;
+    int relu = iron_design_param_bool(d, "relu");
+    iron_dtype ot = iron_design_param_dtype(d, "OT");
+    double scale = iron_design_param_float(d, "scale");
+    int64_t n = iron_design_arg_numel(d, 0);
+    if (iron_design_arg_dtype(d, 1) != ot)
+        return iron_design_fail(d, IRON_EDTYPE,
+                                "convert: OT=%s but the output is %s",
+                                iron_dtype_name(ot),
+                                iron_dtype_name(iron_design_arg_dtype(d, 1)));
+    const char *ct = ot == IRON_INT16 ? "int16_t"
+                     : ot == IRON_FLOAT32 ? "float"
+                                          : "int32_t";
+    char types[64];
+    snprintf(types, sizeof types, "int32*, %s*, float64, int32",
+             iron_dtype_name(ot));
+    iron_kernel *k = iron_kernel_new(d, "convert", convert_src, types);
+    iron_kernel_define(k, "OT", ct);
+    iron_kernel_define_int(k, "RELU", relu);
+    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *b = iron_fifo_new(d, "b", ot, IRON_SHAPE(OBJ), 2);
+    iron_worker_new(d, "convert", k, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
+                              iron_use(iron_fifo_prod(b)), iron_float(scale),
+                              iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(e2e_bool_dtype_float_params)
+{
+    iron_jit_options o = {
+        .size = sizeof o,
+        .name = "convert",
+        .args = "in a: int32[N], out b: U[N]",
+        .params = "relu: bool = false, OT: dtype = int32, scale: float = 1",
+    };
+    iron_jit *j = make_jit(convert_design, &o);
+    iron_tensor *a = NULL;
+    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), -32, 1));
+    iron_tensor *b32 = zeros_1d(IRON_INT32, 64);
+    iron_tensor *b16 = zeros_1d(IRON_INT16, 64);
+    iron_tensor *bf = zeros_1d(IRON_FLOAT32, 64);
+
+    ASSERT_OK(iron_call(j, a, b32));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(((const int32_t *)iron_tensor_data(b32))[i], i - 32);
+    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_bool("relu", 1)), a,
+                             b32));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(((const int32_t *)iron_tensor_data(b32))[i],
+                  i < 32 ? 0 : i - 32);
+    ASSERT_OK(iron_call_with(j,
+                             IRON_PARAMS(iron_param_dtype("OT", IRON_INT16),
+                                         iron_param_float("scale", 3)),
+                             a, b16));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(((const int16_t *)iron_tensor_data(b16))[i], 3 * (i - 32));
+    ASSERT_OK(iron_call_with(j,
+                             IRON_PARAMS(iron_param_dtype("OT", IRON_FLOAT32),
+                                         iron_param_bool("relu", 7),
+                                         iron_param_float("scale", 0.5)),
+                             a, bf));
+    for (int i = 0; i < 64; i++)
+        ASSERT_DBL_NEAR(((const float *)iron_tensor_data(bf))[i],
+                        i < 32 ? 0.0 : (i - 32) * 0.5, 0);
+    /* relu=7 is relu=true: the same specialization. */
+    ASSERT_OK(iron_call_with(j,
+                             IRON_PARAMS(iron_param_dtype("OT", IRON_FLOAT32),
+                                         iron_param_bool("relu", 1),
+                                         iron_param_float("scale", 0.5)),
+                             a, bf));
+    iron_jit_stats st = stats_of(j);
+    ASSERT_EQ(st.builds, 4);
+    ASSERT_EQ(st.memory_hits, 1);
+    /* The design's own check: OT must match the output's dtype. */
+    iron_status s = iron_call_with(
+        j, IRON_PARAMS(iron_param_dtype("OT", IRON_FLOAT32)), a, b16);
+    ASSERT_EQ(s, IRON_EDTYPE);
+    ASSERT_CONTAINS(iron_last_error(), "OT=float32 but the output is int16");
+    ASSERT_CONTAINS(iron_last_error(), "OT=float32");
+    iron_tensor_free(a);
+    iron_tensor_free(b32);
+    iron_tensor_free(b16);
+    iron_tensor_free(bf);
+    iron_jit_free(j);
+}
+
+/* A bound string is copied: changing the caller's buffer afterwards does
+ * not change the bound value. */
+TEST(e2e_bind_copies_strings)
+{
+    iron_jit *j = make_jit(vector_op_design, &vector_op_options);
+    char op[2] = "-";
+    ASSERT_OK(iron_jit_bind(j, IRON_PARAMS(iron_param_str("op", op))));
+    op[0] = '*';
+    check_vector_op(j, 256, "-", 16, 0);
+    iron_jit_free(j);
+}
+
+/* Broadcast between workers: A adds 1 and its output FIFO is consumed by
+ * both B (x2 -> y) and C (x3 -> z). */
+static int worker_broadcast_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *x = iron_fifo_new(d, "x", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *mid = iron_fifo_new(d, "mid", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *y = iron_fifo_new(d, "y", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *z = iron_fifo_new(d, "z", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *ka = iron_kernel_new(d, "add_const", add_const_i32_src,
+                                      add_const_i32_types);
+    iron_kernel *km = iron_kernel_new(d, "mul_const", mul_const_i32_src,
+                                      add_const_i32_types);
+    iron_worker_new(d, "A", ka, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
+                              iron_use(iron_fifo_prod(mid)), iron_int(1),
+                              iron_int(OBJ)));
+    iron_worker_new(d, "B", km, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_cons(mid)),
+                              iron_use(iron_fifo_prod(y)), iron_int(2),
+                              iron_int(OBJ)));
+    iron_worker_new(d, "C", km, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_cons(mid)),
+                              iron_use(iron_fifo_prod(z)), iron_int(3),
+                              iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(n), IRON_WAIT);
+    iron_rt_drain(d, iron_fifo_cons(z), 2, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(e2e_broadcast_between_workers)
+{
+    iron_jit_options o = {
+        .size = sizeof o,
+        .name = "wbcast",
+        .args = "in x: int32[N], out y: int32[N], out z: int32[N]",
+    };
+    iron_jit *j = make_jit(worker_broadcast_design, &o);
+    const int cols[] = { 0, 1, 2 };
+    for (int t = 0; t < 3; t++) {
+        iron_tensor *x = randint_1d(IRON_INT32, 512, -999, 999, 101);
+        iron_tensor *y = zeros_1d(IRON_INT32, 512);
+        iron_tensor *z = zeros_1d(IRON_INT32, 512);
+        iron_launch_config cfg = { .size = sizeof cfg, .cols = cols[t] };
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+                                  IRON_TENSORS(x, y, z)));
+        const int32_t *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
+                      *zv = iron_tensor_data(z);
+        for (int i = 0; i < 512; i++) {
+            ASSERT_EQ(yv[i], (xv[i] + 1) * 2);
+            ASSERT_EQ(zv[i], (xv[i] + 1) * 3);
+        }
+        iron_tensor_free(x);
+        iron_tensor_free(y);
+        iron_tensor_free(z);
+    }
+    iron_jit_free(j);
+}
+
+/* A worker with no input: a generator whose kernel numbers its objects.
+ * It runs ahead into its FIFO's buffers at the end of a call; the next
+ * call drains those first, so the sequence continues without a gap. */
+static const char iota_src[] =
+    "#include <stdint.h>\n"
+    "void iota(int32_t *out, int32_t n)\n"
+    "{\n"
+    "    static int32_t next;\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        out[i] = next++;\n"
+    "}\n";
+
+static int generator_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *o = iron_fifo_new(d, "o", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *k = iron_kernel_new(d, "iota", iota_src, "int32*, int32");
+    iron_worker_new(d, "gen", k, n / OBJ,
+                    IRON_ARGS(iron_use(iron_fifo_prod(o)), iron_int(OBJ)));
+    iron_rt_drain(d, iron_fifo_cons(o), 0, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(e2e_generator_worker_persists)
+{
+    iron_jit_options o = {
+        .size = sizeof o, .name = "gen", .args = "out o: int32[N]"
+    };
+    iron_jit *j = make_jit(generator_design, &o);
+    iron_tensor *t = zeros_1d(IRON_INT32, 64);
+    for (int call = 0; call < 3; call++) {
+        ASSERT_OK(iron_call(j, t));
+        const int32_t *v = iron_tensor_data(t);
+        for (int i = 0; i < 64; i++)
+            ASSERT_EQ(v[i], call * 64 + i);
+    }
+    iron_tensor_free(t);
+    iron_jit_free(j);
+}
+
+/* The emulator runs independent task groups on a thread pool; results do
+ * not depend on how many threads it may use. */
+TEST(e2e_thread_counts_agree)
+{
+    const char *counts[] = { "1", "2", "8" };
+    for (int c = 0; c < 3; c++) {
+        ASSERT_EQ(setenv("IRON_THREADS", counts[c], 1), 0);
+        probe pr = { 0 };
+        iron_jit_options o = {
+            .size = sizeof o,
+            .name = "parallel",
+            .args = "in a: int32[N], out b: int32[N]",
+            .params = "per_col: int = 1",
+            .user = &pr,
+        };
+        iron_jit *j = make_jit(parallel_design, &o);
+        for (int k = 0; k < 3; k++)
+            check_parallel(j, &pr, 8, 1, 2048);
+        check_parallel(j, &pr, 4, 2, 2048);
+        iron_jit_free(j);
+        iron_jit *wb = NULL;
+        iron_jit_options ob = {
+            .size = sizeof ob,
+            .name = "wbcast",
+            .args = "in x: int32[N], out y: int32[N], out z: int32[N]",
+        };
+        ASSERT_OK(iron_jit_create(&wb, worker_broadcast_design, &ob));
+        iron_tensor *x = randint_1d(IRON_INT32, 256, -99, 99, 7);
+        iron_tensor *y = zeros_1d(IRON_INT32, 256);
+        iron_tensor *z = zeros_1d(IRON_INT32, 256);
+        ASSERT_OK(iron_call(wb, x, y, z));
+        const int32_t *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
+                      *zv = iron_tensor_data(z);
+        for (int i = 0; i < 256; i++) {
+            ASSERT_EQ(yv[i], (xv[i] + 1) * 2);
+            ASSERT_EQ(zv[i], (xv[i] + 1) * 3);
+        }
+        iron_tensor_free(x);
+        iron_tensor_free(y);
+        iron_tensor_free(z);
+        iron_jit_free(wb);
+    }
 }
