@@ -44,7 +44,7 @@ help:
 	@echo "make test       build and run every test (T=name runs one)"
 	@echo "make bench      print the benchmark figures"
 	@echo "make asan|tsan  run the tests under sanitizers"
-	@echo "make check-clang  build everything with clang -Werror"
+	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make install PREFIX=/usr/local"
 
 $(BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
@@ -94,7 +94,7 @@ tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" test
 
 check-clang:
-	$(MAKE) CC=clang BUILD=build-clang all $(BUILD)/../build-clang/iron-tests
+	$(MAKE) CC=clang BUILD=build-clang all test
 
 install: lib $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/iron \
