@@ -13,7 +13,7 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings \
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
 CFLAGS   += $(OPT) $(WARN) $(SAN)
 LIBCFLAGS = -fPIC -fvisibility=hidden -DIRON_BUILDING
-LDLIBS   += -lxxhash -ldl -lpthread -lm
+LDLIBS   += -lxxhash -lboost_context -ldl -lpthread -lm
 PREFIX   ?= /usr/local
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
@@ -61,7 +61,7 @@ $(SHARED): $(LIB_OBJ)
 
 $(BUILD)/iron.pc: Makefile
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lboost_context -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
 
 $(CLI): $(CLI_SRC) $(STATIC)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(CLI_SRC) $(STATIC) $(LDLIBS)
@@ -106,9 +106,9 @@ install: lib $(CLI)
 
 # Debian 12 packages the build and the tests need.
 deps:
-	@dpkg -s libxxhash-dev make gcc >/dev/null 2>&1 || \
+	@dpkg -s libxxhash-dev libboost-context-dev make gcc >/dev/null 2>&1 || \
 	    (apt-get update && apt-get install -y --no-install-recommends \
-	        libxxhash-dev make gcc libc6-dev)
+	        libxxhash-dev libboost-context-dev make gcc libc6-dev)
 
 clean:
 	rm -rf build build-asan build-tsan build-clang

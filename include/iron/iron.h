@@ -353,6 +353,52 @@ IRON_API iron_handle *iron_fifo_prod(iron_fifo *f);
  * (broadcast). */
 IRON_API iron_handle *iron_fifo_cons(iron_fifo *f);
 
+/* Buffers of one endpoint's pool, 1..16 (default: the fifo's depth).  Each
+ * endpoint's pool lives on its own tile, so producer and consumers may
+ * differ: depth 1 on a crowded compute tile, 4 on a memtile. */
+IRON_API iron_status iron_handle_set_depth(iron_handle *h, int depth);
+
+/* A data layout transform on an endpoint, as (size, stride) pairs
+ * outermost first, strides in elements: elements are visited as nested
+ * loops, index = sum(i_k * stride_k), within one object.  On a producer
+ * handle it is dims_to_stream (the order in which the producer's DMA reads
+ * an object); on a consumer handle, dims_from_stream (where the receiving
+ * DMA writes the in-order stream).  At most 3 dimensions on compute and
+ * shim tiles, 4 on memtiles; the pattern must visit exactly one object's
+ * worth of elements, each inside the object; with 1- and 2-byte dtypes the
+ * innermost stride must be 1 and the innermost run a whole number of 4-byte
+ * words (DMA addresses count 32-bit words).  Checked at verification, where
+ * the endpoint's tile is known. */
+IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
+                                          const int64_t *sizes,
+                                          const int64_t *strides);
+
+/* --- Links through a memtile ----------------------------------------------
+ * forward: a new fifo `name` whose objects are those arriving on `cons`,
+ * passed through a memtile (typically to change layout with
+ * iron_handle_set_dims on the new fifo's producer).  depth 0: cons's. */
+IRON_API iron_fifo *iron_fifo_forward(iron_design *d, iron_handle *cons,
+                                      const char *name, int depth);
+/* split: each object arriving on `cons` is cut into n objects: output i
+ * gets elements [offsets[i], offsets[i] + numel(shapes[i])) and goes to a
+ * new fifo names[i] (same dtype) with depths[i] buffers (depths NULL or 0:
+ * cons's depth).  The outputs must tile the input object exactly.  outs[i]
+ * receives the new fifos. */
+IRON_API iron_status iron_fifo_split(iron_design *d, iron_handle *cons, int n,
+                                     const char *const *names,
+                                     const int64_t *offsets,
+                                     const iron_shape *shapes,
+                                     const int *depths, iron_fifo **outs);
+/* join: one object from each of n new fifos ins[i] (their consumers on the
+ * memtile) is assembled into one object of the fifo whose producer handle
+ * is `prod`, input i at elements [offsets[i], offsets[i] + numel).  The
+ * inputs must tile the output object exactly. */
+IRON_API iron_status iron_fifo_join(iron_design *d, iron_handle *prod, int n,
+                                    const char *const *names,
+                                    const int64_t *offsets,
+                                    const iron_shape *shapes,
+                                    const int *depths, iron_fifo **ins);
+
 /* --- Kernels -------------------------------------------------------------
  * A kernel is C source with an entry function `entry`; arg_types declares
  * the entry's parameters in order, comma-separated: a dtype name followed by
@@ -370,13 +416,43 @@ IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
 /* Extra compiler flags for this kernel (after the jit's flags). */
 IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags);
 
+/* A custom core body: C source whose entry runs once on the worker's tile
+ * (it usually loops forever, as a core does) and moves data itself.
+ * arg_types as for kernels, plus "fifo" for an endpoint handle (pass
+ * iron_use(h)) and "barrier" (pass iron_use_barrier(b)); a "dtype*"
+ * argument takes a run-time parameter buffer (iron_use_rtp(r)).  The JIT
+ * declares for the source:
+ *
+ *   typedef struct iron_objfifo iron_objfifo;
+ *   typedef struct iron_barrier iron_barrier;
+ *   void **iron_acquire(iron_objfifo *f, int n);
+ *       1 <= n <= the endpoint's depth.  Cumulative: holding k, it waits
+ *       for n - k more; the array (index 0 = oldest held) stays valid until
+ *       the next acquire or release on f.
+ *   void iron_release(iron_objfifo *f, int n);   the n oldest held
+ *   void iron_barrier_wait(iron_barrier *b, int value);
+ *       waits until the barrier's lock is >= value, then subtracts value
+ *   void iron_barrier_release(iron_barrier *b, int value);   adds value
+ *
+ * Blocking in these suspends the tile's task, not an OS thread.  Misuse
+ * (acquiring more than the depth, releasing more than held) stops the run
+ * with an error naming the worker and the FIFO. */
+IRON_API iron_kernel *iron_core_new(iron_design *d, const char *entry,
+                                    const char *source,
+                                    const char *arg_types);
+
 /* --- Workers -------------------------------------------------------------
  * Arguments to a kernel in the standard loop: an endpoint handle (the
  * acquired object's pointer is passed) or a scalar. */
+typedef struct iron_rtp iron_rtp;         /* run-time parameter buffer */
+typedef struct iron_barrier iron_barrier; /* runtime-to-worker barrier */
+
 typedef enum iron_arg_kind {
     IRON_ARG_HANDLE,
     IRON_ARG_INT,
-    IRON_ARG_FLOAT
+    IRON_ARG_FLOAT,
+    IRON_ARG_RTP,
+    IRON_ARG_BARRIER
 } iron_arg_kind;
 
 typedef struct iron_arg {
@@ -384,21 +460,33 @@ typedef struct iron_arg {
     iron_handle *handle;
     int64_t i;
     double f;
+    iron_rtp *rtp;
+    iron_barrier *barrier;
 } iron_arg;
 
 static inline iron_arg iron_use(iron_handle *h)
 {
-    iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0 };
+    iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0, NULL, NULL };
     return a;
 }
 static inline iron_arg iron_int(int64_t v)
 {
-    iron_arg a = { IRON_ARG_INT, NULL, v, 0.0 };
+    iron_arg a = { IRON_ARG_INT, NULL, v, 0.0, NULL, NULL };
     return a;
 }
 static inline iron_arg iron_float(double v)
 {
-    iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v };
+    iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v, NULL, NULL };
+    return a;
+}
+static inline iron_arg iron_use_rtp(iron_rtp *r)
+{
+    iron_arg a = { IRON_ARG_RTP, NULL, 0, 0.0, r, NULL };
+    return a;
+}
+static inline iron_arg iron_use_barrier(iron_barrier *b)
+{
+    iron_arg a = { IRON_ARG_BARRIER, NULL, 0, 0.0, NULL, b };
     return a;
 }
 
@@ -416,6 +504,23 @@ static inline iron_arg iron_float(double v)
 IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
                                       iron_kernel *k, int64_t iterations,
                                       int nargs, const iron_arg *args);
+
+/* Pins a worker to compute tile (col, row): col within the granted
+ * columns, row 2..5 (row 0 is the shim, row 1 the memtile).  Unpinned
+ * workers are placed around pinned ones; two workers on one tile are an
+ * error naming both.  A core body worker ignores `iterations`. */
+IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row);
+
+/* A run-time parameter buffer of `count` elements on the tile of the
+ * worker it is given to (iron_use_rtp): the runtime sequence writes it
+ * (iron_rt_set_rtp), the worker's kernel or core body reads it. */
+IRON_API iron_rtp *iron_rtp_new(iron_design *d, const char *name,
+                                iron_dtype dtype, int64_t count);
+
+/* A barrier: a lock on a worker's tile (values 0..63, starting at 0) that
+ * the runtime sequence sets (iron_rt_set_barrier) and a core body waits on
+ * (iron_barrier_wait). */
+IRON_API iron_barrier *iron_barrier_new(iron_design *d, const char *name);
 
 /* --- Runtime sequence ----------------------------------------------------
  * A tensor access pattern: starting at element `offset` of the tensor seen
@@ -463,6 +568,50 @@ IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
                                    iron_tap tap, int wait);
 #define IRON_WAIT 1
 #define IRON_NOWAIT 0
+
+/* Writes element `index` of a run-time parameter buffer (value converted
+ * to its dtype) at this point of the sequence. */
+IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
+                                     int64_t index, double value);
+/* Sets a barrier's lock to value (0..63) at this point of the sequence. */
+IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
+                                         int value);
+/* Task groups: ops between these two calls are issued in order; finishing
+ * the group waits until its awaited drains are done before the sequence
+ * goes on.  Groups do not nest; a group left open is an error. */
+IRON_API iron_status iron_rt_task_group(iron_design *d);
+IRON_API iron_status iron_rt_finish_task_group(iron_design *d);
+
+/* A 2-D tiler (what upstream IRON users know as TensorTiler2D): cuts a
+ * row-major rows x cols tensor into tile_rows x tile_cols tiles, groups of
+ * group_rows x group_cols tiles, and gives one access pattern per group.
+ * tile_col_major: elements inside a tile column by column; group_col_major:
+ * tiles inside a group column by column; iter_col_major: groups in
+ * column-major order; repeat: each group's pattern visited `repeat` times
+ * (0 = 1).  Tiles must divide the tensor and groups the tile grid. */
+typedef struct iron_tiler2d {
+    size_t size;              /* sizeof(iron_tiler2d) */
+    int64_t rows, cols;
+    int64_t tile_rows, tile_cols;
+    int64_t group_rows, group_cols;   /* 0 = 1 */
+    int tile_col_major;
+    int group_col_major;
+    int iter_col_major;
+    int64_t repeat;           /* 0 = 1 */
+} iron_tiler2d;
+
+/* Number of groups (patterns). */
+IRON_API iron_status iron_tiler2d_count(const iron_tiler2d *t,
+                                        int64_t *count);
+/* The access pattern of group `index` (0-based, in iteration order).
+ * IRON_ENOTSUP if it needs more than IRON_TAP_MAX_DIMS dimensions. */
+IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
+                                      iron_tap *out);
+
+/* A readable dump of the design built so far (FIFOs, links, workers and,
+ * once placed, their tiles; the runtime sequence) into buf, always
+ * NUL-terminated; returns the length it needed, like snprintf. */
+IRON_API size_t iron_design_dump(const iron_design *d, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------
  * Compile-time parameter values (per call)
@@ -612,6 +761,18 @@ typedef struct iron_jit_stats {
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
                                         iron_jit_stats *stats);
+
+/* Builds (or finds) the specialization a launch with these arguments would
+ * use, without running it, and returns its placed design as text in *text
+ * (free with iron_free). */
+IRON_API iron_status iron_jit_dump(iron_jit *j,
+                                   const iron_launch_config *config,
+                                   int nparams, const iron_param *params,
+                                   int nargs, iron_tensor *const *args,
+                                   char **text);
+
+/* Frees memory the library returned to the caller (iron_jit_dump). */
+IRON_API void iron_free(void *p);
 
 #ifdef __cplusplus
 }

@@ -22,10 +22,27 @@ typedef union iron__kval {
 /* The uniform entry: args[k] is the k-th declared argument. */
 typedef void (*iron__kernel_fn)(const iron__kval *args);
 
+/* Handle kinds a core body's arguments may have besides dtypes. */
+typedef enum iron__khandle {
+    IRON__KH_NONE,             /* a dtype: scalar or pointer */
+    IRON__KH_FIFO,             /* "fifo": iron_objfifo * */
+    IRON__KH_BARRIER           /* "barrier": iron_barrier * */
+} iron__khandle;
+
 typedef struct iron__ktype {
     iron_dtype dtype;
-    int is_ptr;                /* pointer to objects of dtype, else scalar */
+    int is_ptr;                /* pointer (objects of dtype, or a handle) */
+    iron__khandle handle;      /* handles are pointers, dtype unused */
 } iron__ktype;
+
+/* The functions a core body calls, handed to its object after loading
+ * (iron__kobj_bind_core).  Handles are opaque to the compiled code. */
+typedef struct iron__core_api {
+    void **(*acquire)(void *fifo, int n);
+    void (*release)(void *fifo, int n);
+    void (*barrier_wait)(void *barrier, int value);
+    void (*barrier_release)(void *barrier, int value);
+} iron__core_api;
 
 typedef struct iron__kernel_src {
     const char *label;         /* for messages: "kernel 'eltwise'" */
@@ -37,12 +54,14 @@ typedef struct iron__kernel_src {
     const char *const *define_names;
     const char *const *define_values;   /* may be "" for a bare define */
     const char *cflags;        /* space-separated; NULL = "-O2" */
+    int is_core;               /* a core body: declare the FIFO API */
 } iron__kernel_src;
 
 typedef struct iron__kobj iron__kobj;   /* a loaded kernel object */
 
-/* Parses "int32*, int32*, int32" into types (at most max).  IRON_EINVAL
- * naming the item otherwise. */
+/* Parses "int32*, int32*, int32" into types (at most max); "fifo" and
+ * "barrier" parse as handle kinds (only core bodies may use them).
+ * IRON_EINVAL naming the item otherwise. */
 iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
                                int *n);
 
@@ -57,6 +76,10 @@ iron__kernel_fn iron__kobj_entry(const iron__kobj *o);
  * memory.  Needs no compiler. */
 iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
                              iron__kobj **out);
+
+/* Gives a loaded core body its API table (every instance needs its own
+ * call).  IRON_ELOAD if the object is not a core body. */
+iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api);
 
 /* The shared object's bytes (NULL, 0 if unknown); owned by o. */
 const char *iron__kobj_image(const iron__kobj *o, size_t *len);

@@ -87,6 +87,15 @@ static iron_status parse_item(const char *item, const char *end, int index,
                           "parameter name)",
                           index, text_len, text, (int)(q - p), p);
 
+    /* Handle kinds of core bodies: pointers to opaque types. */
+    type->handle = IRON__KH_NONE;
+    if (!is_ptr && ((name_len == 4 && memcmp(name, "fifo", 4) == 0) ||
+                    (name_len == 7 && memcmp(name, "barrier", 7) == 0))) {
+        type->dtype = IRON_INT8;
+        type->is_ptr = 1;
+        type->handle = name_len == 4 ? IRON__KH_FIFO : IRON__KH_BARRIER;
+        return IRON_OK;
+    }
     /* A name too long for the buffer cannot be a dtype. */
     char buf[NAME_MAX_LEN + 1];
     iron_dtype dt = IRON_INT8;

@@ -84,3 +84,19 @@ const char *iron__kobj_image(const iron__kobj *o, size_t *len)
     *len = o ? o->image_len : 0;
     return o ? o->image : NULL;
 }
+
+iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api)
+{
+    if (!o || !api)
+        return iron__fail(IRON_EINVAL, "core bind: %s is NULL",
+                          o ? "api" : "object");
+    void *sym = dlsym(o->dl, "iron__core_bind");
+    if (!sym)
+        return iron__fail(IRON_ELOAD,
+                          "the compiled object is not a core body (no "
+                          "iron__core_bind)");
+    void (*bind)(const iron__core_api *);
+    memcpy(&bind, &sym, sizeof bind);
+    bind(api);
+    return IRON_OK;
+}

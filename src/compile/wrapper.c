@@ -41,6 +41,56 @@ int iron__kis_ident(const char *s)
     return 1;
 }
 
+/* The C spelling of one argument's type without the '*'. */
+static const char *arg_ctype(const iron__ktype *t)
+{
+    switch (t->handle) {
+    case IRON__KH_FIFO: return "iron_objfifo";
+    case IRON__KH_BARRIER: return "iron_barrier";
+    case IRON__KH_NONE: break;
+    }
+    return c_types[t->dtype];
+}
+
+/* What a core body's source sees: the handle types and the FIFO API,
+ * routed through a table the emulator binds after loading each instance
+ * (so the object needs no symbols from the host process). */
+static const char core_prelude[] =
+    "typedef struct iron_objfifo iron_objfifo;\n"
+    "typedef struct iron_barrier iron_barrier;\n"
+    "struct iron__core_api {\n"
+    "    void **(*iron__acquire)(void *, int);\n"
+    "    void (*iron__release)(void *, int);\n"
+    "    void (*iron__barrier_wait)(void *, int);\n"
+    "    void (*iron__barrier_release)(void *, int);\n"
+    "};\n"
+    "static const struct iron__core_api *iron__api;\n"
+    "#if defined(__GNUC__)\n"
+    "__attribute__((visibility(\"default\")))\n"
+    "#endif\n"
+    "void iron__core_bind(const struct iron__core_api *iron__t);\n"
+    "void iron__core_bind(const struct iron__core_api *iron__t)\n"
+    "{\n"
+    "    iron__api = iron__t;\n"
+    "}\n"
+    "static inline void **iron_acquire(iron_objfifo *iron__f, int iron__n)\n"
+    "{\n"
+    "    return iron__api->iron__acquire(iron__f, iron__n);\n"
+    "}\n"
+    "static inline void iron_release(iron_objfifo *iron__f, int iron__n)\n"
+    "{\n"
+    "    iron__api->iron__release(iron__f, iron__n);\n"
+    "}\n"
+    "static inline void iron_barrier_wait(iron_barrier *iron__b, int iron__v)\n"
+    "{\n"
+    "    iron__api->iron__barrier_wait(iron__b, iron__v);\n"
+    "}\n"
+    "static inline void iron_barrier_release(iron_barrier *iron__b,\n"
+    "                                        int iron__v)\n"
+    "{\n"
+    "    iron__api->iron__barrier_release(iron__b, iron__v);\n"
+    "}\n";
+
 static int is_float(iron_dtype dt)
 {
     return dt == IRON_FLOAT32 || dt == IRON_FLOAT64 || dt == IRON_BFLOAT16;
@@ -59,7 +109,7 @@ static void append_fn_ptr_type(iron__str *s, const iron__kernel_src *k,
         const iron__ktype *t = &k->args[i];
         int is_const = t->is_ptr && ((const_mask >> ptr) & 1u);
         iron__str_printf(s, "%s%s%s%s", i ? ", " : "",
-                         is_const ? "const " : "", c_types[t->dtype],
+                         is_const ? "const " : "", arg_ctype(t),
                          t->is_ptr ? " *" : "");
         ptr += t->is_ptr != 0;
     }
@@ -74,7 +124,7 @@ static void append_signature(const iron__kernel_src *k, iron__str *out)
         iron__str_append(out, "void");
     for (int i = 0; i < k->nargs; i++)
         iron__str_printf(out, "%s%s%s", i ? ", " : "",
-                         c_types[k->args[i].dtype],
+                         arg_ctype(&k->args[i]),
                          k->args[i].is_ptr ? " *" : "");
     iron__str_append(out, ")");
 }
@@ -83,9 +133,12 @@ static void append_signature(const iron__kernel_src *k, iron__str *out)
 static void append_decl(iron__str *s, const iron__kernel_src *k)
 {
     for (int i = 0; i < k->nargs; i++) {
-        const char *name = iron_dtype_name(k->args[i].dtype);
+        const iron__ktype *t = &k->args[i];
+        const char *name = t->handle == IRON__KH_FIFO      ? "fifo"
+                           : t->handle == IRON__KH_BARRIER ? "barrier"
+                                                           : iron_dtype_name(t->dtype);
         iron__str_printf(s, "%s%s%s", i ? ", " : "", name ? name : "?",
-                         k->args[i].is_ptr ? "*" : "");
+                         t->is_ptr && !t->handle ? "*" : "");
     }
 }
 
@@ -180,7 +233,7 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
     iron__str_printf(s, "    %s(", k->entry);
     for (int i = 0; i < k->nargs; i++) {
         const iron__ktype *t = &k->args[i];
-        const char *ct = c_types[t->dtype];
+        const char *ct = arg_ctype(t);
         if (i)
             iron__str_append(s, ",");
         iron__str_append(s, "\n        ");
@@ -204,6 +257,10 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, iron__str *text)
     iron_status st = append_defines(k, text);
     if (st != IRON_OK)
         return st;
+    if (k->is_core) {
+        iron__str_printf(text, "#line 1 \"%s-core-api\"\n", k->entry);
+        iron__str_append(text, core_prelude);
+    }
 
     iron__str_printf(text, "#line 1 \"%s.c\"\n", k->entry);
     iron__str_append(text, k->source);

@@ -26,6 +26,7 @@ iron_status iron__design_new(iron_design **out, const char *jit_name,
     d->cols = cols;
     d->dev = dev;
     d->jit_cflags = jit_cflags;
+    d->group_open = -1;
     *out = d;
     return IRON_OK;
 }
@@ -60,6 +61,19 @@ void iron__design_free(iron_design *d)
         iron__free(d->workers.v[i]->name);
         iron__free(d->workers.v[i]);
     }
+    for (int i = 0; i < d->links.n; i++)
+        iron__free(d->links.v[i]);
+    for (int i = 0; i < d->rtps.n; i++) {
+        iron__free(d->rtps.v[i]->name);
+        iron__free(d->rtps.v[i]);
+    }
+    for (int i = 0; i < d->barriers.n; i++) {
+        iron__free(d->barriers.v[i]->name);
+        iron__free(d->barriers.v[i]);
+    }
+    iron__free(d->links.v);
+    iron__free(d->rtps.v);
+    iron__free(d->barriers.v);
     iron__free(d->fifos.v);
     iron__free(d->kernels.v);
     iron__free(d->workers.v);

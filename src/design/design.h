@@ -44,8 +44,11 @@ typedef struct iron__pval {
 typedef enum iron__user {
     IRON__USER_NONE,
     IRON__USER_WORKER,
-    IRON__USER_RUNTIME
+    IRON__USER_RUNTIME,
+    IRON__USER_LINK           /* a memtile link's input or output */
 } iron__user;
+
+typedef struct iron__link iron__link;
 
 /* Where a thing sits on the array: column and row (row 0 shim, 1 memtile,
  * 2.. compute). */
@@ -58,11 +61,53 @@ struct iron_handle {
     int is_prod;
     int cons_index;           /* consumers: 0 .. ncons-1; producer: -1 */
     int depth;                /* buffers on this endpoint */
+    int has_dims;             /* dims_to_stream / dims_from_stream set */
+    iron_tap dims;            /* offset 0 */
     iron__user user;
     iron_worker *worker;      /* user == IRON__USER_WORKER */
+    iron__link *link;         /* user == IRON__USER_LINK */
     /* placement */
     iron__tile tile;          /* the tile of the user (shim for runtime) */
     int pool;                 /* buffer pool index in the program, or -1 */
+    int slot;                 /* the user's writer/reader index there */
+    int mover;                /* runtime endpoints: the mover serving them */
+};
+
+typedef enum iron__link_kind {
+    IRON__LINK_FORWARD,
+    IRON__LINK_SPLIT,
+    IRON__LINK_JOIN
+} iron__link_kind;
+
+/* A link through a memtile: forward and split have one input and n
+ * outputs, join n inputs and one output.  offsets are per output (split)
+ * or per input (join), in elements of the one big object. */
+struct iron__link {
+    iron__link_kind kind;
+    int index;
+    int nin, nout;
+    iron_handle *in[IRON__MAX_CONS];    /* consumer handles on the memtile */
+    iron_handle *out[IRON__MAX_CONS];   /* producer handles on the memtile */
+    int64_t offsets[IRON__MAX_CONS];
+    /* placement */
+    iron__tile tile;
+    int pool;                 /* the memtile pool holding the big object */
+};
+
+/* A run-time parameter buffer or a barrier; each worker using one gets its
+ * own copy on its tile. */
+struct iron_rtp {
+    iron_design *d;
+    int index;
+    char *name;
+    iron_dtype dtype;
+    int64_t count;
+};
+
+struct iron_barrier {
+    iron_design *d;
+    int index;
+    char *name;
 };
 
 struct iron_fifo {
@@ -88,6 +133,7 @@ typedef struct iron__define {
 struct iron_kernel {
     iron_design *d;
     int index;
+    int is_core;              /* a custom core body (iron_core_new) */
     char *entry;
     char *source;
     char *cflags;             /* per-kernel extra flags, or NULL */
@@ -106,21 +152,32 @@ struct iron_worker {
     int nargs;
     iron_arg args[IRON__MAX_KARGS];
     int started;
+    int pinned;               /* iron_worker_place gave the tile */
     /* placement */
     iron__tile tile;
 };
 
 typedef enum iron__rt_kind {
     IRON__RT_FILL,
-    IRON__RT_DRAIN
+    IRON__RT_DRAIN,
+    IRON__RT_SET_RTP,
+    IRON__RT_SET_BARRIER,
+    IRON__RT_GROUP_START,
+    IRON__RT_GROUP_FINISH
 } iron__rt_kind;
 
 typedef struct iron__rt_op {
     iron__rt_kind kind;
-    iron_handle *h;
-    int arg;
-    iron_tap tap;
-    int wait;
+    iron_handle *h;           /* FILL, DRAIN */
+    int arg;                  /* FILL, DRAIN */
+    iron_tap tap;             /* FILL, DRAIN */
+    int wait;                 /* DRAIN */
+    iron_rtp *rtp;            /* SET_RTP */
+    iron_barrier *barrier;    /* SET_BARRIER */
+    int64_t index;            /* SET_RTP: element */
+    double value;             /* SET_RTP, SET_BARRIER */
+    /* placement (FILL, DRAIN) */
+    int shim_col;
 } iron__rt_op;
 
 /* A growable array of pointers or ops. */
@@ -146,7 +203,11 @@ struct iron_design {
     IRON__VEC(iron_kernel *) kernels;
     IRON__VEC(iron_worker *) workers;
     IRON__VEC(iron__rt_op) ops;
+    IRON__VEC(iron__link *) links;
+    IRON__VEC(iron_rtp *) rtps;
+    IRON__VEC(iron_barrier *) barriers;
     int any_started;          /* iron_rt_start named at least one worker */
+    int group_open;           /* index of the open task group's op, or -1 */
 };
 
 /* Creates an empty design for one specialization; the pointed-to inputs

@@ -104,6 +104,7 @@ IRON_API iron_fifo *iron_fifo_new(iron_design *d, const char *name,
     f->prod.cons_index = -1;
     f->prod.depth = depth;
     f->prod.pool = -1;
+    f->prod.mover = -1;
     return f;
 }
 
@@ -135,6 +136,7 @@ IRON_API iron_handle *iron_fifo_cons(iron_fifo *f)
     h->cons_index = f->ncons;
     h->depth = f->depth;
     h->pool = -1;
+    h->mover = -1;
     f->cons[f->ncons++] = h;
     return h;
 }
@@ -149,4 +151,47 @@ const char *iron__handle_label(const iron_handle *h, char *buf, size_t len)
         snprintf(buf, len, "fifo '%s' (consumer %d)", h->fifo->name,
                  h->cons_index);
     return buf;
+}
+
+IRON_API iron_status iron_handle_set_depth(iron_handle *h, int depth)
+{
+    if (!h)
+        return iron__fail(IRON_EINVAL, "iron_handle_set_depth: handle is "
+                                       "NULL");
+    iron_design *d = h->fifo->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    char hl[96];
+    if (depth < 1 || depth > IRON__MAX_DEPTH)
+        return iron__design_fail(d, IRON_EINVAL, "%s: depth %d; expected 1 "
+                                 "to %d",
+                                 iron__handle_label(h, hl, sizeof hl), depth,
+                                 IRON__MAX_DEPTH);
+    h->depth = depth;
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
+                                          const int64_t *sizes,
+                                          const int64_t *strides)
+{
+    if (!h)
+        return iron__fail(IRON_EINVAL, "iron_handle_set_dims: handle is "
+                                       "NULL");
+    iron_design *d = h->fifo->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    char hl[96];
+    iron__handle_label(h, hl, sizeof hl);
+    if (ndim < 1 || ndim > IRON_TAP_MAX_DIMS || !sizes || !strides)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "%s: %s has %d dimensions%s; expected 1 to "
+                                 "%d",
+                                 hl, h->is_prod ? "dims_to_stream"
+                                                : "dims_from_stream",
+                                 ndim, sizes && strides ? "" : " (NULL arrays)",
+                                 IRON_TAP_MAX_DIMS);
+    h->dims = iron_tap_make(0, ndim, sizes, strides);
+    h->has_dims = 1;
+    return IRON_OK;
 }

@@ -20,9 +20,9 @@ static int is_identifier(const char *s)
     return 1;
 }
 
-IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
-                                      const char *source,
-                                      const char *arg_types)
+static iron_kernel *kernel_new(iron_design *d, const char *entry,
+                               const char *source, const char *arg_types,
+                               int is_core)
 {
     if (!d || d->status != IRON_OK)
         return NULL;
@@ -59,7 +59,21 @@ IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
                           arg_types, iron_last_error());
         return NULL;
     }
+    for (int i = 0; !is_core && i < k->nargs; i++)
+        if (k->args[i].handle != IRON__KH_NONE) {
+            iron__free(k);
+            iron__design_fail(d, IRON_EDESIGN,
+                              "kernel '%s': argument %d is declared '%s', "
+                              "which only core bodies take (iron_core_new); "
+                              "a kernel in the standard loop receives object "
+                              "pointers such as int32*",
+                              entry, i,
+                              k->args[i].handle == IRON__KH_FIFO ? "fifo"
+                                                                 : "barrier");
+            return NULL;
+        }
     k->d = d;
+    k->is_core = is_core;
     k->entry = iron__strdup(entry);
     k->source = iron__strdup(source);
     if (!k->entry || !k->source || !IRON__VEC_PUSH(d->kernels, k)) {
@@ -72,6 +86,19 @@ IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
     }
     k->index = d->kernels.n - 1;
     return k;
+}
+
+IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
+                                      const char *source,
+                                      const char *arg_types)
+{
+    return kernel_new(d, entry, source, arg_types, 0);
+}
+
+IRON_API iron_kernel *iron_core_new(iron_design *d, const char *entry,
+                                    const char *source, const char *arg_types)
+{
+    return kernel_new(d, entry, source, arg_types, 1);
 }
 
 IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,

@@ -1,5 +1,6 @@
 /*
- * runtime.c - the runtime sequence: start, fill and drain.  Each command is
+ * runtime.c - the runtime sequence: start, fill, drain, run-time
+ * parameters, barriers and task groups.  Each command is
  * checked against the jit's argument list as it is recorded, so errors name
  * the argument and its role.
  */
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "design/design.h"
+#include "design/layout.h"
 #include "design/vec.h"
 
 IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w)
@@ -83,6 +85,10 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  "elements): %s",
                                  what, hl, arg, a->name, (long long)a->numel,
                                  iron_last_error());
+    if (iron__tap_check_shim(&tap, a->dtype) != IRON_OK)
+        return iron__design_fail(d, IRON_EBOUNDS,
+                                 "%s of %s from argument %d ('%s'): %s", what,
+                                 hl, arg, a->name, iron_last_error());
     int64_t count = iron_tap_count(&tap);
     if (count % h->fifo->obj_numel != 0)
         return iron__design_fail(d, IRON_EDESIGN,
@@ -91,11 +97,117 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  "objects",
                                  what, hl, (long long)count,
                                  (long long)h->fifo->obj_numel);
-    iron__rt_op op = { kind, h, arg, tap, wait };
+    if (h->user == IRON__USER_LINK)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "%s of %s: the handle is already used by a "
+                                 "memtile link",
+                                 what, hl);
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = kind;
+    op.h = h;
+    op.arg = arg;
+    op.tap = tap;
+    op.wait = wait;
+    op.shim_col = -1;
     if (!IRON__VEC_PUSH(d->ops, op))
         return iron__design_fail(d, IRON_ENOMEM, "out of memory");
     h->user = IRON__USER_RUNTIME;
     return IRON_OK;
+}
+
+static iron_status push_op(iron_design *d, const iron__rt_op *op)
+{
+    if (!IRON__VEC_PUSH(d->ops, *op))
+        return iron__design_fail(d, IRON_ENOMEM, "out of memory");
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
+                                     int64_t index, double value)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL, "iron_rt_set_rtp: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (!r || r->d != d)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "set_rtp: buffer is %s",
+                                 r ? "from another design" : "NULL");
+    if (index < 0 || index >= r->count)
+        return iron__design_fail(d, IRON_EBOUNDS,
+                                 "set_rtp of '%s': index %lld; the buffer has "
+                                 "%lld elements",
+                                 r->name, (long long)index,
+                                 (long long)r->count);
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = IRON__RT_SET_RTP;
+    op.rtp = r;
+    op.index = index;
+    op.value = value;
+    return push_op(d, &op);
+}
+
+IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
+                                         int value)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL, "iron_rt_set_barrier: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (!b || b->d != d)
+        return iron__design_fail(d, IRON_EINVAL, "set_barrier: barrier is %s",
+                                 b ? "from another design" : "NULL");
+    int max = d->dev->lock_max_value;
+    if (value < 0 || value > max)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "set_barrier of '%s': value %d; a lock "
+                                 "holds 0..%d",
+                                 b->name, value, max);
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = IRON__RT_SET_BARRIER;
+    op.barrier = b;
+    op.value = value;
+    return push_op(d, &op);
+}
+
+IRON_API iron_status iron_rt_task_group(iron_design *d)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL, "iron_rt_task_group: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (d->group_open >= 0)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "task group: a group opened at sequence op "
+                                 "%d is still open; groups do not nest "
+                                 "(finish it with iron_rt_finish_task_group)",
+                                 d->group_open);
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = IRON__RT_GROUP_START;
+    d->group_open = d->ops.n;
+    return push_op(d, &op);
+}
+
+IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL,
+                          "iron_rt_finish_task_group: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (d->group_open < 0)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "finish task group: no group is open "
+                                 "(open one with iron_rt_task_group)");
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = IRON__RT_GROUP_FINISH;
+    d->group_open = -1;
+    return push_op(d, &op);
 }
 
 IRON_API iron_status iron_rt_fill(iron_design *d, iron_handle *prod, int arg,

@@ -1,5 +1,6 @@
 /*
- * worker.c - workers: a kernel run in the standard loop on a compute tile.
+ * worker.c - workers: a kernel run in the standard loop, or a custom core
+ * body, on a compute tile; explicit placement.
  * Argument/kernel agreement is checked here, where the mistake is made, so
  * the message can point at the worker and the argument.
  */
@@ -11,8 +12,65 @@
 
 static const char *kind_name(const iron__ktype *t, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s", iron_dtype_name(t->dtype), t->is_ptr ? "*" : "");
+    if (t->handle == IRON__KH_FIFO)
+        snprintf(buf, len, "fifo");
+    else if (t->handle == IRON__KH_BARRIER)
+        snprintf(buf, len, "barrier");
+    else
+        snprintf(buf, len, "%s%s", iron_dtype_name(t->dtype),
+                 t->is_ptr ? "*" : "");
     return buf;
+}
+
+static iron_status check_handle(iron_design *d, const char *name,
+                                const iron_kernel *k, int i,
+                                const iron_arg *a, const char *want)
+{
+    const iron__ktype *t = &k->args[i];
+    char hl[96];
+    if (!a->handle)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "worker '%s': argument %d is a NULL "
+                                 "handle (did an earlier builder call "
+                                 "fail?)",
+                                 name, i);
+    const iron_fifo *f = a->handle->fifo;
+    if (f->d != d)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "worker '%s': argument %d is a handle "
+                                 "of another design",
+                                 name, i);
+    iron__handle_label(a->handle, hl, sizeof hl);
+    if (k->is_core && t->handle != IRON__KH_FIFO)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "worker '%s': argument %d is %s, but core "
+                                 "body '%s' declares %s there (declare "
+                                 "'fifo' for a handle)",
+                                 name, i, hl, k->entry, want);
+    if (!k->is_core && !t->is_ptr)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "worker '%s': argument %d is %s, but "
+                                 "kernel '%s' declares a scalar %s there",
+                                 name, i, hl, k->entry, want);
+    if (!k->is_core && t->dtype != f->dtype)
+        return iron__design_fail(d, IRON_EDTYPE,
+                                 "worker '%s': argument %d is %s of %s "
+                                 "objects, but kernel '%s' declares %s",
+                                 name, i, hl, iron_dtype_name(f->dtype),
+                                 k->entry, want);
+    if (a->handle->user != IRON__USER_NONE)
+        return iron__design_fail(
+            d, IRON_EDESIGN,
+            "worker '%s': %s is already used by %s%s%s; each handle has "
+            "one user (take another consumer with iron_fifo_cons)",
+            name, hl,
+            a->handle->user == IRON__USER_WORKER ? "worker '"
+            : a->handle->user == IRON__USER_LINK ? "a memtile link"
+                                                 : "the runtime sequence",
+            a->handle->user == IRON__USER_WORKER ? a->handle->worker->name
+                                                 : "",
+            a->handle->user == IRON__USER_WORKER ? "'" : "");
+    return IRON_OK;
 }
 
 /* Checks argument i of worker `name` against the kernel's declaration. */
@@ -20,60 +78,58 @@ static iron_status check_arg(iron_design *d, const char *name,
                              const iron_kernel *k, int i, const iron_arg *a)
 {
     const iron__ktype *t = &k->args[i];
-    char want[32], hl[96];
+    char want[32];
     kind_name(t, want, sizeof want);
     switch (a->kind) {
-    case IRON_ARG_HANDLE: {
-        if (!a->handle)
+    case IRON_ARG_HANDLE:
+        return check_handle(d, name, k, i, a, want);
+    case IRON_ARG_RTP:
+        if (!a->rtp || a->rtp->d != d)
             return iron__design_fail(d, IRON_EINVAL,
-                                     "worker '%s': argument %d is a NULL "
-                                     "handle (did an earlier builder call "
-                                     "fail?)",
-                                     name, i);
-        const iron_fifo *f = a->handle->fifo;
-        if (f->d != d)
-            return iron__design_fail(d, IRON_EINVAL,
-                                     "worker '%s': argument %d is a handle "
-                                     "of another design",
-                                     name, i);
-        if (!t->is_ptr)
-            return iron__design_fail(d, IRON_EDESIGN,
-                                     "worker '%s': argument %d is %s, but "
-                                     "kernel '%s' declares a scalar %s there",
+                                     "worker '%s': argument %d is a %s "
+                                     "run-time parameter buffer",
                                      name, i,
-                                     iron__handle_label(a->handle, hl,
-                                                        sizeof hl),
-                                     k->entry, want);
-        if (t->dtype != f->dtype)
+                                     a->rtp ? "foreign" : "NULL");
+        if (!t->is_ptr || t->handle != IRON__KH_NONE ||
+            t->dtype != a->rtp->dtype)
             return iron__design_fail(d, IRON_EDTYPE,
-                                     "worker '%s': argument %d is %s of %s "
-                                     "objects, but kernel '%s' declares %s",
-                                     name, i,
-                                     iron__handle_label(a->handle, hl,
-                                                        sizeof hl),
-                                     iron_dtype_name(f->dtype), k->entry,
+                                     "worker '%s': argument %d is "
+                                     "run-time parameter buffer '%s' of %s, "
+                                     "but '%s' declares %s there",
+                                     name, i, a->rtp->name,
+                                     iron_dtype_name(a->rtp->dtype), k->entry,
                                      want);
-        if (a->handle->user != IRON__USER_NONE)
-            return iron__design_fail(
-                d, IRON_EDESIGN,
-                "worker '%s': %s is already used by %s%s%s; each handle has "
-                "one user (take another consumer with iron_fifo_cons)",
-                name, iron__handle_label(a->handle, hl, sizeof hl),
-                a->handle->user == IRON__USER_WORKER ? "worker '" :
-                                                       "the runtime sequence",
-                a->handle->user == IRON__USER_WORKER ? a->handle->worker->name
-                                                     : "",
-                a->handle->user == IRON__USER_WORKER ? "'" : "");
         return IRON_OK;
-    }
+    case IRON_ARG_BARRIER:
+        if (!a->barrier || a->barrier->d != d)
+            return iron__design_fail(d, IRON_EINVAL,
+                                     "worker '%s': argument %d is a %s "
+                                     "barrier",
+                                     name, i, a->barrier ? "foreign" : "NULL");
+        if (t->handle != IRON__KH_BARRIER)
+            return iron__design_fail(d, IRON_EDESIGN,
+                                     "worker '%s': argument %d is barrier "
+                                     "'%s', but '%s' declares %s there%s",
+                                     name, i, a->barrier->name, k->entry, want,
+                                     k->is_core ? ""
+                                                : " (only core bodies take "
+                                                  "barriers)");
+        return IRON_OK;
     case IRON_ARG_INT:
     case IRON_ARG_FLOAT:
         if (t->is_ptr)
             return iron__design_fail(d, IRON_EDESIGN,
                                      "worker '%s': argument %d is a scalar, "
-                                     "but kernel '%s' declares %s there (an "
-                                     "object pointer; pass a fifo handle)",
-                                     name, i, k->entry, want);
+                                     "but %s '%s' declares %s there (%s)",
+                                     name, i,
+                                     k->is_core ? "core body" : "kernel",
+                                     k->entry, want,
+                                     t->handle == IRON__KH_FIFO
+                                         ? "pass a fifo handle"
+                                     : t->handle == IRON__KH_BARRIER
+                                         ? "pass iron_use_barrier"
+                                         : "an object pointer; pass a fifo "
+                                           "handle");
         if (a->kind == IRON_ARG_FLOAT && t->dtype != IRON_FLOAT32 &&
             t->dtype != IRON_FLOAT64 && t->dtype != IRON_BFLOAT16)
             return iron__design_fail(d, IRON_EDTYPE,
@@ -147,7 +203,7 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
             }
         handles += args[i].kind == IRON_ARG_HANDLE;
     }
-    if (handles == 0) {
+    if (handles == 0 && !k->is_core) {
         iron__design_fail(d, IRON_EDESIGN,
                           "worker '%s': no fifo handle among its arguments; "
                           "a worker without one would spin forever",
@@ -177,4 +233,32 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
             args[i].handle->worker = w;
         }
     return w;
+}
+
+IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row)
+{
+    if (!w)
+        return iron__fail(IRON_EINVAL, "iron_worker_place: worker is NULL");
+    iron_design *d = w->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    int first = 2, last = 1 + d->dev->compute_rows;
+    if (col < 0 || col >= d->cols || row < first || row > last)
+        return iron__design_fail(d, IRON_ERESOURCE,
+                                 "worker '%s': tile (%d,%d) is not a compute "
+                                 "tile of the granted array (columns 0..%d, "
+                                 "compute rows %d..%d)",
+                                 w->name, col, row, d->cols - 1, first, last);
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *o = d->workers.v[i];
+        if (o != w && o->pinned && o->tile.col == col && o->tile.row == row)
+            return iron__design_fail(d, IRON_ERESOURCE,
+                                     "worker '%s': tile (%d,%d) is already "
+                                     "taken by worker '%s'",
+                                     w->name, col, row, o->name);
+    }
+    w->tile.col = col;
+    w->tile.row = row;
+    w->pinned = 1;
+    return IRON_OK;
 }

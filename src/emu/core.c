@@ -1,79 +1,230 @@
 /*
- * core.c - a worker core running the standard loop: acquire one object
- * from every handle, call the kernel with the object pointers and scalars,
- * release them all; repeat.  Like a core on hardware it never stops, so
- * its FIFO positions carry over from one call to the next.
+ * core.c - worker cores.  A standard-loop worker is a state machine:
+ * acquire one object from every handle, call the kernel with the object
+ * pointers and scalars, release them all; repeat.  A custom core body runs
+ * in a fiber and calls the FIFO API itself; blocking in it suspends the
+ * fiber, not a thread.  Like cores on hardware, workers never stop between
+ * calls: their FIFO positions and static data carry over.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "emu/emu.h"
+
+/* Core bodies get a stack of their own; kernels written for a 1 KiB core
+ * stack fit easily, and it leaves room for host-side library calls. */
+#define CORE_STACK_BYTES (256u * 1024u)
+
+/* --- the standard loop -------------------------------------------------- */
 
 /* Each handle has one user, so nobody else can take a buffer between the
  * availability check and the acquire: checking all first is the same as
  * acquiring in order and waiting on the first that is empty. */
-static void worker_step(emu_inst *in, emu_task *t)
+static void loop_step(emu_inst *in, emu_task *t)
 {
-    (void)in;
     emu_worker *ew = (emu_worker *)t;
+    (void)in;
     for (;;) {
         for (int a = 0; a < ew->nargs; a++) {
-            emu_pool *p = ew->pool[a];
-            if (!p)
-                continue;
-            if (ew->is_prod[a] ? p->free == 0 : p->filled == 0) {
-                iron__emu_block(t, p, ew->is_prod[a]);
+            emu_hstate *h = &ew->h[a];
+            if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1) {
+                iron__emu_block(t, h->pool, h->writer, 1);
                 return;
             }
         }
         for (int a = 0; a < ew->nargs; a++) {
-            emu_pool *p = ew->pool[a];
-            if (p)
-                ew->val[a].p = ew->is_prod[a] ? p->buf[p->wi] : p->buf[p->ri];
+            emu_hstate *h = &ew->h[a];
+            if (!h->pool)
+                continue;
+            iron__pool_take(h->pool, h->writer, h->slot, 1);
+            ew->val[a].p = iron__pool_buf(h->pool, h->writer, h->slot, 0);
         }
         ew->fn(ew->val);
         for (int a = 0; a < ew->nargs; a++) {
-            emu_pool *p = ew->pool[a];
-            if (!p)
-                continue;
-            if (ew->is_prod[a]) {
-                p->wi = p->wi + 1 == p->depth ? 0 : p->wi + 1;
-                p->free--;
-                p->filled++;
-                iron__emu_wake(p->reader);
-            } else {
-                p->ri = p->ri + 1 == p->depth ? 0 : p->ri + 1;
-                p->filled--;
-                p->free++;
-                iron__emu_wake(p->writer);
-            }
+            emu_hstate *h = &ew->h[a];
+            if (h->pool)
+                iron__pool_release(h->pool, h->writer, h->slot, 1);
         }
         ew->iterations++;
     }
 }
 
-void iron__emu_worker_init(emu_inst *in, emu_worker *ew,
-                           const iron_worker *w, int index)
+/* --- core bodies ---------------------------------------------------------- */
+
+/* A misused FIFO or barrier stops the lane with a message; the fiber is
+ * left suspended for good (C has nothing to unwind). */
+static void park(emu_worker *ew)
+{
+    for (;;)
+        iron__fiber_yield(ew->fiber);
+}
+
+static char *tile_of(const emu_worker *ew, char *buf, size_t len)
+{
+    snprintf(buf, len, "(%d,%d)", ew->w->tile.col, ew->w->tile.row);
+    return buf;
+}
+
+static void **core_acquire(void *fp, int n)
+{
+    emu_hstate *h = fp;
+    emu_worker *ew = h->worker;
+    char tl[32];
+    if (n < 1 || n > h->depth) {
+        iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
+                            "worker '%s' on tile %s: acquire(%d) on %s; the "
+                            "endpoint has %d buffer%s (1 <= n <= depth)",
+                            ew->w->name, tile_of(ew, tl, sizeof tl), n,
+                            h->label, h->depth, h->depth == 1 ? "" : "s");
+        park(ew);
+    }
+    int held = iron__pool_held(h->pool, h->writer, h->slot);
+    while (n > held &&
+           iron__pool_avail(h->pool, h->writer, h->slot) < n - held) {
+        iron__emu_block(&ew->task, h->pool, h->writer, n);
+        iron__fiber_yield(ew->fiber);
+    }
+    if (n > held)
+        iron__pool_take(h->pool, h->writer, h->slot, n);
+    held = iron__pool_held(h->pool, h->writer, h->slot);
+    for (int k = 0; k < held; k++)
+        h->ptrs[k] = iron__pool_buf(h->pool, h->writer, h->slot, k);
+    return h->ptrs;
+}
+
+static void core_release(void *fp, int n)
+{
+    emu_hstate *h = fp;
+    emu_worker *ew = h->worker;
+    char tl[32];
+    int held = iron__pool_held(h->pool, h->writer, h->slot);
+    if (n < 0 || n > held) {
+        iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
+                            "worker '%s' on tile %s: release(%d) on %s, "
+                            "which holds %d",
+                            ew->w->name, tile_of(ew, tl, sizeof tl), n,
+                            h->label, held);
+        park(ew);
+    }
+    iron__pool_release(h->pool, h->writer, h->slot, n);
+    /* The pointer array keeps naming what is still held, oldest first. */
+    for (int k = 0; k < held - n; k++)
+        h->ptrs[k] = iron__pool_buf(h->pool, h->writer, h->slot, k);
+}
+
+static void core_barrier_wait(void *bp, int value)
+{
+    emu_barrier *b = bp;
+    emu_worker *ew = b->owner;
+    char tl[32];
+    if (value < 0 || value > ew->task.lane->in->prog->dev.lock_max_value) {
+        iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
+                            "worker '%s' on tile %s: waits for value %d on "
+                            "barrier '%s'; a lock holds 0..%d",
+                            ew->w->name, tile_of(ew, tl, sizeof tl), value,
+                            b->name,
+                            ew->task.lane->in->prog->dev.lock_max_value);
+        park(ew);
+    }
+    while (b->value < value) {
+        iron__emu_block(&ew->task, NULL, 0, 0);
+        ew->task.wait_barrier = b;
+        ew->task.wait_value = value;
+        iron__fiber_yield(ew->fiber);
+    }
+    b->value -= value;
+}
+
+static void core_barrier_release(void *bp, int value)
+{
+    emu_barrier *b = bp;
+    emu_worker *ew = b->owner;
+    int max = ew->task.lane->in->prog->dev.lock_max_value;
+    char tl[32];
+    if (value < 0 || b->value + value > max) {
+        iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
+                            "worker '%s' on tile %s: releasing %d on barrier "
+                            "'%s' (at %d) passes the lock's maximum %d",
+                            ew->w->name, tile_of(ew, tl, sizeof tl), value,
+                            b->name, b->value, max);
+        park(ew);
+    }
+    b->value += value;
+}
+
+static const iron__core_api core_api = {
+    .acquire = core_acquire,
+    .release = core_release,
+    .barrier_wait = core_barrier_wait,
+    .barrier_release = core_barrier_release,
+};
+
+void iron__emu_barrier_set(emu_barrier *b, int value)
+{
+    b->value = value;
+    if (b->owner)
+        iron__emu_wake(&b->owner->task);
+}
+
+static void fiber_main(void *arg)
+{
+    emu_worker *ew = arg;
+    ew->fn(ew->val);
+}
+
+static void core_step(emu_inst *in, emu_task *t)
+{
+    emu_worker *ew = (emu_worker *)t;
+    (void)in;
+    /* The fiber blocks by marking the task blocked and yielding; anything
+     * else that returns here is a finished body. */
+    if (iron__fiber_resume(ew->fiber))
+        t->state = EMU_DONE;
+}
+
+/* --- setup ---------------------------------------------------------------- */
+
+iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
 {
     const iron_program *prog = in->prog;
-    ew->task.step = worker_step;
+    const iron_worker *w = prog->d->workers.v[index];
+    iron__emu_worker_fini(ew);
+    memset(ew, 0, sizeof *ew);
     ew->task.state = EMU_BLOCKED;
     ew->w = w;
     ew->fn = prog->wfns[index];
+    ew->is_core = w->kernel->is_core;
+    ew->task.step = ew->is_core ? core_step : loop_step;
     ew->nargs = w->nargs;
-    ew->iterations = 0;
+    int tile = iron__program_tile(prog, w->tile);
+    uint8_t *mem = in->mem + in->tile_off[tile];
     for (int a = 0; a < w->nargs; a++) {
         const iron_arg *arg = &w->args[a];
-        ew->pool[a] = NULL;
-        ew->is_prod[a] = 0;
+        const iron__warg *wa = &prog->wargs[index][a];
         switch (arg->kind) {
         case IRON_ARG_HANDLE: {
-            emu_pool *p = &in->pools[prog->worker_pool[index][a]];
-            ew->pool[a] = p;
-            ew->is_prod[a] = arg->handle->is_prod;
-            if (arg->handle->is_prod)
-                p->writer = &ew->task;
+            emu_hstate *h = &ew->h[a];
+            h->worker = ew;
+            h->pool = &in->pools[wa->pool];
+            h->writer = wa->is_writer;
+            h->slot = wa->slot;
+            h->depth = h->pool->depth;
+            h->label = h->pool->def->label;
+            if (h->writer)
+                h->pool->writer[h->slot] = &ew->task;
             else
-                p->reader = &ew->task;
+                h->pool->reader[h->slot] = &ew->task;
+            ew->val[a].p = h;   /* a core body's iron_objfifo * */
             break;
         }
+        case IRON_ARG_RTP:
+            ew->val[a].p = mem + prog->rtp_copies[wa->copy].addr;
+            break;
+        case IRON_ARG_BARRIER:
+            ew->barrier[a] = &in->barriers[wa->copy];
+            ew->barrier[a]->owner = ew;
+            ew->val[a].p = ew->barrier[a];
+            break;
         case IRON_ARG_INT:
         case IRON_ARG_FLOAT: {
             /* Scalars reach the wrapper in the slot its declared type
@@ -90,4 +241,18 @@ void iron__emu_worker_init(emu_inst *in, emu_worker *ew,
         }
         }
     }
+    if (!ew->is_core)
+        return IRON_OK;
+    iron_status s = iron__kobj_bind_core(prog->wobjs[index], &core_api);
+    if (s == IRON_OK)
+        s = iron__fiber_new(&ew->fiber, CORE_STACK_BYTES, fiber_main, ew);
+    if (s != IRON_OK)
+        return iron__fail_context(s, "worker '%s'", w->name);
+    return IRON_OK;
+}
+
+void iron__emu_worker_fini(emu_worker *ew)
+{
+    iron__fiber_free(ew->fiber);
+    ew->fiber = NULL;
 }

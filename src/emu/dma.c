@@ -1,9 +1,11 @@
 /*
  * dma.c - DMA movers: each moves one FIFO's objects, from the host (the
- * runtime's fills, walked in access-pattern order) or a producer pool,
- * into consumer pools (every consumer gets every object: broadcast) or the
- * host (the runtime's drains).  An object moves only when the source has a
- * filled buffer and every destination a free one, as a DMA waits on locks.
+ * runtime's fills, walked in access-pattern order) or a pool (a producer's,
+ * or a piece of a memtile link's big object), into pools (every
+ * destination gets every object: broadcast; a join input writes its piece)
+ * or the host (the runtime's drains), applying the endpoints' layout
+ * transforms.  An object moves only when the source has a filled buffer
+ * and every destination a free one, as a DMA waits on locks.
  */
 #include <string.h>
 
@@ -76,84 +78,124 @@ static void op_progress(emu_mover *em, int64_t n)
         em->task.lane->awaited_left--;
 }
 
+/* Where one end's object data starts: the pool buffer at the end's
+ * offset. */
+static uint8_t *end_base(const emu_pool *p, const iron__end *e, int writer,
+                         size_t esz)
+{
+    return iron__pool_buf(p, writer, e->slot, 0) + (size_t)e->offset * esz;
+}
+
+/* Moves one object.  The source is read in stream order (its
+ * dims_to_stream, or the host pattern) and every destination written from
+ * the stream (its dims_from_stream, or the host pattern); without
+ * transforms the stream is the source buffer itself. */
+static void move_object(emu_mover *em, int64_t numel, size_t esz)
+{
+    const iron__mover *m = em->m;
+    const size_t bytes = (size_t)numel * esz;
+    uint8_t *stream;
+    emu_op *op = em->head < em->nops ? &em->ops[em->head] : NULL;
+    if (!em->src) {
+        /* A fill: straight into the first in-order destination when there
+         * is one, else through the stream buffer. */
+        int direct = em->ndst > 0 && !m->dst[0].dims;
+        stream = direct ? end_base(em->dst[0], &m->dst[0], 1, esz)
+                        : em->stream;
+        iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel, stream,
+                       0);
+        for (int k = direct; k < em->ndst; k++) {
+            uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz);
+            if (m->dst[k].dims)
+                iron__tap_copy(dst, esz, m->dst[k].dims, 0, numel, stream, 1);
+            else
+                memcpy(dst, stream, bytes);
+        }
+        op_progress(em, numel);
+        return;
+    }
+    uint8_t *src = end_base(em->src, &m->src, 0, esz);
+    stream = src;
+    if (m->src.dims) {
+        stream = em->stream;
+        iron__tap_copy(src, esz, m->src.dims, 0, numel, stream, 0);
+    }
+    if (em->ndst == 0) {
+        iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel, stream,
+                       1);
+        op_progress(em, numel);
+        return;
+    }
+    for (int k = 0; k < em->ndst; k++) {
+        uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz);
+        if (m->dst[k].dims)
+            iron__tap_copy(dst, esz, m->dst[k].dims, 0, numel, stream, 1);
+        else
+            memcpy(dst, stream, bytes);
+    }
+}
+
 static void mover_step(emu_inst *in, emu_task *t)
 {
-    (void)in;
     emu_mover *em = (emu_mover *)t;
-    const size_t obj = em->fifo->obj_bytes;
+    const iron__mover *m = em->m;
     const int64_t numel = em->fifo->obj_numel;
     const size_t esz = iron_dtype_size(em->fifo->dtype);
+    (void)in;
     for (;;) {
         int have_op = em->head < em->nops;
-        if (!em->src && !have_op) {
-            iron__emu_block(t, NULL, 0);
+        if ((!em->src || em->ndst == 0) && !have_op) {
+            iron__emu_block(t, NULL, em->ndst == 0, 0);
             return;
         }
-        if (em->src && em->src->filled == 0) {
-            iron__emu_block(t, em->src, 0);
-            return;
-        }
-        if (em->ndst == 0 && !have_op) {
-            iron__emu_block(t, NULL, 1);
+        if (em->src && iron__pool_avail(em->src, 0, m->src.slot) < 1) {
+            iron__emu_block(t, em->src, 0, 1);
             return;
         }
         for (int k = 0; k < em->ndst; k++)
-            if (em->dst[k]->free == 0) {
-                iron__emu_block(t, em->dst[k], 1);
+            if (iron__pool_avail(em->dst[k], 1, m->dst[k].slot) < 1) {
+                iron__emu_block(t, em->dst[k], 1, 1);
                 return;
             }
-        if (!em->src) {
-            emu_op *op = &em->ops[em->head];
-            uint8_t *first = em->dst[0]->buf[em->dst[0]->wi];
-            iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel,
-                           first, 0);
-            for (int k = 1; k < em->ndst; k++)
-                memcpy(em->dst[k]->buf[em->dst[k]->wi], first, obj);
-            op_progress(em, numel);
-        } else if (em->ndst == 0) {
-            emu_op *op = &em->ops[em->head];
-            iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel,
-                           em->src->buf[em->src->ri], 1);
-            op_progress(em, numel);
-        } else {
-            for (int k = 0; k < em->ndst; k++)
-                memcpy(em->dst[k]->buf[em->dst[k]->wi],
-                       em->src->buf[em->src->ri], obj);
-        }
-        if (em->src) {
-            emu_pool *p = em->src;
-            p->ri = p->ri + 1 == p->depth ? 0 : p->ri + 1;
-            p->filled--;
-            p->free++;
-            iron__emu_wake(p->writer);
-        }
-        for (int k = 0; k < em->ndst; k++) {
-            emu_pool *p = em->dst[k];
-            p->wi = p->wi + 1 == p->depth ? 0 : p->wi + 1;
-            p->free--;
-            p->filled++;
-            iron__emu_wake(p->reader);
-        }
+        if (em->src)
+            iron__pool_take(em->src, 0, m->src.slot, 1);
+        for (int k = 0; k < em->ndst; k++)
+            iron__pool_take(em->dst[k], 1, m->dst[k].slot, 1);
+        move_object(em, numel, esz);
+        if (em->src)
+            iron__pool_release(em->src, 0, m->src.slot, 1);
+        for (int k = 0; k < em->ndst; k++)
+            iron__pool_release(em->dst[k], 1, m->dst[k].slot, 1);
         em->objects++;
     }
 }
 
-void iron__emu_mover_init(emu_inst *in, emu_mover *em, const iron__mover *m)
+iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
+                                 const iron__mover *m)
 {
+    iron__free(em->ops);
+    iron__free(em->stream);
+    memset(em, 0, sizeof *em);
     em->task.step = mover_step;
     em->task.state = EMU_BLOCKED;
     em->m = m;
     em->fifo = in->prog->d->fifos.v[m->fifo];
-    em->src = m->src_pool >= 0 ? &in->pools[m->src_pool] : NULL;
+    em->src = m->src.pool >= 0 ? &in->pools[m->src.pool] : NULL;
     if (em->src)
-        em->src->reader = &em->task;
+        em->src->reader[m->src.slot] = &em->task;
     em->ndst = m->ndst;
+    int dims = m->src.dims != NULL || m->src.pool < 0;
     for (int k = 0; k < m->ndst; k++) {
-        em->dst[k] = &in->pools[m->dst_pool[k]];
-        em->dst[k]->writer = &em->task;
+        em->dst[k] = &in->pools[m->dst[k].pool];
+        em->dst[k]->writer[m->dst[k].slot] = &em->task;
+        dims |= m->dst[k].dims != NULL;
     }
-    em->nops = em->head = 0;
-    em->objects = 0;
+    if (dims) {
+        em->stream = iron__malloc(em->fifo->obj_bytes);
+        if (!em->stream)
+            return iron__fail(IRON_ENOMEM, "emulator: out of memory");
+    }
+    return IRON_OK;
 }
 
 iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,

@@ -1,11 +1,17 @@
 /*
  * emu_driver.c - the emulator's driver table: host buffers, loading a
  * program into emulated tile memory, and running its runtime sequence.
+ *
+ * The sequence is interpreted on the caller's thread between phases: fills
+ * and drains are queued on their movers, run-time parameters and barriers
+ * are written while every lane is idle, and at the end of each task group
+ * (and of the sequence) the lanes run until what the phase awaits is done.
  */
 #include <string.h>
 
 #include "device/device.h"
 #include "emu/emu.h"
+#include "tensor/tensor.h"
 
 static iron_status emu_buf_alloc(iron_driver *drv, size_t nbytes, void **host,
                                  void **handle)
@@ -44,31 +50,39 @@ static iron_status emu_buf_sync(iron_driver *drv, void *host, void *handle,
     return IRON_OK;
 }
 
-/* (Re)initialises every lock, buffer position and task: the state of a
- * freshly loaded program. */
+/* (Re)initialises every lock, buffer position, barrier and task: the
+ * state of a freshly loaded program. */
 static iron_status reset(emu_inst *in)
 {
     const iron_program *p = in->prog;
-    uint32_t tm = iron__tile_mem(p);
-    memset(in->mem, 0, (size_t)p->ntiles * tm);
+    memset(in->mem, 0, in->tile_off[p->ntiles]);
     for (int i = 0; i < p->npools; i++) {
         emu_pool *ep = &in->pools[i];
         const iron__pool *pl = &p->pools[i];
-        int t = 0;
-        while (p->tiles[t].tile.col != pl->tile.col ||
-               p->tiles[t].tile.row != pl->tile.row)
-            t++;
+        uint8_t *base = in->mem + in->tile_off[iron__program_tile(p, pl->tile)];
         memset(ep, 0, sizeof *ep);
         ep->def = pl;
         ep->depth = pl->depth;
-        ep->free = pl->depth;
+        ep->nw = pl->nwriters;
+        ep->nr = pl->nreaders;
+        for (int w = 0; w < ep->nw; w++)
+            ep->free[w] = pl->depth;
         for (int b = 0; b < pl->depth; b++)
-            ep->buf[b] = in->mem + (size_t)t * tm + pl->addr[b];
+            ep->buf[b] = base + pl->addr[b];
     }
-    for (int i = 0; i < in->nworkers; i++)
-        iron__emu_worker_init(in, &in->workers[i], p->d->workers.v[i], i);
-    for (int i = 0; i < in->nmovers; i++)
-        iron__emu_mover_init(in, &in->movers[i], &p->movers[i]);
+    for (int i = 0; i < p->nbarrier_copies; i++) {
+        in->barriers[i].name =
+            p->d->barriers.v[p->barrier_copies[i].barrier]->name;
+        in->barriers[i].value = 0;
+        in->barriers[i].owner = NULL;
+    }
+    iron_status s = IRON_OK;
+    for (int i = 0; i < in->nworkers && s == IRON_OK; i++)
+        s = iron__emu_worker_init(in, &in->workers[i], i);
+    for (int i = 0; i < in->nmovers && s == IRON_OK; i++)
+        s = iron__emu_mover_init(in, &in->movers[i], &p->movers[i]);
+    if (s != IRON_OK)
+        return s;
     in->started = 0;
     in->broken = 0;
     return iron__emu_lanes_assign(in);
@@ -80,12 +94,18 @@ static void emu_unload(iron_driver *drv, void *loaded)
     emu_inst *in = loaded;
     if (!in)
         return;
-    for (int i = 0; in->movers && i < in->nmovers; i++)
+    for (int i = 0; in->movers && i < in->nmovers; i++) {
         iron__free(in->movers[i].ops);
+        iron__free(in->movers[i].stream);
+    }
+    for (int i = 0; in->workers && i < in->nworkers; i++)
+        iron__emu_worker_fini(&in->workers[i]);
     iron__free_aligned(in->mem);
+    iron__free(in->tile_off);
     iron__free(in->pools);
     iron__free(in->workers);
     iron__free(in->movers);
+    iron__free(in->barriers);
     if (in->lanes)
         for (int l = 0; l < in->nlanes_cap; l++)
             iron__free(in->lanes[l].ready);
@@ -112,15 +132,24 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     in->nworkers = prog->d->workers.n;
     in->nmovers = prog->nmovers;
     in->ntasks = in->nworkers + in->nmovers;
-    in->mem = iron__aligned_alloc(64, (size_t)(prog->ntiles ? prog->ntiles : 1) *
-                                          iron__tile_mem(prog));
+    in->tile_off = iron__calloc((size_t)prog->ntiles + 1, sizeof *in->tile_off);
+    if (in->tile_off)
+        for (int t = 0; t < prog->ntiles; t++)
+            in->tile_off[t + 1] =
+                in->tile_off[t] + iron__tile_mem_of(prog, prog->tiles[t].tile);
+    in->mem = in->tile_off
+                  ? iron__aligned_alloc(64, in->tile_off[prog->ntiles] + 64)
+                  : NULL;
     in->pools = iron__calloc((size_t)prog->npools + 1, sizeof *in->pools);
     in->workers = iron__calloc((size_t)in->nworkers + 1, sizeof *in->workers);
     in->movers = iron__calloc((size_t)in->nmovers + 1, sizeof *in->movers);
+    in->barriers = iron__calloc((size_t)prog->nbarrier_copies + 1,
+                                sizeof *in->barriers);
     /* One lane per task at most; each lane's ring can hold every task. */
     in->nlanes_cap = in->ntasks ? in->ntasks : 1;
     in->lanes = iron__calloc((size_t)in->nlanes_cap, sizeof *in->lanes);
-    int ok = in->mem && in->pools && in->workers && in->movers && in->lanes;
+    int ok = in->mem && in->pools && in->workers && in->movers &&
+             in->barriers && in->lanes;
     for (int l = 0; ok && l < in->nlanes_cap; l++)
         ok = (in->lanes[l].ready = iron__calloc((size_t)in->ntasks + 1,
                                                 sizeof(emu_task *))) != NULL;
@@ -137,12 +166,37 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     return IRON_OK;
 }
 
+/* Writes a run-time parameter into every worker's copy of the buffer. */
+static void set_rtp(emu_inst *in, const iron__rt_op *op)
+{
+    const iron_program *p = in->prog;
+    size_t esz = iron_dtype_size(op->rtp->dtype);
+    for (int i = 0; i < p->nrtp_copies; i++) {
+        const iron__rtp_copy *c = &p->rtp_copies[i];
+        if (c->rtp != op->rtp->index)
+            continue;
+        int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
+        uint8_t *at = in->mem + in->tile_off[tile] + c->addr +
+                      (size_t)op->index * esz;
+        iron__dtype_store(op->rtp->dtype, at, op->value);
+    }
+}
+
+static void set_barrier(emu_inst *in, const iron__rt_op *op)
+{
+    const iron_program *p = in->prog;
+    for (int i = 0; i < p->nbarrier_copies; i++)
+        if (p->barrier_copies[i].barrier == op->barrier->index)
+            iron__emu_barrier_set(&in->barriers[i], (int)op->value);
+}
+
 static iron_status emu_run(iron_driver *drv, void *loaded,
                            const iron_run_args *args, iron_run_state *state)
 {
     (void)drv;
     emu_inst *in = loaded;
-    const iron_design *d = in->prog->d;
+    const iron_program *p = in->prog;
+    const iron_design *d = p->d;
     *state = IRON_RUN_ERROR;
     if (in->broken) {
         iron_status s = reset(in);
@@ -150,31 +204,48 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
             return s;
     }
     in->timeout_ms = args->timeout_ms;
+    in->deadline_ns =
+        iron__now_coarse_ns() + (uint64_t)args->timeout_ms * 1000000u;
     for (int i = 0; i < in->nmovers; i++)
         in->movers[i].nops = in->movers[i].head = 0;
-    /* The runtime sequence issues its ops in order onto their movers'
-     * queues; each mover then serves its queue in order, as a DMA channel
-     * serves its task queue. */
-    for (int i = 0; i < d->ops.n; i++) {
-        const iron__rt_op *op = &d->ops.v[i];
-        emu_mover *em = &in->movers[op->h->fifo->mover];
-        iron_status s = iron__emu_mover_push(em, op, args->host[op->arg]);
-        if (s != IRON_OK) {
-            in->broken = 1;
-            return s;
-        }
-        em->task.lane->ops_left++;
-        em->task.lane->awaited_left += op->wait;
-    }
     if (!in->started) {
         for (int i = 0; i < in->nworkers; i++)
             iron__emu_wake(&in->workers[i].task);
         in->started = 1;
     }
-    for (int i = 0; i < in->nmovers; i++)
-        if (in->movers[i].nops > 0)
-            iron__emu_wake(&in->movers[i].task);
-    iron_status s = iron__emu_lanes_run(in, state);
+    iron_status s = IRON_OK;
+    for (int i = 0; i < d->ops.n && s == IRON_OK; i++) {
+        const iron__rt_op *op = &d->ops.v[i];
+        switch (op->kind) {
+        case IRON__RT_FILL:
+        case IRON__RT_DRAIN: {
+            emu_mover *em = &in->movers[p->op_mover[i]];
+            s = iron__emu_mover_push(em, op, args->host[op->arg]);
+            if (s != IRON_OK)
+                break;
+            em->task.lane->ops_left++;
+            em->task.lane->awaited_left += op->wait;
+            iron__emu_wake(&em->task);
+            break;
+        }
+        case IRON__RT_SET_RTP:
+            set_rtp(in, op);
+            break;
+        case IRON__RT_SET_BARRIER:
+            set_barrier(in, op);
+            break;
+        case IRON__RT_GROUP_START:
+            break;
+        case IRON__RT_GROUP_FINISH:
+            in->final_phase = 0;
+            s = iron__emu_lanes_run(in, state);
+            break;
+        }
+    }
+    if (s == IRON_OK) {
+        in->final_phase = 1;
+        s = iron__emu_lanes_run(in, state);
+    }
     if (s != IRON_OK)
         in->broken = 1;
     return s;

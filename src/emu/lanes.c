@@ -64,11 +64,20 @@ iron_status iron__emu_lanes_assign(emu_inst *in)
         parent[i] = i;
         lane_of_root[i] = -1;
     }
+    /* Everyone who writes or reads a pool can wake everyone else there. */
     for (int p = 0; p < in->prog->npools; p++) {
-        int a = task_index(in, in->pools[p].writer);
-        int b = task_index(in, in->pools[p].reader);
-        if (a >= 0 && b >= 0)
-            parent[find(parent, a)] = find(parent, b);
+        const emu_pool *pl = &in->pools[p];
+        int first = -1;
+        for (int k = 0; k < pl->nw + pl->nr; k++) {
+            const emu_task *t = k < pl->nw ? pl->writer[k] : pl->reader[k - pl->nw];
+            int ti = task_index(in, t);
+            if (ti < 0)
+                continue;
+            if (first < 0)
+                first = ti;
+            else
+                parent[find(parent, ti)] = find(parent, first);
+        }
     }
     int groups = 0;
     for (int i = 0; i < n; i++)

@@ -6,11 +6,36 @@
 
 #include "emu/emu.h"
 
-static void pool_state(const emu_pool *p, iron__str *s)
+static void pool_state(const emu_pool *p, int writer, iron__str *s)
 {
-    iron__str_printf(s, "%s on tile (%d,%d): %d of %d buffer%s filled",
-                     p->def->label, p->def->tile.col, p->def->tile.row,
-                     p->filled, p->depth, p->depth == 1 ? "" : "s");
+    char tn[48];
+    int total = 0;
+    for (int r = 0; r < p->nr; r++)
+        total = r == 0 || p->filled[r] < total ? p->filled[r] : total;
+    iron__str_printf(s, "%s on %s (%d of %d buffer%s filled)", p->def->label,
+                     iron__tile_name(p->def->tile, tn, sizeof tn),
+                     writer ? p->depth - p->free[0] : total, p->depth,
+                     p->depth == 1 ? "" : "s");
+}
+
+static void task_wait(const emu_task *t, iron__str *s)
+{
+    if (t->state == EMU_DONE) {
+        iron__str_append(s, " has returned from its core body");
+    } else if (t->state != EMU_BLOCKED) {
+        iron__str_append(s, " is runnable");
+    } else if (t->wait_barrier) {
+        iron__str_printf(s, " waits for barrier '%s' to reach %d (it is %d)",
+                         t->wait_barrier->name, t->wait_value,
+                         t->wait_barrier->value);
+    } else if (t->wait_pool) {
+        iron__str_printf(s, " waits to acquire %d %s buffer%s of ",
+                         t->wait_count, t->wait_writer ? "free" : "filled",
+                         t->wait_count == 1 ? "" : "s");
+        pool_state(t->wait_pool, t->wait_writer, s);
+    } else {
+        iron__str_append(s, " waits for runtime ops");
+    }
 }
 
 void iron__emu_report(const emu_lane *lane, iron__str *s)
@@ -20,21 +45,16 @@ void iron__emu_report(const emu_lane *lane, iron__str *s)
     int any = 0;
     for (int i = 0; i < in->nworkers; i++) {
         const emu_worker *ew = &in->workers[i];
-        const emu_task *t = &ew->task;
-        if (t->lane != lane)
+        if (ew->task.lane != lane)
             continue;
-        iron__str_printf(s, "%sworker '%s' on tile (%d,%d) after %llu "
-                            "iteration%s ",
+        iron__str_printf(s, "%sworker '%s' on tile (%d,%d)",
                          any++ ? "; " : "", ew->w->name, ew->w->tile.col,
-                         ew->w->tile.row, (unsigned long long)ew->iterations,
-                         ew->iterations == 1 ? "" : "s");
-        if (t->state != EMU_BLOCKED || !t->wait_pool) {
-            iron__str_append(s, "is runnable");
-            continue;
-        }
-        iron__str_printf(s, "waits to acquire a %s buffer of ",
-                         t->wait_prod ? "free" : "filled");
-        pool_state(t->wait_pool, s);
+                         ew->w->tile.row);
+        if (!ew->is_core)
+            iron__str_printf(s, " after %llu iteration%s",
+                             (unsigned long long)ew->iterations,
+                             ew->iterations == 1 ? "" : "s");
+        task_wait(&ew->task, s);
     }
     for (int i = 0; i < in->nmovers; i++) {
         const emu_mover *em = &in->movers[i];
@@ -43,8 +63,7 @@ void iron__emu_report(const emu_lane *lane, iron__str *s)
         int pending = em->head < em->nops;
         if (!pending && em->task.wait_pool == NULL)
             continue;  /* an idle host mover: nothing to say */
-        iron__str_printf(s, "%sDMA of fifo '%s'", any++ ? "; " : "",
-                         em->fifo->name);
+        iron__str_printf(s, "%sDMA %s", any++ ? "; " : "", em->m->label);
         if (pending) {
             const emu_op *op = &em->ops[em->head];
             const iron__argsig *a = &d->args[op->op->arg];
@@ -54,12 +73,6 @@ void iron__emu_report(const emu_lane *lane, iron__str *s)
                              op->op->arg, a->name, (long long)op->done,
                              (long long)op->total);
         }
-        if (em->task.wait_pool) {
-            iron__str_printf(s, " waits for a %s buffer of ",
-                             em->task.wait_prod ? "free" : "filled");
-            pool_state(em->task.wait_pool, s);
-        } else if (em->task.state == EMU_BLOCKED) {
-            iron__str_append(s, " waits for runtime ops");
-        }
+        task_wait(&em->task, s);
     }
 }

@@ -9,26 +9,33 @@
  * two lanes).  No locks, no callbacks other than kernels, which run inside
  * a worker's step.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "emu/emu.h"
 
-void iron__emu_wake(emu_task *t)
-{
-    if (!t || t->state != EMU_BLOCKED)
-        return;
-    emu_lane *l = t->lane;
-    t->state = EMU_READY;
-    l->ready[(l->rhead + l->rcount) % l->in->ntasks] = t;
-    l->rcount++;
-}
-
-void iron__emu_block(emu_task *t, emu_pool *p, int wait_prod)
+void iron__emu_block(emu_task *t, emu_pool *p, int writer, int count)
 {
     t->state = EMU_BLOCKED;
     t->wait_pool = p;
-    t->wait_prod = wait_prod;
+    t->wait_writer = writer;
+    t->wait_count = count;
+    t->wait_barrier = NULL;
+}
+
+void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
+{
+    emu_lane *l = t->lane;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->error, sizeof l->error, fmt, ap);
+    va_end(ap);
+    l->status = s;
+    l->state = IRON_RUN_ERROR;
+    t->state = EMU_BLOCKED;
+    t->wait_pool = NULL;
+    t->wait_barrier = NULL;
 }
 
 /* How many steps run between reads of the coarse clock: a step is short
@@ -47,22 +54,32 @@ static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
     l->state = state;
 }
 
+/* What the lane still owes in this phase: at a task group's end, its
+ * awaited drains; at the end of the call, every op (then no task touches
+ * this call's tensors after it returns). */
+static int owed(const emu_lane *l)
+{
+    return l->in->final_phase ? l->ops_left : l->awaited_left;
+}
+
 void iron__emu_run_lane(void *arg)
 {
     emu_lane *l = arg;
     emu_inst *in = l->in;
-    uint64_t deadline = iron__now_coarse_ns() + (uint64_t)in->timeout_ms * 1000000u;
+    uint64_t deadline = in->deadline_ns;
     unsigned steps = 0;
-    /* Run until every op of this call is done (awaited or not: then no
-     * task touches this call's tensors after it returns).  Tasks that can
-     * still move stay queued and go on at the next call, as cores keep
-     * running between kernel launches on hardware. */
-    while (l->rcount > 0 && l->ops_left > 0) {
+    l->status = IRON_OK;
+    /* Tasks that can still move when the phase is done stay queued and go
+     * on at the next phase or call, as cores keep running between kernel
+     * launches on hardware. */
+    while (l->rcount > 0 && owed(l) > 0) {
         emu_task *t = l->ready[l->rhead];
         l->rhead = (l->rhead + 1) % in->ntasks;
         l->rcount--;
         t->state = EMU_RUNNING;
         t->step(in, t);
+        if (l->status != IRON_OK)
+            return;  /* a task failed (iron__emu_task_fail) */
         if (++steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
             char what[96];
             snprintf(what, sizeof what, "the run did not finish within %d ms",
@@ -71,7 +88,7 @@ void iron__emu_run_lane(void *arg)
             return;
         }
     }
-    if (l->awaited_left > 0 || l->ops_left > 0) {
+    if (owed(l) > 0) {
         char what[256];
         snprintf(what, sizeof what,
                  "no task can make progress with %d awaited drain%s and %d "

@@ -254,14 +254,13 @@ static iron_status insert(iron_jit *j, jit_spec *sp)
     return IRON_OK;
 }
 
-IRON_API iron_status iron_jit_launch(iron_jit *j,
-                                     const iron_launch_config *config,
-                                     int nparams, const iron_param *params,
-                                     int nargs, iron_tensor *const *args)
+/* The call path up to the specialization: configuration, device,
+ * parameters, argument checks, key, lookup or build. */
+static iron_status specialize(iron_jit *j, const iron_launch_config *config,
+                              int nparams, const iron_param *params,
+                              int nargs, iron_tensor *const *args,
+                              iron_device **dev_out, jit_spec **out)
 {
-    if (!j)
-        return iron__fail(IRON_EINVAL, "iron_jit_launch: jit is NULL");
-    j->stats.calls++;
     if (config && config->size < sizeof *config)
         return iron__fail(IRON_EINVAL,
                           "%s: launch config size is %zu, expected %zu (set "
@@ -297,6 +296,25 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
         }
         j->stats.builds++;
     }
+    *dev_out = dev;
+    *out = sp;
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_jit_launch(iron_jit *j,
+                                     const iron_launch_config *config,
+                                     int nparams, const iron_param *params,
+                                     int nargs, iron_tensor *const *args)
+{
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_launch: jit is NULL");
+    j->stats.calls++;
+    iron_device *dev;
+    jit_spec *sp;
+    iron_status s = specialize(j, config, nparams, params, nargs, args, &dev,
+                               &sp);
+    if (s != IRON_OK)
+        return s;
 
     void *host[IRON__JIT_MAX_ARGS], *handle[IRON__JIT_MAX_ARGS];
     size_t bytes[IRON__JIT_MAX_ARGS];
@@ -330,4 +348,49 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
             return iron__fail_context(s, "%s: argument %d ('%s')", j->name, i,
                                       j->args[i].name);
     return IRON_OK;
+}
+
+IRON_API iron_status iron_jit_dump(iron_jit *j,
+                                   const iron_launch_config *config,
+                                   int nparams, const iron_param *params,
+                                   int nargs, iron_tensor *const *args,
+                                   char **text)
+{
+    if (!text)
+        return iron__fail(IRON_EINVAL, "iron_jit_dump: text is NULL");
+    *text = NULL;
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_dump: jit is NULL");
+    iron_device *dev;
+    jit_spec *sp;
+    iron_status s = specialize(j, config, nparams, params, nargs, args, &dev,
+                               &sp);
+    if (s != IRON_OK)
+        return s;
+    iron__str out = { 0 };
+    iron__str_printf(&out, "%s\n", sp->signature);
+    iron__design_dump(sp->prog->d, &out);
+    iron__str_printf(&out, "dma (%d mover%s):\n", sp->prog->nmovers,
+                     sp->prog->nmovers == 1 ? "" : "s");
+    for (int i = 0; i < sp->prog->nmovers; i++)
+        iron__str_printf(&out, "  %s\n", sp->prog->movers[i].label);
+    iron__str_append(&out, "tiles:\n");
+    for (int i = 0; i < sp->prog->ntiles; i++) {
+        const iron__tile_use *u = &sp->prog->tiles[i];
+        char tn[48];
+        iron__str_printf(&out,
+                         "  %s: %u bytes, %d locks, %d BDs, DMA %d in + %d "
+                         "out\n",
+                         iron__tile_name(u->tile, tn, sizeof tn), u->mem_used,
+                         u->locks, u->bds, u->dma_in, u->dma_out);
+    }
+    *text = iron__str_take(&out);
+    if (!*text)
+        return iron__fail(IRON_ENOMEM, "out of memory dumping the design");
+    return IRON_OK;
+}
+
+IRON_API void iron_free(void *p)
+{
+    iron__free(p);
 }

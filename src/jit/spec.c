@@ -58,7 +58,8 @@ void iron__jit_spec_free(jit_spec *s)
 
 static int same_kernel(const iron_kernel *a, const iron_kernel *b)
 {
-    if (strcmp(a->entry, b->entry) || strcmp(a->source, b->source) ||
+    if (a->is_core != b->is_core || strcmp(a->entry, b->entry) ||
+        strcmp(a->source, b->source) ||
         a->nargs != b->nargs || a->ndefines != b->ndefines ||
         (a->cflags == NULL) != (b->cflags == NULL) ||
         (a->cflags && strcmp(a->cflags, b->cflags)))
@@ -97,7 +98,8 @@ static iron_status compile_kernels(iron_jit *j, iron_program *p)
             iron__str flags = { 0 }, label = { 0 };
             iron__str_printf(&flags, "%s %s", j->cflags ? j->cflags : "-O2",
                              k->cflags ? k->cflags : "");
-            iron__str_printf(&label, "kernel '%s'", k->entry);
+            iron__str_printf(&label, "%s '%s'",
+                             k->is_core ? "core body" : "kernel", k->entry);
             iron__kernel_src src = {
                 .label = iron__str_get(&label),
                 .entry = k->entry,
@@ -108,6 +110,7 @@ static iron_status compile_kernels(iron_jit *j, iron_program *p)
                 .define_names = names,
                 .define_values = values,
                 .cflags = iron__str_get(&flags),
+                .is_core = k->is_core,
             };
             iron_status s = flags.oom || label.oom
                                 ? iron__fail(IRON_ENOMEM, "out of memory")

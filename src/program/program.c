@@ -1,6 +1,7 @@
 /*
  * program.c - the lifetime of a program (placed, compiled design).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "program/program.h"
@@ -45,7 +46,28 @@ void iron__program_free(iron_program *p)
     iron__free(p->pools);
     iron__free(p->movers);
     iron__free(p->tiles);
-    iron__free(p->worker_pool);
+    iron__free(p->rtp_copies);
+    iron__free(p->barrier_copies);
+    iron__free(p->wargs);
+    iron__free(p->op_mover);
     iron__design_free(p->d);
     iron__free(p);
+}
+
+int iron__program_tile(const iron_program *p, iron__tile t)
+{
+    for (int i = 0; i < p->ntiles; i++)
+        if (p->tiles[i].tile.col == t.col && p->tiles[i].tile.row == t.row)
+            return i;
+    return -1;
+}
+
+const char *iron__tile_name(iron__tile t, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (%d,%d)",
+             t.row == IRON__ROW_SHIM      ? "shim"
+             : t.row == IRON__ROW_MEMTILE ? "memtile"
+                                          : "compute tile",
+             t.col, t.row);
+    return buf;
 }

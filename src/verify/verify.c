@@ -31,21 +31,42 @@ static iron_status check_fifo(const iron_fifo *f)
         host_cons += h->user == IRON__USER_RUNTIME;
     }
     if (f->prod.user == IRON__USER_RUNTIME && host_cons > 0)
-        return iron__fail(IRON_ENOTSUP,
+        return iron__fail(IRON_EDESIGN,
                           "fifo '%s' is filled and drained by the runtime "
-                          "sequence with no worker between; host-to-host "
-                          "paths need a memtile link, not supported yet",
+                          "sequence with nothing between: a shim cannot "
+                          "stream to a shim; pass it through a memtile "
+                          "(iron_fifo_forward) or a worker",
                           f->name);
-    if (host_cons > 0 && host_cons < f->ncons)
-        return iron__fail(IRON_ENOTSUP,
-                          "fifo '%s' broadcasts to both the host and workers; "
-                          "not supported yet",
-                          f->name);
-    if (host_cons > 1)
-        return iron__fail(IRON_ENOTSUP,
-                          "fifo '%s' is drained through %d consumer handles; "
-                          "use one",
-                          f->name, host_cons);
+    return IRON_OK;
+}
+
+/* Run-time parameter buffers and barriers the sequence sets must reach a
+ * worker, or the sequence writes into nothing. */
+static iron_status check_uses(const iron_design *d)
+{
+    for (int i = 0; i < d->ops.n; i++) {
+        const iron__rt_op *op = &d->ops.v[i];
+        if (op->kind != IRON__RT_SET_RTP && op->kind != IRON__RT_SET_BARRIER)
+            continue;
+        int used = 0;
+        for (int w = 0; w < d->workers.n && !used; w++)
+            for (int a = 0; a < d->workers.v[w]->nargs && !used; a++) {
+                const iron_arg *arg = &d->workers.v[w]->args[a];
+                used = op->kind == IRON__RT_SET_RTP
+                           ? arg->kind == IRON_ARG_RTP && arg->rtp == op->rtp
+                           : arg->kind == IRON_ARG_BARRIER &&
+                                 arg->barrier == op->barrier;
+            }
+        if (!used)
+            return iron__fail(IRON_EDESIGN,
+                              "the sequence sets %s '%s', which no worker "
+                              "takes as an argument",
+                              op->kind == IRON__RT_SET_RTP
+                                  ? "run-time parameter buffer"
+                                  : "barrier",
+                              op->kind == IRON__RT_SET_RTP ? op->rtp->name
+                                                           : op->barrier->name);
+    }
     return IRON_OK;
 }
 
@@ -54,6 +75,11 @@ iron_status iron__verify(const iron_design *d)
     if (d->workers.n == 0)
         return iron__fail(IRON_EDESIGN,
                           "the design has no worker (iron_worker_new)");
+    if (d->group_open >= 0)
+        return iron__fail(IRON_EDESIGN,
+                          "the task group opened at sequence op %d is never "
+                          "finished (iron_rt_finish_task_group)",
+                          d->group_open);
     for (int i = 0; i < d->fifos.n; i++) {
         iron_status s = check_fifo(d->fifos.v[i]);
         if (s != IRON_OK)
@@ -79,5 +105,5 @@ iron_status iron__verify(const iron_design *d)
                           "when it is done",
                           d->ops.n, d->ops.n == 1 ? "" : "s");
     (void)fills;
-    return IRON_OK;
+    return check_uses(d);
 }

@@ -75,10 +75,11 @@ TEST(place_pools_are_laid_out_in_tile_memory)
     iron_program *p;
     ASSERT_OK(build(&p, &info, 1, 1, 10));  /* 40 B objects -> 64 B slots */
     ASSERT_EQ(p->npools, 2);
-    ASSERT_EQ(p->pools[0].addr[0], 0);
-    ASSERT_EQ(p->pools[0].addr[1], 64);
-    ASSERT_EQ(p->pools[1].addr[0], 128);
-    ASSERT_EQ(p->pools[1].addr[1], 192);
+    /* The core's 1 KiB stack sits at the bottom of the tile's memory. */
+    ASSERT_EQ(p->pools[0].addr[0], 1024);
+    ASSERT_EQ(p->pools[0].addr[1], 1024 + 64);
+    ASSERT_EQ(p->pools[1].addr[0], 1024 + 128);
+    ASSERT_EQ(p->pools[1].addr[1], 1024 + 192);
     ASSERT_EQ(p->ntiles, 1);
     ASSERT_EQ(p->tiles[0].mem_used, 256 + 1024);
     ASSERT_EQ(p->tiles[0].locks, 4);
@@ -102,7 +103,7 @@ TEST(place_shim_spills_to_the_nearest_free_column)
     ASSERT_OK(build(&p, &info, 2, 3, 16));
     int per_col[2] = { 0, 0 };
     for (int m = 0; m < p->nmovers; m++)
-        if (p->movers[m].src_pool < 0)
+        if (p->movers[m].src.pool < 0)
             per_col[p->movers[m].shim_col]++;
     ASSERT_EQ(per_col[0], 2);
     ASSERT_EQ(per_col[1], 1);

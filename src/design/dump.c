@@ -1,0 +1,217 @@
+/*
+ * dump.c - the readable text form of a design: FIFOs with their object
+ * types and depths, links, workers and (once placed) their tiles, and the
+ * runtime sequence.  Users read it to see what placement did.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "design/design.h"
+
+static void shape_text(iron__str *s, iron_dtype dt, iron_shape sh)
+{
+    iron__str_printf(s, "%s[", iron_dtype_name(dt));
+    for (int i = 0; i < sh.ndim; i++)
+        iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)sh.dims[i]);
+    iron__str_append(s, "]");
+}
+
+static void tap_text(iron__str *s, const iron_tap *t)
+{
+    iron__str_printf(s, "offset %lld sizes [", (long long)t->offset);
+    for (int i = 0; i < t->ndim; i++)
+        iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)t->sizes[i]);
+    iron__str_append(s, "] strides [");
+    for (int i = 0; i < t->ndim; i++)
+        iron__str_printf(s, "%s%lld", i ? ", " : "",
+                         (long long)t->strides[i]);
+    iron__str_append(s, "]");
+}
+
+static void dims_text(iron__str *s, const iron_handle *h)
+{
+    if (!h->has_dims)
+        return;
+    iron__str_append(s, h->is_prod ? " dims_to_stream [" : " dims_from_stream [");
+    for (int i = 0; i < h->dims.ndim; i++)
+        iron__str_printf(s, "%s(%lld, %lld)", i ? ", " : "",
+                         (long long)h->dims.sizes[i],
+                         (long long)h->dims.strides[i]);
+    iron__str_append(s, "]");
+}
+
+static void endpoint_text(iron__str *s, const iron_handle *h)
+{
+    switch (h->user) {
+    case IRON__USER_WORKER:
+        iron__str_printf(s, "worker '%s'", h->worker->name);
+        break;
+    case IRON__USER_RUNTIME:
+        iron__str_append(s, "runtime");
+        break;
+    case IRON__USER_LINK:
+        iron__str_printf(s, "memtile link %d", h->link->index);
+        break;
+    case IRON__USER_NONE:
+        iron__str_append(s, "(unused)");
+        break;
+    }
+    if (h->tile.col >= 0 && h->user != IRON__USER_NONE &&
+        h->user != IRON__USER_RUNTIME)
+        iron__str_printf(s, " @(%d,%d)", h->tile.col, h->tile.row);
+    if (h->depth != h->fifo->depth)
+        iron__str_printf(s, " depth %d", h->depth);
+    dims_text(s, h);
+}
+
+static const char *rt_name(iron__rt_kind k)
+{
+    switch (k) {
+    case IRON__RT_FILL: return "fill";
+    case IRON__RT_DRAIN: return "drain";
+    case IRON__RT_SET_RTP: return "set_rtp";
+    case IRON__RT_SET_BARRIER: return "set_barrier";
+    case IRON__RT_GROUP_START: return "task_group";
+    case IRON__RT_GROUP_FINISH: return "finish_task_group";
+    }
+    return "?";
+}
+
+void iron__design_dump(const iron_design *d, iron__str *s)
+{
+    iron__str_printf(s, "design '%s' on %s, %d column%s\n",
+                     d->jit_name ? d->jit_name : "?",
+                     d->dev ? d->dev->name : "?", d->cols,
+                     d->cols == 1 ? "" : "s");
+    iron__str_append(s, "arguments:\n");
+    for (int i = 0; i < d->nargs; i++) {
+        iron__str_printf(s, "  %d %s %s: ", i, iron__role_name(d->args[i].role),
+                         d->args[i].name);
+        shape_text(s, d->args[i].dtype, d->args[i].shape);
+        iron__str_append(s, "\n");
+    }
+    iron__str_printf(s, "fifos (%d):\n", d->fifos.n);
+    for (int i = 0; i < d->fifos.n; i++) {
+        const iron_fifo *f = d->fifos.v[i];
+        iron__str_printf(s, "  %s: ", f->name);
+        shape_text(s, f->dtype, f->obj_shape);
+        iron__str_printf(s, " x %d\n    producer: ", f->depth);
+        endpoint_text(s, &f->prod);
+        for (int c = 0; c < f->ncons; c++) {
+            iron__str_printf(s, "\n    consumer %d: ", c);
+            endpoint_text(s, f->cons[c]);
+        }
+        iron__str_append(s, "\n");
+    }
+    if (d->links.n)
+        iron__str_printf(s, "links (%d):\n", d->links.n);
+    for (int i = 0; i < d->links.n; i++) {
+        const iron__link *l = d->links.v[i];
+        static const char *const kinds[] = { "forward", "split", "join" };
+        iron__str_printf(s, "  %d %s", l->index, kinds[l->kind]);
+        if (l->tile.col >= 0)
+            iron__str_printf(s, " on memtile (%d,%d)", l->tile.col,
+                             l->tile.row);
+        iron__str_append(s, ": ");
+        for (int k = 0; k < l->nin; k++)
+            iron__str_printf(s, "%s'%s'", k ? ", " : "", l->in[k]->fifo->name);
+        iron__str_append(s, " -> ");
+        for (int k = 0; k < l->nout; k++)
+            iron__str_printf(s, "%s'%s'", k ? ", " : "", l->out[k]->fifo->name);
+        if (l->kind != IRON__LINK_FORWARD) {
+            iron__str_append(s, " offsets [");
+            int n = l->kind == IRON__LINK_SPLIT ? l->nout : l->nin;
+            for (int k = 0; k < n; k++)
+                iron__str_printf(s, "%s%lld", k ? ", " : "",
+                                 (long long)l->offsets[k]);
+            iron__str_append(s, "]");
+        }
+        iron__str_append(s, "\n");
+    }
+    iron__str_printf(s, "workers (%d):\n", d->workers.n);
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *w = d->workers.v[i];
+        iron__str_printf(s, "  %s: %s '%s'", w->name,
+                         w->kernel->is_core ? "core body" : "kernel",
+                         w->kernel->entry);
+        if (!w->kernel->is_core)
+            iron__str_printf(s, " x %lld", (long long)w->iterations);
+        if (w->tile.col >= 0)
+            iron__str_printf(s, " on tile (%d,%d)%s", w->tile.col, w->tile.row,
+                             w->pinned ? " (pinned)" : "");
+        iron__str_append(s, "\n    args:");
+        for (int a = 0; a < w->nargs; a++) {
+            const iron_arg *arg = &w->args[a];
+            char hl[96];
+            switch (arg->kind) {
+            case IRON_ARG_HANDLE:
+                iron__str_printf(s, " %s", iron__handle_label(arg->handle, hl,
+                                                              sizeof hl));
+                break;
+            case IRON_ARG_INT:
+                iron__str_printf(s, " %lld", (long long)arg->i);
+                break;
+            case IRON_ARG_FLOAT:
+                iron__str_printf(s, " %g", arg->f);
+                break;
+            case IRON_ARG_RTP:
+                iron__str_printf(s, " rtp '%s'", arg->rtp->name);
+                break;
+            case IRON_ARG_BARRIER:
+                iron__str_printf(s, " barrier '%s'", arg->barrier->name);
+                break;
+            }
+            iron__str_append(s, a + 1 < w->nargs ? "," : "");
+        }
+        iron__str_append(s, "\n");
+    }
+    iron__str_printf(s, "sequence (%d op%s):\n", d->ops.n,
+                     d->ops.n == 1 ? "" : "s");
+    for (int i = 0; i < d->ops.n; i++) {
+        const iron__rt_op *op = &d->ops.v[i];
+        iron__str_printf(s, "  %d %s", i, rt_name(op->kind));
+        char hl[96];
+        switch (op->kind) {
+        case IRON__RT_FILL:
+        case IRON__RT_DRAIN:
+            iron__str_printf(s, " %s %s argument %d ('%s') ",
+                             iron__handle_label(op->h, hl, sizeof hl),
+                             op->kind == IRON__RT_FILL ? "from" : "into",
+                             op->arg, d->args[op->arg].name);
+            tap_text(s, &op->tap);
+            if (op->shim_col >= 0)
+                iron__str_printf(s, " via shim (%d,0)", op->shim_col);
+            if (op->wait)
+                iron__str_append(s, " wait");
+            break;
+        case IRON__RT_SET_RTP:
+            iron__str_printf(s, " '%s'[%lld] = %g", op->rtp->name,
+                             (long long)op->index, op->value);
+            break;
+        case IRON__RT_SET_BARRIER:
+            iron__str_printf(s, " '%s' = %g", op->barrier->name, op->value);
+            break;
+        case IRON__RT_GROUP_START:
+        case IRON__RT_GROUP_FINISH:
+            break;
+        }
+        iron__str_append(s, "\n");
+    }
+}
+
+IRON_API size_t iron_design_dump(const iron_design *d, char *buf, size_t len)
+{
+    iron__str s = { 0 };
+    if (!d)
+        iron__str_append(&s, "(no design)");
+    else
+        iron__design_dump(d, &s);
+    size_t need = s.len;
+    if (buf && len) {
+        size_t n = need < len - 1 ? need : len - 1;
+        memcpy(buf, iron__str_get(&s), n);
+        buf[n] = '\0';
+    }
+    iron__str_free(&s);
+    return need;
+}

@@ -1,0 +1,41 @@
+/*
+ * layout.h - checks on data layout transforms (dims_to_stream /
+ * dims_from_stream) and on the runtime's access patterns against the shim
+ * DMA's limits, plus the canonical form both use.
+ */
+#ifndef IRON_DESIGN_LAYOUT_H
+#define IRON_DESIGN_LAYOUT_H
+
+#include "iron/iron.h"
+
+/* Limits of a DMA's address generator, per tile kind. */
+#define IRON__DIMS_COMPUTE 3
+#define IRON__DIMS_SHIM 3
+#define IRON__DIMS_MEMTILE 4
+
+/* A layout transform on an endpoint (an iron_tap whose offset is 0):
+ * 1..max_ndim dimensions, sizes >= 1, strides >= 0, it visits exactly
+ * obj_numel elements and each lies inside the object; for 1- and 2-byte
+ * dtypes the innermost stride is 1 and the innermost run is a whole number
+ * of 4-byte words.  label names the endpoint and its tile for messages
+ * ("fifo 'a' (producer) on memtile (0,1)").  IRON_EDESIGN otherwise, naming
+ * the dimension, the value and the rule. */
+iron_status iron__dims_check(const iron_tap *dims, int max_ndim,
+                             iron_dtype dt, int64_t obj_numel,
+                             const char *label);
+
+/* The same visiting order with size-1 dimensions dropped and dimensions
+ * merged where the outer one continues the inner one (stride_outer ==
+ * size_inner * stride_inner); at least one dimension remains. */
+void iron__tap_canonical(const iron_tap *in, iron_tap *out);
+
+/* The shim DMA's limits on a runtime fill/drain pattern, checked on its
+ * canonical form: at most 4 dimensions; with 4, the outermost (a repeat)
+ * at most 64; the two innermost sizes at most 1023 unless the pattern is
+ * one contiguous run; strides at most 2^20 32-bit words; the offset and
+ * every stride a whole number of 4-byte words in bytes (the innermost
+ * contiguous run too, for 1- and 2-byte dtypes).  IRON_EBOUNDS naming the
+ * dimension, the value and the limit. */
+iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * fiber.h - user-space execution contexts for custom core bodies, so that
+ * a core body that blocks in iron_acquire suspends its tile's task rather
+ * than an OS thread.  Built on Boost.Context's fcontext (a switch is a few
+ * nanoseconds); stacks are mmap'd with a guard page.
+ */
+#ifndef IRON_EMU_FIBER_H
+#define IRON_EMU_FIBER_H
+
+#include <stddef.h>
+
+#include "iron/iron.h"
+
+typedef struct iron__fiber iron__fiber;
+typedef void (*iron__fiber_fn)(void *arg);
+
+/* A fiber that will run fn(arg) on its own stack of at least stack_bytes
+ * (rounded up to pages, plus a guard page) when first resumed.  Nothing
+ * runs yet.  IRON_ENOMEM naming the size. */
+iron_status iron__fiber_new(iron__fiber **out, size_t stack_bytes,
+                            iron__fiber_fn fn, void *arg);
+
+/* Runs the fiber until it yields or fn returns; returns 1 once fn has
+ * returned (resuming a finished fiber does nothing and returns 1).  May be
+ * called from different threads over the fiber's life, never from two at
+ * once, and never from inside a fiber. */
+int iron__fiber_resume(iron__fiber *f);
+
+/* From inside the running fiber: switches back to the resume() that
+ * entered it.  resume() returns 0; the next resume() continues here. */
+void iron__fiber_yield(iron__fiber *f);
+
+/* The fiber running on this thread, or NULL outside fibers. */
+iron__fiber *iron__fiber_current(void);
+
+/* Frees the stack.  A fiber suspended mid-function is simply discarded
+ * (C has no destructors to run).  Accepts NULL. */
+void iron__fiber_free(iron__fiber *f);
+
+#endif

@@ -1,0 +1,384 @@
+/*
+ * test_tiler.c - the 2-D tiler against a naive enumeration of tiles and
+ * groups written out as plain loops, plus every invalid field.
+ */
+#include "design/layout.h"
+#include "test.h"
+
+static iron_tiler2d tiler(int64_t rows, int64_t cols, int64_t tr, int64_t tc,
+                          int64_t gr, int64_t gc)
+{
+    iron_tiler2d t;
+    memset(&t, 0, sizeof t);
+    t.size = sizeof t;
+    t.rows = rows;
+    t.cols = cols;
+    t.tile_rows = tr;
+    t.tile_cols = tc;
+    t.group_rows = gr;
+    t.group_cols = gc;
+    return t;
+}
+
+/* The elements a pattern visits, in order, by the definition. */
+static int64_t expand(const iron_tap *t, int64_t *out, int64_t cap)
+{
+    int64_t n = iron_tap_count(t);
+    for (int64_t k = 0; k < n && k < cap; k++) {
+        int64_t off = t->offset, r = k;
+        for (int d = t->ndim - 1; d >= 0; d--) {
+            off += (r % t->sizes[d]) * t->strides[d];
+            r /= t->sizes[d];
+        }
+        out[k] = off;
+    }
+    return n;
+}
+
+/* What group `g` should visit, written from the description: groups in
+ * row- or column-major order over the group grid, tiles inside a group in
+ * row- or column-major order, elements inside a tile likewise; the whole
+ * sequence `repeat` times. */
+static int64_t naive_group(const iron_tiler2d *t, int64_t g, int64_t *out)
+{
+    int64_t gr = t->group_rows ? t->group_rows : 1;
+    int64_t gc = t->group_cols ? t->group_cols : 1;
+    int64_t rep = t->repeat ? t->repeat : 1;
+    int64_t grid_r = t->rows / t->tile_rows / gr;
+    int64_t grid_c = t->cols / t->tile_cols / gc;
+    int64_t gi = t->iter_col_major ? g % grid_r : g / grid_c;
+    int64_t gj = t->iter_col_major ? g / grid_r : g % grid_c;
+    int64_t n = 0;
+    for (int64_t r = 0; r < rep; r++)
+        for (int64_t a = 0; a < gr * gc; a++) {
+            /* the a-th tile of the group */
+            int64_t ti = t->group_col_major ? a % gr : a / gc;
+            int64_t tj = t->group_col_major ? a / gr : a % gc;
+            int64_t row0 = (gi * gr + ti) * t->tile_rows;
+            int64_t col0 = (gj * gc + tj) * t->tile_cols;
+            for (int64_t e = 0; e < t->tile_rows * t->tile_cols; e++) {
+                int64_t er = t->tile_col_major ? e % t->tile_rows
+                                               : e / t->tile_cols;
+                int64_t ec = t->tile_col_major ? e / t->tile_rows
+                                               : e % t->tile_cols;
+                out[n++] = (row0 + er) * t->cols + col0 + ec;
+            }
+        }
+    return n;
+}
+
+/* Every group of t against the naive enumeration; with repeat 1 every
+ * element exactly once.  Returns the largest ndim seen. */
+static int check_all(const iron_tiler2d *t)
+{
+    static int64_t want[1 << 14], got[1 << 14];
+    static int seen[1 << 14];
+    int64_t numel = t->rows * t->cols, count;
+    int64_t rep = t->repeat ? t->repeat : 1;
+    int maxdim = 0;
+    ASSERT_LE(numel * rep, 1 << 14);
+    ASSERT_OK(iron_tiler2d_count(t, &count));
+    memset(seen, 0, sizeof seen);
+    for (int64_t g = 0; g < count; g++) {
+        iron_tap tap;
+        ASSERT_OK(iron_tiler2d_tap(t, g, &tap));
+        ASSERT_OK(iron_tap_check(&tap, numel));
+        if (tap.ndim > maxdim)
+            maxdim = tap.ndim;
+        int64_t n = naive_group(t, g, want);
+        ASSERT_EQ(expand(&tap, got, 1 << 14), n);
+        ASSERT_EQ(tap.offset, want[0]);
+        for (int64_t k = 0; k < n; k++) {
+            if (got[k] != want[k])
+                TEST_FAIL_("%lldx%lld tiles %lldx%lld groups %lldx%lld "
+                           "flags %d%d%d rep %lld: group %lld element %lld: "
+                           "%lld vs %lld",
+                           (long long)t->rows, (long long)t->cols,
+                           (long long)t->tile_rows, (long long)t->tile_cols,
+                           (long long)t->group_rows, (long long)t->group_cols,
+                           t->tile_col_major, t->group_col_major,
+                           t->iter_col_major, (long long)rep, (long long)g,
+                           (long long)k, (long long)got[k],
+                           (long long)want[k]);
+            seen[got[k]]++;
+        }
+        /* The canonical form is what comes out. */
+        iron_tap c;
+        iron__tap_canonical(&tap, &c);
+        ASSERT_EQ(memcmp(&c, &tap, sizeof c), 0);
+    }
+    for (int64_t i = 0; i < numel; i++)
+        ASSERT_EQ(seen[i], rep);
+    return maxdim;
+}
+
+TEST(tiler_8x12_row_major)
+{
+    iron_tiler2d t = tiler(8, 12, 2, 3, 2, 2);
+    int64_t count;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 4);
+    iron_tap tap;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    /* Tile (0,0) row by row, then tile (0,1), then (1,0), (1,1). */
+    int64_t got[24];
+    ASSERT_EQ(expand(&tap, got, 24), 24);
+    const int64_t want[24] = { 0,  1,  2,  12, 13, 14, 3,  4,  5,  15, 16, 17,
+                               24, 25, 26, 36, 37, 38, 27, 28, 29, 39, 40, 41 };
+    for (int k = 0; k < 24; k++)
+        ASSERT_EQ(got[k], want[k]);
+    ASSERT_EQ(tap.ndim, 4);
+    ASSERT_EQ(tap.sizes[0], 2);
+    ASSERT_EQ(tap.strides[0], 24);
+    ASSERT_EQ(tap.sizes[1], 2);
+    ASSERT_EQ(tap.strides[1], 3);
+    ASSERT_EQ(tap.sizes[2], 2);
+    ASSERT_EQ(tap.strides[2], 12);
+    ASSERT_EQ(tap.sizes[3], 3);
+    ASSERT_EQ(tap.strides[3], 1);
+    /* Groups row-major: offsets 0, 6, 48, 54. */
+    const int64_t offs[4] = { 0, 6, 48, 54 };
+    for (int g = 0; g < 4; g++) {
+        ASSERT_OK(iron_tiler2d_tap(&t, g, &tap));
+        ASSERT_EQ(tap.offset, offs[g]);
+    }
+    ASSERT_EQ(check_all(&t), 4);
+}
+
+TEST(tiler_8x12_col_major)
+{
+    iron_tiler2d t = tiler(8, 12, 2, 3, 2, 2);
+    t.tile_col_major = 1;
+    t.group_col_major = 1;
+    t.iter_col_major = 1;
+    iron_tap tap;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    /* Tile (0,0) column by column, then tile (1,0) below it. */
+    int64_t got[24];
+    ASSERT_EQ(expand(&tap, got, 24), 24);
+    const int64_t want[12] = { 0, 12, 1, 13, 2, 14, 24, 36, 25, 37, 26, 38 };
+    for (int k = 0; k < 12; k++)
+        ASSERT_EQ(got[k], want[k]);
+    ASSERT_EQ(got[12], 3);
+    /* Groups column-major: offsets 0, 48, 6, 54. */
+    const int64_t offs[4] = { 0, 48, 6, 54 };
+    for (int g = 0; g < 4; g++) {
+        ASSERT_OK(iron_tiler2d_tap(&t, g, &tap));
+        ASSERT_EQ(tap.offset, offs[g]);
+    }
+    check_all(&t);
+}
+
+/* All eight combinations of the order flags on the 8x12 example and on
+ * groups of other shapes. */
+TEST(tiler_all_orders)
+{
+    const int64_t shapes[][6] = {
+        { 8, 12, 2, 3, 2, 2 }, { 8, 12, 2, 3, 1, 1 }, { 8, 12, 2, 3, 4, 1 },
+        { 8, 12, 2, 3, 1, 4 }, { 8, 12, 1, 12, 2, 1 }, { 8, 12, 8, 1, 1, 3 },
+        { 8, 12, 4, 4, 2, 3 }, { 6, 10, 3, 5, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (int f = 0; f < 8; f++) {
+            const int64_t *s = shapes[i];
+            iron_tiler2d t = tiler(s[0], s[1], s[2], s[3], s[4], s[5]);
+            t.tile_col_major = f & 1;
+            t.group_col_major = (f >> 1) & 1;
+            t.iter_col_major = (f >> 2) & 1;
+            check_all(&t);
+        }
+}
+
+TEST(tiler_whole_tensor)
+{
+    iron_tiler2d t = tiler(8, 12, 8, 12, 1, 1);
+    iron_tap tap;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    ASSERT_EQ(tap.ndim, 1);
+    ASSERT_EQ(tap.sizes[0], 96);
+    ASSERT_EQ(tap.strides[0], 1);
+    /* Full-width tiles in a column group are one run too. */
+    t = tiler(8, 12, 2, 12, 2, 1);
+    ASSERT_OK(iron_tiler2d_tap(&t, 1, &tap));
+    ASSERT_EQ(tap.offset, 48);
+    ASSERT_EQ(tap.ndim, 1);
+    ASSERT_EQ(tap.sizes[0], 48);
+    /* The transposed whole tensor. */
+    t = tiler(8, 12, 8, 12, 1, 1);
+    t.tile_col_major = 1;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    ASSERT_EQ(tap.ndim, 2);
+    ASSERT_EQ(tap.sizes[0], 12);
+    ASSERT_EQ(tap.strides[0], 1);
+    ASSERT_EQ(tap.sizes[1], 8);
+    ASSERT_EQ(tap.strides[1], 12);
+}
+
+TEST(tiler_repeat)
+{
+    iron_tiler2d t = tiler(8, 12, 2, 3, 1, 1);
+    t.repeat = 3;
+    iron_tap tap;
+    ASSERT_OK(iron_tiler2d_tap(&t, 5, &tap));
+    ASSERT_EQ(tap.ndim, 3);
+    ASSERT_EQ(tap.sizes[0], 3);
+    ASSERT_EQ(tap.strides[0], 0);
+    ASSERT_EQ(tap.offset, 1 * 24 + 1 * 3);
+    int64_t got[18];
+    ASSERT_EQ(expand(&tap, got, 18), 18);
+    for (int k = 0; k < 6; k++) {
+        ASSERT_EQ(got[k], got[k + 6]);
+        ASSERT_EQ(got[k], got[k + 12]);
+    }
+    check_all(&t);
+    /* 1x1 tiles: the pattern is the repeat alone. */
+    t = tiler(4, 4, 1, 1, 1, 1);
+    t.repeat = 5;
+    ASSERT_OK(iron_tiler2d_tap(&t, 6, &tap));
+    ASSERT_EQ(tap.ndim, 1);
+    ASSERT_EQ(tap.sizes[0], 5);
+    ASSERT_EQ(tap.strides[0], 0);
+    ASSERT_EQ(tap.offset, 6);
+    check_all(&t);
+    /* repeat 0 means 1. */
+    t = tiler(8, 12, 2, 3, 2, 2);
+    t.repeat = 0;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    ASSERT_EQ(tap.ndim, 4);
+    ASSERT_NE(tap.strides[0], 0);
+}
+
+TEST(tiler_too_many_dims)
+{
+    /* Repeat, tiles down and across the group, rows and columns of a
+     * tile: nothing merges, five dimensions. */
+    iron_tiler2d t = tiler(8, 12, 2, 3, 2, 2);
+    t.repeat = 2;
+    iron_tap tap;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_ENOTSUP,
+                 "needs 5 dimensions as (size, stride): repeat (2, 0), group "
+                 "tile rows (2, 24), group tile cols (2, 3), tile rows (2, "
+                 "12), tile cols (3, 1); an access pattern has at most 4");
+    /* Everything column-major: nothing merges either. */
+    t.group_col_major = 1;
+    t.tile_col_major = 1;
+    t.iter_col_major = 1;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 3, &tap), IRON_ENOTSUP,
+                 "repeat (2, 0), group tile cols (2, 3), group tile rows (2, "
+                 "24), tile cols (3, 1), tile rows (2, 12)");
+    /* The count does not depend on the pattern's shape. */
+    int64_t count;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 4);
+    /* Row-major tiles in a column-major group: the tiles down the group
+     * continue the tile's rows and merge, so four dimensions do. */
+    t.tile_col_major = 0;
+    t.iter_col_major = 0;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    ASSERT_EQ(tap.ndim, 4);
+    ASSERT_EQ(tap.sizes[2], 4);
+    ASSERT_EQ(tap.strides[2], 12);
+    ASSERT_EQ(check_all(&t), 4);
+    /* Likewise column-major tiles in a row-major group: the tiles across
+     * the group continue the tile's columns. */
+    t.group_col_major = 0;
+    t.tile_col_major = 1;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    ASSERT_EQ(tap.ndim, 4);
+    ASSERT_EQ(check_all(&t), 4);
+    /* So does a group one tile high. */
+    t = tiler(8, 12, 2, 3, 1, 2);
+    t.repeat = 2;
+    ASSERT_EQ(check_all(&t), 4);
+}
+
+/* Random shapes, groups, flags and repeats, each checked against the naive
+ * enumeration; the only failure allowed is ENOTSUP with a repeat. */
+TEST(tiler_random)
+{
+    uint64_t st = 0x5eed;
+    int ok = 0, unsupported = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        int64_t v[6];
+        for (int k = 0; k < 6; k++) {
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            v[k] = 1 + (int64_t)((st >> 33) % 4);
+        }
+        /* tiles of v0 x v1, groups of v2 x v3, grid of v4 x v5 groups */
+        iron_tiler2d t = tiler(v[0] * v[2] * v[4], v[1] * v[3] * v[5], v[0],
+                               v[1], v[2], v[3]);
+        t.tile_col_major = (int)((st >> 20) & 1);
+        t.group_col_major = (int)((st >> 21) & 1);
+        t.iter_col_major = (int)((st >> 22) & 1);
+        t.repeat = (st >> 23) % 3;
+        iron_tap tap;
+        iron_status s = iron_tiler2d_tap(&t, 0, &tap);
+        if (s == IRON_ENOTSUP) {
+            ASSERT_GE(t.repeat, 2);
+            unsupported++;
+            continue;
+        }
+        ASSERT_OK(s);
+        check_all(&t);
+        ok++;
+    }
+    ASSERT_GT(ok, 1000);
+    ASSERT_GT(unsupported, 50);
+}
+
+TEST(tiler_invalid_fields)
+{
+    iron_tiler2d t = tiler(8, 12, 2, 3, 2, 2);
+    iron_tap tap;
+    int64_t count = 99;
+    ASSERT_FAILS(iron_tiler2d_count(NULL, &count), IRON_EINVAL,
+                 "iron_tiler2d is NULL");
+    ASSERT_EQ(count, 0);
+    ASSERT_FAILS(iron_tiler2d_tap(NULL, 0, &tap), IRON_EINVAL,
+                 "iron_tiler2d is NULL");
+    ASSERT_FAILS(iron_tiler2d_count(&t, NULL), IRON_EINVAL, "count is NULL");
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, NULL), IRON_EINVAL, "out is NULL");
+
+    t.size = 0;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "iron_tiler2d.size is 0; expected sizeof(iron_tiler2d)");
+
+#define BAD_FIELD(field, value, needle)                                       \
+    do {                                                                      \
+        t = tiler(8, 12, 2, 3, 2, 2);                                         \
+        t.field = (value);                                                    \
+        ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL, needle);    \
+        ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_EINVAL, needle);     \
+    } while (0)
+
+    BAD_FIELD(rows, 0, "iron_tiler2d.rows is 0; expected 1 to 2^40");
+    BAD_FIELD(cols, -12, "iron_tiler2d.cols is -12; expected 1 to 2^40");
+    BAD_FIELD(tile_rows, 0, "iron_tiler2d.tile_rows is 0");
+    BAD_FIELD(tile_cols, -3, "iron_tiler2d.tile_cols is -3");
+    BAD_FIELD(group_rows, -1,
+              "iron_tiler2d.group_rows is -1; expected 0 (meaning 1)");
+    BAD_FIELD(group_cols, -2, "iron_tiler2d.group_cols is -2");
+    BAD_FIELD(repeat, -1, "iron_tiler2d.repeat is -1");
+    BAD_FIELD(rows, (int64_t)1 << 41, "iron_tiler2d.rows is 2199023255552");
+    BAD_FIELD(tile_rows, 3, "iron_tiler2d.tile_rows (3) does not divide "
+                            "rows (8)");
+    BAD_FIELD(tile_cols, 5, "iron_tiler2d.tile_cols (5) does not divide "
+                            "cols (12)");
+    BAD_FIELD(group_rows, 3,
+              "iron_tiler2d.group_rows (3) does not divide the 4 tile rows "
+              "(rows 8 / tile_rows 2)");
+    BAD_FIELD(group_cols, 3,
+              "iron_tiler2d.group_cols (3) does not divide the 4 tile "
+              "columns (cols 12 / tile_cols 3)");
+#undef BAD_FIELD
+
+    t = tiler((int64_t)1 << 30, (int64_t)1 << 20, 1, 1, 1, 1);
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "more than 2^40 elements");
+
+    t = tiler(8, 12, 2, 3, 2, 2);
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 4, &tap), IRON_EINVAL,
+                 "group index 4 is outside 0 to 3 (2 x 2 groups)");
+    ASSERT_FAILS(iron_tiler2d_tap(&t, -1, &tap), IRON_EINVAL,
+                 "group index -1");
+}
