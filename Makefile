@@ -28,13 +28,14 @@ BENCH_SRC:= $(sort $(wildcard bench/*.c))
 STATIC   := $(BUILD)/libiron.a
 SHARED   := $(BUILD)/libiron.so
 CLI      := $(BUILD)/iron
+EXLIB    := $(BUILD)/libiron-examples.so
 TESTS    := $(BUILD)/iron-tests
 EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all lib test demo bench clean install help asan tsan deps check-clang $(BUILD)/iron.pc
 
-all: lib $(CLI) $(EXAMPLES)
+all: lib $(CLI) $(EXAMPLES) $(EXLIB)
 
 lib: $(STATIC) $(SHARED) $(BUILD)/iron.pc
 
@@ -63,8 +64,17 @@ $(BUILD)/iron.pc: Makefile
 	@mkdir -p $(dir $@)
 	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lboost_context -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
 
-$(CLI): $(CLI_SRC) $(STATIC)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(CLI_SRC) $(STATIC) $(LDLIBS)
+# -rdynamic: design plugins loaded by `iron dump` call the library's API
+# in the executable, so that they share its state.
+$(CLI): $(CLI_SRC) $(wildcard cli/*.h) $(STATIC)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -rdynamic -o $@ $(CLI_SRC) \
+	    -Wl,--whole-archive $(STATIC) -Wl,--no-whole-archive $(LDLIBS)
+
+# The reference designs as a plugin library, for `iron dump`; the iron_*
+# symbols resolve against the program that loads it.
+$(EXLIB): $(DESIGN_SRC) $(wildcard examples/designs/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -fPIC -shared -o $@ $(DESIGN_SRC)
 
 $(TESTS): $(TEST_SRC) $(DESIGN_SRC) $(wildcard tests/*.h examples/designs/*.h) $(STATIC)
 	$(CC) $(CPPFLAGS) -Itests -Iexamples $(CFLAGS) -o $@ $(TEST_SRC) $(DESIGN_SRC) $(STATIC) $(LDLIBS)
@@ -77,8 +87,8 @@ $(BUILD)/bench/%: bench/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STA
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
 
-test: $(TESTS) $(CLI)
-	IRON_CLI=$(CLI) ./$(TESTS) $(T)
+test: $(TESTS) $(CLI) $(EXLIB)
+	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo

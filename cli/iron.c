@@ -1,13 +1,13 @@
 /*
- * iron.c - the `iron` command: version, the device table, help.  It uses
+ * iron.c - the `iron` command: version, the device table, design dumps,
+ * help.  It uses
  * only the public header, the way lua.c uses only lua.h.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "iron/iron.h"
-
-#define EXIT_USAGE 2
 
 static const char usage_text[] =
     "usage: iron <command> [arguments]\n"
@@ -17,6 +17,9 @@ static const char usage_text[] =
     "  devices          list the devices: columns, cores and per-tile\n"
     "                   resources (compute tile, memtile, shim tile)\n"
     "  devices NAME     show one device in detail\n"
+    "  dump LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
+    "                   print a design's placed form without running it\n"
+    "                   (iron dump --help for details)\n"
     "  help             show this text\n"
     "\n"
     "environment:\n"
@@ -163,6 +166,8 @@ int main(int argc, char **argv)
             return show_device(argv[2]);
         return usage(stderr, EXIT_USAGE);
     }
+    if (strcmp(cmd, "dump") == 0)
+        return cli_dump(argc, argv);
     fprintf(stderr, "iron: unknown command '%s'\n\n", cmd);
     return usage(stderr, EXIT_USAGE);
 }

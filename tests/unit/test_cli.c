@@ -111,3 +111,31 @@ TEST(cli_usage_errors_exit_2)
     ASSERT_EQ(run_cli("version extra", 0, out, sizeof out), 2);
     ASSERT_EQ(run_cli("devices a b", 0, out, sizeof out), 2);
 }
+
+/* `iron dump` of a reference design from the examples plugin. */
+TEST(cli_dump_reference_design)
+{
+    const char *lib = getenv("IRON_EXLIB");
+    if (!lib)
+        TEST_FAIL_("IRON_EXLIB is not set (run through make test)");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "dump %s vector_op --args 'int32[4096], int32[4096], "
+             "int32[4096]' --params \"op='-', tile=32\" --device npu1 "
+             "--cols 2",
+             lib);
+    ASSERT_EQ(run_cli(cmd, 0, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "tile=32, op='-'; npu1, 2 columns");
+    ASSERT_CONTAINS(out, "eltwise: kernel 'eltwise' x 128 on tile (0,2)");
+    ASSERT_CONTAINS(out, "fifo 'c': compute tile (0,2) -> shim (0,0)");
+    snprintf(cmd, sizeof cmd,
+             "dump %s vector_op --args 'int32[4096], int32[4096], "
+             "float32[4096]'", lib);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "argument 2 ('c'): expected int32[4096], got "
+                         "float32[4096]");
+    snprintf(cmd, sizeof cmd, "dump %s no_such --args 'int32[4]'", lib);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "exports no no_such_design");
+    ASSERT_EQ(run_cli("dump", 1, out, sizeof out), 2);
+}
