@@ -167,7 +167,7 @@ static void bench_cold(void)
         iron_jit_free(j);
     }
     printf("cold first call, vector add (no cache)         %8.2f ms  "
-           "(build %.2f ms, of it kernel compile by %s)\n",
+           "(of which build %.2f ms: design, verify, place, %s, load)\n",
            best * 1e3, build, getenv("IRON_CC") ? getenv("IRON_CC") : "cc");
     iron_tensor_free(a);
     iron_tensor_free(b);

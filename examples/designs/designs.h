@@ -24,4 +24,63 @@ extern const iron_jit_options vector_op_options;
 int eltwise_parallel_design(iron_design *d, void *user);
 extern const iron_jit_options eltwise_parallel_options;
 
+/* add constant: int32[N] in -> out = in + c.  Both the length and the
+ * constant are compile-time parameters, "n: int, c: int = 1": c is baked
+ * into the kernel, so each (n, c) is its own specialization.  n must equal
+ * the tensors' length; objects of 16. */
+int add_constant_design(iron_design *d, void *user);
+extern const iron_jit_options add_constant_options;
+
+/* vector x scalar: int16[N] in, int32[1] factor -> out = in * factor
+ * (int16 wrap-around).  N >= 512, a multiple of 64; objects of N/4.  The
+ * factor comes through its own FIFO and a core body holds it across all
+ * four objects of a call. */
+int vector_scalar_design(iron_design *d, void *user);
+extern const iron_jit_options vector_scalar_options;
+
+/* SAXPY in bfloat16: z = a * x + y, computed in float (product and sum
+ * each rounded to float, no FMA: the jit compiles with -ffp-contract=off)
+ * and rounded to bfloat16 to nearest even, like iron_bf16_from_float.
+ * params: "a: float = 3.0, tile: int = 1024" (object elements). */
+int saxpy_bf16_design(iron_design *d, void *user);
+extern const iron_jit_options saxpy_bf16_options;
+
+/* multi-column memcpy: int32[N] in -> out, cols x 2 workers copying
+ * `line`-element objects; worker (i, j) is pinned to column i, row 2 + j,
+ * and copies the chunk at offset chunk * (2i + j), chunk = N / cols / 2.
+ * Every fill, then every drain, in one task group.
+ * params: "line: int = 1024". */
+int memcpy_cols_design(iron_design *d, void *user);
+extern const iron_jit_options memcpy_cols_options;
+
+/* split and join through a memtile: int32[N] (N a multiple of 24) in ->
+ * out = in + 1; each 24-element object is split at 0, 8, 16 to three
+ * workers that add 1, and their results are joined back. */
+int split_join_design(iron_design *d, void *user);
+extern const iron_jit_options split_join_options;
+
+/* layout transform on a joined FIFO: no input; int32[N] out (N a multiple
+ * of 48).  Three workers fill 8-element objects (worker w, its object j of
+ * each pair: j + 1 + w); a memtile joins them into 24-element objects
+ * whose producer reads them out with dims_to_stream [(8, 1), (3, 8)],
+ * interleaving the three workers: out[i] = i % 3 + 1 + (i / 24) % 2. */
+int joined_layout_design(iron_design *d, void *user);
+extern const iron_jit_options joined_layout_options;
+
+/* single-core matmul: int16 A[M, K] x B[K, N] -> C[M, N] (int16
+ * wrap-around) on one core, in m x k, k x n, m x n tiles.  A and B are
+ * re-laid into r x s and s x t blocks on memtiles; the kernel produces C
+ * in r x t blocks and the drain's access pattern restores row-major.
+ * params: "m: int = 64, k: int = 64, n: int = 64" (r, s, t = 8, 2, 8). */
+int matmul_single_design(iron_design *d, void *user);
+extern const iron_jit_options matmul_single_options;
+
+/* whole-array matmul: int16 A[M, K] x B[K, N] -> int32 C[M, N] on 4 x cols
+ * cores (every compute tile of the granted columns).  A is split per core
+ * row on a memtile and broadcast along the row, B is broadcast down each
+ * column, C is joined per column on that column's memtile.
+ * params: "m: int = 64, k: int = 64, n: int = 32" (per-core tile). */
+int matmul_whole_design(iron_design *d, void *user);
+extern const iron_jit_options matmul_whole_options;
+
 #endif

@@ -771,8 +771,52 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
                                    int nargs, iron_tensor *const *args,
                                    char **text);
 
+/* The debug log.  IRON_LOG=jit,cache (or all) prints each build with its
+ * reason and per-stage times, and each disk-cache hit or miss, to stderr.
+ * A handler set here receives every line instead (topic "jit", "cache" or
+ * "emu"; the line without a newline), whatever IRON_LOG says; NULL
+ * restores stderr.  Thread-safe; the handler may be called from any
+ * thread that uses the library. */
+typedef void (*iron_log_fn)(const char *topic, const char *line, void *ctx);
+IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx);
+
 /* Frees memory the library returned to the caller (iron_jit_dump). */
 IRON_API void iron_free(void *p);
+
+/* ------------------------------------------------------------------------
+ * The disk cache (tools)
+ *
+ * Compiled specializations are kept on disk under $IRON_CACHE_DIR, else
+ * $XDG_CACHE_HOME/iron, else ~/.cache/iron; IRON_CACHE=0 bypasses it.
+ * These functions inspect and trim a cache folder (dir NULL: the default).
+ * They are safe to run while other processes use the cache.
+ * ------------------------------------------------------------------------ */
+
+typedef struct iron_cache_entry_info {
+    char key[33];              /* 32 hex digits */
+    char name[64];             /* the jit's name */
+    char signature[512];       /* the specialization's signature */
+    uint64_t bytes;
+    int64_t last_use;          /* seconds since the epoch */
+    int valid;                 /* 0: damaged or foreign (a miss if read) */
+} iron_cache_entry_info;
+
+typedef void (*iron_cache_entry_fn)(const iron_cache_entry_info *e,
+                                    void *ctx);
+
+/* The folder in force for dir (NULL: the default) into buf; returns buf. */
+IRON_API char *iron_cache_path(const char *dir, char *buf, size_t len);
+/* Calls fn for every entry. */
+IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
+                                     void *ctx);
+/* Number of entries and their total size. */
+IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
+                                     uint64_t *bytes);
+/* Removes every entry. */
+IRON_API iron_status iron_cache_clear(const char *dir);
+/* Removes least-recently-used entries until at most max_bytes remain. */
+IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
+                                      uint64_t *removed);
 
 #ifdef __cplusplus
 }

@@ -94,6 +94,10 @@ iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
     va_end(ap);
     d->status = s;
     d->error = iron__str_take(&msg);  /* NULL on OOM: status still kept */
+    /* A builder call that returns a status says why on this thread too,
+     * as every failing call does (iron.h's conventions). */
+    if (d->error)
+        iron__fail(s, "%s", d->error);
     return s;
 }
 

@@ -53,6 +53,7 @@ typedef struct jit_spec {
     iron__argsig *args;
     iron__pval *params;       /* strings owned */
     char *signature;          /* "a: int32[4096], ...; tile=16; npu2" */
+    int cols;
 } jit_spec;
 
 struct iron_jit {
@@ -91,9 +92,17 @@ iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
                                   int *index);
 
 /* spec.c */
+/* reason: why it is built, for the log ("first call", "new value for
+ * parameter 'op'", ...). */
 iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
                             iron_tensor *const *args, const iron__pval *params,
-                            XXH128_hash_t key, jit_spec **out);
+                            XXH128_hash_t key, const char *reason,
+                            jit_spec **out);
+/* Why a call with this signature needs a build, given the jit's other
+ * specializations: the first difference from the closest one. */
+void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
+                            int cols, iron_tensor *const *args,
+                            const iron__pval *params, char *buf, size_t len);
 void iron__jit_spec_free(jit_spec *s);
 /* "vadd (a: int32[4096], b: int32[4096]; tile=16, op='-'; npu2, 1 column)" */
 void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "jit/jit.h"
 #include "tensor/tensor.h"
 
@@ -288,7 +289,12 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
     if (sp) {
         j->stats.memory_hits++;
     } else {
-        if ((s = iron__jit_build(j, dev, cols, args, pv, key, &sp)) != IRON_OK)
+        char reason[256] = "";
+        if (iron__log_on(IRON__LOG_JIT))
+            iron__jit_build_reason(j, dev, cols, args, pv, reason,
+                                   sizeof reason);
+        if ((s = iron__jit_build(j, dev, cols, args, pv, key, reason,
+                                 &sp)) != IRON_OK)
             return s;
         if ((s = insert(j, sp)) != IRON_OK) {
             iron__jit_spec_free(sp);

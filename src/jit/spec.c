@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "jit/jit.h"
 #include "tensor/tensor.h"
 #include "verify/verify.h"
@@ -180,9 +181,10 @@ static iron_status copy_params(const iron_jit *j, const iron__pval *params,
 
 iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
                             iron_tensor *const *args, const iron__pval *params,
-                            XXH128_hash_t key, jit_spec **out)
+                            XXH128_hash_t key, const char *reason,
+                            jit_spec **out)
 {
-    double t0 = iron__now_ms();
+    double t0 = iron__now_ms(), now = t0, ms[5] = { 0 };
     iron_status s;
     const char *stage = "design";
     iron_design *d = NULL;
@@ -229,9 +231,13 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
                        rc);
         goto fail;
     }
+    ms[0] = iron__now_ms() - now;
+    now += ms[0];
     stage = "verify";
     if ((s = iron__verify(d)) != IRON_OK)
         goto fail;
+    ms[1] = iron__now_ms() - now;
+    now += ms[1];
     stage = "place";
     iron_design *owned = d;
     d = NULL;  /* the program owns it from here, even on failure */
@@ -239,15 +245,29 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
         goto fail;
     if ((s = iron__place(sp->prog)) != IRON_OK)
         goto fail;
+    ms[2] = iron__now_ms() - now;
+    now += ms[2];
     stage = "compile";
+    uint64_t compiles = j->stats.kernel_compiles;
     if ((s = compile_kernels(j, sp->prog)) != IRON_OK)
         goto fail;
+    ms[3] = iron__now_ms() - now;
+    now += ms[3];
+    stage = "load";
     if ((s = instantiate_workers(sp->prog)) != IRON_OK)
         goto fail;
-    stage = "load";
     if ((s = iron__drv_load(dev, sp->prog, &sp->loaded)) != IRON_OK)
         goto fail;
+    ms[4] = iron__now_ms() - now;
+    sp->cols = cols;
     j->stats.last_build_ms = iron__now_ms() - t0;
+    iron__log(IRON__LOG_JIT,
+              "%s: built (%s) in %.2f ms: design %.2f, verify %.2f, place "
+              "%.2f, compile %.2f (%llu kernel%s compiled), load %.2f",
+              sp->signature, reason, j->stats.last_build_ms, ms[0], ms[1],
+              ms[2], ms[3],
+              (unsigned long long)(j->stats.kernel_compiles - compiles),
+              j->stats.kernel_compiles - compiles == 1 ? "" : "s", ms[4]);
     *out = sp;
     return IRON_OK;
 

@@ -1,0 +1,204 @@
+/*
+ * matmul_single.c - the single-core matmul reference design: int16
+ * C = A * B (wrapping to int16) on one compute tile, tile by tile.
+ *
+ * Data path, per C tile (mt, nt):
+ *   A row-major --fill--> memtile --(r x s blocks)--> core  } K/k times
+ *   B row-major --fill--> memtile --(s x t blocks)--> core  }
+ *   core: C tile = 0; C += A tile * B tile; --> drain (r x t blocks
+ *   un-blocked by the drain's access pattern) --> C row-major
+ * The kernel works on blocked tiles because that is what the AIE's
+ * matrix-multiply instructions consume (r x s times s x t); the memtile's
+ * DMA does the re-layout for free while forwarding.
+ */
+#include "designs/designs.h"
+
+/* Micro-tile sizes of the blocked layouts (AIE2 int16: 8x2 * 2x8). */
+#define MM_R 8
+#define MM_S 2
+#define MM_T 8
+
+/* The core body.  For each C tile it zeroes the tile, accumulates K/k
+ * block products into it and releases it.  A arrives as
+ * [M_/R][K_/S][R][S], B as [K_/S][N_/T][S][T], and C is written as
+ * [M_/R][N_/T][R][T].  Sums are kept in uint32 (wrap-around is defined
+ * there) and stored modulo 2^16, which equals the int16 wrap of the exact
+ * product. */
+static const char matmul_single_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "static void block_matmul(const int16_t *a, const int16_t *b,\n"
+    "                         int16_t *c)\n"
+    "{\n"
+    "    for (int bi = 0; bi < M_ / R; bi++)\n"
+    "        for (int bj = 0; bj < N_ / T; bj++) {\n"
+    "            uint32_t acc[R][T] = { { 0 } };\n"
+    "            for (int bk = 0; bk < K_ / S; bk++) {\n"
+    "                const int16_t *ab = a + (bi * (K_ / S) + bk) * R * S;\n"
+    "                const int16_t *bb = b + (bk * (N_ / T) + bj) * S * T;\n"
+    "                for (int i = 0; i < R; i++)\n"
+    "                    for (int s = 0; s < S; s++)\n"
+    "                        for (int j = 0; j < T; j++)\n"
+    "                            acc[i][j] += (uint32_t)(ab[i * S + s] *\n"
+    "                                                    bb[s * T + j]);\n"
+    "            }\n"
+    "            int16_t *cb = c + (bi * (N_ / T) + bj) * R * T;\n"
+    "            for (int i = 0; i < R; i++)\n"
+    "                for (int j = 0; j < T; j++)\n"
+    "                    cb[i * T + j] = (int16_t)(uint16_t)(\n"
+    "                        (uint32_t)(uint16_t)cb[i * T + j] + acc[i][j]);\n"
+    "        }\n"
+    "}\n"
+    "void matmul_single(iron_objfifo *a, iron_objfifo *b, iron_objfifo *c,\n"
+    "                   int32_t ksteps)\n"
+    "{\n"
+    "    for (;;) {\n"
+    "        int16_t *ct = iron_acquire(c, 1)[0];\n"
+    "        memset(ct, 0, sizeof(int16_t) * M_ * N_);\n"
+    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"
+    "            const int16_t *at = iron_acquire(a, 1)[0];\n"
+    "            const int16_t *bt = iron_acquire(b, 1)[0];\n"
+    "            block_matmul(at, bt, ct);\n"
+    "            iron_release(a, 1);\n"
+    "            iron_release(b, 1);\n"
+    "        }\n"
+    "        iron_release(c, 1);\n"
+    "    }\n"
+    "}\n";
+
+/* Checks the shapes against the tiles and the micro-tiles. */
+static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
+                        int64_t m, int64_t k, int64_t n)
+{
+    iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
+    iron_shape sc = iron_design_arg_shape(d, 2);
+    if (sa.ndim != 2 || sb.ndim != 2 || sc.ndim != 2)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_single: A, B and C must be 2-D; got "
+                                "%d-D, %d-D, %d-D",
+                                sa.ndim, sb.ndim, sc.ndim);
+    if (m < MM_R || m % MM_R || k < MM_S || k % MM_S || n < MM_T ||
+        n % MM_T)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_single: tile %lld x %lld x %lld is "
+                                "not made of %d x %d x %d micro-tiles",
+                                (long long)m, (long long)k, (long long)n,
+                                MM_R, MM_S, MM_T);
+    if (M % m || K % k || N % n)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_single: %lld x %lld x %lld is not a "
+                                "whole number of %lld x %lld x %lld tiles",
+                                (long long)M, (long long)K, (long long)N,
+                                (long long)m, (long long)k, (long long)n);
+    /* The A fill visits a row of A tiles once per C tile of the row; that
+     * is the shim's repeat count. */
+    if (N / n > 64)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_single: %lld column tiles; the A "
+                                "fill repeats each row of A tiles once per "
+                                "column tile and the shim repeats at most "
+                                "64 times",
+                                (long long)(N / n));
+    /* Each row of C tiles is one task group of 2 fills + N/n drains on
+     * one shim, which has 16 buffer descriptors. */
+    if (2 + N / n > 16)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_single: %lld column tiles; a row of "
+                                "C tiles takes 2 fills + %lld drains and the "
+                                "shim has 16 buffer descriptors (at most 14 "
+                                "column tiles)",
+                                (long long)(N / n), (long long)(N / n));
+    return 0;
+}
+
+int matmul_single_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
+    int64_t m = iron_design_param_int(d, "m");
+    int64_t k = iron_design_param_int(d, "k");
+    int64_t n = iron_design_param_int(d, "n");
+    if (iron_design_status(d) != IRON_OK)
+        return iron_design_status(d);
+    int64_t M = sa.dims[0], K = sa.dims[1], N = sb.dims[1];
+    if (check_shapes(d, M, K, N, m, k, n))
+        return iron_design_status(d);
+
+    /* A and B come in row-major tiles and leave the memtile blocked: the
+     * forwarded FIFO's producer (the memtile's DMA) reads each tile in
+     * block order.  A: for each block row, block column, row, column. */
+    iron_fifo *a_l3 = iron_fifo_new(d, "a_l3", IRON_INT16, IRON_SHAPE(m, k), 2);
+    iron_fifo *a_l2 = iron_fifo_forward(d, iron_fifo_cons(a_l3), "a_l2", 2);
+    const int64_t a_sizes[4] = { m / MM_R, k / MM_S, MM_R, MM_S };
+    const int64_t a_strides[4] = { MM_R * k, MM_S, k, 1 };
+    iron_handle_set_dims(iron_fifo_prod(a_l2), 4, a_sizes, a_strides);
+    iron_fifo *b_l3 = iron_fifo_new(d, "b_l3", IRON_INT16, IRON_SHAPE(k, n), 2);
+    iron_fifo *b_l2 = iron_fifo_forward(d, iron_fifo_cons(b_l3), "b_l2", 2);
+    const int64_t b_sizes[4] = { k / MM_S, n / MM_T, MM_S, MM_T };
+    const int64_t b_strides[4] = { MM_S * n, MM_T, n, 1 };
+    iron_handle_set_dims(iron_fifo_prod(b_l2), 4, b_sizes, b_strides);
+    iron_fifo *c = iron_fifo_new(d, "c", IRON_INT16, IRON_SHAPE(m, n), 2);
+    iron_handle *c_drain = iron_fifo_cons(c);
+
+    iron_kernel *body = iron_core_new(d, "matmul_single", matmul_single_src,
+                                      "fifo, fifo, fifo, int32");
+    iron_kernel_define_int(body, "M_", m);
+    iron_kernel_define_int(body, "K_", k);
+    iron_kernel_define_int(body, "N_", n);
+    iron_kernel_define_int(body, "R", MM_R);
+    iron_kernel_define_int(body, "S", MM_S);
+    iron_kernel_define_int(body, "T", MM_T);
+    iron_worker *w = iron_worker_new(
+        d, "matmul", body, 1,
+        IRON_ARGS(iron_use(iron_fifo_cons(a_l2)),
+                  iron_use(iron_fifo_cons(b_l2)),
+                  iron_use(iron_fifo_prod(c)), iron_int(K / k)));
+    iron_rt_start(d, w);
+
+    /* One task group per row of C tiles: the A fill (that row of A tiles,
+     * once per C tile), the B fill (every B tile, column by column) and one
+     * drain per C tile -- 2 + N/n shim tasks, within the shim's 16 buffer
+     * descriptors (checked above).  One pattern cannot un-block a whole
+     * row of C tiles: [N/n][m/r][n/t][r][t] is five dimensions. */
+    iron_tiler2d at = { .size = sizeof at, .rows = M, .cols = K,
+                        .tile_rows = m, .tile_cols = k, .group_rows = 1,
+                        .group_cols = K / k, .repeat = N / n };
+    iron_tiler2d bt = { .size = sizeof bt, .rows = K, .cols = N,
+                        .tile_rows = k, .tile_cols = n, .group_rows = K / k,
+                        .group_cols = N / n, .group_col_major = 1 };
+    iron_tap a_tap, b_tap;
+    iron_status s = iron_tiler2d_tap(&bt, 0, &b_tap);
+    if (s != IRON_OK)
+        return iron_design_fail(d, s, "matmul_single: B fill: %s",
+                                iron_last_error());
+    for (int64_t mt = 0; mt < M / m; mt++) {
+        if ((s = iron_tiler2d_tap(&at, mt, &a_tap)) != IRON_OK)
+            return iron_design_fail(d, s, "matmul_single: A fill: %s",
+                                    iron_last_error());
+        iron_rt_task_group(d);
+        iron_rt_fill(d, iron_fifo_prod(a_l3), 0, a_tap);
+        iron_rt_fill(d, iron_fifo_prod(b_l3), 1, b_tap);
+        for (int64_t nt = 0; nt < N / n; nt++) {
+            /* The stream is [m/r][n/t][r][t]; write each element back to
+             * its row-major place in C. */
+            const int64_t sizes[4] = { m / MM_R, n / MM_T, MM_R, MM_T };
+            const int64_t strides[4] = { MM_R * N, MM_T, N, 1 };
+            iron_rt_drain(d, c_drain, 2,
+                          iron_tap_make(mt * m * N + nt * n, 4, sizes,
+                                        strides),
+                          IRON_WAIT);
+        }
+        iron_rt_finish_task_group(d);
+    }
+    return 0;
+}
+
+/* -O3: the kernel is the whole cost of a call, and vectorizing the
+ * micro-tile loops pays back its compile time at once. */
+const iron_jit_options matmul_single_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "matmul_single",
+    .args = "in a: int16[M, K], in b: int16[K, N], out c: int16[M, N]",
+    .params = "m: int = 64, k: int = 64, n: int = 64",
+    .cflags = "-O3",
+};

@@ -1,0 +1,224 @@
+/*
+ * matmul_whole.c - the whole-array matmul reference design: int16 A[M, K]
+ * times B[K, N] into int32 C[M, N] on every compute tile of the granted
+ * columns (rows x cols cores, rows = 4).
+ *
+ *   A  --fill--> memtile: objects of (rows*m) x k, split by core row
+ *                 --> piece r broadcast to the cols cores of row r
+ *   B  --fill--> per column c: k x n objects broadcast to the rows cores
+ *                 of column c (straight from the shim)
+ *   C  <--drain-- per column c: memtile joins the rows cores' m x n tiles
+ *                 into one (rows*m) x n object
+ *
+ * Core (r, c) computes, for each group of rows*m rows (I) and each group of
+ * cols*n columns (J), the C tile (I*rows + r, J*cols + c): K/k products of
+ * an A tile (row-major m x k) and a B tile (row-major k x n).
+ *
+ * C is joined per column, not per row: a row's join would take cols input
+ * channels on one memtile, 8 on npu2, and a memtile has 6; a column's join
+ * takes rows = 4.  With A's split on column 0's memtile that memtile uses
+ * 1 + 4 inputs and 4 + 1 outputs of its 6 + 6.
+ */
+#include <stdio.h>
+
+#include "designs/designs.h"
+
+#define MMW_MAX_ROWS 8
+#define MMW_MAX_COLS 64
+
+/* Sums kept in uint32 so that wrap-around is defined; the result is C
+ * modulo 2^32, as a C reference computing in int64 and truncating. */
+static const char matmul_whole_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "static void tile_matmul(const int16_t *a, const int16_t *b,\n"
+    "                        int32_t *c)\n"
+    "{\n"
+    "    for (int i = 0; i < M_; i++) {\n"
+    "        uint32_t acc[N_];\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            acc[j] = (uint32_t)c[i * N_ + j];\n"
+    "        for (int kk = 0; kk < K_; kk++) {\n"
+    "            const int32_t aik = a[i * K_ + kk];\n"
+    "            for (int j = 0; j < N_; j++)\n"
+    "                acc[j] += (uint32_t)(aik * b[kk * N_ + j]);\n"
+    "        }\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            c[i * N_ + j] = (int32_t)acc[j];\n"
+    "    }\n"
+    "}\n"
+    "void matmul_whole(iron_objfifo *a, iron_objfifo *b, iron_objfifo *c,\n"
+    "                  int32_t ksteps)\n"
+    "{\n"
+    "    for (;;) {\n"
+    "        int32_t *ct = iron_acquire(c, 1)[0];\n"
+    "        memset(ct, 0, sizeof(int32_t) * M_ * N_);\n"
+    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"
+    "            const int16_t *at = iron_acquire(a, 1)[0];\n"
+    "            const int16_t *bt = iron_acquire(b, 1)[0];\n"
+    "            tile_matmul(at, bt, ct);\n"
+    "            iron_release(a, 1);\n"
+    "            iron_release(b, 1);\n"
+    "        }\n"
+    "        iron_release(c, 1);\n"
+    "    }\n"
+    "}\n";
+
+static int check_shapes(iron_design *d, int rows, int cols, int64_t M,
+                        int64_t K, int64_t N, int64_t m, int64_t k, int64_t n)
+{
+    if (rows < 1 || rows > MMW_MAX_ROWS || cols > MMW_MAX_COLS)
+        return iron_design_fail(d, IRON_ERESOURCE,
+                                "matmul_whole: %d x %d cores; expected at "
+                                "most %d x %d",
+                                rows, cols, MMW_MAX_ROWS, MMW_MAX_COLS);
+    /* int16 rows of A and B tiles must be whole 32-bit words. */
+    if (m < 1 || k < 2 || k % 2 || n < 2 || n % 2)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_whole: tile %lld x %lld x %lld; k "
+                                "and n must be even (int16 rows of whole "
+                                "32-bit words)",
+                                (long long)m, (long long)k, (long long)n);
+    if (M % (rows * m) || N % (cols * n) || K % k)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_whole: %lld x %lld x %lld does not "
+                                "split into %d x %d cores of %lld x %lld x "
+                                "%lld tiles (M must be a multiple of %lld, "
+                                "N of %lld, K of %lld)",
+                                (long long)M, (long long)K, (long long)N,
+                                rows, cols, (long long)m, (long long)k,
+                                (long long)n, (long long)(rows * m),
+                                (long long)(cols * n), (long long)k);
+    /* The A fill and the B fills visit their tiles once per column group:
+     * that is the shim's repeat count (or outermost loop). */
+    if (N / (cols * n) > 64)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "matmul_whole: %lld column groups of %d x "
+                                "%lld; the fills repeat per column group and "
+                                "the shim repeats at most 64 times",
+                                (long long)(N / (cols * n)), cols,
+                                (long long)n);
+    return 0;
+}
+
+int matmul_whole_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
+    int64_t m = iron_design_param_int(d, "m");
+    int64_t k = iron_design_param_int(d, "k");
+    int64_t n = iron_design_param_int(d, "n");
+    if (iron_design_status(d) != IRON_OK)
+        return iron_design_status(d);
+    const int rows = iron_design_device(d)->compute_rows;
+    const int cols = iron_design_cols(d);
+    int64_t M = sa.dims[0], K = sa.dims[1], N = sb.dims[1];
+    if (check_shapes(d, rows, cols, M, K, N, m, k, n))
+        return iron_design_status(d);
+    const int64_t col_groups = N / (cols * n);
+
+    iron_kernel *body = iron_core_new(d, "matmul_whole", matmul_whole_src,
+                                      "fifo, fifo, fifo, int32");
+    iron_kernel_define_int(body, "M_", m);
+    iron_kernel_define_int(body, "K_", k);
+    iron_kernel_define_int(body, "N_", n);
+
+    /* A: one FIFO from the shim; the memtile cuts each (rows*m) x k object
+     * into the rows' m x k tiles (row-major, so piece r starts at r*m*k). */
+    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT16, IRON_SHAPE(rows * m, k),
+                                 2);
+    char a_names[MMW_MAX_ROWS][16];
+    const char *a_name_p[MMW_MAX_ROWS];
+    int64_t a_offsets[MMW_MAX_ROWS], c_offsets[MMW_MAX_ROWS];
+    iron_shape a_shapes[MMW_MAX_ROWS], c_shapes[MMW_MAX_ROWS];
+    for (int r = 0; r < rows; r++) {
+        snprintf(a_names[r], sizeof a_names[r], "a%d", r);
+        a_name_p[r] = a_names[r];
+        a_offsets[r] = r * m * k;
+        a_shapes[r] = IRON_SHAPE(m, k);
+        c_offsets[r] = r * m * n;
+        c_shapes[r] = IRON_SHAPE(m, n);
+    }
+    iron_fifo *a_rows[MMW_MAX_ROWS];
+    iron_fifo_split(d, iron_fifo_cons(a), rows, a_name_p, a_offsets, a_shapes,
+                    NULL, a_rows);
+
+    iron_fifo *b_cols[MMW_MAX_COLS], *c_cols[MMW_MAX_COLS];
+    iron_handle *c_drains[MMW_MAX_COLS];
+    for (int c = 0; c < cols; c++) {
+        char name[16];
+        snprintf(name, sizeof name, "b%d", c);
+        b_cols[c] = iron_fifo_new(d, name, IRON_INT16, IRON_SHAPE(k, n), 2);
+        snprintf(name, sizeof name, "c%d", c);
+        c_cols[c] = iron_fifo_new(d, name, IRON_INT32,
+                                  IRON_SHAPE(rows * m, n), 2);
+        c_drains[c] = iron_fifo_cons(c_cols[c]);
+        char c_names[MMW_MAX_ROWS][24];
+        const char *c_name_p[MMW_MAX_ROWS];
+        for (int r = 0; r < rows; r++) {
+            snprintf(c_names[r], sizeof c_names[r], "c%d_%d", r, c);
+            c_name_p[r] = c_names[r];
+        }
+        iron_fifo *c_tiles[MMW_MAX_ROWS];
+        iron_fifo_join(d, iron_fifo_prod(c_cols[c]), rows, c_name_p,
+                       c_offsets, c_shapes, NULL, c_tiles);
+        for (int r = 0; r < rows; r++) {
+            char wname[24];
+            snprintf(wname, sizeof wname, "mm%d_%d", r, c);
+            iron_worker *w = iron_worker_new(
+                d, wname, body, 1,
+                IRON_ARGS(iron_use(iron_fifo_cons(a_rows[r])),
+                          iron_use(iron_fifo_cons(b_cols[c])),
+                          iron_use(iron_fifo_prod(c_tiles[r])),
+                          iron_int(K / k)));
+            /* Core (r, c) on tile (c, 2 + r): the design's geometry is the
+             * array's, so the join of column c sits on column c. */
+            iron_worker_place(w, c, 2 + r);
+            iron_rt_start(d, w);
+        }
+    }
+
+    /* One task group per row group I: 1 + cols fills and cols drains, at
+     * most 3 tasks on any shim. */
+    iron_tiler2d at = { .size = sizeof at, .rows = M, .cols = K,
+                        .tile_rows = rows * m, .tile_cols = k,
+                        .group_rows = 1, .group_cols = K / k,
+                        .repeat = col_groups };
+    for (int64_t I = 0; I < M / (rows * m); I++) {
+        iron_tap a_tap;
+        iron_status s = iron_tiler2d_tap(&at, I, &a_tap);
+        if (s != IRON_OK)
+            return iron_design_fail(d, s, "matmul_whole: A fill: %s",
+                                    iron_last_error());
+        iron_rt_task_group(d);
+        iron_rt_fill(d, iron_fifo_prod(a), 0, a_tap);
+        for (int c = 0; c < cols; c++) {
+            /* Column c's B tiles: for each column group J, the K/k tiles
+             * down tile column J*cols + c. */
+            const int64_t sizes[4] = { col_groups, K / k, k, n };
+            const int64_t strides[4] = { cols * n, k * N, N, 1 };
+            iron_rt_fill(d, iron_fifo_prod(b_cols[c]), 1,
+                         iron_tap_make(c * n, 4, sizes, strides));
+        }
+        for (int c = 0; c < cols; c++) {
+            /* Column c's joined objects, one per column group: rows*m rows
+             * of n elements at column (J*cols + c)*n. */
+            const int64_t sizes[3] = { col_groups, rows * m, n };
+            const int64_t strides[3] = { cols * n, N, 1 };
+            iron_rt_drain(d, c_drains[c], 2,
+                          iron_tap_make(I * rows * m * N + c * n, 3, sizes,
+                                        strides),
+                          IRON_WAIT);
+        }
+        iron_rt_finish_task_group(d);
+    }
+    return 0;
+}
+
+const iron_jit_options matmul_whole_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "matmul_whole",
+    .args = "in a: int16[M, K], in b: int16[K, N], out c: int32[M, N]",
+    .params = "m: int = 64, k: int = 64, n: int = 32",
+    .cflags = "-O3",
+};

@@ -1,0 +1,76 @@
+/*
+ * log.c - the debug log.  Topics are read from IRON_LOG once per process
+ * ("jit,cache", "all"); a handler set by the user receives each line
+ * instead of stderr.  Thread-safe: the topic mask is set once and the
+ * handler is read atomically.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+static int topics;
+static pthread_once_t topics_once = PTHREAD_ONCE_INIT;
+static _Atomic(iron_log_fn) handler;
+static void *_Atomic handler_ctx;
+
+static void read_topics(void)
+{
+    const char *e = getenv("IRON_LOG");
+    if (!e)
+        return;
+    static const struct {
+        const char *name;
+        int bit;
+    } names[] = { { "jit", IRON__LOG_JIT },
+                  { "cache", IRON__LOG_CACHE },
+                  { "emu", IRON__LOG_EMU },
+                  { "all", IRON__LOG_JIT | IRON__LOG_CACHE | IRON__LOG_EMU } };
+    for (const char *p = e; *p;) {
+        size_t n = strcspn(p, ",; ");
+        for (size_t i = 0; i < IRON__COUNT_OF(names); i++)
+            if (strlen(names[i].name) == n && strncmp(p, names[i].name, n) == 0)
+                topics |= names[i].bit;
+        p += n;
+        if (*p)
+            p++;
+    }
+}
+
+int iron__log_on(iron__log_topic t)
+{
+    pthread_once(&topics_once, read_topics);
+    return (topics & (int)t) != 0 || atomic_load(&handler) != NULL;
+}
+
+static const char *topic_name(iron__log_topic t)
+{
+    return t == IRON__LOG_JIT ? "jit" : t == IRON__LOG_CACHE ? "cache" : "emu";
+}
+
+void iron__log(iron__log_topic t, const char *fmt, ...)
+{
+    if (!iron__log_on(t))
+        return;
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    iron_log_fn fn = atomic_load(&handler);
+    if (fn) {
+        fn(topic_name(t), line, atomic_load(&handler_ctx));
+        return;
+    }
+    fprintf(stderr, "iron[%s] %s\n", topic_name(t), line);
+}
+
+IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx)
+{
+    atomic_store(&handler_ctx, ctx);
+    atomic_store(&handler, fn);
+}

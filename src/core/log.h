@@ -1,0 +1,22 @@
+/*
+ * log.h - the debug log: IRON_LOG=jit,cache (or all) selects topics; lines
+ * go to stderr, or to the handler set with iron_set_log_handler.
+ */
+#ifndef IRON_CORE_LOG_H
+#define IRON_CORE_LOG_H
+
+#include "core/core.h"
+
+typedef enum iron__log_topic {
+    IRON__LOG_JIT = 1,
+    IRON__LOG_CACHE = 2,
+    IRON__LOG_EMU = 4
+} iron__log_topic;
+
+/* Whether a topic is on (reads IRON_LOG once; cheap afterwards). */
+int iron__log_on(iron__log_topic t);
+
+/* Emits one line "iron[topic] ..." when the topic is on. */
+void iron__log(iron__log_topic t, const char *fmt, ...) IRON__PRINTF(2, 3);
+
+#endif

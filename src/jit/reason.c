@@ -1,0 +1,109 @@
+/*
+ * reason.c - why a call needs a new specialization, for the debug log:
+ * the first difference between its signature and the closest existing
+ * one ("new shape for argument 'a': int32[8192], was int32[4096]").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "jit/jit.h"
+#include "tensor/tensor.h"
+
+static int same_pval(const iron__pval *a, const iron__pval *b)
+{
+    if (a->type != b->type)
+        return 0;
+    switch (a->type) {
+    case IRON_PARAM_INT:
+    case IRON_PARAM_BOOL:
+        return a->i == b->i;
+    case IRON_PARAM_FLOAT:
+        return memcmp(&a->f, &b->f, sizeof a->f) == 0;
+    case IRON_PARAM_STR:
+        return strcmp(a->s, b->s) == 0;
+    case IRON_PARAM_DTYPE:
+        return a->dtype == b->dtype;
+    }
+    return 0;
+}
+
+static int same_shape(const iron_shape *a, const iron_shape *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (int i = 0; i < a->ndim; i++)
+        if (a->dims[i] != b->dims[i])
+            return 0;
+    return 1;
+}
+
+/* Differences between a call and a specialization; writes the first one
+ * into buf when buf is not NULL. */
+static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
+                int cols, iron_tensor *const *args, const iron__pval *params,
+                char *buf, size_t len)
+{
+    int n = 0;
+    char was[128], now[128];
+    if (sp->dev != dev && n++ == 0 && buf)
+        snprintf(buf, len, "new device %s (was %s)", dev->info.name,
+                 sp->dev->info.name);
+    if (sp->cols != cols && n++ == 0 && buf)
+        snprintf(buf, len, "new launch configuration: %d columns (was %d)",
+                 cols, sp->cols);
+    for (int i = 0; i < j->nargs; i++) {
+        const iron__argsig *a = &sp->args[i];
+        if (a->dtype == args[i]->dtype && same_shape(&a->shape, &args[i]->shape))
+            continue;
+        if (n++ == 0 && buf) {
+            iron_tensor_describe(args[i], now, sizeof now);
+            iron__str w = { 0 };
+            iron__str_printf(&w, "%s[", iron_dtype_name(a->dtype));
+            for (int k = 0; k < a->shape.ndim; k++)
+                iron__str_printf(&w, "%s%lld", k ? ", " : "",
+                                 (long long)a->shape.dims[k]);
+            iron__str_append(&w, "]");
+            snprintf(was, sizeof was, "%s", iron__str_get(&w));
+            iron__str_free(&w);
+            snprintf(buf, len, "new %s for argument '%s': %s (was %s)",
+                     a->dtype != args[i]->dtype ? "dtype" : "shape",
+                     j->args[i].name, now, was);
+        }
+    }
+    for (int i = 0; i < j->nparams; i++) {
+        if (same_pval(&sp->params[i], &params[i]))
+            continue;
+        if (n++ == 0 && buf) {
+            iron__str a = { 0 }, b = { 0 };
+            iron__pval_format(&params[i], &a);
+            iron__pval_format(&sp->params[i], &b);
+            snprintf(buf, len, "new value for parameter '%s': %s (was %s)",
+                     j->params[i].name, iron__str_get(&a), iron__str_get(&b));
+            iron__str_free(&a);
+            iron__str_free(&b);
+        }
+    }
+    return n;
+}
+
+void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
+                            int cols, iron_tensor *const *args,
+                            const iron__pval *params, char *buf, size_t len)
+{
+    const jit_spec *best = NULL;
+    int best_n = 1 << 30;
+    for (int i = 0; i < j->table_cap; i++) {
+        const jit_spec *sp = j->table[i];
+        if (!sp)
+            continue;
+        int n = diff(j, sp, dev, cols, args, params, NULL, 0);
+        if (n < best_n) {
+            best_n = n;
+            best = sp;
+        }
+    }
+    if (!best)
+        snprintf(buf, len, "first call");
+    else
+        diff(j, best, dev, cols, args, params, buf, len);
+}
