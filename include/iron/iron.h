@@ -313,6 +313,17 @@ typedef struct iron_worker iron_worker; /* a core program on a compute tile */
 
 typedef int (*iron_design_fn)(iron_design *d, void *user);
 
+/* A kernel passed as a compile-time parameter (the seed's "jit functions
+ * passed to other functions"): a generic design takes it and builds it
+ * with iron_kernel_new(d, k->entry, k->source, k->arg_types).  The strings
+ * are copied when the value is bound or used; each distinct kernel (entry,
+ * source, types) is its own specialization. */
+typedef struct iron_kernel_ref {
+    const char *entry;
+    const char *source;
+    const char *arg_types;
+} iron_kernel_ref;
+
 /* What the design may learn about its call.  Arguments are numbered in the
  * order of the jit's argument list, which is the runtime sequence's order. */
 IRON_API int iron_design_nargs(const iron_design *d);
@@ -326,6 +337,10 @@ IRON_API double iron_design_param_float(iron_design *d, const char *name);
 IRON_API int iron_design_param_bool(iron_design *d, const char *name);
 IRON_API const char *iron_design_param_str(iron_design *d, const char *name);
 IRON_API iron_dtype iron_design_param_dtype(iron_design *d, const char *name);
+/* A kernel parameter's value (never NULL: a wrong name or type gives an
+ * empty reference and the sticky error). */
+IRON_API const iron_kernel_ref *iron_design_param_kernel(iron_design *d,
+                                                         const char *name);
 /* Columns the launch configuration grants. */
 IRON_API int iron_design_cols(const iron_design *d);
 /* The target device's resources. */
@@ -622,8 +637,10 @@ typedef enum iron_param_type {
     IRON_PARAM_FLOAT,
     IRON_PARAM_BOOL,
     IRON_PARAM_STR,
-    IRON_PARAM_DTYPE
+    IRON_PARAM_DTYPE,
+    IRON_PARAM_KERNEL
 } iron_param_type;
+
 
 typedef struct iron_param {
     const char *name;
@@ -632,31 +649,39 @@ typedef struct iron_param {
     double f;           /* FLOAT */
     const char *s;      /* STR */
     iron_dtype dtype;   /* DTYPE */
+    const iron_kernel_ref *kernel;  /* KERNEL */
 } iron_param;
 
 static inline iron_param iron_param_int(const char *name, int64_t v)
 {
-    iron_param p = { name, IRON_PARAM_INT, v, 0.0, NULL, IRON_INT8 };
+    iron_param p = { name, IRON_PARAM_INT, v, 0.0, NULL, IRON_INT8, NULL };
     return p;
 }
 static inline iron_param iron_param_float(const char *name, double v)
 {
-    iron_param p = { name, IRON_PARAM_FLOAT, 0, v, NULL, IRON_INT8 };
+    iron_param p = { name, IRON_PARAM_FLOAT, 0, v, NULL, IRON_INT8, NULL };
     return p;
 }
 static inline iron_param iron_param_bool(const char *name, int v)
 {
-    iron_param p = { name, IRON_PARAM_BOOL, v != 0, 0.0, NULL, IRON_INT8 };
+    iron_param p = { name, IRON_PARAM_BOOL, v != 0, 0.0, NULL, IRON_INT8,
+                     NULL };
     return p;
 }
 static inline iron_param iron_param_str(const char *name, const char *v)
 {
-    iron_param p = { name, IRON_PARAM_STR, 0, 0.0, v, IRON_INT8 };
+    iron_param p = { name, IRON_PARAM_STR, 0, 0.0, v, IRON_INT8, NULL };
     return p;
 }
 static inline iron_param iron_param_dtype(const char *name, iron_dtype v)
 {
-    iron_param p = { name, IRON_PARAM_DTYPE, 0, 0.0, NULL, v };
+    iron_param p = { name, IRON_PARAM_DTYPE, 0, 0.0, NULL, v, NULL };
+    return p;
+}
+static inline iron_param iron_param_kernel(const char *name,
+                                           const iron_kernel_ref *k)
+{
+    iron_param p = { name, IRON_PARAM_KERNEL, 0, 0.0, NULL, IRON_INT8, k };
     return p;
 }
 
@@ -685,8 +710,9 @@ typedef struct iron_jit_options {
     const char *args;
     /* Compile-time parameters with types and defaults, comma-separated:
      *   "tile: int = 16, op: str = '+', scale: float = 1.5,
-     *    relu: bool = false, T: dtype = int32, n: int"
-     * A parameter without a default must be given at every call. */
+     *    relu: bool = false, T: dtype = int32, n: int, f: kernel"
+     * A parameter without a default must be given at every call (or bound
+     * with iron_jit_bind); kernel parameters take no default. */
     const char *params;
     const char *cflags;  /* flags for every kernel, e.g. "-O3" (default -O2) */
     void *user;          /* passed to the design function */

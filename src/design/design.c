@@ -187,7 +187,7 @@ IRON_API const iron_device_info *iron_design_device(const iron_design *d)
     return d ? d->dev : NULL;
 }
 
-static const char *type_name(iron_param_type t)
+const char *iron__param_type_name(iron_param_type t)
 {
     switch (t) {
     case IRON_PARAM_INT: return "int";
@@ -195,6 +195,7 @@ static const char *type_name(iron_param_type t)
     case IRON_PARAM_BOOL: return "bool";
     case IRON_PARAM_STR: return "str";
     case IRON_PARAM_DTYPE: return "dtype";
+    case IRON_PARAM_KERNEL: return "kernel";
     }
     return "?";
 }
@@ -217,7 +218,7 @@ static const iron__pval *param(iron_design *d, const char *name,
             iron__design_fail(d, IRON_EPARAM,
                               "design reads parameter '%s' as %s, but it is "
                               "declared %s",
-                              name, type_name(want), type_name(p->type));
+                              name, iron__param_type_name(want), iron__param_type_name(p->type));
             return NULL;
         }
         return p;
@@ -261,4 +262,12 @@ IRON_API iron_dtype iron_design_param_dtype(iron_design *d, const char *name)
 {
     const iron__pval *p = param(d, name, IRON_PARAM_DTYPE);
     return p ? p->dtype : IRON_INT8;
+}
+
+IRON_API const iron_kernel_ref *iron_design_param_kernel(iron_design *d,
+                                                         const char *name)
+{
+    static const iron_kernel_ref none = { "", "", "" };
+    const iron__pval *p = param(d, name, IRON_PARAM_KERNEL);
+    return p ? &p->kernel : &none;
 }

@@ -39,6 +39,7 @@ typedef struct iron__pval {
     double f;
     const char *s;
     iron_dtype dtype;
+    iron_kernel_ref kernel;   /* strings owned like s */
 } iron__pval;
 
 typedef enum iron__user {
@@ -222,6 +223,9 @@ void iron__design_free(iron_design *d);
 /* Records the first failure on the design; returns its status. */
 iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
                               ...) IRON__PRINTF(3, 4);
+
+/* "int", "float", "bool", "str", "dtype", "kernel" */
+const char *iron__param_type_name(iron_param_type t);
 
 /* "in", "out", "inout" */
 const char *iron__role_name(iron__role r);

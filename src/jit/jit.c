@@ -19,9 +19,8 @@ static void free_decls(iron_jit *j)
         iron__free(j->params[i].name);
         if (j->params[i].type == IRON_PARAM_STR)
             iron__free((char *)(uintptr_t)j->params[i].def.s);
-        if (j->is_bound && j->is_bound[i] &&
-            j->bound[i].type == IRON_PARAM_STR)
-            iron__free((char *)(uintptr_t)j->bound[i].s);
+        if (j->is_bound && j->is_bound[i])
+            iron__pval_release(&j->bound[i]);
     }
     iron__free(j->args);
     iron__free(j->params);
@@ -127,21 +126,23 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
     for (int k = 0; k < nparams; k++) {
         int idx = 0;
         iron__jit_check_param(j, &params[k], &idx);
-        char *str = NULL;
-        if (params[k].type == IRON_PARAM_STR &&
-            !(str = iron__strdup(params[k].s)))
-            return iron__fail(IRON_ENOMEM, "out of memory binding '%s'",
-                              params[k].name);
-        iron__pval *v = &j->bound[idx];
-        if (j->is_bound[idx] && v->type == IRON_PARAM_STR)
-            iron__free((char *)(uintptr_t)v->s);
-        v->name = j->params[idx].name;
-        v->type = params[k].type;
-        v->i = params[k].type == IRON_PARAM_BOOL ? params[k].i != 0
-                                                 : params[k].i;
-        v->f = params[k].f;
-        v->s = str;
-        v->dtype = params[k].dtype;
+        iron__pval v;
+        memset(&v, 0, sizeof v);
+        v.name = j->params[idx].name;
+        v.type = params[k].type;
+        v.i = params[k].type == IRON_PARAM_BOOL ? params[k].i != 0
+                                                : params[k].i;
+        v.f = params[k].f;
+        v.s = params[k].s;
+        v.dtype = params[k].dtype;
+        if (v.type == IRON_PARAM_KERNEL)
+            v.kernel = *params[k].kernel;
+        iron_status s = iron__pval_own(&v);
+        if (s != IRON_OK)
+            return s;
+        if (j->is_bound[idx])
+            iron__pval_release(&j->bound[idx]);
+        j->bound[idx] = v;
         j->is_bound[idx] = 1;
     }
     return IRON_OK;

@@ -77,7 +77,10 @@ struct iron_jit {
 /* signature.c */
 iron_status iron__jit_parse_args(iron_jit *j, const char *text);
 iron_status iron__jit_parse_params(iron_jit *j, const char *text);
-const char *iron__param_type_name(iron_param_type t);
+/* Makes v own copies of its strings (str and kernel values), or frees
+ * them (v becomes a plain int). */
+iron_status iron__pval_own(iron__pval *v);
+void iron__pval_release(iron__pval *v);
 /* Formats a value as in a params string: 16, 1.5, true, 'x', int32. */
 void iron__pval_format(const iron__pval *v, iron__str *s);
 

@@ -177,7 +177,8 @@ static XXH128_hash_t signature_key(const iron_jit *j, const iron_device *dev,
                                    int cols, iron_tensor *const *args,
                                    const iron__pval *params)
 {
-    uint64_t rec[4 + 32 * (IRON_MAX_DIMS + 2) + 32 * 3];
+    uint64_t rec[4 + IRON__JIT_MAX_ARGS * (IRON_MAX_DIMS + 2) +
+                 IRON__JIT_MAX_PARAMS * 7];
     int n = 0;
     rec[n++] = (uint64_t)(uintptr_t)dev;
     rec[n++] = (uint64_t)cols;
@@ -206,6 +207,16 @@ static XXH128_hash_t signature_key(const iron_jit *j, const iron_device *dev,
         case IRON_PARAM_DTYPE:
             rec[n++] = (uint64_t)v->dtype;
             break;
+        case IRON_PARAM_KERNEL: {
+            const char *parts[3] = { v->kernel.entry, v->kernel.source,
+                                     v->kernel.arg_types };
+            for (int k = 0; k < 3; k++) {
+                size_t len = strlen(parts[k]);
+                rec[n++] = XXH3_64bits(parts[k], len) ^ (uint64_t)k;
+                rec[n++] = len;
+            }
+            break;
+        }
         }
     }
     return XXH3_128bits(rec, (size_t)n * sizeof rec[0]);

@@ -61,6 +61,15 @@ iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
             return iron__fail(IRON_EPARAM,
                               "%s: parameter '%s' (str) is NULL", j->name,
                               p->name);
+        if (p->type == IRON_PARAM_KERNEL &&
+            (!p->kernel || !p->kernel->entry || !p->kernel->source ||
+             !p->kernel->arg_types))
+            return iron__fail(IRON_EPARAM,
+                              "%s: parameter '%s' (kernel) is %s", j->name,
+                              p->name,
+                              !p->kernel ? "NULL"
+                                         : "missing its entry, source or "
+                                           "argument types");
         if (p->type == IRON_PARAM_DTYPE && !iron_dtype_name(p->dtype))
             return iron__fail(IRON_EPARAM,
                               "%s: parameter '%s' (dtype) has invalid value "
@@ -126,6 +135,8 @@ iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
         v->f = params[k].f;
         v->s = params[k].s;
         v->dtype = params[k].dtype;
+        if (v->type == IRON_PARAM_KERNEL)
+            v->kernel = *params[k].kernel;
         if (v->type == IRON_PARAM_BOOL)
             v->i = v->i != 0;
     }

@@ -23,6 +23,10 @@ static int same_pval(const iron__pval *a, const iron__pval *b)
         return strcmp(a->s, b->s) == 0;
     case IRON_PARAM_DTYPE:
         return a->dtype == b->dtype;
+    case IRON_PARAM_KERNEL:
+        return strcmp(a->kernel.entry, b->kernel.entry) == 0 &&
+               strcmp(a->kernel.source, b->kernel.source) == 0 &&
+               strcmp(a->kernel.arg_types, b->kernel.arg_types) == 0;
     }
     return 0;
 }

@@ -163,17 +163,6 @@ iron_status iron__jit_parse_args(iron_jit *j, const char *text)
     return IRON_OK;
 }
 
-const char *iron__param_type_name(iron_param_type t)
-{
-    switch (t) {
-    case IRON_PARAM_INT: return "int";
-    case IRON_PARAM_FLOAT: return "float";
-    case IRON_PARAM_BOOL: return "bool";
-    case IRON_PARAM_STR: return "str";
-    case IRON_PARAM_DTYPE: return "dtype";
-    }
-    return "?";
-}
 
 static iron_status parse_default(lexer *lx, jit_paramdecl *pd)
 {
@@ -228,6 +217,8 @@ static iron_status parse_default(lexer *lx, jit_paramdecl *pd)
         lx->p = e + 1;
         break;
     }
+    case IRON_PARAM_KERNEL:
+        return syntax(lx, "no default");
     case IRON_PARAM_DTYPE: {
         int no_mem = 0;
         char *t = ident(lx, &no_mem);
@@ -278,17 +269,15 @@ iron_status iron__jit_parse_params(iron_jit *j, const char *text)
         if (!t)
             return no_mem ? oom() : syntax(&lx, "a type (int, float, bool, "
                                                 "str, dtype)");
-        static const char *const names[] = { "int", "float", "bool", "str",
-                                             "dtype" };
         int found = -1;
-        for (int i = 0; i < 5; i++)
-            if (strcmp(t, names[i]) == 0)
+        for (int i = 0; i <= (int)IRON_PARAM_KERNEL; i++)
+            if (strcmp(t, iron__param_type_name((iron_param_type)i)) == 0)
                 found = i;
         if (found < 0) {
             iron_status s = iron__fail(IRON_EINVAL,
                                        "jit params \"%s\": parameter '%s' has "
                                        "type '%s'; expected int, float, bool, "
-                                       "str or dtype",
+                                       "str, dtype or kernel",
                                        text, pd->name, t);
             iron__free(t);
             return s;
@@ -297,6 +286,12 @@ iron_status iron__jit_parse_params(iron_jit *j, const char *text)
         pd->type = (iron_param_type)found;
         pd->def.type = pd->type;
         if (accept(&lx, '=')) {
+            if (pd->type == IRON_PARAM_KERNEL)
+                return iron__fail(IRON_EINVAL,
+                                  "jit params \"%s\": kernel parameter '%s' "
+                                  "takes no default; bind one with "
+                                  "iron_jit_bind or pass it per call",
+                                  text, pd->name);
             iron_status s = parse_default(&lx, pd);
             if (s != IRON_OK)
                 return s;
@@ -327,5 +322,51 @@ void iron__pval_format(const iron__pval *v, iron__str *s)
         iron__str_append(s, iron_dtype_name(v->dtype) ? iron_dtype_name(v->dtype)
                                                       : "?");
         break;
+    case IRON_PARAM_KERNEL: {
+        /* Two kernels with one entry name differ by their source: the
+         * hash tells them apart in messages and listings. */
+        const iron_kernel_ref *k = &v->kernel;
+        uint64_t h = k->source ? XXH3_64bits(k->source, strlen(k->source)) : 0;
+        iron__str_printf(s, "kernel '%s'#%08x", k->entry ? k->entry : "?",
+                         (unsigned)(h & 0xffffffffu));
+        break;
     }
+    }
+}
+
+iron_status iron__pval_own(iron__pval *v)
+{
+    if (v->type == IRON_PARAM_STR) {
+        v->s = iron__strdup(v->s ? v->s : "");
+        if (!v->s) {
+            v->type = IRON_PARAM_INT;
+            return iron__fail(IRON_ENOMEM, "out of memory copying '%s'",
+                              v->name);
+        }
+    } else if (v->type == IRON_PARAM_KERNEL) {
+        iron_kernel_ref k = { iron__strdup(v->kernel.entry),
+                              iron__strdup(v->kernel.source),
+                              iron__strdup(v->kernel.arg_types) };
+        v->kernel = k;
+        if (!k.entry || !k.source || !k.arg_types) {
+            iron__pval_release(v);
+            return iron__fail(IRON_ENOMEM, "out of memory copying '%s'",
+                              v->name);
+        }
+    }
+    return IRON_OK;
+}
+
+void iron__pval_release(iron__pval *v)
+{
+    if (v->type == IRON_PARAM_STR) {
+        iron__free((char *)(uintptr_t)v->s);
+        v->s = NULL;
+    } else if (v->type == IRON_PARAM_KERNEL) {
+        iron__free((char *)(uintptr_t)v->kernel.entry);
+        iron__free((char *)(uintptr_t)v->kernel.source);
+        iron__free((char *)(uintptr_t)v->kernel.arg_types);
+        memset(&v->kernel, 0, sizeof v->kernel);
+    }
+    v->type = IRON_PARAM_INT;
 }

@@ -49,8 +49,7 @@ void iron__jit_spec_free(jit_spec *s)
     iron__program_free(s->prog);
     if (s->params)
         for (int i = 0; s->params[i].name; i++)
-            if (s->params[i].type == IRON_PARAM_STR)
-                iron__free((char *)(uintptr_t)s->params[i].s);
+            iron__pval_release(&s->params[i]);
     iron__free(s->params);
     iron__free(s->args);
     iron__free(s->signature);
@@ -168,13 +167,9 @@ static iron_status copy_params(const iron_jit *j, const iron__pval *params,
     for (int i = 0; i < j->nparams; i++) {
         sp->params[i] = params[i];
         sp->params[i].name = j->params[i].name;
-        if (params[i].type == IRON_PARAM_STR) {
-            sp->params[i].s = iron__strdup(params[i].s);
-            if (!sp->params[i].s) {
-                sp->params[i].type = IRON_PARAM_INT;
-                return iron__fail(IRON_ENOMEM, "out of memory");
-            }
-        }
+        iron_status s = iron__pval_own(&sp->params[i]);
+        if (s != IRON_OK)
+            return s;
     }
     return IRON_OK;
 }
