@@ -66,13 +66,13 @@ $(BUILD)/iron.pc: Makefile
 
 # -rdynamic: design plugins loaded by `iron dump` call the library's API
 # in the executable, so that they share its state.
-$(CLI): $(CLI_SRC) $(wildcard cli/*.h) $(STATIC)
+$(CLI): $(CLI_SRC) $(wildcard cli/*.h include/iron/*.h) $(STATIC)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -rdynamic -o $@ $(CLI_SRC) \
 	    -Wl,--whole-archive $(STATIC) -Wl,--no-whole-archive $(LDLIBS)
 
 # The reference designs as a plugin library, for `iron dump`; the iron_*
 # symbols resolve against the program that loads it.
-$(EXLIB): $(DESIGN_SRC) $(wildcard examples/designs/*.h)
+$(EXLIB): $(DESIGN_SRC) $(wildcard examples/designs/*.h include/iron/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -fPIC -shared -o $@ $(DESIGN_SRC)
 

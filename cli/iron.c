@@ -20,11 +20,16 @@ static const char usage_text[] =
     "  dump LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
     "                   print a design's placed form without running it\n"
     "                   (iron dump --help for details)\n"
+    "  cache list|info|clear|prune [--max-size SIZE] [--dir DIR]\n"
+    "                   inspect or trim the disk cache of compiled\n"
+    "                   specializations (iron cache --help for details)\n"
     "  help             show this text\n"
     "\n"
     "environment:\n"
     "  IRON_DEVICE      the device used when no default or scope is set\n"
-    "                   (otherwise npu2)\n";
+    "                   (otherwise npu2)\n"
+    "  IRON_CACHE_DIR   the disk cache folder (otherwise\n"
+    "                   $XDG_CACHE_HOME/iron, else ~/.cache/iron)\n";
 
 static int usage(FILE *f, int code)
 {
@@ -168,6 +173,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "dump") == 0)
         return cli_dump(argc, argv);
+    if (strcmp(cmd, "cache") == 0)
+        return cli_cache(argc, argv);
     fprintf(stderr, "iron: unknown command '%s'\n\n", cmd);
     return usage(stderr, EXIT_USAGE);
 }

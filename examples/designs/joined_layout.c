@@ -61,7 +61,7 @@ int joined_layout_design(iron_design *d, void *user)
     iron_kernel *k = iron_core_new(d, "fill_pair", fill_pair_src,
                                    "fifo, int32, int32");
     for (int p = 0; p < JOINED_PARTS; p++) {
-        char name[16];
+        char name[24];
         snprintf(name, sizeof name, "fill%d", p);
         iron_worker *w = iron_worker_new(
             d, name, k, 1,

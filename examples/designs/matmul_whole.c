@@ -146,14 +146,14 @@ int matmul_whole_design(iron_design *d, void *user)
     iron_fifo *b_cols[MMW_MAX_COLS], *c_cols[MMW_MAX_COLS];
     iron_handle *c_drains[MMW_MAX_COLS];
     for (int c = 0; c < cols; c++) {
-        char name[16];
+        char name[24];
         snprintf(name, sizeof name, "b%d", c);
         b_cols[c] = iron_fifo_new(d, name, IRON_INT16, IRON_SHAPE(k, n), 2);
         snprintf(name, sizeof name, "c%d", c);
         c_cols[c] = iron_fifo_new(d, name, IRON_INT32,
                                   IRON_SHAPE(rows * m, n), 2);
         c_drains[c] = iron_fifo_cons(c_cols[c]);
-        char c_names[MMW_MAX_ROWS][24];
+        char c_names[MMW_MAX_ROWS][32];
         const char *c_name_p[MMW_MAX_ROWS];
         for (int r = 0; r < rows; r++) {
             snprintf(c_names[r], sizeof c_names[r], "c%d_%d", r, c);
@@ -163,7 +163,7 @@ int matmul_whole_design(iron_design *d, void *user)
         iron_fifo_join(d, iron_fifo_prod(c_cols[c]), rows, c_name_p,
                        c_offsets, c_shapes, NULL, c_tiles);
         for (int r = 0; r < rows; r++) {
-            char wname[24];
+            char wname[32];
             snprintf(wname, sizeof wname, "mm%d_%d", r, c);
             iron_worker *w = iron_worker_new(
                 d, wname, body, 1,

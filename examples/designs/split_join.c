@@ -48,7 +48,7 @@ int split_join_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add_one", add_one_src,
                                      "int32*, int32*, int32");
     for (int p = 0; p < SPLIT_JOIN_PARTS; p++) {
-        char name[16];
+        char name[24];
         snprintf(name, sizeof name, "add%d", p);
         iron_worker *w = iron_worker_new(
             d, name, k, n / obj,

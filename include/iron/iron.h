@@ -588,6 +588,23 @@ IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
  * to its dtype) at this point of the sequence. */
 IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
                                      int64_t index, double value);
+/* Dispatch-time scalars: integer values given per call (declared in
+ * iron_jit_options.scalars, passed with iron_jit_run) that change what a
+ * compiled design does without recompiling it -- as upstream patches them
+ * into the instruction stream.  iron_design_scalar gives the index of a
+ * declared scalar (-1 and the sticky error for an unknown name). */
+IRON_API int iron_design_scalar(iron_design *d, const char *name);
+/* set_rtp with the value of dispatch-time scalar `scalar` at each call. */
+IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
+                                            int64_t index, int scalar);
+/* fill / drain whose pattern's offset is moved by the value of scalar
+ * `scalar` (in elements) at each call; the moved pattern is bounds-checked
+ * at every call, before anything runs. */
+IRON_API iron_status iron_rt_fill_at(iron_design *d, iron_handle *prod,
+                                     int arg, iron_tap tap, int scalar);
+IRON_API iron_status iron_rt_drain_at(iron_design *d, iron_handle *cons,
+                                      int arg, iron_tap tap, int scalar,
+                                      int wait);
 /* Sets a barrier's lock to value (0..63) at this point of the sequence. */
 IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
                                          int value);
@@ -716,6 +733,11 @@ typedef struct iron_jit_options {
     const char *params;
     const char *cflags;  /* flags for every kernel, e.g. "-O3" (default -O2) */
     void *user;          /* passed to the design function */
+    /* Dispatch-time scalars, comma-separated, with optional defaults:
+     *   "count, offset = 0"
+     * Their values are given per call (iron_jit_run) and never cause a
+     * rebuild.  NULL: none. */
+    const char *scalars;
 } iron_jit_options;
 
 /* Creates a jit object.  The option strings are parsed now; a syntax error
@@ -755,6 +777,33 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
                                      const iron_launch_config *config,
                                      int nparams, const iron_param *params,
                                      int nargs, iron_tensor *const *args);
+
+/* A dispatch-time scalar's value for one call. */
+typedef struct iron_scalar {
+    const char *name;
+    int64_t value;
+} iron_scalar;
+
+static inline iron_scalar iron_scalar_value(const char *name, int64_t v)
+{
+    iron_scalar s = { name, v };
+    return s;
+}
+
+/* IRON_SCALARS(x, y) expands to: 2, (const iron_scalar[]){ x, y } */
+#define IRON_SCALARS(...)                                                     \
+    (int)(sizeof((iron_scalar[]){ __VA_ARGS__ }) / sizeof(iron_scalar)),      \
+        (const iron_scalar[]){ __VA_ARGS__ }
+#define IRON_NO_SCALARS 0, (const iron_scalar *)NULL
+
+/* iron_jit_launch with dispatch-time scalar values: every declared scalar
+ * without a default must be given; an unknown name is IRON_EPARAM with the
+ * declared ones and the closest name. */
+IRON_API iron_status iron_jit_run(iron_jit *j,
+                                  const iron_launch_config *config,
+                                  int nparams, const iron_param *params,
+                                  int nscalars, const iron_scalar *scalars,
+                                  int nargs, iron_tensor *const *args);
 
 /* IRON_TENSORS(a, b) expands to: 2, (iron_tensor *const[]){ a, b } */
 #define IRON_TENSORS(...)                                                     \

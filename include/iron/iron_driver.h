@@ -29,6 +29,8 @@ typedef struct iron_run_args {
     void *const *handle;       /* driver buffer handle of each argument */
     const size_t *nbytes;      /* size of each argument */
     int timeout_ms;            /* > 0 */
+    int nscalars;              /* dispatch-time scalar values, declared order */
+    const int64_t *scalars;
 } iron_run_args;
 
 typedef struct iron_driver iron_driver;

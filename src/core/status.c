@@ -42,9 +42,13 @@ IRON_API const char *iron_last_error(void)
     return last_msg;
 }
 
+/* Formats through a scratch buffer: callers may pass the current message
+ * (iron_last_error()) as an argument to wrap it. */
 iron_status iron__vfail(iron_status s, const char *fmt, va_list ap)
 {
-    vsnprintf(last_msg, sizeof last_msg, fmt, ap);
+    char msg[MSG_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    memcpy(last_msg, msg, sizeof last_msg);
     return s;
 }
 

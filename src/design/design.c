@@ -12,7 +12,8 @@ iron_status iron__design_new(iron_design **out, const char *jit_name,
                              int nargs, const iron__argsig *args, int nparams,
                              const iron__pval *params, int cols,
                              const iron_device_info *dev,
-                             const char *jit_cflags)
+                             const char *jit_cflags, int nscalars,
+                             const char *const *scalar_names)
 {
     iron_design *d = iron__calloc(1, sizeof *d);
     *out = NULL;
@@ -26,6 +27,8 @@ iron_status iron__design_new(iron_design **out, const char *jit_name,
     d->cols = cols;
     d->dev = dev;
     d->jit_cflags = jit_cflags;
+    d->nscalars = nscalars;
+    d->scalar_names = scalar_names;
     d->group_open = -1;
     *out = d;
     return IRON_OK;
@@ -270,4 +273,23 @@ IRON_API const iron_kernel_ref *iron_design_param_kernel(iron_design *d,
     static const iron_kernel_ref none = { "", "", "" };
     const iron__pval *p = param(d, name, IRON_PARAM_KERNEL);
     return p ? &p->kernel : &none;
+}
+
+IRON_API int iron_design_scalar(iron_design *d, const char *name)
+{
+    if (!d || d->status != IRON_OK)
+        return -1;
+    for (int i = 0; name && i < d->nscalars; i++)
+        if (strcmp(d->scalar_names[i], name) == 0)
+            return i;
+    iron__str known = { 0 };
+    for (int i = 0; i < d->nscalars; i++)
+        iron__str_printf(&known, "%s%s", i ? ", " : "", d->scalar_names[i]);
+    iron__design_fail(d, IRON_EPARAM,
+                      "design asked for dispatch-time scalar %s%s%s, which "
+                      "the jit does not declare (declared: %s)",
+                      name ? "'" : "", name ? name : "NULL", name ? "'" : "",
+                      d->nscalars ? iron__str_get(&known) : "none");
+    iron__str_free(&known);
+    return -1;
 }

@@ -177,6 +177,8 @@ typedef struct iron__rt_op {
     iron_barrier *barrier;    /* SET_BARRIER */
     int64_t index;            /* SET_RTP: element */
     double value;             /* SET_RTP, SET_BARRIER */
+    int scalar;               /* SET_RTP value / FILL, DRAIN offset from
+                                 this dispatch-time scalar, or -1 */
     /* placement (FILL, DRAIN) */
     int shim_col;
 } iron__rt_op;
@@ -194,6 +196,8 @@ struct iron_design {
     int cols;
     const iron_device_info *dev;
     const char *jit_cflags;
+    int nscalars;
+    const char *const *scalar_names;
 
     /* Sticky error: the first failure. */
     iron_status status;
@@ -217,7 +221,8 @@ iron_status iron__design_new(iron_design **out, const char *jit_name,
                              int nargs, const iron__argsig *args, int nparams,
                              const iron__pval *params, int cols,
                              const iron_device_info *dev,
-                             const char *jit_cflags);
+                             const char *jit_cflags, int nscalars,
+                             const char *const *scalar_names);
 void iron__design_free(iron_design *d);
 
 /* Records the first failure on the design; returns its status. */

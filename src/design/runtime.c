@@ -26,8 +26,19 @@ IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w)
     return IRON_OK;
 }
 
+static iron_status check_scalar(iron_design *d, const char *what, int scalar)
+{
+    if (scalar < 0 || scalar >= d->nscalars)
+        return iron__design_fail(d, IRON_EPARAM,
+                                 "%s: dispatch-time scalar %d does not exist "
+                                 "(the jit declares %d; use "
+                                 "iron_design_scalar)",
+                                 what, scalar, d->nscalars);
+    return IRON_OK;
+}
+
 static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
-                          int arg, iron_tap tap, int wait)
+                          int arg, iron_tap tap, int wait, int scalar)
 {
     const char *what = kind == IRON__RT_FILL ? "fill" : "drain";
     char hl[96];
@@ -79,6 +90,10 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  what, hl, arg, a->name,
                                  iron_dtype_name(a->dtype),
                                  iron_dtype_name(h->fifo->dtype));
+    if (scalar >= 0 && check_scalar(d, what, scalar) != IRON_OK)
+        return d->status;
+    /* With a dispatch-time offset the pattern is checked again at every
+     * call; here the unmoved pattern must fit. */
     if (iron_tap_check(&tap, a->numel) != IRON_OK)
         return iron__design_fail(d, IRON_EBOUNDS,
                                  "%s of %s from argument %d ('%s', %lld "
@@ -110,6 +125,7 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
     op.tap = tap;
     op.wait = wait;
     op.shim_col = -1;
+    op.scalar = scalar;
     if (!IRON__VEC_PUSH(d->ops, op))
         return iron__design_fail(d, IRON_ENOMEM, "out of memory");
     h->user = IRON__USER_RUNTIME;
@@ -143,6 +159,7 @@ IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
     iron__rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = IRON__RT_SET_RTP;
+    op.scalar = -1;
     op.rtp = r;
     op.index = index;
     op.value = value;
@@ -168,6 +185,7 @@ IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
     iron__rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = IRON__RT_SET_BARRIER;
+    op.scalar = -1;
     op.barrier = b;
     op.value = value;
     return push_op(d, &op);
@@ -213,11 +231,40 @@ IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
 IRON_API iron_status iron_rt_fill(iron_design *d, iron_handle *prod, int arg,
                                   iron_tap tap)
 {
-    return add_op(d, IRON__RT_FILL, prod, arg, tap, 0);
+    return add_op(d, IRON__RT_FILL, prod, arg, tap, 0, -1);
 }
 
 IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
                                    iron_tap tap, int wait)
 {
-    return add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0);
+    return add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0, -1);
+}
+
+IRON_API iron_status iron_rt_fill_at(iron_design *d, iron_handle *prod,
+                                     int arg, iron_tap tap, int scalar)
+{
+    return add_op(d, IRON__RT_FILL, prod, arg, tap, 0, scalar);
+}
+
+IRON_API iron_status iron_rt_drain_at(iron_design *d, iron_handle *cons,
+                                      int arg, iron_tap tap, int scalar,
+                                      int wait)
+{
+    return add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0, scalar);
+}
+
+IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
+                                            int64_t index, int scalar)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL,
+                          "iron_rt_set_rtp_scalar: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (check_scalar(d, "set_rtp", scalar) != IRON_OK)
+        return d->status;
+    iron_status s = iron_rt_set_rtp(d, r, index, 0.0);
+    if (s == IRON_OK)
+        d->ops.v[d->ops.n - 1].scalar = scalar;
+    return s;
 }

@@ -102,7 +102,7 @@ static void move_object(emu_mover *em, int64_t numel, size_t esz)
         int direct = em->ndst > 0 && !m->dst[0].dims;
         stream = direct ? end_base(em->dst[0], &m->dst[0], 1, esz)
                         : em->stream;
-        iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel, stream,
+        iron__tap_copy(op->tensor, esz, &op->tap, op->done, numel, stream,
                        0);
         for (int k = direct; k < em->ndst; k++) {
             uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz);
@@ -121,7 +121,7 @@ static void move_object(emu_mover *em, int64_t numel, size_t esz)
         iron__tap_copy(src, esz, m->src.dims, 0, numel, stream, 0);
     }
     if (em->ndst == 0) {
-        iron__tap_copy(op->tensor, esz, &op->op->tap, op->done, numel, stream,
+        iron__tap_copy(op->tensor, esz, &op->tap, op->done, numel, stream,
                        1);
         op_progress(em, numel);
         return;
@@ -199,7 +199,7 @@ iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
 }
 
 iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
-                                 uint8_t *tensor)
+                                 uint8_t *tensor, int64_t shift)
 {
     if (em->nops == em->cap) {
         int cap = em->cap ? em->cap * 2 : 4;
@@ -211,6 +211,8 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
     }
     emu_op *o = &em->ops[em->nops++];
     o->op = op;
+    o->tap = op->tap;
+    o->tap.offset += shift;
     o->tensor = tensor;
     o->total = iron_tap_count(&op->tap);
     o->done = 0;

@@ -91,6 +91,7 @@ struct emu_worker {
 /* One runtime fill or drain queued on a mover for the current call. */
 typedef struct emu_op {
     const iron__rt_op *op;
+    iron_tap tap;          /* the op's pattern, moved by its scalar */
     uint8_t *tensor;
     int64_t total, done;   /* elements */
 } emu_op;
@@ -252,7 +253,7 @@ void iron__emu_barrier_set(emu_barrier *b, int value);
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
                                  const iron__mover *m);
 iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
-                                 uint8_t *tensor);
+                                 uint8_t *tensor, int64_t shift);
 void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
                     int64_t start, int64_t n, uint8_t *buf, int to_tensor);
 

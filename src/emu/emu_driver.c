@@ -167,7 +167,7 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
 }
 
 /* Writes a run-time parameter into every worker's copy of the buffer. */
-static void set_rtp(emu_inst *in, const iron__rt_op *op)
+static void set_rtp(emu_inst *in, const iron__rt_op *op, double value)
 {
     const iron_program *p = in->prog;
     size_t esz = iron_dtype_size(op->rtp->dtype);
@@ -178,7 +178,7 @@ static void set_rtp(emu_inst *in, const iron__rt_op *op)
         int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
         uint8_t *at = in->mem + in->tile_off[tile] + c->addr +
                       (size_t)op->index * esz;
-        iron__dtype_store(op->rtp->dtype, at, op->value);
+        iron__dtype_store(op->rtp->dtype, at, value);
     }
 }
 
@@ -220,7 +220,10 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         case IRON__RT_FILL:
         case IRON__RT_DRAIN: {
             emu_mover *em = &in->movers[p->op_mover[i]];
-            s = iron__emu_mover_push(em, op, args->host[op->arg]);
+            int64_t shift = op->scalar >= 0 && op->scalar < args->nscalars
+                                ? args->scalars[op->scalar]
+                                : 0;
+            s = iron__emu_mover_push(em, op, args->host[op->arg], shift);
             if (s != IRON_OK)
                 break;
             em->task.lane->ops_left++;
@@ -229,7 +232,10 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
             break;
         }
         case IRON__RT_SET_RTP:
-            set_rtp(in, op);
+            set_rtp(in, op,
+                    op->scalar >= 0 && op->scalar < args->nscalars
+                        ? (double)args->scalars[op->scalar]
+                        : op->value);
             break;
         case IRON__RT_SET_BARRIER:
             set_barrier(in, op);

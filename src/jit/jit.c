@@ -22,6 +22,10 @@ static void free_decls(iron_jit *j)
         if (j->is_bound && j->is_bound[i])
             iron__pval_release(&j->bound[i]);
     }
+    for (int i = 0; i < j->nscalars; i++)
+        iron__free(j->scalars[i].name);
+    iron__free(j->scalars);
+    iron__free(j->scalar_names);
     iron__free(j->args);
     iron__free(j->params);
     iron__free(j->is_bound);
@@ -84,6 +88,9 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
     if ((s = iron__jit_parse_args(j, opts->args)) != IRON_OK)
         goto fail;
     if ((s = iron__jit_parse_params(j, opts->params ? opts->params : "")) !=
+        IRON_OK)
+        goto fail;
+    if ((s = iron__jit_parse_scalars(j, opts->scalars ? opts->scalars : "")) !=
         IRON_OK)
         goto fail;
     if (j->nargs > IRON__JIT_MAX_ARGS || j->nparams > IRON__JIT_MAX_PARAMS) {

@@ -20,6 +20,7 @@
 /* Bounds that keep the call path's records on the stack. */
 #define IRON__JIT_MAX_ARGS 32
 #define IRON__JIT_MAX_PARAMS 32
+#define IRON__JIT_MAX_SCALARS 16
 
 /* One dimension of an argument's declared shape. */
 typedef struct jit_dim {
@@ -56,6 +57,12 @@ typedef struct jit_spec {
     int cols;
 } jit_spec;
 
+typedef struct jit_scalardecl {
+    char *name;
+    int has_default;
+    int64_t def;
+} jit_scalardecl;
+
 struct iron_jit {
     char *name;
     iron_design_fn fn;
@@ -65,6 +72,9 @@ struct iron_jit {
     jit_argdecl *args;
     int nparams;
     jit_paramdecl *params;
+    int nscalars;
+    jit_scalardecl *scalars;
+    const char **scalar_names;   /* for the design */
     int *is_bound;
     iron__pval *bound;        /* strings owned */
     /* Specializations: open addressing on the key's low bits. */
@@ -83,6 +93,22 @@ iron_status iron__pval_own(iron__pval *v);
 void iron__pval_release(iron__pval *v);
 /* Formats a value as in a params string: 16, 1.5, true, 'x', int32. */
 void iron__pval_format(const iron__pval *v, iron__str *s);
+
+/* scalars.c: dispatch-time scalars. */
+iron_status iron__jit_parse_scalars(iron_jit *j, const char *text);
+/* The value of every declared scalar for one call (out has j->nscalars
+ * entries). */
+iron_status iron__jit_resolve_scalars(const iron_jit *j, int n,
+                                      const iron_scalar *given, int64_t *out);
+/* Checks the fills and drains that a scalar moves against their
+ * tensors, for these values. */
+iron_status iron__jit_check_moved_taps(const iron_jit *j,
+                                       const jit_spec *sp,
+                                       const int64_t *values);
+/* Closest declared name to `name` by edit distance (NULL if none is
+ * close), for "did you mean" hints. */
+const char *iron__closest_name(const char *name, const char *const *names,
+                               int n);
 
 /* params.c: the value of every declared parameter for one call, by
  * precedence call > bound > default.  out has j->nparams entries; string

@@ -323,14 +323,30 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
                                      int nparams, const iron_param *params,
                                      int nargs, iron_tensor *const *args)
 {
+    return iron_jit_run(j, config, nparams, params, IRON_NO_SCALARS, nargs,
+                        args);
+}
+
+IRON_API iron_status iron_jit_run(iron_jit *j,
+                                  const iron_launch_config *config,
+                                  int nparams, const iron_param *params,
+                                  int nscalars, const iron_scalar *scalars,
+                                  int nargs, iron_tensor *const *args)
+{
     if (!j)
-        return iron__fail(IRON_EINVAL, "iron_jit_launch: jit is NULL");
+        return iron__fail(IRON_EINVAL, "iron_jit_run: jit is NULL");
     j->stats.calls++;
+    int64_t values[IRON__JIT_MAX_SCALARS];
+    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
+    if (s != IRON_OK)
+        return s;
     iron_device *dev;
     jit_spec *sp;
-    iron_status s = specialize(j, config, nparams, params, nargs, args, &dev,
-                               &sp);
+    s = specialize(j, config, nparams, params, nargs, args, &dev, &sp);
     if (s != IRON_OK)
+        return s;
+    if (j->nscalars &&
+        (s = iron__jit_check_moved_taps(j, sp, values)) != IRON_OK)
         return s;
 
     void *host[IRON__JIT_MAX_ARGS], *handle[IRON__JIT_MAX_ARGS];
@@ -354,6 +370,8 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
         .nbytes = bytes,
         .timeout_ms = config && config->timeout_ms > 0 ? config->timeout_ms
                                                        : env_timeout_ms,
+        .nscalars = j->nscalars,
+        .scalars = values,
     };
     s = iron__drv_run(dev, sp->loaded, &ra, &j->last_state);
     if (s != IRON_OK)

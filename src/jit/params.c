@@ -31,6 +31,20 @@ static int distance(const char *a, const char *b)
     return row[lb];
 }
 
+const char *iron__closest_name(const char *name, const char *const *names,
+                               int n)
+{
+    int best = -1, bestd = 3;
+    for (int i = 0; i < n; i++) {
+        int dd = distance(name, names[i]);
+        if (dd < bestd) {
+            bestd = dd;
+            best = i;
+        }
+    }
+    return best >= 0 ? names[best] : NULL;
+}
+
 static void declared_list(const iron_jit *j, iron__str *s)
 {
     for (int i = 0; i < j->nparams; i++)
@@ -80,21 +94,16 @@ iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
     }
     iron__str decl = { 0 };
     declared_list(j, &decl);
-    int best = -1, bestd = 3;
-    for (int i = 0; i < j->nparams; i++) {
-        int dd = distance(p->name, j->params[i].name);
-        if (dd < bestd) {
-            bestd = dd;
-            best = i;
-        }
-    }
+    const char *names[IRON__JIT_MAX_PARAMS];
+    for (int i = 0; i < j->nparams; i++)
+        names[i] = j->params[i].name;
+    const char *near = iron__closest_name(p->name, names, j->nparams);
     iron_status s;
-    if (best >= 0)
+    if (near)
         s = iron__fail(IRON_EPARAM,
                        "%s: unknown parameter '%s' (did you mean '%s'?); "
                        "declared: %s",
-                       j->name, p->name, j->params[best].name,
-                       iron__str_get(&decl));
+                       j->name, p->name, near, iron__str_get(&decl));
     else
         s = iron__fail(IRON_EPARAM, "%s: unknown parameter '%s'; declared: %s",
                        j->name, p->name, iron__str_get(&decl));

@@ -209,7 +209,8 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     }
 
     s = iron__design_new(&d, j->name, j->nargs, sp->args, j->nparams,
-                         sp->params, cols, &dev->info, j->cflags);
+                         sp->params, cols, &dev->info, j->cflags,
+                         j->nscalars, j->scalar_names);
     if (s != IRON_OK)
         goto fail;
     j->stats.design_runs++;

@@ -325,6 +325,20 @@ static iron_status check_dims(const iron_program *p)
                                   "consumer shares the producer's tile "
                                   "(%d,%d) and its memory",
                                   hl, h->tile.col, h->tile.row);
+            /* Likewise the producer's dims_to_stream: a consumer reading
+             * the producer's own buffers would see the objects untouched. */
+            for (int k = 0; h->is_prod && h->user == IRON__USER_WORKER &&
+                            k < f->ncons;
+                 k++)
+                if (f->cons[k]->user == IRON__USER_WORKER &&
+                    f->cons[k]->pool == h->pool)
+                    return iron__fail(IRON_EDESIGN,
+                                      "%s: dims_to_stream needs a DMA, but "
+                                      "consumer %d (worker '%s') shares the "
+                                      "producer's tile (%d,%d) and its "
+                                      "memory",
+                                      hl, k, f->cons[k]->worker->name,
+                                      h->tile.col, h->tile.row);
             int max = h->tile.row == IRON__ROW_MEMTILE ? IRON__DIMS_MEMTILE
                                                        : IRON__DIMS_COMPUTE;
             snprintf(label, sizeof label, "%s on %s", hl,

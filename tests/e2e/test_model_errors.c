@@ -786,3 +786,1057 @@ TEST(rule_link_forward_changes_layout)
     iron_tensor_free(b);
     iron_jit_free(j);
 }
+
+/* ========================================================================
+ * 3. Data layout transforms
+ * ======================================================================== */
+
+enum {
+    D_WORKER_CONS,   /* dims_from_stream on the worker's input (compute) */
+    D_WORKER_PROD,   /* dims_to_stream on the worker's output (compute) */
+    D_FILL_PROD,     /* on the endpoint the runtime fills */
+    D_DRAIN_CONS,    /* on the endpoint the runtime drains */
+    D_MEMTILE_PROD,  /* on a forward's producer (memtile) */
+};
+
+static int g_nd;
+static int64_t g_sz[5], g_st[5];
+
+static void set_dims(int nd, const int64_t *sz, const int64_t *st)
+{
+    g_nd = nd;
+    for (int i = 0; i < nd; i++) {
+        g_sz[i] = sz[i];
+        g_st[i] = st[i];
+    }
+}
+
+/* T[n] -> (forward) -> worker 'copy' -> T[n], objects of 32 elements,
+ * the transform g_sz/g_st on the endpoint g_case names. */
+static int dims_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_dtype dt = iron_design_arg_dtype(d, 0);
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(32), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(32), 2);
+    iron_handle *fill = iron_fifo_prod(in), *src = iron_fifo_cons(in);
+    iron_handle *drain = iron_fifo_cons(out), *op = iron_fifo_prod(out);
+    iron_handle *on = g_case == D_WORKER_CONS   ? src
+                      : g_case == D_WORKER_PROD ? op
+                      : g_case == D_FILL_PROD   ? fill
+                      : g_case == D_DRAIN_CONS  ? drain
+                                                : NULL;
+    if (g_case == D_MEMTILE_PROD) {
+        iron_fifo *fw = iron_fifo_forward(d, src, "fwd", 0);
+        on = iron_fifo_prod(fw);
+        src = iron_fifo_cons(fw);
+    }
+    iron_status s = iron_handle_set_dims(on, g_nd, g_sz, g_st);
+    if (g_nd > IRON_TAP_MAX_DIMS) {
+        /* Rejected where it is made: no tile has more than 4. */
+        ASSERT_EQ(s, IRON_EDESIGN);
+        snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+    } else {
+        ASSERT_OK(s);  /* checked at verification, on its tile */
+    }
+    iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
+                    IRON_ARGS(iron_use(src), iron_use(op), iron_int(32)));
+    iron_rt_fill(d, fill, 0, iron_tap_linear(n));
+    iron_rt_drain(d, drain, 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+/* Runs dims_design on T[64] with the transform on endpoint `where`;
+ * returns the status, with `out` left for checks (freed by the caller). */
+static iron_status dims_run(int where, iron_dtype dt, iron_tensor **out,
+                            iron_jit **jout)
+{
+    g_case = where;
+    char args[64];
+    snprintf(args, sizeof args, "in a: %s[64], out b: %s[64]",
+             iron_dtype_name(dt), iron_dtype_name(dt));
+    iron_jit *j = jit(dims_design, "dims", args, NULL);
+    iron_tensor *a = arange(dt, 64), *b = sentinel(dt, 64);
+    iron_status s = launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
+    if (s != IRON_OK)
+        assert_rejected_before_run(j, b);
+    iron_tensor_free(a);
+    if (out)
+        *out = b;
+    else
+        iron_tensor_free(b);
+    if (jout)
+        *jout = j;
+    else
+        iron_jit_free(j);
+    return s;
+}
+
+TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
+{
+    const int64_t sz4[4] = { 2, 2, 2, 4 }, st4[4] = { 16, 8, 4, 1 };
+    set_dims(4, sz4, st4);
+    /* Four on a compute tile's consumer: rejected at verification. */
+    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): place: fifo "
+        "'in' (consumer) on compute tile (0,2): dims_from_stream has 4 "
+        "dimensions; at most 3 on this tile");
+    EXPECT(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream has 4 "
+        "dimensions; at most 3 on this tile");
+    /* Four on a memtile are fine, and run. */
+    iron_tensor *b = NULL;
+    ASSERT_OK(dims_run(D_MEMTILE_PROD, IRON_INT32, &b, NULL));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+    /* Five: no tile takes them, rejected by iron_handle_set_dims. */
+    const int64_t sz5[5] = { 2, 2, 2, 2, 2 }, st5[5] = { 16, 8, 4, 2, 1 };
+    set_dims(5, sz5, st5);
+    EXPECT(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'fwd' (producer): dims_to_stream has 5 dimensions; expected 1 "
+        "to 4");
+    MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): design");
+}
+
+TEST(rule_dims_visit_exactly_one_object)
+{
+    /* 16 of the object's 32 elements. */
+    set_dims(2, (const int64_t[]){ 4, 4 }, (const int64_t[]){ 8, 1 });
+    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream visits "
+        "16 elements; an object has 32");
+    /* 64 visits of a 32-element object, on a memtile. */
+    set_dims(2, (const int64_t[]){ 2, 32 }, (const int64_t[]){ 0, 1 });
+    EXPECT(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream visits 64 "
+        "elements; an object has 32");
+    /* Reaching past the object: 3 * 9 + 7 = 34. */
+    set_dims(2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ 9, 1 });
+    EXPECT(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream "
+        "dimension 0 (size 4, stride 9) reaches element 34; the object has "
+        "32");
+    /* Negative stride and zero size. */
+    set_dims(2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ -8, 1 });
+    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("dims_from_stream dimension 0 has stride -8");
+    set_dims(2, (const int64_t[]){ 0, 8 }, (const int64_t[]){ 8, 1 });
+    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("dims_from_stream dimension 0 has size 0");
+}
+
+TEST(rule_dims_32bit_granularity)
+{
+    /* int16: a transpose moves single 2-byte elements. */
+    set_dims(2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
+    EXPECT(dims_run(D_WORKER_CONS, IRON_INT16, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream: "
+        "int16 innermost stride is 16; with 2-byte elements it must be 1 "
+        "(DMA addresses count 32-bit words)");
+    /* int8: runs of 2 bytes, 4 bytes apart. */
+    set_dims(3, (const int64_t[]){ 2, 8, 2 }, (const int64_t[]){ 2, 4, 1 });
+    EXPECT(dims_run(D_MEMTILE_PROD, IRON_INT8, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream: int8 "
+        "innermost run is 2 elements (2 bytes); with 1-byte elements it must "
+        "be a whole number of 4-byte words");
+    /* int16 with a whole-word run and word strides is fine: swap the two
+     * 16-element halves in runs of 4 elements (8 bytes). */
+    set_dims(3, (const int64_t[]){ 4, 2, 4 }, (const int64_t[]){ 4, 16, 1 });
+    iron_tensor *b = NULL;
+    ASSERT_OK(dims_run(D_MEMTILE_PROD, IRON_INT16, &b, NULL));
+    for (int o = 0; o < 2; o++)
+        for (int r = 0; r < 4; r++)
+            for (int h = 0; h < 2; h++)
+                for (int e = 0; e < 4; e++)
+                    ASSERT_EQ(at(b, o * 32 + r * 8 + h * 4 + e),
+                              o * 32 + h * 16 + r * 4 + e);
+    iron_tensor_free(b);
+    /* For 4-byte types any innermost stride is a whole word. */
+    set_dims(2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
+    ASSERT_OK(dims_run(D_WORKER_CONS, IRON_INT32, &b, NULL));
+    iron_tensor_free(b);
+}
+
+TEST(rule_dims_not_on_runtime_endpoints)
+{
+    set_dims(2, (const int64_t[]){ 8, 4 }, (const int64_t[]){ 1, 8 });
+    EXPECT(dims_run(D_FILL_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'in' (producer): a layout transform on an endpoint the "
+        "runtime sequence uses; give the order with the fill's access "
+        "pattern");
+    EXPECT(dims_run(D_DRAIN_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    MSG("fifo 'out' (consumer): a layout transform on an endpoint the "
+        "runtime sequence uses; give the order with the drain's access "
+        "pattern");
+}
+
+TEST(rule_dims_need_a_dma_not_shared_memory)
+{
+    iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
+    g_case = LOOP_DIMS_FROM;
+    iron_jit *j = jit(loop_design, "loop", "in a, out b", NULL);
+    EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+           IRON_EDESIGN);
+    MSG("fifo 'loop' (consumer): dims_from_stream needs a DMA, but the "
+        "consumer shares the producer's tile (0,2) and its memory");
+    assert_rejected_before_run(j, b);
+    iron_jit_free(j);
+    /* The producer's dims_to_stream has no DMA to apply it either. */
+    g_case = LOOP_DIMS_TO;
+    j = jit(loop_design, "loop", "in a, out b", NULL);
+    EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+           IRON_EDESIGN);
+    MSG("fifo 'loop' (producer): dims_to_stream needs a DMA, but consumer");
+    MSG("shares the producer's tile (0,2)");
+    assert_rejected_before_run(j, b);
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+}
+
+/* ========================================================================
+ * 4. Access patterns and the shim DMA's limits
+ * ======================================================================== */
+
+static iron_tap g_tap;
+
+/* T[n] filled through g_tap into objects of g_x elements, copied by a
+ * worker, drained linearly into the output (as many elements as the fill
+ * moves).  The fill's own status and message are checked in place. */
+static int tap_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_dtype dt = iron_design_arg_dtype(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(g_x), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(g_x), 2);
+    iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_int(g_x)));
+    if (iron_rt_fill(d, iron_fifo_prod(in), 0, g_tap) != IRON_OK) {
+        snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+        return 0;
+    }
+    iron_rt_drain(d, iron_fifo_cons(out), 1,
+                  iron_tap_linear(iron_design_arg_numel(d, 1)), IRON_WAIT);
+    return 0;
+}
+
+/* Fills T[n_in] through `tap` (objects of obj); on success checks that
+ * the output holds the tensor's elements in the pattern's order. */
+static iron_status tap_run(iron_dtype dt, int64_t n_in, int64_t obj,
+                           iron_tap tap)
+{
+    g_tap = tap;
+    g_x = obj;
+    int64_t n_out = iron_tap_count(&tap);
+    char args[96];
+    snprintf(args, sizeof args, "in a: %s[%lld], out b: %s[%lld]",
+             iron_dtype_name(dt), (long long)n_in, iron_dtype_name(dt),
+             (long long)n_out);
+    iron_jit *j = jit(tap_design, "tap", args, NULL);
+    iron_tensor *a = NULL, *b = sentinel(dt, n_out);
+    ASSERT_OK(iron_tensor_arange(&a, dt, IRON_SHAPE(n_in), 0, 1));
+    errmsg[0] = '\0';
+    char inside[sizeof errmsg];
+    iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                    IRON_TENSORS(a, b));
+    snprintf(inside, sizeof inside, "%s", errmsg);
+    keep(s);
+    if (s != IRON_OK) {
+        /* The fill's own message is what the jit reports. */
+        ASSERT(inside[0] != '\0');
+        ASSERT_CONTAINS(errmsg, inside);
+        assert_rejected_before_run(j, b);
+    } else {
+        /* Element k of the output is the k-th element the pattern visits
+         * (dtype wrap-around aside, the arange values are the indices). */
+        int64_t idx[IRON_TAP_MAX_DIMS] = { 0 };
+        for (int64_t k = 0; k < n_out; k++) {
+            int64_t off = tap.offset;
+            for (int dd = 0; dd < tap.ndim; dd++)
+                off += idx[dd] * tap.strides[dd];
+            double want = 0;
+            ASSERT_OK(iron_tensor_get(a, off, &want));
+            if (at(b, k) != want)
+                TEST_FAIL_("element %lld: %g, expected %g", (long long)k,
+                           at(b, k), want);
+            for (int dd = tap.ndim - 1; dd >= 0; dd--) {
+                if (++idx[dd] < tap.sizes[dd])
+                    break;
+                idx[dd] = 0;
+            }
+        }
+    }
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+    return s;
+}
+
+static iron_tap tap4(int64_t off, int nd, const int64_t *sz, const int64_t *st)
+{
+    return iron_tap_make(off, nd, sz, st);
+}
+
+TEST(rule_tap_repeat_at_most_64)
+{
+    /* Four dimensions: the outermost is the BD's repeat count. */
+    const int64_t st[4] = { 0, 16, 4, 1 };
+    EXPECT(tap_run(IRON_INT32, 64, 8,
+                   tap4(0, 4, (const int64_t[]){ 65, 2, 2, 2 }, st)),
+           IRON_EBOUNDS);
+    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+        "dimension 0 repeats 65 times; the shim DMA repeats at most 64");
+    MSG("tap (a: int32[64], b: int32[520]");
+    ASSERT_OK(tap_run(IRON_INT32, 64, 8,
+                      tap4(0, 4, (const int64_t[]){ 64, 2, 2, 2 }, st)));
+    /* With three dimensions the outermost is an ordinary loop. */
+    ASSERT_OK(tap_run(IRON_INT32, 64, 4,
+                      tap4(0, 3, (const int64_t[]){ 65, 2, 2 },
+                           (const int64_t[]){ 0, 4, 1 })));
+}
+
+TEST(rule_tap_strided_sizes_at_most_1023)
+{
+    /* Innermost size 1024 with stride 2. */
+    EXPECT(tap_run(IRON_INT32, 2048, 16,
+                   tap4(0, 2, (const int64_t[]){ 2, 1024 },
+                        (const int64_t[]){ 1, 2 })),
+           IRON_EBOUNDS);
+    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+        "dimension 1 has size 1024 with stride 2; strided sizes are at most "
+        "1023");
+    ASSERT_OK(tap_run(IRON_INT32, 2048, 1023,
+                      tap4(0, 2, (const int64_t[]){ 2, 1023 },
+                           (const int64_t[]){ 1, 2 })));
+    /* The second-innermost too. */
+    EXPECT(tap_run(IRON_INT32, 4096, 16,
+                   tap4(0, 2, (const int64_t[]){ 1024, 2 },
+                        (const int64_t[]){ 4, 1 })),
+           IRON_EBOUNDS);
+    MSG("access pattern dimension 0 has size 1024 with stride 4; strided "
+        "sizes are at most 1023");
+    /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025. */
+    EXPECT(tap_run(IRON_INT8, 16384, 4100,
+                   tap4(0, 2, (const int64_t[]){ 2, 4100 },
+                        (const int64_t[]){ 8192, 1 })),
+           IRON_EBOUNDS);
+    MSG("access pattern dimension 1 has size 4100 with stride 1 (1025 "
+        "32-bit words of int8); strided sizes are at most 1023 words");
+    /* One contiguous run is a plain length: no limit. */
+    ASSERT_OK(tap_run(IRON_INT32, 4096, 16, iron_tap_linear(4096)));
+}
+
+TEST(rule_tap_stride_at_most_2_20_words)
+{
+    const int64_t big = ((int64_t)1 << 20) + 16;
+    EXPECT(tap_run(IRON_INT32, big + 16, 16,
+                   tap4(0, 2, (const int64_t[]){ 2, 16 },
+                        (const int64_t[]){ big, 1 })),
+           IRON_EBOUNDS);
+    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+        "stride 1048592 words exceeds 2^20 (dimension 0: stride 1048592 "
+        "int32 elements)");
+    /* 2^20 words exactly is the limit, and runs. */
+    ASSERT_OK(tap_run(IRON_INT32, big + 16, 16,
+                      tap4(0, 2, (const int64_t[]){ 2, 16 },
+                           (const int64_t[]){ (int64_t)1 << 20, 1 })));
+}
+
+TEST(rule_tap_offsets_in_whole_words)
+{
+    EXPECT(tap_run(IRON_INT8, 128, 64,
+                   tap4(3, 1, (const int64_t[]){ 64 },
+                        (const int64_t[]){ 1 })),
+           IRON_EBOUNDS);
+    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+        "offset of 3 bytes is not a multiple of 4 (offset 3 int8 elements)");
+    EXPECT(tap_run(IRON_INT16, 128, 32,
+                   tap4(1, 1, (const int64_t[]){ 64 },
+                        (const int64_t[]){ 1 })),
+           IRON_EBOUNDS);
+    MSG("access pattern offset of 2 bytes is not a multiple of 4 (offset 1 "
+        "int16 elements)");
+    /* Byte strides in whole words as well: int16 rows 3 elements apart. */
+    EXPECT(tap_run(IRON_INT16, 128, 32,
+                   tap4(0, 2, (const int64_t[]){ 8, 4 },
+                        (const int64_t[]){ 3, 1 })),
+           IRON_EBOUNDS);
+    MSG("stride of 6 bytes is not a multiple of 4");
+    /* Whole words run: int16 offset 2, int8 offset 4. */
+    ASSERT_OK(tap_run(IRON_INT16, 128, 32,
+                      tap4(2, 1, (const int64_t[]){ 64 },
+                           (const int64_t[]){ 1 })));
+    ASSERT_OK(tap_run(IRON_INT8, 128, 64,
+                      tap4(4, 1, (const int64_t[]){ 64 },
+                           (const int64_t[]){ 1 })));
+}
+
+TEST(rule_tap_tiler_inputs_and_limits)
+{
+    iron_tiler2d t = { .size = sizeof t, .rows = 8, .cols = 12,
+                       .tile_rows = 2, .tile_cols = 3, .group_rows = 1,
+                       .group_cols = 2 };
+    iron_tap tap;
+    int64_t count = 0;
+    /* Invalid inputs. */
+    t.tile_rows = 3;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "iron_tiler2d.tile_rows (3) does not divide rows (8)");
+    t.tile_rows = 2;
+    t.group_cols = 3;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_EINVAL,
+                 "iron_tiler2d.group_cols (3) does not divide the 4 tile "
+                 "columns");
+    t.group_cols = 2;
+    t.repeat = -1;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_EINVAL,
+                 "iron_tiler2d.repeat is -1");
+    t.repeat = 0;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 8, &tap), IRON_EINVAL,
+                 "group index 8 is outside 0 to 7");
+    t.group_rows = 2;
+    t.repeat = 2;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_ENOTSUP,
+                 "an access pattern has at most 4");
+    /* A valid pattern still meets the shim's limits when it is used:
+     * repeat 65 of a four-dimensional group is one too many. */
+    t.group_rows = 1;
+    t.repeat = 65;
+    ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
+    ASSERT_EQ(tap.ndim, 4);
+    EXPECT(tap_run(IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
+    MSG("access pattern dimension 0 repeats 65 times; the shim DMA repeats "
+        "at most 64");
+    /* 64 repeats run, in the tiler's order. */
+    t.repeat = 64;
+    ASSERT_OK(iron_tiler2d_tap(&t, 1, &tap));
+    ASSERT_OK(tap_run(IRON_INT32, 96, 12, tap));
+}
+
+/* ========================================================================
+ * 5. Workers: placement, barriers, kernel kinds
+ * ======================================================================== */
+
+/* A chain of g_x workers each adding 1; worker i is pinned to the tile
+ * in g_pin[i] when its column is >= 0. */
+static int g_pin[24][2];
+
+static void no_pins(void)
+{
+    for (int i = 0; i < 24; i++)
+        g_pin[i][0] = g_pin[i][1] = -1;
+}
+
+static int chain_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
+                                     "int32*, int32*, int32");
+    iron_fifo *f[25];
+    for (int s = 0; s <= g_x; s++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "f%d", s);
+        f[s] = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
+    }
+    for (int s = 0; s < g_x; s++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "w%d", s);
+        iron_worker *w =
+            iron_worker_new(d, nm, k, 1,
+                            IRON_ARGS(iron_use(iron_fifo_cons(f[s])),
+                                      iron_use(iron_fifo_prod(f[s + 1])),
+                                      iron_int(OBJ)));
+        if (g_pin[s][0] >= 0 &&
+            iron_worker_place(w, g_pin[s][0], g_pin[s][1]) != IRON_OK) {
+            snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+            return 0;
+        }
+    }
+    iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(f[g_x]), 1, iron_tap_linear(n),
+                  IRON_WAIT);
+    return 0;
+}
+
+/* Runs a chain of `workers` on `cols` columns of the current device. */
+static iron_status chain_run(int workers, int cols, char **text)
+{
+    g_x = workers;
+    iron_jit *j = jit(chain_design, "chain",
+                      "in a: int32[N], out b: int32[N]", NULL);
+    iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
+    errmsg[0] = '\0';
+    char inside[sizeof errmsg];
+    iron_launch_config c = { .size = sizeof c, .cols = cols };
+    iron_status s = iron_jit_launch(j, &c, IRON_NO_PARAMS,
+                                    IRON_TENSORS(a, b));
+    snprintf(inside, sizeof inside, "%s", errmsg);
+    keep(s);
+    if (s == IRON_OK) {
+        for (int i = 0; i < 64; i++)
+            ASSERT_EQ(at(b, i), i + workers);
+        if (text)
+            *text = dump(j, cols, IRON_TENSORS(a, b));
+    } else {
+        if (inside[0])
+            ASSERT_CONTAINS(errmsg, inside);
+        assert_rejected_before_run(j, b);
+    }
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+    return s;
+}
+
+TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
+{
+    no_pins();
+    g_pin[0][0] = 1; /* column 1 of a 1-column launch */
+    g_pin[0][1] = 2;
+    EXPECT(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    MSG("worker 'w0': tile (1,2) is not a compute tile of the granted array "
+        "(columns 0..0, compute rows 2..5)");
+    MSG("chain (a: int32[64], b: int32[64]; npu2, 1 column): design");
+    g_pin[0][0] = 0;
+    g_pin[0][1] = 1; /* the memtile row */
+    EXPECT(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    MSG("worker 'w0': tile (0,1) is not a compute tile");
+    g_pin[0][1] = 0; /* the shim */
+    EXPECT(chain_run(1, 2, NULL), IRON_ERESOURCE);
+    MSG("worker 'w0': tile (0,0) is not a compute tile of the granted array "
+        "(columns 0..1, compute rows 2..5)");
+    g_pin[0][1] = 6; /* past the last compute row */
+    EXPECT(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    MSG("tile (0,6) is not a compute tile");
+    no_pins();
+    g_pin[0][0] = 3;
+    g_pin[0][1] = 5;
+    ASSERT_OK(chain_run(1, 4, NULL)); /* the corner of a 4-column grant */
+    IRON_WITH_DEVICE("npu1_2col")
+    {
+        EXPECT(chain_run(1, 0, NULL), IRON_ERESOURCE);
+    }
+    MSG("worker 'w0': tile (3,5) is not a compute tile of the granted array "
+        "(columns 0..1");
+}
+
+TEST(rule_worker_two_pinned_on_one_tile)
+{
+    no_pins();
+    g_pin[0][0] = g_pin[2][0] = 0;
+    g_pin[0][1] = g_pin[2][1] = 3;
+    EXPECT(chain_run(3, 1, NULL), IRON_ERESOURCE);
+    MSG("worker 'w2': tile (0,3) is already taken by worker 'w0'");
+}
+
+TEST(rule_worker_unplaced_avoid_pinned_tiles)
+{
+    no_pins();
+    g_pin[1][0] = 0; /* the middle worker takes the first tile */
+    g_pin[1][1] = 2;
+    g_pin[3][0] = 0;
+    g_pin[3][1] = 3;
+    char *text = NULL;
+    ASSERT_OK(chain_run(4, 1, &text));
+    ASSERT_CONTAINS(text, "w0: kernel 'add1' x 1 on tile (0,4)\n");
+    ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (0,2) (pinned)\n");
+    ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (0,5)\n");
+    ASSERT_CONTAINS(text, "w3: kernel 'add1' x 1 on tile (0,3) (pinned)\n");
+    iron_free(text);
+    /* Over two columns the others go round-robin around the pin. */
+    no_pins();
+    g_pin[2][0] = 0;
+    g_pin[2][1] = 2;
+    ASSERT_OK(chain_run(3, 2, &text));
+    ASSERT_CONTAINS(text, "w0: kernel 'add1' x 1 on tile (1,2)\n");
+    ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (0,3)\n");
+    ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (0,2) (pinned)\n");
+    iron_free(text);
+}
+
+/* A core body that waits on barrier 'go' for g_x, then moves one object
+ * per call adding g_x; the sequence sets the barrier to g_y first (g_y
+ * < 0: never). */
+static const char gated_src[] =
+    "#include <stdint.h>\n"
+    "void gated(iron_objfifo *in, iron_objfifo *out, iron_barrier *go,\n"
+    "           int32_t need, int32_t n)\n"
+    "{\n"
+    "    for (;;) {\n"
+    "        iron_barrier_wait(go, need);\n"
+    "        int32_t *x = (int32_t *)iron_acquire(in, 1)[0];\n"
+    "        int32_t *y = (int32_t *)iron_acquire(out, 1)[0];\n"
+    "        for (int32_t i = 0; i < n; i++)\n"
+    "            y[i] = x[i] + need;\n"
+    "        iron_release(out, 1);\n"
+    "        iron_release(in, 1);\n"
+    "    }\n"
+    "}\n";
+
+static int gated_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_barrier *go = iron_barrier_new(d, "go");
+    iron_kernel *k = iron_core_new(d, "gated", gated_src,
+                                   "fifo, fifo, barrier, int32, int32");
+    iron_worker_new(d, "gated", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_use_barrier(go), iron_int(g_x),
+                              iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(OBJ));
+    if (g_y >= 0)
+        iron_rt_set_barrier(d, go, (int)g_y);
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(OBJ),
+                  IRON_WAIT);
+    return 0;
+}
+
+static iron_status gated_run(int need, int set, int calls)
+{
+    g_x = need;
+    g_y = set;
+    iron_jit *j = jit(gated_design, "gated",
+                      "in a: int32[16], out b: int32[16]", NULL);
+    iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
+    iron_status s = IRON_OK;
+    for (int c = 0; c < calls && s == IRON_OK; c++) {
+        s = launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
+        if (s == IRON_OK)
+            for (int i = 0; i < OBJ; i++)
+                ASSERT_EQ(at(b, i), i + need);
+        else
+            ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
+    }
+    if (s == IRON_OK)
+        ASSERT_EQ(stats(j).builds, 1);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+    return s;
+}
+
+TEST_TIMEOUT(rule_core_barrier_never_set_deadlocks, 20)
+{
+    EXPECT(gated_run(1, -1, 1), IRON_EDEADLOCK);
+    MSG("gated (a: int32[16], b: int32[16]; npu2, 1 column): no task can "
+        "make progress");
+    MSG("worker 'gated' on tile (0,2) waits for barrier 'go' to reach 1 (it "
+        "is 0)");
+    MSG("1 awaited drain");
+    /* Set, but below what the body waits for. */
+    EXPECT(gated_run(63, 62, 1), IRON_EDEADLOCK);
+    MSG("waits for barrier 'go' to reach 63 (it is 62)");
+}
+
+TEST_TIMEOUT(rule_barrier_gates_a_core_body, 30)
+{
+    /* Values 0..63: the body goes once the sequence sets what it waits
+     * for, call after call (the sequence sets it again each call). */
+    ASSERT_OK(gated_run(0, 0, 2));
+    ASSERT_OK(gated_run(1, 1, 3));
+    ASSERT_OK(gated_run(63, 63, 3));
+    ASSERT_OK(gated_run(5, 63, 2)); /* at least the value waited for */
+}
+
+/* A core body that waits for or releases an out-of-range value. */
+static const char bad_barrier_src[] =
+    "#include <stdint.h>\n"
+    "void bad_barrier(iron_objfifo *in, iron_objfifo *out,\n"
+    "                 iron_barrier *go, int32_t wait, int32_t add)\n"
+    "{\n"
+    "    iron_barrier_release(go, add);\n"
+    "    iron_barrier_wait(go, wait);\n"
+    "    for (;;) {\n"
+    "        int32_t *x = (int32_t *)iron_acquire(in, 1)[0];\n"
+    "        int32_t *y = (int32_t *)iron_acquire(out, 1)[0];\n"
+    "        y[0] = x[0];\n"
+    "        iron_release(out, 1);\n"
+    "        iron_release(in, 1);\n"
+    "    }\n"
+    "}\n";
+
+static int bad_barrier_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(1), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(1), 2);
+    iron_barrier *go = iron_barrier_new(d, "go");
+    iron_kernel *k = iron_core_new(d, "bad_barrier", bad_barrier_src,
+                                   "fifo, fifo, barrier, int32, int32");
+    iron_worker_new(d, "bb", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_use_barrier(go), iron_int(g_x),
+                              iron_int(g_y)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(4));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(4), IRON_WAIT);
+    return 0;
+}
+
+TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
+{
+    iron_tensor *a = arange(IRON_INT32, 4), *b = sentinel(IRON_INT32, 4);
+    g_x = 64;
+    g_y = 0;
+    iron_jit *j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
+    EXPECT(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+           IRON_ERUNTIME);
+    MSG("worker 'bb' on tile (0,2): waits for value 64 on barrier 'go'; a "
+        "lock holds 0..63");
+    ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
+    iron_jit_free(j);
+    g_x = 0;
+    g_y = 64;
+    j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
+    EXPECT(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+           IRON_ERUNTIME);
+    MSG("worker 'bb' on tile (0,2): releasing 64 on barrier 'go' (at 0) "
+        "passes the lock's maximum 63");
+    iron_jit_free(j);
+    /* 63 released and 63 waited for is fine. */
+    g_x = 63;
+    g_y = 63;
+    j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
+    ASSERT_OK(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+}
+
+/* A core body that returns after one object while the sequence awaits
+ * two: the report says it has returned. */
+static const char once_src[] =
+    "#include <stdint.h>\n"
+    "void once(iron_objfifo *in, iron_objfifo *out, int32_t n)\n"
+    "{\n"
+    "    int32_t *x = (int32_t *)iron_acquire(in, 1)[0];\n"
+    "    int32_t *y = (int32_t *)iron_acquire(out, 1)[0];\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        y[i] = x[i];\n"
+    "    iron_release(out, 1);\n"
+    "    iron_release(in, 1);\n"
+    "}\n";
+
+static int once_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *k = iron_core_new(d, "once", once_src, "fifo, fifo, int32");
+    iron_worker_new(d, "once", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST_TIMEOUT(rule_core_body_that_returns_is_reported, 20)
+{
+    iron_jit *j = jit(once_design, "once", "in a, out b", NULL);
+    iron_tensor *a = arange(IRON_INT32, 2 * OBJ);
+    iron_tensor *b = sentinel(IRON_INT32, 2 * OBJ);
+    for (int call = 0; call < 2; call++) {
+        EXPECT(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+               IRON_EDEADLOCK);
+        MSG("worker 'once' on tile (0,2) has returned from its core body");
+        MSG("drain of argument 1 'b': 16 of 32 elements moved");
+        ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
+    }
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
+
+enum { K_FIFO_IN_KERNEL, K_BARRIER_IN_KERNEL, K_BARRIER_TO_KERNEL,
+       K_SCALAR_TO_FIFO, K_RTP_TO_FIFO, K_HANDLE_TO_BARRIER };
+
+static const char scale_src[] =
+    "#include <stdint.h>\n"
+    "void scale(const int32_t *in, int32_t *out, const int32_t *f, int32_t n)\n"
+    "{\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        out[i] = in[i] * f[0];\n"
+    "}\n";
+
+static int kinds_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_handle *ic = iron_fifo_cons(in), *op = iron_fifo_prod(out);
+    iron_barrier *go = iron_barrier_new(d, "go");
+    iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 1);
+    switch (g_case) {
+    case K_FIFO_IN_KERNEL:
+        ASSERT(iron_kernel_new(d, "gated", gated_src,
+                               "fifo, fifo, barrier, int32, int32") == NULL);
+        break;
+    case K_BARRIER_IN_KERNEL:
+        ASSERT(iron_kernel_new(d, "scale", scale_src,
+                               "int32*, int32*, barrier, int32") == NULL);
+        break;
+    case K_BARRIER_TO_KERNEL: {
+        iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
+                                         "int32*, int32*, int32*, int32");
+        ASSERT(iron_worker_new(d, "scale", k, 1,
+                               IRON_ARGS(iron_use(ic), iron_use(op),
+                                         iron_use_barrier(go),
+                                         iron_int(OBJ))) == NULL);
+        break;
+    }
+    case K_SCALAR_TO_FIFO:
+    case K_RTP_TO_FIFO:
+    case K_HANDLE_TO_BARRIER: {
+        iron_kernel *k = iron_core_new(d, "gated", gated_src,
+                                       "fifo, fifo, barrier, int32, int32");
+        iron_arg a0 = g_case == K_SCALAR_TO_FIFO ? iron_int(3)
+                      : g_case == K_RTP_TO_FIFO  ? iron_use_rtp(r)
+                                                 : iron_use(ic);
+        iron_arg a2 = g_case == K_HANDLE_TO_BARRIER
+                          ? iron_use(iron_fifo_cons(in))
+                          : iron_use_barrier(go);
+        ASSERT(iron_worker_new(d, "gated", k, 1,
+                               IRON_ARGS(a0, iron_use(op), a2, iron_int(1),
+                                         iron_int(OBJ))) == NULL);
+        break;
+    }
+    }
+    snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+    return 0;
+}
+
+static void kinds_case(int which, iron_status want)
+{
+    g_case = which;
+    iron_jit *j = jit(kinds_design, "kinds",
+                      "in a: int32[16], out b: int32[16]", NULL);
+    iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
+    char inside[sizeof errmsg];
+    errmsg[0] = '\0';
+    iron_status s = iron_call(j, a, b);
+    snprintf(inside, sizeof inside, "%s", errmsg);
+    EXPECT(s, want);
+    ASSERT(inside[0] != '\0');
+    ASSERT_CONTAINS(errmsg, inside);
+    assert_rejected_before_run(j, b);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
+
+TEST(rule_worker_fifo_and_barrier_only_in_core_bodies)
+{
+    kinds_case(K_FIFO_IN_KERNEL, IRON_EDESIGN);
+    MSG("kernel 'gated': argument 0 is declared 'fifo', which only core "
+        "bodies take (iron_core_new)");
+    kinds_case(K_BARRIER_IN_KERNEL, IRON_EDESIGN);
+    MSG("kernel 'scale': argument 2 is declared 'barrier', which only core "
+        "bodies take");
+    kinds_case(K_BARRIER_TO_KERNEL, IRON_EDESIGN);
+    MSG("worker 'scale': argument 2 is barrier 'go', but 'scale' declares "
+        "int32* there (only core bodies take barriers)");
+    kinds_case(K_SCALAR_TO_FIFO, IRON_EDESIGN);
+    MSG("worker 'gated': argument 0 is a scalar, but core body 'gated' "
+        "declares fifo there (pass a fifo handle)");
+    kinds_case(K_RTP_TO_FIFO, IRON_EDTYPE);
+    MSG("worker 'gated': argument 0 is run-time parameter buffer 'factor' "
+        "of int32, but 'gated' declares fifo there");
+    kinds_case(K_HANDLE_TO_BARRIER, IRON_EDESIGN);
+    MSG("worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
+        "body 'gated' declares barrier there (declare 'fifo' for a handle)");
+}
+
+/* ========================================================================
+ * 6. The runtime sequence: task groups, run-time parameters, barriers
+ * ======================================================================== */
+
+enum {
+    S_GROUP_OPEN,
+    S_GROUP_NESTED,
+    S_GROUP_FINISH_UNOPENED,
+    S_RTP_INDEX_HIGH,
+    S_RTP_INDEX_NEG,
+    S_BARRIER_HIGH,
+    S_BARRIER_NEG,
+    S_RTP_UNUSED,
+    S_BARRIER_UNUSED,
+};
+
+/* in -> worker 'scale' (out = in * factor[0]) -> out, with one mistake in
+ * the sequence per case. */
+static int seq_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 4);
+    iron_rtp *spare = iron_rtp_new(d, "spare", IRON_INT32, 1);
+    iron_barrier *go = iron_barrier_new(d, "go");
+    iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
+                                     "int32*, int32*, int32*, int32");
+    iron_worker_new(d, "scale", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_use_rtp(r), iron_int(OBJ)));
+    iron_status s = IRON_OK;
+    switch (g_case) {
+    case S_GROUP_NESTED:
+        ASSERT_OK(iron_rt_task_group(d));
+        s = iron_rt_task_group(d);
+        break;
+    case S_GROUP_FINISH_UNOPENED:
+        ASSERT_OK(iron_rt_task_group(d));
+        ASSERT_OK(iron_rt_finish_task_group(d));
+        s = iron_rt_finish_task_group(d);
+        break;
+    case S_RTP_INDEX_HIGH:
+        s = iron_rt_set_rtp(d, r, 4, 1.0);
+        break;
+    case S_RTP_INDEX_NEG:
+        s = iron_rt_set_rtp(d, r, -1, 1.0);
+        break;
+    case S_BARRIER_HIGH:
+        s = iron_rt_set_barrier(d, go, 64);
+        break;
+    case S_BARRIER_NEG:
+        s = iron_rt_set_barrier(d, go, -1);
+        break;
+    case S_RTP_UNUSED:
+        ASSERT_OK(iron_rt_set_rtp(d, spare, 0, 2.0));
+        break;
+    case S_BARRIER_UNUSED:
+        ASSERT_OK(iron_rt_set_barrier(d, go, 1));
+        break;
+    }
+    if (s != IRON_OK)
+        snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+    iron_rt_set_rtp(d, r, 0, 2.0);
+    if (g_case == S_GROUP_OPEN)
+        iron_rt_task_group(d);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+static void seq_case(int which, iron_status want)
+{
+    g_case = which;
+    iron_jit *j = jit(seq_design, "seq", "in a: int32[64], out b: int32[64]",
+                      NULL);
+    iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
+    char inside[sizeof errmsg];
+    errmsg[0] = '\0';
+    iron_status s = iron_call(j, a, b);
+    snprintf(inside, sizeof inside, "%s", errmsg);
+    EXPECT(s, want);
+    if (inside[0])
+        ASSERT_CONTAINS(errmsg, inside);
+    assert_rejected_before_run(j, b);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
+
+TEST(rule_seq_task_groups_open_once_and_close)
+{
+    seq_case(S_GROUP_OPEN, IRON_EDESIGN);
+    MSG("seq (a: int32[64], b: int32[64]; npu2, 8 columns): verify: the "
+        "task group opened at sequence op 1 is never finished "
+        "(iron_rt_finish_task_group)");
+    seq_case(S_GROUP_NESTED, IRON_EDESIGN);
+    MSG("task group: a group opened at sequence op 0 is still open; groups "
+        "do not nest");
+    seq_case(S_GROUP_FINISH_UNOPENED, IRON_EDESIGN);
+    MSG("finish task group: no group is open (open one with "
+        "iron_rt_task_group)");
+}
+
+TEST(rule_seq_set_rtp_index_in_range)
+{
+    seq_case(S_RTP_INDEX_HIGH, IRON_EBOUNDS);
+    MSG("set_rtp of 'factor': index 4; the buffer has 4 elements");
+    seq_case(S_RTP_INDEX_NEG, IRON_EBOUNDS);
+    MSG("set_rtp of 'factor': index -1; the buffer has 4 elements");
+}
+
+TEST(rule_seq_set_barrier_value_0_to_63)
+{
+    seq_case(S_BARRIER_HIGH, IRON_EINVAL);
+    MSG("set_barrier of 'go': value 64; a lock holds 0..63");
+    seq_case(S_BARRIER_NEG, IRON_EINVAL);
+    MSG("set_barrier of 'go': value -1; a lock holds 0..63");
+}
+
+TEST(rule_seq_sets_only_what_a_worker_takes)
+{
+    seq_case(S_RTP_UNUSED, IRON_EDESIGN);
+    MSG("verify: the sequence sets run-time parameter buffer 'spare', which "
+        "no worker takes as an argument");
+    seq_case(S_BARRIER_UNUSED, IRON_EDESIGN);
+    MSG("verify: the sequence sets barrier 'go', which no worker takes as an "
+        "argument");
+}
+
+/* The kernel reads factor[0] on every object; the sequence writes it
+ * between task groups, so each half of the tensor sees its own value,
+ * call after call, from one build. */
+static int rtp_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0), half = n / 2;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 1);
+    iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
+                                     "int32*, int32*, int32*, int32");
+    iron_worker_new(d, "scale", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_use_rtp(r), iron_int(OBJ)));
+    iron_handle *fill = iron_fifo_prod(in), *drain = iron_fifo_cons(out);
+    for (int h = 0; h < 2; h++) {
+        iron_tap t = iron_tap_make(h * half, 1, (const int64_t[]){ half },
+                                   (const int64_t[]){ 1 });
+        iron_rt_set_rtp(d, r, 0, h == 0 ? 2.0 : 5.0);
+        iron_rt_task_group(d);
+        iron_rt_fill(d, fill, 0, t);
+        iron_rt_drain(d, drain, 1, t, IRON_WAIT);
+        iron_rt_finish_task_group(d);
+    }
+    return 0;
+}
+
+TEST(rule_rtp_read_by_a_kernel)
+{
+    iron_jit *j = jit(rtp_design, "rtp", "in a: int32[N], out b: int32[N]",
+                      NULL);
+    iron_tensor *a = arange(IRON_INT32, 128), *b = sentinel(IRON_INT32, 128);
+    for (int call = 0; call < 3; call++) {
+        ASSERT_OK(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+        for (int i = 0; i < 128; i++)
+            ASSERT_EQ(at(b, i), i * (i < 64 ? 2 : 5));
+    }
+    iron_jit_stats st = stats(j);
+    ASSERT_EQ(st.builds, 1);
+    ASSERT_EQ(st.calls, 3);
+    char *text = dump(j, 1, IRON_TENSORS(a, b));
+    ASSERT_CONTAINS(text, "set_rtp 'factor'[0] = 2");
+    ASSERT_CONTAINS(text, "set_rtp 'factor'[0] = 5");
+    iron_free(text);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}

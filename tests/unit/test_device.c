@@ -620,7 +620,8 @@ TEST(driver_wrappers_check_arguments)
     iron_run_state st = IRON_RUN_COMPLETED;
     void *hosts[1] = { fake.mem }, *handles[1] = { &fake };
     size_t sizes[1] = { 16 };
-    iron_run_args args = { sizeof args, 1, hosts, handles, sizes, 1000 };
+    iron_run_args args = { sizeof args, 1, hosts, handles, sizes, 1000, 0,
+                           NULL };
     ASSERT_FAILS(iron__drv_run(dev, NULL, &args, &st), IRON_EINVAL,
                  "loaded program is NULL");
     ASSERT_EQ(st, IRON_RUN_ERROR);

@@ -29,7 +29,8 @@ static iron_status build(iron_program **out, const iron_device_info *info,
     args[1] = (iron__argsig){ "y", IRON__ROLE_OUT, IRON_INT32,
                               { 1, { 1 << 20 } }, 1 << 20 };
     iron_design *d;
-    ASSERT_OK(iron__design_new(&d, "t", 2, args, 0, NULL, cols, info, NULL));
+    ASSERT_OK(iron__design_new(&d, "t", 2, args, 0, NULL, cols, info, NULL,
+                               0, NULL));
     iron_kernel *k = iron_kernel_new(d, "k", src, "int32*, int32*");
     for (int i = 0; i < workers; i++) {
         char a[16], b[16], w[16];

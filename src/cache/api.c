@@ -1,0 +1,99 @@
+/*
+ * api.c - the public disk-cache tools (iron_cache_*), thin wrappers over
+ * the cache layer.  Inspecting a folder that does not exist finds it
+ * empty and does not create it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cache/dir.h"
+#include "core/core.h"
+
+IRON_API char *iron_cache_path(const char *dir, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return buf;
+    if (!dir)
+        return iron__cache_default_dir(buf, len);
+    /* A cut path would name another folder: give none instead. */
+    if (strlen(dir) >= len)
+        buf[0] = '\0';
+    else
+        memcpy(buf, dir, strlen(dir) + 1);
+    return buf;
+}
+
+typedef struct list_adapter {
+    iron_cache_entry_fn fn;
+    void *ctx;
+} list_adapter;
+
+static void list_entry(const iron__cache_entry *e, void *ctx)
+{
+    const list_adapter *a = ctx;
+    iron_cache_entry_info info;
+    memset(&info, 0, sizeof info);
+    iron__cache_key_hex(e->key, info.key);
+    memcpy(info.name, e->name, sizeof info.name);
+    memcpy(info.signature, e->signature, sizeof info.signature);
+    info.bytes = e->bytes;
+    info.last_use = e->last_use;
+    info.valid = e->valid;
+    a->fn(&info, a->ctx);
+}
+
+IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
+                                     void *ctx)
+{
+    if (!fn)
+        return iron__fail(IRON_EINVAL, "iron_cache_list: fn is NULL");
+    iron__cache *c;
+    iron_status s = iron__cache_open_existing(&c, dir);
+    if (s != IRON_OK || !c)
+        return s;
+    list_adapter a = { fn, ctx };
+    s = iron__cache_list(c, list_entry, &a);
+    iron__cache_close(c);
+    return s;
+}
+
+IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
+                                     uint64_t *bytes)
+{
+    iron__cache *c;
+    if (entries)
+        *entries = 0;
+    if (bytes)
+        *bytes = 0;
+    iron_status s = iron__cache_open_existing(&c, dir);
+    if (s != IRON_OK || !c)
+        return s;
+    s = iron__cache_info(c, entries, bytes);
+    iron__cache_close(c);
+    return s;
+}
+
+IRON_API iron_status iron_cache_clear(const char *dir)
+{
+    iron__cache *c;
+    iron_status s = iron__cache_open_existing(&c, dir);
+    if (s != IRON_OK || !c)
+        return s;
+    s = iron__cache_clear(c);
+    iron__cache_close(c);
+    return s;
+}
+
+IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
+                                      uint64_t *removed)
+{
+    iron__cache *c;
+    if (removed)
+        *removed = 0;
+    iron_status s = iron__cache_open_existing(&c, dir);
+    if (s != IRON_OK || !c)
+        return s;
+    s = iron__cache_prune(c, max_bytes, removed);
+    iron__cache_close(c);
+    return s;
+}

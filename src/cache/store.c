@@ -1,0 +1,188 @@
+/*
+ * store.c - the cache layer's reads and writes: get (lock-free, validated,
+ * refreshes last use) and put (temporary file, fsync, rename, fsync of the
+ * folder, then eviction down to the cap).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache/dir.h"
+#include "cache/evict.h"
+#include "core/core.h"
+
+/* The reason of this thread's last miss: *why points here, valid until the
+ * next iron__cache_get on the same thread. */
+static _Thread_local char why_buf[IRON__CACHE_WHY_MAX];
+
+/* Marks the entry open at fd as used now.  The time is set explicitly
+ * (not UTIME_NOW, which the kernel rounds to its tick) so that uses a
+ * millisecond apart still order correctly for eviction.  Setting an
+ * explicit time needs ownership; a cache shared through group permissions
+ * falls back to UTIME_NOW, which write access allows.  Failure is not an
+ * error: it only makes this entry look older than it is. */
+static void touch(int fd)
+{
+    struct timespec ts[2];
+    ts[0].tv_sec = 0;
+    ts[0].tv_nsec = UTIME_OMIT;
+    clock_gettime(CLOCK_REALTIME, &ts[1]);
+    if (futimens(fd, ts) != 0 && errno == EPERM) {
+        ts[1].tv_nsec = UTIME_NOW;
+        futimens(fd, ts);
+    }
+}
+
+/* Readers take no lock: a file name only ever points at a complete entry
+ * (writers publish by rename), and the open descriptor keeps reading the
+ * same file even if a writer replaces it or an evictor deletes it.  A bad
+ * entry is not deleted here -- a writer may have just replaced it with a
+ * good one under the same name; the caller's rebuild and put replace it. */
+iron_status iron__cache_get(iron__cache *c, iron__cache_key key,
+                            void **payload, size_t *len, const char **why)
+{
+    char fname[IRON__CACHE_FNAME_MAX];
+    const char *ignored;
+    if (!why)
+        why = &ignored;
+    *payload = NULL;
+    *len = 0;
+    *why = NULL;
+    iron__cache_entry_fname(key, fname);
+    int fd = openat(c->dfd, fname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            snprintf(why_buf, sizeof why_buf, "absent");
+        else
+            snprintf(why_buf, sizeof why_buf, "cannot open: %s",
+                     strerror(errno));
+        *why = why_buf;
+        return iron__fail(IRON_EIO, "cache entry '%s/%s': %s", c->dir, fname,
+                          why_buf);
+    }
+    iron__cache_header h;
+    iron_status s = iron__cache_entry_read(fd, key, &h, payload, len,
+                                           why_buf, sizeof why_buf);
+    if (s == IRON_OK)
+        touch(fd);
+    close(fd);
+    if (s != IRON_OK) {
+        *why = why_buf;
+        return iron__fail(s, "cache entry '%s/%s': %s", c->dir, fname,
+                          why_buf);
+    }
+    return IRON_OK;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            errno = ENOSPC;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Creates "<key>.tmp.<pid>.<random>" exclusively, so that concurrent
+ * writers (other processes, or threads of this one) never share a
+ * temporary file.  Returns the descriptor, or -1 with errno set. */
+static int create_temp(iron__cache *c, iron__cache_key key, char *tmp)
+{
+    char hex[33];
+    iron__cache_key_hex(key, hex);
+    for (int attempt = 0; attempt < 16; attempt++) {
+        uint64_t r;
+        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
+            r = (uint64_t)iron__cache_now_ns() ^
+                ((uint64_t)(uintptr_t)&r << 16) ^ (uint64_t)attempt;
+        snprintf(tmp, IRON__CACHE_FNAME_MAX, "%s%s%ld.%016llx", hex,
+                 IRON__CACHE_TMP_INFIX, (long)getpid(), (unsigned long long)r);
+        int fd = openat(c->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                        0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* On any failure the temporary file is removed, and the old entry for the
+ * key (if any) is left as it was: the rename is the only step that makes
+ * anything visible.  Eviction runs after publishing and cannot undo it, so
+ * its failure (a file another user owns, say) is not the put's: the entry
+ * is in place and the next put or prune trims again. */
+iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
+                            const char *name, const char *signature,
+                            const void *payload, size_t len)
+{
+    char fname[IRON__CACHE_FNAME_MAX], tmp[IRON__CACHE_FNAME_MAX];
+    unsigned char head[IRON__CACHE_HEADER_BYTES];
+    iron__cache_header h;
+    if (!payload && len)
+        return iron__fail(IRON_EINVAL, "cache put: payload NULL with "
+                                       "length %zu", len);
+    iron__cache_entry_fname(key, fname);
+    iron__cache_header_init(&h, key, name, signature, payload, len);
+    iron__cache_header_encode(&h, head);
+
+    int fd = create_temp(c, key, tmp);
+    if (fd < 0)
+        return iron__fail(IRON_EIO,
+                          "cannot write the cache entry '%s/%s': creating "
+                          "'%s': %s", c->dir, fname, tmp, strerror(errno));
+    const char *step;
+    if (write_all(fd, head, sizeof head) != 0 ||
+        write_all(fd, payload, len) != 0) {
+        step = "write";
+        goto fail;
+    }
+    touch(fd);
+    /* The data must be on disk before the name points at it, or a crash
+     * could leave a complete-looking name over missing blocks. */
+    if (fsync(fd) != 0) {
+        step = "fsync";
+        goto fail;
+    }
+    /* close() can report a delayed write error (NFS). */
+    int rc = close(fd);
+    fd = -1;
+    if (rc != 0) {
+        step = "close";
+        goto fail;
+    }
+    if (renameat(c->dfd, tmp, c->dfd, fname) != 0) {
+        step = "rename";
+        goto fail;
+    }
+    /* Makes the rename itself durable.  Some file systems refuse fsync on
+     * a folder; the entry is published either way and a crash before the
+     * folder reaches the disk only loses it (a miss), never corrupts it. */
+    fsync(c->dfd);
+    iron__cache_evict(c, c->max_bytes, &key, NULL);
+    return IRON_OK;
+
+fail:;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    unlinkat(c->dfd, tmp, 0);
+    return iron__fail(IRON_EIO,
+                      "cannot write the cache entry '%s/%s': %s of '%s' "
+                      "failed: %s (nothing was published)",
+                      c->dir, fname, step, tmp, strerror(e));
+}

@@ -1,0 +1,37 @@
+/*
+ * test_core.c - core internals: failing with a message that wraps the
+ * previous one, context prefixes, and the growable string.
+ */
+#include "core/core.h"
+#include "test.h"
+
+TEST(core_fail_may_wrap_the_current_message)
+{
+    iron__fail(IRON_EINVAL, "inner %d", 7);
+    ASSERT_EQ(iron__fail(IRON_EBOUNDS, "outer: %s (again: %s)",
+                         iron_last_error(), iron_last_error()),
+              IRON_EBOUNDS);
+    ASSERT_STR_EQ(iron_last_error(), "outer: inner 7 (again: inner 7)");
+    iron__fail_context(IRON_EBOUNDS, "ctx %s", "x");
+    ASSERT_STR_EQ(iron_last_error(), "ctx x: outer: inner 7 (again: inner 7)");
+}
+
+TEST(core_str_grows_and_hands_over)
+{
+    iron__str s = { 0 };
+    ASSERT_STR_EQ(iron__str_get(&s), "");
+    for (int i = 0; i < 1000; i++)
+        iron__str_printf(&s, "%d,", i % 10);
+    ASSERT_EQ(s.len, 2000);
+    char *p = iron__str_take(&s);
+    ASSERT(p && p[0] == '0' && p[1999] == ',');
+    ASSERT_EQ(s.len, 0);
+    iron__free(p);
+    iron__alloc_fail_at(1);
+    iron__str_append(&s, "x");
+    iron__alloc_fail_at(0);
+    ASSERT(s.oom);
+    iron__str_append(&s, "y");
+    ASSERT_STR_EQ(iron__str_get(&s), "");
+    ASSERT(iron__str_take(&s) == NULL);
+}
