@@ -837,6 +837,22 @@ typedef struct iron_jit_stats {
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
                                         iron_jit_stats *stats);
 
+/* A compiled specialization, owned by its jit (valid until iron_jit_free).
+ * iron_jit_specialize builds it ahead of the first call (warm-up) or finds
+ * it; iron_spec_run launches it directly, checking only the tensors'
+ * count, dtypes and shapes against its signature -- the fastest path. */
+typedef struct iron_spec iron_spec;
+IRON_API iron_status iron_jit_specialize(iron_jit *j,
+                                         const iron_launch_config *config,
+                                         int nparams, const iron_param *params,
+                                         int nargs, iron_tensor *const *args,
+                                         iron_spec **out);
+IRON_API iron_status iron_spec_run(iron_spec *s, int nscalars,
+                                   const iron_scalar *scalars, int nargs,
+                                   iron_tensor *const *args);
+/* "vadd (a: int32[4096], ...; tile=16; npu2, 8 columns)" */
+IRON_API const char *iron_spec_signature(const iron_spec *s);
+
 /* Builds (or finds) the specialization a launch with these arguments would
  * use, without running it, and returns its placed design as text in *text
  * (free with iron_free). */

@@ -46,7 +46,10 @@ typedef struct jit_paramdecl {
     iron__pval def;           /* def.s owned */
 } jit_paramdecl;
 
-typedef struct jit_spec {
+/* A specialization; the public iron_spec. */
+typedef struct iron_spec {
+    iron_jit *jit;
+    int timeout_ms;           /* from the launch config it was made for */
     XXH128_hash_t key;
     iron_device *dev;
     iron_program *prog;

@@ -327,28 +327,17 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
                         args);
 }
 
-IRON_API iron_status iron_jit_run(iron_jit *j,
-                                  const iron_launch_config *config,
-                                  int nparams, const iron_param *params,
-                                  int nscalars, const iron_scalar *scalars,
-                                  int nargs, iron_tensor *const *args)
+/* Runs a specialization with tensors already checked against it: sync
+ * inputs, run on the device, sync outputs. */
+static iron_status run_spec(iron_jit *j, jit_spec *sp, int timeout_ms,
+                            const int64_t *values, int nargs,
+                            iron_tensor *const *args)
 {
-    if (!j)
-        return iron__fail(IRON_EINVAL, "iron_jit_run: jit is NULL");
-    j->stats.calls++;
-    int64_t values[IRON__JIT_MAX_SCALARS];
-    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
-    if (s != IRON_OK)
-        return s;
-    iron_device *dev;
-    jit_spec *sp;
-    s = specialize(j, config, nparams, params, nargs, args, &dev, &sp);
-    if (s != IRON_OK)
-        return s;
+    iron_status s;
+    iron_device *dev = sp->dev;
     if (j->nscalars &&
         (s = iron__jit_check_moved_taps(j, sp, values)) != IRON_OK)
         return s;
-
     void *host[IRON__JIT_MAX_ARGS], *handle[IRON__JIT_MAX_ARGS];
     size_t bytes[IRON__JIT_MAX_ARGS];
     for (int i = 0; i < nargs; i++) {
@@ -368,8 +357,7 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
         .host = host,
         .handle = handle,
         .nbytes = bytes,
-        .timeout_ms = config && config->timeout_ms > 0 ? config->timeout_ms
-                                                       : env_timeout_ms,
+        .timeout_ms = timeout_ms > 0 ? timeout_ms : env_timeout_ms,
         .nscalars = j->nscalars,
         .scalars = values,
     };
@@ -383,6 +371,94 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
             return iron__fail_context(s, "%s: argument %d ('%s')", j->name, i,
                                       j->args[i].name);
     return IRON_OK;
+}
+
+IRON_API iron_status iron_jit_run(iron_jit *j,
+                                  const iron_launch_config *config,
+                                  int nparams, const iron_param *params,
+                                  int nscalars, const iron_scalar *scalars,
+                                  int nargs, iron_tensor *const *args)
+{
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_run: jit is NULL");
+    j->stats.calls++;
+    int64_t values[IRON__JIT_MAX_SCALARS];
+    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
+    if (s != IRON_OK)
+        return s;
+    iron_device *dev;
+    jit_spec *sp;
+    s = specialize(j, config, nparams, params, nargs, args, &dev, &sp);
+    if (s != IRON_OK)
+        return s;
+    return run_spec(j, sp, config ? config->timeout_ms : 0, values, nargs,
+                    args);
+}
+
+IRON_API iron_status iron_jit_specialize(iron_jit *j,
+                                         const iron_launch_config *config,
+                                         int nparams, const iron_param *params,
+                                         int nargs, iron_tensor *const *args,
+                                         iron_spec **out)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_jit_specialize: out is NULL");
+    *out = NULL;
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_specialize: jit is NULL");
+    iron_device *dev;
+    jit_spec *sp;
+    iron_status s = specialize(j, config, nparams, params, nargs, args, &dev,
+                               &sp);
+    if (s != IRON_OK)
+        return s;
+    sp->jit = j;
+    sp->timeout_ms = config ? config->timeout_ms : 0;
+    *out = sp;
+    return IRON_OK;
+}
+
+/* The direct path checks only what can change between calls of one
+ * signature: the tensors' count, types and shapes. */
+IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
+                                   const iron_scalar *scalars, int nargs,
+                                   iron_tensor *const *args)
+{
+    if (!sp)
+        return iron__fail(IRON_EINVAL, "iron_spec_run: spec is NULL");
+    iron_jit *j = sp->jit;
+    j->stats.calls++;
+    if (nargs != j->nargs || (nargs > 0 && !args))
+        return iron__fail(IRON_EARG, "%s: %d tensor arguments given, the "
+                                     "specialization takes %d",
+                          sp->signature, nargs, j->nargs);
+    for (int i = 0; i < nargs; i++) {
+        const iron_tensor *t = args[i];
+        const iron__argsig *a = &sp->args[i];
+        if (!t || t->dtype != a->dtype || t->numel != a->numel ||
+            t->shape.ndim != a->shape.ndim ||
+            memcmp(t->shape.dims, a->shape.dims,
+                   (size_t)a->shape.ndim * sizeof a->shape.dims[0]) != 0 ||
+            t->dev->drv != sp->dev->drv) {
+            char got[128];
+            return iron__fail(IRON_EARG,
+                              "%s: argument %d ('%s') is %s; this "
+                              "specialization takes the signature above",
+                              sp->signature, i, a->name,
+                              t ? iron_tensor_describe(t, got, sizeof got)
+                                : "NULL");
+        }
+    }
+    int64_t values[IRON__JIT_MAX_SCALARS];
+    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
+    if (s != IRON_OK)
+        return s;
+    return run_spec(j, sp, sp->timeout_ms, values, nargs, args);
+}
+
+IRON_API const char *iron_spec_signature(const iron_spec *sp)
+{
+    return sp ? sp->signature : "";
 }
 
 IRON_API iron_status iron_jit_dump(iron_jit *j,

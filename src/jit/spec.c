@@ -187,6 +187,7 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     jit_spec *sp = iron__calloc(1, sizeof *sp);
     if (!sp)
         return iron__fail(IRON_ENOMEM, "%s: out of memory", j->name);
+    sp->jit = j;
     sp->key = key;
     sp->dev = dev;
     sp->args = iron__calloc((size_t)j->nargs, sizeof *sp->args);
