@@ -72,9 +72,37 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Tests never touch the user's disk cache: it is off unless a test turns
+ * it on (then in a private folder, removed at the end). */
+static char cache_dir[64];
+
+static void private_cache(void)
+{
+    if (!getenv("IRON_CACHE"))
+        setenv("IRON_CACHE", "0", 1);
+    if (getenv("IRON_CACHE_DIR"))
+        return;
+    snprintf(cache_dir, sizeof cache_dir, "/tmp/iron-tests-cache-XXXXXX");
+    if (mkdtemp(cache_dir))
+        setenv("IRON_CACHE_DIR", cache_dir, 1);
+    else
+        cache_dir[0] = '\0';
+}
+
+static void remove_private_cache(void)
+{
+    if (!cache_dir[0])
+        return;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "runner: could not remove %s\n", cache_dir);
+}
+
 int main(int argc, char **argv)
 {
     int passed = 0, failed = 0;
+    private_cache();
     qsort(tests, (size_t)ntests, sizeof tests[0], cmp_test);
     for (int i = 0; i < ntests; i++) {
         if (!selected(tests[i].name, argc, argv))
@@ -115,6 +143,7 @@ int main(int argc, char **argv)
                 printf("FAIL %-48s (%s)\n", tests[i].name, tests[i].file);
         }
     }
+    remove_private_cache();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -738,6 +738,13 @@ typedef struct iron_jit_options {
      * Their values are given per call (iron_jit_run) and never cause a
      * rebuild.  NULL: none. */
     const char *scalars;
+    /* The disk cache: 0 = on unless IRON_CACHE=0, 1 = on, -1 = off. */
+    int disk_cache;
+    /* Its folder (NULL: $IRON_CACHE_DIR, $XDG_CACHE_HOME/iron or
+     * ~/.cache/iron) and size cap in bytes (0: $IRON_CACHE_MAX, else
+     * 256 MiB).  An unusable folder falls back to memory with a warning. */
+    const char *cache_dir;
+    uint64_t cache_max_bytes;
 } iron_jit_options;
 
 /* Creates a jit object.  The option strings are parsed now; a syntax error
@@ -832,6 +839,10 @@ typedef struct iron_jit_stats {
     uint64_t kernel_compiles; /* C compiler invocations */
     uint64_t specializations; /* held now */
     double last_build_ms;   /* wall time of the most recent build */
+    uint64_t disk_hits;     /* builds whose kernels came from the disk */
+    uint64_t disk_misses;   /* lookups that found no usable entry */
+    uint64_t disk_writes;   /* entries published */
+    uint64_t artifact_hits; /* builds whose kernels came from an artifact */
 } iron_jit_stats;
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
@@ -870,6 +881,24 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
  * thread that uses the library. */
 typedef void (*iron_log_fn)(const char *topic, const char *line, void *ctx);
 IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx);
+
+/* Ahead-of-time artifacts.  save builds (or finds) the specialization a
+ * launch with these arguments would use and writes its compiled kernels,
+ * keyed by everything but the compiler, to one self-contained file
+ * (written atomically).  load reads one into a jit (format, library
+ * version and checksum are checked, and the jit's name must match); a
+ * later build whose design, kernels and device match uses it instead of
+ * the C compiler, so it runs where no compiler is installed.  A build no
+ * artifact matches compiles as usual, and if that fails the message names
+ * what each loaded artifact was made for. */
+IRON_API iron_status iron_jit_save_artifact(iron_jit *j,
+                                            const iron_launch_config *config,
+                                            int nparams,
+                                            const iron_param *params,
+                                            int nargs,
+                                            iron_tensor *const *args,
+                                            const char *path);
+IRON_API iron_status iron_jit_load_artifact(iron_jit *j, const char *path);
 
 /* Frees memory the library returned to the caller (iron_jit_dump). */
 IRON_API void iron_free(void *p);

@@ -17,6 +17,11 @@
 
 static const char hexdigits[] = "0123456789abcdef";
 
+_Static_assert(32 + sizeof IRON__CACHE_SUFFIX <= IRON__CACHE_ENTRY_FNAME_MAX,
+               "an entry's file name fits IRON__CACHE_ENTRY_FNAME_MAX");
+_Static_assert(IRON__CACHE_OFF_HEADER_SUM + 8 == IRON__CACHE_HEADER_BYTES,
+               "the header checksum ends the header");
+
 char *iron__cache_key_hex(iron__cache_key k, char *buf)
 {
     for (int i = 0; i < 16; i++) {

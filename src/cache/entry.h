@@ -48,8 +48,9 @@
 /* Entry files end in this; temporary files are "<key>.tmp.<pid>.<random>". */
 #define IRON__CACHE_SUFFIX ".iron"
 #define IRON__CACHE_TMP_INFIX ".tmp."
-/* Room for any file name the cache makes, with its NUL. */
+/* Room for any file name the cache makes, with its NUL; for an entry's. */
 #define IRON__CACHE_FNAME_MAX 96
+#define IRON__CACHE_ENTRY_FNAME_MAX 40
 /* Room for a reason a read was a miss. */
 #define IRON__CACHE_WHY_MAX 160
 
@@ -72,7 +73,8 @@ typedef enum iron__cache_fkind {
                                one that died */
 } iron__cache_fkind;
 
-/* "<key>.iron" into buf (IRON__CACHE_FNAME_MAX bytes); returns buf. */
+/* "<key>.iron" into buf (IRON__CACHE_ENTRY_FNAME_MAX bytes or more);
+ * returns buf. */
 char *iron__cache_entry_fname(iron__cache_key key, char *buf);
 
 /* Classifies a file name; for ENTRY and TEMP, *key (if not NULL) is the key

@@ -25,7 +25,7 @@
 #define VICTIMS 128
 
 typedef struct victim {
-    char fname[IRON__CACHE_FNAME_MAX];
+    char fname[IRON__CACHE_ENTRY_FNAME_MAX];
     int64_t mtime_ns;
     uint64_t ino;
     uint64_t bytes;

@@ -85,7 +85,8 @@ static void show_command(char *buf, size_t cap, char *const *argv,
     for (int i = 0; i < argc && len + 1 < cap; i++) {
         const char *w = argv[i];
         const char *slash = strrchr(w, '/');
-        if (i >= argc - 2 && slash)   /* the -o output and the source */
+        /* the dependency file, the -o output and the source */
+        if (slash && (i >= argc - 2 || (i > 0 && !strcmp(argv[i - 1], "-MF"))))
             w = slash + 1;
         int n = snprintf(buf + len, cap - len, "%s%s", i ? " " : "", w);
         if (n < 0)
@@ -226,13 +227,21 @@ iron_status iron__compile_cc(const iron__cc_job *job)
 {
     const char *cc = iron__cc();
     const char *cflags = job->cflags ? job->cflags : "-O2";
-    const char *fixed[] = { "-fPIC", "-shared", "-o", job->so_path,
-                            job->src_path };
+    /* -MD -MF: the headers the kernel includes, so a cache can notice an
+     * edited header; without a deps path those words are left out. */
+    const char *fixed_all[] = { "-MD", "-MF",
+                                job->deps_path ? job->deps_path : "",
+                                "-fPIC", "-shared", "-o", job->so_path,
+                                job->src_path };
+    const char *fixed[IRON__COUNT_OF(fixed_all)];
+    size_t nfixed = 0;
+    for (size_t i = 0; i < IRON__COUNT_OF(fixed_all); i++)
+        if (job->deps_path || i > 2)
+            fixed[nfixed++] = fixed_all[i];
 
-    size_t nwords = count_words(cc) + count_words(cflags) +
-                    IRON__COUNT_OF(fixed);
+    size_t nwords = count_words(cc) + count_words(cflags) + nfixed;
     size_t bytes = strlen(cc) + 1 + strlen(cflags) + 1;
-    for (size_t i = 0; i < IRON__COUNT_OF(fixed); i++)
+    for (size_t i = 0; i < nfixed; i++)
         bytes += strlen(fixed[i]) + 1;
 
     iron_status st = IRON_OK;
@@ -247,7 +256,7 @@ iron_status iron__compile_cc(const iron__cc_job *job)
     char *p = split_words(argv, &argc, arena, cc);
     p = split_words(argv, &argc, p, cflags);
     /* Paths are single words even when TMPDIR holds blanks. */
-    for (size_t i = 0; i < IRON__COUNT_OF(fixed); i++)
+    for (size_t i = 0; i < nfixed; i++)
         p = copy_word(argv, &argc, p, fixed[i]);
     argv[argc] = NULL;
 
@@ -266,4 +275,33 @@ done:
     iron__free(arena);
     iron__free(argv);
     return st;
+}
+
+/* Runs "<cc words> -dumpfullversion -dumpmachine" with its output in
+ * out_path; 0 on a clean exit.  The version and target name the compiler
+ * for cache keys (its path alone would miss an upgrade in place). */
+int iron__cc_probe(const char *out_path)
+{
+    const char *cc = iron__cc();
+    size_t nwords = count_words(cc) + 2;
+    char **argv = iron__calloc(nwords + 1, sizeof *argv);
+    char *arena = argv ? iron__malloc(strlen(cc) + 64) : NULL;
+    int ok = 0;
+    if (arena) {
+        int argc = 0;
+        char *p = split_words(argv, &argc, arena, cc);
+        p = copy_word(argv, &argc, p, "-dumpfullversion");
+        copy_word(argv, &argc, p, "-dumpmachine");
+        argv[argc] = NULL;
+        pid_t pid;
+        int wstatus = 0;
+        iron__cc_job job = { "compiler probe", NULL, NULL, NULL, out_path,
+                             NULL };
+        if (spawn(&pid, argv, out_path) == 0 &&
+            wait_child(&job, pid, &wstatus) == IRON_OK)
+            ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
+    }
+    iron__free(arena);
+    iron__free(argv);
+    return ok ? 0 : -1;
 }

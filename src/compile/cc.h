@@ -13,6 +13,8 @@ typedef struct iron__cc_job {
     const char *src_path;      /* the C file to compile */
     const char *so_path;       /* the shared object to write */
     const char *log_path;      /* receives the compiler's stdout+stderr */
+    const char *deps_path;     /* receives the included files (-MD), or
+                                  NULL */
 } iron__cc_job;
 
 /*
@@ -24,5 +26,9 @@ typedef struct iron__cc_job {
  * and the first few KiB of diagnostics); IRON_ENOMEM.  Thread-safe.
  */
 iron_status iron__compile_cc(const iron__cc_job *job);
+
+/* Runs the compiler with -dumpfullversion -dumpmachine, its output into
+ * out_path.  0 on success, -1 when it cannot run or fails. */
+int iron__cc_probe(const char *out_path);
 
 #endif

@@ -82,7 +82,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
 
     iron__str text = { 0 };
     iron__ktmp tmp = { 0 };
-    char *src = NULL, *so = NULL, *log = NULL;
+    char *src = NULL, *so = NULL, *log = NULL, *deps = NULL;
 
     st = iron__kwrap_generate(k, &text);
     if (st != IRON_OK) {
@@ -102,7 +102,8 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     snprintf(name, sizeof name, "k%lu.so", seq);
     so = src ? iron__ktmp_path(&tmp, name) : NULL;
     log = so ? iron__ktmp_path(&tmp, "cc.log") : NULL;
-    if (!log) {
+    deps = log ? iron__ktmp_path(&tmp, "deps.d") : NULL;
+    if (!deps) {
         st = iron__fail(IRON_ENOMEM, "%.200s: out of memory naming "
                         "temporary files", label);
         goto done;
@@ -113,21 +114,31 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
         iron__fail_context(st, "%.200s", label);
         goto done;
     }
-    iron__cc_job job = { label, k->cflags, src, so, log };
+    iron__cc_job job = { label, k->cflags, src, so, log, deps };
     st = iron__compile_cc(&job);
-    char *image = NULL;
-    size_t image_len = 0;
+    char *image = NULL, *dtext = NULL;
+    size_t image_len = 0, dlen = 0;
     if (st == IRON_OK)
         st = iron__ktmp_read(so, &image, &image_len);
     if (st == IRON_OK)
-        st = iron__kobj_load(so, label, out);
+        st = iron__ktmp_read(deps, &dtext, &dlen);
     if (st == IRON_OK)
+        st = iron__kobj_load(so, label, out);
+    if (st == IRON_OK) {
         iron__kobj_set_image(*out, image, image_len);
-    else
+        st = iron__kobj_set_deps(*out, dtext, dlen, src);
+        if (st != IRON_OK) {
+            iron__kobj_free(*out);
+            *out = NULL;
+        }
+    } else {
         iron__free(image);
+    }
+    iron__free(dtext);
 
 done:
     iron__ktmp_remove(&tmp);
+    iron__free(deps);
     iron__free(log);
     iron__free(so);
     iron__free(src);
@@ -135,19 +146,17 @@ done:
     return st;
 }
 
-iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
-                             iron__kobj **out)
+iron_status iron__kobj_load_image(const void *image, size_t len,
+                                 const char *label, iron__kobj **out)
 {
     if (!out)
-        return iron__fail(IRON_EINVAL, "kernel clone: out is NULL");
+        return iron__fail(IRON_EINVAL, "kernel load: out is NULL");
     *out = NULL;
-    size_t len;
-    const char *image = iron__kobj_image(o, &len);
-    if (!image)
-        return iron__fail(IRON_EINVAL, "%s: no image to clone from",
-                          label ? label : "kernel clone");
+    if (!image || len == 0)
+        return iron__fail(IRON_EINVAL, "%s: no image to load",
+                          label ? label : "kernel load");
     iron__ktmp tmp = { 0 };
-    char *so = NULL, *copy = iron__malloc(len ? len : 1);
+    char *so = NULL, *copy = iron__malloc(len);
     iron_status st = copy ? iron__ktmp_create(&tmp)
                           : iron__fail(IRON_ENOMEM, "out of memory");
     if (st == IRON_OK) {
@@ -161,7 +170,7 @@ iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
                 : iron__fail(IRON_ENOMEM, "out of memory");
     }
     if (st == IRON_OK)
-        st = iron__kobj_load(so, label ? label : "kernel clone", out);
+        st = iron__kobj_load(so, label ? label : "kernel load", out);
     if (st == IRON_OK) {
         memcpy(copy, image, len);
         iron__kobj_set_image(*out, copy, len);
@@ -171,4 +180,13 @@ iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
     iron__free(so);
     iron__free(copy);
     return st;
+}
+
+iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
+                             iron__kobj **out)
+{
+    size_t len;
+    const char *image = iron__kobj_image(o, &len);
+    return iron__kobj_load_image(image, len, label ? label : "kernel clone",
+                                 out);
 }

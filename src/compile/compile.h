@@ -77,6 +77,16 @@ iron__kernel_fn iron__kobj_entry(const iron__kobj *o);
 iron_status iron__kobj_clone(const iron__kobj *o, const char *label,
                              iron__kobj **out);
 
+/* Loads an instance from a shared object's bytes (a cache entry, an
+ * artifact file): no compiler needed. */
+iron_status iron__kobj_load_image(const void *image, size_t len,
+                                  const char *label, iron__kobj **out);
+
+/* The files the kernel's source included when it was compiled (from the
+ * compiler's -MD output; none for objects loaded from bytes).  Owned by
+ * o. */
+const char *const *iron__kobj_deps(const iron__kobj *o, int *n);
+
 /* Gives a loaded core body its API table (every instance needs its own
  * call).  IRON_ELOAD if the object is not a core body. */
 iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api);
@@ -84,6 +94,11 @@ iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api);
 /* The shared object's bytes (NULL, 0 if unknown); owned by o. */
 const char *iron__kobj_image(const iron__kobj *o, size_t *len);
 void iron__kobj_free(iron__kobj *o);
+
+/* "cc 12.2.0 x86_64-linux-gnu": the compiler command in force with the
+ * version and target it reports, for cache keys.  IRON_ECOMPILE when it
+ * cannot be asked. */
+iron_status iron__cc_identity(char *out, size_t len);
 
 /* The compiler command in force: $IRON_CC or "cc". */
 const char *iron__cc(void);

@@ -14,6 +14,8 @@ struct iron__kobj {
     iron__kernel_fn fn;
     char *image;               /* the shared object's bytes, for clones */
     size_t image_len;
+    char **deps;               /* included files, from -MD */
+    int ndeps;
 };
 
 /* dlsym returns an object pointer; POSIX guarantees it converts to a
@@ -69,6 +71,9 @@ void iron__kobj_free(iron__kobj *o)
         return;
     dlclose(o->dl);
     iron__free(o->image);
+    for (int i = 0; i < o->ndeps; i++)
+        iron__free(o->deps[i]);
+    iron__free(o->deps);
     iron__free(o);
 }
 
@@ -98,5 +103,52 @@ iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api)
     void (*bind)(const iron__core_api *);
     memcpy(&bind, &sym, sizeof bind);
     bind(api);
+    return IRON_OK;
+}
+
+const char *const *iron__kobj_deps(const iron__kobj *o, int *n)
+{
+    *n = o ? o->ndeps : 0;
+    return o ? (const char *const *)o->deps : NULL;
+}
+
+/* Make's dependency syntax: "target: dep dep \<newline> dep"; blanks in
+ * names are escaped with a backslash. */
+iron_status iron__kobj_set_deps(iron__kobj *o, const char *text, size_t len,
+                                const char *self)
+{
+    const char *p = memchr(text, ':', len);
+    if (!p)
+        return IRON_OK;
+    const char *end = text + len;
+    p++;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+                           *p == '\r' || (*p == '\\' && p + 1 < end &&
+                                           (p[1] == '\n' || p[1] == '\r'))))
+            p++;
+        if (p >= end)
+            break;
+        char word[4096];
+        size_t n = 0;
+        while (p < end && *p != ' ' && *p != '\t' && *p != '\n' &&
+               *p != '\r') {
+            if (*p == '\\' && p + 1 < end && p[1] == ' ')
+                p++;
+            if (n + 1 < sizeof word)
+                word[n++] = *p;
+            p++;
+        }
+        word[n] = '\0';
+        if (n == 0 || strcmp(word, self) == 0 || word[n - 1] == ':')
+            continue;
+        char **v = iron__realloc(o->deps, (size_t)(o->ndeps + 1) * sizeof *v);
+        if (!v)
+            return iron__fail(IRON_ENOMEM, "out of memory listing headers");
+        o->deps = v;
+        if (!(o->deps[o->ndeps] = iron__strdup(word)))
+            return iron__fail(IRON_ENOMEM, "out of memory listing headers");
+        o->ndeps++;
+    }
     return IRON_OK;
 }

@@ -17,4 +17,10 @@ iron_status iron__kobj_load(const char *so_path, const char *label,
 /* Gives the object its shared-object bytes (taken over; freed with it). */
 void iron__kobj_set_image(iron__kobj *o, char *image, size_t len);
 
+/* Parses make-style dependency text ("out: a.c b.h \\\n c.h") into the
+ * object's list of included files, leaving out the kernel's own source
+ * file `self`. */
+iron_status iron__kobj_set_deps(iron__kobj *o, const char *text, size_t len,
+                                const char *self);
+
 #endif

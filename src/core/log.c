@@ -47,6 +47,20 @@ int iron__log_on(iron__log_topic t)
     return (topics & (int)t) != 0 || atomic_load(&handler) != NULL;
 }
 
+void iron__warn(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    iron_log_fn fn = atomic_load(&handler);
+    if (fn)
+        fn("warning", line, atomic_load(&handler_ctx));
+    else
+        fprintf(stderr, "iron: warning: %s\n", line);
+}
+
 static const char *topic_name(iron__log_topic t)
 {
     return t == IRON__LOG_JIT ? "jit" : t == IRON__LOG_CACHE ? "cache" : "emu";

@@ -19,4 +19,8 @@ int iron__log_on(iron__log_topic t);
 /* Emits one line "iron[topic] ..." when the topic is on. */
 void iron__log(iron__log_topic t, const char *fmt, ...) IRON__PRINTF(2, 3);
 
+/* A warning the user should see whatever IRON_LOG says (to stderr, or
+ * the handler with topic "warning"). */
+void iron__warn(const char *fmt, ...) IRON__PRINTF(1, 2);
+
 #endif

@@ -65,11 +65,28 @@ static char *tile_of(const emu_worker *ew, char *buf, size_t len)
     return buf;
 }
 
+/* A core body that keeps calling the API without ever having to wait (it
+ * spins on a fifo it both fills and drains, say) would keep its lane, and
+ * the lane's clock, from ever running again: every so many calls it goes
+ * back to the end of its lane's ready queue, so other tasks move and the
+ * run's timeout is honoured. */
+#define CORE_YIELD_EVERY 64
+
+static void core_maybe_yield(emu_worker *ew)
+{
+    if (++ew->api_calls % CORE_YIELD_EVERY != 0)
+        return;
+    iron__emu_block(&ew->task, NULL, 0, 0);
+    iron__emu_wake(&ew->task);
+    iron__fiber_yield(ew->fiber);
+}
+
 static void **core_acquire(void *fp, int n)
 {
     emu_hstate *h = fp;
     emu_worker *ew = h->worker;
     char tl[32];
+    core_maybe_yield(ew);
     if (n < 1 || n > h->depth) {
         iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
                             "worker '%s' on tile %s: acquire(%d) on %s; the "
@@ -97,6 +114,7 @@ static void core_release(void *fp, int n)
     emu_hstate *h = fp;
     emu_worker *ew = h->worker;
     char tl[32];
+    core_maybe_yield(ew);
     int held = iron__pool_held(h->pool, h->writer, h->slot);
     if (n < 0 || n > held) {
         iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
@@ -117,6 +135,7 @@ static void core_barrier_wait(void *bp, int value)
     emu_barrier *b = bp;
     emu_worker *ew = b->owner;
     char tl[32];
+    core_maybe_yield(ew);
     if (value < 0 || value > ew->task.lane->in->prog->dev.lock_max_value) {
         iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
                             "worker '%s' on tile %s: waits for value %d on "
@@ -141,6 +160,7 @@ static void core_barrier_release(void *bp, int value)
     emu_worker *ew = b->owner;
     int max = ew->task.lane->in->prog->dev.lock_max_value;
     char tl[32];
+    core_maybe_yield(ew);
     if (value < 0 || b->value + value > max) {
         iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
                             "worker '%s' on tile %s: releasing %d on barrier "

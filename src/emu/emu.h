@@ -86,6 +86,7 @@ struct emu_worker {
     emu_barrier *barrier[IRON__MAX_KARGS];
     iron__kval val[IRON__MAX_KARGS];
     uint64_t iterations;   /* completed since load (standard loop) */
+    unsigned api_calls;    /* core body: FIFO/barrier calls, for yielding */
 };
 
 /* One runtime fill or drain queued on a mover for the current call. */

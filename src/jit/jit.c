@@ -3,6 +3,7 @@
  * compile-time attributes, pre-bound parameter values, counters, and
  * freeing with every specialization it holds.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "jit/jit.h"
@@ -39,6 +40,9 @@ IRON_API void iron_jit_free(iron_jit *j)
     for (int i = 0; i < j->table_cap; i++)
         iron__jit_spec_free(j->table[i]);
     iron__free(j->table);
+    iron__jit_cache_close(j);
+    iron__jit_artifacts_free(j);
+    iron__free(j->cache_dir);
     free_decls(j);
     iron__free(j->name);
     iron__free(j->cflags);
@@ -80,6 +84,17 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
     j->name = iron__strdup(opts->name);
     j->cflags = opts->cflags ? iron__strdup(opts->cflags) : NULL;
     j->last_state = IRON_RUN_COMPLETED;
+    /* The disk cache: the option wins, then IRON_CACHE=0 turns it off. */
+    const char *env_cache = getenv("IRON_CACHE");
+    j->cache_mode = opts->disk_cache > 0    ? 1
+                    : opts->disk_cache < 0  ? 0
+                    : env_cache && strcmp(env_cache, "0") == 0 ? 0
+                                                              : 1;
+    j->cache_max = opts->cache_max_bytes;
+    if (opts->cache_dir && !(j->cache_dir = iron__strdup(opts->cache_dir))) {
+        s = iron__fail(IRON_ENOMEM, "out of memory");
+        goto fail;
+    }
     j->stats.size = sizeof j->stats;
     if (!j->name || (opts->cflags && !j->cflags)) {
         s = iron__fail(IRON_ENOMEM, "out of memory");

@@ -85,6 +85,14 @@ struct iron_jit {
     int table_cap, nspecs;
     iron_jit_stats stats;
     iron_run_state last_state;
+    /* The disk cache: opened at the first build that wants it. */
+    int cache_mode;           /* 1 on, 0 off (option, IRON_CACHE) */
+    char *cache_dir;          /* NULL: the default */
+    uint64_t cache_max;
+    struct iron__cache *cache;
+    int cache_tried;
+    /* Artifacts loaded with iron_jit_load_artifact. */
+    struct jit_artifact *artifacts;
 };
 
 /* signature.c */
@@ -122,6 +130,24 @@ iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
 /* Checks one given value against the declarations (name, type). */
 iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
                                   int *index);
+
+/* kcache.c: the kernel objects of a placed program, from a loaded
+ * artifact, the disk cache, or the compiler (then stored).  *how says
+ * which, for the log. */
+iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
+                              const char *signature, const char **how);
+/* The compiler-independent key of a placed program: its canonical text,
+ * every kernel's source, defines, types and flags, the device model and
+ * the library version. */
+XXH128_hash_t iron__jit_spec_key(const iron_jit *j, const iron_program *p);
+void iron__jit_cache_close(iron_jit *j);
+
+/* artifact.c */
+int iron__jit_artifact_find(const iron_jit *j, XXH128_hash_t spec,
+                            const void **payload, size_t *len);
+/* "'a.iron' was made for vadd (...)" for each loaded artifact. */
+void iron__jit_artifacts_describe(const iron_jit *j, iron__str *s);
+void iron__jit_artifacts_free(iron_jit *j);
 
 /* spec.c */
 /* reason: why it is built, for the log ("first call", "new value for

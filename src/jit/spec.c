@@ -56,75 +56,6 @@ void iron__jit_spec_free(jit_spec *s)
     iron__free(s);
 }
 
-static int same_kernel(const iron_kernel *a, const iron_kernel *b)
-{
-    if (a->is_core != b->is_core || strcmp(a->entry, b->entry) ||
-        strcmp(a->source, b->source) ||
-        a->nargs != b->nargs || a->ndefines != b->ndefines ||
-        (a->cflags == NULL) != (b->cflags == NULL) ||
-        (a->cflags && strcmp(a->cflags, b->cflags)))
-        return 0;
-    if (memcmp(a->args, b->args, (size_t)a->nargs * sizeof a->args[0]))
-        return 0;
-    for (int i = 0; i < a->ndefines; i++)
-        if (strcmp(a->defines[i].name, b->defines[i].name) ||
-            strcmp(a->defines[i].value, b->defines[i].value))
-            return 0;
-    return 1;
-}
-
-static iron_status compile_kernels(iron_jit *j, iron_program *p)
-{
-    const iron_design *d = p->d;
-    p->nkernels = d->kernels.n;
-    p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
-    if (!p->kobjs)
-        return iron__fail(IRON_ENOMEM, "out of memory compiling kernels");
-    for (int i = 0; i < d->kernels.n; i++) {
-        const iron_kernel *k = d->kernels.v[i];
-        for (int e = 0; e < i && !p->kobjs[i]; e++)
-            if (same_kernel(k, d->kernels.v[e]))
-                p->kobjs[i] = p->kobjs[e];
-        if (!p->kobjs[i]) {
-            const char *names[64], *values[64];
-            if (k->ndefines > 64)
-                return iron__fail(IRON_EINVAL,
-                                  "kernel '%s': more than 64 defines",
-                                  k->entry);
-            for (int m = 0; m < k->ndefines; m++) {
-                names[m] = k->defines[m].name;
-                values[m] = k->defines[m].value;
-            }
-            iron__str flags = { 0 }, label = { 0 };
-            iron__str_printf(&flags, "%s %s", j->cflags ? j->cflags : "-O2",
-                             k->cflags ? k->cflags : "");
-            iron__str_printf(&label, "%s '%s'",
-                             k->is_core ? "core body" : "kernel", k->entry);
-            iron__kernel_src src = {
-                .label = iron__str_get(&label),
-                .entry = k->entry,
-                .source = k->source,
-                .nargs = k->nargs,
-                .args = k->args,
-                .ndefines = k->ndefines,
-                .define_names = names,
-                .define_values = values,
-                .cflags = iron__str_get(&flags),
-                .is_core = k->is_core,
-            };
-            iron_status s = flags.oom || label.oom
-                                ? iron__fail(IRON_ENOMEM, "out of memory")
-                                : iron__kernel_compile(&src, &p->kobjs[i]);
-            iron__str_free(&flags);
-            iron__str_free(&label);
-            j->stats.kernel_compiles++;
-            if (s != IRON_OK)
-                return s;
-        }
-    }
-    return IRON_OK;
-}
-
 /* Gives every worker its own instance of its kernel's object. */
 static iron_status instantiate_workers(iron_program *p)
 {
@@ -246,7 +177,8 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     now += ms[2];
     stage = "compile";
     uint64_t compiles = j->stats.kernel_compiles;
-    if ((s = compile_kernels(j, sp->prog)) != IRON_OK)
+    const char *how = "compiled";
+    if ((s = iron__jit_kernels(j, sp->prog, sp->signature, &how)) != IRON_OK)
         goto fail;
     ms[3] = iron__now_ms() - now;
     now += ms[3];
@@ -260,11 +192,11 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     j->stats.last_build_ms = iron__now_ms() - t0;
     iron__log(IRON__LOG_JIT,
               "%s: built (%s) in %.2f ms: design %.2f, verify %.2f, place "
-              "%.2f, compile %.2f (%llu kernel%s compiled), load %.2f",
+              "%.2f, kernels %.2f (%s, %llu compiled), load %.2f",
               sp->signature, reason, j->stats.last_build_ms, ms[0], ms[1],
-              ms[2], ms[3],
+              ms[2], ms[3], how,
               (unsigned long long)(j->stats.kernel_compiles - compiles),
-              j->stats.kernel_compiles - compiles == 1 ? "" : "s", ms[4]);
+              ms[4]);
     *out = sp;
     return IRON_OK;
 

@@ -538,13 +538,21 @@ static iron_status map_ops(iron_program *p)
         int mi = op->h->mover;
         p->op_mover[i] = mi;
         op->shim_col = p->movers[mi].shim_col;
-        if (++per_col[op->shim_col] > p->dev.shim.buffer_descriptors)
-            return iron__fail(IRON_ERESOURCE,
-                              "shim (%d,0): the sequence issues more than %d "
-                              "DMA tasks on it without finishing a task "
-                              "group; the tile has %d buffer descriptors",
-                              op->shim_col, p->dev.shim.buffer_descriptors,
-                              p->dev.shim.buffer_descriptors);
+        if (++per_col[op->shim_col] <= p->dev.shim.buffer_descriptors)
+            continue;
+        /* Over: count the whole stretch, to say how many it needs. */
+        int need = per_col[op->shim_col];
+        for (int k = i + 1;
+             k < d->ops.n && d->ops.v[k].kind != IRON__RT_GROUP_FINISH; k++) {
+            const iron__rt_op *o = &d->ops.v[k];
+            need += (o->kind == IRON__RT_FILL || o->kind == IRON__RT_DRAIN) &&
+                    p->movers[o->h->mover].shim_col == op->shim_col;
+        }
+        return iron__fail(IRON_ERESOURCE,
+                          "shim (%d,0): the sequence issues %d DMA tasks on "
+                          "it without finishing a task group; the tile has "
+                          "%d buffer descriptors",
+                          op->shim_col, need, p->dev.shim.buffer_descriptors);
     }
     return IRON_OK;
 }

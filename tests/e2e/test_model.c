@@ -33,7 +33,7 @@ static int split_join(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
                                      "int32*, int32*, int32");
     for (int w = 0; w < 3; w++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "w%d", w);
         iron_worker_new(d, name, k, 2,
                         IRON_ARGS(iron_use(iron_fifo_cons(parts_in[w])),
@@ -99,7 +99,7 @@ static int layout_join(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "fill_obj", fill_src,
                                      "int32*, int32, int32");
     for (int w = 0; w < 3; w++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "w%d", w);
         iron_worker_new(d, name, k, 2,
                         IRON_ARGS(iron_use(iron_fifo_prod(parts[w])),

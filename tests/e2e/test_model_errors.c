@@ -1840,3 +1840,719 @@ TEST(rule_rtp_read_by_a_kernel)
     iron_tensor_free(b);
     iron_jit_free(j);
 }
+
+/* The same kernel with factor[0] written from a dispatch-time scalar:
+ * the value changes from call to call, the build does not. */
+static int rtp_scalar_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 1);
+    iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
+                                     "int32*, int32*, int32*, int32");
+    iron_worker_new(d, "scale", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_use_rtp(r), iron_int(OBJ)));
+    iron_rt_set_rtp_scalar(d, r, 0, iron_design_scalar(d, "factor"));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_rtp_value_per_call_without_rebuild)
+{
+    iron_jit *j = NULL;
+    iron_jit_options o = { .size = sizeof o, .name = "rtp_scalar",
+                           .args = "in a: int32[N], out b: int32[N]",
+                           .scalars = "factor" };
+    ASSERT_OK(iron_jit_create(&j, rtp_scalar_design, &o));
+    iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
+    const int64_t factors[4] = { 3, -2, 7, 0 };
+    for (int call = 0; call < 4; call++) {
+        ASSERT_OK(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+                               IRON_SCALARS(iron_scalar_value(
+                                   "factor", factors[call])),
+                               IRON_TENSORS(a, b)));
+        for (int i = 0; i < 64; i++)
+            ASSERT_EQ(at(b, i), i * factors[call]);
+    }
+    ASSERT_EQ(stats(j).builds, 1);
+    ASSERT_EQ(stats(j).kernel_compiles <= 1, 1);
+    /* A scalar without a default must be given, before anything runs. */
+    iron_tensor *c = sentinel(IRON_INT32, 64);
+    EXPECT(iron_jit_run(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                        IRON_TENSORS(a, c)),
+           IRON_EPARAM);
+    MSG("dispatch-time scalar 'factor' has no default and was not given");
+    assert_untouched(c);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_jit_free(j);
+}
+
+/* A fill whose offset is a dispatch-time scalar: each call's moved
+ * pattern must meet the same rules as a fixed one. */
+static int fill_at_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_dtype dt = iron_design_arg_dtype(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(64), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(64), 2);
+    iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)), iron_int(64)));
+    iron_rt_fill_at(d, iron_fifo_prod(in), 0, iron_tap_linear(64),
+                    iron_design_scalar(d, "at"));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_tap_moved_by_a_scalar_checked_per_call)
+{
+    iron_jit *j = NULL;
+    iron_jit_options o = { .size = sizeof o, .name = "fill_at",
+                           .args = "in a: int8[256], out b: int8[64]",
+                           .scalars = "at = 0" };
+    ASSERT_OK(iron_jit_create(&j, fill_at_design, &o));
+    iron_tensor *a = arange(IRON_INT8, 256), *b = sentinel(IRON_INT8, 64);
+    ASSERT_OK(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+                           IRON_SCALARS(iron_scalar_value("at", 64)),
+                           IRON_TENSORS(a, b)));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(at(b, i), 64 + i);
+    iron_tensor_free(b);
+    b = sentinel(IRON_INT8, 64);
+    /* Past the end. */
+    EXPECT(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+                        IRON_SCALARS(iron_scalar_value("at", 200)),
+                        IRON_TENSORS(a, b)),
+           IRON_EBOUNDS);
+    MSG("fill of argument 0 ('a') moved by scalar 'at' = 200");
+    assert_untouched(b);
+    /* Not a whole number of 32-bit words from the start. */
+    EXPECT(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+                        IRON_SCALARS(iron_scalar_value("at", 3)),
+                        IRON_TENSORS(a, b)),
+           IRON_EBOUNDS);
+    MSG("moved by scalar 'at' = 3");
+    MSG("offset of 3 bytes is not a multiple of 4");
+    assert_untouched(b);
+    ASSERT_EQ(stats(j).builds, 1);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
+
+/* ========================================================================
+ * 7. Resources of the device model (IRON-MODEL.md §3)
+ *
+ * Each over-limit design is rejected at placement, before any kernel is
+ * compiled or anything runs, with the tile, the resource, the demand and
+ * the limit; each has a neighbour just inside the limit that runs.
+ * ======================================================================== */
+
+/* Runs `fn` on int32 in a[n_in] -> b[n_out] with `cols` columns; on
+ * failure checks nothing ran, on success leaves b for the caller. */
+static iron_status res_run(iron_design_fn fn, const char *name, int64_t n_in,
+                           int64_t n_out, int cols, iron_tensor **out)
+{
+    char args[96];
+    snprintf(args, sizeof args, "in a: int32[%lld], out b: int32[%lld]",
+             (long long)n_in, (long long)n_out);
+    iron_jit *j = jit(fn, name, args, NULL);
+    iron_tensor *a = arange(IRON_INT32, n_in), *b = sentinel(IRON_INT32, n_out);
+    iron_status s = launch(j, cols, 10000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
+    if (s != IRON_OK) {
+        if (!strstr(errmsg, ": place: "))
+            TEST_FAIL_("not rejected at placement: %s", errmsg);
+        assert_rejected_before_run(j, b);
+    }
+    iron_tensor_free(a);
+    iron_jit_free(j);
+    if (out && s == IRON_OK)
+        *out = b;
+    else
+        iron_tensor_free(b);
+    return s;
+}
+
+/* One worker: 'in' (4096 int32 = 16 KiB objects) with g_x buffers on its
+ * consumer endpoint, 'out' with 1 on its producer, and a 256-element
+ * run-time parameter buffer. */
+static int mem_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(4096), 4);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(4096), 4);
+    iron_handle *ic = iron_fifo_cons(in), *op = iron_fifo_prod(out);
+    iron_handle_set_depth(ic, (int)g_x);
+    iron_handle_set_depth(op, 1);
+    iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 256);
+    iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
+                                     "int32*, int32*, int32*, int32");
+    iron_worker_new(d, "big", k, 1,
+                    IRON_ARGS(iron_use(ic), iron_use(op), iron_use_rtp(r),
+                              iron_int(4096)));
+    iron_rt_set_rtp(d, r, 0, 3);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_res_compute_tile_memory_64k)
+{
+    /* 3 x 16 KiB + 16 KiB + 1 KiB rtp + 1 KiB stack = 67584 > 65536. */
+    g_x = 3;
+    EXPECT(res_run(mem_design, "mem", 8192, 8192, 1, NULL), IRON_ERESOURCE);
+    MSG("mem (a: int32[8192], b: int32[8192]; npu2, 1 column): place: "
+        "compute tile (0,2) (worker 'big'): data memory needs 67584 bytes, "
+        "the tile has 65536 (2048 over): fifo 'in' (consumer) 3 x 16384 B, "
+        "fifo 'out' (producer) 1 x 16384 B, rtp 'factor' 1024 B, stack "
+        "1024 B");
+    /* Two buffers on the consumer fit (51200 bytes) and run. */
+    g_x = 2;
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(mem_design, "mem", 8192, 8192, 1, &b));
+    for (int i = 0; i < 8192; i += 97)
+        ASSERT_EQ(at(b, i), 3 * i);
+    iron_tensor_free(b);
+}
+
+/* A forward of 256 KiB objects through a memtile with g_x buffers there
+ * (the forwarded fifo's consumer endpoint), beside a small worker. */
+static int memtile_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *big = iron_fifo_new(d, "big", IRON_INT32, IRON_SHAPE(65536), 1);
+    iron_handle *bc = iron_fifo_cons(big);
+    iron_handle_set_depth(bc, (int)g_x);
+    iron_fifo *fw = iron_fifo_forward(d, bc, "through", 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(big), 0, iron_tap_linear(n));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(OBJ));
+    iron_rt_drain(d, iron_fifo_cons(fw), 1, iron_tap_linear(n), IRON_WAIT);
+    iron_rt_drain(d, iron_fifo_cons(out), 1,
+                  iron_tap_make(n, 1, (const int64_t[]){ OBJ },
+                                (const int64_t[]){ 1 }),
+                  IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_res_memtile_memory_512k)
+{
+    const int64_t n = 2 * 65536;
+    g_x = 3; /* 3 x 256 KiB */
+    EXPECT(res_run(memtile_design, "memtile", n, n + OBJ, 1, NULL),
+           IRON_ERESOURCE);
+    MSG("memtile (a: int32[131072], b: int32[131088]; npu2, 1 column): "
+        "place: memtile (0,1): data memory needs 786432 bytes, the tile has "
+        "524288 (262144 over): memtile forward of fifo 'big' 3 x 262144 B");
+    g_x = 2; /* exactly 512 KiB */
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(memtile_design, "memtile", n, n + OBJ, 1, &b));
+    for (int64_t i = 0; i < n; i += 1031)
+        ASSERT_EQ(at(b, i), i);
+    for (int i = 0; i < OBJ; i++)
+        ASSERT_EQ(at(b, n + i), i);
+    iron_tensor_free(b);
+}
+
+/* One core body with 'in' and 'out' (2 pools, 4 locks), five fifos it
+ * both produces and consumes on its own tile (5 pools, 10 locks) and
+ * g_x barriers (1 lock each). */
+static const char locks_src[] =
+    "#include <stdint.h>\n"
+    "void many(iron_objfifo *in, iron_objfifo *out,\n"
+    "          iron_objfifo *p0, iron_objfifo *c0, iron_objfifo *p1,\n"
+    "          iron_objfifo *c1, iron_objfifo *p2, iron_objfifo *c2,\n"
+    "          iron_objfifo *p3, iron_objfifo *c3, iron_objfifo *p4,\n"
+    "          iron_objfifo *c4, iron_barrier *b0, iron_barrier *b1\n"
+    "          EXTRA)\n"
+    "{\n"
+    "    (void)p0; (void)c0; (void)p1; (void)c1; (void)p2; (void)c2;\n"
+    "    (void)p3; (void)c3; (void)p4; (void)c4; (void)b0; (void)b1;\n"
+    "    for (;;) {\n"
+    "        int32_t *x = (int32_t *)iron_acquire(in, 1)[0];\n"
+    "        int32_t *y = (int32_t *)iron_acquire(out, 1)[0];\n"
+    "        for (int32_t i = 0; i < 16; i++)\n"
+    "            y[i] = x[i];\n"
+    "        iron_release(out, 1);\n"
+    "        iron_release(in, 1);\n"
+    "    }\n"
+    "}\n";
+
+static int locks_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_arg args[15];
+    int na = 0;
+    args[na++] = iron_use(iron_fifo_cons(in));
+    args[na++] = iron_use(iron_fifo_prod(out));
+    for (int i = 0; i < 5; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "l%d", i);
+        iron_fifo *l = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 1);
+        args[na++] = iron_use(iron_fifo_prod(l));
+        args[na++] = iron_use(iron_fifo_cons(l));
+    }
+    for (int i = 0; i < g_x; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "b%d", i);
+        args[na++] = iron_use_barrier(iron_barrier_new(d, nm));
+    }
+    iron_kernel *k = iron_core_new(
+        d, "many", locks_src,
+        g_x == 3 ? "fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, "
+                   "fifo, fifo, fifo, barrier, barrier, barrier"
+                 : "fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, "
+                   "fifo, fifo, fifo, barrier, barrier");
+    iron_kernel_define(k, "EXTRA", g_x == 3 ? ", iron_barrier *b2" : "");
+    iron_worker_new(d, "many", k, 1, na, args);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_res_compute_tile_locks_16)
+{
+    g_x = 3; /* 4 + 10 + 3 = 17 */
+    EXPECT(res_run(locks_design, "locks", 64, 64, 1, NULL), IRON_ERESOURCE);
+    MSG("locks (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
+        "tile (0,2) (worker 'many'): needs 17 locks (2 per buffer pool, 1 "
+        "per barrier), the tile has 16");
+    g_x = 2; /* 16 */
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(locks_design, "locks", 64, 64, 1, &b));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+}
+
+static const char add2_src[] =
+    "#include <stdint.h>\n"
+    "void add2(const int32_t *a, const int32_t *b, int32_t *c, int32_t n)\n"
+    "{\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        c[i] = a[i] + b[i];\n"
+    "}\n";
+
+/* c = a + a through two inputs and one output, all with g_x buffers. */
+static int bds_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *x = iron_fifo_new(d, "x", IRON_INT32, IRON_SHAPE(OBJ),
+                                 (int)g_x);
+    iron_fifo *y = iron_fifo_new(d, "y", IRON_INT32, IRON_SHAPE(OBJ),
+                                 (int)g_x);
+    iron_fifo *z = iron_fifo_new(d, "z", IRON_INT32, IRON_SHAPE(OBJ),
+                                 (int)g_x);
+    iron_kernel *k = iron_kernel_new(d, "add2", add2_src,
+                                     "int32*, int32*, int32*, int32");
+    iron_worker_new(d, "add", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
+                              iron_use(iron_fifo_cons(y)),
+                              iron_use(iron_fifo_prod(z)), iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
+    iron_rt_fill(d, iron_fifo_prod(y), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(z), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_res_compute_tile_buffer_descriptors_16)
+{
+    g_x = 6; /* 3 DMA'd pools x 6 buffers */
+    EXPECT(res_run(bds_design, "bds", 64, 64, 1, NULL), IRON_ERESOURCE);
+    MSG("bds (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
+        "tile (0,2) (worker 'add'): needs 18 buffer descriptors (1 per "
+        "buffer a DMA touches), the tile has 16");
+    g_x = 5; /* 15 */
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(bds_design, "bds", 64, 64, 1, &b));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(at(b, i), 2 * i);
+    iron_tensor_free(b);
+}
+
+static const char sum3_src[] =
+    "#include <stdint.h>\n"
+    "void sum3(const int32_t *a, const int32_t *b, const int32_t *c,\n"
+    "          int32_t *d, int32_t n)\n"
+    "{\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        d[i] = a[i] + b[i] + c[i];\n"
+    "}\n";
+
+static const char tee3_src[] =
+    "#include <stdint.h>\n"
+    "void tee3(const int32_t *a, int32_t *b, int32_t *c, int32_t *d,\n"
+    "          int32_t n)\n"
+    "{\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        b[i] = c[i] = d[i] = a[i];\n"
+    "}\n";
+
+/* g_case 0: three streams into one worker; 1: three out of it. */
+static int channels_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0), third = n / 3;
+    iron_fifo *f[4];
+    const char *names[4] = { "f0", "f1", "f2", "f3" };
+    for (int i = 0; i < 4; i++)
+        f[i] = iron_fifo_new(d, names[i], IRON_INT32, IRON_SHAPE(OBJ), 2);
+    if (g_case == 0) {
+        iron_kernel *k = iron_kernel_new(d, "sum3", sum3_src,
+                                         "int32*, int32*, int32*, int32*, "
+                                         "int32");
+        iron_worker_new(d, "sum3", k, 1,
+                        IRON_ARGS(iron_use(iron_fifo_cons(f[0])),
+                                  iron_use(iron_fifo_cons(f[1])),
+                                  iron_use(iron_fifo_cons(f[2])),
+                                  iron_use(iron_fifo_prod(f[3])),
+                                  iron_int(OBJ)));
+        for (int i = 0; i < 3; i++)
+            iron_rt_fill(d, iron_fifo_prod(f[i]), 0, iron_tap_linear(n));
+        iron_rt_drain(d, iron_fifo_cons(f[3]), 1, iron_tap_linear(n),
+                      IRON_WAIT);
+    } else {
+        iron_kernel *k = iron_kernel_new(d, "tee3", tee3_src,
+                                         "int32*, int32*, int32*, int32*, "
+                                         "int32");
+        iron_worker_new(d, "tee3", k, 1,
+                        IRON_ARGS(iron_use(iron_fifo_cons(f[0])),
+                                  iron_use(iron_fifo_prod(f[1])),
+                                  iron_use(iron_fifo_prod(f[2])),
+                                  iron_use(iron_fifo_prod(f[3])),
+                                  iron_int(OBJ)));
+        iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(third));
+        for (int i = 1; i < 4; i++)
+            iron_rt_drain(d, iron_fifo_cons(f[i]), 1,
+                          iron_tap_make((i - 1) * third, 1,
+                                        (const int64_t[]){ third },
+                                        (const int64_t[]){ 1 }),
+                          IRON_WAIT);
+    }
+    return 0;
+}
+
+TEST(rule_res_compute_tile_dma_channels_2_in_2_out)
+{
+    g_case = 0;
+    EXPECT(res_run(channels_design, "in3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    MSG("in3 (a: int32[48], b: int32[48]; npu2, 8 columns): place: compute "
+        "tile (0,2) (worker 'sum3'): needs 3 input (S2MM) DMA channels (1 "
+        "per stream into the tile), the tile has 2");
+    g_case = 1;
+    EXPECT(res_run(channels_design, "out3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    MSG("compute tile (0,2) (worker 'tee3'): needs 3 output (MM2S) DMA "
+        "channels (1 per stream out of the tile), the tile has 2");
+}
+
+/* Each 8 * g_x-element object is split on a memtile into g_x pieces, one
+ * per worker, each drained to its place. */
+static int split_n_design(iron_design *d, void *user)
+{
+    (void)user;
+    const int parts = (int)g_x;
+    int64_t n = iron_design_arg_numel(d, 0), objs = n / (8 * parts);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32,
+                                  IRON_SHAPE(8 * parts), 2);
+    const char *names[8] = { "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7" };
+    int64_t off[8];
+    iron_shape sh[8];
+    for (int i = 0; i < parts; i++) {
+        off[i] = 8 * i;
+        sh[i] = IRON_SHAPE(8);
+    }
+    iron_fifo *piece[8];
+    iron_handle *ic = iron_fifo_cons(in);
+    if (g_y > 0)
+        iron_handle_set_depth(ic, (int)g_y); /* buffers on the memtile */
+    iron_fifo_split(d, ic, parts, names, off, sh, (const int[]){ 2, 2, 2, 2,
+                                                                 2, 2, 2, 2 },
+                    piece);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_kernel *k = copy_kernel(d, IRON_INT32);
+    for (int i = 0; i < parts; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "o%d", i);
+        iron_fifo *o = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(8), 2);
+        snprintf(nm, sizeof nm, "w%d", i);
+        iron_worker_new(d, nm, k, 1,
+                        IRON_ARGS(iron_use(iron_fifo_cons(piece[i])),
+                                  iron_use(iron_fifo_prod(o)), iron_int(8)));
+        /* Piece i of object j goes back to where it came from. */
+        iron_rt_drain(d, iron_fifo_cons(o), 1,
+                      iron_tap_make(8 * i, 2,
+                                    (const int64_t[]){ objs, 8 },
+                                    (const int64_t[]){ 8 * parts, 1 }),
+                      IRON_WAIT);
+    }
+    return 0;
+}
+
+TEST(rule_res_memtile_dma_channels_6)
+{
+    g_y = 0;
+    g_x = 7;
+    EXPECT(res_run(split_n_design, "split7", 112, 112, 0, NULL),
+           IRON_ERESOURCE);
+    MSG("split7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
+        "memtile (0,1): needs 7 output (MM2S) DMA channels (1 per stream out "
+        "of the tile), the tile has 6");
+    g_x = 6;
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(split_n_design, "split6", 96, 96, 0, &b));
+    for (int i = 0; i < 96; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+}
+
+/* g_x workers each fill one 8-element piece of a joined object on a
+ * memtile. */
+static int join_n_design(iron_design *d, void *user)
+{
+    (void)user;
+    const int parts = (int)g_x;
+    int64_t n = iron_design_arg_numel(d, 0), objs = n / (8 * parts);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32,
+                                   IRON_SHAPE(8 * parts), 2);
+    const char *names[8] = { "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7" };
+    int64_t off[8];
+    iron_shape sh[8];
+    for (int i = 0; i < parts; i++) {
+        off[i] = 8 * i;
+        sh[i] = IRON_SHAPE(8);
+    }
+    iron_fifo *piece[8];
+    iron_fifo_join(d, iron_fifo_prod(out), parts, names, off, sh, NULL,
+                   piece);
+    iron_kernel *k = copy_kernel(d, IRON_INT32);
+    for (int i = 0; i < parts; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "i%d", i);
+        iron_fifo *in = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(8), 2);
+        snprintf(nm, sizeof nm, "w%d", i);
+        iron_worker_new(d, nm, k, 1,
+                        IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                                  iron_use(iron_fifo_prod(piece[i])),
+                                  iron_int(8)));
+        iron_rt_fill(d, iron_fifo_prod(in), 0,
+                     iron_tap_make(8 * i, 2, (const int64_t[]){ objs, 8 },
+                                   (const int64_t[]){ 8 * parts, 1 }));
+    }
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_res_memtile_join_dma_channels_6)
+{
+    g_x = 7;
+    EXPECT(res_run(join_n_design, "join7", 112, 112, 0, NULL),
+           IRON_ERESOURCE);
+    MSG("join7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
+        "memtile (0,1): needs 7 input (S2MM) DMA channels (1 per stream into "
+        "the tile), the tile has 6");
+    g_x = 6;
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(join_n_design, "join6", 96, 96, 0, &b));
+    for (int i = 0; i < 96; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+}
+
+TEST(rule_res_memtile_buffer_descriptors_48)
+{
+    /* 6 pieces: the split's input and its 6 outputs each touch all of
+     * the memtile's 8 buffers: 56 BDs. */
+    g_x = 6;
+    g_y = 8;
+    EXPECT(res_run(split_n_design, "split_bds", 96, 96, 0, NULL),
+           IRON_ERESOURCE);
+    MSG("memtile (0,1): needs 56 buffer descriptors (1 per buffer a DMA "
+        "touches), the tile has 48");
+    g_y = 6; /* 42 */
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(split_n_design, "split_bds", 96, 96, 0, &b));
+    for (int i = 0; i < 96; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+}
+
+/* One fill broadcast to three workers, each drained on its own: one MM2S
+ * and three S2MM channels on the shims. */
+static int three_drains_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *k = copy_kernel(d, IRON_INT32);
+    for (int i = 0; i < 3; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "o%d", i);
+        iron_fifo *o = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
+        snprintf(nm, sizeof nm, "w%d", i);
+        iron_worker_new(d, nm, k, 1,
+                        IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                                  iron_use(iron_fifo_prod(o)),
+                                  iron_int(OBJ)));
+        iron_rt_drain(d, iron_fifo_cons(o), 1,
+                      iron_tap_make(i * n, 1, (const int64_t[]){ n },
+                                    (const int64_t[]){ 1 }),
+                      IRON_WAIT);
+    }
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    return 0;
+}
+
+TEST(rule_res_shim_channels_2_in_2_out)
+{
+    /* Three S2MM on one column's two. */
+    EXPECT(res_run(three_drains_design, "drains", 32, 96, 1, NULL),
+           IRON_ERESOURCE);
+    MSG("drains (a: int32[32], b: int32[96]; npu2, 1 column): place: shim "
+        "DMA: fifo 'o2' needs an S2MM (array-to-host) channel; the design "
+        "needs 3, the 1 granted column has 1 x 2");
+    /* Two columns have four. */
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(three_drains_design, "drains", 32, 96, 2, &b));
+    for (int i = 0; i < 96; i++)
+        ASSERT_EQ(at(b, i), i % 32);
+    iron_tensor_free(b);
+}
+
+TEST(rule_res_workers_within_granted_compute_tiles)
+{
+    no_pins();
+    IRON_WITH_DEVICE("npu1")
+    {
+        EXPECT(chain_run(17, 0, NULL), IRON_ERESOURCE);
+        MSG("chain (a: int32[64], b: int32[64]; npu1, 4 columns): place: the "
+            "design has 17 workers; the launch grants 4 columns x 4 compute "
+            "tiles = 16");
+        EXPECT(chain_run(9, 2, NULL), IRON_ERESOURCE);
+        MSG("the design has 9 workers; the launch grants 2 columns x 4 "
+            "compute tiles = 8");
+        ASSERT_OK(chain_run(16, 0, NULL));
+    }
+}
+
+/* g_x fills of one object each and as many drains, all on one shim, in
+ * one task group (g_case 0) or split over two groups (g_case 1). */
+static int tasks_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+    iron_handle *dr = iron_fifo_cons(out);
+    iron_rt_task_group(d);
+    for (int i = 0; i < g_x; i++) {
+        if (g_case == 1 && i == g_x / 2) {
+            iron_rt_finish_task_group(d);
+            iron_rt_task_group(d);
+        }
+        iron_tap t = iron_tap_make(i * OBJ, 1, (const int64_t[]){ OBJ },
+                                   (const int64_t[]){ 1 });
+        iron_rt_fill(d, iron_fifo_prod(in), 0, t);
+        iron_rt_drain(d, dr, 1, t, IRON_WAIT);
+    }
+    iron_rt_finish_task_group(d);
+    return 0;
+}
+
+TEST(rule_res_shim_tasks_per_task_group_16)
+{
+    g_x = 9; /* 18 tasks on shim (0,0) */
+    g_case = 0;
+    EXPECT(res_run(tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
+           IRON_ERESOURCE);
+    MSG("tasks (a: int32[144], b: int32[144]; npu2, 1 column): place: shim "
+        "(0,0): the sequence issues 18 DMA tasks on it without finishing a "
+        "task group; the tile has 16 buffer descriptors");
+    g_x = 8; /* 16: fits */
+    iron_tensor *b = NULL;
+    ASSERT_OK(res_run(tasks_design, "tasks", 8 * OBJ, 8 * OBJ, 1, &b));
+    for (int i = 0; i < 8 * OBJ; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+    /* 18 over two groups of 8 and 10 fit too. */
+    g_x = 9;
+    g_case = 1;
+    ASSERT_OK(res_run(tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, &b));
+    for (int i = 0; i < 9 * OBJ; i++)
+        ASSERT_EQ(at(b, i), i);
+    iron_tensor_free(b);
+}
+
+/* ========================================================================
+ * Run-time misuse ends a call with a status, never a hang
+ * ======================================================================== */
+
+/* A core body that spins on its own loop fifo and never touches 'in' or
+ * 'out': on hardware the call hangs until the timeout; here too, but the
+ * timeout must be honoured although the body never has to wait. */
+static const char spin_src[] =
+    "#include <stdint.h>\n"
+    "void spin(iron_objfifo *in, iron_objfifo *out, iron_objfifo *lp,\n"
+    "          iron_objfifo *lc, int32_t n)\n"
+    "{\n"
+    "    (void)in; (void)out; (void)n;\n"
+    "    for (;;) {\n"
+    "        iron_acquire(lp, 1);\n"
+    "        iron_release(lp, 1);\n"
+    "        iron_acquire(lc, 1);\n"
+    "        iron_release(lc, 1);\n"
+    "    }\n"
+    "}\n";
+
+static int spin_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *lo = iron_fifo_new(d, "loop", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_kernel *k = iron_core_new(d, "spin", spin_src,
+                                   "fifo, fifo, fifo, fifo, int32");
+    iron_worker_new(d, "spin", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)),
+                              iron_use(iron_fifo_prod(lo)),
+                              iron_use(iron_fifo_cons(lo)), iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST_TIMEOUT(rule_core_body_spinning_times_out, 15)
+{
+    iron_jit *j = jit(spin_design, "spin", "in a, out b", NULL);
+    iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
+    for (int call = 0; call < 2; call++) {
+        EXPECT(launch(j, 1, 300, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+               IRON_ETIMEOUT);
+        MSG("the run did not finish within 300 ms");
+        MSG("worker 'spin' on tile (0,2)");
+        ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_TIMEOUT);
+    }
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}

@@ -673,6 +673,28 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
     ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("k", 63)), a, b,
                                 c),
                  IRON_ESHAPE, "micro-tiles");
+    /* Tiles too big for a core's 64 KiB: the verifier names the tile and
+     * its buffers. */
+    iron_tensor *a2 = zeros(IRON_INT16, IRON_SHAPE(256, 256));
+    iron_tensor *b2 = zeros(IRON_INT16, IRON_SHAPE(256, 256));
+    iron_tensor *c2 = zeros(IRON_INT16, IRON_SHAPE(256, 256));
+    ASSERT_FAILS(iron_call_with(j,
+                                IRON_PARAMS(iron_param_int("m", 128),
+                                            iron_param_int("k", 128),
+                                            iron_param_int("n", 128)),
+                                a2, b2, c2),
+                 IRON_ERESOURCE,
+                 "data memory needs 197632 bytes, the tile has 65536");
+    /* A row of C tiles must fit one task group on the shim. */
+    iron_tensor_free(b2);
+    iron_tensor_free(c2);
+    b2 = zeros(IRON_INT16, IRON_SHAPE(256, 1024));
+    c2 = zeros(IRON_INT16, IRON_SHAPE(256, 1024));
+    ASSERT_FAILS(iron_call(j, a2, b2, c2), IRON_ESHAPE,
+                 "the shim has 16 buffer descriptors");
+    iron_tensor_free(a2);
+    iron_tensor_free(b2);
+    iron_tensor_free(c2);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);

@@ -1,0 +1,307 @@
+/*
+ * kcache.c - where a specialization's kernel objects come from: a loaded
+ * artifact, the disk cache, or the C compiler (whose result is then
+ * published to the disk cache).
+ *
+ * Keys.  The spec key hashes everything that changes the output but the
+ * compiler: the placed design's canonical text, every kernel's source,
+ * entry, argument types, defines and flags, the device model, the library
+ * version and the entry format.  Artifacts match on it, so they load where
+ * no compiler exists.  The disk key adds the compiler's identity (command,
+ * version, target).  Neither involves file times.  Headers a kernel
+ * includes are not known before compiling, so an entry records each
+ * included file's size and content hash, and a hit whose headers changed
+ * is a miss that rebuilds ("header changed").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache/cache.h"
+#include "core/log.h"
+#include "jit/jit.h"
+#include "jit/payload.h"
+
+XXH128_hash_t iron__jit_spec_key(const iron_jit *j, const iron_program *p)
+{
+    iron__str s = { 0 };
+    const iron_device_info *dv = &p->dev;
+    iron__str_printf(&s, "iron-spec %s format %d\n", iron_version(),
+                     IRON__CACHE_FORMAT);
+    iron__str_printf(&s,
+                     "device %s %s cols %d rows %d compute %u/%u/%d/%d/%d/%d "
+                     "memtile %u/%d/%d/%d/%d shim %d/%d/%d/%d locks %d\n",
+                     dv->name, dv->arch, dv->columns, dv->rows,
+                     dv->compute.memory_bytes, dv->compute.stack_bytes,
+                     dv->compute.locks, dv->compute.buffer_descriptors,
+                     dv->compute.dma_in, dv->compute.dma_out,
+                     dv->memtile.memory_bytes, dv->memtile.locks,
+                     dv->memtile.buffer_descriptors, dv->memtile.dma_in,
+                     dv->memtile.dma_out, dv->shim.locks,
+                     dv->shim.buffer_descriptors, dv->shim.dma_in,
+                     dv->shim.dma_out, dv->lock_max_value);
+    iron__design_dump(p->d, &s);
+    for (int i = 0; i < p->d->kernels.n; i++) {
+        const iron_kernel *k = p->d->kernels.v[i];
+        iron__str_printf(&s, "kernel %d %s core=%d flags '%s' '%s' args", i,
+                         k->entry, k->is_core, j->cflags ? j->cflags : "-O2",
+                         k->cflags ? k->cflags : "");
+        for (int a = 0; a < k->nargs; a++)
+            iron__str_printf(&s, " %d/%d/%d", (int)k->args[a].dtype,
+                             k->args[a].is_ptr, (int)k->args[a].handle);
+        for (int m = 0; m < k->ndefines; m++)
+            iron__str_printf(&s, " -D%s=%s", k->defines[m].name,
+                             k->defines[m].value);
+        iron__str_printf(&s, "\n%zu\n", strlen(k->source));
+        iron__str_append(&s, k->source);
+        iron__str_append(&s, "\n");
+    }
+    XXH128_hash_t h = XXH3_128bits(iron__str_get(&s), s.len);
+    if (s.oom)
+        h.low64 = h.high64 = 0;  /* cannot happen twice alike: no hit */
+    iron__str_free(&s);
+    return h;
+}
+
+/* --- compiling ------------------------------------------------------------ */
+
+static int same_kernel(const iron_kernel *a, const iron_kernel *b)
+{
+    if (a->is_core != b->is_core || strcmp(a->entry, b->entry) ||
+        strcmp(a->source, b->source) ||
+        a->nargs != b->nargs || a->ndefines != b->ndefines ||
+        (a->cflags == NULL) != (b->cflags == NULL) ||
+        (a->cflags && strcmp(a->cflags, b->cflags)))
+        return 0;
+    if (memcmp(a->args, b->args, (size_t)a->nargs * sizeof a->args[0]))
+        return 0;
+    for (int i = 0; i < a->ndefines; i++)
+        if (strcmp(a->defines[i].name, b->defines[i].name) ||
+            strcmp(a->defines[i].value, b->defines[i].value))
+            return 0;
+    return 1;
+}
+
+static iron_status compile_kernels(iron_jit *j, iron_program *p)
+{
+    const iron_design *d = p->d;
+    p->nkernels = d->kernels.n;
+    p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
+    if (!p->kobjs)
+        return iron__fail(IRON_ENOMEM, "out of memory compiling kernels");
+    for (int i = 0; i < d->kernels.n; i++) {
+        const iron_kernel *k = d->kernels.v[i];
+        for (int e = 0; e < i && !p->kobjs[i]; e++)
+            if (same_kernel(k, d->kernels.v[e]))
+                p->kobjs[i] = p->kobjs[e];
+        if (!p->kobjs[i]) {
+            const char *names[64], *values[64];
+            if (k->ndefines > 64)
+                return iron__fail(IRON_EINVAL,
+                                  "kernel '%s': more than 64 defines",
+                                  k->entry);
+            for (int m = 0; m < k->ndefines; m++) {
+                names[m] = k->defines[m].name;
+                values[m] = k->defines[m].value;
+            }
+            iron__str flags = { 0 }, label = { 0 };
+            iron__str_printf(&flags, "%s %s", j->cflags ? j->cflags : "-O2",
+                             k->cflags ? k->cflags : "");
+            iron__str_printf(&label, "%s '%s'",
+                             k->is_core ? "core body" : "kernel", k->entry);
+            iron__kernel_src src = {
+                .label = iron__str_get(&label),
+                .entry = k->entry,
+                .source = k->source,
+                .nargs = k->nargs,
+                .args = k->args,
+                .ndefines = k->ndefines,
+                .define_names = names,
+                .define_values = values,
+                .cflags = iron__str_get(&flags),
+                .is_core = k->is_core,
+            };
+            iron_status s = flags.oom || label.oom
+                                ? iron__fail(IRON_ENOMEM, "out of memory")
+                                : iron__kernel_compile(&src, &p->kobjs[i]);
+            iron__str_free(&flags);
+            iron__str_free(&label);
+            j->stats.kernel_compiles++;
+            if (s != IRON_OK)
+                return s;
+        }
+    }
+    return IRON_OK;
+}
+
+
+/* --- the disk cache --------------------------------------------------------- */
+
+static uint64_t env_max_bytes(void)
+{
+    const char *e = getenv("IRON_CACHE_MAX");
+    if (!e || !*e)
+        return 0;
+    char *end;
+    double v = strtod(e, &end);
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; break;
+    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
+    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
+    default: break;
+    }
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Opens the cache at the first build that wants it; an unusable folder
+ * falls back to memory with one warning. */
+static iron__cache *cache_for(iron_jit *j)
+{
+    if (!j->cache_mode)
+        return NULL;
+    if (j->cache_tried)
+        return j->cache;
+    j->cache_tried = 1;
+    uint64_t max = j->cache_max ? j->cache_max : env_max_bytes();
+    iron_status s = iron__cache_open(&j->cache, j->cache_dir, max);
+    if (s != IRON_OK) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", iron_last_error());
+        iron__warn("%s: disk cache disabled, keeping compiled kernels in "
+                   "memory only: %s",
+                   j->name, msg);
+        j->cache = NULL;
+    }
+    return j->cache;
+}
+
+void iron__jit_cache_close(iron_jit *j)
+{
+    iron__cache_close(j->cache);
+    j->cache = NULL;
+}
+
+static iron__cache_key disk_key(XXH128_hash_t spec, const char *identity)
+{
+    char rec[640];
+    int n = snprintf(rec, sizeof rec, "%016llx%016llx %s",
+                     (unsigned long long)spec.high64,
+                     (unsigned long long)spec.low64, identity);
+    XXH128_hash_t h = XXH3_128bits(rec, (size_t)n < sizeof rec ? (size_t)n
+                                                                : sizeof rec);
+    iron__cache_key k = { h.high64, h.low64 };
+    return k;
+}
+
+/* Tries to fill p->kobjs from a payload; IRON_EIO with *why on a payload
+ * that is unusable (the caller rebuilds). */
+static iron_status from_payload(iron_program *p, const void *buf, size_t len,
+                                int check_deps, const char **why,
+                                char *changed, size_t changed_len)
+{
+    iron__payload pl;
+    iron_status s = iron__payload_decode(buf, len, &pl, why);
+    if (s != IRON_OK)
+        return s;
+    if (check_deps && !iron__payload_deps_fresh(&pl, changed, changed_len)) {
+        iron__payload_free(&pl);
+        *why = "header changed";
+        return iron__fail(IRON_EIO, "included file %s changed", changed);
+    }
+    s = iron__payload_load(&pl, p);
+    iron__payload_free(&pl);
+    if (s != IRON_OK)
+        *why = "kernel image does not load";
+    return s;
+}
+
+iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
+                              const char *signature, const char **how)
+{
+    XXH128_hash_t spec = iron__jit_spec_key(j, p);
+    char hex[40];
+    *how = "compiled";
+
+    const void *art;
+    size_t art_len;
+    if (iron__jit_artifact_find(j, spec, &art, &art_len)) {
+        const char *why = "";
+        char changed[256];
+        if (from_payload(p, art, art_len, 0, &why, changed, sizeof changed) ==
+            IRON_OK) {
+            j->stats.artifact_hits++;
+            *how = "from an artifact";
+            return IRON_OK;
+        }
+        iron__log(IRON__LOG_CACHE, "%s: artifact unusable (%s), compiling",
+                  j->name, why);
+    }
+
+    iron__cache *c = cache_for(j);
+    iron__cache_key key = { 0, 0 };
+    char identity[512];
+    if (c && iron__cc_identity(identity, sizeof identity) != IRON_OK)
+        c = NULL;  /* no compiler: the compile below reports it */
+    if (c) {
+        key = disk_key(spec, identity);
+        iron__cache_key_hex(key, hex);
+        void *buf = NULL;
+        size_t len = 0;
+        const char *why = "absent";
+        char changed[256] = "";
+        if (iron__cache_get(c, key, &buf, &len, &why) == IRON_OK) {
+            iron_status s = from_payload(p, buf, len, 1, &why, changed,
+                                         sizeof changed);
+            iron__free(buf);
+            if (s == IRON_OK) {
+                j->stats.disk_hits++;
+                *how = "disk cache hit";
+                iron__log(IRON__LOG_CACHE, "%s: hit %s in %s", j->name, hex,
+                          iron__cache_dir(c));
+                return IRON_OK;
+            }
+            for (int i = 0; p->kobjs && i < p->nkernels; i++) {
+                int first = 1;
+                for (int e = 0; e < i; e++)
+                    first &= p->kobjs[e] != p->kobjs[i];
+                if (first)
+                    iron__kobj_free(p->kobjs[i]);
+            }
+            iron__free(p->kobjs);
+            p->kobjs = NULL;
+        }
+        j->stats.disk_misses++;
+        iron__log(IRON__LOG_CACHE, "%s: miss %s (%s%s%s), compiling", j->name,
+                  hex, why, changed[0] ? ": " : "", changed);
+        *how = strcmp(why, "absent") == 0 ? "disk cache miss, compiled"
+                                          : "disk cache entry unusable, "
+                                            "recompiled";
+    }
+
+    iron_status s = compile_kernels(j, p);
+    if (s != IRON_OK && j->artifacts) {
+        /* Without a compiler, an artifact that does not fit is the real
+         * problem: say which were loaded and what they were made for. */
+        iron__str a = { 0 };
+        iron__jit_artifacts_describe(j, &a);
+        iron__fail_context(s, "no loaded artifact matches this "
+                              "specialization (%s)", iron__str_get(&a));
+        iron__str_free(&a);
+    }
+    if (s != IRON_OK || !c)
+        return s;
+    void *payload;
+    size_t plen;
+    if (iron__payload_encode(p, &payload, &plen) != IRON_OK)
+        return IRON_OK;  /* the build itself succeeded */
+    if (iron__cache_put(c, key, j->name, signature, payload, plen) == IRON_OK) {
+        j->stats.disk_writes++;
+        iron__log(IRON__LOG_CACHE, "%s: stored %s (%zu bytes)", j->name, hex,
+                  plen);
+    } else {
+        iron__log(IRON__LOG_CACHE, "%s: could not store %s: %s", j->name,
+                  hex, iron_last_error());
+    }
+    iron__free(payload);
+    return IRON_OK;
+}

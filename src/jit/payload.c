@@ -1,0 +1,294 @@
+/*
+ * payload.c - encoding and decoding a specialization's kernel objects for
+ * the disk cache and artifact files (layout in payload.h; little-endian,
+ * every length bounds-checked on the way in).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "jit/payload.h"
+
+/* A small growable byte buffer (iron__str is for text). */
+typedef struct bytes {
+    unsigned char *p;
+    size_t len, cap;
+    int oom;
+} bytes;
+
+static void add(bytes *b, const void *data, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *p = iron__realloc(b->p, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void add_u32(bytes *b, uint32_t v)
+{
+    unsigned char x[4];
+    for (int i = 0; i < 4; i++)
+        x[i] = (unsigned char)(v >> (8 * i));
+    add(b, x, 4);
+}
+
+static void add_u64(bytes *b, uint64_t v)
+{
+    unsigned char x[8];
+    for (int i = 0; i < 8; i++)
+        x[i] = (unsigned char)(v >> (8 * i));
+    add(b, x, 8);
+}
+
+/* Size and XXH3-64 of a file's contents; -1 if it cannot be read. */
+static int hash_file(const char *path, uint64_t *size, uint64_t *hash)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    XXH3_state_t *st = XXH3_createState();
+    if (!st) {
+        close(fd);
+        return -1;
+    }
+    XXH3_64bits_reset(st);
+    unsigned char buf[16384];
+    uint64_t total = 0;
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+        XXH3_64bits_update(st, buf, (size_t)n);
+        total += (uint64_t)n;
+    }
+    close(fd);
+    *hash = XXH3_64bits_digest(st);
+    *size = total;
+    XXH3_freeState(st);
+    return n < 0 ? -1 : 0;
+}
+
+static int distinct_index(const iron_program *p, int k)
+{
+    int idx = 0;
+    for (int e = 0; e < k; e++) {
+        int first = 1;
+        for (int f = 0; f < e; f++)
+            if (p->kobjs[f] == p->kobjs[e])
+                first = 0;
+        if (first && p->kobjs[e] == p->kobjs[k])
+            return idx;
+        idx += first;
+    }
+    return idx;
+}
+
+iron_status iron__payload_encode(const iron_program *p, void **out,
+                                 size_t *len)
+{
+    bytes b = { 0 };
+    add(&b, IRON__PAYLOAD_MAGIC, 8);
+    int nobjs = 0;
+    for (int k = 0; k < p->nkernels; k++) {
+        int first = 1;
+        for (int e = 0; e < k; e++)
+            if (p->kobjs[e] == p->kobjs[k])
+                first = 0;
+        nobjs += first;
+    }
+    add_u32(&b, (uint32_t)p->nkernels);
+    add_u32(&b, (uint32_t)nobjs);
+    for (int k = 0; k < p->nkernels; k++)
+        add_u32(&b, (uint32_t)distinct_index(p, k));
+    for (int k = 0; k < p->nkernels; k++) {
+        int first = 1;
+        for (int e = 0; e < k; e++)
+            if (p->kobjs[e] == p->kobjs[k])
+                first = 0;
+        if (!first)
+            continue;
+        int ndeps;
+        const char *const *deps = iron__kobj_deps(p->kobjs[k], &ndeps);
+        add_u32(&b, (uint32_t)ndeps);
+        for (int d = 0; d < ndeps; d++) {
+            uint64_t size = 0, hash = 0;
+            if (hash_file(deps[d], &size, &hash) != 0)
+                size = hash = UINT64_MAX;  /* unreadable: always stale */
+            add_u32(&b, (uint32_t)strlen(deps[d]));
+            add(&b, deps[d], strlen(deps[d]));
+            add_u64(&b, size);
+            add_u64(&b, hash);
+        }
+        size_t ilen;
+        const char *image = iron__kobj_image(p->kobjs[k], &ilen);
+        add_u64(&b, ilen);
+        add(&b, image, ilen);
+    }
+    if (b.oom) {
+        iron__free(b.p);
+        return iron__fail(IRON_ENOMEM, "out of memory encoding a cache entry");
+    }
+    *out = b.p;
+    *len = b.len;
+    return IRON_OK;
+}
+
+typedef struct reader {
+    const unsigned char *p, *end;
+    int bad;
+} reader;
+
+static uint64_t take(reader *r, int n)
+{
+    if (r->bad || r->end - r->p < n) {
+        r->bad = 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)r->p[i] << (8 * i);
+    r->p += n;
+    return v;
+}
+
+static const void *take_bytes(reader *r, uint64_t n)
+{
+    if (r->bad || (uint64_t)(r->end - r->p) < n) {
+        r->bad = 1;
+        return NULL;
+    }
+    const void *at = r->p;
+    r->p += n;
+    return at;
+}
+
+void iron__payload_free(iron__payload *pl)
+{
+    for (int i = 0; pl->objs && i < pl->nobjs; i++)
+        iron__free(pl->objs[i].deps);
+    iron__free(pl->objs);
+    iron__free(pl->obj_of_kernel);
+    memset(pl, 0, sizeof *pl);
+}
+
+iron_status iron__payload_decode(const void *buf, size_t len,
+                                 iron__payload *out, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    reader r = { buf, (const unsigned char *)buf + len, 0 };
+    const void *magic = take_bytes(&r, 8);
+    if (!magic || memcmp(magic, IRON__PAYLOAD_MAGIC, 8) != 0) {
+        *why = "not a kernel payload";
+        return iron__fail(IRON_EIO, "cache payload: %s", *why);
+    }
+    uint64_t nk = take(&r, 4), no = take(&r, 4);
+    if (r.bad || nk > 4096 || no > nk) {
+        *why = "payload header out of range";
+        return iron__fail(IRON_EIO, "cache payload: %s", *why);
+    }
+    out->nkernels = (int)nk;
+    out->nobjs = (int)no;
+    out->obj_of_kernel = iron__calloc(nk + 1, sizeof *out->obj_of_kernel);
+    out->objs = iron__calloc(no + 1, sizeof *out->objs);
+    if (!out->obj_of_kernel || !out->objs) {
+        iron__payload_free(out);
+        *why = "out of memory";
+        return iron__fail(IRON_ENOMEM, "out of memory reading a cache entry");
+    }
+    for (uint64_t k = 0; k < nk; k++) {
+        uint64_t o = take(&r, 4);
+        if (o >= no)
+            r.bad = 1;
+        out->obj_of_kernel[k] = (int)o;
+    }
+    for (uint64_t o = 0; o < no && !r.bad; o++) {
+        iron__payload_obj *ob = &out->objs[o];
+        uint64_t nd = take(&r, 4);
+        if (nd > 100000) {
+            r.bad = 1;
+            break;
+        }
+        ob->deps = iron__calloc(nd + 1, sizeof *ob->deps);
+        if (!ob->deps) {
+            iron__payload_free(out);
+            *why = "out of memory";
+            return iron__fail(IRON_ENOMEM, "out of memory");
+        }
+        ob->ndeps = (int)nd;
+        for (uint64_t d = 0; d < nd && !r.bad; d++) {
+            ob->deps[d].path_len = (uint32_t)take(&r, 4);
+            ob->deps[d].path = take_bytes(&r, ob->deps[d].path_len);
+            ob->deps[d].size = take(&r, 8);
+            ob->deps[d].hash = take(&r, 8);
+        }
+        ob->image_len = take(&r, 8);
+        ob->image = take_bytes(&r, ob->image_len);
+    }
+    if (r.bad || r.p != r.end) {
+        iron__payload_free(out);
+        *why = "payload truncated or malformed";
+        return iron__fail(IRON_EIO, "cache payload: %s", *why);
+    }
+    return IRON_OK;
+}
+
+int iron__payload_deps_fresh(const iron__payload *pl, char *changed,
+                             size_t len)
+{
+    for (int o = 0; o < pl->nobjs; o++)
+        for (int d = 0; d < pl->objs[o].ndeps; d++) {
+            const iron__payload_dep *dep = &pl->objs[o].deps[d];
+            char path[4096];
+            snprintf(path, sizeof path, "%.*s", (int)dep->path_len, dep->path);
+            uint64_t size = 0, hash = 0;
+            if (hash_file(path, &size, &hash) != 0 || size != dep->size ||
+                hash != dep->hash) {
+                snprintf(changed, len, "%s", path);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+iron_status iron__payload_load(const iron__payload *pl, iron_program *p)
+{
+    if (pl->nkernels != p->d->kernels.n)
+        return iron__fail(IRON_EIO,
+                          "cache payload holds %d kernels, the design has %d",
+                          pl->nkernels, p->d->kernels.n);
+    p->nkernels = pl->nkernels;
+    p->kobjs = iron__calloc((size_t)pl->nkernels + 1, sizeof *p->kobjs);
+    iron__kobj **objs = iron__calloc((size_t)pl->nobjs + 1, sizeof *objs);
+    if (!p->kobjs || !objs) {
+        iron__free(objs);
+        return iron__fail(IRON_ENOMEM, "out of memory loading kernels");
+    }
+    iron_status s = IRON_OK;
+    for (int o = 0; o < pl->nobjs && s == IRON_OK; o++)
+        s = iron__kobj_load_image(pl->objs[o].image,
+                                  (size_t)pl->objs[o].image_len,
+                                  "cached kernel", &objs[o]);
+    if (s != IRON_OK) {
+        for (int o = 0; o < pl->nobjs; o++)
+            iron__kobj_free(objs[o]);
+        iron__free(objs);
+        return s;
+    }
+    for (int k = 0; k < pl->nkernels; k++)
+        p->kobjs[k] = objs[pl->obj_of_kernel[k]];
+    iron__free(objs);
+    return IRON_OK;
+}

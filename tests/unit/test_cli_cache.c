@@ -1,0 +1,312 @@
+/*
+ * test_cli_cache.c - `iron cache`, run as a program ($IRON_CLI, set by
+ * `make test`) on private folders filled through the cache layer.
+ */
+#include <ftw.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache/cache.h"
+#include "cache/entry.h"
+#include "core/core.h"
+#include "test.h"
+
+static char out[65536];
+
+/* Runs `$IRON_CLI <args>` with stderr folded into stdout (or dropped);
+ * returns the exit status, the output in `out`. */
+static int run(int keep_stderr, const char *fmt, ...) IRON__PRINTF(2, 3);
+
+static int run(int keep_stderr, const char *fmt, ...)
+{
+    const char *cli = getenv("IRON_CLI");
+    if (!cli || !cli[0])
+        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
+    char args[1024], cmd[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "'%s' %s %s", cli, args,
+             keep_stderr ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        TEST_FAIL_("popen(%s) failed", cmd);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st))
+        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
+    return WEXITSTATUS(st);
+}
+
+static const char *temp_dir(void)
+{
+    static char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/iron-test-cli-cache-XXXXXX");
+    ASSERT(mkdtemp(dir) != NULL);
+    return dir;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+                  struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void done_dir(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static iron__cache_key key_n(unsigned n)
+{
+    iron__cache_key k = { 0x1111222233334444ull * (n + 1), n };
+    return k;
+}
+
+/* Puts an entry of `len` payload bytes. */
+static void put(iron__cache *c, unsigned n, const char *name,
+                const char *sig, size_t len)
+{
+    static unsigned char buf[1 << 16];
+    ASSERT_LE(len, sizeof buf);
+    memset(buf, (int)n, len);
+    ASSERT_OK(iron__cache_put(c, key_n(n), name, sig, buf, len));
+}
+
+static void touch_entry(iron__cache *c, unsigned n)
+{
+    void *p = NULL;
+    size_t len;
+    ASSERT_OK(iron__cache_get(c, key_n(n), &p, &len, NULL));
+    iron__free(p);
+}
+
+static int count_entries(const char *dir)
+{
+    uint64_t entries, bytes;
+    ASSERT_OK(iron_cache_info(dir, &entries, &bytes));
+    return (int)entries;
+}
+
+TEST(cli_cache_list)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    put(c, 1, "vadd", "int32[4096], int32[4096]; tile=64; npu2", 600);
+    put(c, 2, "matmul", "bf16[64, 64]; npu1", 3 << 10);
+    touch_entry(c, 1);                 /* vadd: most recently used */
+    char hex1[33], hex2[33], hex3[33], fname[IRON__CACHE_FNAME_MAX];
+    iron__cache_key_hex(key_n(1), hex1);
+    iron__cache_key_hex(key_n(2), hex2);
+    iron__cache_key_hex(key_n(3), hex3);
+    /* A damaged entry is listed, marked. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir,
+             iron__cache_entry_fname(key_n(3), fname));
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fputs("not an entry", f);
+    fclose(f);
+
+    ASSERT_EQ(run(1, "cache list --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "key");
+    ASSERT_CONTAINS(out, "name");
+    ASSERT_CONTAINS(out, "size");
+    ASSERT_CONTAINS(out, "last use");
+    ASSERT_CONTAINS(out, "signature");
+    ASSERT_CONTAINS(out, hex1);
+    ASSERT_CONTAINS(out, hex2);
+    ASSERT_CONTAINS(out, hex3);
+    ASSERT_CONTAINS(out, "vadd");
+    ASSERT_CONTAINS(out, "int32[4096], int32[4096]; tile=64; npu2");
+    ASSERT_CONTAINS(out, "bf16[64, 64]; npu1");
+    ASSERT_CONTAINS(out, "1.2 KiB");       /* 648 + 600 bytes */
+    ASSERT_CONTAINS(out, "3.6 KiB");       /* 648 + 3072 */
+    ASSERT_CONTAINS(out, "12 B");
+    ASSERT_CONTAINS(out, "(invalid)");
+    ASSERT_CONTAINS(out, "3 entries");
+    ASSERT_CONTAINS(out, dir);
+    /* Last use as a date and time: "20YY-MM-DD HH:MM:SS". */
+    ASSERT_CONTAINS(out, " 20");
+    ASSERT(strchr(out, ':') != NULL);
+    /* Most recently used first (a rerun lists the same: no refresh). */
+    ASSERT_LT(strstr(out, hex1) - out, strstr(out, hex2) - out);
+    iron__cache_close(c);
+
+    /* Options before the command and --dir=DIR work as well. */
+    ASSERT_EQ(run(1, "cache --dir=%s list", dir), 0);
+    ASSERT_CONTAINS(out, "3 entries");
+
+    /* An empty (or missing) folder. */
+    ASSERT_EQ(run(1, "cache clear --dir %s", dir), 0);
+    ASSERT_EQ(run(1, "cache list --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "no entries in ");
+    ASSERT_EQ(run(1, "cache list --dir %s/missing", dir), 0);
+    ASSERT_CONTAINS(out, "no entries in ");
+    done_dir(dir);
+}
+
+TEST(cli_cache_info)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    put(c, 1, "a", "s", 100);
+    put(c, 2, "b", "s", 2000);
+    iron__cache_close(c);
+    ASSERT_EQ(run(1, "cache info --dir %s", dir), 0);
+    char line[256];
+    snprintf(line, sizeof line, "folder   %s\n", dir);
+    ASSERT_CONTAINS(out, line);
+    ASSERT_CONTAINS(out, "entries  2\n");
+    ASSERT_CONTAINS(out, "size     3.3 KiB (3396 bytes)\n");
+    ASSERT_CONTAINS(out, "cap      256 MiB (default");
+    /* A folder not there yet is reported, not created. */
+    ASSERT_EQ(run(1, "cache info --dir %s/later", dir), 0);
+    ASSERT_CONTAINS(out, "(not created yet)");
+    ASSERT_CONTAINS(out, "entries  0\n");
+    snprintf(line, sizeof line, "%s/later", dir);
+    struct stat st;
+    ASSERT(stat(line, &st) != 0);
+    done_dir(dir);
+}
+
+TEST(cli_cache_default_folder)
+{
+    const char *dir = temp_dir();
+    setenv("IRON_CACHE_DIR", dir, 1);
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, NULL, 0));
+    put(c, 1, "a", "s", 10);
+    iron__cache_close(c);
+    ASSERT_EQ(run(1, "cache info"), 0);
+    ASSERT_CONTAINS(out, dir);
+    ASSERT_CONTAINS(out, "entries  1\n");
+    ASSERT_EQ(run(1, "cache list"), 0);
+    ASSERT_CONTAINS(out, "1 entry,");
+    done_dir(dir);
+}
+
+TEST(cli_cache_clear)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    for (unsigned n = 0; n < 4; n++)
+        put(c, n, "k", "s", 100);
+    iron__cache_close(c);
+    char keep[256];
+    snprintf(keep, sizeof keep, "%s/README", dir);
+    FILE *f = fopen(keep, "w");
+    ASSERT(f != NULL);
+    fclose(f);
+    ASSERT_EQ(run(1, "cache clear --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 4 entries (2.9 KiB) from ");
+    ASSERT_CONTAINS(out, dir);
+    ASSERT_EQ(count_entries(dir), 0);
+    struct stat st;
+    ASSERT_EQ(stat(keep, &st), 0);          /* not the cache's: kept */
+    ASSERT_EQ(run(1, "cache clear --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 0 entries");
+    done_dir(dir);
+}
+
+TEST(cli_cache_prune)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    /* Five entries of 648 + 376 = 1 KiB each; 0 is the most recent. */
+    for (unsigned n = 0; n < 5; n++)
+        put(c, n, "k", "s", 376);
+    touch_entry(c, 0);
+    iron__cache_close(c);
+
+    /* Sizes with suffixes, under the current total: nothing goes. */
+    ASSERT_EQ(run(1, "cache prune --max-size 1G --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 0 entries; 5 entries (5 KiB) remain");
+    ASSERT_EQ(run(1, "cache prune --max-size 100M --dir %s", dir), 0);
+    ASSERT_EQ(run(1, "cache prune --max-size=512K --dir %s", dir), 0);
+    ASSERT_EQ(run(1, "cache prune --max-size 5120 --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 0 entries");
+
+    ASSERT_EQ(run(1, "cache prune --max-size 3K --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 2 entries; 3 entries (3 KiB) remain");
+    ASSERT_EQ(count_entries(dir), 3);
+    char path[256], fname[IRON__CACHE_FNAME_MAX];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir,
+             iron__cache_entry_fname(key_n(0), fname));
+    ASSERT_EQ(stat(path, &st), 0);          /* the most recent stays */
+    ASSERT_EQ(run(1, "cache prune --dir %s --max-size 1025", dir), 0);
+    ASSERT_CONTAINS(out, "removed 2 entries; 1 entry (1 KiB) remain");
+    ASSERT_EQ(stat(path, &st), 0);
+    ASSERT_EQ(run(1, "cache prune --max-size 0 --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 1 entry; 0 entries (0 B) remain");
+
+    /* Sizes that are not sizes are usage errors. */
+    static const char *const bad[] = { "12X", "K", "-5", "1.5G", "''",
+                                       "99999999999999999999",
+                                       "20000000000G" };
+    for (size_t i = 0; i < IRON__COUNT_OF(bad); i++) {
+        ASSERT_EQ(run(1, "cache prune --max-size %s --dir %s", bad[i], dir),
+                  2);
+        ASSERT_CONTAINS(out, "--max-size");
+    }
+    done_dir(dir);
+}
+
+TEST(cli_cache_usage_errors_exit_2)
+{
+    ASSERT_EQ(run(0, "cache --help"), 0);
+    ASSERT_CONTAINS(out, "usage: iron cache");
+    ASSERT_CONTAINS(out, "prune --max-size SIZE");
+    ASSERT_EQ(run(0, "cache help"), 0);
+    ASSERT_CONTAINS(out, "usage: iron cache");
+    ASSERT_EQ(run(0, "cache"), 2);
+    ASSERT_STR_EQ(out, "");               /* the usage goes to stderr */
+    ASSERT_EQ(run(1, "cache"), 2);
+    ASSERT_CONTAINS(out, "usage: iron cache");
+    ASSERT_EQ(run(1, "cache frobnicate --dir /tmp"), 2);
+    ASSERT_CONTAINS(out, "unknown command 'frobnicate'");
+    ASSERT_EQ(run(1, "cache list extra"), 2);
+    ASSERT_CONTAINS(out, "unexpected 'extra'");
+    ASSERT_EQ(run(1, "cache list --verbose"), 2);
+    ASSERT_EQ(run(1, "cache list --dir"), 2);
+    ASSERT_EQ(run(1, "cache list --dir ''"), 2);
+    ASSERT_EQ(run(1, "cache prune --dir /tmp"), 2);
+    ASSERT_CONTAINS(out, "prune needs --max-size");
+    ASSERT_EQ(run(1, "cache info --max-size 1K"), 2);
+    ASSERT_CONTAINS(out, "--max-size only goes with prune");
+    /* The top-level usage mentions the command. */
+    ASSERT_EQ(run(0, "help"), 0);
+    ASSERT_CONTAINS(out, "cache list|info|clear|prune");
+}
+
+TEST(cli_cache_failure_exit_1)
+{
+    const char *dir = temp_dir();
+    char file[256];
+    snprintf(file, sizeof file, "%s/plain-file", dir);
+    FILE *f = fopen(file, "w");
+    ASSERT(f != NULL);
+    fclose(f);
+    static const char *const cmds[] = { "list", "info", "clear",
+                                        "prune --max-size 1M" };
+    for (size_t i = 0; i < IRON__COUNT_OF(cmds); i++) {
+        ASSERT_EQ(run(1, "cache %s --dir %s/sub", cmds[i], file), 1);
+        ASSERT_CONTAINS(out, "iron cache: cannot open the cache folder");
+        ASSERT_CONTAINS(out, file);
+        ASSERT_CONTAINS(out, "Not a directory");
+    }
+    done_dir(dir);
+}
