@@ -19,16 +19,26 @@ static double now_ms(void)
 
 static int failed;
 
-static void report(const char *what, iron_status s, double cold, double warm,
-                   int64_t bad, int64_t n)
+/* Where the first call's kernels came from: the C compiler, or the disk
+ * cache a previous run filled (run the demo twice to see it). */
+static const char *kernels_source(const iron_jit *j)
+{
+    iron_jit_stats st = { .size = sizeof st };
+    if (!j || iron_jit_get_stats(j, &st) != IRON_OK)
+        return "";
+    return st.disk_hits ? "(kernels from the disk cache)" : "(compiled)";
+}
+
+static void report(const iron_jit *j, const char *what, iron_status s,
+                   double cold, double warm, int64_t bad, int64_t n)
 {
     if (s != IRON_OK) {
         printf("  %-34s FAILED: %s\n", what, iron_last_error());
         failed = 1;
         return;
     }
-    printf("  %-34s %s  cold %8.2f ms  warm %8.3f ms\n", what,
-           bad ? "MISMATCH" : "ok      ", cold, warm);
+    printf("  %-34s %s  cold %8.2f ms  warm %8.3f ms  %s\n", what,
+           bad ? "MISMATCH" : "ok      ", cold, warm, kernels_source(j));
     if (bad) {
         printf("    %lld of %lld elements differ from the C reference\n",
                (long long)bad, (long long)n);
@@ -73,7 +83,7 @@ static void demo_passthrough(void)
         for (int64_t i = 0; i < n; i++)
             bad += a[i] != b[i];
     }
-    report("passthrough uint8[4096]", s, cold, warm, bad, n);
+    report(j, "passthrough uint8[4096]", s, cold, warm, bad, n);
     iron_tensor_free(in);
     iron_tensor_free(out);
     iron_jit_free(j);
@@ -102,7 +112,7 @@ static void demo_vector_op(const char *op, const char *label)
         for (int64_t i = 0; i < n; i++)
             bad += z[i] != (op[0] == '+' ? x[i] + y[i] : x[i] - y[i]);
     }
-    report(label, s, cold, warm, bad, n);
+    report(j, label, s, cold, warm, bad, n);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
@@ -141,7 +151,7 @@ static void demo_parallel(int cols)
     }
     char label[64];
     snprintf(label, sizeof label, "parallel 3x+1 int32[1Mi], %d cols", cols);
-    report(label, s, cold, warm, bad, n);
+    report(j, label, s, cold, warm, bad, n);
     iron_tensor_free(in);
     iron_tensor_free(out);
     iron_jit_free(j);
@@ -198,7 +208,7 @@ static void demo_matmul_whole(int cores)
     char label[64];
     snprintf(label, sizeof label, "matmul int16 512^3, %d cores",
              cores);
-    report(label, s, cold, warm, bad, M * N);
+    report(j, label, s, cold, warm, bad, M * N);
     free(acc);
     iron_tensor_free(a);
     iron_tensor_free(b);
