@@ -641,7 +641,7 @@ static int link_design(iron_design *d, void *user)
                                  (const char *const[]){ "q0", "q1", "q2" },
                                  off, sh, NULL, outs));
         for (int w = 0; w < 2; w++) {
-            char nm[8];
+            char nm[16];
             snprintf(nm, sizeof nm, "w%d", w);
             iron_worker_new(d, nm, k, 1,
                             IRON_ARGS(iron_use(iron_fifo_cons(parts[w])),
@@ -2102,14 +2102,14 @@ static int locks_design(iron_design *d, void *user)
     args[na++] = iron_use(iron_fifo_cons(in));
     args[na++] = iron_use(iron_fifo_prod(out));
     for (int i = 0; i < 5; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "l%d", i);
         iron_fifo *l = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 1);
         args[na++] = iron_use(iron_fifo_prod(l));
         args[na++] = iron_use(iron_fifo_cons(l));
     }
     for (int i = 0; i < g_x; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "b%d", i);
         args[na++] = iron_use_barrier(iron_barrier_new(d, nm));
     }
@@ -2288,7 +2288,7 @@ static int split_n_design(iron_design *d, void *user)
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_kernel *k = copy_kernel(d, IRON_INT32);
     for (int i = 0; i < parts; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "o%d", i);
         iron_fifo *o = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(8), 2);
         snprintf(nm, sizeof nm, "w%d", i);
@@ -2343,7 +2343,7 @@ static int join_n_design(iron_design *d, void *user)
                    piece);
     iron_kernel *k = copy_kernel(d, IRON_INT32);
     for (int i = 0; i < parts; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "i%d", i);
         iron_fifo *in = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(8), 2);
         snprintf(nm, sizeof nm, "w%d", i);
@@ -2402,7 +2402,7 @@ static int three_drains_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_kernel *k = copy_kernel(d, IRON_INT32);
     for (int i = 0; i < 3; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "o%d", i);
         iron_fifo *o = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
         snprintf(nm, sizeof nm, "w%d", i);
