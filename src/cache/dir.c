@@ -151,6 +151,22 @@ iron_status iron__cache_open(iron__cache **out, const char *dir,
                        (*out)->dir, strerror(errno));
         iron__cache_close(*out);
         *out = NULL;
+        return s;
+    }
+    /* Entries are code that gets loaded and run: a folder another user
+     * could write into would let them run code as this one. */
+    struct stat st;
+    if (fstat((*out)->dfd, &st) == 0 &&
+        (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+        s = iron__fail(IRON_EIO,
+                       "the cache folder '%s' is %s; it must belong to this "
+                       "user and not be writable by others (entries are "
+                       "loaded as code)",
+                       (*out)->dir,
+                       st.st_uid != geteuid() ? "owned by another user"
+                                              : "writable by group or others");
+        iron__cache_close(*out);
+        *out = NULL;
     }
     return s;
 }

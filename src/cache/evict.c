@@ -46,6 +46,13 @@ static int older(int64_t mtime_ns, const char *fname, const victim *than)
     return strcmp(fname, than->fname) < 0;
 }
 
+/* Temporary files older than this (wall clock, ns) are stale. */
+static int64_t stale_before(void)
+{
+    return iron__cache_now_ns() -
+           (int64_t)IRON__CACHE_STALE_TMP_S * 1000000000;
+}
+
 /* Temporary files are created and renamed within one put; an old one was
  * left by a process that died (or lost its disk) mid-write. */
 static void drop_if_stale(iron__cache *c, const iron__cache_file *f,
@@ -118,8 +125,7 @@ iron_status iron__cache_evict(iron__cache *c, uint64_t max_bytes,
      * other processes filling the folder as fast as this one empties it. */
     for (int pass = 0; pass < 10000; pass++) {
         p.keep = keep;
-        p.stale_before_ns =
-            iron__cache_now_ns() - (int64_t)IRON__CACHE_STALE_TMP_S * 1000000000;
+        p.stale_before_ns = stale_before();
         p.total = 0;
         p.n = 0;
         s = iron__cache_scan(c, collect, &p);
@@ -184,10 +190,7 @@ static iron_status clear_one(iron__cache *c, const iron__cache_file *f,
  * next prune. */
 iron_status iron__cache_clear(iron__cache *c)
 {
-    clear_state st = {
-        iron__cache_now_ns() - (int64_t)IRON__CACHE_STALE_TMP_S * 1000000000,
-        IRON_OK
-    };
+    clear_state st = { stale_before(), IRON_OK };
     iron_status s = iron__cache_scan(c, clear_one, &st);
     return s != IRON_OK ? s : st.first_error;
 }

@@ -61,7 +61,7 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
     }
     for (int i = 0; !is_core && i < k->nargs; i++)
         if (k->args[i].handle != IRON__KH_NONE) {
-            iron__free(k);
+            /* The message reads k: free it after. */
             iron__design_fail(d, IRON_EDESIGN,
                               "kernel '%s': argument %d is declared '%s', "
                               "which only core bodies take (iron_core_new); "
@@ -70,6 +70,7 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
                               entry, i,
                               k->args[i].handle == IRON__KH_FIFO ? "fifo"
                                                                  : "barrier");
+            iron__free(k);
             return NULL;
         }
     k->d = d;

@@ -115,6 +115,13 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
                                      "dimensions",
                                      what, hl, i, shapes[i].ndim);
         numels[i] = shape_numel(shapes[i]);
+        if (depths && depths[i] < 0)
+            return iron__design_fail(d, IRON_EINVAL,
+                                     "%s of %s: piece %d's depth is %d; "
+                                     "expected 0 (the handle's, %d) or 1 to "
+                                     "%d",
+                                     what, hl, i, depths[i], h->depth,
+                                     IRON__MAX_DEPTH);
     }
     iron_fifo *big = h->fifo;
     iron_status s = check_tiling(d, what, big->name, n, offsets, numels,

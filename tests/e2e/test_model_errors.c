@@ -20,6 +20,27 @@
 
 #include "test.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define RULE_HAVE_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RULE_HAVE_LSAN 1
+#endif
+#endif
+#ifdef RULE_HAVE_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+/* The runner leaves each test's child with _Exit, which skips the
+ * exit-time leak check: tests whose failure paths free things ask for it
+ * (a no-op without ASan). */
+static void assert_no_leaks(void)
+{
+#ifdef RULE_HAVE_LSAN
+    ASSERT_EQ(__lsan_do_recoverable_leak_check(), 0);
+#endif
+}
+
 /* ------------------------------------------------------------------------
  * Helpers
  * ------------------------------------------------------------------------ */
@@ -159,7 +180,7 @@ static iron_kernel *copy_kernel(iron_design *d, iron_dtype dt)
     return k;
 }
 
-static const char add1_src[] __attribute__((unused)) =
+static const char add1_src[] =
     "#include <stdint.h>\n"
     "void add1(const int32_t *in, int32_t *out, int32_t n)\n"
     "{\n"
@@ -310,6 +331,7 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
+    assert_no_leaks();
 }
 
 TEST_TIMEOUT(rule_core_release_more_than_held, 20)
@@ -336,6 +358,7 @@ TEST_TIMEOUT(rule_core_release_more_than_held, 20)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
+    assert_no_leaks();
 }
 
 /* Probes acquire/release semantics on pairs of input objects and writes
@@ -558,6 +581,9 @@ enum {
     L_SPLIT_TOO_MANY,
     L_SPLIT_UNCONSUMED_OUTPUT,
     L_FORWARD_UNUSED_CONSUMER,
+    L_SPLIT_DEPTH_NEG,
+    L_SPLIT_DEPTH_17,
+    L_FORWARD_DEPTH_NEG,
 };
 
 /* int32[48] in objects of 24; each case makes one mistake with a link and
@@ -632,6 +658,18 @@ static int link_design(iron_design *d, void *user)
             sh[i] = IRON_SHAPE(1);
         }
         s = iron_fifo_split(d, ic, 9, names, off, sh, NULL, parts);
+        break;
+    case L_SPLIT_DEPTH_NEG:
+        s = iron_fifo_split(d, ic, 3, names, off, sh,
+                            (const int[]){ 2, -1, 2 }, parts);
+        break;
+    case L_SPLIT_DEPTH_17:
+        s = iron_fifo_split(d, ic, 3, names, off, sh,
+                            (const int[]){ 0, 0, 17 }, parts);
+        break;
+    case L_FORWARD_DEPTH_NEG:
+        if (!iron_fifo_forward(d, ic, "fwd", -2))
+            s = iron_design_status(d);
         break;
     case L_SPLIT_UNCONSUMED_OUTPUT: {
         /* Three pieces, but only two ever get a consumer. */
@@ -710,6 +748,18 @@ TEST(rule_link_split_sizes_must_tile_the_object)
         "24-element object");
     link_case(L_SPLIT_TOO_MANY, IRON_EDESIGN);
     MSG("split of fifo 'in' (consumer): 9 pieces; expected 1 to 8");
+    assert_no_leaks();
+}
+
+TEST(rule_link_output_depths_in_range)
+{
+    link_case(L_SPLIT_DEPTH_NEG, IRON_EINVAL);
+    MSG("split of fifo 'in' (consumer): piece 1's depth is -1; expected 0 "
+        "(the handle's, 2) or 1 to 16");
+    link_case(L_SPLIT_DEPTH_17, IRON_EINVAL);
+    MSG("fifo 'p2': depth 17; expected 1 to 16");
+    link_case(L_FORWARD_DEPTH_NEG, IRON_EINVAL);
+    MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");
 }
 
 TEST(rule_link_split_takes_consumer_join_takes_producer)
@@ -736,6 +786,7 @@ TEST(rule_link_handle_already_used)
     link_case(L_FILL_LINKED_HANDLE, IRON_EDESIGN);
     MSG("fill of fifo 'fwd' (producer): the handle is already used by a "
         "memtile link");
+    assert_no_leaks();
 }
 
 TEST(rule_link_output_needs_a_consumer)
@@ -994,6 +1045,7 @@ TEST(rule_dims_need_a_dma_not_shared_memory)
     iron_jit_free(j);
     iron_tensor_free(a);
     iron_tensor_free(b);
+    assert_no_leaks();
 }
 
 /* ========================================================================
@@ -1434,6 +1486,7 @@ TEST_TIMEOUT(rule_core_barrier_never_set_deadlocks, 20)
     /* Set, but below what the body waits for. */
     EXPECT(gated_run(63, 62, 1), IRON_EDEADLOCK);
     MSG("waits for barrier 'go' to reach 63 (it is 62)");
+    assert_no_leaks();
 }
 
 TEST_TIMEOUT(rule_barrier_gates_a_core_body, 30)
@@ -1511,6 +1564,7 @@ TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
     iron_jit_free(j);
     iron_tensor_free(a);
     iron_tensor_free(b);
+    assert_no_leaks();
 }
 
 /* A core body that returns after one object while the sequence awaits
@@ -1656,6 +1710,7 @@ TEST(rule_worker_fifo_and_barrier_only_in_core_bodies)
     kinds_case(K_HANDLE_TO_BARRIER, IRON_EDESIGN);
     MSG("worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
         "body 'gated' declares barrier there (declare 'fifo' for a handle)");
+    assert_no_leaks();
 }
 
 /* ========================================================================
@@ -1762,6 +1817,7 @@ TEST(rule_seq_task_groups_open_once_and_close)
     seq_case(S_GROUP_FINISH_UNOPENED, IRON_EDESIGN);
     MSG("finish task group: no group is open (open one with "
         "iron_rt_task_group)");
+    assert_no_leaks();
 }
 
 TEST(rule_seq_set_rtp_index_in_range)
@@ -1945,6 +2001,7 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
+    assert_no_leaks();
 }
 
 /* ========================================================================
@@ -2139,6 +2196,7 @@ TEST(rule_res_compute_tile_locks_16)
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
+    assert_no_leaks();
 }
 
 static const char add2_src[] =
@@ -2548,11 +2606,15 @@ TEST_TIMEOUT(rule_core_body_spinning_times_out, 15)
     for (int call = 0; call < 2; call++) {
         EXPECT(launch(j, 1, 300, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ETIMEOUT);
-        MSG("the run did not finish within 300 ms");
-        MSG("worker 'spin' on tile (0,2)");
+        MSG("spin (a: int32[64], b: int32[64]; npu2, 1 column): the run did "
+            "not finish within 300 ms");
+        MSG("worker 'spin' on tile (0,2) is runnable");
+        MSG("fill of argument 0 'a': 32 of 64 elements moved");
+        MSG("drain of argument 1 'b': 0 of 64 elements moved");
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_TIMEOUT);
     }
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
+    assert_no_leaks();
 }

@@ -5,6 +5,7 @@
  * failures (unwritable folder, full disk, allocation).  Every test works
  * in its own mkdtemp folder, never in the user's cache.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -16,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
-#include <dirent.h>
 
 #include "cache/cache.h"
 #include "cache/entry.h"
@@ -1111,4 +1111,21 @@ TEST(cache_allocation_failures)
     ASSERT_GT(n, 1);
     iron__cache_close(c);
     done_dir(dir);
+}
+
+/* Entries are loaded as code: a folder others can write into is refused
+ * (the jit then keeps its kernels in memory, with a warning). */
+TEST(cache_refuses_a_folder_others_can_write)
+{
+    char dir[] = "/tmp/iron-cache-perm-XXXXXX";
+    ASSERT(mkdtemp(dir) != NULL);
+    ASSERT_EQ(chmod(dir, 0777), 0);
+    iron__cache *c = (iron__cache *)1;
+    ASSERT_FAILS(iron__cache_open(&c, dir, 0), IRON_EIO,
+                 "writable by group or others");
+    ASSERT(c == NULL);
+    ASSERT_EQ(chmod(dir, 0700), 0);
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    iron__cache_close(c);
+    rmdir(dir);
 }
