@@ -271,7 +271,7 @@ static iron_status insert(iron_jit *j, jit_spec *sp)
 static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                               int nparams, const iron_param *params,
                               int nargs, iron_tensor *const *args,
-                              iron_device **dev_out, jit_spec **out)
+                              jit_spec **out)
 {
     if (config && config->size < sizeof *config)
         return iron__fail(IRON_EINVAL,
@@ -313,7 +313,6 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
         }
         j->stats.builds++;
     }
-    *dev_out = dev;
     *out = sp;
     return IRON_OK;
 }
@@ -386,9 +385,8 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
     if (s != IRON_OK)
         return s;
-    iron_device *dev;
     jit_spec *sp;
-    s = specialize(j, config, nparams, params, nargs, args, &dev, &sp);
+    s = specialize(j, config, nparams, params, nargs, args, &sp);
     if (s != IRON_OK)
         return s;
     return run_spec(j, sp, config ? config->timeout_ms : 0, values, nargs,
@@ -406,10 +404,8 @@ IRON_API iron_status iron_jit_specialize(iron_jit *j,
     *out = NULL;
     if (!j)
         return iron__fail(IRON_EINVAL, "iron_jit_specialize: jit is NULL");
-    iron_device *dev;
     jit_spec *sp;
-    iron_status s = specialize(j, config, nparams, params, nargs, args, &dev,
-                               &sp);
+    iron_status s = specialize(j, config, nparams, params, nargs, args, &sp);
     if (s != IRON_OK)
         return s;
     sp->jit = j;
@@ -470,12 +466,9 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
     if (!text)
         return iron__fail(IRON_EINVAL, "iron_jit_dump: text is NULL");
     *text = NULL;
-    if (!j)
-        return iron__fail(IRON_EINVAL, "iron_jit_dump: jit is NULL");
-    iron_device *dev;
     jit_spec *sp;
-    iron_status s = specialize(j, config, nparams, params, nargs, args, &dev,
-                               &sp);
+    iron_status s = iron_jit_specialize(j, config, nparams, params, nargs,
+                                        args, &sp);
     if (s != IRON_OK)
         return s;
     iron__str out = { 0 };

@@ -759,7 +759,7 @@ TEST(rule_link_output_depths_in_range)
     link_case(L_SPLIT_DEPTH_17, IRON_EINVAL);
     MSG("fifo 'p2': depth 17; expected 1 to 16");
     link_case(L_FORWARD_DEPTH_NEG, IRON_EINVAL);
-    MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");
+    MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");    assert_no_leaks();
 }
 
 TEST(rule_link_split_takes_consumer_join_takes_producer)
