@@ -28,7 +28,7 @@ static void loop_step(emu_inst *in, emu_task *t)
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
             if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1) {
-                iron__emu_block(t, h->pool, h->writer, 1);
+                iron__emu_block(t, h->pool, h->writer, h->slot, 1);
                 return;
             }
         }
@@ -76,7 +76,7 @@ static void core_maybe_yield(emu_worker *ew)
 {
     if (++ew->api_calls % CORE_YIELD_EVERY != 0)
         return;
-    iron__emu_block(&ew->task, NULL, 0, 0);
+    iron__emu_block(&ew->task, NULL, 0, 0, 0);
     iron__emu_wake(&ew->task);
     iron__fiber_yield(ew->fiber);
 }
@@ -98,7 +98,7 @@ static void **core_acquire(void *fp, int n)
     int held = iron__pool_held(h->pool, h->writer, h->slot);
     while (n > held &&
            iron__pool_avail(h->pool, h->writer, h->slot) < n - held) {
-        iron__emu_block(&ew->task, h->pool, h->writer, n);
+        iron__emu_block(&ew->task, h->pool, h->writer, h->slot, n);
         iron__fiber_yield(ew->fiber);
     }
     if (n > held)
@@ -146,7 +146,7 @@ static void core_barrier_wait(void *bp, int value)
         park(ew);
     }
     while (b->value < value) {
-        iron__emu_block(&ew->task, NULL, 0, 0);
+        iron__emu_block(&ew->task, NULL, 0, 0, 0);
         ew->task.wait_barrier = b;
         ew->task.wait_value = value;
         iron__fiber_yield(ew->fiber);

@@ -145,16 +145,16 @@ static void mover_step(emu_inst *in, emu_task *t)
     for (;;) {
         int have_op = em->head < em->nops;
         if ((!em->src || em->ndst == 0) && !have_op) {
-            iron__emu_block(t, NULL, em->ndst == 0, 0);
+            iron__emu_block(t, NULL, em->ndst == 0, 0, 0);
             return;
         }
         if (em->src && iron__pool_avail(em->src, 0, m->src.slot) < 1) {
-            iron__emu_block(t, em->src, 0, 1);
+            iron__emu_block(t, em->src, 0, m->src.slot, 1);
             return;
         }
         for (int k = 0; k < em->ndst; k++)
             if (iron__pool_avail(em->dst[k], 1, m->dst[k].slot) < 1) {
-                iron__emu_block(t, em->dst[k], 1, 1);
+                iron__emu_block(t, em->dst[k], 1, m->dst[k].slot, 1);
                 return;
             }
         if (em->src)

@@ -59,6 +59,7 @@ struct emu_task {
     /* What the task waits on, for deadlock reports. */
     emu_pool *wait_pool;
     int wait_writer;       /* 1: waits for a free buffer; 0: a filled one */
+    int wait_slot;         /* its writer/reader index in that pool */
     int wait_count;        /* buffers it needs in all */
     emu_barrier *wait_barrier;
     int wait_value;
@@ -233,7 +234,8 @@ static inline void iron__pool_release(emu_pool *p, int writer, int slot,
 }
 
 /* sched.c */
-void iron__emu_block(emu_task *t, emu_pool *p, int writer, int count);
+void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
+                     int count);
 /* Stops the task's lane with an error (a misused FIFO, say). */
 void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
     IRON__PRINTF(3, 4);

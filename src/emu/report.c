@@ -6,16 +6,15 @@
 
 #include "emu/emu.h"
 
-static void pool_state(const emu_pool *p, int writer, iron__str *s)
+/* The pool as the waiting party sees it: a writer counts the buffers not
+ * free to it, a reader the buffers filled for it. */
+static void pool_state(const emu_pool *p, int writer, int slot, iron__str *s)
 {
     char tn[48];
-    int total = 0;
-    for (int r = 0; r < p->nr; r++)
-        total = r == 0 || p->filled[r] < total ? p->filled[r] : total;
     iron__str_printf(s, "%s on %s (%d of %d buffer%s filled)", p->def->label,
                      iron__tile_name(p->def->tile, tn, sizeof tn),
-                     writer ? p->depth - p->free[0] : total, p->depth,
-                     p->depth == 1 ? "" : "s");
+                     writer ? p->depth - p->free[slot] : p->filled[slot],
+                     p->depth, p->depth == 1 ? "" : "s");
 }
 
 static void task_wait(const emu_task *t, iron__str *s)
@@ -32,7 +31,7 @@ static void task_wait(const emu_task *t, iron__str *s)
         iron__str_printf(s, " waits to acquire %d %s buffer%s of ",
                          t->wait_count, t->wait_writer ? "free" : "filled",
                          t->wait_count == 1 ? "" : "s");
-        pool_state(t->wait_pool, t->wait_writer, s);
+        pool_state(t->wait_pool, t->wait_writer, t->wait_slot, s);
     } else {
         iron__str_append(s, " waits for runtime ops");
     }

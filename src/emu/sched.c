@@ -15,11 +15,13 @@
 
 #include "emu/emu.h"
 
-void iron__emu_block(emu_task *t, emu_pool *p, int writer, int count)
+void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
+                     int count)
 {
     t->state = EMU_BLOCKED;
     t->wait_pool = p;
     t->wait_writer = writer;
+    t->wait_slot = slot;
     t->wait_count = count;
     t->wait_barrier = NULL;
 }

@@ -352,6 +352,30 @@ static iron_status check_dims(const iron_program *p)
     return IRON_OK;
 }
 
+/* A consumer on its producer's tile reads the producer's buffers: it
+ * cannot have a depth of its own. */
+static iron_status check_shared_depths(const iron_program *p)
+{
+    const iron_design *d = p->d;
+    for (int i = 0; i < d->fifos.n; i++) {
+        const iron_fifo *f = d->fifos.v[i];
+        for (int c = 0; c < f->ncons; c++) {
+            const iron_handle *h = f->cons[c];
+            char hl[96];
+            if (h->user == IRON__USER_WORKER && f->prod.pool >= 0 &&
+                h->pool == f->prod.pool && h->depth != f->prod.depth)
+                return iron__fail(IRON_EDESIGN,
+                                  "%s shares the producer's tile (%d,%d) and "
+                                  "its %d buffers; its own depth %d cannot "
+                                  "apply (set the fifo's depth instead)",
+                                  iron__handle_label(h, hl, sizeof hl),
+                                  h->tile.col, h->tile.row, f->prod.depth,
+                                  h->depth);
+        }
+    }
+    return IRON_OK;
+}
+
 /* --- memory, locks, BDs, channels ----------------------------------------- */
 
 /* Lays out each tile's buffers from address 0 and counts the tile's
@@ -384,7 +408,14 @@ static void account_tiles(iron_program *p)
         use_tile(p, d->workers.v[p->barrier_copies[i].worker]->tile)->locks++;
     for (int i = 0; i < p->nmovers; i++) {
         const iron__mover *m = &p->movers[i];
-        if (m->src.pool >= 0) {
+        /* Movers of one fifo reading one pool (its array-side broadcast
+         * and its drains) are one stream out of the tile, broadcast by the
+         * switch: one channel, one set of BDs. */
+        int seen = 0;
+        for (int e = 0; e < i && !seen; e++)
+            seen = p->movers[e].fifo == m->fifo &&
+                   p->movers[e].src.pool == m->src.pool;
+        if (m->src.pool >= 0 && !seen) {
             iron__tile_use *u = use_tile(p, p->pools[m->src.pool].tile);
             u->dma_out++;
             u->bds += p->pools[m->src.pool].depth;
@@ -614,6 +645,8 @@ iron_status iron__place(iron_program *p)
         place_fifo(p, d->fifos.v[i]);
     place_worker_args(p);
     if ((s = check_dims(p)) != IRON_OK)
+        return s;
+    if ((s = check_shared_depths(p)) != IRON_OK)
         return s;
     account_tiles(p);
     if ((s = check_tiles(p)) != IRON_OK)

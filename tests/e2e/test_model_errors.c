@@ -2618,3 +2618,106 @@ TEST_TIMEOUT(rule_core_body_spinning_times_out, 15)
     iron_jit_free(j);
     assert_no_leaks();
 }
+
+/* One worker output drained into three tensors: the three drains are one
+ * stream out of the tile (broadcast by the switch), so they use one MM2S
+ * channel there, and the three S2MM channels they need at the shim spill
+ * to the next column. */
+static int one_output_three_drains(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
+    for (int k = 0; k < 3; k++)
+        iron_rt_drain(d, iron_fifo_cons(out), 1 + k, iron_tap_linear(64),
+                      IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_res_drains_of_one_fifo_share_one_channel)
+{
+    iron_jit *j = jit(one_output_three_drains, "drains",
+                      "in a: int32[64], out x: int32[64], out y: int32[64], "
+                      "out z: int32[64]",
+                      NULL);
+    iron_tensor *a = arange(IRON_INT32, 64), *x = sentinel(IRON_INT32, 64);
+    iron_tensor *y = sentinel(IRON_INT32, 64), *z = sentinel(IRON_INT32, 64);
+    ASSERT_OK(launch(j, 2, 0, IRON_NO_PARAMS, IRON_TENSORS(a, x, y, z)));
+    for (int i = 0; i < 64; i++) {
+        ASSERT_EQ(at(x, i), i);
+        ASSERT_EQ(at(y, i), i);
+        ASSERT_EQ(at(z, i), i);
+    }
+    char *text = dump(j, 2, IRON_TENSORS(a, x, y, z));
+    ASSERT_CONTAINS(text, "DMA 1 in + 1 out");
+    iron_free(text);
+    iron_tensor_free(a);
+    iron_tensor_free(x);
+    iron_tensor_free(y);
+    iron_tensor_free(z);
+    iron_jit_free(j);
+}
+
+/* A consumer on its producer's tile reads the producer's buffers. */
+static const char both_ends_src[] =
+    "#include <stdint.h>\n"
+    "void both(iron_objfifo *in, iron_objfifo *loop_p, iron_objfifo *loop_c,\n"
+    "          iron_objfifo *out)\n"
+    "{\n"
+    "    for (;;) {\n"
+    "        int32_t *x = iron_acquire(in, 1)[0];\n"
+    "        int32_t *l = iron_acquire(loop_p, 1)[0];\n"
+    "        for (int i = 0; i < 16; i++) l[i] = x[i] * 2;\n"
+    "        iron_release(loop_p, 1);\n"
+    "        iron_release(in, 1);\n"
+    "        int32_t *r = iron_acquire(loop_c, 1)[0];\n"
+    "        int32_t *y = iron_acquire(out, 1)[0];\n"
+    "        for (int i = 0; i < 16; i++) y[i] = r[i] + 1;\n"
+    "        iron_release(out, 1);\n"
+    "        iron_release(loop_c, 1);\n"
+    "    }\n"
+    "}\n";
+
+static int shared_depth_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *lp = iron_fifo_new(d, "loop", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
+    iron_handle *lc = iron_fifo_cons(lp);
+    if (g_case == 1)
+        iron_handle_set_depth(lc, 3);
+    iron_kernel *k = iron_core_new(d, "both", both_ends_src,
+                                   "fifo, fifo, fifo, fifo");
+    iron_worker_new(d, "both", k, 1,
+                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                              iron_use(iron_fifo_prod(lp)), iron_use(lc),
+                              iron_use(iron_fifo_prod(out))));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
+    return 0;
+}
+
+TEST(rule_fifo_consumer_on_producer_tile_has_no_own_depth)
+{
+    iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
+    g_case = 0;
+    iron_jit *j = jit(shared_depth_design, "shared", "in a, out b", NULL);
+    ASSERT_OK(launch(j, 1, 2000, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(at(b, i), 2 * i + 1);
+    iron_jit_free(j);
+    g_case = 1;
+    j = jit(shared_depth_design, "shared", "in a, out b", NULL);
+    EXPECT(launch(j, 1, 2000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+           IRON_EDESIGN);
+    MSG("fifo 'loop' (consumer) shares the producer's tile (0,2) and its 2 "
+        "buffers; its own depth 3 cannot apply");
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+}
