@@ -836,7 +836,7 @@ typedef struct iron_jit_stats {
     uint64_t memory_hits;   /* launches that found their specialization */
     uint64_t builds;        /* specializations built (design+compile) */
     uint64_t design_runs;   /* times the design function ran */
-    uint64_t kernel_compiles; /* C compiler invocations */
+    uint64_t kernel_compiles; /* kernels the C compiler built */
     uint64_t specializations; /* held now */
     double last_build_ms;   /* wall time of the most recent build */
     uint64_t disk_hits;     /* builds whose kernels came from the disk */

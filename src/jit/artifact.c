@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,9 +98,13 @@ IRON_API iron_status iron_jit_save_artifact(iron_jit *j,
     unsigned char head[IRON__CACHE_HEADER_BYTES];
     iron__cache_header_encode(&h, head);
     /* Atomic like a cache entry: a reader never sees half a file. */
+    /* pid and a process-wide count: two threads saving to one path each
+     * write their own temporary file. */
+    static atomic_ulong seq;
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", path, (long)getpid(),
+             atomic_fetch_add(&seq, 1));
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         iron__free(payload);
         return iron__fail(IRON_EIO, "cannot create artifact '%s': %s", path,
@@ -163,7 +168,12 @@ IRON_API iron_status iron_jit_load_artifact(iron_jit *j, const char *path)
                           pwhy);
     }
     iron__payload_free(&check);
-    if (strcmp(h.name, j->name) != 0) {
+    /* The header holds the name cut to its field ("...", entry.h), so
+     * compare with this jit's name cut the same way: a long name would
+     * otherwise never match its own artifact. */
+    iron__cache_header mine;
+    iron__cache_header_init(&mine, h.key, j->name, "", NULL, 0);
+    if (strcmp(h.name, mine.name) != 0) {
         iron__free(payload);
         return iron__fail(IRON_EINVAL,
                           "artifact '%s' was made by jit '%s', not '%s'",

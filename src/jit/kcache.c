@@ -126,9 +126,9 @@ static iron_status compile_kernels(iron_jit *j, iron_program *p)
                                 : iron__kernel_compile(&src, &p->kobjs[i]);
             iron__str_free(&flags);
             iron__str_free(&label);
-            j->stats.kernel_compiles++;
             if (s != IRON_OK)
                 return s;
+            j->stats.kernel_compiles++;
         }
     }
     return IRON_OK;

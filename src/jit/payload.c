@@ -269,10 +269,13 @@ iron_status iron__payload_load(const iron__payload *pl, iron_program *p)
         return iron__fail(IRON_EIO,
                           "cache payload holds %d kernels, the design has %d",
                           pl->nkernels, p->d->kernels.n);
-    p->nkernels = pl->nkernels;
-    p->kobjs = iron__calloc((size_t)pl->nkernels + 1, sizeof *p->kobjs);
+    /* On failure p->kobjs is left NULL: the caller compiles instead, and
+     * an array left behind here would be overwritten (and leak). */
+    iron__kobj **kobjs =
+        iron__calloc((size_t)pl->nkernels + 1, sizeof *kobjs);
     iron__kobj **objs = iron__calloc((size_t)pl->nobjs + 1, sizeof *objs);
-    if (!p->kobjs || !objs) {
+    if (!kobjs || !objs) {
+        iron__free(kobjs);
         iron__free(objs);
         return iron__fail(IRON_ENOMEM, "out of memory loading kernels");
     }
@@ -285,8 +288,11 @@ iron_status iron__payload_load(const iron__payload *pl, iron_program *p)
         for (int o = 0; o < pl->nobjs; o++)
             iron__kobj_free(objs[o]);
         iron__free(objs);
+        iron__free(kobjs);
         return s;
     }
+    p->nkernels = pl->nkernels;
+    p->kobjs = kobjs;
     for (int k = 0; k < pl->nkernels; k++)
         p->kobjs[k] = objs[pl->obj_of_kernel[k]];
     iron__free(objs);

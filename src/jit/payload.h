@@ -44,7 +44,8 @@ void iron__payload_free(iron__payload *pl);
  * names the first that does not. */
 int iron__payload_deps_fresh(const iron__payload *pl, char *changed,
                              size_t len);
-/* Loads the kernel objects into p->kobjs (no compiler). */
+/* Loads the kernel objects into p->kobjs (no compiler); on failure
+ * p->kobjs is left NULL. */
 iron_status iron__payload_load(const iron__payload *pl, iron_program *p);
 
 #endif
