@@ -48,6 +48,8 @@ help:
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make install PREFIX=/usr/local"
 
+$(LIB_OBJ): | deps
+
 $(BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -114,11 +116,20 @@ install: lib $(CLI)
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/iron.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
-# Debian 12 packages the build and the tests need.
+# Debian 12 packages the build and the tests need.  Every build checks
+# for them first (cheaply): as root they are installed, otherwise the
+# command to run is printed.
+DEPS_PKGS = libxxhash-dev libboost-context-dev gcc libc6-dev
 deps:
-	@dpkg -s libxxhash-dev libboost-context-dev make gcc >/dev/null 2>&1 || \
-	    (apt-get update && apt-get install -y --no-install-recommends \
-	        libxxhash-dev libboost-context-dev make gcc libc6-dev)
+	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "installing $(DEPS_PKGS)"; \
+	        apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	            apt-get install -y -q --no-install-recommends $(DEPS_PKGS); \
+	    else \
+	        echo "missing packages; run: sudo apt-get install $(DEPS_PKGS)"; \
+	        exit 1; \
+	    fi; }
 
 clean:
 	rm -rf build build-asan build-tsan build-clang
