@@ -10,19 +10,6 @@
 
 #include "test.h"
 
-/* Each test ends with _Exit in its child, which skips LeakSanitizer's
- * exit-time check; under ASan the child runs the check itself. */
-#if defined(__SANITIZE_ADDRESS__)
-#define RUNNER_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RUNNER_LSAN 1
-#endif
-#endif
-#ifdef RUNNER_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
 #define MAX_TESTS 2048
 
 static struct {
@@ -118,10 +105,9 @@ int main(int argc, char **argv)
             alarm((unsigned)tests[i].timeout_s);
             tests[i].fn();
             fflush(stdout);
-#ifdef RUNNER_LSAN
-            if (__lsan_do_recoverable_leak_check())
+            /* _Exit skips LeakSanitizer's exit-time check: run it here. */
+            if (test_leaks())
                 _Exit(1);
-#endif
             _Exit(0);
         }
         int st = 0;

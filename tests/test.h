@@ -101,4 +101,28 @@ void test_register(const char *name, const char *file, test_fn fn,
         ASSERT_CONTAINS(iron_last_error(), needle);                           \
     } while (0)
 
+/* --- shared helpers (support.c) ------------------------------------------
+ * The runner ends each test's child with _Exit, which skips LeakSanitizer's
+ * exit-time check: tests about cleanup ask for it (no-op without ASan). */
+int test_leaks(void);               /* leaks found (0 without ASan) */
+void test_assert_no_leaks(void);
+/* Saves the message of a call's status before anything else touches it. */
+extern char test_errmsg[8192];
+iron_status test_keep(iron_status s);
+iron_jit_stats test_stats(const iron_jit *j);
+iron_tensor *test_zeros(iron_dtype dt, int64_t n);
+
+/* A call that must return `status`; its message stays in test_errmsg for
+ * ASSERT_MSG to look into. */
+#define ASSERT_STATUS(expr, status)                                           \
+    do {                                                                      \
+        iron_status st_ = test_keep(expr);                                    \
+        if (st_ != (status))                                                  \
+            TEST_FAIL_("%s: expected %s, got %s (%s)", #expr,                 \
+                       iron_status_name(status), iron_status_name(st_),       \
+                       test_errmsg);                                          \
+    } while (0)
+
+#define ASSERT_MSG(needle) ASSERT_CONTAINS(test_errmsg, needle)
+
 #endif

@@ -44,12 +44,6 @@ static iron_jit *make_jit(iron_design_fn fn, const iron_jit_options *o)
     return j;
 }
 
-static iron_jit_stats stats_of(const iron_jit *j)
-{
-    iron_jit_stats st = { .size = sizeof st };
-    ASSERT_OK(iron_jit_get_stats(j, &st));
-    return st;
-}
 
 static int64_t count_i32_mismatch(const iron_tensor *got,
                                   const int32_t *want, int64_t n)
@@ -138,7 +132,7 @@ TEST(e2e_passthrough_shapes_revisited)
         iron_tensor_free(in);
         iron_tensor_free(out);
     }
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.calls, 5);
     ASSERT_EQ(st.builds, 3);
     ASSERT_EQ(st.memory_hits, 2);
@@ -207,7 +201,7 @@ TEST(e2e_vector_op_other_tiles)
     check_vector_op(j, 4096, "-", 256, 1);
     check_vector_op(j, 4096, "+", 1024, 1);
     check_vector_op(j, 4800, "-", 48, 1);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 4);
     ASSERT_EQ(st.specializations, 4);
     iron_jit_free(j);
@@ -220,18 +214,18 @@ TEST(e2e_vector_op_other_tiles)
 TEST(e2e_cache_same_call_twice)
 {
     iron_jit *j = make_jit(vector_op_design, &vector_op_options);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.calls, 0);
     ASSERT_EQ(st.builds, 0);
     ASSERT_EQ(st.specializations, 0);
     check_vector_op(j, 1024, "+", 16, 0);
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.calls, 1);
     ASSERT_EQ(st.builds, 1);
     ASSERT_EQ(st.memory_hits, 0);
     ASSERT(st.last_build_ms > 0.0);
     check_vector_op(j, 1024, "+", 16, 0);
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.calls, 2);
     ASSERT_EQ(st.builds, 1);
     ASSERT_EQ(st.design_runs, 1);
@@ -247,7 +241,7 @@ TEST(e2e_cache_same_call_twice)
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 0 };
     ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
                               IRON_TENSORS(a, b, c)));
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.calls, 4);
     ASSERT_EQ(st.builds, 1);
     ASSERT_EQ(st.memory_hits, 3);
@@ -262,7 +256,7 @@ TEST(e2e_cache_new_shape_builds_again)
     iron_jit *j = make_jit(vector_op_design, &vector_op_options);
     check_vector_op(j, 1024, "+", 16, 0);
     check_vector_op(j, 2048, "+", 16, 0);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 2);
     ASSERT_EQ(st.design_runs, 2);
     ASSERT_EQ(st.kernel_compiles, 2);
@@ -270,7 +264,7 @@ TEST(e2e_cache_new_shape_builds_again)
     ASSERT_EQ(st.specializations, 2);
     check_vector_op(j, 1024, "+", 16, 0);
     check_vector_op(j, 2048, "+", 16, 0);
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.builds, 2);
     ASSERT_EQ(st.memory_hits, 2);
     iron_jit_free(j);
@@ -283,14 +277,14 @@ TEST(e2e_cache_param_values_are_distinct)
     iron_jit *j = make_jit(vector_op_design, &vector_op_options);
     check_vector_op(j, 1024, "+", 16, 1);
     check_vector_op(j, 1024, "-", 16, 1);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 2);
     ASSERT_EQ(st.specializations, 2);
     ASSERT_EQ(st.memory_hits, 0);
     check_vector_op(j, 1024, "+", 16, 1);
     check_vector_op(j, 1024, "-", 16, 1);
     check_vector_op(j, 1024, "+", 32, 1);
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.builds, 3);
     ASSERT_EQ(st.specializations, 3);
     ASSERT_EQ(st.memory_hits, 2);
@@ -311,7 +305,7 @@ TEST(e2e_bind_params)
     check_vector_op(j, 512, "+", 32, 0);
     /* The call's value wins over the bound one. */
     check_vector_op(j, 512, "-", 16, 1);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 3);
     ASSERT_EQ(st.memory_hits, 2);
     iron_jit_free(j);
@@ -335,7 +329,7 @@ TEST(e2e_param_string_copied)
                   *z = iron_tensor_data(c);
     for (int i = 0; i < 256; i++)
         ASSERT_EQ(z[i], x[i] + y[i]);
-    ASSERT_EQ(stats_of(j).builds, 2);
+    ASSERT_EQ(test_stats(j).builds, 2);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
@@ -494,12 +488,12 @@ TEST(e2e_scoped_device_specializes_per_device)
     ASSERT_STR_EQ(pr.dev, "npu1_1col");
     ASSERT_EQ(pr.cols, 1);
     ASSERT_EQ(pr.dev_columns, 1);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 2);
     ASSERT_EQ(st.specializations, 2);
     /* Back outside the scope: the npu2 specialization is found again. */
     probe_call(j, NULL);
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.builds, 2);
     ASSERT_EQ(st.memory_hits, 1);
     ASSERT_EQ(pr.runs, 2);
@@ -528,7 +522,7 @@ TEST(e2e_default_device_and_nested_scopes)
         probe_call(j, NULL); /* npu2_3col again: a hit */
     }
     probe_call(j, NULL);     /* npu1 again: a hit */
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 3);
     ASSERT_EQ(st.memory_hits, 2);
     ASSERT_EQ(st.specializations, 3);
@@ -553,7 +547,7 @@ TEST(e2e_launch_config_cols)
     probe_call(j, &one);
     probe_call(j, NULL);
     ASSERT_EQ(pr.cols, 8);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 3);
     ASSERT_EQ(st.memory_hits, 1);
     iron_jit_free(j);
@@ -649,10 +643,10 @@ TEST(e2e_parallel_one_worker_per_column)
     /* Multi-column memcpy shape: cols x 2 workers. */
     check_parallel(j, &pr, 4, 2, 4096);
     check_parallel(j, &pr, 1, 2, 4096);   /* both shim channels */
-    ASSERT_EQ(stats_of(j).builds, 6);
+    ASSERT_EQ(test_stats(j).builds, 6);
     check_parallel(j, &pr, 2, 1, 1024);
-    ASSERT_EQ(stats_of(j).builds, 6);
-    ASSERT_EQ(stats_of(j).memory_hits, 1);
+    ASSERT_EQ(test_stats(j).builds, 6);
+    ASSERT_EQ(test_stats(j).memory_hits, 1);
     iron_jit_free(j);
 }
 
@@ -716,7 +710,7 @@ TEST(e2e_chain_two_workers)
     iron_launch_config one = { .size = sizeof one, .cols = 1 };
     check_chain2(j, &one, 1024);       /* one column, two rows */
     check_chain2(j, &one, 16);         /* a single object */
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 3);
     ASSERT_EQ(st.kernel_compiles, 6);  /* two distinct kernels per build */
     iron_jit_free(j);
@@ -779,7 +773,7 @@ TEST(e2e_pipeline_across_columns)
         iron_tensor_free(b);
     }
     /* One kernel per build, shared by all the workers. */
-    ASSERT_EQ(stats_of(j).kernel_compiles, 4);
+    ASSERT_EQ(test_stats(j).kernel_compiles, 4);
     iron_jit_free(j);
 }
 
@@ -837,7 +831,7 @@ TEST(e2e_broadcast_two_consumers)
         iron_tensor_free(y);
         iron_tensor_free(z);
     }
-    ASSERT_EQ(stats_of(j).builds, 2);
+    ASSERT_EQ(test_stats(j).builds, 2);
     iron_jit_free(j);
 }
 
@@ -1147,7 +1141,7 @@ TEST(e2e_saxpy_float32)
     check_saxpy_f32(j, 3.0, 0);
     check_saxpy_f32(j, -0.3, 1);   /* not exact in binary: a float param */
     check_saxpy_f32(j, 1e-3, 1);
-    ASSERT_EQ(stats_of(j).builds, 3);
+    ASSERT_EQ(test_stats(j).builds, 3);
     iron_jit_free(j);
 }
 
@@ -1213,7 +1207,7 @@ TEST(e2e_saxpy_dtype_specializations)
     check_saxpy_f32(j, 3.0, 0);
     check_saxpy_bf16(j, 3.0, 4096);
     check_saxpy_f32(j, 3.0, 0);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 2);
     ASSERT_EQ(st.memory_hits, 1);
     iron_jit_free(j);
@@ -1318,7 +1312,7 @@ TEST(e2e_int_scalars)
     check_add_const(j, IRON_INT16, 300, 32000, 32767); /* wraps */
     check_add_const(j, IRON_INT64, (int64_t)1 << 40, -1000000, 1000000);
     check_add_const(j, IRON_UINT8, 200, 0, 256);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 6);
     ASSERT_EQ(st.memory_hits, 1);
     ASSERT_EQ(st.specializations, 6);
@@ -1346,9 +1340,9 @@ TEST(e2e_interleaved_jits)
         iron_tensor_free(in);
         iron_tensor_free(out);
     }
-    ASSERT_EQ(stats_of(add).builds, 2);
-    ASSERT_EQ(stats_of(bump).builds, 1);
-    ASSERT_EQ(stats_of(pt).builds, 1);
+    ASSERT_EQ(test_stats(add).builds, 2);
+    ASSERT_EQ(test_stats(bump).builds, 1);
+    ASSERT_EQ(test_stats(pt).builds, 1);
     iron_jit_free(pt);
     iron_jit_free(bump);
     iron_jit_free(add);
@@ -1393,7 +1387,7 @@ TEST(e2e_warm_calls_keep_fifo_positions)
         iron_tensor_free(a);
         iron_tensor_free(b);
     }
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 1);
     ASSERT_EQ(st.memory_hits, 49);
     iron_jit_free(j);
@@ -1495,7 +1489,7 @@ TEST(e2e_many_specializations)
     for (int round = 0; round < 2; round++)
         for (int c = 0; c < count; c++)
             check_add_const(j, IRON_INT32, c * 1000 - 7, -100, 100);
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, count);
     ASSERT_EQ(st.specializations, count);
     ASSERT_EQ(st.memory_hits, count);
@@ -1590,7 +1584,7 @@ TEST(e2e_bool_dtype_float_params)
                                          iron_param_bool("relu", 1),
                                          iron_param_float("scale", 0.5)),
                              a, bf));
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 4);
     ASSERT_EQ(st.memory_hits, 1);
     /* The design's own check: OT must match the output's dtype. */

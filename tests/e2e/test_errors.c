@@ -12,67 +12,17 @@
 #include "designs/designs.h"
 #include "test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ERR_HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ERR_HAVE_LSAN 1
-#endif
-#endif
-#ifdef ERR_HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
-/* The test runner leaves each test's child with _Exit, which skips
- * LeakSanitizer's exit-time check; tests that are about cleanup ask for
- * the check themselves (a no-op without ASan). */
-static void assert_no_leaks(void)
-{
-#ifdef ERR_HAVE_LSAN
-    ASSERT_EQ(__lsan_do_recoverable_leak_check(), 0);
-#endif
-}
-
 /* ------------------------------------------------------------------------
  * Helpers
  * ------------------------------------------------------------------------ */
 
 #define OBJ 16
 
-static char errmsg[4096];
 
-static iron_tensor *zeros_1d(iron_dtype dt, int64_t n)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, IRON_SHAPE(n)));
-    return t;
-}
 
-static iron_jit_stats stats_of(const iron_jit *j)
-{
-    iron_jit_stats st = { .size = sizeof st };
-    ASSERT_OK(iron_jit_get_stats(j, &st));
-    return st;
-}
 
-/* Saves the message of a failed call before anything else can touch it. */
-static iron_status keep(iron_status s)
-{
-    snprintf(errmsg, sizeof errmsg, "%s", s == IRON_OK ? "" :
-             iron_last_error());
-    return s;
-}
 
-#define ASSERT_STATUS(expr, status)                                           \
-    do {                                                                      \
-        iron_status st_ = keep(expr);                                         \
-        if (st_ != (status))                                                  \
-            TEST_FAIL_("%s: expected %s, got %s (%s)", #expr,                 \
-                       iron_status_name(status), iron_status_name(st_),       \
-                       errmsg);                                               \
-    } while (0)
 
-#define ASSERT_MSG(needle) ASSERT_CONTAINS(errmsg, needle)
 
 static const char copy_src[] =
     "#include <stdint.h>\n"
@@ -92,9 +42,9 @@ static vcall vcall_new(int64_t n)
 {
     vcall v = { 0 };
     ASSERT_OK(iron_jit_create(&v.j, vector_op_design, &vector_op_options));
-    v.a = zeros_1d(IRON_INT32, n);
-    v.b = zeros_1d(IRON_INT32, n);
-    v.c = zeros_1d(IRON_INT32, n);
+    v.a = test_zeros(IRON_INT32, n);
+    v.b = test_zeros(IRON_INT32, n);
+    v.c = test_zeros(IRON_INT32, n);
     return v;
 }
 
@@ -250,8 +200,8 @@ TEST(err_param_unknown_suggests)
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
     ASSERT_MSG("unknown parameter 'zzzzzz'; declared");
-    ASSERT(strstr(errmsg, "did you mean") == NULL);
-    ASSERT_EQ(stats_of(v.j).specializations, 0);
+    ASSERT(strstr(test_errmsg, "did you mean") == NULL);
+    ASSERT_EQ(test_stats(v.j).specializations, 0);
     vcall_free(&v);
 }
 
@@ -297,7 +247,7 @@ TEST(err_param_missing_no_default)
         .params = "tile: int = 16, n: int, scale: float = 1.5",
     };
     ASSERT_OK(iron_jit_create(&j, needs_n_design, &o));
-    iron_tensor *a = zeros_1d(IRON_INT32, 16);
+    iron_tensor *a = test_zeros(IRON_INT32, 16);
     ASSERT_STATUS(iron_call(j, a), IRON_EPARAM);
     ASSERT_MSG("needs_n: parameter 'n' (int) has no default and was not "
                "given");
@@ -308,8 +258,8 @@ TEST(err_param_missing_no_default)
     /* Bound, too. */
     ASSERT_OK(iron_jit_bind(j, IRON_PARAMS(iron_param_int("n", 4))));
     ASSERT_STATUS(iron_call(j, a), IRON_ENOTSUP);
-    ASSERT_EQ(stats_of(j).specializations, 0);
-    ASSERT_EQ(stats_of(j).design_runs, 2);
+    ASSERT_EQ(test_stats(j).specializations, 0);
+    ASSERT_EQ(test_stats(j).design_runs, 2);
     iron_tensor_free(a);
     iron_jit_free(j);
 }
@@ -360,7 +310,7 @@ TEST(err_bind_checked_like_calls)
 
 TEST(err_launch_null_jit)
 {
-    iron_tensor *a = zeros_1d(IRON_INT32, 16);
+    iron_tensor *a = test_zeros(IRON_INT32, 16);
     ASSERT_FAILS(iron_call(NULL, a), IRON_EINVAL, "jit is NULL");
     iron_jit_stats st = { .size = sizeof st };
     ASSERT_FAILS(iron_jit_get_stats(NULL, &st), IRON_EINVAL, "jit is NULL");
@@ -386,7 +336,7 @@ TEST(err_wrong_tensor_count)
                   IRON_EARG);
     ASSERT_MSG("3 tensor arguments announced but the argument array is "
                "NULL");
-    iron_jit_stats st = stats_of(v.j);
+    iron_jit_stats st = test_stats(v.j);
     ASSERT_EQ(st.calls, 5);
     ASSERT_EQ(st.design_runs, 0);
     vcall_free(&v);
@@ -405,7 +355,7 @@ TEST(err_null_tensor)
 TEST(err_dtype_mismatch)
 {
     vcall v = vcall_new(64);
-    iron_tensor *f = zeros_1d(IRON_FLOAT32, 64);
+    iron_tensor *f = test_zeros(IRON_FLOAT32, 64);
     ASSERT_STATUS(iron_call(v.j, f, v.b, v.c), IRON_EARG);
     ASSERT_MSG("argument 0 ('a'): expected int32[N], got float32[64]");
     ASSERT_MSG("compile-time: tile=16, op='+'");
@@ -414,7 +364,7 @@ TEST(err_dtype_mismatch)
                   IRON_EARG);
     ASSERT_MSG("argument 1 ('b'): expected int32[64], got float32[64]");
     ASSERT_MSG("op='-'");
-    ASSERT_EQ(stats_of(v.j).design_runs, 0);
+    ASSERT_EQ(test_stats(v.j).design_runs, 0);
     iron_tensor_free(f);
     vcall_free(&v);
 }
@@ -422,7 +372,7 @@ TEST(err_dtype_mismatch)
 TEST(err_shape_mismatch_bound_by_other_arg)
 {
     vcall v = vcall_new(64);
-    iron_tensor *s = zeros_1d(IRON_INT32, 32);
+    iron_tensor *s = test_zeros(IRON_INT32, 32);
     ASSERT_STATUS(iron_call(v.j, v.a, s, v.c), IRON_EARG);
     ASSERT_MSG("argument 1 ('b'): expected int32[64], got int32[32]");
     ASSERT_MSG("N bound by argument 0 ('a')");
@@ -449,9 +399,9 @@ TEST(err_shape_mismatch_within_one_arg)
     ASSERT_MSG("square: argument 0 ('a'): expected int16[3, 3], got "
                "int16[3, 4]");
     /* Nothing about other arguments, and balanced parentheses. */
-    ASSERT(strstr(errmsg, "bound by") == NULL);
+    ASSERT(strstr(test_errmsg, "bound by") == NULL);
     int depth = 0;
-    for (const char *p = errmsg; *p; p++) {
+    for (const char *p = test_errmsg; *p; p++) {
         depth += *p == '(';
         depth -= *p == ')';
         ASSERT_GE(depth, 0);
@@ -490,7 +440,7 @@ TEST(err_scoped_unknown_device)
     ASSERT_MSG("vector_op");
     ASSERT_MSG("'npu9'");
     ASSERT_MSG("npu1_1col");   /* the known devices are listed */
-    ASSERT_EQ(stats_of(v.j).design_runs, 0);
+    ASSERT_EQ(test_stats(v.j).design_runs, 0);
     /* The scope is closed: calls run on the default device again. */
     ASSERT_OK(iron_call(v.j, v.a, v.b, v.c));
     /* A bad inner scope is not rescued by a good outer one. */
@@ -529,7 +479,7 @@ TEST(err_launch_cols_exceed_device)
                                   IRON_TENSORS(v.a, v.b, v.c)),
                   IRON_ERESOURCE);
     ASSERT_MSG("-1");
-    ASSERT_EQ(stats_of(v.j).design_runs, 0);
+    ASSERT_EQ(test_stats(v.j).design_runs, 0);
     vcall_free(&v);
 }
 
@@ -795,7 +745,7 @@ static int err_design(iron_design *d, void *user)
 }
 
 /* Runs err_design case `which` on int32 a[n_in] -> b[n_out]; returns the
- * status with the message kept in errmsg, and checks that a failure left
+ * status with the message kept in test_errmsg, and checks that a failure left
  * nothing cached. */
 static iron_status run_case_cfg(int which, int64_t n_in, int64_t n_out,
                                 const iron_launch_config *cfg)
@@ -811,14 +761,14 @@ static iron_status run_case_cfg(int which, int64_t n_in, int64_t n_out,
         .user = &which_store,
     };
     ASSERT_OK(iron_jit_create(&j, err_design, &o));
-    iron_tensor *a = zeros_1d(IRON_INT32, n_in);
-    iron_tensor *b = zeros_1d(IRON_INT32, n_out);
-    iron_status s = keep(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
+    iron_tensor *a = test_zeros(IRON_INT32, n_in);
+    iron_tensor *b = test_zeros(IRON_INT32, n_out);
+    iron_status s = test_keep(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
                                          IRON_TENSORS(a, b)));
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     if (s != IRON_OK && s != IRON_EDEADLOCK && st.specializations != 0)
         TEST_FAIL_("case %d failed (%s) but left %llu specializations",
-                   which, errmsg, (unsigned long long)st.specializations);
+                   which, test_errmsg, (unsigned long long)st.specializations);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
@@ -1023,8 +973,8 @@ TEST(err_design_sticky_first_error)
 {
     sticky_checked = 0;
     CASE_FAILS(E_STICKY, IRON_EINVAL, "fifo 'z': depth 0");
-    ASSERT(strstr(errmsg, "already exists") == NULL);
-    ASSERT(strstr(errmsg, "argument 9") == NULL);
+    ASSERT(strstr(test_errmsg, "already exists") == NULL);
+    ASSERT(strstr(test_errmsg, "argument 9") == NULL);
     ASSERT_EQ(sticky_checked, 1);
 }
 
@@ -1079,17 +1029,17 @@ static iron_status run_chain(int workers, int cols)
         .user = &w_store,
     };
     ASSERT_OK(iron_jit_create(&j, chain_design, &o));
-    iron_tensor *a = NULL, *b = zeros_1d(IRON_INT32, 64);
+    iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 64);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
-    iron_status s = keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+    iron_status s = test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
                                          IRON_TENSORS(a, b)));
     if (s == IRON_OK) {
         const int32_t *y = iron_tensor_data(b);
         for (int i = 0; i < 64; i++)
             ASSERT_EQ(y[i], i + workers);
     } else {
-        ASSERT_EQ(stats_of(j).specializations, 0);
+        ASSERT_EQ(test_stats(j).specializations, 0);
     }
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -1143,8 +1093,8 @@ TEST(err_compute_tile_memory_overflow)
         .params = "words: int",
     };
     ASSERT_OK(iron_jit_create(&j, big_design, &o));
-    iron_tensor *a = zeros_1d(IRON_INT32, 8192);
-    iron_tensor *b = zeros_1d(IRON_INT32, 8192);
+    iron_tensor *a = test_zeros(IRON_INT32, 8192);
+    iron_tensor *b = test_zeros(IRON_INT32, 8192);
     /* 16 KiB objects: 4 buffers = 64 KiB, plus the 1 KiB stack. */
     ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_int("words", 4096)),
                                  a, b),
@@ -1154,24 +1104,24 @@ TEST(err_compute_tile_memory_overflow)
     ASSERT_MSG("data memory needs 66560 bytes, the tile has 65536");
     ASSERT_MSG("fifo 'in' (consumer) 2 x 16384 B");
     ASSERT_MSG("stack 1024 B");
-    ASSERT_EQ(stats_of(j).specializations, 0);
-    ASSERT_EQ(stats_of(j).kernel_compiles, 0);  /* placement comes first */
+    ASSERT_EQ(test_stats(j).specializations, 0);
+    ASSERT_EQ(test_stats(j).kernel_compiles, 0);  /* placement comes first */
     /* Just under the limit fits: 4 x 16128 + 1024 = 65536. */
     iron_tensor_free(a);
     iron_tensor_free(b);
-    a = zeros_1d(IRON_INT32, 2 * 4032);
-    b = zeros_1d(IRON_INT32, 2 * 4032);
+    a = test_zeros(IRON_INT32, 2 * 4032);
+    b = test_zeros(IRON_INT32, 2 * 4032);
     ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_int("words", 4032)),
                              a, b));
-    ASSERT_EQ(stats_of(j).specializations, 1);
+    ASSERT_EQ(test_stats(j).specializations, 1);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
 
     /* The passthrough reference design over 64 KiB does not fit either. */
     ASSERT_OK(iron_jit_create(&j, passthrough_design, &passthrough_options));
-    a = zeros_1d(IRON_UINT8, 65536);
-    b = zeros_1d(IRON_UINT8, 65536);
+    a = test_zeros(IRON_UINT8, 65536);
+    b = test_zeros(IRON_UINT8, 65536);
     ASSERT_STATUS(iron_call(j, a, b), IRON_ERESOURCE);
     ASSERT_MSG("passthrough (input: uint8[65536]");
     ASSERT_MSG("data memory");
@@ -1216,7 +1166,7 @@ TEST(err_too_many_shim_channels)
         .args = "in a: int32[N], out b: int32[N]",
     };
     ASSERT_OK(iron_jit_create(&j, thirds_design, &o));
-    iron_tensor *a = NULL, *b = zeros_1d(IRON_INT32, 96);
+    iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(96), 5, 3));
     iron_launch_config one = { .size = sizeof one, .cols = 1 };
     ASSERT_STATUS(iron_jit_launch(j, &one, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
@@ -1224,7 +1174,7 @@ TEST(err_too_many_shim_channels)
     ASSERT_MSG("shim DMA");
     ASSERT_MSG("fifo 'in2' needs an MM2S");
     ASSERT_MSG("the design needs 3, the 1 granted column has 1 x 2");
-    ASSERT_EQ(stats_of(j).specializations, 0);
+    ASSERT_EQ(test_stats(j).specializations, 0);
     /* Two columns have four MM2S channels: it fits and runs. */
     iron_launch_config two = { .size = sizeof two, .cols = 2 };
     ASSERT_OK(iron_jit_launch(j, &two, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
@@ -1291,13 +1241,13 @@ TEST(err_failed_build_caches_nothing)
         .params = "op: str = '+'",
     };
     ASSERT_OK(iron_jit_create(&j, op_design, &o));
-    iron_tensor *a = NULL, *c = zeros_1d(IRON_INT32, 64);
+    iron_tensor *a = NULL, *c = test_zeros(IRON_INT32, 64);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
     ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "@")), a,
                                  c),
                   IRON_ECOMPILE);
     ASSERT_MSG("opjit (a: int32[64], c: int32[64]; op='@'");
-    iron_jit_stats st = stats_of(j);
+    iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.specializations, 0);
     ASSERT_EQ(st.builds, 0);
     ASSERT_EQ(st.design_runs, 1);
@@ -1306,19 +1256,19 @@ TEST(err_failed_build_caches_nothing)
     ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "@")), a,
                                  c),
                   IRON_ECOMPILE);
-    ASSERT_EQ(stats_of(j).design_runs, 2);
-    ASSERT_EQ(stats_of(j).memory_hits, 0);
+    ASSERT_EQ(test_stats(j).design_runs, 2);
+    ASSERT_EQ(test_stats(j).memory_hits, 0);
     ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "*")), a, c));
     const int32_t *y = iron_tensor_data(c);
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(y[i], i * 3);
-    st = stats_of(j);
+    st = test_stats(j);
     ASSERT_EQ(st.specializations, 1);
     ASSERT_EQ(st.builds, 1);
     iron_tensor_free(a);
     iron_tensor_free(c);
     iron_jit_free(j);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* ------------------------------------------------------------------------
@@ -1338,8 +1288,8 @@ TEST(err_deadlock_drain_expects_more)
         .user = &which,
     };
     ASSERT_OK(iron_jit_create(&j, err_design, &o));
-    iron_tensor *a = zeros_1d(IRON_INT32, 64);
-    iron_tensor *b = zeros_1d(IRON_INT32, 128);
+    iron_tensor *a = test_zeros(IRON_INT32, 64);
+    iron_tensor *b = test_zeros(IRON_INT32, 128);
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
     ASSERT_STATUS(iron_call(j, a, b), IRON_EDEADLOCK);
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
@@ -1350,15 +1300,15 @@ TEST(err_deadlock_drain_expects_more)
     ASSERT_MSG("drain of argument 1 'b': 64 of 128 elements moved");
     /* The specialization itself is fine and cached; calling it again
      * resets the array and reports the same stall. */
-    ASSERT_EQ(stats_of(j).specializations, 1);
+    ASSERT_EQ(test_stats(j).specializations, 1);
     ASSERT_STATUS(iron_call(j, a, b), IRON_EDEADLOCK);
     ASSERT_MSG("64 of 128 elements moved");
-    ASSERT_EQ(stats_of(j).builds, 1);
+    ASSERT_EQ(test_stats(j).builds, 1);
     /* The same jit with a shape that matches runs fine. */
     int32_t *x = iron_tensor_data(a);
     for (int i = 0; i < 64; i++)
         x[i] = 3 * i;
-    iron_tensor *c = zeros_1d(IRON_INT32, 64);
+    iron_tensor *c = test_zeros(IRON_INT32, 64);
     ASSERT_OK(iron_call(j, a, c));
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
     ASSERT_EQ(memcmp(iron_tensor_data(a), iron_tensor_data(c), 64 * 4), 0);
@@ -1366,7 +1316,7 @@ TEST(err_deadlock_drain_expects_more)
     iron_tensor_free(b);
     iron_tensor_free(c);
     iron_jit_free(j);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 TEST(err_deadlock_then_other_jit_works)
@@ -1404,9 +1354,9 @@ TEST(err_deadlock_recovery_sequence)
     };
     ASSERT_OK(iron_jit_create(&stuck, err_design, &o));
     ASSERT_OK(iron_jit_create(&good, vector_op_design, &vector_op_options));
-    iron_tensor *a = NULL, *b = zeros_1d(IRON_INT32, 128);
+    iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 128);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 1, 2));
-    iron_tensor *c = zeros_1d(IRON_INT32, 64);
+    iron_tensor *c = test_zeros(IRON_INT32, 64);
     for (int round = 0; round < 3; round++) {
         ASSERT_STATUS(iron_call(stuck, a, b), IRON_EDEADLOCK);
         ASSERT_EQ(iron_jit_last_state(stuck), IRON_RUN_ERROR);
@@ -1475,8 +1425,8 @@ TEST_TIMEOUT(err_free_running_workers_do_not_block_a_call, 20)
         .args = "in a: int32[N], out b: int32[N]",
     };
     ASSERT_OK(iron_jit_create(&j, livelock_design, &o));
-    iron_tensor *a = zeros_1d(IRON_INT32, 64);
-    iron_tensor *b = zeros_1d(IRON_INT32, 64);
+    iron_tensor *a = test_zeros(IRON_INT32, 64);
+    iron_tensor *b = test_zeros(IRON_INT32, 64);
     iron_launch_config cfg = { .size = sizeof cfg, .timeout_ms = 2000 };
     for (int call = 0; call < 3; call++) {
         ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
@@ -1525,7 +1475,7 @@ TEST(err_alloc_fail_jit_create)
     }
     ASSERT(ok);
     ASSERT_GT(n, 5);   /* the loop really went through failures */
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 static void alloc_fail_first_call(iron_design_fn fn,
@@ -1551,7 +1501,7 @@ static void alloc_fail_first_call(iron_design_fn fn,
                        iron_status_name(s), iron_last_error());
         /* A failed build caches nothing; a build that succeeded and then
          * failed to run (queueing DMA ops) is a good specialization. */
-        iron_jit_stats st = stats_of(j);
+        iron_jit_stats st = test_stats(j);
         if (st.specializations > st.builds || st.specializations > 1)
             TEST_FAIL_("allocation %ld failing left %llu specializations "
                        "after %llu builds (%s)",
@@ -1560,7 +1510,7 @@ static void alloc_fail_first_call(iron_design_fn fn,
     }
     ASSERT(ok);
     ASSERT_GT(n, 10);
-    ASSERT_EQ(stats_of(j).specializations, 1);
+    ASSERT_EQ(test_stats(j).specializations, 1);
     /* Warm calls under the same injection: success or clean ENOMEM. */
     for (n = 1; n < 50; n++) {
         iron__alloc_fail_at(n);
@@ -1577,7 +1527,7 @@ static void alloc_fail_first_call(iron_design_fn fn,
 TEST_TIMEOUT(err_alloc_fail_first_call_vector_op, 60)
 {
     const int64_t n = 256;
-    iron_tensor *a = NULL, *b = NULL, *c = zeros_1d(IRON_INT32, n);
+    iron_tensor *a = NULL, *b = NULL, *c = test_zeros(IRON_INT32, n);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 0, 1));
     ASSERT_OK(iron_tensor_arange(&b, IRON_INT32, IRON_SHAPE(n), 7, 2));
     alloc_fail_first_call(vector_op_design, &vector_op_options,
@@ -1590,7 +1540,7 @@ TEST_TIMEOUT(err_alloc_fail_first_call_vector_op, 60)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* A richer build: three workers, six fifos, launch config, several
@@ -1602,7 +1552,7 @@ TEST_TIMEOUT(err_alloc_fail_first_call_multi_worker, 60)
         .name = "thirds",
         .args = "in a: int32[N], out b: int32[N]",
     };
-    iron_tensor *a = NULL, *b = zeros_1d(IRON_INT32, 96);
+    iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(96), 0, 1));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 3 };
     alloc_fail_first_call(thirds_design, &o, IRON_TENSORS(a, b), &cfg,
@@ -1612,7 +1562,7 @@ TEST_TIMEOUT(err_alloc_fail_first_call_multi_worker, 60)
         ASSERT_EQ(y[i], i + 1);
     iron_tensor_free(a);
     iron_tensor_free(b);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* Failures of builds are freed too: leak check after error paths. */
@@ -1625,7 +1575,7 @@ TEST(err_error_paths_do_not_leak)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         ASSERT_NE(run_case(cases[i]), IRON_OK);
     ASSERT_STATUS(run_chain(5, 1), IRON_ERESOURCE);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* ------------------------------------------------------------------------
@@ -1742,8 +1692,8 @@ static iron_status run_limit(int which)
         .user = &lc,
     };
     ASSERT_OK(iron_jit_create(&j, limits_design, &o));
-    iron_tensor *a = zeros_1d(IRON_INT32, 64), *b = zeros_1d(IRON_INT32, 64);
-    iron_status s = keep(iron_call(j, a, b));
+    iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_status s = test_keep(iron_call(j, a, b));
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
@@ -1810,16 +1760,16 @@ TEST(err_deadlock_in_one_of_two_paths)
             .args = "in a: int32[N], out b: int32[N], out c: int32[M]",
         };
         ASSERT_OK(iron_jit_create(&j, two_paths_design, &o));
-        iron_tensor *a = zeros_1d(IRON_INT32, 64);
-        iron_tensor *b = zeros_1d(IRON_INT32, 64);
-        iron_tensor *cc = zeros_1d(IRON_INT32, 96);
+        iron_tensor *a = test_zeros(IRON_INT32, 64);
+        iron_tensor *b = test_zeros(IRON_INT32, 64);
+        iron_tensor *cc = test_zeros(IRON_INT32, 96);
         ASSERT_STATUS(iron_call(j, a, b, cc), IRON_EDEADLOCK);
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
         ASSERT_MSG("worker 'path1'");
         ASSERT_MSG("drain of argument 2 'c': 64 of 96 elements moved");
-        ASSERT(strstr(errmsg, "drain of argument 1") == NULL);
+        ASSERT(strstr(test_errmsg, "drain of argument 1") == NULL);
         /* Matching sizes: both paths complete, on the same jit. */
-        iron_tensor *c2 = zeros_1d(IRON_INT32, 64);
+        iron_tensor *c2 = test_zeros(IRON_INT32, 64);
         int32_t *x = iron_tensor_data(a);
         for (int i = 0; i < 64; i++)
             x[i] = i;

@@ -20,27 +20,6 @@
 
 #include "test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define RULE_HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RULE_HAVE_LSAN 1
-#endif
-#endif
-#ifdef RULE_HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
-/* The runner leaves each test's child with _Exit, which skips the
- * exit-time leak check: tests whose failure paths free things ask for it
- * (a no-op without ASan). */
-static void assert_no_leaks(void)
-{
-#ifdef RULE_HAVE_LSAN
-    ASSERT_EQ(__lsan_do_recoverable_leak_check(), 0);
-#endif
-}
-
 /* ------------------------------------------------------------------------
  * Helpers
  * ------------------------------------------------------------------------ */
@@ -48,30 +27,14 @@ static void assert_no_leaks(void)
 #define SENTINEL (-7.0)
 #define OBJ 16
 
-static char errmsg[8192];
 
 /* Per-test knobs read by the design functions (each test runs in its own
  * child process). */
 static int g_case;
 static int64_t g_x, g_y;
 
-static iron_status keep(iron_status s)
-{
-    snprintf(errmsg, sizeof errmsg, "%s",
-             s == IRON_OK ? "" : iron_last_error());
-    return s;
-}
 
-#define EXPECT(expr, status)                                                  \
-    do {                                                                      \
-        iron_status st_ = keep(expr);                                         \
-        if (st_ != (status))                                                  \
-            TEST_FAIL_("%s: expected %s, got %s (%s)", #expr,                 \
-                       iron_status_name(status), iron_status_name(st_),       \
-                       errmsg);                                               \
-    } while (0)
 
-#define MSG(needle) ASSERT_CONTAINS(errmsg, needle)
 
 static iron_tensor *arange(iron_dtype dt, int64_t n)
 {
@@ -140,7 +103,7 @@ static iron_status launch(iron_jit *j, int cols, int timeout_ms, int nparams,
 {
     iron_launch_config c = { .size = sizeof c, .cols = cols,
                              .timeout_ms = timeout_ms };
-    return keep(iron_jit_launch(j, &c, nparams, params, nargs, args));
+    return test_keep(iron_jit_launch(j, &c, nparams, params, nargs, args));
 }
 
 static char *dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args)
@@ -221,18 +184,18 @@ TEST(rule_fifo_endpoint_depth_range)
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     g_x = 0;
     g_y = 2;
-    EXPECT(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
-    MSG("fifo 'in' (consumer): depth 0; expected 1 to 16");
-    MSG("depth (a: int32[64]");
+    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
+    ASSERT_MSG("fifo 'in' (consumer): depth 0; expected 1 to 16");
+    ASSERT_MSG("depth (a: int32[64]");
     assert_rejected_before_run(j, b);
     g_x = 17;
-    EXPECT(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
-    MSG("fifo 'in' (consumer): depth 17; expected 1 to 16");
+    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
+    ASSERT_MSG("fifo 'in' (consumer): depth 17; expected 1 to 16");
     assert_rejected_before_run(j, b);
     g_x = 2;
     g_y = -1;
-    EXPECT(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
-    MSG("fifo 'out' (producer): depth -1; expected 1 to 16");
+    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
+    ASSERT_MSG("fifo 'out' (producer): depth -1; expected 1 to 16");
     assert_rejected_before_run(j, b);
     /* In range, and different per endpoint (1 + 15 buffers: the tile's
      * 16 buffer descriptors). */
@@ -300,11 +263,11 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     g_x = 3; /* > the consumer endpoint's 2 buffers (the fifo has 4) */
     g_y = 1;
     for (int call = 0; call < 2; call++) {
-        EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+        ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ERUNTIME);
-        MSG("worker 'greedy' on tile (0,2): acquire(3) on fifo 'in' "
+        ASSERT_MSG("worker 'greedy' on tile (0,2): acquire(3) on fifo 'in' "
             "(consumer); the endpoint has 2 buffers (1 <= n <= depth)");
-        MSG("acq (a: int32[64]");
+        ASSERT_MSG("acq (a: int32[64]");
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     }
     ASSERT_EQ(stats(j).builds, 1);
@@ -312,9 +275,9 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     iron_jit_free(j);
     j = acq_jit();
     g_x = 0;
-    EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    MSG("worker 'greedy' on tile (0,2): acquire(0) on fifo 'in' (consumer)");
+    ASSERT_MSG("worker 'greedy' on tile (0,2): acquire(0) on fifo 'in' (consumer)");
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     /* Taking exactly the endpoint's depth is fine: two objects in, the
      * first of each pair out. */
@@ -331,7 +294,7 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 TEST_TIMEOUT(rule_core_release_more_than_held, 20)
@@ -341,24 +304,24 @@ TEST_TIMEOUT(rule_core_release_more_than_held, 20)
     g_x = 1;
     g_y = 2; /* holds 1, releases 2 */
     for (int call = 0; call < 2; call++) {
-        EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+        ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ERUNTIME);
-        MSG("worker 'greedy' on tile (0,2): release(2) on fifo 'in' "
+        ASSERT_MSG("worker 'greedy' on tile (0,2): release(2) on fifo 'in' "
             "(consumer), which holds 1");
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     }
     iron_jit_free(j);
     j = acq_jit();
     g_y = -1;
-    EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    MSG("release(-1) on fifo 'in' (consumer), which holds 1");
+    ASSERT_MSG("release(-1) on fifo 'in' (consumer), which holds 1");
     /* The run stopped before anything reached the output. */
     assert_untouched(b);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* Probes acquire/release semantics on pairs of input objects and writes
@@ -708,7 +671,7 @@ static int link_design(iron_design *d, void *user)
      * this thread, and the failure sticks to the design. */
     ASSERT(s != IRON_OK);
     ASSERT_EQ(iron_design_status(d), s);
-    snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+    snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
     return 0;
 }
 
@@ -718,15 +681,15 @@ static void link_case(int which, iron_status want)
     iron_jit *j = jit(link_design, "links", "in a: int32[48], out b: int32[48]",
                       NULL);
     iron_tensor *a = arange(IRON_INT32, 48), *b = sentinel(IRON_INT32, 48);
-    errmsg[0] = '\0';
-    char inside[sizeof errmsg];
+    test_errmsg[0] = '\0';
+    char inside[sizeof test_errmsg];
     iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                                     IRON_TENSORS(a, b));
-    snprintf(inside, sizeof inside, "%s", errmsg);
-    EXPECT(s, want);
+    snprintf(inside, sizeof inside, "%s", test_errmsg);
+    ASSERT_STATUS(s, want);
     /* The builder call's own message is the one the jit reports. */
     if (inside[0])
-        ASSERT_CONTAINS(errmsg, inside);
+        ASSERT_CONTAINS(test_errmsg, inside);
     assert_rejected_before_run(j, b);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -736,66 +699,66 @@ static void link_case(int which, iron_status want)
 TEST(rule_link_split_sizes_must_tile_the_object)
 {
     link_case(L_SPLIT_SUM_SMALL, IRON_EDESIGN);
-    MSG("split of fifo 'in': the pieces' sizes sum to 16 elements, the "
+    ASSERT_MSG("split of fifo 'in': the pieces' sizes sum to 16 elements, the "
         "object has 24");
     link_case(L_SPLIT_OVERLAP, IRON_EDESIGN);
-    MSG("split of fifo 'in': pieces 0 [0, 8) and 1 [4, 12) overlap");
+    ASSERT_MSG("split of fifo 'in': pieces 0 [0, 8) and 1 [4, 12) overlap");
     link_case(L_SPLIT_OUT_OF_RANGE, IRON_EDESIGN);
-    MSG("split of fifo 'in': piece 2 covers elements [20, 28), outside the "
+    ASSERT_MSG("split of fifo 'in': piece 2 covers elements [20, 28), outside the "
         "24-element object");
     link_case(L_JOIN_SUM_LARGE, IRON_EDESIGN);
-    MSG("join of fifo 'out': piece 3 covers elements [24, 32), outside the "
+    ASSERT_MSG("join of fifo 'out': piece 3 covers elements [24, 32), outside the "
         "24-element object");
     link_case(L_SPLIT_TOO_MANY, IRON_EDESIGN);
-    MSG("split of fifo 'in' (consumer): 9 pieces; expected 1 to 8");
-    assert_no_leaks();
+    ASSERT_MSG("split of fifo 'in' (consumer): 9 pieces; expected 1 to 8");
+    test_assert_no_leaks();
 }
 
 TEST(rule_link_output_depths_in_range)
 {
     link_case(L_SPLIT_DEPTH_NEG, IRON_EINVAL);
-    MSG("split of fifo 'in' (consumer): piece 1's depth is -1; expected 0 "
+    ASSERT_MSG("split of fifo 'in' (consumer): piece 1's depth is -1; expected 0 "
         "(the handle's, 2) or 1 to 16");
     link_case(L_SPLIT_DEPTH_17, IRON_EINVAL);
-    MSG("fifo 'p2': depth 17; expected 1 to 16");
+    ASSERT_MSG("fifo 'p2': depth 17; expected 1 to 16");
     link_case(L_FORWARD_DEPTH_NEG, IRON_EINVAL);
-    MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");    assert_no_leaks();
+    ASSERT_MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");    test_assert_no_leaks();
 }
 
 TEST(rule_link_split_takes_consumer_join_takes_producer)
 {
     link_case(L_SPLIT_PRODUCER, IRON_EDESIGN);
-    MSG("split of fifo 'in' (producer): a split takes a consumer handle");
-    MSG("a producer handle cannot be split");
+    ASSERT_MSG("split of fifo 'in' (producer): a split takes a consumer handle");
+    ASSERT_MSG("a producer handle cannot be split");
     link_case(L_JOIN_CONSUMER, IRON_EDESIGN);
-    MSG("join into fifo 'out' (consumer): a join takes the producer handle");
-    MSG("a consumer handle cannot be joined");
+    ASSERT_MSG("join into fifo 'out' (consumer): a join takes the producer handle");
+    ASSERT_MSG("a consumer handle cannot be joined");
 }
 
 TEST(rule_link_handle_already_used)
 {
     link_case(L_SPLIT_WORKER_HANDLE, IRON_EDESIGN);
-    MSG("split of fifo 'in' (consumer): the handle is already used by "
+    ASSERT_MSG("split of fifo 'in' (consumer): the handle is already used by "
         "worker 'copy'");
     link_case(L_FORWARD_RUNTIME_HANDLE, IRON_EDESIGN);
-    MSG("forward of fifo 'out' (consumer): the handle is already used by "
+    ASSERT_MSG("forward of fifo 'out' (consumer): the handle is already used by "
         "the runtime sequence");
     link_case(L_FORWARD_LINKED_HANDLE, IRON_EDESIGN);
-    MSG("forward of fifo 'in' (consumer): the handle is already used by a "
+    ASSERT_MSG("forward of fifo 'in' (consumer): the handle is already used by a "
         "memtile link");
     link_case(L_FILL_LINKED_HANDLE, IRON_EDESIGN);
-    MSG("fill of fifo 'fwd' (producer): the handle is already used by a "
+    ASSERT_MSG("fill of fifo 'fwd' (producer): the handle is already used by a "
         "memtile link");
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 TEST(rule_link_output_needs_a_consumer)
 {
     link_case(L_SPLIT_UNCONSUMED_OUTPUT, IRON_EDESIGN);
-    MSG("links (a: int32[48], b: int32[48]; npu2, 8 columns): verify");
-    MSG("fifo 'p2' has no consumer");
+    ASSERT_MSG("links (a: int32[48], b: int32[48]; npu2, 8 columns): verify");
+    ASSERT_MSG("fifo 'p2' has no consumer");
     link_case(L_FORWARD_UNUSED_CONSUMER, IRON_EDESIGN);
-    MSG("fifo 'fwd' (consumer 1) is never used");
+    ASSERT_MSG("fifo 'fwd' (consumer 1) is never used");
 }
 
 /* A forward through a memtile that transposes each 4 x 8 object into
@@ -887,7 +850,7 @@ static int dims_design(iron_design *d, void *user)
     if (g_nd > IRON_TAP_MAX_DIMS) {
         /* Rejected where it is made: no tile has more than 4. */
         ASSERT_EQ(s, IRON_EDESIGN);
-        snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+        snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
     } else {
         ASSERT_OK(s);  /* checked at verification, on its tile */
     }
@@ -929,12 +892,12 @@ TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
     const int64_t sz4[4] = { 2, 2, 2, 4 }, st4[4] = { 16, 8, 4, 1 };
     set_dims(4, sz4, st4);
     /* Four on a compute tile's consumer: rejected at verification. */
-    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): place: fifo "
+    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): place: fifo "
         "'in' (consumer) on compute tile (0,2): dims_from_stream has 4 "
         "dimensions; at most 3 on this tile");
-    EXPECT(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream has 4 "
+    ASSERT_STATUS(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream has 4 "
         "dimensions; at most 3 on this tile");
     /* Four on a memtile are fine, and run. */
     iron_tensor *b = NULL;
@@ -945,51 +908,51 @@ TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
     /* Five: no tile takes them, rejected by iron_handle_set_dims. */
     const int64_t sz5[5] = { 2, 2, 2, 2, 2 }, st5[5] = { 16, 8, 4, 2, 1 };
     set_dims(5, sz5, st5);
-    EXPECT(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'fwd' (producer): dims_to_stream has 5 dimensions; expected 1 "
+    ASSERT_STATUS(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'fwd' (producer): dims_to_stream has 5 dimensions; expected 1 "
         "to 4");
-    MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): design");
+    ASSERT_MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): design");
 }
 
 TEST(rule_dims_visit_exactly_one_object)
 {
     /* 16 of the object's 32 elements. */
     set_dims(2, (const int64_t[]){ 4, 4 }, (const int64_t[]){ 8, 1 });
-    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream visits "
+    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream visits "
         "16 elements; an object has 32");
     /* 64 visits of a 32-element object, on a memtile. */
     set_dims(2, (const int64_t[]){ 2, 32 }, (const int64_t[]){ 0, 1 });
-    EXPECT(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream visits 64 "
+    ASSERT_STATUS(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream visits 64 "
         "elements; an object has 32");
     /* Reaching past the object: 3 * 9 + 7 = 34. */
     set_dims(2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ 9, 1 });
-    EXPECT(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream "
+    ASSERT_STATUS(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream "
         "dimension 0 (size 4, stride 9) reaches element 34; the object has "
         "32");
     /* Negative stride and zero size. */
     set_dims(2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ -8, 1 });
-    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("dims_from_stream dimension 0 has stride -8");
+    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("dims_from_stream dimension 0 has stride -8");
     set_dims(2, (const int64_t[]){ 0, 8 }, (const int64_t[]){ 8, 1 });
-    EXPECT(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("dims_from_stream dimension 0 has size 0");
+    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("dims_from_stream dimension 0 has size 0");
 }
 
 TEST(rule_dims_32bit_granularity)
 {
     /* int16: a transpose moves single 2-byte elements. */
     set_dims(2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
-    EXPECT(dims_run(D_WORKER_CONS, IRON_INT16, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream: "
+    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT16, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream: "
         "int16 innermost stride is 16; with 2-byte elements it must be 1 "
         "(DMA addresses count 32-bit words)");
     /* int8: runs of 2 bytes, 4 bytes apart. */
     set_dims(3, (const int64_t[]){ 2, 8, 2 }, (const int64_t[]){ 2, 4, 1 });
-    EXPECT(dims_run(D_MEMTILE_PROD, IRON_INT8, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream: int8 "
+    ASSERT_STATUS(dims_run(D_MEMTILE_PROD, IRON_INT8, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream: int8 "
         "innermost run is 2 elements (2 bytes); with 1-byte elements it must "
         "be a whole number of 4-byte words");
     /* int16 with a whole-word run and word strides is fine: swap the two
@@ -1013,12 +976,12 @@ TEST(rule_dims_32bit_granularity)
 TEST(rule_dims_not_on_runtime_endpoints)
 {
     set_dims(2, (const int64_t[]){ 8, 4 }, (const int64_t[]){ 1, 8 });
-    EXPECT(dims_run(D_FILL_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'in' (producer): a layout transform on an endpoint the "
+    ASSERT_STATUS(dims_run(D_FILL_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'in' (producer): a layout transform on an endpoint the "
         "runtime sequence uses; give the order with the fill's access "
         "pattern");
-    EXPECT(dims_run(D_DRAIN_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    MSG("fifo 'out' (consumer): a layout transform on an endpoint the "
+    ASSERT_STATUS(dims_run(D_DRAIN_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_MSG("fifo 'out' (consumer): a layout transform on an endpoint the "
         "runtime sequence uses; give the order with the drain's access "
         "pattern");
 }
@@ -1028,24 +991,24 @@ TEST(rule_dims_need_a_dma_not_shared_memory)
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     g_case = LOOP_DIMS_FROM;
     iron_jit *j = jit(loop_design, "loop", "in a, out b", NULL);
-    EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_EDESIGN);
-    MSG("fifo 'loop' (consumer): dims_from_stream needs a DMA, but the "
+    ASSERT_MSG("fifo 'loop' (consumer): dims_from_stream needs a DMA, but the "
         "consumer shares the producer's tile (0,2) and its memory");
     assert_rejected_before_run(j, b);
     iron_jit_free(j);
     /* The producer's dims_to_stream has no DMA to apply it either. */
     g_case = LOOP_DIMS_TO;
     j = jit(loop_design, "loop", "in a, out b", NULL);
-    EXPECT(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_EDESIGN);
-    MSG("fifo 'loop' (producer): dims_to_stream needs a DMA, but consumer");
-    MSG("shares the producer's tile (0,2)");
+    ASSERT_MSG("fifo 'loop' (producer): dims_to_stream needs a DMA, but consumer");
+    ASSERT_MSG("shares the producer's tile (0,2)");
     assert_rejected_before_run(j, b);
     iron_jit_free(j);
     iron_tensor_free(a);
     iron_tensor_free(b);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* ========================================================================
@@ -1068,7 +1031,7 @@ static int tap_design(iron_design *d, void *user)
                               iron_use(iron_fifo_prod(out)),
                               iron_int(g_x)));
     if (iron_rt_fill(d, iron_fifo_prod(in), 0, g_tap) != IRON_OK) {
-        snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+        snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
         return 0;
     }
     iron_rt_drain(d, iron_fifo_cons(out), 1,
@@ -1091,16 +1054,16 @@ static iron_status tap_run(iron_dtype dt, int64_t n_in, int64_t obj,
     iron_jit *j = jit(tap_design, "tap", args, NULL);
     iron_tensor *a = NULL, *b = sentinel(dt, n_out);
     ASSERT_OK(iron_tensor_arange(&a, dt, IRON_SHAPE(n_in), 0, 1));
-    errmsg[0] = '\0';
-    char inside[sizeof errmsg];
+    test_errmsg[0] = '\0';
+    char inside[sizeof test_errmsg];
     iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                                     IRON_TENSORS(a, b));
-    snprintf(inside, sizeof inside, "%s", errmsg);
-    keep(s);
+    snprintf(inside, sizeof inside, "%s", test_errmsg);
+    test_keep(s);
     if (s != IRON_OK) {
         /* The fill's own message is what the jit reports. */
         ASSERT(inside[0] != '\0');
-        ASSERT_CONTAINS(errmsg, inside);
+        ASSERT_CONTAINS(test_errmsg, inside);
         assert_rejected_before_run(j, b);
     } else {
         /* Element k of the output is the k-th element the pattern visits
@@ -1137,12 +1100,12 @@ TEST(rule_tap_repeat_at_most_64)
 {
     /* Four dimensions: the outermost is the BD's repeat count. */
     const int64_t st[4] = { 0, 16, 4, 1 };
-    EXPECT(tap_run(IRON_INT32, 64, 8,
+    ASSERT_STATUS(tap_run(IRON_INT32, 64, 8,
                    tap4(0, 4, (const int64_t[]){ 65, 2, 2, 2 }, st)),
            IRON_EBOUNDS);
-    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "dimension 0 repeats 65 times; the shim DMA repeats at most 64");
-    MSG("tap (a: int32[64], b: int32[520]");
+    ASSERT_MSG("tap (a: int32[64], b: int32[520]");
     ASSERT_OK(tap_run(IRON_INT32, 64, 8,
                       tap4(0, 4, (const int64_t[]){ 64, 2, 2, 2 }, st)));
     /* With three dimensions the outermost is an ordinary loop. */
@@ -1154,29 +1117,29 @@ TEST(rule_tap_repeat_at_most_64)
 TEST(rule_tap_strided_sizes_at_most_1023)
 {
     /* Innermost size 1024 with stride 2. */
-    EXPECT(tap_run(IRON_INT32, 2048, 16,
+    ASSERT_STATUS(tap_run(IRON_INT32, 2048, 16,
                    tap4(0, 2, (const int64_t[]){ 2, 1024 },
                         (const int64_t[]){ 1, 2 })),
            IRON_EBOUNDS);
-    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "dimension 1 has size 1024 with stride 2; strided sizes are at most "
         "1023");
     ASSERT_OK(tap_run(IRON_INT32, 2048, 1023,
                       tap4(0, 2, (const int64_t[]){ 2, 1023 },
                            (const int64_t[]){ 1, 2 })));
     /* The second-innermost too. */
-    EXPECT(tap_run(IRON_INT32, 4096, 16,
+    ASSERT_STATUS(tap_run(IRON_INT32, 4096, 16,
                    tap4(0, 2, (const int64_t[]){ 1024, 2 },
                         (const int64_t[]){ 4, 1 })),
            IRON_EBOUNDS);
-    MSG("access pattern dimension 0 has size 1024 with stride 4; strided "
+    ASSERT_MSG("access pattern dimension 0 has size 1024 with stride 4; strided "
         "sizes are at most 1023");
     /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025. */
-    EXPECT(tap_run(IRON_INT8, 16384, 4100,
+    ASSERT_STATUS(tap_run(IRON_INT8, 16384, 4100,
                    tap4(0, 2, (const int64_t[]){ 2, 4100 },
                         (const int64_t[]){ 8192, 1 })),
            IRON_EBOUNDS);
-    MSG("access pattern dimension 1 has size 4100 with stride 1 (1025 "
+    ASSERT_MSG("access pattern dimension 1 has size 4100 with stride 1 (1025 "
         "32-bit words of int8); strided sizes are at most 1023 words");
     /* One contiguous run is a plain length: no limit. */
     ASSERT_OK(tap_run(IRON_INT32, 4096, 16, iron_tap_linear(4096)));
@@ -1185,11 +1148,11 @@ TEST(rule_tap_strided_sizes_at_most_1023)
 TEST(rule_tap_stride_at_most_2_20_words)
 {
     const int64_t big = ((int64_t)1 << 20) + 16;
-    EXPECT(tap_run(IRON_INT32, big + 16, 16,
+    ASSERT_STATUS(tap_run(IRON_INT32, big + 16, 16,
                    tap4(0, 2, (const int64_t[]){ 2, 16 },
                         (const int64_t[]){ big, 1 })),
            IRON_EBOUNDS);
-    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "stride 1048592 words exceeds 2^20 (dimension 0: stride 1048592 "
         "int32 elements)");
     /* 2^20 words exactly is the limit, and runs. */
@@ -1200,24 +1163,24 @@ TEST(rule_tap_stride_at_most_2_20_words)
 
 TEST(rule_tap_offsets_in_whole_words)
 {
-    EXPECT(tap_run(IRON_INT8, 128, 64,
+    ASSERT_STATUS(tap_run(IRON_INT8, 128, 64,
                    tap4(3, 1, (const int64_t[]){ 64 },
                         (const int64_t[]){ 1 })),
            IRON_EBOUNDS);
-    MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "offset of 3 bytes is not a multiple of 4 (offset 3 int8 elements)");
-    EXPECT(tap_run(IRON_INT16, 128, 32,
+    ASSERT_STATUS(tap_run(IRON_INT16, 128, 32,
                    tap4(1, 1, (const int64_t[]){ 64 },
                         (const int64_t[]){ 1 })),
            IRON_EBOUNDS);
-    MSG("access pattern offset of 2 bytes is not a multiple of 4 (offset 1 "
+    ASSERT_MSG("access pattern offset of 2 bytes is not a multiple of 4 (offset 1 "
         "int16 elements)");
     /* Byte strides in whole words as well: int16 rows 3 elements apart. */
-    EXPECT(tap_run(IRON_INT16, 128, 32,
+    ASSERT_STATUS(tap_run(IRON_INT16, 128, 32,
                    tap4(0, 2, (const int64_t[]){ 8, 4 },
                         (const int64_t[]){ 3, 1 })),
            IRON_EBOUNDS);
-    MSG("stride of 6 bytes is not a multiple of 4");
+    ASSERT_MSG("stride of 6 bytes is not a multiple of 4");
     /* Whole words run: int16 offset 2, int8 offset 4. */
     ASSERT_OK(tap_run(IRON_INT16, 128, 32,
                       tap4(2, 1, (const int64_t[]){ 64 },
@@ -1260,8 +1223,8 @@ TEST(rule_tap_tiler_inputs_and_limits)
     t.repeat = 65;
     ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
     ASSERT_EQ(tap.ndim, 4);
-    EXPECT(tap_run(IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
-    MSG("access pattern dimension 0 repeats 65 times; the shim DMA repeats "
+    ASSERT_STATUS(tap_run(IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
+    ASSERT_MSG("access pattern dimension 0 repeats 65 times; the shim DMA repeats "
         "at most 64");
     /* 64 repeats run, in the tiler's order. */
     t.repeat = 64;
@@ -1305,7 +1268,7 @@ static int chain_design(iron_design *d, void *user)
                                       iron_int(OBJ)));
         if (g_pin[s][0] >= 0 &&
             iron_worker_place(w, g_pin[s][0], g_pin[s][1]) != IRON_OK) {
-            snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+            snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
             return 0;
         }
     }
@@ -1322,13 +1285,13 @@ static iron_status chain_run(int workers, int cols, char **text)
     iron_jit *j = jit(chain_design, "chain",
                       "in a: int32[N], out b: int32[N]", NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
-    errmsg[0] = '\0';
-    char inside[sizeof errmsg];
+    test_errmsg[0] = '\0';
+    char inside[sizeof test_errmsg];
     iron_launch_config c = { .size = sizeof c, .cols = cols };
     iron_status s = iron_jit_launch(j, &c, IRON_NO_PARAMS,
                                     IRON_TENSORS(a, b));
-    snprintf(inside, sizeof inside, "%s", errmsg);
-    keep(s);
+    snprintf(inside, sizeof inside, "%s", test_errmsg);
+    test_keep(s);
     if (s == IRON_OK) {
         for (int i = 0; i < 64; i++)
             ASSERT_EQ(at(b, i), i + workers);
@@ -1336,7 +1299,7 @@ static iron_status chain_run(int workers, int cols, char **text)
             *text = dump(j, cols, IRON_TENSORS(a, b));
     } else {
         if (inside[0])
-            ASSERT_CONTAINS(errmsg, inside);
+            ASSERT_CONTAINS(test_errmsg, inside);
         assert_rejected_before_run(j, b);
     }
     iron_tensor_free(a);
@@ -1350,30 +1313,30 @@ TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
     no_pins();
     g_pin[0][0] = 1; /* column 1 of a 1-column launch */
     g_pin[0][1] = 2;
-    EXPECT(chain_run(1, 1, NULL), IRON_ERESOURCE);
-    MSG("worker 'w0': tile (1,2) is not a compute tile of the granted array "
+    ASSERT_STATUS(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w0': tile (1,2) is not a compute tile of the granted array "
         "(columns 0..0, compute rows 2..5)");
-    MSG("chain (a: int32[64], b: int32[64]; npu2, 1 column): design");
+    ASSERT_MSG("chain (a: int32[64], b: int32[64]; npu2, 1 column): design");
     g_pin[0][0] = 0;
     g_pin[0][1] = 1; /* the memtile row */
-    EXPECT(chain_run(1, 1, NULL), IRON_ERESOURCE);
-    MSG("worker 'w0': tile (0,1) is not a compute tile");
+    ASSERT_STATUS(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w0': tile (0,1) is not a compute tile");
     g_pin[0][1] = 0; /* the shim */
-    EXPECT(chain_run(1, 2, NULL), IRON_ERESOURCE);
-    MSG("worker 'w0': tile (0,0) is not a compute tile of the granted array "
+    ASSERT_STATUS(chain_run(1, 2, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w0': tile (0,0) is not a compute tile of the granted array "
         "(columns 0..1, compute rows 2..5)");
     g_pin[0][1] = 6; /* past the last compute row */
-    EXPECT(chain_run(1, 1, NULL), IRON_ERESOURCE);
-    MSG("tile (0,6) is not a compute tile");
+    ASSERT_STATUS(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("tile (0,6) is not a compute tile");
     no_pins();
     g_pin[0][0] = 3;
     g_pin[0][1] = 5;
     ASSERT_OK(chain_run(1, 4, NULL)); /* the corner of a 4-column grant */
     IRON_WITH_DEVICE("npu1_2col")
     {
-        EXPECT(chain_run(1, 0, NULL), IRON_ERESOURCE);
+        ASSERT_STATUS(chain_run(1, 0, NULL), IRON_ERESOURCE);
     }
-    MSG("worker 'w0': tile (3,5) is not a compute tile of the granted array "
+    ASSERT_MSG("worker 'w0': tile (3,5) is not a compute tile of the granted array "
         "(columns 0..1");
 }
 
@@ -1382,8 +1345,8 @@ TEST(rule_worker_two_pinned_on_one_tile)
     no_pins();
     g_pin[0][0] = g_pin[2][0] = 0;
     g_pin[0][1] = g_pin[2][1] = 3;
-    EXPECT(chain_run(3, 1, NULL), IRON_ERESOURCE);
-    MSG("worker 'w2': tile (0,3) is already taken by worker 'w0'");
+    ASSERT_STATUS(chain_run(3, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w2': tile (0,3) is already taken by worker 'w0'");
 }
 
 TEST(rule_worker_unplaced_avoid_pinned_tiles)
@@ -1477,16 +1440,16 @@ static iron_status gated_run(int need, int set, int calls)
 
 TEST_TIMEOUT(rule_core_barrier_never_set_deadlocks, 20)
 {
-    EXPECT(gated_run(1, -1, 1), IRON_EDEADLOCK);
-    MSG("gated (a: int32[16], b: int32[16]; npu2, 1 column): no task can "
+    ASSERT_STATUS(gated_run(1, -1, 1), IRON_EDEADLOCK);
+    ASSERT_MSG("gated (a: int32[16], b: int32[16]; npu2, 1 column): no task can "
         "make progress");
-    MSG("worker 'gated' on tile (0,2) waits for barrier 'go' to reach 1 (it "
+    ASSERT_MSG("worker 'gated' on tile (0,2) waits for barrier 'go' to reach 1 (it "
         "is 0)");
-    MSG("1 awaited drain");
+    ASSERT_MSG("1 awaited drain");
     /* Set, but below what the body waits for. */
-    EXPECT(gated_run(63, 62, 1), IRON_EDEADLOCK);
-    MSG("waits for barrier 'go' to reach 63 (it is 62)");
-    assert_no_leaks();
+    ASSERT_STATUS(gated_run(63, 62, 1), IRON_EDEADLOCK);
+    ASSERT_MSG("waits for barrier 'go' to reach 63 (it is 62)");
+    test_assert_no_leaks();
 }
 
 TEST_TIMEOUT(rule_barrier_gates_a_core_body, 30)
@@ -1540,18 +1503,18 @@ TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
     g_x = 64;
     g_y = 0;
     iron_jit *j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
-    EXPECT(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    MSG("worker 'bb' on tile (0,2): waits for value 64 on barrier 'go'; a "
+    ASSERT_MSG("worker 'bb' on tile (0,2): waits for value 64 on barrier 'go'; a "
         "lock holds 0..63");
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     iron_jit_free(j);
     g_x = 0;
     g_y = 64;
     j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
-    EXPECT(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    MSG("worker 'bb' on tile (0,2): releasing 64 on barrier 'go' (at 0) "
+    ASSERT_MSG("worker 'bb' on tile (0,2): releasing 64 on barrier 'go' (at 0) "
         "passes the lock's maximum 63");
     iron_jit_free(j);
     /* 63 released and 63 waited for is fine. */
@@ -1564,7 +1527,7 @@ TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
     iron_jit_free(j);
     iron_tensor_free(a);
     iron_tensor_free(b);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* A core body that returns after one object while the sequence awaits
@@ -1602,10 +1565,10 @@ TEST_TIMEOUT(rule_core_body_that_returns_is_reported, 20)
     iron_tensor *a = arange(IRON_INT32, 2 * OBJ);
     iron_tensor *b = sentinel(IRON_INT32, 2 * OBJ);
     for (int call = 0; call < 2; call++) {
-        EXPECT(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+        ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_EDEADLOCK);
-        MSG("worker 'once' on tile (0,2) has returned from its core body");
-        MSG("drain of argument 1 'b': 16 of 32 elements moved");
+        ASSERT_MSG("worker 'once' on tile (0,2) has returned from its core body");
+        ASSERT_MSG("drain of argument 1 'b': 16 of 32 elements moved");
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     }
     iron_tensor_free(a);
@@ -1667,7 +1630,7 @@ static int kinds_design(iron_design *d, void *user)
         break;
     }
     }
-    snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+    snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
     return 0;
 }
 
@@ -1677,13 +1640,13 @@ static void kinds_case(int which, iron_status want)
     iron_jit *j = jit(kinds_design, "kinds",
                       "in a: int32[16], out b: int32[16]", NULL);
     iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
-    char inside[sizeof errmsg];
-    errmsg[0] = '\0';
+    char inside[sizeof test_errmsg];
+    test_errmsg[0] = '\0';
     iron_status s = iron_call(j, a, b);
-    snprintf(inside, sizeof inside, "%s", errmsg);
-    EXPECT(s, want);
+    snprintf(inside, sizeof inside, "%s", test_errmsg);
+    ASSERT_STATUS(s, want);
     ASSERT(inside[0] != '\0');
-    ASSERT_CONTAINS(errmsg, inside);
+    ASSERT_CONTAINS(test_errmsg, inside);
     assert_rejected_before_run(j, b);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -1693,24 +1656,24 @@ static void kinds_case(int which, iron_status want)
 TEST(rule_worker_fifo_and_barrier_only_in_core_bodies)
 {
     kinds_case(K_FIFO_IN_KERNEL, IRON_EDESIGN);
-    MSG("kernel 'gated': argument 0 is declared 'fifo', which only core "
+    ASSERT_MSG("kernel 'gated': argument 0 is declared 'fifo', which only core "
         "bodies take (iron_core_new)");
     kinds_case(K_BARRIER_IN_KERNEL, IRON_EDESIGN);
-    MSG("kernel 'scale': argument 2 is declared 'barrier', which only core "
+    ASSERT_MSG("kernel 'scale': argument 2 is declared 'barrier', which only core "
         "bodies take");
     kinds_case(K_BARRIER_TO_KERNEL, IRON_EDESIGN);
-    MSG("worker 'scale': argument 2 is barrier 'go', but 'scale' declares "
+    ASSERT_MSG("worker 'scale': argument 2 is barrier 'go', but 'scale' declares "
         "int32* there (only core bodies take barriers)");
     kinds_case(K_SCALAR_TO_FIFO, IRON_EDESIGN);
-    MSG("worker 'gated': argument 0 is a scalar, but core body 'gated' "
+    ASSERT_MSG("worker 'gated': argument 0 is a scalar, but core body 'gated' "
         "declares fifo there (pass a fifo handle)");
     kinds_case(K_RTP_TO_FIFO, IRON_EDTYPE);
-    MSG("worker 'gated': argument 0 is run-time parameter buffer 'factor' "
+    ASSERT_MSG("worker 'gated': argument 0 is run-time parameter buffer 'factor' "
         "of int32, but 'gated' declares fifo there");
     kinds_case(K_HANDLE_TO_BARRIER, IRON_EDESIGN);
-    MSG("worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
+    ASSERT_MSG("worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
         "body 'gated' declares barrier there (declare 'fifo' for a handle)");
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* ========================================================================
@@ -1777,7 +1740,7 @@ static int seq_design(iron_design *d, void *user)
         break;
     }
     if (s != IRON_OK)
-        snprintf(errmsg, sizeof errmsg, "%s", iron_last_error());
+        snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
     iron_rt_set_rtp(d, r, 0, 2.0);
     if (g_case == S_GROUP_OPEN)
         iron_rt_task_group(d);
@@ -1792,13 +1755,13 @@ static void seq_case(int which, iron_status want)
     iron_jit *j = jit(seq_design, "seq", "in a: int32[64], out b: int32[64]",
                       NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
-    char inside[sizeof errmsg];
-    errmsg[0] = '\0';
+    char inside[sizeof test_errmsg];
+    test_errmsg[0] = '\0';
     iron_status s = iron_call(j, a, b);
-    snprintf(inside, sizeof inside, "%s", errmsg);
-    EXPECT(s, want);
+    snprintf(inside, sizeof inside, "%s", test_errmsg);
+    ASSERT_STATUS(s, want);
     if (inside[0])
-        ASSERT_CONTAINS(errmsg, inside);
+        ASSERT_CONTAINS(test_errmsg, inside);
     assert_rejected_before_run(j, b);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -1808,41 +1771,41 @@ static void seq_case(int which, iron_status want)
 TEST(rule_seq_task_groups_open_once_and_close)
 {
     seq_case(S_GROUP_OPEN, IRON_EDESIGN);
-    MSG("seq (a: int32[64], b: int32[64]; npu2, 8 columns): verify: the "
+    ASSERT_MSG("seq (a: int32[64], b: int32[64]; npu2, 8 columns): verify: the "
         "task group opened at sequence op 1 is never finished "
         "(iron_rt_finish_task_group)");
     seq_case(S_GROUP_NESTED, IRON_EDESIGN);
-    MSG("task group: a group opened at sequence op 0 is still open; groups "
+    ASSERT_MSG("task group: a group opened at sequence op 0 is still open; groups "
         "do not nest");
     seq_case(S_GROUP_FINISH_UNOPENED, IRON_EDESIGN);
-    MSG("finish task group: no group is open (open one with "
+    ASSERT_MSG("finish task group: no group is open (open one with "
         "iron_rt_task_group)");
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 TEST(rule_seq_set_rtp_index_in_range)
 {
     seq_case(S_RTP_INDEX_HIGH, IRON_EBOUNDS);
-    MSG("set_rtp of 'factor': index 4; the buffer has 4 elements");
+    ASSERT_MSG("set_rtp of 'factor': index 4; the buffer has 4 elements");
     seq_case(S_RTP_INDEX_NEG, IRON_EBOUNDS);
-    MSG("set_rtp of 'factor': index -1; the buffer has 4 elements");
+    ASSERT_MSG("set_rtp of 'factor': index -1; the buffer has 4 elements");
 }
 
 TEST(rule_seq_set_barrier_value_0_to_63)
 {
     seq_case(S_BARRIER_HIGH, IRON_EINVAL);
-    MSG("set_barrier of 'go': value 64; a lock holds 0..63");
+    ASSERT_MSG("set_barrier of 'go': value 64; a lock holds 0..63");
     seq_case(S_BARRIER_NEG, IRON_EINVAL);
-    MSG("set_barrier of 'go': value -1; a lock holds 0..63");
+    ASSERT_MSG("set_barrier of 'go': value -1; a lock holds 0..63");
 }
 
 TEST(rule_seq_sets_only_what_a_worker_takes)
 {
     seq_case(S_RTP_UNUSED, IRON_EDESIGN);
-    MSG("verify: the sequence sets run-time parameter buffer 'spare', which "
+    ASSERT_MSG("verify: the sequence sets run-time parameter buffer 'spare', which "
         "no worker takes as an argument");
     seq_case(S_BARRIER_UNUSED, IRON_EDESIGN);
-    MSG("verify: the sequence sets barrier 'go', which no worker takes as an "
+    ASSERT_MSG("verify: the sequence sets barrier 'go', which no worker takes as an "
         "argument");
 }
 
@@ -1939,10 +1902,10 @@ TEST(rule_rtp_value_per_call_without_rebuild)
     ASSERT_EQ(stats(j).kernel_compiles <= 1, 1);
     /* A scalar without a default must be given, before anything runs. */
     iron_tensor *c = sentinel(IRON_INT32, 64);
-    EXPECT(iron_jit_run(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+    ASSERT_STATUS(iron_jit_run(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                         IRON_TENSORS(a, c)),
            IRON_EPARAM);
-    MSG("dispatch-time scalar 'factor' has no default and was not given");
+    ASSERT_MSG("dispatch-time scalar 'factor' has no default and was not given");
     assert_untouched(c);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -1983,25 +1946,25 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
     iron_tensor_free(b);
     b = sentinel(IRON_INT8, 64);
     /* Past the end. */
-    EXPECT(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
                         IRON_SCALARS(iron_scalar_value("at", 200)),
                         IRON_TENSORS(a, b)),
            IRON_EBOUNDS);
-    MSG("fill of argument 0 ('a') moved by scalar 'at' = 200");
+    ASSERT_MSG("fill of argument 0 ('a') moved by scalar 'at' = 200");
     assert_untouched(b);
     /* Not a whole number of 32-bit words from the start. */
-    EXPECT(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
                         IRON_SCALARS(iron_scalar_value("at", 3)),
                         IRON_TENSORS(a, b)),
            IRON_EBOUNDS);
-    MSG("moved by scalar 'at' = 3");
-    MSG("offset of 3 bytes is not a multiple of 4");
+    ASSERT_MSG("moved by scalar 'at' = 3");
+    ASSERT_MSG("offset of 3 bytes is not a multiple of 4");
     assert_untouched(b);
     ASSERT_EQ(stats(j).builds, 1);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* ========================================================================
@@ -2024,8 +1987,8 @@ static iron_status res_run(iron_design_fn fn, const char *name, int64_t n_in,
     iron_tensor *a = arange(IRON_INT32, n_in), *b = sentinel(IRON_INT32, n_out);
     iron_status s = launch(j, cols, 10000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
     if (s != IRON_OK) {
-        if (!strstr(errmsg, ": place: "))
-            TEST_FAIL_("not rejected at placement: %s", errmsg);
+        if (!strstr(test_errmsg, ": place: "))
+            TEST_FAIL_("not rejected at placement: %s", test_errmsg);
         assert_rejected_before_run(j, b);
     }
     iron_tensor_free(a);
@@ -2065,8 +2028,8 @@ TEST(rule_res_compute_tile_memory_64k)
 {
     /* 3 x 16 KiB + 16 KiB + 1 KiB rtp + 1 KiB stack = 67584 > 65536. */
     g_x = 3;
-    EXPECT(res_run(mem_design, "mem", 8192, 8192, 1, NULL), IRON_ERESOURCE);
-    MSG("mem (a: int32[8192], b: int32[8192]; npu2, 1 column): place: "
+    ASSERT_STATUS(res_run(mem_design, "mem", 8192, 8192, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("mem (a: int32[8192], b: int32[8192]; npu2, 1 column): place: "
         "compute tile (0,2) (worker 'big'): data memory needs 67584 bytes, "
         "the tile has 65536 (2048 over): fifo 'in' (consumer) 3 x 16384 B, "
         "fifo 'out' (producer) 1 x 16384 B, rtp 'factor' 1024 B, stack "
@@ -2109,9 +2072,9 @@ TEST(rule_res_memtile_memory_512k)
 {
     const int64_t n = 2 * 65536;
     g_x = 3; /* 3 x 256 KiB */
-    EXPECT(res_run(memtile_design, "memtile", n, n + OBJ, 1, NULL),
+    ASSERT_STATUS(res_run(memtile_design, "memtile", n, n + OBJ, 1, NULL),
            IRON_ERESOURCE);
-    MSG("memtile (a: int32[131072], b: int32[131088]; npu2, 1 column): "
+    ASSERT_MSG("memtile (a: int32[131072], b: int32[131088]; npu2, 1 column): "
         "place: memtile (0,1): data memory needs 786432 bytes, the tile has "
         "524288 (262144 over): memtile forward of fifo 'big' 3 x 262144 B");
     g_x = 2; /* exactly 512 KiB */
@@ -2186,8 +2149,8 @@ static int locks_design(iron_design *d, void *user)
 TEST(rule_res_compute_tile_locks_16)
 {
     g_x = 3; /* 4 + 10 + 3 = 17 */
-    EXPECT(res_run(locks_design, "locks", 64, 64, 1, NULL), IRON_ERESOURCE);
-    MSG("locks (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
+    ASSERT_STATUS(res_run(locks_design, "locks", 64, 64, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("locks (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
         "tile (0,2) (worker 'many'): needs 17 locks (2 per buffer pool, 1 "
         "per barrier), the tile has 16");
     g_x = 2; /* 16 */
@@ -2196,7 +2159,7 @@ TEST(rule_res_compute_tile_locks_16)
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 static const char add2_src[] =
@@ -2233,8 +2196,8 @@ static int bds_design(iron_design *d, void *user)
 TEST(rule_res_compute_tile_buffer_descriptors_16)
 {
     g_x = 6; /* 3 DMA'd pools x 6 buffers */
-    EXPECT(res_run(bds_design, "bds", 64, 64, 1, NULL), IRON_ERESOURCE);
-    MSG("bds (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
+    ASSERT_STATUS(res_run(bds_design, "bds", 64, 64, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("bds (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
         "tile (0,2) (worker 'add'): needs 18 buffer descriptors (1 per "
         "buffer a DMA touches), the tile has 16");
     g_x = 5; /* 15 */
@@ -2310,13 +2273,13 @@ static int channels_design(iron_design *d, void *user)
 TEST(rule_res_compute_tile_dma_channels_2_in_2_out)
 {
     g_case = 0;
-    EXPECT(res_run(channels_design, "in3", 48, 48, 0, NULL), IRON_ERESOURCE);
-    MSG("in3 (a: int32[48], b: int32[48]; npu2, 8 columns): place: compute "
+    ASSERT_STATUS(res_run(channels_design, "in3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("in3 (a: int32[48], b: int32[48]; npu2, 8 columns): place: compute "
         "tile (0,2) (worker 'sum3'): needs 3 input (S2MM) DMA channels (1 "
         "per stream into the tile), the tile has 2");
     g_case = 1;
-    EXPECT(res_run(channels_design, "out3", 48, 48, 0, NULL), IRON_ERESOURCE);
-    MSG("compute tile (0,2) (worker 'tee3'): needs 3 output (MM2S) DMA "
+    ASSERT_STATUS(res_run(channels_design, "out3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("compute tile (0,2) (worker 'tee3'): needs 3 output (MM2S) DMA "
         "channels (1 per stream out of the tile), the tile has 2");
 }
 
@@ -2367,9 +2330,9 @@ TEST(rule_res_memtile_dma_channels_6)
 {
     g_y = 0;
     g_x = 7;
-    EXPECT(res_run(split_n_design, "split7", 112, 112, 0, NULL),
+    ASSERT_STATUS(res_run(split_n_design, "split7", 112, 112, 0, NULL),
            IRON_ERESOURCE);
-    MSG("split7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
+    ASSERT_MSG("split7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
         "memtile (0,1): needs 7 output (MM2S) DMA channels (1 per stream out "
         "of the tile), the tile has 6");
     g_x = 6;
@@ -2420,9 +2383,9 @@ static int join_n_design(iron_design *d, void *user)
 TEST(rule_res_memtile_join_dma_channels_6)
 {
     g_x = 7;
-    EXPECT(res_run(join_n_design, "join7", 112, 112, 0, NULL),
+    ASSERT_STATUS(res_run(join_n_design, "join7", 112, 112, 0, NULL),
            IRON_ERESOURCE);
-    MSG("join7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
+    ASSERT_MSG("join7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
         "memtile (0,1): needs 7 input (S2MM) DMA channels (1 per stream into "
         "the tile), the tile has 6");
     g_x = 6;
@@ -2439,9 +2402,9 @@ TEST(rule_res_memtile_buffer_descriptors_48)
      * the memtile's 8 buffers: 56 BDs. */
     g_x = 6;
     g_y = 8;
-    EXPECT(res_run(split_n_design, "split_bds", 96, 96, 0, NULL),
+    ASSERT_STATUS(res_run(split_n_design, "split_bds", 96, 96, 0, NULL),
            IRON_ERESOURCE);
-    MSG("memtile (0,1): needs 56 buffer descriptors (1 per buffer a DMA "
+    ASSERT_MSG("memtile (0,1): needs 56 buffer descriptors (1 per buffer a DMA "
         "touches), the tile has 48");
     g_y = 6; /* 42 */
     iron_tensor *b = NULL;
@@ -2480,9 +2443,9 @@ static int three_drains_design(iron_design *d, void *user)
 TEST(rule_res_shim_channels_2_in_2_out)
 {
     /* Three S2MM on one column's two. */
-    EXPECT(res_run(three_drains_design, "drains", 32, 96, 1, NULL),
+    ASSERT_STATUS(res_run(three_drains_design, "drains", 32, 96, 1, NULL),
            IRON_ERESOURCE);
-    MSG("drains (a: int32[32], b: int32[96]; npu2, 1 column): place: shim "
+    ASSERT_MSG("drains (a: int32[32], b: int32[96]; npu2, 1 column): place: shim "
         "DMA: fifo 'o2' needs an S2MM (array-to-host) channel; the design "
         "needs 3, the 1 granted column has 1 x 2");
     /* Two columns have four. */
@@ -2498,12 +2461,12 @@ TEST(rule_res_workers_within_granted_compute_tiles)
     no_pins();
     IRON_WITH_DEVICE("npu1")
     {
-        EXPECT(chain_run(17, 0, NULL), IRON_ERESOURCE);
-        MSG("chain (a: int32[64], b: int32[64]; npu1, 4 columns): place: the "
+        ASSERT_STATUS(chain_run(17, 0, NULL), IRON_ERESOURCE);
+        ASSERT_MSG("chain (a: int32[64], b: int32[64]; npu1, 4 columns): place: the "
             "design has 17 workers; the launch grants 4 columns x 4 compute "
             "tiles = 16");
-        EXPECT(chain_run(9, 2, NULL), IRON_ERESOURCE);
-        MSG("the design has 9 workers; the launch grants 2 columns x 4 "
+        ASSERT_STATUS(chain_run(9, 2, NULL), IRON_ERESOURCE);
+        ASSERT_MSG("the design has 9 workers; the launch grants 2 columns x 4 "
             "compute tiles = 8");
         ASSERT_OK(chain_run(16, 0, NULL));
     }
@@ -2539,9 +2502,9 @@ TEST(rule_res_shim_tasks_per_task_group_16)
 {
     g_x = 9; /* 18 tasks on shim (0,0) */
     g_case = 0;
-    EXPECT(res_run(tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
+    ASSERT_STATUS(res_run(tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
            IRON_ERESOURCE);
-    MSG("tasks (a: int32[144], b: int32[144]; npu2, 1 column): place: shim "
+    ASSERT_MSG("tasks (a: int32[144], b: int32[144]; npu2, 1 column): place: shim "
         "(0,0): the sequence issues 18 DMA tasks on it without finishing a "
         "task group; the tile has 16 buffer descriptors");
     g_x = 8; /* 16: fits */
@@ -2604,19 +2567,19 @@ TEST_TIMEOUT(rule_core_body_spinning_times_out, 15)
     iron_jit *j = jit(spin_design, "spin", "in a, out b", NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     for (int call = 0; call < 2; call++) {
-        EXPECT(launch(j, 1, 300, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+        ASSERT_STATUS(launch(j, 1, 300, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ETIMEOUT);
-        MSG("spin (a: int32[64], b: int32[64]; npu2, 1 column): the run did "
+        ASSERT_MSG("spin (a: int32[64], b: int32[64]; npu2, 1 column): the run did "
             "not finish within 300 ms");
-        MSG("worker 'spin' on tile (0,2) is runnable");
-        MSG("fill of argument 0 'a': 32 of 64 elements moved");
-        MSG("drain of argument 1 'b': 0 of 64 elements moved");
+        ASSERT_MSG("worker 'spin' on tile (0,2) is runnable");
+        ASSERT_MSG("fill of argument 0 'a': 32 of 64 elements moved");
+        ASSERT_MSG("drain of argument 1 'b': 0 of 64 elements moved");
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_TIMEOUT);
     }
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
-    assert_no_leaks();
+    test_assert_no_leaks();
 }
 
 /* One worker output drained into three tensors: the three drains are one
@@ -2713,9 +2676,9 @@ TEST(rule_fifo_consumer_on_producer_tile_has_no_own_depth)
     iron_jit_free(j);
     g_case = 1;
     j = jit(shared_depth_design, "shared", "in a, out b", NULL);
-    EXPECT(launch(j, 1, 2000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(launch(j, 1, 2000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_EDESIGN);
-    MSG("fifo 'loop' (consumer) shares the producer's tile (0,2) and its 2 "
+    ASSERT_MSG("fifo 'loop' (consumer) shares the producer's tile (0,2) and its 2 "
         "buffers; its own depth 3 cannot apply");
     iron_jit_free(j);
     iron_tensor_free(a);

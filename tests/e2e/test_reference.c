@@ -35,12 +35,6 @@ static iron_tensor *zeros(iron_dtype dt, iron_shape s)
     return t;
 }
 
-static iron_jit_stats stats(const iron_jit *j)
-{
-    iron_jit_stats st = { .size = sizeof st };
-    ASSERT_OK(iron_jit_get_stats(j, &st));
-    return st;
-}
 
 /* Compares n elements of `got` with `want` (both esz-byte integers read as
  * int64 for the message); fails naming the first mismatches. */
@@ -118,7 +112,7 @@ TEST(ref_vector_add_and_sub)
     for (int64_t i = 0; i < n; i++)
         want[i] = x[i] - y[i];
     ASSERT_SAME("a - b", iron_tensor_data(c), want, 4, n);
-    ASSERT_EQ(stats(j).builds, 2);
+    ASSERT_EQ(test_stats(j).builds, 2);
     free(want);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -155,7 +149,7 @@ TEST(ref_eltwise_parallel_npu1_npu2_and_2col)
         iron_launch_config cfg = { .size = sizeof cfg, .cols = 2 };
         check_eltwise_parallel(j, &cfg, 1 << 14);
     }
-    ASSERT_EQ(stats(j).builds, 3);
+    ASSERT_EQ(test_stats(j).builds, 3);
     iron_jit_free(j);
 }
 
@@ -189,15 +183,15 @@ TEST(ref_add_constant_specializes_per_constant)
     iron_jit *j = new_jit(add_constant_design, &add_constant_options);
     check_add_constant(j, 1024, 5);
     check_add_constant(j, 1024, -7);
-    ASSERT_EQ(stats(j).builds, 2);
+    ASSERT_EQ(test_stats(j).builds, 2);
     check_add_constant(j, 1024, 5);
     check_add_constant(j, 1024, -7);
-    ASSERT_EQ(stats(j).builds, 2);
-    ASSERT_EQ(stats(j).specializations, 2);
-    ASSERT_EQ(stats(j).kernel_compiles, 2);
+    ASSERT_EQ(test_stats(j).builds, 2);
+    ASSERT_EQ(test_stats(j).specializations, 2);
+    ASSERT_EQ(test_stats(j).kernel_compiles, 2);
     /* Wrap-around at the int32 edge. */
     check_add_constant(j, 1024, INT32_MAX);
-    ASSERT_EQ(stats(j).builds, 3);
+    ASSERT_EQ(test_stats(j).builds, 3);
     iron_jit_free(j);
 }
 
@@ -220,7 +214,7 @@ TEST(ref_add_constant_default_and_devices)
     {
         check_add_constant(j, 2048, 42);
     }
-    ASSERT_EQ(stats(j).builds, 3);
+    ASSERT_EQ(test_stats(j).builds, 3);
     iron_tensor_free(in);
     iron_tensor_free(out);
     iron_jit_free(j);
@@ -246,7 +240,7 @@ TEST(ref_add_constant_errors)
                                                            (int64_t)1 << 40)),
                                 in, out),
                  IRON_EPARAM, "does not fit int32");
-    ASSERT_EQ(stats(j).builds, 0);
+    ASSERT_EQ(test_stats(j).builds, 0);
     iron_tensor_free(in);
     iron_tensor_free(out);
     iron_jit_free(j);
@@ -284,7 +278,7 @@ TEST(ref_vector_scalar_times_3)
      * another one, and the core body's place in its loop carries over. */
     check_vector_scalar(j, 1024, -7, 22);
     check_vector_scalar(j, 1024, 3, 23);
-    ASSERT_EQ(stats(j).builds, 1);
+    ASSERT_EQ(test_stats(j).builds, 1);
     iron_jit_free(j);
 }
 
@@ -300,7 +294,7 @@ TEST(ref_vector_scalar_npu1_npu2_sizes)
     {
         check_vector_scalar(j, 512, 3, 26);
     }
-    ASSERT_EQ(stats(j).builds, 3);
+    ASSERT_EQ(test_stats(j).builds, 3);
     iron_jit_free(j);
 }
 
@@ -382,7 +376,7 @@ TEST(ref_saxpy_bf16_4096)
     iron_jit *j = new_jit(saxpy_bf16_design, &saxpy_bf16_options);
     check_saxpy_bf16(j, NULL, 4096, 31);
     check_saxpy_bf16(j, NULL, 4096, 33);
-    ASSERT_EQ(stats(j).builds, 1);
+    ASSERT_EQ(test_stats(j).builds, 1);
     iron_jit_free(j);
 }
 
@@ -395,7 +389,7 @@ TEST(ref_saxpy_bf16_other_scale_and_devices)
     {
         check_saxpy_bf16(j, NULL, 4096, 37);
     }
-    ASSERT_EQ(stats(j).builds, 2);
+    ASSERT_EQ(test_stats(j).builds, 2);
     iron_jit_free(j);
 }
 
@@ -647,7 +641,7 @@ TEST_TIMEOUT(ref_matmul_single_512, 120)
 {
     iron_jit *j = new_jit(matmul_single_design, &matmul_single_options);
     check_matmul(j, NULL, IRON_NO_PARAMS, 512, 512, 512, IRON_INT16, 51);
-    ASSERT_EQ(stats(j).builds, 1);
+    ASSERT_EQ(test_stats(j).builds, 1);
     iron_jit_free(j);
 }
 

@@ -1,0 +1,54 @@
+/*
+ * support.c - helpers shared by the tests: the leak check a forked test
+ * child must run itself, keeping a failed call's message, counters, and a
+ * zeroed tensor.
+ */
+#include "test.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SUPPORT_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SUPPORT_LSAN 1
+#endif
+#endif
+#ifdef SUPPORT_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+char test_errmsg[8192];
+
+int test_leaks(void)
+{
+#ifdef SUPPORT_LSAN
+    return __lsan_do_recoverable_leak_check();
+#else
+    return 0;
+#endif
+}
+
+void test_assert_no_leaks(void)
+{
+    ASSERT_EQ(test_leaks(), 0);
+}
+
+iron_status test_keep(iron_status s)
+{
+    snprintf(test_errmsg, sizeof test_errmsg, "%s",
+             s == IRON_OK ? "" : iron_last_error());
+    return s;
+}
+
+iron_jit_stats test_stats(const iron_jit *j)
+{
+    iron_jit_stats st = { .size = sizeof st };
+    ASSERT_OK(iron_jit_get_stats(j, &st));
+    return st;
+}
+
+iron_tensor *test_zeros(iron_dtype dt, int64_t n)
+{
+    iron_tensor *t = NULL;
+    ASSERT_OK(iron_tensor_zeros(&t, dt, IRON_SHAPE(n)));
+    return t;
+}
