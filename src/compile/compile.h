@@ -91,6 +91,10 @@ const char *const *iron__kobj_deps(const iron__kobj *o, int *n);
  * call).  IRON_ELOAD if the object is not a core body. */
 iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api);
 
+/* Whether the object keeps writable state (static or global variables)
+ * besides the runtime's own; 1 when that cannot be told. */
+int iron__kobj_has_state(const iron__kobj *o);
+
 /* The shared object's bytes (NULL, 0 if unknown); owned by o. */
 const char *iron__kobj_image(const iron__kobj *o, size_t *len);
 void iron__kobj_free(iron__kobj *o);

@@ -72,7 +72,9 @@ static iron_status instantiate_workers(iron_program *p)
         int taken = 0;
         for (int e = 0; e < i; e++)
             taken |= p->wobjs[e] == master;
-        if (!taken) {
+        /* Without state of its own a kernel behaves the same from one
+         * instance for every core; with state each core needs its own. */
+        if (!taken || !iron__kobj_has_state(master)) {
             p->wobjs[i] = master;
         } else {
             char label[160];
