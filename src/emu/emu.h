@@ -206,6 +206,23 @@ static inline uint8_t *iron__pool_buf(const emu_pool *p, int writer, int slot,
 static inline void iron__pool_release(emu_pool *p, int writer, int slot,
                                       int n)
 {
+    if (p->nw == 1 && p->nr == 1) {
+        /* The common FIFO: one writer, one reader -- two counters. */
+        if (writer) {
+            int b = p->wi[0] + n;
+            p->wi[0] = b >= p->depth ? b - p->depth : b;
+            p->whold[0] -= n;
+            p->filled[0] += n;
+            iron__emu_wake(p->reader[0]);
+        } else {
+            int b = p->ri[0] + n;
+            p->ri[0] = b >= p->depth ? b - p->depth : b;
+            p->rhold[0] -= n;
+            p->free[0] += n;
+            iron__emu_wake(p->writer[0]);
+        }
+        return;
+    }
     for (int k = 0; k < n; k++) {
         if (writer) {
             int b = p->wi[slot];
