@@ -47,18 +47,26 @@ int iron__log_on(iron__log_topic t)
     return (topics & (int)t) != 0 || atomic_load(&handler) != NULL;
 }
 
-void iron__warn(const char *fmt, ...)
+/* Formats one line and hands it to the handler, or prints it to stderr
+ * with `prefix` ("iron[jit] ", "iron: warning: "). */
+static void emit(const char *topic, const char *prefix, const char *fmt,
+                 va_list ap)
 {
     char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
     iron_log_fn fn = atomic_load(&handler);
     if (fn)
-        fn("warning", line, atomic_load(&handler_ctx));
+        fn(topic, line, atomic_load(&handler_ctx));
     else
-        fprintf(stderr, "iron: warning: %s\n", line);
+        fprintf(stderr, "%s%s\n", prefix, line);
+}
+
+void iron__warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit("warning", "iron: warning: ", fmt, ap);
+    va_end(ap);
 }
 
 static const char *topic_name(iron__log_topic t)
@@ -70,17 +78,12 @@ void iron__log(iron__log_topic t, const char *fmt, ...)
 {
     if (!iron__log_on(t))
         return;
-    char line[2048];
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "iron[%s] ", topic_name(t));
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    emit(topic_name(t), prefix, fmt, ap);
     va_end(ap);
-    iron_log_fn fn = atomic_load(&handler);
-    if (fn) {
-        fn(topic_name(t), line, atomic_load(&handler_ctx));
-        return;
-    }
-    fprintf(stderr, "iron[%s] %s\n", topic_name(t), line);
 }
 
 IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx)

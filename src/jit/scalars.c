@@ -149,18 +149,11 @@ iron_status iron__jit_check_moved_taps(const iron_jit *j, const jit_spec *sp,
         iron_tap moved = op->tap;
         moved.offset += values[op->scalar];
         const iron__argsig *a = &d->args[op->arg];
-        if (iron_tap_check(&moved, a->numel) != IRON_OK)
-            return iron__fail(IRON_EBOUNDS,
-                              "%s: %s of argument %d ('%s') moved by scalar "
-                              "'%s' = %lld: %s",
-                              j->name,
-                              op->kind == IRON__RT_FILL ? "fill" : "drain",
-                              op->arg, a->name, j->scalars[op->scalar].name,
-                              (long long)values[op->scalar],
-                              iron_last_error());
-        /* The moved offset must still meet the shim DMA's limits (whole
-         * 32-bit words), as the fixed pattern did when it was built. */
-        if (iron__tap_check_shim(&moved, a->dtype) != IRON_OK)
+        /* The moved pattern must stay in bounds and still meet the shim
+         * DMA's limits (whole 32-bit words), as the fixed one did when it
+         * was built. */
+        if (iron_tap_check(&moved, a->numel) != IRON_OK ||
+            iron__tap_check_shim(&moved, a->dtype) != IRON_OK)
             return iron__fail(IRON_EBOUNDS,
                               "%s: %s of argument %d ('%s') moved by scalar "
                               "'%s' = %lld: %s",
