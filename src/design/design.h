@@ -238,6 +238,10 @@ const char *iron__role_name(iron__role r);
 /* "fifo 'a' (consumer 1)", "fifo 'c' (producer)" into buf. */
 const char *iron__handle_label(const iron_handle *h, char *buf, size_t len);
 
+/* Who uses a handle, for messages: "worker 'w'", "a memtile link",
+ * "the runtime sequence". */
+const char *iron__handle_user(const iron_handle *h, char *buf, size_t len);
+
 /* Appends a readable dump of the design (and its placement) to s. */
 void iron__design_dump(const iron_design *d, iron__str *s);
 

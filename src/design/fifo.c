@@ -195,3 +195,22 @@ IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
     h->has_dims = 1;
     return IRON_OK;
 }
+
+const char *iron__handle_user(const iron_handle *h, char *buf, size_t len)
+{
+    switch (h->user) {
+    case IRON__USER_WORKER:
+        snprintf(buf, len, "worker '%s'", h->worker->name);
+        break;
+    case IRON__USER_LINK:
+        snprintf(buf, len, "a memtile link");
+        break;
+    case IRON__USER_RUNTIME:
+        snprintf(buf, len, "the runtime sequence");
+        break;
+    case IRON__USER_NONE:
+        snprintf(buf, len, "nobody");
+        break;
+    }
+    return buf;
+}

@@ -89,15 +89,12 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
                                  "handle of the joined fifo; a consumer "
                                  "handle cannot be joined",
                                  hl);
+    char who[96];
     if (h->user != IRON__USER_NONE)
-        return iron__design_fail(
-            d, IRON_EDESIGN, "%s of %s: the handle is already used by %s%s%s",
-            what, hl,
-            h->user == IRON__USER_WORKER  ? "worker '"
-            : h->user == IRON__USER_LINK ? "a memtile link"
-                                         : "the runtime sequence",
-            h->user == IRON__USER_WORKER ? h->worker->name : "",
-            h->user == IRON__USER_WORKER ? "'" : "");
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "%s of %s: the handle is already used by %s",
+                                 what, hl,
+                                 iron__handle_user(h, who, sizeof who));
     if (n < 1 || n > IRON__MAX_CONS)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "%s of %s: %d pieces; expected 1 to %d", what,

@@ -60,11 +60,12 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  "drain of %s: a drain needs a consumer "
                                  "handle (iron_fifo_cons)",
                                  hl);
+    char who[96];
     if (h->user == IRON__USER_WORKER)
         return iron__design_fail(d, IRON_EDESIGN,
-                                 "%s of %s: the handle is already used by "
-                                 "worker '%s'",
-                                 what, hl, h->worker->name);
+                                 "%s of %s: the handle is already used by %s",
+                                 what, hl,
+                                 iron__handle_user(h, who, sizeof who));
     if (arg < 0 || arg >= d->nargs)
         return iron__design_fail(d, IRON_EARG,
                                  "%s of %s: argument %d does not exist; the "
@@ -114,9 +115,9 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  (long long)h->fifo->obj_numel);
     if (h->user == IRON__USER_LINK)
         return iron__design_fail(d, IRON_EDESIGN,
-                                 "%s of %s: the handle is already used by a "
-                                 "memtile link",
-                                 what, hl);
+                                 "%s of %s: the handle is already used by %s",
+                                 what, hl,
+                                 iron__handle_user(h, who, sizeof who));
     iron__rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = kind;

@@ -58,18 +58,13 @@ static iron_status check_handle(iron_design *d, const char *name,
                                  "objects, but kernel '%s' declares %s",
                                  name, i, hl, iron_dtype_name(f->dtype),
                                  k->entry, want);
+    char who[96];
     if (a->handle->user != IRON__USER_NONE)
         return iron__design_fail(
             d, IRON_EDESIGN,
-            "worker '%s': %s is already used by %s%s%s; each handle has "
-            "one user (take another consumer with iron_fifo_cons)",
-            name, hl,
-            a->handle->user == IRON__USER_WORKER ? "worker '"
-            : a->handle->user == IRON__USER_LINK ? "a memtile link"
-                                                 : "the runtime sequence",
-            a->handle->user == IRON__USER_WORKER ? a->handle->worker->name
-                                                 : "",
-            a->handle->user == IRON__USER_WORKER ? "'" : "");
+            "worker '%s': %s is already used by %s; each handle has one user "
+            "(take another consumer with iron_fifo_cons)",
+            name, hl, iron__handle_user(a->handle, who, sizeof who));
     return IRON_OK;
 }
 
