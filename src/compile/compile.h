@@ -104,6 +104,9 @@ void iron__kobj_free(iron__kobj *o);
  * cannot be asked. */
 iron_status iron__cc_identity(char *out, size_t len);
 
+/* 1 if s is a non-empty C identifier ([A-Za-z_][A-Za-z0-9_]*). */
+int iron__kis_ident(const char *s);
+
 /* The compiler command in force: $IRON_CC or "cc". */
 const char *iron__cc(void);
 

@@ -16,8 +16,6 @@
  * must match exactly. */
 #define IRON__KWRAP_CONST_MAX 8
 
-/* 1 if s is a non-empty C identifier ([A-Za-z_][A-Za-z0-9_]*). */
-int iron__kis_ident(const char *s);
 
 /*
  * Appends to *text the translation unit for k:

@@ -9,24 +9,13 @@
 #include "design/design.h"
 #include "design/vec.h"
 
-static int is_identifier(const char *s)
-{
-    if (!s || !*s || (*s >= '0' && *s <= '9'))
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-              (*p >= '0' && *p <= '9') || *p == '_'))
-            return 0;
-    return 1;
-}
-
 static iron_kernel *kernel_new(iron_design *d, const char *entry,
                                const char *source, const char *arg_types,
                                int is_core)
 {
     if (!d || d->status != IRON_OK)
         return NULL;
-    if (!is_identifier(entry)) {
+    if (!iron__kis_ident(entry)) {
         iron__design_fail(d, IRON_EINVAL,
                           "iron_kernel_new: entry %s%s%s is not a C "
                           "identifier",
@@ -110,7 +99,7 @@ IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,
     iron_design *d = k->d;
     if (d->status != IRON_OK)
         return d->status;
-    if (!is_identifier(name))
+    if (!iron__kis_ident(name))
         return iron__design_fail(d, IRON_EINVAL,
                                  "kernel '%s': define name %s%s%s is not a C "
                                  "identifier",
