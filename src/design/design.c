@@ -85,22 +85,29 @@ void iron__design_free(iron_design *d)
     iron__free(d);
 }
 
-iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
-                              ...)
+/* Records the first failure on the design (later ones are dropped: the
+ * first is the cause) and, as every failing call does, on this thread. */
+static iron_status vrecord(iron_design *d, iron_status s, const char *fmt,
+                           va_list ap)
 {
     if (d->status != IRON_OK)
         return d->status;
-    va_list ap;
     iron__str msg = { 0 };
-    va_start(ap, fmt);
     iron__str_vprintf(&msg, fmt, ap);
-    va_end(ap);
     d->status = s;
     d->error = iron__str_take(&msg);  /* NULL on OOM: status still kept */
-    /* A builder call that returns a status says why on this thread too,
-     * as every failing call does (iron.h's conventions). */
     if (d->error)
         iron__fail(s, "%s", d->error);
+    return s;
+}
+
+iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
+                              ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    s = vrecord(d, s, fmt, ap);
+    va_end(ap);
     return s;
 }
 
@@ -109,17 +116,10 @@ IRON_API iron_status iron_design_fail(iron_design *d, iron_status status,
 {
     if (!d)
         return iron__fail(IRON_EINVAL, "iron_design_fail: design is NULL");
-    if (status == IRON_OK)
-        status = IRON_EDESIGN;
-    if (d->status != IRON_OK)
-        return d->status;
     va_list ap;
-    iron__str msg = { 0 };
     va_start(ap, fmt);
-    iron__str_vprintf(&msg, fmt, ap);
+    status = vrecord(d, status == IRON_OK ? IRON_EDESIGN : status, fmt, ap);
     va_end(ap);
-    d->status = status;
-    d->error = iron__str_take(&msg);
     return status;
 }
 
