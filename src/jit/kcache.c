@@ -218,13 +218,21 @@ static iron_status from_payload(iron_program *p, const void *buf, size_t len,
 iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                               const char *signature, const char **how)
 {
-    XXH128_hash_t spec = iron__jit_spec_key(j, p);
     char hex[40];
     *how = "compiled";
+    /* The key needs the whole design as text: only worth it when there is
+     * somewhere to look it up (artifacts first: a hit there never touches
+     * the cache folder). */
+    XXH128_hash_t spec = { 0, 0 };
+    int have_spec = 0;
+    if (j->artifacts) {
+        spec = iron__jit_spec_key(j, p);
+        have_spec = 1;
+    }
 
     const void *art;
     size_t art_len;
-    if (iron__jit_artifact_find(j, spec, &art, &art_len)) {
+    if (j->artifacts && iron__jit_artifact_find(j, spec, &art, &art_len)) {
         const char *why = "";
         char changed[256];
         if (from_payload(p, art, art_len, 0, &why, changed, sizeof changed) ==
@@ -238,6 +246,8 @@ iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
     }
 
     iron__cache *c = cache_for(j);
+    if (c && !have_spec)
+        spec = iron__jit_spec_key(j, p);
     iron__cache_key key = { 0, 0 };
     char identity[512];
     if (c && iron__cc_identity(identity, sizeof identity) != IRON_OK)
