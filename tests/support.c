@@ -52,3 +52,41 @@ iron_tensor *test_zeros(iron_dtype dt, int64_t n)
     ASSERT_OK(iron_tensor_zeros(&t, dt, IRON_SHAPE(n)));
     return t;
 }
+
+iron_tensor *test_arange(iron_dtype dt, int64_t n)
+{
+    iron_tensor *t = NULL;
+    ASSERT_OK(iron_tensor_arange(&t, dt, IRON_SHAPE(n), 0, 1));
+    return t;
+}
+
+double test_at(const iron_tensor *t, int64_t i)
+{
+    double v = 0;
+    ASSERT_OK(iron_tensor_get(t, i, &v));
+    return v;
+}
+
+iron_jit *test_jit(iron_design_fn fn, const char *name, const char *args)
+{
+    iron_jit *j = NULL;
+    iron_jit_options o = { .size = sizeof o, .name = name, .args = args };
+    ASSERT_OK(iron_jit_create(&j, fn, &o));
+    return j;
+}
+
+iron_status test_launch(iron_jit *j, int cols, int nargs,
+                        iron_tensor *const *args)
+{
+    iron_launch_config c = { .size = sizeof c, .cols = cols,
+                             .timeout_ms = 5000 };
+    return test_keep(iron_jit_launch(j, &c, IRON_NO_PARAMS, nargs, args));
+}
+
+char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args)
+{
+    char *text = NULL;
+    iron_launch_config c = { .size = sizeof c, .cols = cols };
+    ASSERT_OK(iron_jit_dump(j, &c, IRON_NO_PARAMS, nargs, args, &text));
+    return text;
+}

@@ -111,6 +111,15 @@ extern char test_errmsg[8192];
 iron_status test_keep(iron_status s);
 iron_jit_stats test_stats(const iron_jit *j);
 iron_tensor *test_zeros(iron_dtype dt, int64_t n);
+iron_tensor *test_arange(iron_dtype dt, int64_t n);   /* 0, 1, 2, ... */
+double test_at(const iron_tensor *t, int64_t i);
+iron_jit *test_jit(iron_design_fn fn, const char *name, const char *args);
+/* One launch on `cols` columns (0: all) with a 5 s timeout; the message
+ * is kept in test_errmsg. */
+iron_status test_launch(iron_jit *j, int cols, int nargs,
+                        iron_tensor *const *args);
+/* The placed design's text (iron_free it). */
+char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args);
 
 /* A call that must return `status`; its message stays in test_errmsg for
  * ASSERT_MSG to look into. */

@@ -414,6 +414,47 @@ IRON_API iron_status iron_fifo_join(iron_design *d, iron_handle *prod, int n,
                                     const iron_shape *shapes,
                                     const int *depths, iron_fifo **ins);
 
+/* Where a link goes and, for forward, the new fifo's object type (the
+ * keyword arguments of upstream's forward/split/join).  Names may be NULL
+ * in every link call: they default to "<fifo>_fwd", "<fifo>_split<i>" and
+ * "<fifo>_join<i>" as upstream's. */
+typedef enum iron_link_place {
+    IRON_LINK_ANY_MEMTILE,    /* a memtile the placer picks (default) */
+    IRON_LINK_ANY_COMPUTE,    /* a free compute tile the placer picks */
+    IRON_LINK_TILE            /* tile (col, row): a memtile (row 1) or a
+                                 compute tile no worker uses */
+} iron_link_place;
+
+typedef struct iron_link_options {
+    size_t size;              /* sizeof(iron_link_options) */
+    iron_link_place place;
+    int col, row;             /* IRON_LINK_TILE */
+    /* forward only: the new fifo's object type (obj_shape.ndim 0: the
+     * input's).  The byte sizes of the two objects must divide each other:
+     * a larger input object is sent as several output objects, in order,
+     * and several smaller ones are gathered into one. */
+    iron_dtype dtype;
+    iron_shape obj_shape;
+} iron_link_options;
+
+/* The link calls with options (NULL: the defaults above). */
+IRON_API iron_fifo *iron_fifo_forward_with(iron_design *d, iron_handle *cons,
+                                           const char *name, int depth,
+                                           const iron_link_options *opts);
+IRON_API iron_status iron_fifo_split_with(iron_design *d, iron_handle *cons,
+                                          int n, const char *const *names,
+                                          const int64_t *offsets,
+                                          const iron_shape *shapes,
+                                          const int *depths,
+                                          iron_fifo **outs,
+                                          const iron_link_options *opts);
+IRON_API iron_status iron_fifo_join_with(iron_design *d, iron_handle *prod,
+                                         int n, const char *const *names,
+                                         const int64_t *offsets,
+                                         const iron_shape *shapes,
+                                         const int *depths, iron_fifo **ins,
+                                         const iron_link_options *opts);
+
 /* --- Kernels -------------------------------------------------------------
  * A kernel is C source with an entry function `entry`; arg_types declares
  * the entry's parameters in order, comma-separated: a dtype name followed by
@@ -446,8 +487,11 @@ IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags);
  *       the next acquire or release on f.
  *   void iron_release(iron_objfifo *f, int n);   the n oldest held
  *   void iron_barrier_wait(iron_barrier *b, int value);
- *       waits until the barrier's lock is >= value, then subtracts value
- *   void iron_barrier_release(iron_barrier *b, int value);   adds value
+ *       waits until the barrier's lock holds exactly value and leaves it
+ *       unchanged (upstream's wait_for_value: an AIE2 acquire-equal), so
+ *       a worker may wait every iteration after one set_barrier
+ *   void iron_barrier_release(iron_barrier *b, int value);
+ *       adds value to the lock (upstream's release_with_value)
  *
  * Blocking in these suspends the tile's task, not an OS thread.  Misuse
  * (acquiring more than the depth, releasing more than held) stops the run
@@ -467,7 +511,8 @@ typedef enum iron_arg_kind {
     IRON_ARG_INT,
     IRON_ARG_FLOAT,
     IRON_ARG_RTP,
-    IRON_ARG_BARRIER
+    IRON_ARG_BARRIER,
+    IRON_ARG_KERNEL
 } iron_arg_kind;
 
 typedef struct iron_arg {
@@ -477,31 +522,53 @@ typedef struct iron_arg {
     double f;
     iron_rtp *rtp;
     iron_barrier *barrier;
+    iron_kernel *kernel;
 } iron_arg;
 
 static inline iron_arg iron_use(iron_handle *h)
 {
-    iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0, NULL, NULL };
+    iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0, NULL, NULL, NULL };
+    return a;
+}
+/* A handle given to a core body that holds up to max_acquire of its
+ * objects at once (its largest iron_acquire).  Upstream reads this from
+ * the core's code; here it is declared, because it decides how many
+ * buffers the endpoint gets (max acquire + 1 on a DMA-fed compute tile).
+ * Acquiring more at run time is an error naming the worker and fifo.
+ * 1 <= max_acquire <= the endpoint's declared depth. */
+static inline iron_arg iron_use_acquire(iron_handle *h, int max_acquire)
+{
+    iron_arg a = { IRON_ARG_HANDLE, h, max_acquire, 0.0, NULL, NULL, NULL };
     return a;
 }
 static inline iron_arg iron_int(int64_t v)
 {
-    iron_arg a = { IRON_ARG_INT, NULL, v, 0.0, NULL, NULL };
+    iron_arg a = { IRON_ARG_INT, NULL, v, 0.0, NULL, NULL, NULL };
     return a;
 }
 static inline iron_arg iron_float(double v)
 {
-    iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v, NULL, NULL };
+    iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v, NULL, NULL, NULL };
     return a;
 }
 static inline iron_arg iron_use_rtp(iron_rtp *r)
 {
-    iron_arg a = { IRON_ARG_RTP, NULL, 0, 0.0, r, NULL };
+    iron_arg a = { IRON_ARG_RTP, NULL, 0, 0.0, r, NULL, NULL };
     return a;
 }
 static inline iron_arg iron_use_barrier(iron_barrier *b)
 {
-    iron_arg a = { IRON_ARG_BARRIER, NULL, 0, 0.0, NULL, b };
+    iron_arg a = { IRON_ARG_BARRIER, NULL, 0, 0.0, NULL, b, NULL };
+    return a;
+}
+
+/* A kernel (iron_kernel_new) passed to a core body, which calls it as
+ * upstream core functions call their Kernel arguments: the body declares
+ * "kernel(TYPES)" with the kernel's argument types and receives a pointer
+ * to its entry, typed void (*)(T1, T2, ...) with exactly those types. */
+static inline iron_arg iron_use_kernel(iron_kernel *k)
+{
+    iron_arg a = { IRON_ARG_KERNEL, NULL, 0, 0.0, NULL, NULL, k };
     return a;
 }
 
@@ -513,9 +580,10 @@ static inline iron_arg iron_use_barrier(iron_barrier *b)
 /* A worker running the standard loop on a compute tile chosen by the
  * placer: each iteration acquires one object from every handle argument,
  * calls the kernel with the objects' pointers and the scalars, in argument
- * order, and releases them.  It runs `iterations` iterations per round and
- * repeats rounds forever; like a core on hardware it persists across calls,
- * keeping its position in every FIFO. */
+ * order, and releases them.  Like upstream's Worker(while_true=True) it
+ * runs forever, persisting across calls and keeping its position in every
+ * FIFO; `iterations` is informative (0: not given).  A core body is called
+ * once and loops itself. */
 IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
                                       iron_kernel *k, int64_t iterations,
                                       int nargs, const iron_arg *args);
@@ -526,21 +594,48 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
  * error naming both.  A core body worker ignores `iterations`. */
 IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row);
 
-/* A run-time parameter buffer of `count` elements on the tile of the
- * worker it is given to (iron_use_rtp): the runtime sequence writes it
- * (iron_rt_set_rtp), the worker's kernel or core body reads it. */
+/* The worker core's stack in its tile's data memory (upstream's
+ * stack_size; default the device's, 1 KiB), counted in the tile's memory
+ * budget: 16 .. the tile's memory, a multiple of 16 bytes. */
+IRON_API iron_status iron_worker_set_stack(iron_worker *w, uint32_t bytes);
+
+/* A tile-local buffer of `count` elements (upstream's Buffer) on the tile
+ * of each worker it is given to (iron_use_rtp; each worker has its own
+ * copy): the worker's kernel or core body reads and writes it, and the
+ * runtime sequence may write it (iron_rt_set_rtp: upstream's
+ * use_write_rtp).  It starts zeroed, or with the initial values set by
+ * iron_buffer_set_initial, at load. */
 IRON_API iron_rtp *iron_rtp_new(iron_design *d, const char *name,
                                 iron_dtype dtype, int64_t count);
 
-/* A barrier: a lock on a worker's tile (values 0..63, starting at 0) that
- * the runtime sequence sets (iron_rt_set_barrier) and a core body waits on
- * (iron_barrier_wait). */
+/* A barrier (upstream's WorkerRuntimeBarrier): a lock on the tile of each
+ * worker that takes it (values 0..63, starting at 0 or at the initial
+ * value) that the runtime sequence sets (iron_rt_set_barrier) and a core
+ * body waits on (iron_barrier_wait: until it holds exactly a value). */
 IRON_API iron_barrier *iron_barrier_new(iron_design *d, const char *name);
+
+/* The buffer's contents at load (upstream's Buffer(initial_value=...)):
+ * `count` elements of its dtype copied from values (not NULL). */
+IRON_API iron_status iron_buffer_set_initial(iron_rtp *r,
+                                             const void *values);
+/* The lock's value when the design is loaded (upstream's initial_value),
+ * 0..63; IRON_EINVAL naming the barrier otherwise (sticky). */
+IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value);
 
 /* --- Runtime sequence ----------------------------------------------------
  * A tensor access pattern: starting at element `offset` of the tensor seen
  * as flat, visit sizes[0] x ... x sizes[ndim-1] elements in nested loops
- * (outermost first); element index = offset + sum(i_k * strides[k]). */
+ * (outermost first); element index = offset + sum(i_k * strides[k]).
+ * A fill or drain also holds its pattern to the shim DMA's limits, as
+ * upstream's npu_dma_memcpy_nd verifier does, on the pattern with size-1
+ * dimensions dropped and contiguous ones merged: its dimensions must fit
+ * the DMA's four (d0 innermost .. d3) in order, where d0 holds at most
+ * 1023 32-bit words and d1 at most 1023 elements (unless the transfer is
+ * one contiguous run, iterated by d3 or not), d2 is unlimited and d3, the
+ * iteration count, is at most 64 and the only one that may have stride 0.
+ * So a stride-0 (repeat) dimension must be outermost and repeats at most
+ * 64 times; strides are at most 2^20 words; the offset and strides are
+ * whole 32-bit words.  IRON_EBOUNDS names the dimension, value and limit. */
 #define IRON_TAP_MAX_DIMS 4
 
 typedef struct iron_tap {
@@ -568,6 +663,47 @@ IRON_API int64_t iron_tap_count(const iron_tap *tap);
  * sizes >= 1, strides >= 0, and the furthest element inside the tensor.
  * IRON_EBOUNDS with the dimension and the reach otherwise. */
 IRON_API iron_status iron_tap_check(const iron_tap *tap, int64_t numel);
+
+/* Upstream taplib's access_order: for each element of a tensor of `numel`
+ * elements (seen as flat), the step (0, 1, ...) at which the pattern
+ * visits it; -1 if never; the last step if visited more than once.  The
+ * caller owns `order`, an array of numel elements, overwritten whole.
+ * IRON_EINVAL for a NULL tap or order or numel outside 1..2^40; the
+ * statuses of iron_tap_check (IRON_EBOUNDS) for a pattern that does not
+ * fit the tensor; nothing is written then.  Takes time in the pattern's
+ * visits plus numel.  Pure: thread-safe on distinct arrays. */
+IRON_API iron_status iron_tap_access_order(const iron_tap *tap, int64_t numel,
+                                           int64_t *order);
+/* Upstream taplib's access_count: for each element, how many times the
+ * pattern visits it (0 if never).  Arguments and errors as for
+ * iron_tap_access_order. */
+IRON_API iron_status iron_tap_access_count(const iron_tap *tap, int64_t numel,
+                                           int64_t *count);
+/* A text picture of a pattern over a row-major rows x cols tensor, for
+ * debugging (upstream taplib's visualize, in text): a title line (the
+ * pattern, its visits, how many elements it reaches), then a grid with
+ * column and row indexes.  Up to 32 x 32 each cell is an element showing
+ * the step of its last visit, '.' if never visited and a '*' in front if
+ * visited more than once; a bigger tensor is cut into blocks (at most 16 x
+ * 16 of them) and each cell shows its block's rank in the order the
+ * pattern first reaches the blocks.  Lines end in '\n'; a legend follows
+ * when '.' or '*' appear.  For example (4 x 4, 2 x 2 tiles in order):
+ *
+ *   4 x 4 tensor, tap offset 0 sizes [2, 2, 2, 2] strides [8, 2, 4, 1]:
+ *   16 visits, 16 of 16 elements visited        (one line)
+ *       0  1  2  3
+ *   0:  0  1  4  5
+ *   1:  2  3  6  7
+ *   2:  8  9 12 13
+ *   3: 10 11 14 15
+ *
+ * Writes into buf (len bytes, always NUL-terminated when len > 0; buf may
+ * be NULL when len is 0) and returns the length it needed, like snprintf.
+ * Returns 0 (buf "") on failure, with iron_last_error() naming the bad
+ * argument: NULL tap, rows or cols outside 1..2^40, a pattern out of the
+ * tensor's bounds, no memory.  Pure: thread-safe. */
+IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
+                                   int64_t cols, char *buf, size_t len);
 
 /* Marks workers to start (all workers are started when none is named). */
 IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w);
@@ -608,19 +744,57 @@ IRON_API iron_status iron_rt_drain_at(iron_design *d, iron_handle *cons,
 /* Sets a barrier's lock to value (0..63) at this point of the sequence. */
 IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
                                          int value);
-/* Task groups: ops between these two calls are issued in order; finishing
- * the group waits until its awaited drains are done before the sequence
- * goes on.  Groups do not nest; a group left open is an error. */
+/* Task groups (upstream's rt.task_group() / rt.finish_task_group(tg)).
+ * Opening a group makes it current: the fills, drains, set_rtp and
+ * set_barrier recorded next join it, until another group is opened or it
+ * is finished (then the last opened, unfinished group is current again,
+ * or none).  Finishing a group waits, at that point of the sequence,
+ * until the group's awaited drains are done, and frees its DMA tasks'
+ * buffer descriptors.  Several groups may be open at once, and finished
+ * in any order (ping-pong: open group n, finish group n-1).  Ops outside
+ * every group belong to the sequence, which waits for them at its end.
+ * A group left unfinished, or finished twice, is an error.  The group is
+ * owned by the design. */
+typedef struct iron_task_group iron_task_group;
+IRON_API iron_task_group *iron_rt_task_group_new(iron_design *d);
+IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
+                                               iron_task_group *g);
+/* The same without a handle: open a group / finish the current one. */
 IRON_API iron_status iron_rt_task_group(iron_design *d);
 IRON_API iron_status iron_rt_finish_task_group(iron_design *d);
 
-/* A 2-D tiler (what upstream IRON users know as TensorTiler2D): cuts a
- * row-major rows x cols tensor into tile_rows x tile_cols tiles, groups of
- * group_rows x group_cols tiles, and gives one access pattern per group.
- * tile_col_major: elements inside a tile column by column; group_col_major:
- * tiles inside a group column by column; iter_col_major: groups in
- * column-major order; repeat: each group's pattern visited `repeat` times
- * (0 = 1).  Tiles must divide the tensor and groups the tile grid. */
+/* A 2-D tiler (upstream IRON's TensorTiler2D): cuts a row-major rows x
+ * cols tensor into tile_rows x tile_cols tiles and gives one access
+ * pattern per group of tiles.  A group is group_rows x group_cols tiles
+ * spaced step_rows x step_cols tiles apart (step 1: adjacent tiles);
+ * successive patterns move one tile within a step, then a whole block of
+ * group x step tiles, so the patterns together visit every element once
+ * (`repeat` times with a repeat).
+ *   tile_col_major:  elements inside a tile column by column
+ *   group_col_major: tiles inside a group column by column
+ *   iter_col_major:  patterns (groups) in column-major order
+ *   repeat:          each pattern visits its group `repeat` times (0 = 1)
+ *   allow_partial:   the last groups along a dimension may be smaller when
+ *                    group x step does not divide the tile count
+ *   no_prune_step:   keep every loop as its own dimension (size-1 loops
+ *                    dropped) instead of merging loops that continue each
+ *                    other -- upstream's prune_step=False; merging changes
+ *                    the form of a pattern, never the order it visits.
+ * Tiles must divide the tensor; without allow_partial, group x step must
+ * divide the tiles along each dimension.
+ *
+ * Upstream's three factories map to one struct:
+ *   simple_tiler(tensor_dims, tile_dims, tile_col_major, iter_col_major,
+ *     pattern_repeat, prune_step): rows, cols, tile_rows, tile_cols (the
+ *     whole tensor when upstream's tile_dims is None), tile_col_major,
+ *     iter_col_major, repeat, no_prune_step -- one pattern per tile;
+ *   group_tiler(..., tile_group_dims, tile_group_col_major, allow_partial):
+ *     also group_rows, group_cols, group_col_major, allow_partial;
+ *   step_tiler(..., tile_group_repeats, tile_group_steps): group_rows and
+ *     group_cols are the repeats, step_rows and step_cols the steps.
+ * The struct may grow at its end: set size = sizeof(iron_tiler2d) and
+ * zero what you do not use (a designated initializer does both); a caller
+ * built against the first version (ending at `repeat`) keeps working. */
 typedef struct iron_tiler2d {
     size_t size;              /* sizeof(iron_tiler2d) */
     int64_t rows, cols;
@@ -630,13 +804,22 @@ typedef struct iron_tiler2d {
     int group_col_major;
     int iter_col_major;
     int64_t repeat;           /* 0 = 1 */
+    /* -- second version: a size ending at `repeat` means all zero -- */
+    int64_t step_rows, step_cols;     /* 0 = 1 */
+    int allow_partial;
+    int no_prune_step;
 } iron_tiler2d;
 
-/* Number of groups (patterns). */
+/* Number of patterns (groups), in *count (0 on failure).  IRON_EINVAL
+ * naming the field and its value for invalid input.  Pure: thread-safe. */
 IRON_API iron_status iron_tiler2d_count(const iron_tiler2d *t,
                                         int64_t *count);
-/* The access pattern of group `index` (0-based, in iteration order).
- * IRON_ENOTSUP if it needs more than IRON_TAP_MAX_DIMS dimensions. */
+/* The access pattern of group `index` (0-based, in iteration order), in
+ * *out; with allow_partial the patterns of the last groups are smaller.
+ * IRON_EINVAL for invalid fields or an index outside 0..count-1;
+ * IRON_ENOTSUP, listing the loops, if the pattern needs more than
+ * IRON_TAP_MAX_DIMS dimensions.  Every pattern given is inside the tensor;
+ * the shim's limits are checked when it is used.  Pure: thread-safe. */
 IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
                                       iron_tap *out);
 

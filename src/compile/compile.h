@@ -17,6 +17,7 @@ typedef union iron__kval {
     void *p;
     int64_t i;
     double f;
+    void (*fp)(void);          /* a kernel passed to a core body */
 } iron__kval;
 
 /* The uniform entry: args[k] is the k-th declared argument. */
@@ -26,13 +27,21 @@ typedef void (*iron__kernel_fn)(const iron__kval *args);
 typedef enum iron__khandle {
     IRON__KH_NONE,             /* a dtype: scalar or pointer */
     IRON__KH_FIFO,             /* "fifo": iron_objfifo * */
-    IRON__KH_BARRIER           /* "barrier": iron_barrier * */
+    IRON__KH_BARRIER,          /* "barrier": iron_barrier * */
+    IRON__KH_KERNEL            /* "kernel(int32*, int32)": a pointer to a
+                                  kernel's entry with those arguments */
 } iron__khandle;
+
+#define IRON__KSUB_MAX 16      /* arguments of a kernel passed to a core */
 
 typedef struct iron__ktype {
     iron_dtype dtype;
     int is_ptr;                /* pointer (objects of dtype, or a handle) */
     iron__khandle handle;      /* handles are pointers, dtype unused */
+    /* IRON__KH_KERNEL: the called kernel's declared arguments */
+    int knargs;
+    iron_dtype kdtype[IRON__KSUB_MAX];
+    unsigned char kptr[IRON__KSUB_MAX];
 } iron__ktype;
 
 /* The functions a core body calls, handed to its object after loading
@@ -91,9 +100,18 @@ const char *const *iron__kobj_deps(const iron__kobj *o, int *n);
  * call).  IRON_ELOAD if the object is not a core body. */
 iron_status iron__kobj_bind_core(iron__kobj *o, const iron__core_api *api);
 
+/* The raw entry of a plain kernel (not its uniform wrapper), for core
+ * bodies that call it; NULL if the object has none. */
+void (*iron__kobj_raw_entry(const iron__kobj *o))(void);
+
 /* Whether the object keeps writable state (static or global variables)
  * besides the runtime's own; 1 when that cannot be told. */
 int iron__kobj_has_state(const iron__kobj *o);
+
+/* Bytes of the kernel's own data objects (variables and constant tables):
+ * what it needs in its tile's data memory besides buffers and stack; 0
+ * when the symbol table cannot be read. */
+size_t iron__kobj_data_bytes(const iron__kobj *o);
 
 /* The shared object's bytes (NULL, 0 if unknown); owned by o. */
 const char *iron__kobj_image(const iron__kobj *o, size_t *len);

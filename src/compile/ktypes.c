@@ -70,6 +70,49 @@ static iron_status parse_item(const char *item, const char *end, int index,
                           index, text_len, text);
 
     p = skip_space(p, q);
+    if (name_len == 6 && memcmp(name, "kernel", 6) == 0) {
+        /* kernel(TYPES): a kernel a core body calls; TYPES are its
+         * declared arguments, as for iron_kernel_new. */
+        if (p >= q || *p != '(' || q[-1] != ')')
+            return iron__fail(IRON_EINVAL,
+                              "argument %d '%.*s': a kernel argument is "
+                              "written kernel(TYPES), e.g. 'kernel(int32*, "
+                              "int32)', with the called kernel's argument "
+                              "types",
+                              index, text_len, text);
+        char inner[512];
+        size_t len = (size_t)(q - 1 - (p + 1));
+        if (len >= sizeof inner)
+            return iron__fail(IRON_EINVAL,
+                              "argument %d: kernel(...) is too long", index);
+        memcpy(inner, p + 1, len);
+        inner[len] = '\0';
+        if (strchr(inner, '('))
+            return iron__fail(IRON_EINVAL,
+                              "argument %d '%.*s': a called kernel cannot "
+                              "itself take a kernel",
+                              index, text_len, text);
+        iron__ktype sub[IRON__KSUB_MAX];
+        int n = 0;
+        iron_status st = iron__ktypes_parse(inner, sub, IRON__KSUB_MAX, &n);
+        if (st != IRON_OK)
+            return iron__fail_context(st, "argument %d ('kernel(...)')",
+                                      index);
+        for (int i = 0; i < n; i++) {
+            if (sub[i].handle != IRON__KH_NONE)
+                return iron__fail(IRON_EINVAL,
+                                  "argument %d '%.*s': a called kernel takes "
+                                  "objects and scalars, not handles",
+                                  index, text_len, text);
+            type->kdtype[i] = sub[i].dtype;
+            type->kptr[i] = (unsigned char)sub[i].is_ptr;
+        }
+        type->knargs = n;
+        type->dtype = IRON_INT8;
+        type->is_ptr = 0;
+        type->handle = IRON__KH_KERNEL;
+        return IRON_OK;
+    }
     int is_ptr = 0;
     if (p < q && *p == '*') {
         is_ptr = 1;
@@ -89,6 +132,7 @@ static iron_status parse_item(const char *item, const char *end, int index,
 
     /* Handle kinds of core bodies: pointers to opaque types. */
     type->handle = IRON__KH_NONE;
+    type->knargs = 0;
     if (!is_ptr && ((name_len == 4 && memcmp(name, "fifo", 4) == 0) ||
                     (name_len == 7 && memcmp(name, "barrier", 7) == 0))) {
         type->dtype = IRON_INT8;
@@ -143,10 +187,13 @@ iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
         return IRON_OK;
 
     /* Count first so that "too many" is reported with the full count
-     * rather than at the first item past the limit. */
-    int count = 1;
-    for (const char *c = decl; *c; c++)
-        count += *c == ',';
+     * rather than at the first item past the limit.  Commas inside a
+     * kernel(...) item belong to it. */
+    int count = 1, depth = 0;
+    for (const char *c = decl; *c; c++) {
+        depth += (*c == '(') - (*c == ')');
+        count += *c == ',' && depth == 0;
+    }
     if (count > max)
         return iron__fail(IRON_EINVAL,
                           "kernel argument types '%.200s': too many arguments: "
@@ -155,8 +202,10 @@ iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
 
     const char *item = decl;
     for (int i = 0; i < count; i++) {
-        const char *comma = strchr(item, ',');
-        const char *item_end = comma ? comma : end;
+        const char *comma = item;
+        for (int dp = 0; *comma && (*comma != ',' || dp > 0); comma++)
+            dp += (*comma == '(') - (*comma == ')');
+        const char *item_end = *comma ? comma : end;
         iron_status st = parse_item(item, item_end, i + 1, &types[i]);
         if (st != IRON_OK)
             return st;

@@ -60,6 +60,15 @@ iron_status iron__kobj_load(const char *so_path, const char *label,
     return IRON_OK;
 }
 
+void (*iron__kobj_raw_entry(const iron__kobj *o))(void)
+{
+    void (*fn)(void) = NULL;
+    void *at = o ? dlsym(o->dl, "iron__kentry") : NULL;
+    if (at)
+        memcpy(&fn, at, sizeof fn);
+    return fn;
+}
+
 iron__kernel_fn iron__kobj_entry(const iron__kobj *o)
 {
     return o ? o->fn : NULL;

@@ -2,6 +2,7 @@
  * wrapper.c - generates the C text around a kernel's source: defines in
  * front, the signature check and the uniform entry wrapper behind.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compile/wrapper.h"
@@ -41,15 +42,36 @@ int iron__kis_ident(const char *s)
     return 1;
 }
 
-/* The C spelling of one argument's type without the '*'. */
-static const char *arg_ctype(const iron__ktype *t)
+/* The C spelling of argument i's type without the '*'; a kernel argument
+ * is the function pointer type iron__kfn<i> declared before the source. */
+static const char *arg_ctype(const iron__ktype *t, int i, char buf[24])
 {
     switch (t->handle) {
     case IRON__KH_FIFO: return "iron_objfifo";
     case IRON__KH_BARRIER: return "iron_barrier";
+    case IRON__KH_KERNEL:
+        snprintf(buf, 24, "iron__kfn%d", i);
+        return buf;
     case IRON__KH_NONE: break;
     }
     return c_types[t->dtype];
+}
+
+/* typedef void (*iron__kfn<i>)(int32_t *, int32_t); per kernel argument. */
+static void append_kernel_types(const iron__kernel_src *k, iron__str *s)
+{
+    for (int i = 0; i < k->nargs; i++) {
+        const iron__ktype *t = &k->args[i];
+        if (t->handle != IRON__KH_KERNEL)
+            continue;
+        iron__str_printf(s, "typedef void (*iron__kfn%d)(", i);
+        if (t->knargs == 0)
+            iron__str_append(s, "void");
+        for (int a = 0; a < t->knargs; a++)
+            iron__str_printf(s, "%s%s%s", a ? ", " : "",
+                             c_types[t->kdtype[a]], t->kptr[a] ? " *" : "");
+        iron__str_append(s, ");\n");
+    }
 }
 
 /* What a core body's source sees: the handle types and the FIFO API,
@@ -108,8 +130,9 @@ static void append_fn_ptr_type(iron__str *s, const iron__kernel_src *k,
     for (int i = 0; i < k->nargs; i++) {
         const iron__ktype *t = &k->args[i];
         int is_const = t->is_ptr && ((const_mask >> ptr) & 1u);
+        char tb[24];
         iron__str_printf(s, "%s%s%s%s", i ? ", " : "",
-                         is_const ? "const " : "", arg_ctype(t),
+                         is_const ? "const " : "", arg_ctype(t, i, tb),
                          t->is_ptr ? " *" : "");
         ptr += t->is_ptr != 0;
     }
@@ -122,10 +145,12 @@ static void append_signature(const iron__kernel_src *k, iron__str *out)
     iron__str_printf(out, "void %s(", k->entry);
     if (k->nargs == 0)
         iron__str_append(out, "void");
-    for (int i = 0; i < k->nargs; i++)
+    for (int i = 0; i < k->nargs; i++) {
+        char tb[24];
         iron__str_printf(out, "%s%s%s", i ? ", " : "",
-                         arg_ctype(&k->args[i]),
+                         arg_ctype(&k->args[i], i, tb),
                          k->args[i].is_ptr ? " *" : "");
+    }
     iron__str_append(out, ")");
 }
 
@@ -136,6 +161,7 @@ static void append_decl(iron__str *s, const iron__kernel_src *k)
         const iron__ktype *t = &k->args[i];
         const char *name = t->handle == IRON__KH_FIFO      ? "fifo"
                            : t->handle == IRON__KH_BARRIER ? "barrier"
+                           : t->handle == IRON__KH_KERNEL  ? "kernel(...)"
                                                            : iron_dtype_name(t->dtype);
         iron__str_printf(s, "%s%s%s", i ? ", " : "", name ? name : "?",
                          t->is_ptr && !t->handle ? "*" : "");
@@ -216,7 +242,8 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
      * starts with iron__ so that no define or macro of the user's (a
      * parameter called p or f, say) can rewrite it. */
     iron__str_append(s, "typedef union iron__kval { void *iron__p; "
-                        "int64_t iron__i; double iron__f; } iron__kval;\n");
+                        "int64_t iron__i; double iron__f; "
+                        "void (*iron__fp)(void); } iron__kval;\n");
     if (need_bf16)
         iron__str_append(s, bf16_helper);
     /* Default visibility even under -fvisibility=hidden in the cflags; the
@@ -233,11 +260,14 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
     iron__str_printf(s, "    %s(", k->entry);
     for (int i = 0; i < k->nargs; i++) {
         const iron__ktype *t = &k->args[i];
-        const char *ct = arg_ctype(t);
+        char tb[24];
+        const char *ct = arg_ctype(t, i, tb);
         if (i)
             iron__str_append(s, ",");
         iron__str_append(s, "\n        ");
-        if (t->is_ptr)
+        if (t->handle == IRON__KH_KERNEL)
+            iron__str_printf(s, "(%s)iron__a[%d].iron__fp", ct, i);
+        else if (t->is_ptr)
             iron__str_printf(s, "(%s *)iron__a[%d].iron__p", ct, i);
         else if (t->dtype == IRON_BFLOAT16)
             iron__str_printf(s, "iron__to_bf16(iron__a[%d].iron__f)", i);
@@ -247,6 +277,18 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
             iron__str_printf(s, "(%s)iron__a[%d].iron__i", ct, i);
     }
     iron__str_append(s, ");\n}\n");
+    if (k->is_core)
+        return;
+    /* The raw entry, for core bodies that call this kernel: a constant
+     * function pointer (ISO C, unlike converting dlsym's object pointer),
+     * converted to the declared signature. */
+    iron__str_append(s, "#if defined(__GNUC__)\n"
+                        "__attribute__((visibility(\"default\")))\n"
+                        "#endif\n"
+                        "extern void (*const iron__kentry)(void);\n"
+                        "void (*const iron__kentry)(void) = "
+                        "(void (*)(void))");
+    iron__str_printf(s, "%s;\n", k->entry);
 }
 
 iron_status iron__kwrap_generate(const iron__kernel_src *k, iron__str *text)
@@ -262,6 +304,7 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, iron__str *text)
         iron__str_append(text, core_prelude);
     }
 
+    append_kernel_types(k, text);
     iron__str_printf(text, "#line 1 \"%s.c\"\n", k->entry);
     iron__str_append(text, k->source);
     size_t n = strlen(k->source);

@@ -29,7 +29,6 @@ iron_status iron__design_new(iron_design **out, const char *jit_name,
     d->jit_cflags = jit_cflags;
     d->nscalars = nscalars;
     d->scalar_names = scalar_names;
-    d->group_open = -1;
     *out = d;
     return IRON_OK;
 }
@@ -67,6 +66,7 @@ void iron__design_free(iron_design *d)
     for (int i = 0; i < d->links.n; i++)
         iron__free(d->links.v[i]);
     for (int i = 0; i < d->rtps.n; i++) {
+        iron__free(d->rtps.v[i]->initial);
         iron__free(d->rtps.v[i]->name);
         iron__free(d->rtps.v[i]);
     }
@@ -74,6 +74,12 @@ void iron__design_free(iron_design *d)
         iron__free(d->barriers.v[i]->name);
         iron__free(d->barriers.v[i]);
     }
+    for (int i = 0; i < d->merged.n; i++)
+        iron__free(d->merged.v[i]);
+    iron__free(d->merged.v);
+    for (int i = 0; i < d->groups.n; i++)
+        iron__free(d->groups.v[i]);
+    iron__free(d->groups.v);
     iron__free(d->links.v);
     iron__free(d->rtps.v);
     iron__free(d->barriers.v);

@@ -61,9 +61,15 @@ struct iron_handle {
     iron_fifo *fifo;
     int is_prod;
     int cons_index;           /* consumers: 0 .. ncons-1; producer: -1 */
-    int depth;                /* buffers on this endpoint */
+    int depth;                /* declared buffers on this endpoint */
+    int max_acquire;          /* worker handles: the most objects the
+                                 worker holds at once (standard loop: 1;
+                                 core bodies: iron_use_acquire) */
     int has_dims;             /* dims_to_stream / dims_from_stream set */
     iron_tap dims;            /* offset 0 */
+    int64_t dims_wrap;        /* placement: >1 when a memtile pattern's
+                                 outermost dimension was extended over the
+                                 whole object (sizes[0] multiplied by it) */
     iron__user user;
     iron_worker *worker;      /* user == IRON__USER_WORKER */
     iron__link *link;         /* user == IRON__USER_LINK */
@@ -72,6 +78,9 @@ struct iron_handle {
     int pool;                 /* buffer pool index in the program, or -1 */
     int slot;                 /* the user's writer/reader index there */
     int mover;                /* runtime endpoints: the mover serving them */
+    int buffers;              /* buffers the lowering gave it (0: none) */
+    char why[80];             /* and why that many, for dumps and messages */
+    iron_handle *merged;      /* a runtime consumer folded into another */
 };
 
 typedef enum iron__link_kind {
@@ -90,9 +99,14 @@ struct iron__link {
     iron_handle *in[IRON__MAX_CONS];    /* consumer handles on the memtile */
     iron_handle *out[IRON__MAX_CONS];   /* producer handles on the memtile */
     int64_t offsets[IRON__MAX_CONS];
+    iron_link_place place;    /* where the user wants it */
+    /* forward with a new object type: objects of the smaller side per
+     * object of the larger (the pool's); 1 otherwise */
+    int in_pieces, out_pieces;
+    size_t big_bytes;         /* bytes of one object of the link's pool */
     /* placement */
     iron__tile tile;
-    int pool;                 /* the memtile pool holding the big object */
+    int pool;                 /* the pool holding the big object */
 };
 
 /* A run-time parameter buffer or a barrier; each worker using one gets its
@@ -103,12 +117,23 @@ struct iron_rtp {
     char *name;
     iron_dtype dtype;
     int64_t count;
+    void *initial;            /* count elements at load, or NULL: zeros */
 };
 
 struct iron_barrier {
     iron_design *d;
     int index;
     char *name;
+    int initial;              /* the lock's value at load (0..63) */
+};
+
+/* A task group of the runtime sequence (index 1..; 0 is the sequence's
+ * own group, finished when the sequence ends). */
+struct iron_task_group {
+    iron_design *d;
+    int index;
+    int open_op;              /* the op that opened it */
+    int finished;
 };
 
 struct iron_fifo {
@@ -153,7 +178,9 @@ struct iron_worker {
     int nargs;
     iron_arg args[IRON__MAX_KARGS];
     int started;
+    int start_order;          /* position among iron_rt_start calls */
     int pinned;               /* iron_worker_place gave the tile */
+    uint32_t stack_bytes;     /* its core's stack in tile memory */
     /* placement */
     iron__tile tile;
 };
@@ -179,6 +206,9 @@ typedef struct iron__rt_op {
     double value;             /* SET_RTP, SET_BARRIER */
     int scalar;               /* SET_RTP value / FILL, DRAIN offset from
                                  this dispatch-time scalar, or -1 */
+    int group;                /* the task group it belongs to (0: none);
+                                 GROUP_START/FINISH: the group opened or
+                                 finished */
     /* placement (FILL, DRAIN) */
     int shim_col;
 } iron__rt_op;
@@ -211,8 +241,12 @@ struct iron_design {
     IRON__VEC(iron__link *) links;
     IRON__VEC(iron_rtp *) rtps;
     IRON__VEC(iron_barrier *) barriers;
+    IRON__VEC(iron_task_group *) groups;   /* groups.v[i] has index i + 1 */
+    IRON__VEC(iron_handle *) merged;       /* runtime consumers folded
+                                              into another (owned) */
     int any_started;          /* iron_rt_start named at least one worker */
-    int group_open;           /* index of the open task group's op, or -1 */
+    int nstarted;
+    iron_task_group *current; /* the group new ops join, or NULL */
 };
 
 /* Creates an empty design for one specialization; the pointed-to inputs

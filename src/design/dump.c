@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "design/design.h"
 
@@ -38,6 +39,10 @@ static void dims_text(iron__str *s, const iron_handle *h)
                          (long long)h->dims.sizes[i],
                          (long long)h->dims.strides[i]);
     iron__str_append(s, "]");
+    if (h->dims_wrap > 1)
+        iron__str_printf(s, " (outermost size x%lld: the memtile DMA wraps "
+                         "it over the whole object)",
+                         (long long)h->dims_wrap);
 }
 
 static void endpoint_text(iron__str *s, const iron_handle *h)
@@ -50,7 +55,12 @@ static void endpoint_text(iron__str *s, const iron_handle *h)
         iron__str_append(s, "runtime");
         break;
     case IRON__USER_LINK:
-        iron__str_printf(s, "memtile link %d", h->link->index);
+        iron__str_printf(s, "%s link %d",
+                         h->link->tile.row >= 2 ||
+                                 h->link->place == IRON_LINK_ANY_COMPUTE
+                             ? "compute-tile"
+                             : "memtile",
+                         h->link->index);
         break;
     case IRON__USER_NONE:
         iron__str_append(s, "(unused)");
@@ -61,6 +71,12 @@ static void endpoint_text(iron__str *s, const iron_handle *h)
         iron__str_printf(s, " @(%d,%d)", h->tile.col, h->tile.row);
     if (h->depth != h->fifo->depth)
         iron__str_printf(s, " depth %d", h->depth);
+    if (h->user == IRON__USER_WORKER && h->max_acquire > 1)
+        iron__str_printf(s, " max acquire %d", h->max_acquire);
+    if (h->buffers > 0)
+        iron__str_printf(s, " buffers %d (%s)", h->buffers, h->why);
+    else if (h->why[0])
+        iron__str_printf(s, " (%s)", h->why);
     dims_text(s, h);
 }
 
@@ -110,8 +126,12 @@ void iron__design_dump(const iron_design *d, iron__str *s)
         static const char *const kinds[] = { "forward", "split", "join" };
         iron__str_printf(s, "  %d %s", l->index, kinds[l->kind]);
         if (l->tile.col >= 0)
-            iron__str_printf(s, " on memtile (%d,%d)", l->tile.col,
-                             l->tile.row);
+            iron__str_printf(s, " on %s (%d,%d)",
+                             l->tile.row == 1 ? "memtile" : "compute tile",
+                             l->tile.col, l->tile.row);
+        if (l->in_pieces > 1 || l->out_pieces > 1)
+            iron__str_printf(s, " (%d in, %d out per buffer)", l->in_pieces,
+                             l->out_pieces);
         iron__str_append(s, ": ");
         for (int k = 0; k < l->nin; k++)
             iron__str_printf(s, "%s'%s'", k ? ", " : "", l->in[k]->fifo->name);
@@ -134,11 +154,13 @@ void iron__design_dump(const iron_design *d, iron__str *s)
         iron__str_printf(s, "  %s: %s '%s'", w->name,
                          w->kernel->is_core ? "core body" : "kernel",
                          w->kernel->entry);
-        if (!w->kernel->is_core)
+        if (!w->kernel->is_core && w->iterations > 0)
             iron__str_printf(s, " x %lld", (long long)w->iterations);
         if (w->tile.col >= 0)
             iron__str_printf(s, " on tile (%d,%d)%s", w->tile.col, w->tile.row,
                              w->pinned ? " (pinned)" : "");
+        if (w->stack_bytes)
+            iron__str_printf(s, " stack %u B", w->stack_bytes);
         iron__str_append(s, "\n    args:");
         for (int a = 0; a < w->nargs; a++) {
             const iron_arg *arg = &w->args[a];
@@ -156,9 +178,24 @@ void iron__design_dump(const iron_design *d, iron__str *s)
                 break;
             case IRON_ARG_RTP:
                 iron__str_printf(s, " rtp '%s'", arg->rtp->name);
+                if (arg->rtp->initial)
+                    iron__str_printf(
+                        s, " (initial xxh64 %016llx)",
+                        (unsigned long long)XXH64(
+                            arg->rtp->initial,
+                            (size_t)arg->rtp->count *
+                                iron_dtype_size(arg->rtp->dtype),
+                            0));
                 break;
             case IRON_ARG_BARRIER:
                 iron__str_printf(s, " barrier '%s'", arg->barrier->name);
+                if (arg->barrier->initial)
+                    iron__str_printf(s, " (initial %d)",
+                                     arg->barrier->initial);
+                break;
+            case IRON_ARG_KERNEL:
+                iron__str_printf(s, " kernel '%s' (kernel %d)",
+                                 arg->kernel->entry, arg->kernel->index);
                 break;
             }
             iron__str_append(s, a + 1 < w->nargs ? "," : "");
@@ -193,8 +230,12 @@ void iron__design_dump(const iron_design *d, iron__str *s)
             break;
         case IRON__RT_GROUP_START:
         case IRON__RT_GROUP_FINISH:
+            iron__str_printf(s, " %d", op->group);
             break;
         }
+        if (op->group > 0 && op->kind != IRON__RT_GROUP_START &&
+            op->kind != IRON__RT_GROUP_FINISH)
+            iron__str_printf(s, " (group %d)", op->group);
         iron__str_append(s, "\n");
     }
 }

@@ -121,8 +121,10 @@ IRON_API iron_handle *iron_fifo_cons(iron_fifo *f)
         return NULL;
     if (f->ncons == IRON__MAX_CONS) {
         iron__design_fail(f->d, IRON_ERESOURCE,
-                          "fifo '%s': more than %d consumer handles", f->name,
-                          IRON__MAX_CONS);
+                          "fifo '%s': more than %d consumer handles (each "
+                          "iron_fifo_cons call makes a new one: take the "
+                          "handle once and reuse it)",
+                          f->name, IRON__MAX_CONS);
         return NULL;
     }
     iron_handle *h = iron__calloc(1, sizeof *h);

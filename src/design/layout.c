@@ -10,7 +10,8 @@
 #include "core/core.h"
 #include "design/layout.h"
 
-/* Shim DMA limits (counted in 32-bit words where the hardware does). */
+/* Shim DMA limits (counted in 32-bit words where the hardware does):
+ * SHIM_MAX_REPEAT is the iteration count of the fourth dimension. */
 #define SHIM_MAX_REPEAT 64
 #define SHIM_MAX_WRAP 1023
 #define SHIM_MAX_STRIDE_WORDS ((int64_t)1 << 20)
@@ -255,6 +256,212 @@ iron_status iron__dims_check(const iron_tap *dims, int max_ndim,
     return check_words(&c, dt, IRON_EDESIGN, what);
 }
 
+/* ---- the shim DMA's four dimensions -----------------------------------
+ *
+ * Upstream's NpuDmaMemcpyNdOp::verify (mlir-aie, AIEXDialect.cpp:
+ * AIEX::verifyStridesWraps for a shim NOC tile: 10-bit wraps, 20-bit
+ * steps, 6-bit iteration count, all encoded minus one) judges a transfer
+ * as four hardware dimensions, d0 innermost to d3 outermost, written
+ * right-aligned ([1, 1, a, b] for a 2-D pattern):
+ *
+ *   d0  size at most 1023 32-bit words; stride >= 1
+ *   d1  size at most 1023;              stride >= 1
+ *       (neither wrap is limited when the transfer is linear: d1 and d2
+ *        of size 1 and d0 contiguous -- d3 does not matter)
+ *   d2  size not limited (implicit in the transfer length); stride >= 1
+ *   d3  the iteration count: size at most 64, and the only dimension whose
+ *       stride may be 0 (a repeat)
+ *
+ * and every stride at most 2^20 words.  A pattern's canonical form has no
+ * size-1 dimensions, so its dimensions can be spread over d0..d3 in any
+ * order-preserving way (the padding a user of upstream writes by hand).
+ * The check accepts a pattern when some placement meets every rule; it
+ * reports the rule the natural placement breaks: right-aligned, except that
+ * an outermost stride-0 dimension goes to d3, the only place it can be. */
+
+/* One hardware dimension: a canonical dimension (dim >= 0) or padding. */
+typedef struct hwdim {
+    int64_t size, stride;
+    int dim;
+} hwdim;
+
+typedef enum hw_rule {
+    HW_OK,
+    HW_STRIDE0,   /* a stride-0 dimension outside d3 */
+    HW_WRAP0,     /* d0 over 1023 words */
+    HW_WRAP1,     /* d1 over 1023 */
+    HW_ITER       /* d3 over 64 */
+} hw_rule;
+
+/* Size of hardware dimension 0 as the DMA counts it: 32-bit words for a
+ * contiguous run of sub-word or wide elements, else elements. */
+static int64_t d0_units(const hwdim *h, int64_t es)
+{
+    if (h->stride == 1 && es != 4)
+        return (sat_mul(h->size, es) + 3) / 4;
+    return h->size;
+}
+
+/* The first of upstream's placement-dependent rules that hw[0..3] (d0
+ * first) breaks, in upstream's order; *at is the hardware dimension. */
+static hw_rule judge(const hwdim hw[4], int64_t es, int *at)
+{
+    for (int h = 0; h < 3; h++)
+        if (hw[h].size > 1 && hw[h].stride == 0) {
+            *at = h;
+            return HW_STRIDE0;
+        }
+    int linear = hw[1].size == 1 && hw[2].size == 1 && hw[0].stride == 1;
+    if (!linear && d0_units(&hw[0], es) > SHIM_MAX_WRAP) {
+        *at = 0;
+        return HW_WRAP0;
+    }
+    if (!linear && hw[1].size > SHIM_MAX_WRAP) {
+        *at = 1;
+        return HW_WRAP1;
+    }
+    if (hw[3].size > SHIM_MAX_REPEAT) {
+        *at = 3;
+        return HW_ITER;
+    }
+    return HW_OK;
+}
+
+/* Puts list[0..m-1] (outermost first) into hw[] with list[k] at hardware
+ * dimension pos[k]; the rest is padding (size 1, stride 0). */
+static void place(const hwdim *list, int m, const int *pos, hwdim hw[4])
+{
+    for (int h = 0; h < 4; h++) {
+        hw[h].size = 1;
+        hw[h].stride = 0;
+        hw[h].dim = -1;
+    }
+    for (int k = 0; k < m; k++)
+        hw[pos[k]] = list[k];
+}
+
+/* Does any order-preserving placement of list[0..m-1] meet the rules?
+ * The innermost always takes d0; the others choose among d1..d3. */
+static int any_placement(const hwdim *list, int m, int64_t es)
+{
+    int pos[4];
+    hwdim hw[4];
+    pos[m - 1] = 0;
+    /* Each subset of {1,2,3} with m-1 members, taken in decreasing order. */
+    for (int mask = 0; mask < 8; mask++) {
+        int bits = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1);
+        if (bits != m - 1)
+            continue;
+        int k = 0;
+        for (int h = 3; h >= 1; h--)
+            if (mask & (1 << (h - 1)))
+                pos[k++] = h;
+        place(list, m, pos, hw);
+        int at;
+        if (judge(hw, es, &at) == HW_OK)
+            return 1;
+    }
+    return 0;
+}
+
+static iron_status check_placement(const canon *c, int64_t es, const char *dn)
+{
+    const iron_tap *t = &c->t;
+    int n = t->ndim;
+    char name[64], outer[64];
+
+    /* Only d3 repeats, and d3 is outermost: a stride-0 dimension inside
+     * another fits no placement. */
+    for (int k = 1; k < n; k++)
+        if (t->strides[k] == 0)
+            return iron__fail(IRON_EBOUNDS,
+                              "access pattern %s %s stride 0 (%lld repeats) "
+                              "inside %s (size %lld, stride %lld); the shim "
+                              "DMA repeats only in its fourth, outermost "
+                              "dimension, so a stride-0 dimension must be "
+                              "the outermost",
+                              dim_name(c, k, name, sizeof name),
+                              dim_plural(c, k) ? "have" : "has",
+                              (long long)t->sizes[k],
+                              dim_name(c, k - 1, outer, sizeof outer),
+                              (long long)t->sizes[k - 1],
+                              (long long)t->strides[k - 1]);
+
+    /* A single repeated element still needs a one-element run in d0. */
+    hwdim list[IRON_TAP_MAX_DIMS + 1];
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        list[m].size = t->sizes[k];
+        list[m].stride = t->strides[k];
+        list[m].dim = k;
+        m++;
+    }
+    if (t->strides[n - 1] == 0 && t->sizes[n - 1] > 1) {
+        list[m].size = 1;
+        list[m].stride = 1;
+        list[m].dim = -1;
+        m++;
+    }
+
+    int pos[IRON_TAP_MAX_DIMS + 1];
+    for (int k = 0; k < m; k++)
+        pos[k] = m - 1 - k;
+    if (m > 1 && list[0].stride == 0)
+        pos[0] = 3;
+    hwdim hw[4];
+    place(list, m, pos, hw);
+    int at = 0;
+    hw_rule rule = judge(hw, es, &at);
+    if (rule == HW_OK || any_placement(list, m, es))
+        return IRON_OK;
+
+    const hwdim *h = &hw[at];
+    int k = h->dim;
+    if (k < 0)   /* padding breaks no rule: size 1 */
+        return iron__fail(IRON_EBOUNDS, "access pattern cannot be placed in "
+                                        "the shim DMA's four dimensions");
+    dim_name(c, k, name, sizeof name);
+    int plural = dim_plural(c, k);
+    switch (rule) {
+    case HW_ITER:
+        if (h->stride == 0)
+            return iron__fail(IRON_EBOUNDS,
+                              "access pattern %s %s %lld times; the shim DMA "
+                              "repeats at most %d",
+                              name, plural ? "repeat" : "repeats",
+                              (long long)h->size, SHIM_MAX_REPEAT);
+        return iron__fail(IRON_EBOUNDS,
+                          "access pattern %s %s size %lld with stride %lld; "
+                          "the outermost of four dimensions is the shim "
+                          "DMA's iteration count (its fourth dimension), at "
+                          "most %d",
+                          name, plural ? "have" : "has", (long long)h->size,
+                          (long long)h->stride, SHIM_MAX_REPEAT);
+    case HW_WRAP0:
+        if (h->stride == 1 && es != 4)
+            return iron__fail(IRON_EBOUNDS,
+                              "access pattern %s %s size %lld with stride 1 "
+                              "(%lld 32-bit words of %s); strided sizes are "
+                              "at most %d words",
+                              name, plural ? "have" : "has",
+                              (long long)h->size,
+                              (long long)d0_units(h, es), dn, SHIM_MAX_WRAP);
+        /* fall through */
+    case HW_WRAP1:
+        return iron__fail(IRON_EBOUNDS,
+                          "access pattern %s %s size %lld with stride %lld; "
+                          "strided sizes are at most %d",
+                          name, plural ? "have" : "has", (long long)h->size,
+                          (long long)h->stride, SHIM_MAX_WRAP);
+    default:
+        /* The natural placement keeps stride 0 in d3 (checked above). */
+        return iron__fail(IRON_EBOUNDS,
+                          "access pattern %s cannot be placed in the shim "
+                          "DMA's four dimensions",
+                          name);
+    }
+}
+
 iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt)
 {
     if (!tap)
@@ -292,45 +499,9 @@ iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt)
     const char *dn = iron_dtype_name(dt);
     char name[64];
 
-    /* With four dimensions the outermost is the buffer descriptor's repeat
-     * count; with fewer it is an ordinary (unbounded) outer loop. */
-    if (n == IRON_TAP_MAX_DIMS && t->sizes[0] > SHIM_MAX_REPEAT)
-        return iron__fail(IRON_EBOUNDS,
-                          "access pattern %s %s %lld times; the shim DMA "
-                          "repeats at most %d",
-                          dim_name(&c, 0, name, sizeof name),
-                          dim_plural(&c, 0) ? "repeat" : "repeats",
-                          (long long)t->sizes[0], SHIM_MAX_REPEAT);
-
-    /* The two innermost dimensions have 10-bit wraps, unless the whole
-     * transfer is one contiguous run (a plain length). An innermost
-     * contiguous dimension is counted in 32-bit words, as the DMA counts
-     * it. */
-    if (n > 1 || t->strides[0] != 1) {
-        for (int k = n >= 2 ? n - 2 : 0; k < n; k++) {
-            int64_t size = t->sizes[k];
-            int in_words = k == n - 1 && t->strides[k] == 1 && es != 4;
-            int64_t units = in_words ? (sat_mul(size, es) + 3) / 4 : size;
-            if (units <= SHIM_MAX_WRAP)
-                continue;
-            if (in_words)
-                return iron__fail(IRON_EBOUNDS,
-                                  "access pattern %s %s size %lld with "
-                                  "stride 1 (%lld 32-bit words of %s); "
-                                  "strided sizes are at most %d words",
-                                  dim_name(&c, k, name, sizeof name),
-                                  dim_plural(&c, k) ? "have" : "has",
-                                  (long long)size, (long long)units, dn,
-                                  SHIM_MAX_WRAP);
-            return iron__fail(IRON_EBOUNDS,
-                              "access pattern %s %s size %lld with stride "
-                              "%lld; strided sizes are at most %d",
-                              dim_name(&c, k, name, sizeof name),
-                              dim_plural(&c, k) ? "have" : "has",
-                              (long long)size, (long long)t->strides[k],
-                              SHIM_MAX_WRAP);
-        }
-    }
+    iron_status s = check_placement(&c, es, dn);
+    if (s != IRON_OK)
+        return s;
 
     if ((t->offset % 4) * es % 4 != 0)
         return iron__fail(IRON_EBOUNDS,
@@ -338,7 +509,7 @@ iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt)
                           "multiple of 4 (offset %lld %s elements)",
                           (long long)sat_mul(t->offset, es),
                           (long long)t->offset, dn);
-    iron_status s = check_words(&c, dt, IRON_EBOUNDS, "access pattern: ");
+    s = check_words(&c, dt, IRON_EBOUNDS, "access pattern: ");
     if (s != IRON_OK)
         return s;
 

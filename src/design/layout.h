@@ -30,12 +30,19 @@ iron_status iron__dims_check(const iron_tap *dims, int max_ndim,
 void iron__tap_canonical(const iron_tap *in, iron_tap *out);
 
 /* The shim DMA's limits on a runtime fill/drain pattern, checked on its
- * canonical form: at most 4 dimensions; with 4, the outermost (a repeat)
- * at most 64; the two innermost sizes at most 1023 unless the pattern is
- * one contiguous run; strides at most 2^20 32-bit words; the offset and
- * every stride a whole number of 4-byte words in bytes (the innermost
- * contiguous run too, for 1- and 2-byte dtypes).  IRON_EBOUNDS naming the
- * dimension, the value and the limit. */
+ * canonical form as upstream's NpuDmaMemcpyNdOp::verify checks a transfer's
+ * four hardware dimensions d0 (innermost) .. d3: the canonical dimensions
+ * must fit d0..d3 in order (size-1 padding between them allowed) so that
+ * d0 holds at most 1023 32-bit words and d1 at most 1023 elements unless
+ * the transfer is linear (d1, d2 of size 1, d0 contiguous), d2 is
+ * unlimited, and d3 -- the iteration count, the only dimension that may
+ * have stride 0 -- is at most 64.  So a stride-0 (repeat) dimension must be
+ * the outermost and repeats at most 64 times, and the outermost of four
+ * dimensions is at most 64 whatever its stride.  Also: at most 4
+ * dimensions, strides at most 2^20 32-bit words, the offset and every
+ * stride a whole number of 4-byte words in bytes (the innermost contiguous
+ * run too, for 1- and 2-byte dtypes).  IRON_EBOUNDS naming the dimension,
+ * the value and the limit. */
 iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt);
 
 #endif

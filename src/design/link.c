@@ -61,11 +61,71 @@ static int64_t shape_numel(iron_shape s)
     return n;
 }
 
+static iron_status check_options(iron_design *d, const char *what,
+                                 const char *hl,
+                                 const iron_link_options *o)
+{
+    if (!o)
+        return IRON_OK;
+    if (o->size != sizeof *o)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "%s of %s: iron_link_options.size is %zu; "
+                                 "expected sizeof(iron_link_options) = %zu",
+                                 what, hl, o->size, sizeof *o);
+    if (o->place != IRON_LINK_ANY_MEMTILE &&
+        o->place != IRON_LINK_ANY_COMPUTE && o->place != IRON_LINK_TILE)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "%s of %s: placement %d is not an "
+                                 "iron_link_place",
+                                 what, hl, (int)o->place);
+    int last = 1 + d->dev->compute_rows;
+    if (o->place == IRON_LINK_TILE &&
+        (o->col < 0 || o->col >= d->cols || o->row < 1 || o->row > last))
+        return iron__design_fail(d, IRON_ERESOURCE,
+                                 "%s of %s: tile (%d,%d) cannot hold a link; "
+                                 "expected a memtile (row 1) or a compute "
+                                 "tile (rows 2..%d) in columns 0..%d (a "
+                                 "shim has no memory to link through)",
+                                 what, hl, o->col, o->row, last, d->cols - 1);
+    return IRON_OK;
+}
+
+/* forward with a new object type: same bytes, or one size a whole
+ * multiple of the other. */
+static iron_status check_retype(iron_design *d, const char *hl,
+                                const iron_fifo *in,
+                                const iron_link_options *o)
+{
+    if (o->obj_shape.ndim < 1 || o->obj_shape.ndim > IRON_MAX_DIMS)
+        return iron__design_fail(d, IRON_ESHAPE,
+                                 "forward of %s: object shape has %d "
+                                 "dimensions; expected 1 to %d",
+                                 hl, o->obj_shape.ndim, IRON_MAX_DIMS);
+    if (!iron_dtype_name(o->dtype))
+        return iron__design_fail(d, IRON_EDTYPE,
+                                 "forward of %s: dtype %d is not a valid "
+                                 "iron_dtype",
+                                 hl, (int)o->dtype);
+    size_t out = (size_t)shape_numel(o->obj_shape) * iron_dtype_size(o->dtype);
+    size_t big = out > in->obj_bytes ? out : in->obj_bytes;
+    size_t small = out > in->obj_bytes ? in->obj_bytes : out;
+    if (small == 0 || big % small != 0)
+        return iron__design_fail(d, IRON_ESHAPE,
+                                 "forward of %s: objects of %zu bytes (%s) "
+                                 "become objects of %zu bytes (%s); one size "
+                                 "must be a whole multiple of the other",
+                                 hl, in->obj_bytes,
+                                 iron_dtype_name(in->dtype), out,
+                                 iron_dtype_name(o->dtype));
+    return IRON_OK;
+}
+
 /* The shared body of split and join (forward is a split into one). */
 static iron_status make_link(iron_design *d, iron__link_kind kind,
                              iron_handle *h, int n, const char *const *names,
                              const int64_t *offsets, const iron_shape *shapes,
-                             const int *depths, iron_fifo **made)
+                             const int *depths, iron_fifo **made,
+                             const iron_link_options *opts)
 {
     const char *what = kind_name(kind);
     char hl[96];
@@ -99,11 +159,13 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
         return iron__design_fail(d, IRON_EDESIGN,
                                  "%s of %s: %d pieces; expected 1 to %d", what,
                                  hl, n, IRON__MAX_CONS);
-    if (!names || !offsets || !shapes || !made)
+    if (!offsets || !shapes || !made)
         return iron__design_fail(d, IRON_EINVAL,
-                                 "%s of %s: names, offsets, shapes and the "
-                                 "output array must not be NULL",
+                                 "%s of %s: offsets, shapes and the output "
+                                 "array must not be NULL",
                                  what, hl);
+    if (check_options(d, what, hl, opts) != IRON_OK)
+        return d->status;
     int64_t numels[IRON__MAX_CONS];
     for (int i = 0; i < n; i++) {
         if (shapes[i].ndim < 1 || shapes[i].ndim > IRON_MAX_DIMS)
@@ -121,8 +183,12 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
                                      IRON__MAX_DEPTH);
     }
     iron_fifo *big = h->fifo;
-    iron_status s = check_tiling(d, what, big->name, n, offsets, numels,
-                                 big->obj_numel);
+    int retype = kind == IRON__LINK_FORWARD && opts && opts->obj_shape.ndim;
+    if (retype && check_retype(d, hl, big, opts) != IRON_OK)
+        return d->status;
+    iron_status s = retype ? IRON_OK
+                           : check_tiling(d, what, big->name, n, offsets,
+                                          numels, big->obj_numel);
     if (s != IRON_OK)
         return s;
     iron__link *l = iron__calloc(1, sizeof *l);
@@ -134,14 +200,40 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
     l->index = d->links.n - 1;
     l->pool = -1;
     l->tile.col = l->tile.row = -1;
+    l->place = opts ? opts->place : IRON_LINK_ANY_MEMTILE;
+    if (l->place == IRON_LINK_TILE) {
+        l->tile.col = opts->col;
+        l->tile.row = opts->row;
+    }
+    l->in_pieces = l->out_pieces = 1;
+    l->big_bytes = big->obj_bytes;
     h->user = IRON__USER_LINK;
     h->link = l;
     for (int i = 0; i < n; i++) {
         int depth = depths && depths[i] > 0 ? depths[i] : h->depth;
-        iron_fifo *f = iron_fifo_new(d, names[i], big->dtype, shapes[i],
+        char dflt[96];
+        const char *nm = names ? names[i] : NULL;
+        if (!nm) {
+            if (kind == IRON__LINK_FORWARD)
+                snprintf(dflt, sizeof dflt, "%s_fwd", big->name);
+            else
+                snprintf(dflt, sizeof dflt, "%s_%s%d", big->name,
+                         kind == IRON__LINK_SPLIT ? "split" : "join", i);
+            nm = dflt;
+        }
+        iron_fifo *f = iron_fifo_new(d, nm, retype ? opts->dtype : big->dtype,
+                                     retype ? opts->obj_shape : shapes[i],
                                      depth);
         if (!f)
             return d->status;
+        if (retype) {
+            if (f->obj_bytes > big->obj_bytes)
+                l->in_pieces = (int)(f->obj_bytes / big->obj_bytes);
+            else
+                l->out_pieces = (int)(big->obj_bytes / f->obj_bytes);
+            if (f->obj_bytes > l->big_bytes)
+                l->big_bytes = f->obj_bytes;
+        }
         l->offsets[i] = offsets[i];
         made[i] = f;
         if (kind == IRON__LINK_JOIN) {
@@ -167,6 +259,13 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
 IRON_API iron_fifo *iron_fifo_forward(iron_design *d, iron_handle *cons,
                                       const char *name, int depth)
 {
+    return iron_fifo_forward_with(d, cons, name, depth, NULL);
+}
+
+IRON_API iron_fifo *iron_fifo_forward_with(iron_design *d, iron_handle *cons,
+                                           const char *name, int depth,
+                                           const iron_link_options *opts)
+{
     if (!d || d->status != IRON_OK)
         return NULL;
     if (!cons) {
@@ -179,7 +278,7 @@ IRON_API iron_fifo *iron_fifo_forward(iron_design *d, iron_handle *cons,
     int depths[1] = { depth };
     iron_fifo *out = NULL;
     if (make_link(d, IRON__LINK_FORWARD, cons, 1, names, offsets, shapes,
-                  depths, &out) != IRON_OK)
+                  depths, &out, opts) != IRON_OK)
         return NULL;
     return out;
 }
@@ -191,7 +290,19 @@ IRON_API iron_status iron_fifo_split(iron_design *d, iron_handle *cons, int n,
                                      const int *depths, iron_fifo **outs)
 {
     return make_link(d, IRON__LINK_SPLIT, cons, n, names, offsets, shapes,
-                     depths, outs);
+                     depths, outs, NULL);
+}
+
+IRON_API iron_status iron_fifo_split_with(iron_design *d, iron_handle *cons,
+                                          int n, const char *const *names,
+                                          const int64_t *offsets,
+                                          const iron_shape *shapes,
+                                          const int *depths,
+                                          iron_fifo **outs,
+                                          const iron_link_options *opts)
+{
+    return make_link(d, IRON__LINK_SPLIT, cons, n, names, offsets, shapes,
+                     depths, outs, opts);
 }
 
 IRON_API iron_status iron_fifo_join(iron_design *d, iron_handle *prod, int n,
@@ -201,5 +312,16 @@ IRON_API iron_status iron_fifo_join(iron_design *d, iron_handle *prod, int n,
                                     const int *depths, iron_fifo **ins)
 {
     return make_link(d, IRON__LINK_JOIN, prod, n, names, offsets, shapes,
-                     depths, ins);
+                     depths, ins, NULL);
+}
+
+IRON_API iron_status iron_fifo_join_with(iron_design *d, iron_handle *prod,
+                                         int n, const char *const *names,
+                                         const int64_t *offsets,
+                                         const iron_shape *shapes,
+                                         const int *depths, iron_fifo **ins,
+                                         const iron_link_options *opts)
+{
+    return make_link(d, IRON__LINK_JOIN, prod, n, names, offsets, shapes,
+                     depths, ins, opts);
 }

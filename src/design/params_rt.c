@@ -81,3 +81,43 @@ IRON_API iron_barrier *iron_barrier_new(iron_design *d, const char *name)
     b->name = nm;
     return b;
 }
+
+IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value)
+{
+    if (!b)
+        return iron__fail(IRON_EINVAL,
+                          "iron_barrier_set_initial: barrier is NULL");
+    iron_design *d = b->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    int max = d->dev->lock_max_value;
+    if (value < 0 || value > max)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "barrier '%s': initial value %d; a lock "
+                                 "holds 0..%d",
+                                 b->name, value, max);
+    b->initial = value;
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_buffer_set_initial(iron_rtp *r, const void *values)
+{
+    if (!r)
+        return iron__fail(IRON_EINVAL,
+                          "iron_buffer_set_initial: buffer is NULL");
+    iron_design *d = r->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    if (!values)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "buffer '%s': initial values are NULL",
+                                 r->name);
+    size_t bytes = (size_t)r->count * iron_dtype_size(r->dtype);
+    void *copy = iron__malloc(bytes);
+    if (!copy)
+        return iron__design_fail(d, IRON_ENOMEM, "out of memory");
+    memcpy(copy, values, bytes);
+    iron__free(r->initial);
+    r->initial = copy;
+    return IRON_OK;
+}

@@ -21,6 +21,8 @@ IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w)
         return iron__design_fail(d, IRON_EINVAL,
                                  "iron_rt_start: worker is %s",
                                  w ? "from another design" : "NULL");
+    if (!w->started)
+        w->start_order = d->nstarted++;
     w->started = 1;
     d->any_started = 1;
     return IRON_OK;
@@ -34,6 +36,54 @@ static iron_status check_scalar(iron_design *d, const char *what, int scalar)
                                  "(the jit declares %d; use "
                                  "iron_design_scalar)",
                                  what, scalar, d->nscalars);
+    return IRON_OK;
+}
+
+static iron_status push_op(iron_design *d, iron__rt_op *op)
+{
+    if (op->kind != IRON__RT_GROUP_START && op->kind != IRON__RT_GROUP_FINISH)
+        op->group = d->current ? d->current->index : 0;
+    if (!IRON__VEC_PUSH(d->ops, *op))
+        return iron__design_fail(d, IRON_ENOMEM, "out of memory");
+    return IRON_OK;
+}
+
+/* As upstream's Runtime.sequence(): consumer handles of one fifo that the
+ * runtime drains are one endpoint (it is easy to call iron_fifo_cons once
+ * per drain), so a new one is folded into the first.  Two runtime
+ * consumers that differ (depth) are an error, as upstream's.  The folded
+ * handle leaves the fifo's consumer list and stays valid, owned by the
+ * design, naming the one it was folded into. */
+static iron_status merge_runtime_consumer(iron_design *d, iron_handle **hp)
+{
+    iron_handle *h = *hp;
+    iron_fifo *f = h->fifo;
+    iron_handle *first = NULL;
+    for (int c = 0; c < f->ncons && !first; c++)
+        if (f->cons[c] != h && f->cons[c]->user == IRON__USER_RUNTIME)
+            first = f->cons[c];
+    if (!first)
+        return IRON_OK;
+    char a[96], b[96];
+    if (first->depth != h->depth)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "drain of %s: the runtime already drains "
+                                 "%s with depth %d; two runtime consumers of "
+                                 "one fifo must be the same (depth %d here)",
+                                 iron__handle_label(h, a, sizeof a),
+                                 iron__handle_label(first, b, sizeof b),
+                                 first->depth, h->depth);
+    if (!IRON__VEC_PUSH(d->merged, h))
+        return iron__design_fail(d, IRON_ENOMEM, "out of memory");
+    int at = h->cons_index;
+    for (int c = at; c + 1 < f->ncons; c++) {
+        f->cons[c] = f->cons[c + 1];
+        f->cons[c]->cons_index = c;
+    }
+    f->ncons--;
+    h->user = IRON__USER_RUNTIME;
+    h->merged = first;
+    *hp = first;
     return IRON_OK;
 }
 
@@ -84,13 +134,20 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  "which is declared in; declare it out or "
                                  "inout",
                                  hl, arg, a->name);
-    if (a->dtype != h->fifo->dtype)
+    /* The shim DMA moves bytes: the tensor's dtype may differ from the
+     * fifo's (upstream fills uint8 fifos from int8 tensors) as long as
+     * every object is a whole number of the tensor's elements. */
+    size_t tes = iron_dtype_size(a->dtype);
+    if (a->dtype != h->fifo->dtype && h->fifo->obj_bytes % tes != 0)
         return iron__design_fail(d, IRON_EDTYPE,
-                                 "%s of %s: argument %d ('%s') is %s, the "
-                                 "fifo carries %s",
+                                 "%s of %s: argument %d ('%s') is %s (%zu "
+                                 "bytes an element), the fifo carries %s "
+                                 "objects of %zu bytes: not a whole number "
+                                 "of the tensor's elements",
                                  what, hl, arg, a->name,
-                                 iron_dtype_name(a->dtype),
-                                 iron_dtype_name(h->fifo->dtype));
+                                 iron_dtype_name(a->dtype), tes,
+                                 iron_dtype_name(h->fifo->dtype),
+                                 h->fifo->obj_bytes);
     if (scalar >= 0 && check_scalar(d, what, scalar) != IRON_OK)
         return d->status;
     /* With a dispatch-time offset the pattern is checked again at every
@@ -106,18 +163,22 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
                                  "%s of %s from argument %d ('%s'): %s", what,
                                  hl, arg, a->name, iron_last_error());
     int64_t count = iron_tap_count(&tap);
-    if (count % h->fifo->obj_numel != 0)
+    int64_t per_obj = (int64_t)(h->fifo->obj_bytes / tes);
+    if (count % per_obj != 0)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "%s of %s: the access pattern moves %lld "
                                  "elements, not a whole number of %lld-element "
                                  "objects",
                                  what, hl, (long long)count,
-                                 (long long)h->fifo->obj_numel);
+                                 (long long)per_obj);
     if (h->user == IRON__USER_LINK)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "%s of %s: the handle is already used by %s",
                                  what, hl,
                                  iron__handle_user(h, who, sizeof who));
+    if (kind == IRON__RT_DRAIN && h->user == IRON__USER_NONE &&
+        merge_runtime_consumer(d, &h) != IRON_OK)
+        return d->status;
     iron__rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = kind;
@@ -127,16 +188,9 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
     op.wait = wait;
     op.shim_col = -1;
     op.scalar = scalar;
-    if (!IRON__VEC_PUSH(d->ops, op))
-        return iron__design_fail(d, IRON_ENOMEM, "out of memory");
+    if (push_op(d, &op) != IRON_OK)
+        return d->status;
     h->user = IRON__USER_RUNTIME;
-    return IRON_OK;
-}
-
-static iron_status push_op(iron_design *d, const iron__rt_op *op)
-{
-    if (!IRON__VEC_PUSH(d->ops, *op))
-        return iron__design_fail(d, IRON_ENOMEM, "out of memory");
     return IRON_OK;
 }
 
@@ -192,23 +246,80 @@ IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
     return push_op(d, &op);
 }
 
+/* Task groups.  Each fill, drain, set_rtp and set_barrier joins the
+ * current group: the one opened last that is not finished, or the
+ * sequence's own group 0 (finished at the end of the sequence) when none
+ * is.  Several groups may be open at once, as upstream's ping-pong
+ * sequences keep one group in flight while they finish the one before. */
+IRON_API iron_task_group *iron_rt_task_group_new(iron_design *d)
+{
+    if (!d || d->status != IRON_OK)
+        return NULL;
+    iron_task_group *g = iron__calloc(1, sizeof *g);
+    if (!g || !IRON__VEC_PUSH(d->groups, g)) {
+        iron__free(g);
+        iron__design_fail(d, IRON_ENOMEM, "out of memory opening a task "
+                                          "group");
+        return NULL;
+    }
+    g->d = d;
+    g->index = d->groups.n;   /* 0 is the sequence's own group */
+    g->open_op = d->ops.n;
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = IRON__RT_GROUP_START;
+    op.scalar = -1;
+    op.group = g->index;
+    if (push_op(d, &op) != IRON_OK)
+        return NULL;
+    d->current = g;
+    return g;
+}
+
+/* The group opened last and not finished, or NULL. */
+static iron_task_group *last_open(const iron_design *d)
+{
+    for (int i = d->groups.n - 1; i >= 0; i--)
+        if (!d->groups.v[i]->finished)
+            return d->groups.v[i];
+    return NULL;
+}
+
+IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
+                                               iron_task_group *g)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL,
+                          "iron_rt_task_group_finish: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (!g || g->d != d)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "finish task group: the group is %s",
+                                 g ? "from another design" : "NULL");
+    if (g->finished)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "finish task group: group %d (opened at "
+                                 "sequence op %d) is already finished",
+                                 g->index, g->open_op);
+    iron__rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = IRON__RT_GROUP_FINISH;
+    op.scalar = -1;
+    op.group = g->index;
+    if (push_op(d, &op) != IRON_OK)
+        return d->status;
+    g->finished = 1;
+    if (d->current == g)
+        d->current = last_open(d);
+    return IRON_OK;
+}
+
 IRON_API iron_status iron_rt_task_group(iron_design *d)
 {
     if (!d)
         return iron__fail(IRON_EINVAL, "iron_rt_task_group: design is NULL");
-    if (d->status != IRON_OK)
-        return d->status;
-    if (d->group_open >= 0)
-        return iron__design_fail(d, IRON_EDESIGN,
-                                 "task group: a group opened at sequence op "
-                                 "%d is still open; groups do not nest "
-                                 "(finish it with iron_rt_finish_task_group)",
-                                 d->group_open);
-    iron__rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = IRON__RT_GROUP_START;
-    d->group_open = d->ops.n;
-    return push_op(d, &op);
+    return iron_rt_task_group_new(d) ? IRON_OK : d->status;
 }
 
 IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
@@ -218,15 +329,11 @@ IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
                           "iron_rt_finish_task_group: design is NULL");
     if (d->status != IRON_OK)
         return d->status;
-    if (d->group_open < 0)
+    if (!d->current)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "finish task group: no group is open "
                                  "(open one with iron_rt_task_group)");
-    iron__rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = IRON__RT_GROUP_FINISH;
-    d->group_open = -1;
-    return push_op(d, &op);
+    return iron_rt_task_group_finish(d, d->current);
 }
 
 IRON_API iron_status iron_rt_fill(iron_design *d, iron_handle *prod, int arg,

@@ -1,8 +1,11 @@
 /*
- * tiler.c - the 2-D tiler (upstream IRON's TensorTiler2D): one access
- * pattern per group of tiles of a row-major matrix, for fill and drain.
+ * tiler.c - the 2-D tiler (upstream IRON's TensorTiler2D: simple, group
+ * and step tiling): one access pattern per group of tiles of a row-major
+ * matrix, for fill and drain.
  */
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/core.h"
 #include "design/layout.h"
@@ -10,10 +13,24 @@
 /* Keeps every offset and stride of a pattern well inside int64_t. */
 #define TILER_MAX ((int64_t)1 << 40)
 
-/* The tiler's numbers once checked, with the 0 = 1 defaults applied. */
+/* The first version of the struct ended at `repeat`. */
+#define TILER_V1_SIZE offsetof(iron_tiler2d, step_rows)
+
+/* One dimension of the tensor (down: rows, across: columns) once checked,
+ * with the 0 = 1 defaults applied and the group pruned to the tensor as
+ * upstream prunes it. */
+typedef struct axis {
+    int64_t n, tile;   /* elements, tile size */
+    int64_t tiles;     /* n / tile */
+    int64_t rep;       /* tiles per group along this axis */
+    int64_t step;      /* their spacing, in tiles */
+    int64_t steps;     /* patterns along this axis */
+} axis;
+
 typedef struct geom {
-    int64_t rows, cols, tr, tc, gr, gc, rep;
-    int64_t grid_r, grid_c;   /* groups down and across */
+    axis r, c;
+    int64_t repeat;
+    int tile_cm, group_cm, iter_cm, partial, no_prune;
 } geom;
 
 static iron_status positive(const char *field, int64_t v)
@@ -36,60 +53,106 @@ static iron_status optional(const char *field, int64_t v, int64_t *out)
     return IRON_OK;
 }
 
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* The patterns along one axis, as upstream counts them: whole blocks of
+ * rep x step tiles give `step` patterns each; the tiles left over give
+ * `step` smaller patterns when at least `step` remain, else one pattern
+ * per tile.  Together they cover every tile once. */
+static int64_t axis_steps(const axis *a)
+{
+    int64_t block = a->rep * a->step;
+    int64_t blocks = a->tiles / block;
+    int64_t left = a->tiles - blocks * block;
+    return blocks * a->step + (left >= a->step ? a->step : left);
+}
+
+/* Checks and prunes one axis.  `dim` is "rows" or "cols"; field names and
+ * messages follow it. */
+static iron_status axis_setup(axis *a, const char *dim, int64_t n,
+                              int64_t tile, int64_t group, int64_t step,
+                              int partial)
+{
+    const char *word = dim[0] == 'r' ? "rows" : "columns";
+    a->n = n;
+    a->tile = tile;
+    if (n % tile != 0)
+        return iron__fail(IRON_EINVAL,
+                          "iron_tiler2d.tile_%s (%lld) does not divide %s "
+                          "(%lld)",
+                          dim, (long long)tile, dim, (long long)n);
+    a->tiles = n / tile;
+    if (!partial && (group > a->tiles / step || a->tiles % (group * step))) {
+        if (step == 1)
+            return iron__fail(IRON_EINVAL,
+                              "iron_tiler2d.group_%s (%lld) does not divide "
+                              "the %lld tile %s (%s %lld / tile_%s %lld); set "
+                              "allow_partial for smaller last groups",
+                              dim, (long long)group, (long long)a->tiles,
+                              word, dim, (long long)n, dim, (long long)tile);
+        return iron__fail(IRON_EINVAL,
+                          "iron_tiler2d.group_%s (%lld) x step_%s (%lld) does "
+                          "not divide the %lld tile %s (%s %lld / tile_%s "
+                          "%lld); set allow_partial for smaller last groups",
+                          dim, (long long)group, dim, (long long)step,
+                          (long long)a->tiles, word, dim, (long long)n, dim,
+                          (long long)tile);
+    }
+    /* A group cannot hold more tiles than the axis has at its spacing,
+     * and a step longer than the axis is no step. */
+    a->rep = IRON__MIN(group, ceil_div(a->tiles, step));
+    a->step = step > a->tiles ? 1 : step;
+    a->steps = axis_steps(a);
+    return IRON_OK;
+}
+
 /* Checks every field of t and fills g.  IRON_EINVAL naming the field and
- * its value otherwise. */
+ * its value otherwise.  A caller's struct of the first version (shorter)
+ * reads as if the later fields were 0. */
 static iron_status validate(const iron_tiler2d *t, geom *g)
 {
     iron_status s;
+    iron_tiler2d v;
+    int64_t gr = 1, gc = 1, sr = 1, sc = 1;
     if (!t)
         return iron__fail(IRON_EINVAL, "iron_tiler2d is NULL");
-    if (t->size != sizeof(iron_tiler2d))
+    if (t->size != sizeof(iron_tiler2d) && t->size != TILER_V1_SIZE)
         return iron__fail(IRON_EINVAL,
                           "iron_tiler2d.size is %zu; expected "
-                          "sizeof(iron_tiler2d) = %zu",
-                          t->size, sizeof(iron_tiler2d));
-    if ((s = positive("rows", t->rows)) != IRON_OK ||
-        (s = positive("cols", t->cols)) != IRON_OK ||
-        (s = positive("tile_rows", t->tile_rows)) != IRON_OK ||
-        (s = positive("tile_cols", t->tile_cols)) != IRON_OK ||
-        (s = optional("group_rows", t->group_rows, &g->gr)) != IRON_OK ||
-        (s = optional("group_cols", t->group_cols, &g->gc)) != IRON_OK ||
-        (s = optional("repeat", t->repeat, &g->rep)) != IRON_OK)
+                          "sizeof(iron_tiler2d) = %zu (or %zu, the first "
+                          "version's)",
+                          t->size, sizeof(iron_tiler2d),
+                          (size_t)TILER_V1_SIZE);
+    memset(&v, 0, sizeof v);
+    memcpy(&v, t, t->size);
+    if ((s = positive("rows", v.rows)) != IRON_OK ||
+        (s = positive("cols", v.cols)) != IRON_OK ||
+        (s = positive("tile_rows", v.tile_rows)) != IRON_OK ||
+        (s = positive("tile_cols", v.tile_cols)) != IRON_OK ||
+        (s = optional("group_rows", v.group_rows, &gr)) != IRON_OK ||
+        (s = optional("group_cols", v.group_cols, &gc)) != IRON_OK ||
+        (s = optional("repeat", v.repeat, &g->repeat)) != IRON_OK ||
+        (s = optional("step_rows", v.step_rows, &sr)) != IRON_OK ||
+        (s = optional("step_cols", v.step_cols, &sc)) != IRON_OK)
         return s;
-    g->rows = t->rows;
-    g->cols = t->cols;
-    g->tr = t->tile_rows;
-    g->tc = t->tile_cols;
-    if (g->rows > TILER_MAX / g->cols)
+    if (v.rows > TILER_MAX / v.cols)
         return iron__fail(IRON_EINVAL,
                           "iron_tiler2d: a %lld x %lld tensor has more than "
                           "2^40 elements",
-                          (long long)g->rows, (long long)g->cols);
-    if (g->rows % g->tr != 0)
-        return iron__fail(IRON_EINVAL,
-                          "iron_tiler2d.tile_rows (%lld) does not divide "
-                          "rows (%lld)",
-                          (long long)g->tr, (long long)g->rows);
-    if (g->cols % g->tc != 0)
-        return iron__fail(IRON_EINVAL,
-                          "iron_tiler2d.tile_cols (%lld) does not divide "
-                          "cols (%lld)",
-                          (long long)g->tc, (long long)g->cols);
-    int64_t tiles_r = g->rows / g->tr, tiles_c = g->cols / g->tc;
-    if (tiles_r % g->gr != 0)
-        return iron__fail(IRON_EINVAL,
-                          "iron_tiler2d.group_rows (%lld) does not divide the "
-                          "%lld tile rows (rows %lld / tile_rows %lld)",
-                          (long long)g->gr, (long long)tiles_r,
-                          (long long)g->rows, (long long)g->tr);
-    if (tiles_c % g->gc != 0)
-        return iron__fail(IRON_EINVAL,
-                          "iron_tiler2d.group_cols (%lld) does not divide the "
-                          "%lld tile columns (cols %lld / tile_cols %lld)",
-                          (long long)g->gc, (long long)tiles_c,
-                          (long long)g->cols, (long long)g->tc);
-    g->grid_r = tiles_r / g->gr;
-    g->grid_c = tiles_c / g->gc;
+                          (long long)v.rows, (long long)v.cols);
+    g->tile_cm = v.tile_col_major != 0;
+    g->group_cm = v.group_col_major != 0;
+    g->iter_cm = v.iter_col_major != 0;
+    g->partial = v.allow_partial != 0;
+    g->no_prune = v.no_prune_step != 0;
+    if ((s = axis_setup(&g->r, "rows", v.rows, v.tile_rows, gr, sr,
+                        g->partial)) != IRON_OK ||
+        (s = axis_setup(&g->c, "cols", v.cols, v.tile_cols, gc, sc,
+                        g->partial)) != IRON_OK)
+        return s;
     return IRON_OK;
 }
 
@@ -103,8 +166,40 @@ IRON_API iron_status iron_tiler2d_count(const iron_tiler2d *t, int64_t *count)
     iron_status s = validate(t, &g);
     if (s != IRON_OK)
         return s;
-    *count = g.grid_r * g.grid_c;
+    *count = g.r.steps * g.c.steps;
     return IRON_OK;
+}
+
+/* The first tile of pattern i along an axis, and how many tiles its group
+ * has there (fewer for a partial group at the end). */
+static int64_t axis_first(const axis *a, int64_t i, int64_t *rep)
+{
+    int64_t first = i / a->step * a->step * a->rep + i % a->step;
+    *rep = IRON__MIN(a->rep, ceil_div(a->tiles - first, a->step));
+    return first;
+}
+
+typedef struct loop {
+    const char *what;
+    int64_t size, stride;
+} loop;
+
+/* Drops the size-1 loops of lp[0..n-1] into t (at least one dimension:
+ * a lone element is (1, 1)); the form no_prune_step asks for. */
+static void literal(const loop *lp, int n, iron_tap *t)
+{
+    t->ndim = 0;
+    for (int k = 0; k < n; k++)
+        if (lp[k].size > 1) {
+            t->sizes[t->ndim] = lp[k].size;
+            t->strides[t->ndim] = lp[k].stride;
+            t->ndim++;
+        }
+    if (t->ndim == 0) {
+        t->ndim = 1;
+        t->sizes[0] = 1;
+        t->strides[0] = 1;
+    }
 }
 
 /* The pattern of one group is five nested loops, outermost first: the
@@ -112,86 +207,104 @@ IRON_API iron_status iron_tiler2d_count(const iron_tiler2d *t, int64_t *count)
  * group_col_major) and the tile's elements (rows and columns, swapped when
  * tile_col_major).  Canonicalizing drops the loops of size 1 and merges
  * loops that continue each other (e.g. the tiles across a group with the
- * columns of a column-major tile), which usually brings it to four. */
+ * columns of a column-major tile, as upstream's prune_step does), which
+ * usually brings it to four; no_prune_step only drops size-1 loops. */
 IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
                                       iron_tap *out)
 {
     geom g;
     if (!out)
         return iron__fail(IRON_EINVAL, "iron_tiler2d_tap: out is NULL");
-    out->offset = 0;
-    out->ndim = 0;
+    memset(out, 0, sizeof *out);
     iron_status s = validate(t, &g);
     if (s != IRON_OK)
         return s;
-    int64_t count = g.grid_r * g.grid_c;
+    int64_t count = g.r.steps * g.c.steps;
     if (index < 0 || index >= count)
         return iron__fail(IRON_EINVAL,
                           "iron_tiler2d_tap: group index %lld is outside 0 "
                           "to %lld (%lld x %lld groups)",
                           (long long)index, (long long)(count - 1),
-                          (long long)g.grid_r, (long long)g.grid_c);
+                          (long long)g.r.steps, (long long)g.c.steps);
 
-    int64_t gi, gj;   /* the group's place in the group grid */
-    if (t->iter_col_major) {
-        gj = index / g.grid_r;
-        gi = index % g.grid_r;
+    int64_t ir, ic;   /* the pattern's place along each axis */
+    if (g.iter_cm) {
+        ic = index / g.r.steps;
+        ir = index % g.r.steps;
     } else {
-        gi = index / g.grid_c;
-        gj = index % g.grid_c;
+        ir = index / g.c.steps;
+        ic = index % g.c.steps;
     }
+    int64_t rep_r, rep_c;
+    int64_t row0 = axis_first(&g.r, ir, &rep_r) * g.r.tile;
+    int64_t col0 = axis_first(&g.c, ic, &rep_c) * g.c.tile;
+    int64_t cols = g.c.n;
 
-    struct {
-        const char *what;
-        int64_t size, stride;
-    } loop[5], group_down = { "group tile rows", g.gr, g.tr * g.cols },
-               group_across = { "group tile cols", g.gc, g.tc },
-               tile_down = { "tile rows", g.tr, g.cols },
-               tile_across = { "tile cols", g.tc, 1 };
-    loop[0].what = "repeat";
-    loop[0].size = g.rep;
-    loop[0].stride = 0;
-    loop[1] = t->group_col_major ? group_across : group_down;
-    loop[2] = t->group_col_major ? group_down : group_across;
-    loop[3] = t->tile_col_major ? tile_across : tile_down;
-    loop[4] = t->tile_col_major ? tile_down : tile_across;
+    loop lp[5];
+    loop group_down = { "group tile rows", rep_r, g.r.tile * g.r.step * cols };
+    loop group_across = { "group tile cols", rep_c, g.c.tile * g.c.step };
+    loop tile_down = { "tile rows", g.r.tile, cols };
+    loop tile_across = { "tile cols", g.c.tile, 1 };
+    lp[0].what = "repeat";
+    lp[0].size = g.repeat;
+    lp[0].stride = 0;
+    lp[1] = g.group_cm ? group_across : group_down;
+    lp[2] = g.group_cm ? group_down : group_across;
+    lp[3] = g.tile_cm ? tile_across : tile_down;
+    lp[4] = g.tile_cm ? tile_down : tile_across;
 
     /* The inner four always fit an iron_tap.  The repeat loop, with stride
      * 0, never merges with a loop of positive stride, so it costs a
      * dimension of its own exactly when the inner four remain four. */
-    iron_tap inner;
-    inner.offset = gi * g.gr * g.tr * g.cols + gj * g.gc * g.tc;
-    inner.ndim = 4;
+    iron_tap inner, merged;
+    memset(&merged, 0, sizeof merged);
+    merged.offset = row0 * cols + col0;
+    merged.ndim = 4;
     for (int k = 0; k < 4; k++) {
-        inner.sizes[k] = loop[k + 1].size;
-        inner.strides[k] = loop[k + 1].stride;
+        merged.sizes[k] = lp[k + 1].size;
+        merged.strides[k] = lp[k + 1].stride;
     }
-    iron__tap_canonical(&inner, &inner);
-    if (g.rep > 1 && inner.ndim == IRON_TAP_MAX_DIMS) {
+    iron__tap_canonical(&merged, &merged);
+    inner = merged;
+    if (g.no_prune)
+        literal(lp + 1, 4, &inner);
+    if (g.repeat > 1 && inner.ndim == IRON_TAP_MAX_DIMS) {
         char buf[512];
         int n = 0;
         for (int k = 0; k < 5 && n >= 0 && (size_t)n < sizeof buf; k++)
             n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s (%lld, %lld)",
-                          k ? ", " : "", loop[k].what,
-                          (long long)loop[k].size, (long long)loop[k].stride);
+                          k ? ", " : "", lp[k].what, (long long)lp[k].size,
+                          (long long)lp[k].stride);
         return iron__fail(IRON_ENOTSUP,
                           "iron_tiler2d_tap: a group's pattern needs 5 "
                           "dimensions as (size, stride): %s; an access "
                           "pattern has at most %d (use repeat 1 and visit "
-                          "the pattern again)",
-                          buf, IRON_TAP_MAX_DIMS);
+                          "the pattern again%s)",
+                          buf, IRON_TAP_MAX_DIMS,
+                          merged.ndim < IRON_TAP_MAX_DIMS
+                              ? ", or clear no_prune_step so that loops "
+                                "which continue each other merge"
+                              : "");
     }
-    if (g.rep > 1) {
+    if (g.repeat > 1) {
+        /* A lone element (1, 1) gives way to the repeat. */
+        if (inner.ndim == 1 && inner.sizes[0] == 1)
+            inner.ndim = 0;
         for (int k = inner.ndim; k > 0; k--) {
             inner.sizes[k] = inner.sizes[k - 1];
             inner.strides[k] = inner.strides[k - 1];
         }
-        inner.sizes[0] = g.rep;
+        inner.sizes[0] = g.repeat;
         inner.strides[0] = 0;
         inner.ndim++;
-        /* A 1x1 tile leaves an inner (1, 1) dimension to drop. */
-        iron__tap_canonical(&inner, &inner);
     }
+    /* Every pattern is in bounds by construction; checking costs little
+     * and keeps a mistake here from reaching a DMA. */
+    if (iron_tap_check(&inner, g.r.n * cols) != IRON_OK)
+        return iron__fail_context(IRON_EINVAL,
+                                  "iron_tiler2d_tap: group %lld (internal "
+                                  "error)",
+                                  (long long)index);
     *out = inner;
     return IRON_OK;
 }

@@ -110,6 +110,41 @@ static iron_status check_arg(iron_design *d, const char *name,
                                                 : " (only core bodies take "
                                                   "barriers)");
         return IRON_OK;
+    case IRON_ARG_KERNEL: {
+        const iron_kernel *c = a->kernel;
+        if (!c || c->d != d)
+            return iron__design_fail(d, IRON_EINVAL,
+                                     "worker '%s': argument %d is a %s kernel",
+                                     name, i, c ? "foreign" : "NULL");
+        if (t->handle != IRON__KH_KERNEL)
+            return iron__design_fail(d, IRON_EDESIGN,
+                                     "worker '%s': argument %d is kernel "
+                                     "'%s', but '%s' declares %s there%s",
+                                     name, i, c->entry, k->entry, want,
+                                     k->is_core ? " (declare kernel(TYPES))"
+                                                : " (only core bodies take "
+                                                  "kernels)");
+        if (c->is_core)
+            return iron__design_fail(d, IRON_EDESIGN,
+                                     "worker '%s': argument %d is core body "
+                                     "'%s'; a core body calls kernels made "
+                                     "with iron_kernel_new",
+                                     name, i, c->entry);
+        int same = c->nargs == t->knargs;
+        for (int a2 = 0; same && a2 < c->nargs; a2++)
+            same = c->args[a2].dtype == t->kdtype[a2] &&
+                   !c->args[a2].is_ptr == !t->kptr[a2];
+        if (!same)
+            return iron__design_fail(d, IRON_EDTYPE,
+                                     "worker '%s': argument %d is kernel "
+                                     "'%s' with %d argument%s, but core body "
+                                     "'%s' declares a kernel(...) of other "
+                                     "types there (they must be the same, "
+                                     "in order)",
+                                     name, i, c->entry, c->nargs,
+                                     c->nargs == 1 ? "" : "s", k->entry);
+        return IRON_OK;
+    }
     case IRON_ARG_INT:
     case IRON_ARG_FLOAT:
         if (t->is_ptr)
@@ -164,9 +199,10 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
                           k ? "from another design" : "NULL");
         return NULL;
     }
-    if (iterations < 1) {
+    if (iterations < 0) {
         iron__design_fail(d, IRON_EINVAL,
-                          "worker '%s': iterations is %lld; expected >= 1",
+                          "worker '%s': iterations is %lld; expected >= 0 "
+                          "(0: runs forever, as upstream's while_true)",
                           name, (long long)iterations);
         return NULL;
     }
@@ -186,6 +222,22 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
     for (int i = 0; i < nargs; i++) {
         if (check_arg(d, name, k, i, &args[i]) != IRON_OK)
             return NULL;
+        if (args[i].kind == IRON_ARG_HANDLE && args[i].i != 0 &&
+            (!k->is_core || args[i].i < 1 || args[i].i > IRON__MAX_DEPTH)) {
+            char hl[96];
+            iron__design_fail(d, IRON_EINVAL,
+                              "worker '%s': argument %d (%s) declares max "
+                              "acquire %lld; %s",
+                              name, i,
+                              iron__handle_label(args[i].handle, hl,
+                                                 sizeof hl),
+                              (long long)args[i].i,
+                              k->is_core ? "expected 1 to 16"
+                                         : "a standard-loop kernel holds "
+                                           "one object per handle (only "
+                                           "core bodies declare more)");
+            return NULL;
+        }
         for (int j = 0; j < i; j++)
             if (args[i].kind == IRON_ARG_HANDLE &&
                 args[j].kind == IRON_ARG_HANDLE &&
@@ -226,6 +278,8 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
         if (args[i].kind == IRON_ARG_HANDLE) {
             args[i].handle->user = IRON__USER_WORKER;
             args[i].handle->worker = w;
+            args[i].handle->max_acquire =
+                args[i].i > 0 ? (int)args[i].i : 1;
         }
     return w;
 }
@@ -255,5 +309,24 @@ IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row)
     w->tile.col = col;
     w->tile.row = row;
     w->pinned = 1;
+    return IRON_OK;
+}
+
+IRON_API iron_status iron_worker_set_stack(iron_worker *w, uint32_t bytes)
+{
+    if (!w)
+        return iron__fail(IRON_EINVAL, "iron_worker_set_stack: worker is "
+                                       "NULL");
+    iron_design *d = w->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    uint32_t mem = d->dev->compute.memory_bytes;
+    if (bytes < 16 || bytes > mem || bytes % 16 != 0)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "worker '%s': stack of %u bytes; expected "
+                                 "a multiple of 16 from 16 to %u (the "
+                                 "compute tile's memory)",
+                                 w->name, bytes, mem);
+    w->stack_bytes = bytes;
     return IRON_OK;
 }

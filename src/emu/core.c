@@ -95,6 +95,16 @@ static void **core_acquire(void *fp, int n)
                             h->label, h->depth, h->depth == 1 ? "" : "s");
         park(ew);
     }
+    if (n > h->max_acquire) {
+        iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
+                            "worker '%s' on tile %s: acquire(%d) on %s; the "
+                            "worker declared it holds at most %d at once "
+                            "(iron_use_acquire(h, %d) gives the endpoint "
+                            "the buffers for %d)",
+                            ew->w->name, tile_of(ew, tl, sizeof tl), n,
+                            h->label, h->max_acquire, n, n);
+        park(ew);
+    }
     int held = iron__pool_held(h->pool, h->writer, h->slot);
     while (n > held &&
            iron__pool_avail(h->pool, h->writer, h->slot) < n - held) {
@@ -145,13 +155,14 @@ static void core_barrier_wait(void *bp, int value)
                             ew->task.lane->in->prog->dev.lock_max_value);
         park(ew);
     }
-    while (b->value < value) {
+    /* Acquire-equal: the lock must hold exactly `value`; it is left as
+     * it is, so the next wait for the same value passes at once. */
+    while (b->value != value) {
         iron__emu_block(&ew->task, NULL, 0, 0, 0);
         ew->task.wait_barrier = b;
         ew->task.wait_value = value;
         iron__fiber_yield(ew->fiber);
     }
-    b->value -= value;
 }
 
 static void core_barrier_release(void *bp, int value)
@@ -229,7 +240,8 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
             h->writer = wa->is_writer;
             h->slot = wa->slot;
             h->depth = h->pool->depth;
-            h->label = h->pool->def->label;
+            h->max_acquire = arg->handle->max_acquire;
+            iron__handle_label(arg->handle, h->label, sizeof h->label);
             if (h->writer)
                 h->pool->writer[h->slot] = &ew->task;
             else
@@ -244,6 +256,9 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
             ew->barrier[a] = &in->barriers[wa->copy];
             ew->barrier[a]->owner = ew;
             ew->val[a].p = ew->barrier[a];
+            break;
+        case IRON_ARG_KERNEL:
+            ew->val[a].fp = wa->kfn;
             break;
         case IRON_ARG_INT:
         case IRON_ARG_FLOAT: {

@@ -74,16 +74,19 @@ static void op_progress(emu_mover *em, int64_t n)
         return;
     em->head++;
     em->task.lane->ops_left--;
-    if (op->op->wait)
+    if (op->op->wait) {
         em->task.lane->awaited_left--;
+        em->task.lane->group_awaited[op->op->group]--;
+    }
 }
 
 /* Where one end's object data starts: the pool buffer at the end's
  * offset. */
 static uint8_t *end_base(const emu_pool *p, const iron__end *e, int writer,
-                         size_t esz)
+                         size_t esz, int piece, size_t obj_bytes)
 {
-    return iron__pool_buf(p, writer, e->slot, 0) + (size_t)e->offset * esz;
+    return iron__pool_buf(p, writer, e->slot, 0) + (size_t)e->offset * esz +
+           (size_t)piece * obj_bytes;
 }
 
 /* Moves one object.  The source is read in stream order (its
@@ -100,34 +103,37 @@ static void move_object(emu_mover *em, int64_t numel, size_t esz)
         /* A fill: straight into the first in-order destination when there
          * is one, else through the stream buffer. */
         int direct = em->ndst > 0 && !m->dst[0].dims;
-        stream = direct ? end_base(em->dst[0], &m->dst[0], 1, esz)
+        stream = direct ? end_base(em->dst[0], &m->dst[0], 1, esz,
+                                   em->dst_piece[0], bytes)
                         : em->stream;
-        iron__tap_copy(op->tensor, esz, &op->tap, op->done, numel, stream,
-                       0);
+        iron__tap_copy(op->tensor, op->esz, &op->tap, op->done, op->per_obj,
+                       stream, 0);
         for (int k = direct; k < em->ndst; k++) {
-            uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz);
+            uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz,
+                                    em->dst_piece[k], bytes);
             if (m->dst[k].dims)
                 iron__tap_copy(dst, esz, m->dst[k].dims, 0, numel, stream, 1);
             else
                 memcpy(dst, stream, bytes);
         }
-        op_progress(em, numel);
+        op_progress(em, op->per_obj);
         return;
     }
-    uint8_t *src = end_base(em->src, &m->src, 0, esz);
+    uint8_t *src = end_base(em->src, &m->src, 0, esz, em->src_piece, bytes);
     stream = src;
     if (m->src.dims) {
         stream = em->stream;
         iron__tap_copy(src, esz, m->src.dims, 0, numel, stream, 0);
     }
     if (em->ndst == 0) {
-        iron__tap_copy(op->tensor, esz, &op->tap, op->done, numel, stream,
-                       1);
-        op_progress(em, numel);
+        iron__tap_copy(op->tensor, op->esz, &op->tap, op->done, op->per_obj,
+                       stream, 1);
+        op_progress(em, op->per_obj);
         return;
     }
     for (int k = 0; k < em->ndst; k++) {
-        uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz);
+        uint8_t *dst = end_base(em->dst[k], &m->dst[k], 1, esz,
+                                em->dst_piece[k], bytes);
         if (m->dst[k].dims)
             iron__tap_copy(dst, esz, m->dst[k].dims, 0, numel, stream, 1);
         else
@@ -148,24 +154,34 @@ static void mover_step(emu_inst *in, emu_task *t)
             iron__emu_block(t, NULL, em->ndst == 0, 0, 0);
             return;
         }
-        if (em->src && iron__pool_avail(em->src, 0, m->src.slot) < 1) {
+        /* A buffer moved in pieces (a forward that changes the object
+         * size) is taken at its first piece and released after its last. */
+        if (em->src && em->src_piece == 0 &&
+            iron__pool_avail(em->src, 0, m->src.slot) < 1) {
             iron__emu_block(t, em->src, 0, m->src.slot, 1);
             return;
         }
         for (int k = 0; k < em->ndst; k++)
-            if (iron__pool_avail(em->dst[k], 1, m->dst[k].slot) < 1) {
+            if (em->dst_piece[k] == 0 &&
+                iron__pool_avail(em->dst[k], 1, m->dst[k].slot) < 1) {
                 iron__emu_block(t, em->dst[k], 1, m->dst[k].slot, 1);
                 return;
             }
-        if (em->src)
+        if (em->src && em->src_piece == 0)
             iron__pool_take(em->src, 0, m->src.slot, 1);
         for (int k = 0; k < em->ndst; k++)
-            iron__pool_take(em->dst[k], 1, m->dst[k].slot, 1);
+            if (em->dst_piece[k] == 0)
+                iron__pool_take(em->dst[k], 1, m->dst[k].slot, 1);
         move_object(em, numel, esz);
-        if (em->src)
+        if (em->src && ++em->src_piece >= m->src.pieces) {
+            em->src_piece = 0;
             iron__pool_release(em->src, 0, m->src.slot, 1);
+        }
         for (int k = 0; k < em->ndst; k++)
-            iron__pool_release(em->dst[k], 1, m->dst[k].slot, 1);
+            if (++em->dst_piece[k] >= m->dst[k].pieces) {
+                em->dst_piece[k] = 0;
+                iron__pool_release(em->dst[k], 1, m->dst[k].slot, 1);
+            }
         em->objects++;
     }
 }
@@ -214,6 +230,8 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
     o->tap = op->tap;
     o->tap.offset += shift;
     o->tensor = tensor;
+    o->esz = iron_dtype_size(em->fifo->d->args[op->arg].dtype);
+    o->per_obj = (int64_t)(em->fifo->obj_bytes / o->esz);
     o->total = iron_tap_count(&op->tap);
     o->done = 0;
     return IRON_OK;

@@ -71,7 +71,9 @@ typedef struct emu_hstate {
     emu_worker *worker;
     emu_pool *pool;
     int writer, slot, depth;
-    const char *label;     /* "fifo 'a' (consumer)" */
+    int max_acquire;       /* declared for the worker (iron_use_acquire) */
+    char label[96];        /* "fifo 'a' (consumer)": this handle, even
+                              when it shares its producer's pool */
     void *ptrs[IRON__MAX_DEPTH];
 } emu_hstate;
 
@@ -95,7 +97,10 @@ typedef struct emu_op {
     const iron__rt_op *op;
     iron_tap tap;          /* the op's pattern, moved by its scalar */
     uint8_t *tensor;
-    int64_t total, done;   /* elements */
+    size_t esz;            /* the tensor's element size: the DMA moves
+                              bytes, so it may differ from the fifo's */
+    int64_t per_obj;       /* tensor elements per object */
+    int64_t total, done;   /* tensor elements */
 } emu_op;
 
 /* A DMA mover. */
@@ -107,6 +112,8 @@ typedef struct emu_mover {
     emu_pool *dst[IRON__MAX_CONS];   /* none: the host */
     int ndst;
     uint8_t *stream;       /* one object in stream order, when dims apply */
+    int src_piece;         /* pieces moved through the held source buffer */
+    int dst_piece[IRON__MAX_CONS];
     emu_op *ops;           /* this call's ops, in sequence order */
     int nops, head, cap;
     uint64_t objects;      /* moved since load */
@@ -122,6 +129,7 @@ struct emu_lane {
     emu_task **ready;      /* ring of capacity in->ntasks */
     int rhead, rcount;
     int awaited_left;      /* awaited drains issued and not yet done */
+    int *group_awaited;    /* the same per task group (0: the sequence's) */
     int ops_left;          /* ops issued and not yet done */
     /* Outcome of the lane's part of a run. */
     iron_status status;
@@ -143,6 +151,7 @@ struct emu_inst {
     int nlanes, nlanes_cap;
     int timeout_ms;        /* of the current run */
     int final_phase;       /* run until every op is done, not just awaited */
+    int phase_group;       /* otherwise: the task group being finished */
     uint64_t deadline_ns;
     int started;           /* cores are running (persist across calls) */
     int broken;            /* a run failed: reset before the next */

@@ -70,10 +70,19 @@ static iron_status reset(emu_inst *in)
         for (int b = 0; b < pl->depth; b++)
             ep->buf[b] = base + pl->addr[b];
     }
+    for (int i = 0; i < p->nrtp_copies; i++) {
+        const iron__rtp_copy *c = &p->rtp_copies[i];
+        const iron_rtp *r = p->d->rtps.v[c->rtp];
+        int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
+        if (r->initial)
+            memcpy(in->mem + in->tile_off[tile] + c->addr, r->initial,
+                   (size_t)r->count * iron_dtype_size(r->dtype));
+    }
     for (int i = 0; i < p->nbarrier_copies; i++) {
         in->barriers[i].name =
             p->d->barriers.v[p->barrier_copies[i].barrier]->name;
-        in->barriers[i].value = 0;
+        in->barriers[i].value =
+            p->d->barriers.v[p->barrier_copies[i].barrier]->initial;
         in->barriers[i].owner = NULL;
     }
     iron_status s = IRON_OK;
@@ -107,8 +116,10 @@ static void emu_unload(iron_driver *drv, void *loaded)
     iron__free(in->movers);
     iron__free(in->barriers);
     if (in->lanes)
-        for (int l = 0; l < in->nlanes_cap; l++)
+        for (int l = 0; l < in->nlanes_cap; l++) {
             iron__free(in->lanes[l].ready);
+            iron__free(in->lanes[l].group_awaited);
+        }
     iron__free(in->lanes);
     iron__free(in);
 }
@@ -152,7 +163,9 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
              in->barriers && in->lanes;
     for (int l = 0; ok && l < in->nlanes_cap; l++)
         ok = (in->lanes[l].ready = iron__calloc((size_t)in->ntasks + 1,
-                                                sizeof(emu_task *))) != NULL;
+                                                sizeof(emu_task *))) &&
+             (in->lanes[l].group_awaited =
+                  iron__calloc((size_t)prog->d->groups.n + 1, sizeof(int)));
     if (!ok) {
         emu_unload(drv, in);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
@@ -228,7 +241,24 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
                 break;
             em->task.lane->ops_left++;
             em->task.lane->awaited_left += op->wait;
+            em->task.lane->group_awaited[op->group] += op->wait;
             iron__emu_wake(&em->task);
+            /* Outside task groups an awaited drain is waited for where
+             * it stands (upstream emits dma_await_task right after it):
+             * the sequence goes on only once it is done. */
+            if (op->wait && op->group == 0) {
+                in->final_phase = 0;
+                in->phase_group = 0;
+                s = iron__emu_lanes_run(in, state);
+                if (s == IRON_EDEADLOCK && i + 1 < d->ops.n)
+                    s = iron__fail_context(
+                        s,
+                        "the sequence waits at op %d (drain of fifo '%s', "
+                        "awaited where it stands, outside any task group) "
+                        "and has not issued its %d later op%s",
+                        i, op->h->fifo->name, d->ops.n - i - 1,
+                        d->ops.n - i - 1 == 1 ? "" : "s");
+            }
             break;
         }
         case IRON__RT_SET_RTP:
@@ -244,6 +274,7 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
             break;
         case IRON__RT_GROUP_FINISH:
             in->final_phase = 0;
+            in->phase_group = op->group;
             s = iron__emu_lanes_run(in, state);
             break;
         }

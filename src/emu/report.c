@@ -24,7 +24,7 @@ static void task_wait(const emu_task *t, iron__str *s)
     } else if (t->state != EMU_BLOCKED) {
         iron__str_append(s, " is runnable");
     } else if (t->wait_barrier) {
-        iron__str_printf(s, " waits for barrier '%s' to reach %d (it is %d)",
+        iron__str_printf(s, " waits for barrier '%s' to hold %d (it holds %d)",
                          t->wait_barrier->name, t->wait_value,
                          t->wait_barrier->value);
     } else if (t->wait_pool) {

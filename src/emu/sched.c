@@ -61,7 +61,8 @@ static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
  * this call's tensors after it returns). */
 static int owed(const emu_lane *l)
 {
-    return l->in->final_phase ? l->ops_left : l->awaited_left;
+    return l->in->final_phase ? l->ops_left
+                              : l->group_awaited[l->in->phase_group];
 }
 
 void iron__emu_run_lane(void *arg)

@@ -56,6 +56,55 @@ void iron__jit_spec_free(jit_spec *s)
     iron__free(s);
 }
 
+/* Kernels that core bodies call: each calling worker uses the kernel's
+ * object, or its own instance when the kernel keeps state and an earlier
+ * worker already calls it (each core has its own data memory). */
+static iron_status instantiate_called_kernels(iron_program *p)
+{
+    const iron_design *d = p->d;
+    int calls = 0;
+    for (int i = 0; i < d->workers.n; i++)
+        for (int a = 0; a < d->workers.v[i]->nargs; a++)
+            calls += d->workers.v[i]->args[a].kind == IRON_ARG_KERNEL;
+    if (calls == 0)
+        return IRON_OK;
+    p->kclones = iron__calloc((size_t)calls, sizeof *p->kclones);
+    if (!p->kclones)
+        return iron__fail(IRON_ENOMEM, "out of memory loading kernels");
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *w = d->workers.v[i];
+        for (int a = 0; a < w->nargs; a++) {
+            const iron_kernel *k = w->args[a].kernel;
+            if (w->args[a].kind != IRON_ARG_KERNEL)
+                continue;
+            iron__kobj *o = p->kobjs[k->index];
+            int earlier = 0;
+            for (int e = 0; e < i && !earlier; e++)
+                for (int b = 0; b < d->workers.v[e]->nargs; b++)
+                    earlier |= d->workers.v[e]->args[b].kind ==
+                                   IRON_ARG_KERNEL &&
+                               d->workers.v[e]->args[b].kernel == k;
+            if (earlier && iron__kobj_has_state(o)) {
+                char label[160];
+                snprintf(label, sizeof label, "kernel '%s' for worker '%s'",
+                         k->entry, w->name);
+                iron_status s = iron__kobj_clone(o, label,
+                                                 &p->kclones[p->nkclones]);
+                if (s != IRON_OK)
+                    return s;
+                o = p->kclones[p->nkclones++];
+            }
+            p->wargs[i][a].kfn = iron__kobj_raw_entry(o);
+            if (!p->wargs[i][a].kfn)
+                return iron__fail(IRON_ELOAD,
+                                  "worker '%s': kernel '%s' has no entry "
+                                  "for core bodies to call",
+                                  w->name, k->entry);
+        }
+    }
+    return IRON_OK;
+}
+
 /* Gives every worker its own instance of its kernel's object. */
 static iron_status instantiate_workers(iron_program *p)
 {
@@ -87,7 +136,7 @@ static iron_status instantiate_workers(iron_program *p)
         }
         p->wfns[i] = iron__kobj_entry(p->wobjs[i]);
     }
-    return IRON_OK;
+    return instantiate_called_kernels(p);
 }
 
 static iron_status copy_params(const iron_jit *j, const iron__pval *params,
@@ -181,6 +230,9 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     uint64_t compiles = j->stats.kernel_compiles;
     const char *how = "compiled";
     if ((s = iron__jit_kernels(j, sp->prog, sp->signature, &how)) != IRON_OK)
+        goto fail;
+    stage = "place";
+    if ((s = iron__place_kernel_data(sp->prog)) != IRON_OK)
         goto fail;
     ms[3] = iron__now_ms() - now;
     now += ms[3];

@@ -39,6 +39,9 @@ void iron__program_free(iron_program *p)
     for (int i = 0; p->wobjs && p->wclone && i < p->d->workers.n; i++)
         if (p->wclone[i])
             iron__kobj_free(p->wobjs[i]);
+    for (int i = 0; i < p->nkclones; i++)
+        iron__kobj_free(p->kclones[i]);
+    iron__free(p->kclones);
     iron__free(p->kobjs);
     iron__free(p->wobjs);
     iron__free(p->wclone);

@@ -34,6 +34,7 @@ typedef struct iron__pool {
     uint32_t addr[IRON__MAX_DEPTH];  /* byte offset of each buffer */
     int nwriters, nreaders;
     char label[96];           /* "fifo 'a' (consumer)" for messages */
+    char why[80];             /* why `depth` buffers: "max acquire 1 + 1" */
 } iron__pool;
 
 /* One side of a DMA transfer. */
@@ -42,6 +43,9 @@ typedef struct iron__end {
     int slot;                 /* reader (source) / writer (dest) index */
     int64_t offset;           /* elements into the pool's object */
     const iron_tap *dims;     /* layout transform, or NULL: in order */
+    int pieces;               /* >1: this end moves that many objects
+                                 through each pool buffer, in order (a
+                                 forward that changes the object size) */
 } iron__end;
 
 /* A DMA path moving one FIFO's objects from one source to one or more
@@ -59,7 +63,9 @@ typedef struct iron__mover {
 /* Per tile in use (compute tiles and memtiles). */
 typedef struct iron__tile_use {
     iron__tile tile;
-    uint32_t mem_used;        /* buffers (+ stack on compute tiles) */
+    uint32_t mem_used;        /* buffers, stack, kernel data */
+    uint32_t stack;           /* the worker's stack (compute tiles) */
+    uint32_t kdata;           /* its kernels' static data */
     int locks, bds, dma_in, dma_out;
     int worker;               /* worker on it (compute), or -1 */
 } iron__tile_use;
@@ -82,6 +88,7 @@ typedef struct iron__warg {
     int pool, slot;           /* handle arguments */
     int is_writer;
     int copy;                 /* rtp or barrier copy index */
+    void (*kfn)(void);        /* kernel arguments: the entry to call */
 } iron__warg;
 
 struct iron_program {
@@ -111,6 +118,10 @@ struct iron_program {
     iron__kobj **wobjs;
     unsigned char *wclone;
     iron__kernel_fn *wfns;
+    /* Instances of kernels with state that core bodies call, one per
+     * calling worker beyond the first (owned). */
+    iron__kobj **kclones;
+    int nkclones;
 };
 
 /* Takes ownership of d (freed by iron__program_free even on failure). */

@@ -32,25 +32,32 @@ static iron__tile_use *use_tile(iron_program *p, iron__tile t)
     memset(u, 0, sizeof *u);
     u->tile = t;
     u->worker = -1;
-    if (t.row >= IRON__ROW_COMPUTE)
-        u->mem_used = p->dev.compute.stack_bytes;
     return u;
 }
 
 /* --- workers ------------------------------------------------------------ */
 
-static int tile_taken(const iron_design *d, iron__tile t, int upto)
+static int tile_taken(const iron_design *d, iron__tile t)
 {
-    for (int i = 0; i < upto; i++)
-        if (d->workers.v[i]->tile.col == t.col &&
-            d->workers.v[i]->tile.row == t.row)
+    for (int i = 0; i < d->workers.n; i++)
+        if (same_tile(d->workers.v[i]->tile, t))
             return 1;
     return 0;
 }
 
-/* Pinned workers keep their tiles; the others go round-robin over the
- * granted columns, then down the rows, skipping taken tiles, so that a
- * design with one worker per column spreads its shim traffic. */
+/* The order workers are placed in: upstream's placer takes them in the
+ * order the sequence starts them (creation order when it names none). */
+static int placement_before(const iron_worker *a, const iron_worker *b)
+{
+    if (a->d->any_started && a->start_order != b->start_order)
+        return a->start_order < b->start_order;
+    return a->index < b->index;
+}
+
+/* As upstream's SequentialPlacer: pinned workers keep their tiles; the
+ * others take the free compute tiles column by column -- (0,2), (0,3),
+ * ... (0,5), (1,2), ... -- in start order.  So neighbours in a pipeline
+ * land in memory-adjacent tiles, as they would on hardware. */
 static iron_status place_workers(iron_program *p)
 {
     iron_design *d = p->d;
@@ -63,8 +70,10 @@ static iron_status place_workers(iron_program *p)
                           cols * rows);
     for (int i = 0; i < d->workers.n; i++) {
         iron_worker *w = d->workers.v[i];
-        if (!w->pinned)
+        if (!w->pinned) {
+            w->tile.col = w->tile.row = -1;
             continue;
+        }
         if (w->tile.col >= cols)
             return iron__fail(IRON_ERESOURCE,
                               "worker '%s' is pinned to column %d; the "
@@ -73,32 +82,40 @@ static iron_status place_workers(iron_program *p)
                               cols == 1 ? "" : "s");
     }
     int next = 0;
-    for (int i = 0; i < d->workers.n; i++) {
-        iron_worker *w = d->workers.v[i];
-        if (w->pinned)
-            continue;
+    for (int placed = 0; placed < d->workers.n; placed++) {
+        iron_worker *w = NULL;
+        for (int i = 0; i < d->workers.n; i++) {
+            iron_worker *c = d->workers.v[i];
+            if (!c->pinned && c->tile.col < 0 &&
+                (!w || placement_before(c, w)))
+                w = c;
+        }
+        if (!w)
+            break;
         for (;; next++) {
-            iron__tile t = { next % cols, IRON__ROW_COMPUTE + next / cols };
-            int clash = 0;
-            for (int k = 0; k < d->workers.n && !clash; k++)
-                clash = d->workers.v[k]->pinned &&
-                        same_tile(d->workers.v[k]->tile, t);
-            if (!clash && !tile_taken(d, t, i)) {
+            iron__tile t = { next / rows, IRON__ROW_COMPUTE + next % rows };
+            if (!tile_taken(d, t)) {
                 w->tile = t;
                 next++;
                 break;
             }
         }
     }
-    for (int i = 0; i < d->workers.n; i++)
-        use_tile(p, d->workers.v[i]->tile)->worker = i;
+    for (int i = 0; i < d->workers.n; i++) {
+        iron__tile_use *u = use_tile(p, d->workers.v[i]->tile);
+        u->worker = i;
+        u->stack = d->workers.v[i]->stack_bytes
+                       ? d->workers.v[i]->stack_bytes
+                       : p->dev.compute.stack_bytes;
+    }
     return IRON_OK;
 }
 
 /* --- pools and links ------------------------------------------------------ */
 
 static int add_pool(iron_program *p, iron__tile t, const iron_fifo *f,
-                    int depth, size_t obj_bytes, const char *label)
+                    int depth, size_t obj_bytes, const char *label,
+                    const char *why)
 {
     iron__pool *pl = &p->pools[p->npools];
     memset(pl, 0, sizeof *pl);
@@ -107,6 +124,7 @@ static int add_pool(iron_program *p, iron__tile t, const iron_fifo *f,
     pl->depth = depth;
     pl->obj_bytes = obj_bytes;
     snprintf(pl->label, sizeof pl->label, "%s", label);
+    snprintf(pl->why, sizeof pl->why, "%s", why);
     use_tile(p, t);
     return p->npools++;
 }
@@ -121,42 +139,143 @@ static int add_writer(iron_program *p, int pool)
     return p->pools[pool].nwriters++;
 }
 
-/* The column of the first worker a link serves, so its memtile sits
- * beside the compute tiles it feeds or drains. */
-static int link_home_col(const iron__link *l)
+/* Python's round(): halves go to the even neighbour. */
+static int round_half_even(int sum, int n)
 {
-    for (int i = 0; i < l->nout; i++) {
-        const iron_fifo *f = l->out[i]->fifo;
-        for (int c = 0; c < f->ncons; c++)
-            if (f->cons[c]->user == IRON__USER_WORKER)
-                return f->cons[c]->worker->tile.col;
-    }
-    for (int i = 0; i < l->nin; i++) {
-        const iron_handle *pr = &l->in[i]->fifo->prod;
-        if (pr->user == IRON__USER_WORKER)
-            return pr->worker->tile.col;
-    }
-    return 0;
+    int q = sum / n, r = sum % n;
+    if (2 * r > n || (2 * r == n && (q & 1)))
+        q++;
+    return q;
 }
 
-static void place_links(iron_program *p)
+/* Adds the columns of the workers using fifo f to *sum / *n. */
+static void worker_cols(const iron_fifo *f, int *sum, int *n)
+{
+    for (int c = -1; c < f->ncons; c++) {
+        const iron_handle *h = c < 0 ? &f->prod : f->cons[c];
+        if (h->user == IRON__USER_WORKER) {
+            *sum += h->worker->tile.col;
+            (*n)++;
+        }
+    }
+}
+
+/* The column upstream's placer starts from for a fifo's memtile or shim
+ * end: the mean column of the compute tiles that use it (0 if none). */
+static int fifo_home_col(const iron_fifo *f)
+{
+    int sum = 0, n = 0;
+    worker_cols(f, &sum, &n);
+    return n ? round_half_even(sum, n) : 0;
+}
+
+/* A link's home column: the mean over the workers of all its fifos. */
+static int link_home_col(const iron__link *l)
+{
+    int sum = 0, n = 0;
+    for (int i = 0; i < l->nin; i++)
+        worker_cols(l->in[i]->fifo, &sum, &n);
+    for (int i = 0; i < l->nout; i++)
+        worker_cols(l->out[i]->fifo, &sum, &n);
+    return n ? round_half_even(sum, n) : 0;
+}
+
+/* The first compute tile from column `home` eastwards (column by column,
+ * as workers are placed) that no worker or earlier link uses, or col -1. */
+static iron__tile free_compute_tile(const iron_program *p, int home)
+{
+    const iron_design *d = p->d;
+    for (int c = home; c < d->cols; c++)
+        for (int r = 0; r < p->dev.compute_rows; r++) {
+            iron__tile t = { c, IRON__ROW_COMPUTE + r };
+            int taken = tile_taken(d, t);
+            for (int i = 0; i < d->links.n && !taken; i++)
+                taken = same_tile(d->links.v[i]->tile, t);
+            if (!taken)
+                return t;
+        }
+    iron__tile none = { -1, -1 };
+    return none;
+}
+
+/* Links go where the user placed them, else (upstream's placer) on the
+ * first memtile from their home column eastwards whose DMA channels still
+ * fit the link's streams (inputs in, outputs out), or on the first free
+ * compute tile from there when asked for any compute tile. */
+static iron_status place_links(iron_program *p)
 {
     iron_design *d = p->d;
+    int used_in[64] = { 0 }, used_out[64] = { 0 };
     for (int i = 0; i < d->links.n; i++) {
         iron__link *l = d->links.v[i];
-        l->tile.col = link_home_col(l);
-        l->tile.row = IRON__ROW_MEMTILE;
+        if (l->place != IRON_LINK_TILE)
+            continue;
+        if (l->tile.col >= d->cols)
+            return iron__fail(IRON_ERESOURCE,
+                              "link %d is placed in column %d; the launch "
+                              "grants %d column%s",
+                              l->index, l->tile.col, d->cols,
+                              d->cols == 1 ? "" : "s");
+        if (l->tile.row == IRON__ROW_MEMTILE) {
+            used_in[l->tile.col] += l->nin;
+            used_out[l->tile.col] += l->nout;
+        } else if (tile_taken(d, l->tile)) {
+            const iron_worker *w = NULL;
+            for (int k = 0; k < d->workers.n && !w; k++)
+                if (same_tile(d->workers.v[k]->tile, l->tile))
+                    w = d->workers.v[k];
+            return iron__fail(IRON_ERESOURCE,
+                              "link %d is placed on compute tile (%d,%d), "
+                              "which runs worker '%s'; a link there uses "
+                              "the tile's memory and DMA, not its core, so "
+                              "give it a tile of its own",
+                              l->index, l->tile.col, l->tile.row, w->name);
+        }
+    }
+    for (int i = 0; i < d->links.n; i++) {
+        iron__link *l = d->links.v[i];
+        int home = link_home_col(l);
+        if (l->place == IRON_LINK_ANY_MEMTILE) {
+            int c = home;
+            while (c < d->cols &&
+                   (used_in[c] + l->nin > p->dev.memtile.dma_in ||
+                    used_out[c] + l->nout > p->dev.memtile.dma_out))
+                c++;
+            if (c == d->cols)
+                return iron__fail(IRON_ERESOURCE,
+                                  "link %d (%d in, %d out): no memtile from "
+                                  "column %d to %d has the DMA channels "
+                                  "left (%d in + %d out each); grant more "
+                                  "columns or place the link",
+                                  l->index, l->nin, l->nout, home,
+                                  d->cols - 1, p->dev.memtile.dma_in,
+                                  p->dev.memtile.dma_out);
+            l->tile.col = c;
+            l->tile.row = IRON__ROW_MEMTILE;
+            used_in[c] += l->nin;
+            used_out[c] += l->nout;
+        } else if (l->place == IRON_LINK_ANY_COMPUTE) {
+            l->tile = free_compute_tile(p, home);
+            if (l->tile.col < 0)
+                return iron__fail(IRON_ERESOURCE,
+                                  "link %d asks for any compute tile; none "
+                                  "is free from column %d to %d",
+                                  l->index, home, d->cols - 1);
+        }
         const iron_handle *big = l->kind == IRON__LINK_JOIN ? l->out[0]
                                                             : l->in[0];
-        char label[96];
-        snprintf(label, sizeof label, "memtile %s of fifo '%s'",
+        char label[96], tn[48], why[80];
+        snprintf(label, sizeof label, "link %d %s of fifo '%s'", l->index,
                  l->kind == IRON__LINK_FORWARD ? "forward"
                  : l->kind == IRON__LINK_SPLIT ? "split"
                                                : "join",
                  big->fifo->name);
-        l->pool = add_pool(p, l->tile, big->fifo, big->depth,
-                           big->fifo->obj_bytes, label);
+        snprintf(why, sizeof why, "declared depth %d on the %s", big->depth,
+                 iron__tile_name(l->tile, tn, sizeof tn));
+        l->pool = add_pool(p, l->tile, big->fifo, big->depth, l->big_bytes,
+                           label, why);
     }
+    return IRON_OK;
 }
 
 static int index_in(iron_handle *const *v, int n, const iron_handle *h)
@@ -167,19 +286,109 @@ static int index_in(iron_handle *const *v, int n, const iron_handle *h)
     return 0;
 }
 
+/* AIE2 memory affinity: a core reaches its own tile's memory, the memory
+ * of the tile west of it and of the compute tiles north and south of it. */
+static int core_reaches(iron__tile core, iron__tile mem)
+{
+    if (core.row < IRON__ROW_COMPUTE || mem.row < IRON__ROW_COMPUTE)
+        return 0;
+    if (mem.row == core.row)
+        return mem.col == core.col || mem.col == core.col - 1;
+    return mem.col == core.col &&
+           (mem.row == core.row + 1 || mem.row == core.row - 1);
+}
+
+/* Whether fifo f needs no DMA (upstream's requiresDMAs is false): one
+ * consumer, both ends workers, no layout transform, and one of the two
+ * cores reaches the other's memory.  *where is the tile holding the
+ * buffers: the producer's, unless only the producer reaches the
+ * consumer's memory (a consumer west of its producer). */
+static int shares_memory(const iron_fifo *f, iron__tile *where)
+{
+    if (f->ncons != 1)
+        return 0;
+    const iron_handle *pr = &f->prod, *co = f->cons[0];
+    if (pr->user != IRON__USER_WORKER || co->user != IRON__USER_WORKER ||
+        pr->has_dims || co->has_dims)
+        return 0;
+    iron__tile pt = pr->worker->tile, ct = co->worker->tile;
+    int right = core_reaches(pt, ct), left = core_reaches(ct, pt);
+    if (!right && !left)
+        return 0;
+    *where = right && !left ? ct : pt;
+    return 1;
+}
+
+/* A fifo's depth counts as one number (upstream: an int) when every
+ * endpoint has the same; otherwise as per-endpoint depths (a list). */
+static int depths_per_endpoint(const iron_fifo *f)
+{
+    for (int c = 0; c < f->ncons; c++)
+        if (f->cons[c]->depth != f->prod.depth)
+            return 1;
+    return 0;
+}
+
+/* Buffers of a DMA end on a compute tile, as upstream's
+ * findObjectFifoSize: per-endpoint depths exactly; one declared depth
+ * gives max acquire + 1 (1 when both are 1), the max acquire being the
+ * most any worker on that tile holds of this fifo at once. */
+static int compute_end_depth(const iron_fifo *f, const iron_handle *h,
+                             char *why, size_t len)
+{
+    if (depths_per_endpoint(f)) {
+        snprintf(why, len, "per-endpoint depth %d", h->depth);
+        return h->depth;
+    }
+    int acq = 0;
+    for (int c = -1; c < f->ncons; c++) {
+        const iron_handle *o = c < 0 ? &f->prod : f->cons[c];
+        if (o->user == IRON__USER_WORKER &&
+            same_tile(o->worker->tile, h->worker->tile) &&
+            o->max_acquire > acq)
+            acq = o->max_acquire;
+    }
+    if (acq == 1 && f->depth == 1) {
+        snprintf(why, len, "max acquire 1, declared depth 1");
+        return 1;
+    }
+    snprintf(why, len, "max acquire %d + 1; declared depth %d", acq,
+             f->depth);
+    return acq + 1;
+}
+
+static void set_buffers(iron_handle *h, const iron__pool *pl)
+{
+    h->buffers = pl->depth;
+    snprintf(h->why, sizeof h->why, "%s", pl->why);
+}
+
 /* The source end of a fifo's transfers: its producer's pool (or the
  * host), with the piece of a link's big object it covers. */
 static iron__end source_end(iron_program *p, iron_fifo *f)
 {
     iron_handle *prod = &f->prod;
-    iron__end e = { -1, 0, 0, prod->has_dims ? &prod->dims : NULL };
+    iron__end e = { -1, 0, 0, prod->has_dims ? &prod->dims : NULL, 1 };
     switch (prod->user) {
     case IRON__USER_WORKER: {
-        char label[96];
+        char label[96], why[80];
+        iron__tile where;
         prod->tile = prod->worker->tile;
-        prod->pool = add_pool(p, prod->tile, f, prod->depth, f->obj_bytes,
-                              iron__handle_label(prod, label, sizeof label));
+        int depth;
+        if (shares_memory(f, &where)) {
+            char tn[48];
+            depth = prod->depth;
+            snprintf(why, sizeof why, "declared depth %d, shared memory "
+                     "on %s", depth, iron__tile_name(where, tn, sizeof tn));
+        } else {
+            where = prod->tile;
+            depth = compute_end_depth(f, prod, why, sizeof why);
+        }
+        prod->pool = add_pool(p, where, f, depth, f->obj_bytes,
+                              iron__handle_label(prod, label, sizeof label),
+                              why);
         prod->slot = add_writer(p, prod->pool);
+        set_buffers(prod, &p->pools[prod->pool]);
         e.pool = prod->pool;
         break;
     }
@@ -189,11 +398,14 @@ static iron__end source_end(iron_program *p, iron_fifo *f)
         prod->pool = l->pool;
         if (l->kind == IRON__LINK_SPLIT)
             e.offset = l->offsets[index_in(l->out, l->nout, prod)];
+        e.pieces = l->out_pieces;
         e.pool = l->pool;
+        set_buffers(prod, &p->pools[l->pool]);
         break;
     }
     case IRON__USER_RUNTIME:
     case IRON__USER_NONE:
+        snprintf(prod->why, sizeof prod->why, "host memory");
         break;
     }
     return e;
@@ -211,30 +423,33 @@ static int push_mover(iron_program *p, const iron_fifo *f, iron__end src)
     return p->nmovers++;
 }
 
-/* Pools and movers for one FIFO.  A consumer worker on the producer's
- * tile reads the producer's pool (one memory, no DMA, as on hardware);
- * consumers elsewhere get pools fed by one broadcasting mover; link inputs
- * write their piece of the link's pool; each drain is a mover of its own
- * reading the producer's pool. */
+/* Pools and movers for one FIFO.  A fifo whose two cores share memory
+ * has one pool and no DMA, as on hardware; otherwise consumers get pools
+ * fed by one broadcasting mover; link inputs write their piece of the
+ * link's pool; each drain is a mover of its own reading the producer's
+ * pool. */
 static void place_fifo(iron_program *p, iron_fifo *f)
 {
     iron__end src = source_end(p, f);
     iron__mover m;
     memset(&m, 0, sizeof m);
+    iron__tile where;
     for (int c = 0; c < f->ncons; c++) {
         iron_handle *h = f->cons[c];
-        iron__end dst = { -1, 0, 0, h->has_dims ? &h->dims : NULL };
-        char label[96];
+        iron__end dst = { -1, 0, 0, h->has_dims ? &h->dims : NULL, 1 };
+        char label[96], why[80];
         if (h->user == IRON__USER_WORKER) {
             h->tile = h->worker->tile;
-            if (src.pool >= 0 && f->prod.user == IRON__USER_WORKER &&
-                same_tile(h->tile, f->prod.tile)) {
+            if (src.pool >= 0 && shares_memory(f, &where)) {
                 h->pool = src.pool;
                 h->slot = add_reader(p, src.pool);
+                set_buffers(h, &p->pools[src.pool]);
                 continue;
             }
-            h->pool = add_pool(p, h->tile, f, h->depth, f->obj_bytes,
-                               iron__handle_label(h, label, sizeof label));
+            int depth = compute_end_depth(f, h, why, sizeof why);
+            h->pool = add_pool(p, h->tile, f, depth, f->obj_bytes,
+                               iron__handle_label(h, label, sizeof label),
+                               why);
             h->slot = add_reader(p, h->pool);
             dst.pool = h->pool;
         } else if (h->user == IRON__USER_LINK) {
@@ -244,9 +459,12 @@ static void place_fifo(iron_program *p, iron_fifo *f)
             dst.pool = l->pool;
             if (l->kind == IRON__LINK_JOIN)
                 dst.offset = l->offsets[index_in(l->in, l->nin, h)];
+            dst.pieces = l->in_pieces;
         } else {
+            snprintf(h->why, sizeof h->why, "host memory");
             continue;  /* drains: below */
         }
+        set_buffers(h, &p->pools[h->pool]);
         dst.slot = add_writer(p, dst.pool);
         m.dst[m.ndst++] = dst;
     }
@@ -317,60 +535,27 @@ static iron_status check_dims(const iron_program *p)
                                   "the runtime sequence uses; give the "
                                   "order with the %s's access pattern",
                                   hl, h->is_prod ? "fill" : "drain");
-            if (!h->is_prod && h->user == IRON__USER_WORKER &&
-                f->prod.user == IRON__USER_WORKER &&
-                h->pool == f->prod.pool)
-                return iron__fail(IRON_EDESIGN,
-                                  "%s: dims_from_stream needs a DMA, but the "
-                                  "consumer shares the producer's tile "
-                                  "(%d,%d) and its memory",
-                                  hl, h->tile.col, h->tile.row);
-            /* Likewise the producer's dims_to_stream: a consumer reading
-             * the producer's own buffers would see the objects untouched. */
-            for (int k = 0; h->is_prod && h->user == IRON__USER_WORKER &&
-                            k < f->ncons;
-                 k++)
-                if (f->cons[k]->user == IRON__USER_WORKER &&
-                    f->cons[k]->pool == h->pool)
-                    return iron__fail(IRON_EDESIGN,
-                                      "%s: dims_to_stream needs a DMA, but "
-                                      "consumer %d (worker '%s') shares the "
-                                      "producer's tile (%d,%d) and its "
-                                      "memory",
-                                      hl, k, f->cons[k]->worker->name,
-                                      h->tile.col, h->tile.row);
             int max = h->tile.row == IRON__ROW_MEMTILE ? IRON__DIMS_MEMTILE
                                                        : IRON__DIMS_COMPUTE;
             snprintf(label, sizeof label, "%s on %s", hl,
                      iron__tile_name(h->tile, tl, sizeof tl));
+            /* A memtile buffer descriptor encodes no wrap for its
+             * outermost dimension: a pattern describing part of the
+             * object (one tile of a joined object, say) keeps counting
+             * that dimension until the object's length is moved, which
+             * walks over the rest.  Upstream's whole-array matmul relies
+             * on it. */
+            int64_t count = iron_tap_count(&h->dims);
+            h->dims_wrap = 1;
+            if (h->tile.row == IRON__ROW_MEMTILE && count > 0 &&
+                count < f->obj_numel && f->obj_numel % count == 0) {
+                h->dims_wrap = f->obj_numel / count;
+                h->dims.sizes[0] *= h->dims_wrap;
+            }
             iron_status s = iron__dims_check(&h->dims, max, f->dtype,
                                              f->obj_numel, label);
             if (s != IRON_OK)
                 return s;
-        }
-    }
-    return IRON_OK;
-}
-
-/* A consumer on its producer's tile reads the producer's buffers: it
- * cannot have a depth of its own. */
-static iron_status check_shared_depths(const iron_program *p)
-{
-    const iron_design *d = p->d;
-    for (int i = 0; i < d->fifos.n; i++) {
-        const iron_fifo *f = d->fifos.v[i];
-        for (int c = 0; c < f->ncons; c++) {
-            const iron_handle *h = f->cons[c];
-            char hl[96];
-            if (h->user == IRON__USER_WORKER && f->prod.pool >= 0 &&
-                h->pool == f->prod.pool && h->depth != f->prod.depth)
-                return iron__fail(IRON_EDESIGN,
-                                  "%s shares the producer's tile (%d,%d) and "
-                                  "its %d buffers; its own depth %d cannot "
-                                  "apply (set the fifo's depth instead)",
-                                  iron__handle_label(h, hl, sizeof hl),
-                                  h->tile.col, h->tile.row, f->prod.depth,
-                                  h->depth);
         }
     }
     return IRON_OK;
@@ -383,11 +568,11 @@ static iron_status check_shared_depths(const iron_program *p)
 static void account_tiles(iron_program *p)
 {
     const iron_design *d = p->d;
-    for (int i = 0; i < p->ntiles; i++)
-        p->tiles[i].mem_used =
-            p->tiles[i].tile.row >= IRON__ROW_COMPUTE
-                ? p->dev.compute.stack_bytes
-                : 0;
+    for (int i = 0; i < p->ntiles; i++) {
+        iron__tile_use *u = &p->tiles[i];
+        u->mem_used = u->stack + u->kdata;
+        u->locks = u->bds = u->dma_in = u->dma_out = 0;
+    }
     for (int i = 0; i < p->npools; i++) {
         iron__pool *pl = &p->pools[i];
         iron__tile_use *u = use_tile(p, pl->tile);
@@ -434,8 +619,8 @@ static void tile_inventory(const iron_program *p, const iron__tile_use *u,
     for (int i = 0; i < p->npools; i++) {
         const iron__pool *pl = &p->pools[i];
         if (same_tile(pl->tile, u->tile))
-            iron__str_printf(s, "%s %d x %u B, ", pl->label, pl->depth,
-                             align_up(pl->obj_bytes));
+            iron__str_printf(s, "%s %d x %u B (%s), ", pl->label, pl->depth,
+                             align_up(pl->obj_bytes), pl->why);
     }
     for (int i = 0; i < p->nrtp_copies; i++) {
         const iron__rtp_copy *c = &p->rtp_copies[i];
@@ -445,8 +630,10 @@ static void tile_inventory(const iron_program *p, const iron__tile_use *u,
                              align_up((size_t)r->count *
                                       iron_dtype_size(r->dtype)));
     }
-    if (u->tile.row >= IRON__ROW_COMPUTE)
-        iron__str_printf(s, "stack %u B", p->dev.compute.stack_bytes);
+    if (u->kdata)
+        iron__str_printf(s, "kernel static data %u B, ", u->kdata);
+    if (u->stack)
+        iron__str_printf(s, "stack %u B", u->stack);
     else if (s->len >= 2)
         s->p[s->len -= 2] = '\0';
 }
@@ -502,17 +689,16 @@ static iron_status check_tiles(const iron_program *p)
 
 /* --- shim ------------------------------------------------------------------ */
 
-/* The column of the array-side end of a host mover. */
+/* The column a host mover's shim search starts from: as upstream's
+ * placer, the mean column of the workers using its fifo (0 if none). */
 static int mover_home_col(const iron_program *p, const iron__mover *m)
 {
-    if (m->src.pool >= 0)
-        return p->pools[m->src.pool].tile.col;
-    return m->ndst > 0 ? p->pools[m->dst[0].pool].tile.col : 0;
+    return fifo_home_col(p->d->fifos.v[m->fifo]);
 }
 
 /* Each host mover takes a shim channel: fills an MM2S (out of the shim into
- * the array), drains an S2MM.  The home column's shim first, then the
- * nearest column with a free channel. */
+ * the array), drains an S2MM.  As upstream's placer: the first shim from
+ * the home column eastwards with a free channel. */
 static iron_status place_shim(iron_program *p)
 {
     int cols = p->d->cols;
@@ -530,60 +716,77 @@ static iron_status place_shim(iron_program *p)
         int *used = from_host ? used_out : used_in;
         int limit = from_host ? p->dev.shim.dma_out : p->dev.shim.dma_in;
         int home = mover_home_col(p, m);
-        for (int dist = 0; dist < cols && m->shim_col < 0; dist++)
-            for (int sign = -1; sign <= 1 && m->shim_col < 0; sign += 2) {
-                int c = home + sign * dist;
-                if (c < 0 || c >= cols || used[c] >= limit)
-                    continue;
+        for (int c = home; c < cols && m->shim_col < 0; c++)
+            if (used[c] < limit) {
                 m->shim_col = c;
                 m->shim_channel = used[c]++;
             }
         if (m->shim_col < 0)
             return iron__fail(IRON_ERESOURCE,
-                              "shim DMA: fifo '%s' needs an %s channel; the "
-                              "design needs %d, the %d granted column%s %s "
-                              "%d x %d",
+                              "shim DMA: fifo '%s' needs an %s channel on a "
+                              "shim from column %d eastwards, and none is "
+                              "left; the design needs %d, the %d granted "
+                              "column%s %s %d x %d",
                               p->d->fifos.v[m->fifo]->name,
                               from_host ? "MM2S (host-to-array)"
                                         : "S2MM (array-to-host)",
-                              from_host ? need_out : need_in, cols,
+                              home, from_host ? need_out : need_in, cols,
                               cols == 1 ? "" : "s", cols == 1 ? "has" : "have",
                               cols, limit);
     }
     return IRON_OK;
 }
 
-/* Maps each fill/drain to its mover and checks that no stretch of the
- * sequence between task-group waits issues more DMA tasks on one shim
- * than it has buffer descriptors. */
+/* Maps each fill/drain to its mover and checks that no shim ever has more
+ * DMA tasks in flight than buffer descriptors: a task holds one from its
+ * issue until its task group is finished (the sequence's own group, at
+ * the end of the sequence). */
 static iron_status map_ops(iron_program *p)
 {
     iron_design *d = p->d;
-    int per_col[64] = { 0 };
+    int live[64] = { 0 };
+    int free_from = 0;   /* tasks outside groups not yet freed start here */
     for (int i = 0; i < d->ops.n; i++) {
         iron__rt_op *op = &d->ops.v[i];
-        if (op->kind == IRON__RT_GROUP_FINISH)
-            memset(per_col, 0, sizeof per_col);
+        if (op->kind == IRON__RT_GROUP_FINISH) {
+            for (int k = 0; k < i; k++) {
+                const iron__rt_op *o = &d->ops.v[k];
+                if ((o->kind == IRON__RT_FILL || o->kind == IRON__RT_DRAIN) &&
+                    o->group == op->group)
+                    live[o->shim_col]--;
+            }
+            continue;
+        }
         if (op->kind != IRON__RT_FILL && op->kind != IRON__RT_DRAIN)
             continue;
         int mi = op->h->mover;
         p->op_mover[i] = mi;
         op->shim_col = p->movers[mi].shim_col;
-        if (++per_col[op->shim_col] <= p->dev.shim.buffer_descriptors)
+        if (++live[op->shim_col] <= p->dev.shim.buffer_descriptors) {
+            /* An awaited drain outside groups is waited for where it
+             * stands, which frees the tasks issued outside groups so
+             * far, itself included. */
+            if (op->kind == IRON__RT_DRAIN && op->wait && op->group == 0) {
+                for (int k = free_from; k <= i; k++) {
+                    const iron__rt_op *o = &d->ops.v[k];
+                    if ((o->kind == IRON__RT_FILL ||
+                         o->kind == IRON__RT_DRAIN) &&
+                        o->group == 0)
+                        live[o->shim_col]--;
+                }
+                free_from = i + 1;
+            }
             continue;
-        /* Over: count the whole stretch, to say how many it needs. */
-        int need = per_col[op->shim_col];
-        for (int k = i + 1;
-             k < d->ops.n && d->ops.v[k].kind != IRON__RT_GROUP_FINISH; k++) {
-            const iron__rt_op *o = &d->ops.v[k];
-            need += (o->kind == IRON__RT_FILL || o->kind == IRON__RT_DRAIN) &&
-                    p->movers[o->h->mover].shim_col == op->shim_col;
         }
         return iron__fail(IRON_ERESOURCE,
-                          "shim (%d,0): the sequence issues %d DMA tasks on "
-                          "it without finishing a task group; the tile has "
-                          "%d buffer descriptors",
-                          op->shim_col, need, p->dev.shim.buffer_descriptors);
+                          "shim (%d,0): sequence op %d (%s of fifo '%s') is "
+                          "the %dth DMA task in flight on it; the tile has "
+                          "%d buffer descriptors (finish a task group to "
+                          "free its tasks' descriptors)",
+                          op->shim_col, i,
+                          op->kind == IRON__RT_FILL ? "fill" : "drain",
+                          op->h->fifo->name, live[op->shim_col],
+                          p->dev.shim.buffer_descriptors);
     }
     return IRON_OK;
 }
@@ -640,13 +843,12 @@ iron_status iron__place(iron_program *p)
     iron_status s = place_workers(p);
     if (s != IRON_OK)
         return s;
-    place_links(p);
+    if ((s = place_links(p)) != IRON_OK)
+        return s;
     for (int i = 0; i < d->fifos.n; i++)
         place_fifo(p, d->fifos.v[i]);
     place_worker_args(p);
     if ((s = check_dims(p)) != IRON_OK)
-        return s;
-    if ((s = check_shared_depths(p)) != IRON_OK)
         return s;
     account_tiles(p);
     if ((s = check_tiles(p)) != IRON_OK)
@@ -655,4 +857,24 @@ iron_status iron__place(iron_program *p)
         return s;
     label_movers(p);
     return map_ops(p);
+}
+
+/* Once the kernels are compiled: each worker's tile also holds its
+ * kernels' static data (its own kernel's and those its core body calls),
+ * as a core's variables and tables live in its data memory.  The buffers
+ * are laid out again after it and every tile checked anew. */
+iron_status iron__place_kernel_data(iron_program *p)
+{
+    const iron_design *d = p->d;
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *w = d->workers.v[i];
+        size_t bytes = iron__kobj_data_bytes(p->kobjs[w->kernel->index]);
+        for (int a = 0; a < w->nargs; a++)
+            if (w->args[a].kind == IRON_ARG_KERNEL)
+                bytes += iron__kobj_data_bytes(
+                    p->kobjs[w->args[a].kernel->index]);
+        use_tile(p, w->tile)->kdata = align_up(bytes);
+    }
+    account_tiles(p);
+    return check_tiles(p);
 }

@@ -72,18 +72,40 @@ static iron_status check_uses(const iron_design *d)
 
 iron_status iron__verify(const iron_design *d)
 {
-    if (d->workers.n == 0)
+    /* A design without workers is valid when its data goes through a
+     * link (upstream's passthrough_dmas, dma_transpose). */
+    if (d->workers.n == 0 && d->links.n == 0)
         return iron__fail(IRON_EDESIGN,
-                          "the design has no worker (iron_worker_new)");
-    if (d->group_open >= 0)
-        return iron__fail(IRON_EDESIGN,
-                          "the task group opened at sequence op %d is never "
-                          "finished (iron_rt_finish_task_group)",
-                          d->group_open);
+                          "the design has no worker and no link: nothing "
+                          "between the runtime's fills and drains (add a "
+                          "worker, or pass the data through a link with "
+                          "iron_fifo_forward)");
+    for (int i = 0; i < d->groups.n; i++)
+        if (!d->groups.v[i]->finished)
+            return iron__fail(IRON_EDESIGN,
+                              "task group %d, opened at sequence op %d, is "
+                              "never finished (iron_rt_task_group_finish)",
+                              d->groups.v[i]->index, d->groups.v[i]->open_op);
     for (int i = 0; i < d->fifos.n; i++) {
         iron_status s = check_fifo(d->fifos.v[i]);
         if (s != IRON_OK)
             return s;
+    }
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *w = d->workers.v[i];
+        for (int a = 0; a < w->nargs; a++) {
+            const iron_handle *h = w->args[a].handle;
+            char hl[96];
+            if (w->args[a].kind == IRON_ARG_HANDLE &&
+                h->max_acquire > h->depth)
+                return iron__fail(IRON_EDESIGN,
+                                  "worker '%s': argument %d (%s) declares "
+                                  "max acquire %d, above the endpoint's "
+                                  "declared depth %d",
+                                  w->name, a,
+                                  iron__handle_label(h, hl, sizeof hl),
+                                  h->max_acquire, h->depth);
+        }
     }
     if (d->any_started)
         for (int i = 0; i < d->workers.n; i++)

@@ -17,4 +17,8 @@
 iron_status iron__verify(const iron_design *d);
 iron_status iron__place(iron_program *p);
 
+/* After the kernels are compiled: counts their static data in their
+ * workers' tiles and checks every tile again. */
+iron_status iron__place_kernel_data(iron_program *p);
+
 #endif

@@ -799,7 +799,10 @@ static int broadcast_design(iron_design *d, void *user)
                               iron_use(iron_fifo_prod(z)), iron_int(3),
                               iron_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
-    iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(n), IRON_WAIT);
+    /* Only the last drain waits: outside task groups a drain is awaited
+     * where it stands, and z's producer would stall x's broadcast while
+     * the sequence waited for y before issuing z's drain. */
+    iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(n), IRON_NOWAIT);
     iron_rt_drain(d, iron_fifo_cons(z), 2, iron_tap_linear(n), IRON_WAIT);
     return 0;
 }
@@ -1639,7 +1642,10 @@ static int worker_broadcast_design(iron_design *d, void *user)
                               iron_use(iron_fifo_prod(z)), iron_int(3),
                               iron_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
-    iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(n), IRON_WAIT);
+    /* Only the last drain waits: outside task groups a drain is awaited
+     * where it stands, and z's producer would stall x's broadcast while
+     * the sequence waited for y before issuing z's drain. */
+    iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(n), IRON_NOWAIT);
     iron_rt_drain(d, iron_fifo_cons(z), 2, iron_tap_linear(n), IRON_WAIT);
     return 0;
 }

@@ -658,7 +658,7 @@ static int err_design(iron_design *d, void *user)
         args[1] = iron_use(ac);
     iron_worker *w = iron_worker_new(d, "copy",
                                      which == E_WORKER_NULL_KERNEL ? NULL : k,
-                                     which == E_ITER0 ? 0 : n / OBJ, nargs,
+                                     which == E_ITER0 ? -1 : n / OBJ, nargs,
                                      args);
     if (which == E_SHARED_HANDLE || which == E_DUP_WORKER) {
         iron_fifo *fc = iron_fifo_new(d, "c", IRON_INT32, IRON_SHAPE(OBJ), 2);
@@ -737,8 +737,10 @@ static int err_design(iron_design *d, void *user)
                       IRON_NOWAIT);
     }
     if (which == E_FILL_DTYPE) {
-        iron_fifo *fc = iron_fifo_new(d, "floats", IRON_FLOAT32,
-                                      IRON_SHAPE(OBJ), 2);
+        /* The DMA moves bytes, so int32 into float32 would be fine;
+         * 6-byte objects are not whole int32 elements. */
+        iron_fifo *fc = iron_fifo_new(d, "shorts", IRON_INT16,
+                                      IRON_SHAPE(3), 2);
         iron_rt_fill(d, iron_fifo_prod(fc), 0, iron_tap_linear(OBJ));
     }
     return 0;
@@ -890,7 +892,9 @@ TEST(err_worker_handle_reuse)
 
 TEST(err_worker_misc)
 {
-    CASE_FAILS(E_ITER0, IRON_EINVAL, "worker 'copy': iterations is 0");
+    CASE_FAILS(E_ITER0, IRON_EINVAL,
+               "worker 'copy': iterations is -1; expected >= 0 (0: runs "
+               "forever, as upstream's while_true)");
     CASE_FAILS(E_DUP_WORKER, IRON_EINVAL, "a worker named 'copy' already "
                                           "exists");
     CASE_FAILS(E_WORKER_NULL_KERNEL, IRON_EINVAL, "worker 'copy': kernel is "
@@ -910,7 +914,9 @@ TEST(err_fill_drain_roles)
     CASE_FAILS(E_FILL_ARG_RANGE, IRON_EARG,
                "argument 7 does not exist; the jit declares 2 arguments");
     CASE_FAILS(E_FILL_DTYPE, IRON_EDTYPE,
-               "argument 0 ('a') is int32, the fifo carries float32");
+               "argument 0 ('a') is int32 (4 bytes an element), the fifo "
+               "carries int16 objects of 6 bytes: not a whole number of the "
+               "tensor's elements");
 }
 
 TEST(err_fill_drain_handles)

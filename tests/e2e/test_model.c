@@ -156,7 +156,7 @@ static int window_design(iron_design *d, void *user)
     iron_kernel *k = iron_core_new(d, "window", window_src,
                                    "fifo, fifo, int32, int32");
     iron_worker_new(d, "win", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
+                    IRON_ARGS(iron_use_acquire(iron_fifo_cons(in), 3),
                               iron_use(iron_fifo_prod(out)), iron_int(8),
                               iron_int(objs)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));

@@ -445,21 +445,124 @@ TEST(layout_shim_repeat)
     sz[0] = 64;
     t = iron_tap_make(0, 4, sz, st);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* With a size-1 dimension the canonical pattern has three dimensions
-     * and its outermost is an ordinary loop. */
+    /* A stride-0 dimension can only be the fourth hardware dimension, so
+     * it is limited however few dimensions the pattern has: with a size-1
+     * dimension the canonical pattern has three, still 1000 repeats. */
     sz[0] = 1000;
     sz[1] = 1;
     t = iron_tap_make(0, 4, sz, st);
-    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* Two repeats merge into one of 100 in a three-dimension pattern. */
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 0 repeats 1000 times; the shim "
+                 "DMA repeats at most 64");
+    /* Two repeats merge into one of 100. */
     int64_t sz2[4] = { 10, 10, 3, 5 }, st2[4] = { 0, 0, 40, 2 };
     t = iron_tap_make(0, 4, sz2, st2);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimensions 0-1 (merged) repeat 100 times; "
+                 "the shim DMA repeats at most 64");
+    sz2[0] = 8;
+    sz2[1] = 8;
+    t = iron_tap_make(0, 4, sz2, st2);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* A dimension that continues the next is no repeat either. */
+    /* Merging the rows leaves three dimensions; the repeat is still one. */
     st[1] = 4096;
     sz[0] = 65;
+    sz[1] = 2;
+    t = iron_tap_make(0, 4, sz, st);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 0 repeats 65 times");
+    /* A repeat of one pattern: 3-D, 2-D and a single element repeated. */
+    int64_t sz3[3] = { 64, 4, 16 }, st3[3] = { 0, 32, 1 };
+    t = iron_tap_make(0, 3, sz3, st3);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    int64_t one[1] = { 5 }, zero[1] = { 0 };
+    t = iron_tap_make(7, 1, one, zero);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    one[0] = 65;
+    t = iron_tap_make(7, 1, one, zero);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 0 repeats 65 times");
+}
+
+TEST(layout_shim_repeat_only_outermost)
+{
+    /* Stride 0 inside another dimension: no hardware dimension but the
+     * outermost (d3) repeats. */
+    int64_t sz[3] = { 3, 5, 4 }, st[3] = { 40, 0, 1 };
+    iron_tap t = iron_tap_make(0, 3, sz, st);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 1 has stride 0 (5 repeats) inside "
+                 "dimension 0 (size 3, stride 40); the shim DMA repeats only "
+                 "in its fourth, outermost dimension, so a stride-0 "
+                 "dimension must be the outermost");
+    /* Each element repeated: the repeat is innermost. */
+    int64_t sz2[2] = { 3, 5 }, st2[2] = { 10, 0 };
+    t = iron_tap_make(0, 2, sz2, st2);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "dimension 1 has stride 0 (5 repeats) inside dimension 0");
+    /* Size-1 dimensions do not count: here the repeat is outermost. */
+    int64_t sz3[4] = { 1, 5, 1, 8 }, st3[4] = { 99, 0, 7, 1 };
+    t = iron_tap_make(0, 4, sz3, st3);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+}
+
+TEST(layout_shim_iteration_count)
+{
+    /* The outermost of four dimensions is d3, the iteration count, limited
+     * to 64 whatever its stride. */
+    int64_t sz[4] = { 65, 2, 2, 2 }, st[4] = { 100, 20, 5, 1 };
+    iron_tap t = iron_tap_make(0, 4, sz, st);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 0 has size 65 with stride 100; the "
+                 "outermost of four dimensions is the shim DMA's iteration "
+                 "count (its fourth dimension), at most 64");
+    sz[0] = 64;
     t = iron_tap_make(0, 4, sz, st);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    /* With three dimensions the outermost goes to d2, which has no limit. */
+    int64_t sz2[3] = { 100000, 2, 2 }, st2[3] = { 100, 5, 1 };
+    t = iron_tap_make(0, 3, sz2, st2);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+}
+
+TEST(layout_shim_placement)
+{
+    /* A long outer dimension need not sit in d1: [1, 1024, 1, 2] upstream. */
+    int64_t sz[2] = { 1024, 2 }, st[2] = { 4, 1 };
+    iron_tap t = iron_tap_make(0, 2, sz, st);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    /* Three dimensions with a long middle one: [40, 2000, 1, 2]. */
+    int64_t sz2[3] = { 40, 2000, 2 }, st2[3] = { 100000, 8, 1 };
+    t = iron_tap_make(0, 3, sz2, st2);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    /* ... unless the outer one is too long for d3: reported as the
+     * natural, right-aligned placement breaks it. */
+    sz2[0] = 100;
+    st2[0] = 20000;
+    t = iron_tap_make(0, 3, sz2, st2);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 1 has size 2000 with stride 8; "
+                 "strided sizes are at most 1023");
+    /* A linear run with iterations in d3 ([10, 1, 1, 4000]) has no wrap
+     * limit, as upstream's linear transfers; a repeat of one likewise. */
+    int64_t sz3[2] = { 10, 4000 }, st3[2] = { 5000, 1 };
+    t = iron_tap_make(0, 2, sz3, st3);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    st3[0] = 0;
+    t = iron_tap_make(0, 2, sz3, st3);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    sz3[0] = 65;
+    st3[0] = 5000;
+    t = iron_tap_make(0, 2, sz3, st3);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 1 has size 4000 with stride 1; "
+                 "strided sizes are at most 1023");
+    /* A repeat in d3 and two more dimensions: not linear. */
+    int64_t sz4[3] = { 4, 2, 1500 }, st4[3] = { 0, 3000, 1 };
+    t = iron_tap_make(0, 3, sz4, st4);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 2 has size 1500 with stride 1; "
+                 "strided sizes are at most 1023");
 }
 
 TEST(layout_shim_strided_sizes)
@@ -469,11 +572,18 @@ TEST(layout_shim_strided_sizes)
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "access pattern dimension 3 has size 1500 with stride 2; "
                  "strided sizes are at most 1023");
-    int64_t sz2[3] = { 2, 1500, 64 }, st2[3] = { 5000000, 3000, 1 };
+    /* d1 is limited too; 100 is too many iterations to move the outer
+     * dimension to d3 and the middle one to d2. */
+    int64_t sz2[3] = { 100, 1500, 64 }, st2[3] = { 5000000, 3000, 1 };
     t = iron_tap_make(0, 3, sz2, st2);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "access pattern dimension 1 has size 1500 with stride 3000; "
                  "strided sizes are at most 1023");
+    /* With 2 it can ([2, 1500, 1, 64]); then the stride is too long. */
+    sz2[0] = 2;
+    t = iron_tap_make(0, 3, sz2, st2);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "stride 5000000 words exceeds 2^20");
     /* The outermost of three dimensions is not limited. */
     int64_t sz3[3] = { 5000, 2, 32 }, st3[3] = { 256, 64, 1 };
     t = iron_tap_make(0, 3, sz3, st3);
@@ -489,20 +599,24 @@ TEST(layout_shim_strided_sizes)
     n = 1 << 20;
     t = iron_tap_make(0, 1, &n, &s1);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* Two contiguous rows that do not merge: the run counts. */
-    int64_t sz4[2] = { 2, 1024 }, st4[2] = { 2048, 1 };
-    t = iron_tap_make(0, 2, sz4, st4);
+    /* Two contiguous rows that do not merge: the rows go to d3 and the
+     * transfer is linear ([2, 1, 1, 1024]); with rows of rows it is not,
+     * and the run counts. */
+    int64_t sz4[3] = { 2, 2, 1024 }, st4[3] = { 8192, 2048, 1 };
+    t = iron_tap_make(0, 2, sz4 + 1, st4 + 1);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    t = iron_tap_make(0, 3, sz4, st4);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
-                 "dimension 1 has size 1024 with stride 1; strided sizes are "
+                 "dimension 2 has size 1024 with stride 1; strided sizes are "
                  "at most 1023");
     /* Sub-word types: the innermost run is counted in 32-bit words. */
-    int64_t sz5[2] = { 2, 4092 }, st5[2] = { 8192, 1 };
-    t = iron_tap_make(0, 2, sz5, st5);
+    int64_t sz5[3] = { 2, 2, 4092 }, st5[3] = { 20000, 8192, 1 };
+    t = iron_tap_make(0, 3, sz5, st5);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT8));
-    sz5[1] = 4096;
-    t = iron_tap_make(0, 2, sz5, st5);
+    sz5[2] = 4096;
+    t = iron_tap_make(0, 3, sz5, st5);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT8), IRON_EBOUNDS,
-                 "access pattern dimension 1 has size 4096 with stride 1 "
+                 "access pattern dimension 2 has size 4096 with stride 1 "
                  "(1024 32-bit words of int8); strided sizes are at most "
                  "1023 words");
     /* Merged dimensions are named as a range. */

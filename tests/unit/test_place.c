@@ -52,21 +52,26 @@ static iron_status build(iron_program **out, const iron_device_info *info,
     return iron__place(*out);
 }
 
-TEST(place_workers_round_robin_over_columns)
+/* Upstream's SequentialPlacer: compute tiles column by column. */
+TEST(place_workers_column_by_column)
 {
     iron_device_info info = dev_info("npu2");
     iron_program *p;
     ASSERT_OK(build(&p, &info, 4, 6, 16));
     const iron_design *d = p->d;
-    int want[6][2] = { { 0, 2 }, { 1, 2 }, { 2, 2 }, { 3, 2 }, { 0, 3 },
+    int want[6][2] = { { 0, 2 }, { 0, 3 }, { 0, 4 }, { 0, 5 }, { 1, 2 },
                        { 1, 3 } };
     for (int i = 0; i < 6; i++) {
         ASSERT_EQ(d->workers.v[i]->tile.col, want[i][0]);
         ASSERT_EQ(d->workers.v[i]->tile.row, want[i][1]);
     }
-    /* Column 0 hosts two workers: 2 fills + 2 drains = its 2 MM2S + 2 S2MM. */
-    for (int m = 0; m < p->nmovers; m++)
-        ASSERT(p->movers[m].shim_col >= 0 && p->movers[m].shim_col < 4);
+    /* Column 0 hosts four workers: the shim search goes east from each
+     * fifo's column (0, 0, 1, 1, then 2 for column 1's workers). */
+    const int shim[6] = { 0, 0, 1, 1, 2, 2 };
+    for (int i = 0; i < 6; i++) {
+        const iron_fifo *f = d->fifos.v[2 * i];
+        ASSERT_EQ(p->movers[f->prod.mover].shim_col, shim[i]);
+    }
     iron__program_free(p);
 }
 

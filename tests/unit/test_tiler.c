@@ -10,7 +10,7 @@ static iron_tiler2d tiler(int64_t rows, int64_t cols, int64_t tr, int64_t tc,
 {
     iron_tiler2d t;
     memset(&t, 0, sizeof t);
-    t.size = sizeof t;
+    t.size = sizeof t;   /* step, allow_partial, no_prune_step: 0 */
     t.rows = rows;
     t.cols = cols;
     t.tile_rows = tr;
@@ -35,27 +35,61 @@ static int64_t expand(const iron_tap *t, int64_t *out, int64_t cap)
     return n;
 }
 
-/* What group `g` should visit, written from the description: groups in
- * row- or column-major order over the group grid, tiles inside a group in
- * row- or column-major order, elements inside a tile likewise; the whole
- * sequence `repeat` times. */
-static int64_t naive_group(const iron_tiler2d *t, int64_t g, int64_t *out)
+/* The patterns along one axis, written from the description: walk the
+ * blocks of rep x step tiles; each gives `step` patterns (fewer where the
+ * axis ends), pattern j of a block starting at its tile j with as many
+ * tiles, `step` apart, as fit (at most rep).  As upstream, a group larger
+ * than the axis shrinks first and a step longer than the axis is 1. */
+static int64_t naive_axis(int64_t tiles, int64_t rep, int64_t step,
+                          int64_t *first, int64_t *count, int64_t *stepo)
 {
-    int64_t gr = t->group_rows ? t->group_rows : 1;
-    int64_t gc = t->group_cols ? t->group_cols : 1;
-    int64_t rep = t->repeat ? t->repeat : 1;
-    int64_t grid_r = t->rows / t->tile_rows / gr;
-    int64_t grid_c = t->cols / t->tile_cols / gc;
-    int64_t gi = t->iter_col_major ? g % grid_r : g / grid_c;
-    int64_t gj = t->iter_col_major ? g / grid_r : g % grid_c;
+    if (rep > (tiles + step - 1) / step)
+        rep = (tiles + step - 1) / step;
+    if (step > tiles)
+        step = 1;
+    int64_t n = 0;
+    for (int64_t b = 0; b < tiles; b += rep * step)
+        for (int64_t j = 0; j < step && b + j < tiles; j++) {
+            int64_t c = 0;
+            while (c < rep && b + j + c * step < tiles)
+                c++;
+            first[n] = b + j;
+            count[n] = c;
+            n++;
+        }
+    *stepo = step;
+    return n;
+}
+
+#define DEF1(v) ((v) ? (v) : 1)
+
+/* What pattern `g` should visit: patterns in row- or column-major order,
+ * the group's tiles in row- or column-major order, the elements of a tile
+ * likewise; the whole sequence `repeat` times.  Returns the number of
+ * patterns in *np when np is given. */
+static int64_t naive_group(const iron_tiler2d *t, int64_t g, int64_t *out,
+                           int64_t *np)
+{
+    static int64_t fr[4096], cr[4096], fc[4096], cc[4096];
+    int64_t sr, sc;
+    int64_t nr = naive_axis(t->rows / t->tile_rows, DEF1(t->group_rows),
+                            DEF1(t->step_rows), fr, cr, &sr);
+    int64_t nc = naive_axis(t->cols / t->tile_cols, DEF1(t->group_cols),
+                            DEF1(t->step_cols), fc, cc, &sc);
+    if (np)
+        *np = nr * nc;
+    int64_t rep = DEF1(t->repeat);
+    int64_t ir = t->iter_col_major ? g % nr : g / nc;
+    int64_t ic = t->iter_col_major ? g / nr : g % nc;
+    int64_t gr = cr[ir], gc = cc[ic];
     int64_t n = 0;
     for (int64_t r = 0; r < rep; r++)
         for (int64_t a = 0; a < gr * gc; a++) {
             /* the a-th tile of the group */
             int64_t ti = t->group_col_major ? a % gr : a / gc;
             int64_t tj = t->group_col_major ? a / gr : a % gc;
-            int64_t row0 = (gi * gr + ti) * t->tile_rows;
-            int64_t col0 = (gj * gc + tj) * t->tile_cols;
+            int64_t row0 = (fr[ir] + ti * sr) * t->tile_rows;
+            int64_t col0 = (fc[ic] + tj * sc) * t->tile_cols;
             for (int64_t e = 0; e < t->tile_rows * t->tile_cols; e++) {
                 int64_t er = t->tile_col_major ? e % t->tile_rows
                                                : e / t->tile_cols;
@@ -73,39 +107,50 @@ static int check_all(const iron_tiler2d *t)
 {
     static int64_t want[1 << 14], got[1 << 14];
     static int seen[1 << 14];
-    int64_t numel = t->rows * t->cols, count;
-    int64_t rep = t->repeat ? t->repeat : 1;
+    int64_t numel = t->rows * t->cols, count, np;
+    int64_t rep = DEF1(t->repeat);
     int maxdim = 0;
     ASSERT_LE(numel * rep, 1 << 14);
     ASSERT_OK(iron_tiler2d_count(t, &count));
+    naive_group(t, 0, want, &np);
+    ASSERT_EQ(count, np);
     memset(seen, 0, sizeof seen);
     for (int64_t g = 0; g < count; g++) {
         iron_tap tap;
         ASSERT_OK(iron_tiler2d_tap(t, g, &tap));
         ASSERT_OK(iron_tap_check(&tap, numel));
+        ASSERT_LE(tap.ndim, IRON_TAP_MAX_DIMS);
         if (tap.ndim > maxdim)
             maxdim = tap.ndim;
-        int64_t n = naive_group(t, g, want);
+        int64_t n = naive_group(t, g, want, NULL);
         ASSERT_EQ(expand(&tap, got, 1 << 14), n);
         ASSERT_EQ(tap.offset, want[0]);
         for (int64_t k = 0; k < n; k++) {
             if (got[k] != want[k])
                 TEST_FAIL_("%lldx%lld tiles %lldx%lld groups %lldx%lld "
-                           "flags %d%d%d rep %lld: group %lld element %lld: "
-                           "%lld vs %lld",
+                           "steps %lldx%lld flags %d%d%d%d%d rep %lld: "
+                           "group %lld element %lld: %lld vs %lld",
                            (long long)t->rows, (long long)t->cols,
                            (long long)t->tile_rows, (long long)t->tile_cols,
                            (long long)t->group_rows, (long long)t->group_cols,
+                           (long long)t->step_rows, (long long)t->step_cols,
                            t->tile_col_major, t->group_col_major,
-                           t->iter_col_major, (long long)rep, (long long)g,
+                           t->iter_col_major, t->allow_partial,
+                           t->no_prune_step, (long long)rep, (long long)g,
                            (long long)k, (long long)got[k],
                            (long long)want[k]);
             seen[got[k]]++;
         }
-        /* The canonical form is what comes out. */
         iron_tap c;
         iron__tap_canonical(&tap, &c);
-        ASSERT_EQ(memcmp(&c, &tap, sizeof c), 0);
+        if (!t->no_prune_step) {
+            /* The canonical form is what comes out. */
+            ASSERT_EQ(memcmp(&c, &tap, sizeof c), 0);
+        } else {
+            /* Only size-1 loops are dropped. */
+            for (int k = 0; k < tap.ndim && tap.ndim > 1; k++)
+                ASSERT_GT(tap.sizes[k], 1);
+        }
     }
     for (int64_t i = 0; i < numel; i++)
         ASSERT_EQ(seen[i], rep);
@@ -381,4 +426,316 @@ TEST(tiler_invalid_fields)
                  "group index 4 is outside 0 to 3 (2 x 2 groups)");
     ASSERT_FAILS(iron_tiler2d_tap(&t, -1, &tap), IRON_EINVAL,
                  "group index -1");
+}
+
+/* ---- steps, partial groups, no_prune_step, the struct's versions ----- */
+
+/* Pattern `g` of t is (offset, sizes, strides), dimension by dimension. */
+static void expect_tap(const iron_tiler2d *t, int64_t g, int64_t offset,
+                       int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    iron_tap tap;
+    ASSERT_OK(iron_tiler2d_tap(t, g, &tap));
+    if (tap.offset != offset || tap.ndim != ndim)
+        TEST_FAIL_("pattern %lld: offset %lld ndim %d, expected offset %lld "
+                   "ndim %d",
+                   (long long)g, (long long)tap.offset, tap.ndim,
+                   (long long)offset, ndim);
+    for (int k = 0; k < ndim; k++)
+        if (tap.sizes[k] != sizes[k] || tap.strides[k] != strides[k])
+            TEST_FAIL_("pattern %lld dimension %d: (%lld, %lld), expected "
+                       "(%lld, %lld)",
+                       (long long)g, k, (long long)tap.sizes[k],
+                       (long long)tap.strides[k], (long long)sizes[k],
+                       (long long)strides[k]);
+}
+
+TEST(tiler_step_4x8)
+{
+    /* 2 x 2 tiles of a 4 x 8 tensor, groups of two tiles two apart across:
+     * tiles (0,0) and (0,2), then (0,1) and (0,3), then the same below. */
+    iron_tiler2d t = tiler(4, 8, 2, 2, 1, 2);
+    t.step_cols = 2;
+    int64_t count;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 4);
+    const int64_t want[4][8] = {
+        { 0, 1, 8, 9, 4, 5, 12, 13 },
+        { 2, 3, 10, 11, 6, 7, 14, 15 },
+        { 16, 17, 24, 25, 20, 21, 28, 29 },
+        { 18, 19, 26, 27, 22, 23, 30, 31 },
+    };
+    const int64_t offs[4] = { 0, 2, 16, 18 };
+    for (int g = 0; g < 4; g++) {
+        expect_tap(&t, g, offs[g], 3, (const int64_t[]){ 2, 2, 2 },
+                   (const int64_t[]){ 4, 8, 1 });
+        iron_tap tap;
+        int64_t got[8];
+        ASSERT_OK(iron_tiler2d_tap(&t, g, &tap));
+        ASSERT_EQ(expand(&tap, got, 8), 8);
+        for (int k = 0; k < 8; k++)
+            ASSERT_EQ(got[k], want[g][k]);
+    }
+    /* Column-major iteration: down first. */
+    t.iter_col_major = 1;
+    const int64_t offs_c[4] = { 0, 16, 2, 18 };
+    for (int g = 0; g < 4; g++)
+        expect_tap(&t, g, offs_c[g], 3, (const int64_t[]){ 2, 2, 2 },
+                   (const int64_t[]){ 4, 8, 1 });
+    check_all(&t);
+    /* A step longer than the axis is 1 (and the group shrinks to it). */
+    t = tiler(4, 8, 2, 2, 1, 3);
+    t.step_cols = 5;
+    t.allow_partial = 1;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 8);
+    check_all(&t);
+}
+
+TEST(tiler_partial_groups)
+{
+    /* Six rows in groups of four: rows 0-3, then rows 4-5. */
+    iron_tiler2d t = tiler(6, 2, 1, 2, 4, 1);
+    int64_t count;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "iron_tiler2d.group_rows (4) does not divide the 6 tile "
+                 "rows (rows 6 / tile_rows 1); set allow_partial for smaller "
+                 "last groups");
+    t.allow_partial = 1;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 2);
+    expect_tap(&t, 0, 0, 1, (const int64_t[]){ 8 }, (const int64_t[]){ 1 });
+    expect_tap(&t, 1, 8, 1, (const int64_t[]){ 4 }, (const int64_t[]){ 1 });
+    check_all(&t);
+    /* With steps the message names both. */
+    t = tiler(8, 12, 2, 3, 2, 1);
+    t.step_rows = 3;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "iron_tiler2d.group_rows (2) x step_rows (3) does not "
+                 "divide the 4 tile rows (rows 8 / tile_rows 2); set "
+                 "allow_partial");
+    t = tiler(8, 12, 2, 3, 1, 2);
+    t.step_cols = 4;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &(iron_tap){ 0 }), IRON_EINVAL,
+                 "iron_tiler2d.group_cols (2) x step_cols (4) does not "
+                 "divide the 4 tile columns");
+    /* Groups larger than the tensor shrink to it: one group of all 4 x 4
+     * tiles, tile by tile. */
+    t = tiler(8, 12, 2, 3, 9, 9);
+    t.allow_partial = 1;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 1);
+    expect_tap(&t, 0, 0, 4, (const int64_t[]){ 4, 4, 2, 3 },
+               (const int64_t[]){ 24, 3, 12, 1 });
+    check_all(&t);
+}
+
+/* Upstream's own expectations (test/python/taplib/step_tiler_partial.py):
+ * a 45 x 28 tensor in 3 x 2 tiles, groups of 5 x 7 tiles. */
+TEST(tiler_upstream_step_partial)
+{
+    iron_tiler2d t = tiler(45, 28, 3, 2, 5, 7);
+    t.step_rows = 3;
+    t.step_cols = 3;
+    t.allow_partial = 1;
+    int64_t count;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 9);
+    const int64_t offs[9] = { 0, 2, 4, 84, 86, 88, 168, 170, 172 };
+    for (int g = 0; g < 9; g++)
+        expect_tap(&t, g, offs[g], 4,
+                   (const int64_t[]){ 5, g % 3 == 2 ? 4 : 5, 3, 2 },
+                   (const int64_t[]){ 252, 6, 28, 1 });
+    check_all(&t);
+    /* tile group column-major */
+    t.group_col_major = 1;
+    for (int g = 0; g < 9; g++)
+        expect_tap(&t, g, offs[g], 4,
+                   (const int64_t[]){ g % 3 == 2 ? 4 : 5, 5, 3, 2 },
+                   (const int64_t[]){ 6, 252, 28, 1 });
+    check_all(&t);
+    /* iteration column-major */
+    t.group_col_major = 0;
+    t.iter_col_major = 1;
+    const int64_t offs_c[9] = { 0, 84, 168, 2, 86, 170, 4, 88, 172 };
+    for (int g = 0; g < 9; g++)
+        expect_tap(&t, g, offs_c[g], 4,
+                   (const int64_t[]){ 5, g >= 6 ? 4 : 5, 3, 2 },
+                   (const int64_t[]){ 252, 6, 28, 1 });
+    /* Steps (1, 3) with pattern_repeat 4, group column-major: the five
+     * tiles down a group continue each other and merge into 15 rows
+     * (upstream's prune_step), which leaves room for the repeat. */
+    t = tiler(45, 28, 3, 2, 5, 7);
+    t.step_rows = 1;
+    t.step_cols = 3;
+    t.allow_partial = 1;
+    t.group_col_major = 1;
+    t.repeat = 4;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 9);
+    const int64_t offs_r[9] = { 0, 2, 4, 420, 422, 424, 840, 842, 844 };
+    for (int g = 0; g < 9; g++)
+        expect_tap(&t, g, offs_r[g], 4,
+                   (const int64_t[]){ 4, g % 3 == 2 ? 4 : 5, 15, 2 },
+                   (const int64_t[]){ 0, 6, 28, 1 });
+    check_all(&t);
+    /* Without prune_step upstream runs out of dimensions for the repeat. */
+    t.no_prune_step = 1;
+    iron_tap tap;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_ENOTSUP,
+                 "needs 5 dimensions as (size, stride): repeat (4, 0), group "
+                 "tile cols (5, 6), group tile rows (5, 84), tile rows (3, "
+                 "28), tile cols (2, 1); an access pattern has at most 4 "
+                 "(use repeat 1 and visit the pattern again, or clear "
+                 "no_prune_step so that loops which continue each other "
+                 "merge)");
+    /* Steps (2, 2): eight patterns, smaller groups at the bottom. */
+    t = tiler(45, 28, 3, 2, 5, 7);
+    t.step_rows = 2;
+    t.step_cols = 2;
+    t.allow_partial = 1;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 8);
+    const int64_t offs2[8] = { 0, 2, 84, 86, 840, 842, 924, 926 };
+    const int64_t down[8] = { 5, 5, 5, 5, 3, 3, 2, 2 };
+    for (int g = 0; g < 8; g++)
+        expect_tap(&t, g, offs2[g], 4, (const int64_t[]){ down[g], 7, 3, 2 },
+                   (const int64_t[]){ 168, 4, 28, 1 });
+    check_all(&t);
+}
+
+TEST(tiler_no_prune_step)
+{
+    /* The whole tensor as one tile: rows and columns stay two loops. */
+    iron_tiler2d t = tiler(8, 12, 8, 12, 1, 1);
+    t.no_prune_step = 1;
+    expect_tap(&t, 0, 0, 2, (const int64_t[]){ 8, 12 },
+               (const int64_t[]){ 12, 1 });
+    t.no_prune_step = 0;
+    expect_tap(&t, 0, 0, 1, (const int64_t[]){ 96 }, (const int64_t[]){ 1 });
+    /* Column-major tiles across a row-major group: upstream's prune_step
+     * folds the group into one wide tile; without it four loops remain. */
+    t = tiler(8, 12, 2, 3, 2, 2);
+    t.tile_col_major = 1;
+    expect_tap(&t, 0, 0, 3, (const int64_t[]){ 2, 6, 2 },
+               (const int64_t[]){ 24, 1, 12 });
+    t.no_prune_step = 1;
+    expect_tap(&t, 0, 0, 4, (const int64_t[]){ 2, 2, 3, 2 },
+               (const int64_t[]){ 24, 3, 1, 12 });
+    check_all(&t);
+    /* ... so a repeat fits only when they merge. */
+    t.repeat = 3;
+    iron_tap tap;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_ENOTSUP,
+                 "or clear no_prune_step");
+    t.no_prune_step = 0;
+    expect_tap(&t, 0, 0, 4, (const int64_t[]){ 3, 2, 6, 2 },
+               (const int64_t[]){ 0, 24, 1, 12 });
+    /* A single element per pattern, repeated: the repeat alone. */
+    t = tiler(4, 4, 1, 1, 1, 1);
+    t.no_prune_step = 1;
+    t.repeat = 2;
+    expect_tap(&t, 5, 5, 1, (const int64_t[]){ 2 }, (const int64_t[]){ 0 });
+    t.repeat = 0;
+    expect_tap(&t, 5, 5, 1, (const int64_t[]){ 1 }, (const int64_t[]){ 1 });
+    check_all(&t);
+}
+
+/* Random steps, partial groups and both forms against the naive
+ * enumeration; every element exactly `repeat` times over all patterns.
+ * The only failure allowed is ENOTSUP with a repeat. */
+TEST(tiler_random_steps)
+{
+    uint64_t st = 0xabcdef;
+    int ok = 0, unsupported = 0, partial = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        int64_t v[8];
+        for (int k = 0; k < 8; k++) {
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            v[k] = 1 + (int64_t)((st >> 33) % 4);
+        }
+        /* tiles v0 x v1, tile grid (v4+v6) x (v5+v7), groups v2 x v3 */
+        iron_tiler2d t = tiler(v[0] * (v[4] + v[6]), v[1] * (v[5] + v[7]),
+                               v[0], v[1], v[2], v[3]);
+        t.step_rows = (int64_t)((st >> 10) % 4);
+        t.step_cols = (int64_t)((st >> 12) % 4);
+        t.tile_col_major = (int)((st >> 20) & 1);
+        t.group_col_major = (int)((st >> 21) & 1);
+        t.iter_col_major = (int)((st >> 22) & 1);
+        t.no_prune_step = (int)((st >> 23) & 1);
+        t.allow_partial = 1;
+        t.repeat = (st >> 24) % 3;
+        int64_t count;
+        ASSERT_OK(iron_tiler2d_count(&t, &count));
+        iron_tap tap;
+        iron_status s = IRON_OK;
+        for (int64_t g = 0; g < count && s == IRON_OK; g++)
+            s = iron_tiler2d_tap(&t, g, &tap);
+        if (s == IRON_ENOTSUP) {
+            ASSERT_GE(t.repeat, 2);
+            unsupported++;
+            continue;
+        }
+        ASSERT_OK(s);
+        check_all(&t);
+        /* Without allow_partial exactly the evenly divided cases pass. */
+        iron_tiler2d u = t;
+        u.allow_partial = 0;
+        int64_t tr = t.rows / t.tile_rows, tc = t.cols / t.tile_cols;
+        int64_t br = t.group_rows * DEF1(t.step_rows);
+        int64_t bc = t.group_cols * DEF1(t.step_cols);
+        int even = tr % br == 0 && tc % bc == 0;
+        ASSERT_EQ(iron_tiler2d_count(&u, &count) == IRON_OK, even);
+        partial += !even;
+        ok++;
+    }
+    ASSERT_GT(ok, 1000);
+    ASSERT_GT(unsupported, 50);
+    ASSERT_GT(partial, 500);
+}
+
+/* A caller built against the first version of the struct (ending at
+ * `repeat`) passes its shorter size; the later fields read as 0. */
+TEST(tiler_first_version_size)
+{
+    iron_tiler2d t = tiler(8, 12, 2, 3, 2, 2);
+    t.size = offsetof(iron_tiler2d, step_rows);
+    t.step_rows = 7;        /* not part of a first-version struct */
+    t.allow_partial = 99;
+    t.no_prune_step = 1;
+    int64_t count;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 4);
+    expect_tap(&t, 0, 0, 4, (const int64_t[]){ 2, 2, 2, 3 },
+               (const int64_t[]){ 24, 3, 12, 1 });
+    t.size = offsetof(iron_tiler2d, step_rows) + 8;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "iron_tiler2d.size is");
+    ASSERT_CONTAINS(iron_last_error(), "(or ");
+    ASSERT_CONTAINS(iron_last_error(), ", the first version's)");
+}
+
+TEST(tiler_invalid_new_fields)
+{
+    iron_tiler2d t = tiler(8, 12, 2, 3, 2, 2);
+    int64_t count;
+    iron_tap tap;
+    t.step_rows = -1;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "iron_tiler2d.step_rows is -1; expected 0 (meaning 1) to "
+                 "2^40");
+    t.step_rows = 0;
+    t.step_cols = (int64_t)1 << 41;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_EINVAL,
+                 "iron_tiler2d.step_cols is 2199023255552");
+    /* A huge step with a huge group cannot overflow the divisibility
+     * check. */
+    t = tiler(8, 12, 2, 3, (int64_t)1 << 40, 1);
+    t.step_rows = (int64_t)1 << 40;
+    ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
+                 "does not divide the 4 tile rows");
+    t.allow_partial = 1;
+    ASSERT_OK(iron_tiler2d_count(&t, &count));
+    ASSERT_EQ(count, 4 * 4);
+    check_all(&t);
 }

@@ -1,0 +1,151 @@
+/*
+ * eltwise_add.c - upstream mlir-aie programming_examples/ml/eltwise_add/
+ * eltwise_add.py (IRON, the two-core version with memtile split and join):
+ * c = a + b on bfloat16, N = 65536.
+ *
+ * Kept as upstream:
+ *   - inA and inB carry bfloat16[n * n_cores] = [2048] objects (default
+ *     depth 2) and are split on a memtile at offsets [0, 1024] into
+ *     "memA{i}" / "memB{i}" of bfloat16[1024]; outC (bfloat16[2048]) is
+ *     joined the same way from "memC{i}";
+ *   - the kernel eltwise_add_bf16_vector (three bfloat16[1024] objects) is
+ *     its own kernel, passed to two workers (not pinned) whose core body
+ *     (upstream's core_fn) loops tiles = N / n / n_cores times: acquire C,
+ *     then A, then B; call the kernel; release A, B, C (the body's own
+ *     loop runs forever around that, as upstream's Worker with
+ *     while_true);
+ *   - the runtime sequence: fill inA from A, fill inB from B, drain outC
+ *     into C (wait), each over the whole tensor.
+ * Upstream's trace setup (rt.enable_trace) has no counterpart here.
+ * The kernel is upstream's aie_kernels/aie2/add.cc (aie::add on bfloat16
+ * vectors) as scalar C: widen both to float, add, round to bfloat16 to
+ * nearest even -- what upstream's test computes with std::bfloat16_t.
+ */
+#include <stdio.h>
+
+#include "designs/upstream_ml.h"
+
+#define EADD_TILE 1024   /* upstream's n, the kernel's fixed size */
+#define EADD_CORES 2
+
+/* aie_kernels/aie2/add.cc: eltwise_add_bf16_vector on 1024 elements. */
+static const char add_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "static float bf16_to_float(uint16_t b)\n"
+    "{\n"
+    "    uint32_t u = (uint32_t)b << 16;\n"
+    "    float f;\n"
+    "    memcpy(&f, &u, sizeof f);\n"
+    "    return f;\n"
+    "}\n"
+    "static uint16_t bf16_from_float(float f)\n"
+    "{\n"
+    "    uint32_t u;\n"
+    "    memcpy(&u, &f, sizeof u);\n"
+    "    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0)\n"
+    "        return (uint16_t)((u >> 16) | 0x0040u);\n"
+    "    u += 0x7fffu + ((u >> 16) & 1u);\n"
+    "    return (uint16_t)(u >> 16);\n"
+    "}\n"
+    "void eltwise_add_bf16_vector(const uint16_t *a_in,\n"
+    "                             const uint16_t *b_in, uint16_t *c_out)\n"
+    "{\n"
+    "    for (int i = 0; i < 1024; i++)\n"
+    "        c_out[i] = bf16_from_float(bf16_to_float(a_in[i]) +\n"
+    "                                   bf16_to_float(b_in[i]));\n"
+    "}\n";
+
+/* eltwise_add.py's core_fn, with the kernel as its argument. */
+static const char core_fn_src[] =
+    "#include <stdint.h>\n"
+    "void core_fn(iron_objfifo *of_a, iron_objfifo *of_b,\n"
+    "             iron_objfifo *of_c,\n"
+    "             void (*eltwise_add)(uint16_t *, uint16_t *, uint16_t *),\n"
+    "             int32_t tiles)\n"
+    "{\n"
+    "    for (;;)\n"
+    "        for (int32_t t = 0; t < tiles; t++) {\n"
+    "            uint16_t *elem_out = iron_acquire(of_c, 1)[0];\n"
+    "            uint16_t *elem_in_a = iron_acquire(of_a, 1)[0];\n"
+    "            uint16_t *elem_in_b = iron_acquire(of_b, 1)[0];\n"
+    "            eltwise_add(elem_in_a, elem_in_b, elem_out);\n"
+    "            iron_release(of_a, 1);\n"
+    "            iron_release(of_b, 1);\n"
+    "            iron_release(of_c, 1);\n"
+    "        }\n"
+    "}\n";
+
+int upstream_eltwise_add_design(iron_design *d, void *user)
+{
+    (void)user;
+    const int64_t n = EADD_TILE, n_cores = EADD_CORES;
+    int64_t N = iron_design_arg_numel(d, 0);
+    if (N % (n * n_cores) != 0)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "eltwise_add: %lld elements are not a whole "
+                                "number of %lld-element memtile objects",
+                                (long long)N, (long long)(n * n_cores));
+    const int64_t tiles = N / n / n_cores;
+
+    const char *a_names[EADD_CORES] = { "memA0", "memA1" };
+    const char *b_names[EADD_CORES] = { "memB0", "memB1" };
+    const char *c_names[EADD_CORES] = { "memC0", "memC1" };
+    int64_t offsets[EADD_CORES];
+    iron_shape tile_ty[EADD_CORES];
+    for (int i = 0; i < n_cores; i++) {
+        offsets[i] = (n * n_cores / n_cores) * i;
+        tile_ty[i] = IRON_SHAPE(n);
+    }
+
+    iron_fifo *inA = iron_fifo_new(d, "inA", IRON_BFLOAT16,
+                                   IRON_SHAPE(n * n_cores), 2);
+    iron_fifo *inA_fifos[EADD_CORES];
+    iron_fifo_split(d, iron_fifo_cons(inA), (int)n_cores, a_names, offsets,
+                    tile_ty, NULL, inA_fifos);
+    iron_fifo *inB = iron_fifo_new(d, "inB", IRON_BFLOAT16,
+                                   IRON_SHAPE(n * n_cores), 2);
+    iron_fifo *inB_fifos[EADD_CORES];
+    iron_fifo_split(d, iron_fifo_cons(inB), (int)n_cores, b_names, offsets,
+                    tile_ty, NULL, inB_fifos);
+    iron_fifo *outC = iron_fifo_new(d, "outC", IRON_BFLOAT16,
+                                    IRON_SHAPE(n * n_cores), 2);
+    iron_fifo *outC_fifos[EADD_CORES];
+    iron_fifo_join(d, iron_fifo_prod(outC), (int)n_cores, c_names, offsets,
+                   tile_ty, NULL, outC_fifos);
+
+    /* The kernel is compiled for 1024-element tiles, like upstream's. */
+    iron_kernel *eltwise_add_bf16_vector = iron_kernel_new(
+        d, "eltwise_add_bf16_vector", add_src,
+        "bfloat16*, bfloat16*, bfloat16*");
+    iron_kernel *core_fn = iron_core_new(
+        d, "core_fn", core_fn_src,
+        "fifo, fifo, fifo, kernel(bfloat16*, bfloat16*, bfloat16*), int32");
+    iron_worker *workers[EADD_CORES];
+    for (int i = 0; i < n_cores; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "add%d", i);
+        workers[i] = iron_worker_new(
+            d, name, core_fn, tiles,
+            IRON_ARGS(iron_use(iron_fifo_cons(inA_fifos[i])),
+                      iron_use(iron_fifo_cons(inB_fifos[i])),
+                      iron_use(iron_fifo_prod(outC_fifos[i])),
+                      iron_use_kernel(eltwise_add_bf16_vector),
+                      iron_int(tiles)));
+    }
+    for (int i = 0; i < n_cores; i++)
+        iron_rt_start(d, workers[i]);
+    iron_rt_fill(d, iron_fifo_prod(inA), 0, iron_tap_linear(N));
+    iron_rt_fill(d, iron_fifo_prod(inB), 1, iron_tap_linear(N));
+    iron_rt_drain(d, iron_fifo_cons(outC), 2, iron_tap_linear(N), IRON_WAIT);
+    return 0;
+}
+
+/* Float add then one rounding: -ffp-contract=off keeps the compiler from
+ * fusing anything around it. */
+const iron_jit_options upstream_eltwise_add_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "eltwise_add",
+    .args = "in A: bfloat16[N], in B: bfloat16[N], out C: bfloat16[N]",
+    .cflags = "-O2 -ffp-contract=off",
+};
