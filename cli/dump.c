@@ -16,12 +16,14 @@
 
 static const char dump_usage[] =
     "usage: iron dump LIB.so NAME --args TYPES [--params P] [--device D]\n"
-    "                 [--cols N]\n"
+    "                 [--cols N] [--taps]\n"
     "  LIB.so   a shared library exporting NAME_design (an iron_design_fn)\n"
     "           and NAME_options (its iron_jit_options)\n"
     "  TYPES    the tensors, in order: \"int32[4096], int32[4096]\"\n"
     "  P        compile-time values: \"tile=16, op='-'\" (integers, numbers,\n"
     "           true/false, dtype names; quote a value to make it a string)\n"
+    "  --taps   after the dump, draw each fill's and drain's access pattern\n"
+    "           over its tensor (2-D tensors; see iron tap)\n"
     "  example: iron dump build/libiron-examples.so vector_op \\\n"
     "               --args \"int32[4096], int32[4096], int32[4096]\"\n";
 
@@ -145,8 +147,12 @@ int cli_dump(int argc, char **argv)
     const char *lib = argv[2], *name = argv[3];
     char *args = NULL, *params = NULL;
     const char *device = NULL;
-    int cols = 0;
+    int cols = 0, taps = 0;
     for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "--taps") == 0) {
+            taps = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return fputs(dump_usage, stderr), EXIT_USAGE;
         if (strcmp(argv[i], "--args") == 0)
@@ -214,6 +220,12 @@ int cli_dump(int argc, char **argv)
     }
     fputs(text, stdout);
     rc = 0;
+    if (taps) {
+        iron_shape shapes[MAX_ITEMS];
+        for (int i = 0; i < nt; i++)
+            shapes[i] = iron_tensor_shape(tensors[i]);
+        rc = cli_dump_taps(text, nt, shapes);
+    }
 done:
     iron_free(text);
     iron_jit_free(j);

@@ -20,6 +20,8 @@ static const char usage_text[] =
     "  dump LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
     "                   print a design's placed form without running it\n"
     "                   (iron dump --help for details)\n"
+    "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] [--order]\n"
+    "                   draw an access pattern over a 2-D tensor\n"
     "  cache list|info|clear|prune [--max-size SIZE] [--dir DIR]\n"
     "                   inspect or trim the disk cache of compiled\n"
     "                   specializations (iron cache --help for details)\n"
@@ -175,6 +177,8 @@ int main(int argc, char **argv)
         return cli_dump(argc, argv);
     if (strcmp(cmd, "cache") == 0)
         return cli_cache(argc, argv);
+    if (strcmp(cmd, "tap") == 0)
+        return cli_tap(argc, argv);
     fprintf(stderr, "iron: unknown command '%s'\n\n", cmd);
     return usage(stderr, EXIT_USAGE);
 }

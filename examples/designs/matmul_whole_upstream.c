@@ -53,9 +53,8 @@
  *     only where a partial sum overflows;
  *   - A, B, C are 2-D tensors [M, K], [K, N], [M, N] (upstream: flat
  *     M*K, K*N, M*N; the same memory);
- *   - upstream pins each fill and drain on shim Tile(col, 0) (Tile(2col,
- *     0) for A with 8 columns); iron_rt_fill / iron_rt_drain take no shim,
- *     so the library chooses it (the dump shows where);
+ *   - each fill and drain goes through shim Tile(col, 0) (Tile(2col, 0)
+ *     for A with 8 columns), as upstream places them (iron_handle_set_shim);
  *   - upstream's --dev flag is the device: npu1 devices take "npu"'s
  *     micro-tile (4 x 4 x 4 for i16), npu2 devices "npu2"'s (4 x 4 x 8);
  *     --b-col-maj, --trace_size, --generate-taps and the bf16 / i8
@@ -142,7 +141,7 @@ int upstream_mm_kernels(iron_design *d, int64_t m, int64_t k, int64_t n,
                         iron_dtype out, iron_kernel **zero,
                         iron_kernel **matmul)
 {
-    int64_t r, s, t;
+    int64_t r = 0, s = 0, t = 0;
     *zero = *matmul = NULL;
     if (upstream_mm_mac_dims(d, &r, &s, &t))
         return 1;
@@ -276,7 +275,7 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
     if (iron_design_status(d) != IRON_OK)
         return iron_design_status(d);
     const int64_t M = sa.dims[0], K = sa.dims[1], N = sb.dims[1];
-    int64_t r, s, t;
+    int64_t r = 0, s = 0, t = 0;
     if (upstream_mm_mac_dims(d, &r, &s, &t) ||
         check_sizes(d, M, K, N, m, k, n, n_aie_cols, r, s, t))
         return iron_design_status(d);
@@ -311,7 +310,7 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
                                         UMW_DEPTH);
         const int start_row = i * n_A_tiles_per_shim;
         const int stop_row = start_row + n_A_tiles_per_shim;
-        char names[UMW_ROWS][16];
+        char names[UMW_ROWS][32];
         const char *name_p[UMW_ROWS];
         int64_t of_offsets[UMW_ROWS];
         iron_shape obj_types[UMW_ROWS];
@@ -368,7 +367,7 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
                                           UMW_DEPTH);
         iron_handle_set_dims(iron_fifo_prod(C_l2l3_fifos[col]), 4, c_sizes,
                              c_strides);
-        char names[UMW_ROWS][24];
+        char names[UMW_ROWS][32];
         const char *name_p[UMW_ROWS];
         int64_t of_offsets[UMW_ROWS];
         iron_shape obj_types[UMW_ROWS];
@@ -451,6 +450,11 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
         tiler_count(d, &B_tiles, &n_B_tiles, "B_tiles") ||
         tiler_count(d, &C_tiles, &n_C_tiles, "C_tiles"))
         return iron_design_status(d);
+    if (n_B_tiles < cols)   /* the fills take B_tiles[col] */
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "whole_array: B_tiles has %lld patterns, "
+                                "fewer than the %d columns",
+                                (long long)n_B_tiles, cols);
     int64_t c_index = 0;
 
     /* Task groups decide when to sync / await / free the DMA tasks. */
@@ -469,8 +473,9 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
                 iron_tap tap;
                 if (tiler_tap(d, &C_tiles, c_index, &tap, "C_tiles"))
                     return iron_design_status(d);
-                iron_rt_drain(d, iron_fifo_cons(C_l2l3_fifos[col]), 2, tap,
-                              IRON_WAIT);
+                iron_handle *drain = iron_fifo_cons(C_l2l3_fifos[col]);
+                iron_handle_set_shim(drain, col);
+                iron_rt_drain(d, drain, 2, tap, IRON_WAIT);
                 c_index++;
                 for (int64_t tile_row = 0; tile_row < current_tb_n_rows;
                      tile_row++) {
@@ -481,13 +486,15 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
                         if (tiler_tap(d, &A_tiles, tile_offset, &tap,
                                       "A_tiles"))
                             return iron_design_status(d);
-                        iron_rt_fill(d, iron_fifo_prod(A_l3l2_fifos[col]), 0,
-                                     tap);
+                        iron_handle *a = iron_fifo_prod(A_l3l2_fifos[col]);
+                        iron_handle_set_shim(a, cols == 8 ? 2 * col : col);
+                        iron_rt_fill(d, a, 0, tap);
                     }
                     if (tiler_tap(d, &B_tiles, col, &tap, "B_tiles"))
                         return iron_design_status(d);
-                    iron_rt_fill(d, iron_fifo_prod(B_l3l2_fifos[col]), 1,
-                                 tap);
+                    iron_handle *b = iron_fifo_prod(B_l3l2_fifos[col]);
+                    iron_handle_set_shim(b, col);
+                    iron_rt_fill(d, b, 1, tap);
                 }
             }
             if (tb > 0 || pingpong > 0) {
@@ -497,7 +504,6 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
         }
     }
     iron_rt_task_group_finish(d, tg);
-    (void)n_B_tiles;
     return 0;
 }
 

@@ -388,6 +388,14 @@ IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
                                           const int64_t *sizes,
                                           const int64_t *strides);
 
+/* The shim column through which the runtime fills or drains this handle
+ * (upstream's fill/drain placement=Tile(col, 0)); otherwise the placer
+ * picks the first shim from the fifo's home column eastwards with a free
+ * channel.  Only for handles the runtime sequence uses: a handle given to
+ * a worker or a link is an error at placement.  col within the granted
+ * columns (checked at placement, where they are known). */
+IRON_API iron_status iron_handle_set_shim(iron_handle *h, int col);
+
 /* --- Links through a memtile ----------------------------------------------
  * forward: a new fifo `name` whose objects are those arriving on `cons`,
  * passed through a memtile (typically to change layout with

@@ -81,6 +81,8 @@ struct iron_handle {
     int buffers;              /* buffers the lowering gave it (0: none) */
     char why[80];             /* and why that many, for dumps and messages */
     iron_handle *merged;      /* a runtime consumer folded into another */
+    int shim_pinned;          /* iron_handle_set_shim gave the column */
+    int shim_col;
 };
 
 typedef enum iron__link_kind {

@@ -8,24 +8,13 @@
 #include <xxhash.h>
 
 #include "design/design.h"
+#include "design/layout.h"
 
 static void shape_text(iron__str *s, iron_dtype dt, iron_shape sh)
 {
     iron__str_printf(s, "%s[", iron_dtype_name(dt));
     for (int i = 0; i < sh.ndim; i++)
         iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)sh.dims[i]);
-    iron__str_append(s, "]");
-}
-
-static void tap_text(iron__str *s, const iron_tap *t)
-{
-    iron__str_printf(s, "offset %lld sizes [", (long long)t->offset);
-    for (int i = 0; i < t->ndim; i++)
-        iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)t->sizes[i]);
-    iron__str_append(s, "] strides [");
-    for (int i = 0; i < t->ndim; i++)
-        iron__str_printf(s, "%s%lld", i ? ", " : "",
-                         (long long)t->strides[i]);
     iron__str_append(s, "]");
 }
 
@@ -215,7 +204,7 @@ void iron__design_dump(const iron_design *d, iron__str *s)
                              iron__handle_label(op->h, hl, sizeof hl),
                              op->kind == IRON__RT_FILL ? "from" : "into",
                              op->arg, d->args[op->arg].name);
-            tap_text(s, &op->tap);
+            iron__tap_text(s, &op->tap);
             if (op->shim_col >= 0)
                 iron__str_printf(s, " via shim (%d,0)", op->shim_col);
             if (op->wait)

@@ -216,3 +216,23 @@ const char *iron__handle_user(const iron_handle *h, char *buf, size_t len)
     }
     return buf;
 }
+
+IRON_API iron_status iron_handle_set_shim(iron_handle *h, int col)
+{
+    if (!h)
+        return iron__fail(IRON_EINVAL, "iron_handle_set_shim: handle is "
+                                       "NULL");
+    iron_design *d = h->fifo->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    char hl[96];
+    if (col < 0 || col >= d->cols)
+        return iron__design_fail(d, IRON_ERESOURCE,
+                                 "%s: shim column %d; the launch grants "
+                                 "columns 0..%d",
+                                 iron__handle_label(h, hl, sizeof hl), col,
+                                 d->cols - 1);
+    h->shim_pinned = 1;
+    h->shim_col = col;
+    return IRON_OK;
+}

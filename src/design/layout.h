@@ -6,6 +6,7 @@
 #ifndef IRON_DESIGN_LAYOUT_H
 #define IRON_DESIGN_LAYOUT_H
 
+#include "core/core.h"
 #include "iron/iron.h"
 
 /* Limits of a DMA's address generator, per tile kind. */
@@ -28,6 +29,9 @@ iron_status iron__dims_check(const iron_tap *dims, int max_ndim,
  * merged where the outer one continues the inner one (stride_outer ==
  * size_inner * stride_inner); at least one dimension remains. */
 void iron__tap_canonical(const iron_tap *in, iron_tap *out);
+
+/* Appends "offset O sizes [..] strides [..]" (dumps, pictures). */
+void iron__tap_text(iron__str *s, const iron_tap *t);
 
 /* The shim DMA's limits on a runtime fill/drain pattern, checked on its
  * canonical form as upstream's NpuDmaMemcpyNdOp::verify checks a transfer's

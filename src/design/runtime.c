@@ -73,6 +73,20 @@ static iron_status merge_runtime_consumer(iron_design *d, iron_handle **hp)
                                  iron__handle_label(h, a, sizeof a),
                                  iron__handle_label(first, b, sizeof b),
                                  first->depth, h->depth);
+    if (first->shim_pinned && h->shim_pinned &&
+        first->shim_col != h->shim_col)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "drain of %s: the runtime already drains "
+                                 "%s through shim (%d,0); two runtime "
+                                 "consumers of one fifo must be the same "
+                                 "(shim (%d,0) here)",
+                                 iron__handle_label(h, a, sizeof a),
+                                 iron__handle_label(first, b, sizeof b),
+                                 first->shim_col, h->shim_col);
+    if (h->shim_pinned && !first->shim_pinned) {
+        first->shim_pinned = 1;
+        first->shim_col = h->shim_col;
+    }
     if (!IRON__VEC_PUSH(d->merged, h))
         return iron__design_fail(d, IRON_ENOMEM, "out of memory");
     int at = h->cons_index;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "design/design.h"
+#include "design/layout.h"
 
 IRON_API iron_tap iron_tap_make(int64_t offset, int ndim,
                                 const int64_t *sizes, const int64_t *strides)
@@ -80,4 +81,17 @@ IRON_API iron_status iron_tap_check(const iron_tap *tap, int64_t numel)
                           (long long)tap->offset,
                           (long long)(reach - tap->offset));
     return IRON_OK;
+}
+
+/* "offset 0 sizes [4, 4] strides [8, 1]", for dumps and pictures. */
+void iron__tap_text(iron__str *s, const iron_tap *t)
+{
+    iron__str_printf(s, "offset %lld sizes [", (long long)t->offset);
+    for (int i = 0; i < t->ndim; i++)
+        iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)t->sizes[i]);
+    iron__str_append(s, "] strides [");
+    for (int i = 0; i < t->ndim; i++)
+        iron__str_printf(s, "%s%lld", i ? ", " : "",
+                         (long long)t->strides[i]);
+    iron__str_append(s, "]");
 }

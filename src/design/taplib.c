@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "design/layout.h"
 
 /* The largest tensor these functions take, as iron_tap_check bounds it. */
 #define TAPLIB_MAX_NUMEL ((int64_t)1 << 40)
@@ -221,18 +222,6 @@ static void fill_blocks(grid *g, const iron_tap *tap, int64_t tcols,
     }
 }
 
-static void put_tap(iron__str *s, const iron_tap *t)
-{
-    iron__str_printf(s, "tap offset %lld sizes [", (long long)t->offset);
-    for (int k = 0; k < t->ndim; k++)
-        iron__str_printf(s, "%s%lld", k ? ", " : "", (long long)t->sizes[k]);
-    iron__str_append(s, "] strides [");
-    for (int k = 0; k < t->ndim; k++)
-        iron__str_printf(s, "%s%lld", k ? ", " : "",
-                         (long long)t->strides[k]);
-    iron__str_append(s, "]");
-}
-
 static void put_grid(iron__str *s, const grid *g)
 {
     int64_t n = g->rows * g->cols, top = 0;
@@ -290,7 +279,8 @@ static iron_status draw(iron__str *s, const iron_tap *tap, int64_t rows,
 
     iron__str_printf(s, "%lld x %lld tensor, ", (long long)rows,
                      (long long)cols);
-    put_tap(s, tap);
+    iron__str_append(s, "tap ");
+    iron__tap_text(s, tap);
     iron__str_printf(s, ": %lld %s", (long long)g->visits,
                      iron__plural(g->visits, "visit", "visits"));
     if (g->distinct >= 0)

@@ -696,6 +696,22 @@ static int mover_home_col(const iron_program *p, const iron__mover *m)
     return fifo_home_col(p->d->fifos.v[m->fifo]);
 }
 
+/* The runtime handle a host mover serves: the fill's producer or the
+ * drain's consumer; NULL for array-side movers. */
+static const iron_handle *runtime_handle(const iron_program *p, int mi)
+{
+    const iron__mover *m = &p->movers[mi];
+    const iron_fifo *f = p->d->fifos.v[m->fifo];
+    if (m->src.pool < 0)
+        return &f->prod;
+    if (m->ndst > 0)
+        return NULL;
+    for (int c = 0; c < f->ncons; c++)
+        if (f->cons[c]->user == IRON__USER_RUNTIME && f->cons[c]->mover == mi)
+            return f->cons[c];
+    return NULL;
+}
+
 /* Each host mover takes a shim channel: fills an MM2S (out of the shim into
  * the array), drains an S2MM.  As upstream's placer: the first shim from
  * the home column eastwards with a free channel. */
@@ -708,10 +724,38 @@ static iron_status place_shim(iron_program *p)
         need_out += p->movers[i].src.pool < 0;
         need_in += p->movers[i].src.pool >= 0 && p->movers[i].ndst == 0;
     }
+    /* Endpoints the design placed (iron_handle_set_shim) first. */
+    for (int i = 0; i < p->nmovers; i++) {
+        iron__mover *m = &p->movers[i];
+        const iron_handle *h = runtime_handle(p, i);
+        if (!h || !h->shim_pinned)
+            continue;
+        int from_host = m->src.pool < 0;
+        int *used = from_host ? used_out : used_in;
+        int limit = from_host ? p->dev.shim.dma_out : p->dev.shim.dma_in;
+        char hl[96];
+        if (h->shim_col >= cols)
+            return iron__fail(IRON_ERESOURCE,
+                              "%s is placed on shim (%d,0); the launch "
+                              "grants %d column%s",
+                              iron__handle_label(h, hl, sizeof hl),
+                              h->shim_col, cols, cols == 1 ? "" : "s");
+        if (used[h->shim_col] >= limit)
+            return iron__fail(IRON_ERESOURCE,
+                              "%s is placed on shim (%d,0), whose %d %s "
+                              "channels are taken by endpoints placed there "
+                              "before it",
+                              iron__handle_label(h, hl, sizeof hl),
+                              h->shim_col, limit,
+                              from_host ? "MM2S (host-to-array)"
+                                        : "S2MM (array-to-host)");
+        m->shim_col = h->shim_col;
+        m->shim_channel = used[h->shim_col]++;
+    }
     for (int i = 0; i < p->nmovers; i++) {
         iron__mover *m = &p->movers[i];
         int from_host = m->src.pool < 0, to_host = m->ndst == 0;
-        if (!from_host && !to_host)
+        if ((!from_host && !to_host) || m->shim_col >= 0)
             continue;
         int *used = from_host ? used_out : used_in;
         int limit = from_host ? p->dev.shim.dma_out : p->dev.shim.dma_in;

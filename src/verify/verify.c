@@ -20,6 +20,19 @@ static iron_status check_fifo(const iron_fifo *f)
                           "fifo '%s' has no consumer: take one with "
                           "iron_fifo_cons and give it to a worker or drain it",
                           f->name);
+    for (int c = -1; c < f->ncons; c++) {
+        const iron_handle *h = c < 0 ? &f->prod : f->cons[c];
+        char who[96];
+        if (h->shim_pinned && h->user != IRON__USER_RUNTIME &&
+            h->user != IRON__USER_NONE)
+            return iron__fail(IRON_EDESIGN,
+                              "%s is placed on shim (%d,0), but %s uses it; "
+                              "only the runtime's fills and drains go "
+                              "through a shim",
+                              iron__handle_label(h, hl, sizeof hl),
+                              h->shim_col,
+                              iron__handle_user(h, who, sizeof who));
+    }
     int host_cons = 0;
     for (int c = 0; c < f->ncons; c++) {
         const iron_handle *h = f->cons[c];

@@ -26,6 +26,18 @@ static const char add1_src[] =
     "void add1(const int32_t *a, int32_t *b, int32_t n)\n"
     "{ for (int32_t i = 0; i < n; i++) b[i] = a[i] + 1; }\n";
 
+/* fifos 'in' and 'out' of 16 int32 and a worker 'w' adding 1 between. */
+static void add1_stage(iron_design *d, iron_fifo **in, iron_fifo **out)
+{
+    *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
+                                     "int32*, int32*, int32");
+    iron_worker_new(d, "w", k, 0,
+                    IRON_ARGS(iron_use(iron_fifo_cons(*in)),
+                              iron_use(iron_fifo_prod(*out)), iron_int(16)));
+}
+
 static void assert_arange_plus(const iron_tensor *t, int64_t n, int add)
 {
     for (int64_t i = 0; i < n; i++)
@@ -476,13 +488,8 @@ TEST(lower_link_and_dma_only_errors)
 static int tiles_design(iron_design *d, void *user)
 {
     (void)user;
-    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
-                                     "int32*, int32*, int32");
-    iron_worker_new(d, "w", k, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(16)));
+    iron_fifo *in, *out;
+    add1_stage(d, &in, &out);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
     for (int t = 0; t < 4; t++) {
         iron_handle *c = iron_fifo_cons(out);
@@ -530,13 +537,8 @@ TEST(lower_runtime_consumers_fold_into_one)
 static int pingpong_design(iron_design *d, void *user)
 {
     (void)user;
-    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
-                                     "int32*, int32*, int32");
-    iron_worker_new(d, "w", k, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(16)));
+    iron_fifo *in, *out;
+    add1_stage(d, &in, &out);
     iron_handle *drain = iron_fifo_cons(out);
     iron_task_group *prev = NULL;
     for (int t = 0; t < 8; t++) {
@@ -823,7 +825,7 @@ static int wrap_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "fill_tile", fill_tile_src,
                                      "int32*, int32*, int32");
     for (int w = 0; w < 2; w++) {
-        char nm[8], fn[8];
+        char nm[16], fn[16];
         snprintf(nm, sizeof nm, "w%d", w);
         snprintf(fn, sizeof fn, "in%d", w);
         iron_fifo *in = iron_fifo_new(d, fn, IRON_INT32, IRON_SHAPE(32), 2);
@@ -857,6 +859,72 @@ TEST(lower_memtile_pattern_wraps_over_the_object)
         ASSERT_EQ(test_at(b, s), idx < 32 ? 0 : 100);
     }
     iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+}
+
+/* Shim placement of runtime endpoints (upstream's fill/drain placement). */
+static int shim_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in, *out;
+    add1_stage(d, &in, &out);
+    iron_handle *fill = iron_fifo_prod(in), *drain = iron_fifo_cons(out);
+    if (g_case == 0 || g_case == 3) {
+        iron_handle_set_shim(fill, 1);
+        iron_handle_set_shim(drain, 1);
+    }
+    if (g_case == 1)
+        iron_handle_set_shim(fill, 5);
+    if (g_case == 2)
+        iron_handle_set_shim(iron_fifo_prod(out), 0);
+    iron_rt_fill(d, fill, 0, iron_tap_linear(64));
+    iron_rt_drain(d, drain, 1, iron_tap_make(0, 1, (const int64_t[]){ 32 },
+                                             (const int64_t[]){ 1 }),
+                  IRON_NOWAIT);
+    iron_handle *again = iron_fifo_cons(out);
+    if (g_case == 3)
+        iron_handle_set_shim(again, 0);
+    iron_rt_drain(d, again, 1, iron_tap_make(32, 1, (const int64_t[]){ 32 },
+                                             (const int64_t[]){ 1 }),
+                  IRON_WAIT);
+    return 0;
+}
+
+TEST(lower_shim_placement)
+{
+    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    g_case = 0;
+    iron_jit *j = test_jit(shim_design, "shim",
+                           "in a: int32[64], out b: int32[64]");
+    char *text = test_dump(j, 2, IRON_TENSORS(a, b));
+    ASSERT_CONTAINS(text, "fifo 'in': shim (1,0) -> compute tile (0,2)");
+    ASSERT_CONTAINS(text, "fifo 'out': compute tile (0,2) -> shim (1,0)");
+    iron_free(text);
+    ASSERT_OK(test_launch(j, 2, IRON_TENSORS(a, b)));
+    assert_arange_plus(b, 64, 1);
+    iron_jit_free(j);
+    const struct {
+        iron_status s;
+        const char *msg;
+    } bad[] = {
+        { IRON_ERESOURCE, "fifo 'in' (producer): shim column 5; the launch "
+                          "grants columns 0..1" },
+        { IRON_EDESIGN, "fifo 'out' (producer) is placed on shim (0,0), but "
+                        "worker 'w' uses it; only the runtime's fills and "
+                        "drains go through a shim" },
+        { IRON_EDESIGN, "drain of fifo 'out' (consumer 1): the runtime "
+                        "already drains fifo 'out' (consumer 0) through shim "
+                        "(1,0); two runtime consumers of one fifo must be "
+                        "the same (shim (0,0) here)" },
+    };
+    for (g_case = 1; g_case <= 3; g_case++) {
+        j = test_jit(shim_design, "shim", "in a: int32[64], out b: int32[64]");
+        ASSERT_STATUS(test_launch(j, 2, IRON_TENSORS(a, b)),
+                      bad[g_case - 1].s);
+        ASSERT_MSG(bad[g_case - 1].msg);
+        iron_jit_free(j);
+    }
     iron_tensor_free(a);
     iron_tensor_free(b);
 }

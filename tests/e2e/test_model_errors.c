@@ -1119,10 +1119,20 @@ TEST(rule_tap_repeat_at_most_64)
     ASSERT_MSG("tap (a: int32[64], b: int32[520]");
     ASSERT_OK(tap_run(IRON_INT32, 64, 8,
                       tap4(0, 4, (const int64_t[]){ 64, 2, 2, 2 }, st)));
-    /* With three dimensions the outermost is an ordinary loop. */
-    ASSERT_OK(tap_run(IRON_INT32, 64, 4,
+    /* Upstream's verifier: only the iteration dimension (d3) may have
+     * stride 0, so a repeat is a repeat however many dimensions the
+     * pattern has ... */
+    ASSERT_STATUS(tap_run(IRON_INT32, 64, 4,
+                          tap4(0, 3, (const int64_t[]){ 65, 2, 2 },
+                               (const int64_t[]){ 0, 4, 1 })),
+                  IRON_EBOUNDS);
+    ASSERT_MSG("access pattern dimension 0 repeats 65 times; the shim DMA "
+               "repeats at most 64");
+    /* ... while a strided outermost loop of three goes to d2, which has
+     * no size limit. */
+    ASSERT_OK(tap_run(IRON_INT32, 260, 4,
                       tap4(0, 3, (const int64_t[]){ 65, 2, 2 },
-                           (const int64_t[]){ 0, 4, 1 })));
+                           (const int64_t[]){ 4, 2, 1 })));
 }
 
 TEST(rule_tap_strided_sizes_at_most_1023)
@@ -1138,20 +1148,25 @@ TEST(rule_tap_strided_sizes_at_most_1023)
     ASSERT_OK(tap_run(IRON_INT32, 2048, 1023,
                       tap4(0, 2, (const int64_t[]){ 2, 1023 },
                            (const int64_t[]){ 1, 2 })));
-    /* The second-innermost too. */
-    ASSERT_STATUS(tap_run(IRON_INT32, 4096, 16,
-                   tap4(0, 2, (const int64_t[]){ 1024, 2 },
-                        (const int64_t[]){ 4, 1 })),
+    /* The second-innermost too (d1), once a third loop takes d2. */
+    ASSERT_STATUS(tap_run(IRON_INT32, 270000, 16,
+                   tap4(0, 3, (const int64_t[]){ 65, 1024, 2 },
+                        (const int64_t[]){ 4100, 4, 1 })),
            IRON_EBOUNDS);
-    ASSERT_MSG("access pattern dimension 0 has size 1024 with stride 4; strided "
-        "sizes are at most 1023");
-    /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025. */
-    ASSERT_STATUS(tap_run(IRON_INT8, 16384, 4100,
-                   tap4(0, 2, (const int64_t[]){ 2, 4100 },
-                        (const int64_t[]){ 8192, 1 })),
+    ASSERT_MSG("size 1024 with stride 4; strided sizes are at most 1023");
+    /* Two loops of 1024 x 2 fit: the 1024 goes to d2 (upstream pads the
+     * pattern to [1, 1024, 1, 2]). */
+    ASSERT_OK(tap_run(IRON_INT32, 4096, 16,
+                      tap4(0, 2, (const int64_t[]){ 1024, 2 },
+                           (const int64_t[]){ 4, 1 })));
+    /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025,
+     * too many once the transfer is not one linear run. */
+    ASSERT_STATUS(tap_run(IRON_INT8, 60000, 4100,
+                   tap4(0, 3, (const int64_t[]){ 2, 2, 4100 },
+                        (const int64_t[]){ 20000, 8192, 1 })),
            IRON_EBOUNDS);
-    ASSERT_MSG("access pattern dimension 1 has size 4100 with stride 1 (1025 "
-        "32-bit words of int8); strided sizes are at most 1023 words");
+    ASSERT_MSG("has size 4100 with stride 1 (1025 32-bit words of int8); "
+               "strided sizes are at most 1023 words");
     /* One contiguous run is a plain length: no limit. */
     ASSERT_OK(tap_run(IRON_INT32, 4096, 16, iron_tap_linear(4096)));
 }

@@ -139,3 +139,51 @@ TEST(cli_dump_reference_design)
     ASSERT_CONTAINS(out, "exports no no_such_design");
     ASSERT_EQ(run_cli("dump", 1, out, sizeof out), 2);
 }
+
+TEST(cli_tap_draws_a_pattern)
+{
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,2,2,2 --strides 8,2,4,1 "
+                      "--order",
+                      1, out, sizeof out),
+              0);
+    ASSERT_STR_EQ(out,
+                  "4 x 4 tensor, tap offset 0 sizes [2, 2, 2, 2] strides "
+                  "[8, 2, 4, 1]: 16 visits, 16 of 16 elements visited\n"
+                  "    0  1  2  3\n"
+                  "0:  0  1  4  5\n"
+                  "1:  2  3  6  7\n"
+                  "2:  8  9 12 13\n"
+                  "3: 10 11 14 15\n"
+                  "access order: 0 1 4 5 2 3 6 7 8 9 12 13 10 11 14 15\n");
+    /* Out of the tensor: the library's sentence, exit 1. */
+    ASSERT_EQ(run_cli("tap --shape 2x2 --sizes 5 --strides 1", 1, out,
+                      sizeof out),
+              1);
+    ASSERT_CONTAINS(out, "iron tap: ");
+    ASSERT_CONTAINS(out, "out of bounds");
+    ASSERT_EQ(run_cli("tap --shape 4 --sizes 2 --strides 1", 1, out,
+                      sizeof out),
+              2);
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,2 --strides 1", 1, out,
+                      sizeof out),
+              2);
+}
+
+TEST(cli_dump_draws_the_sequence_taps)
+{
+    const char *lib = getenv("IRON_EXLIB");
+    if (!lib)
+        TEST_FAIL_("IRON_EXLIB is not set (run through make test)");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "dump %s dma_transpose --args 'int32[4, 8], int32[4, 8], "
+             "int32[4, 8]' --taps",
+             lib);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    /* The fill reads the 4 x 8 input column by column. */
+    ASSERT_CONTAINS(out, "4 x 8 tensor, tap offset 0 sizes [8, 4] strides "
+                         "[1, 8]: 32 visits, 32 of 32 elements visited\n"
+                         "    0  1  2  3  4  5  6  7\n"
+                         "0:  0  4  8 12 16 20 24 28\n");
+    ASSERT_CONTAINS(out, "1 drain fifo 'in_fwd' (consumer) into argument 2");
+}
