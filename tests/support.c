@@ -90,3 +90,25 @@ char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args)
     ASSERT_OK(iron_jit_dump(j, &c, IRON_NO_PARAMS, nargs, args, &text));
     return text;
 }
+
+iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o)
+{
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_jit_create(&j, fn, o));
+    return j;
+}
+
+iron_tensor *test_zeros_shape(iron_dtype dt, iron_shape s)
+{
+    iron_tensor *t = NULL;
+    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
+    return t;
+}
+
+iron_tensor *test_randint(iron_dtype dt, iron_shape s, int64_t lo,
+                          int64_t hi, uint64_t seed)
+{
+    iron_tensor *t = NULL;
+    ASSERT_OK(iron_tensor_randint(&t, dt, s, lo, hi, seed));
+    return t;
+}

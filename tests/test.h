@@ -114,6 +114,10 @@ iron_tensor *test_zeros(iron_dtype dt, int64_t n);
 iron_tensor *test_arange(iron_dtype dt, int64_t n);   /* 0, 1, 2, ... */
 double test_at(const iron_tensor *t, int64_t i);
 iron_jit *test_jit(iron_design_fn fn, const char *name, const char *args);
+iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o);
+iron_tensor *test_zeros_shape(iron_dtype dt, iron_shape s);
+iron_tensor *test_randint(iron_dtype dt, iron_shape s, int64_t lo,
+                          int64_t hi, uint64_t seed);
 /* One launch on `cols` columns (0: all) with a 5 s timeout; the message
  * is kept in test_errmsg. */
 iron_status test_launch(iron_jit *j, int cols, int nargs,

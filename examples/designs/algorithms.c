@@ -2,6 +2,9 @@
  * algorithms.c - generic elementwise designs parameterized by a kernel:
  * the design decides the dataflow (one worker per column, each a
  * contiguous slice, objects of `tile`), the caller decides the operation.
+ * Workers are pinned to row 2 of their columns and the sequence is one
+ * task group, so the columns run side by side (a drain awaited outside a
+ * group would be waited for before the next column's fills).
  */
 #include <stdio.h>
 
@@ -31,6 +34,7 @@ static int elementwise(iron_design *d, int nin)
     int cols = columns_for(d, n, tile);
     int64_t per = n / cols;
     iron_kernel *k = iron_kernel_new(d, f->entry, f->source, f->arg_types);
+    iron_task_group *all = iron_rt_task_group_new(d);
     for (int c = 0; c < cols; c++) {
         char name[32];
         iron_fifo *in[2] = { NULL, NULL };
@@ -53,11 +57,13 @@ static int elementwise(iron_design *d, int nin)
                                                  iron_int(tile)));
         const int64_t sizes[1] = { per }, strides[1] = { 1 };
         iron_tap slice = iron_tap_make(per * c, 1, sizes, strides);
+        iron_worker_place(w, c, 2);
         iron_rt_start(d, w);
         for (int i = 0; i < nin; i++)
             iron_rt_fill(d, iron_fifo_prod(in[i]), i, slice);
         iron_rt_drain(d, iron_fifo_cons(out), nin, slice, IRON_WAIT);
     }
+    iron_rt_task_group_finish(d, all);
     return 0;
 }
 

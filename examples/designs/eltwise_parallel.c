@@ -2,6 +2,11 @@
  * eltwise_parallel.c - the parallel elementwise reference design: one
  * worker per column, each streaming its own contiguous slice of the tensor
  * through its own FIFOs.  Independent columns run in parallel lanes.
+ *
+ * The workers are pinned to row 2 of their columns (the placer would fill
+ * column 0 first), and every fill and drain is in one task group: a drain
+ * awaited outside a group is waited for where it stands, which would run
+ * the columns one after another.
  */
 #include <stdio.h>
 
@@ -31,6 +36,7 @@ int eltwise_parallel_design(iron_design *d, void *user)
                                 (long long)n, cols, (long long)tile);
     iron_kernel *k = iron_kernel_new(d, "axpb", axpb_src,
                                      "int32*, int32*, int32, int32, int32");
+    iron_task_group *all = iron_rt_task_group_new(d);
     for (int c = 0; c < cols; c++) {
         char in_name[32], out_name[32], w_name[32];
         snprintf(in_name, sizeof in_name, "in%d", c);
@@ -48,10 +54,12 @@ int eltwise_parallel_design(iron_design *d, void *user)
                       iron_int(iron_design_param_int(d, "bias"))));
         int64_t sizes[1] = { per }, strides[1] = { 1 };
         iron_tap tap = iron_tap_make(per * c, 1, sizes, strides);
+        iron_worker_place(w, c, 2);
         iron_rt_start(d, w);
         iron_rt_fill(d, iron_fifo_prod(in), 0, tap);
         iron_rt_drain(d, iron_fifo_cons(out), 1, tap, IRON_WAIT);
     }
+    iron_rt_task_group_finish(d, all);
     return 0;
 }
 

@@ -31,6 +31,7 @@
  * multiple of 2048 (upstream's in1_size is in bytes, default 524288: 131072
  * int32); upstream's trace option has no counterpart.
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "designs/upstream_basic.h"
@@ -39,8 +40,8 @@
 #define REDUCE_MAX_MEM_ELEMS 2048
 
 /* T is int32_t or the bfloat16 bit pattern (uint16_t); GT compares two
- * values of T; LOWEST is numeric_limits<T>::lowest() and MIN_VAL the
- * buffers' initial value (the minimum, -inf for bfloat16). */
+ * values of T; LOWEST is numeric_limits<T>::lowest(); the buffers start at the
+ * type's minimum (-inf for bfloat16), set by the design. */
 static const char reduce_max_src[] =
     "#include <stdint.h>\n"
     "#include <string.h>\n"
@@ -56,12 +57,10 @@ static const char reduce_max_src[] =
     "}\n"
     "#define GT(a, b) (as_float(a) > as_float(b))\n"
     "#define LOWEST ((T)0xff7fu)\n"
-    "#define MIN_VAL ((T)0xff80u)\n"
     "#else\n"
     "typedef int32_t T;\n"
     "#define GT(a, b) ((a) > (b))\n"
     "#define LOWEST INT32_MIN\n"
-    "#define MIN_VAL INT32_MIN\n"
     "#endif\n"
     "\n"
     "static void reduce_max_vector(const T *in, T *out, int32_t input_size)\n"
@@ -79,9 +78,9 @@ static const char reduce_max_src[] =
     "}\n"
     "\n"
     "void start_core_body(iron_objfifo *of_in, iron_objfifo *of_out,\n"
+    "                     T *nextC_buffer, T *tmp_buffer,\n"
     "                     int32_t num_iter, int32_t elems_per_core)\n"
     "{\n"
-    "    T nextC_buffer[1] = { MIN_VAL }, tmp_buffer[1] = { MIN_VAL };\n"
     "    for (;;) {\n"
     "        T *elem_out = iron_acquire(of_out, 1)[0];\n"
     "        for (int32_t it = 0; it < num_iter; it++) {\n"
@@ -97,9 +96,9 @@ static const char reduce_max_src[] =
     "\n"
     "void core_body(iron_objfifo *of_in, iron_objfifo *of_out,\n"
     "               iron_objfifo *in0, iron_objfifo *in1, iron_objfifo *in2,\n"
+    "               T *nextC_buffer, T *tmp_buffer,\n"
     "               int32_t num_iter, int32_t elems_per_core)\n"
     "{\n"
-    "    T nextC_buffer[1] = { MIN_VAL }, tmp_buffer[1] = { MIN_VAL };\n"
     "    iron_objfifo *in_fifos[3] = { in0, in1, in2 };\n"
     "    for (;;) {\n"
     "        for (int32_t it = 0; it < num_iter; it++) {\n"
@@ -170,12 +169,27 @@ int vector_reduce_max_design(iron_design *d, void *user)
         out_fifos[i] = iron_fifo_new(d, c_names[i], dt,
                                      IRON_SHAPE(out_tensor_size), 2);
 
+    /* Upstream's per-worker Buffers: the running maximum and a
+     * one-element scratch, both starting at the type's minimum once, at
+     * load (each worker that takes a buffer has its own copy). */
+    const int32_t int_min = INT32_MIN;
+    const uint16_t bf16_min = 0xff80u; /* -inf */
+    iron_rtp *next_c = iron_rtp_new(d, "nextC_buffer", dt, 1);
+    iron_rtp *tmp = iron_rtp_new(d, "tmp_buffer", dt, 1);
+    const void *min_val = dt == IRON_BFLOAT16 ? (const void *)&bf16_min
+                                              : (const void *)&int_min;
+    iron_buffer_set_initial(next_c, min_val);
+    iron_buffer_set_initial(tmp, min_val);
+    char start_types[64], gather_types[96];
+    snprintf(start_types, sizeof start_types, "fifo, fifo, %s*, %s*, int32, "
+             "int32", iron_dtype_name(dt), iron_dtype_name(dt));
+    snprintf(gather_types, sizeof gather_types, "fifo, fifo, fifo, fifo, "
+             "fifo, %s*, %s*, int32, int32", iron_dtype_name(dt),
+             iron_dtype_name(dt));
     iron_kernel *start_body = iron_core_new(d, "start_core_body",
-                                            reduce_max_src,
-                                            "fifo, fifo, int32, int32");
-    iron_kernel *gather_body = iron_core_new(
-        d, "core_body", reduce_max_src,
-        "fifo, fifo, fifo, fifo, fifo, int32, int32");
+                                            reduce_max_src, start_types);
+    iron_kernel *gather_body = iron_core_new(d, "core_body", reduce_max_src,
+                                             gather_types);
     iron_kernel_define_int(start_body, "REDUCE_MAX_BF16",
                            dt == IRON_BFLOAT16);
     iron_kernel_define_int(gather_body, "REDUCE_MAX_BF16",
@@ -196,12 +210,14 @@ int vector_reduce_max_design(iron_design *d, void *user)
                           iron_use_acquire(partial[0], 1),
                           iron_use_acquire(partial[1], 1),
                           iron_use_acquire(partial[2], 1),
+                          iron_use_rtp(next_c), iron_use_rtp(tmp),
                           iron_int(num_iter), iron_int(elems_per_core)));
         } else {
             iron_worker_new(
                 d, name, start_body, 0,
                 IRON_ARGS(iron_use_acquire(iron_fifo_cons(in_fifos[i]), 1),
                           iron_use_acquire(iron_fifo_prod(out_fifos[i]), 1),
+                          iron_use_rtp(next_c), iron_use_rtp(tmp),
                           iron_int(num_iter), iron_int(elems_per_core)));
         }
     }

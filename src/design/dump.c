@@ -236,12 +236,5 @@ IRON_API size_t iron_design_dump(const iron_design *d, char *buf, size_t len)
         iron__str_append(&s, "(no design)");
     else
         iron__design_dump(d, &s);
-    size_t need = s.len;
-    if (buf && len) {
-        size_t n = need < len - 1 ? need : len - 1;
-        memcpy(buf, iron__str_get(&s), n);
-        buf[n] = '\0';
-    }
-    iron__str_free(&s);
-    return need;
+    return iron__str_emit(&s, buf, len);
 }

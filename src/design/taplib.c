@@ -351,12 +351,5 @@ IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
         iron__str_free(&s);
         return 0;
     }
-    size_t need = s.len;
-    if (buf && len) {
-        size_t n = need < len - 1 ? need : len - 1;
-        memcpy(buf, iron__str_get(&s), n);
-        buf[n] = '\0';
-    }
-    iron__str_free(&s);
-    return need;
+    return iron__str_emit(&s, buf, len);
 }

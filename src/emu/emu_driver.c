@@ -280,8 +280,17 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         }
     }
     if (s == IRON_OK) {
+        /* Every op may already be done (the last op was an awaited drain
+         * outside groups, or a group's finish): then there is nothing to
+         * run, and no thread to wake. */
+        int owed = 0;
+        for (int l = 0; l < in->nlanes; l++)
+            owed += in->lanes[l].ops_left;
         in->final_phase = 1;
-        s = iron__emu_lanes_run(in, state);
+        if (owed > 0)
+            s = iron__emu_lanes_run(in, state);
+        else
+            *state = IRON_RUN_COMPLETED;
     }
     if (s != IRON_OK)
         in->broken = 1;

@@ -13,28 +13,6 @@
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static iron_jit *new_jit(iron_design_fn fn, const iron_jit_options *o)
-{
-    iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
-    return j;
-}
-
-static iron_tensor *rand_ints(iron_dtype dt, iron_shape s, int64_t lo,
-                              int64_t hi, uint64_t seed)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_randint(&t, dt, s, lo, hi, seed));
-    return t;
-}
-
-static iron_tensor *zeros(iron_dtype dt, iron_shape s)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
-    return t;
-}
-
 
 /* Compares n elements of `got` with `want` (both esz-byte integers read as
  * int64 for the message); fails naming the first mismatches. */
@@ -82,10 +60,10 @@ static void assert_same_(const char *what, const void *got, const void *want,
 
 TEST(ref_passthrough)
 {
-    iron_jit *j = new_jit(passthrough_design, &passthrough_options);
+    iron_jit *j = test_new_jit(passthrough_design, &passthrough_options);
     const int64_t n = 4096;
-    iron_tensor *in = rand_ints(IRON_UINT8, IRON_SHAPE(n), 0, 256, 11);
-    iron_tensor *out = zeros(IRON_UINT8, IRON_SHAPE(n));
+    iron_tensor *in = test_randint(IRON_UINT8, IRON_SHAPE(n), 0, 256, 11);
+    iron_tensor *out = test_zeros_shape(IRON_UINT8, IRON_SHAPE(n));
     ASSERT_OK(iron_call(j, in, out));
     ASSERT_SAME("passthrough", iron_tensor_data(out), iron_tensor_data(in), 1,
                 n);
@@ -96,11 +74,11 @@ TEST(ref_passthrough)
 
 TEST(ref_vector_add_and_sub)
 {
-    iron_jit *j = new_jit(vector_op_design, &vector_op_options);
+    iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
     const int64_t n = 4096;
-    iron_tensor *a = rand_ints(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 1);
-    iron_tensor *b = rand_ints(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 2);
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *a = test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 1);
+    iron_tensor *b = test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 2);
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     int32_t *want = malloc((size_t)n * sizeof *want);
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
     ASSERT_OK(iron_call(j, a, b, c));
@@ -123,8 +101,8 @@ TEST(ref_vector_add_and_sub)
 static void check_eltwise_parallel(iron_jit *j, const iron_launch_config *cfg,
                                    int64_t n)
 {
-    iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(n), -5000, 5000, 3);
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), -5000, 5000, 3);
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out)));
     int32_t *want = malloc((size_t)n * sizeof *want);
     const int32_t *x = iron_tensor_data(in);
@@ -138,7 +116,7 @@ static void check_eltwise_parallel(iron_jit *j, const iron_launch_config *cfg,
 
 TEST(ref_eltwise_parallel_npu1_npu2_and_2col)
 {
-    iron_jit *j = new_jit(eltwise_parallel_design, &eltwise_parallel_options);
+    iron_jit *j = test_new_jit(eltwise_parallel_design, &eltwise_parallel_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_eltwise_parallel(j, NULL, 1 << 14);
@@ -159,9 +137,9 @@ TEST(ref_eltwise_parallel_npu1_npu2_and_2col)
 
 static void check_add_constant(iron_jit *j, int64_t n, int64_t c)
 {
-    iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(n), INT32_MIN,
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), INT32_MIN,
                                 (int64_t)INT32_MAX + 1, (uint64_t)(c + 100));
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     ASSERT_OK(iron_call_with(j,
                              IRON_PARAMS(iron_param_int("n", n),
                                          iron_param_int("c", c)),
@@ -180,7 +158,7 @@ static void check_add_constant(iron_jit *j, int64_t n, int64_t c)
  * none for a value seen before, and results that never mix. */
 TEST(ref_add_constant_specializes_per_constant)
 {
-    iron_jit *j = new_jit(add_constant_design, &add_constant_options);
+    iron_jit *j = test_new_jit(add_constant_design, &add_constant_options);
     check_add_constant(j, 1024, 5);
     check_add_constant(j, 1024, -7);
     ASSERT_EQ(test_stats(j).builds, 2);
@@ -197,10 +175,10 @@ TEST(ref_add_constant_specializes_per_constant)
 
 TEST(ref_add_constant_default_and_devices)
 {
-    iron_jit *j = new_jit(add_constant_design, &add_constant_options);
+    iron_jit *j = test_new_jit(add_constant_design, &add_constant_options);
     /* c defaults to 1. */
-    iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(512), -50, 50, 4);
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(512));
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(512), -50, 50, 4);
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(512));
     ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_int("n", 512)), in,
                              out));
     for (int i = 0; i < 512; i++)
@@ -222,9 +200,9 @@ TEST(ref_add_constant_default_and_devices)
 
 TEST(ref_add_constant_errors)
 {
-    iron_jit *j = new_jit(add_constant_design, &add_constant_options);
-    iron_tensor *in = zeros(IRON_INT32, IRON_SHAPE(256));
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(256));
+    iron_jit *j = test_new_jit(add_constant_design, &add_constant_options);
+    iron_tensor *in = test_zeros_shape(IRON_INT32, IRON_SHAPE(256));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(256));
     /* n has no default: the message names it. */
     ASSERT_FAILS(iron_call(j, in, out), IRON_EPARAM, "'n'");
     ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("c", 3)), in,
@@ -253,11 +231,11 @@ TEST(ref_add_constant_errors)
 static void check_vector_scalar(iron_jit *j, int64_t n, int32_t f,
                                 uint64_t seed)
 {
-    iron_tensor *in = rand_ints(IRON_INT16, IRON_SHAPE(n), INT16_MIN,
+    iron_tensor *in = test_randint(IRON_INT16, IRON_SHAPE(n), INT16_MIN,
                                 INT16_MAX + 1, seed);
     iron_tensor *factor = NULL;
     ASSERT_OK(iron_tensor_full(&factor, IRON_INT32, IRON_SHAPE(1), f));
-    iron_tensor *out = zeros(IRON_INT16, IRON_SHAPE(n));
+    iron_tensor *out = test_zeros_shape(IRON_INT16, IRON_SHAPE(n));
     ASSERT_OK(iron_call(j, in, factor, out));
     int16_t *want = malloc((size_t)n * sizeof *want);
     const int16_t *x = iron_tensor_data(in);
@@ -272,7 +250,7 @@ static void check_vector_scalar(iron_jit *j, int64_t n, int32_t f,
 
 TEST(ref_vector_scalar_times_3)
 {
-    iron_jit *j = new_jit(vector_scalar_design, &vector_scalar_options);
+    iron_jit *j = test_new_jit(vector_scalar_design, &vector_scalar_options);
     check_vector_scalar(j, 1024, 3, 21);
     /* The factor is data, not a parameter: the same specialization takes
      * another one, and the core body's place in its loop carries over. */
@@ -284,7 +262,7 @@ TEST(ref_vector_scalar_times_3)
 
 TEST(ref_vector_scalar_npu1_npu2_sizes)
 {
-    iron_jit *j = new_jit(vector_scalar_design, &vector_scalar_options);
+    iron_jit *j = test_new_jit(vector_scalar_design, &vector_scalar_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_vector_scalar(j, 512, 3, 24);
@@ -300,16 +278,16 @@ TEST(ref_vector_scalar_npu1_npu2_sizes)
 
 TEST(ref_vector_scalar_rejects_bad_shapes)
 {
-    iron_jit *j = new_jit(vector_scalar_design, &vector_scalar_options);
-    iron_tensor *in = zeros(IRON_INT16, IRON_SHAPE(448));
-    iron_tensor *out = zeros(IRON_INT16, IRON_SHAPE(448));
-    iron_tensor *f = zeros(IRON_INT32, IRON_SHAPE(1));
+    iron_jit *j = test_new_jit(vector_scalar_design, &vector_scalar_options);
+    iron_tensor *in = test_zeros_shape(IRON_INT16, IRON_SHAPE(448));
+    iron_tensor *out = test_zeros_shape(IRON_INT16, IRON_SHAPE(448));
+    iron_tensor *f = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
     ASSERT_FAILS(iron_call(j, in, f, out), IRON_ESHAPE,
                  "at least 512 and a multiple of 64");
     iron_tensor_free(in);
     iron_tensor_free(out);
-    in = zeros(IRON_INT16, IRON_SHAPE(544));
-    out = zeros(IRON_INT16, IRON_SHAPE(544));
+    in = test_zeros_shape(IRON_INT16, IRON_SHAPE(544));
+    out = test_zeros_shape(IRON_INT16, IRON_SHAPE(544));
     ASSERT_FAILS(iron_call(j, in, f, out), IRON_ESHAPE,
                  "at least 512 and a multiple of 64");
     iron_tensor_free(in);
@@ -326,7 +304,7 @@ TEST(ref_vector_scalar_rejects_bad_shapes)
  * around 1 (2^-7 .. 2^7), so that both the product and the sum round. */
 static iron_tensor *rand_bf16(int64_t n, uint64_t seed)
 {
-    iron_tensor *t = zeros(IRON_BFLOAT16, IRON_SHAPE(n));
+    iron_tensor *t = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
     uint16_t *v = iron_tensor_data(t);
     uint64_t s = seed * 0x9E3779B97F4A7C15u + 1;
     for (int64_t i = 0; i < n; i++) {
@@ -347,7 +325,7 @@ static void check_saxpy_bf16(iron_jit *j, const iron_param *a, int64_t n,
                              uint64_t seed)
 {
     iron_tensor *x = rand_bf16(n, seed), *y = rand_bf16(n, seed + 1);
-    iron_tensor *z = zeros(IRON_BFLOAT16, IRON_SHAPE(n));
+    iron_tensor *z = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
     if (a)
         ASSERT_OK(iron_jit_launch(j, NULL, 1, a, IRON_TENSORS(x, y, z)));
     else
@@ -373,7 +351,7 @@ static void check_saxpy_bf16(iron_jit *j, const iron_param *a, int64_t n,
 
 TEST(ref_saxpy_bf16_4096)
 {
-    iron_jit *j = new_jit(saxpy_bf16_design, &saxpy_bf16_options);
+    iron_jit *j = test_new_jit(saxpy_bf16_design, &saxpy_bf16_options);
     check_saxpy_bf16(j, NULL, 4096, 31);
     check_saxpy_bf16(j, NULL, 4096, 33);
     ASSERT_EQ(test_stats(j).builds, 1);
@@ -382,7 +360,7 @@ TEST(ref_saxpy_bf16_4096)
 
 TEST(ref_saxpy_bf16_other_scale_and_devices)
 {
-    iron_jit *j = new_jit(saxpy_bf16_design, &saxpy_bf16_options);
+    iron_jit *j = test_new_jit(saxpy_bf16_design, &saxpy_bf16_options);
     const iron_param a = iron_param_float("a", 0.1);
     check_saxpy_bf16(j, &a, 4096, 35);
     IRON_WITH_DEVICE("npu1")
@@ -404,9 +382,9 @@ TEST(ref_saxpy_bf16_other_scale_and_devices)
 static void check_memcpy(iron_jit *j, const iron_launch_config *cfg,
                          int64_t n, uint64_t seed)
 {
-    iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(n), INT32_MIN,
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), INT32_MIN,
                                 (int64_t)INT32_MAX + 1, seed);
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
         memset(iron_tensor_data(out), 0, iron_tensor_nbytes(out));
         ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
@@ -420,14 +398,14 @@ static void check_memcpy(iron_jit *j, const iron_launch_config *cfg,
 
 TEST_TIMEOUT(ref_memcpy_cols_npu1_16mi, 120)
 {
-    iron_jit *j = new_jit(memcpy_cols_design, &memcpy_cols_options);
+    iron_jit *j = test_new_jit(memcpy_cols_design, &memcpy_cols_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_memcpy(j, NULL, MEMCPY_N, 41);
     }
     char *text = NULL;
-    iron_tensor *in = zeros(IRON_INT32, IRON_SHAPE(MEMCPY_N));
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(MEMCPY_N));
+    iron_tensor *in = test_zeros_shape(IRON_INT32, IRON_SHAPE(MEMCPY_N));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(MEMCPY_N));
     IRON_WITH_DEVICE("npu1")
     {
         ASSERT_OK(iron_jit_dump(j, NULL, IRON_NO_PARAMS,
@@ -444,7 +422,7 @@ TEST_TIMEOUT(ref_memcpy_cols_npu1_16mi, 120)
 
 TEST_TIMEOUT(ref_memcpy_cols_npu2_16mi, 120)
 {
-    iron_jit *j = new_jit(memcpy_cols_design, &memcpy_cols_options);
+    iron_jit *j = test_new_jit(memcpy_cols_design, &memcpy_cols_options);
     IRON_WITH_DEVICE("npu2")
     {
         check_memcpy(j, NULL, MEMCPY_N, 43);
@@ -454,7 +432,7 @@ TEST_TIMEOUT(ref_memcpy_cols_npu2_16mi, 120)
 
 TEST_TIMEOUT(ref_memcpy_cols_launch_configs, 120)
 {
-    iron_jit *j = new_jit(memcpy_cols_design, &memcpy_cols_options);
+    iron_jit *j = test_new_jit(memcpy_cols_design, &memcpy_cols_options);
     IRON_WITH_DEVICE("npu2")
     {
         for (int cols = 1; cols <= 8; cols *= 2) {
@@ -463,9 +441,9 @@ TEST_TIMEOUT(ref_memcpy_cols_launch_configs, 120)
         }
         /* Shorter lines: another specialization, same answers. */
         iron_launch_config cfg = { .size = sizeof cfg, .cols = 3 };
-        iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(6 * 256 * 10), 0,
+        iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(6 * 256 * 10), 0,
                                     1000, 47);
-        iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(6 * 256 * 10));
+        iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(6 * 256 * 10));
         ASSERT_OK(iron_jit_launch(j, &cfg,
                                   IRON_PARAMS(iron_param_int("line", 256)),
                                   IRON_TENSORS(in, out)));
@@ -487,9 +465,9 @@ TEST_TIMEOUT(ref_memcpy_cols_launch_configs, 120)
 
 static void check_split_join(iron_jit *j, int64_t n)
 {
-    iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(n), -1000000, 1000000,
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), -1000000, 1000000,
                                 (uint64_t)n);
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(iron_call(j, in, out));
         const int32_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
@@ -504,9 +482,9 @@ static void check_split_join(iron_jit *j, int64_t n)
 
 TEST(ref_split_join_48)
 {
-    iron_jit *j = new_jit(split_join_design, &split_join_options);
+    iron_jit *j = test_new_jit(split_join_design, &split_join_options);
     /* The §4 case with arange input: out[i] = i + 1. */
-    iron_tensor *in = NULL, *out = zeros(IRON_INT32, IRON_SHAPE(48));
+    iron_tensor *in = NULL, *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
     ASSERT_OK(iron_tensor_arange(&in, IRON_INT32, IRON_SHAPE(48), 0, 1));
     ASSERT_OK(iron_call(j, in, out));
     for (int i = 0; i < 48; i++)
@@ -525,7 +503,7 @@ TEST(ref_split_join_48)
 
 TEST(ref_split_join_npu1_npu2_sizes)
 {
-    iron_jit *j = new_jit(split_join_design, &split_join_options);
+    iron_jit *j = test_new_jit(split_join_design, &split_join_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_split_join(j, 48);
@@ -535,8 +513,8 @@ TEST(ref_split_join_npu1_npu2_sizes)
     {
         check_split_join(j, 24 * 7);
     }
-    iron_tensor *in = zeros(IRON_INT32, IRON_SHAPE(50));
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(50));
+    iron_tensor *in = test_zeros_shape(IRON_INT32, IRON_SHAPE(50));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(50));
     ASSERT_FAILS(iron_call(j, in, out), IRON_ESHAPE,
                  "not a whole number of 24-element objects");
     iron_tensor_free(in);
@@ -550,8 +528,8 @@ TEST(ref_split_join_npu1_npu2_sizes)
 
 TEST(ref_joined_layout_48)
 {
-    iron_jit *j = new_jit(joined_layout_design, &joined_layout_options);
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(48));
+    iron_jit *j = test_new_jit(joined_layout_design, &joined_layout_options);
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
     for (int call = 0; call < 3; call++) {
         memset(iron_tensor_data(c), 0, iron_tensor_nbytes(c));
         ASSERT_OK(iron_call(j, c));
@@ -565,17 +543,17 @@ TEST(ref_joined_layout_48)
 
 TEST(ref_joined_layout_longer_and_npu1)
 {
-    iron_jit *j = new_jit(joined_layout_design, &joined_layout_options);
+    iron_jit *j = test_new_jit(joined_layout_design, &joined_layout_options);
     IRON_WITH_DEVICE("npu1_1col")
     {
-        iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(48 * 5));
+        iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(48 * 5));
         ASSERT_OK(iron_call(j, c));
         ASSERT_OK(iron_call(j, c));
         const int32_t *v = iron_tensor_data(c);
         for (int i = 0; i < 48 * 5; i++)
             ASSERT_EQ(v[i], i % 3 + 1 + (i / 24) % 2);
         iron_tensor_free(c);
-        c = zeros(IRON_INT32, IRON_SHAPE(24));
+        c = test_zeros_shape(IRON_INT32, IRON_SHAPE(24));
         ASSERT_FAILS(iron_call(j, c), IRON_ESHAPE, "pairs of 24-element");
         iron_tensor_free(c);
     }
@@ -618,11 +596,11 @@ static void check_matmul(iron_jit *j, const iron_launch_config *cfg,
                          uint64_t seed)
 {
     for (int call = 0; call < 2; call++) {
-        iron_tensor *a = rand_ints(IRON_INT16, IRON_SHAPE(M, K), INT16_MIN,
+        iron_tensor *a = test_randint(IRON_INT16, IRON_SHAPE(M, K), INT16_MIN,
                                    INT16_MAX + 1, seed + 2 * (uint64_t)call);
-        iron_tensor *b = rand_ints(IRON_INT16, IRON_SHAPE(K, N), INT16_MIN,
+        iron_tensor *b = test_randint(IRON_INT16, IRON_SHAPE(K, N), INT16_MIN,
                                    INT16_MAX + 1, seed + 1 + 2 * (uint64_t)call);
-        iron_tensor *c = zeros(out_dt, IRON_SHAPE(M, N));
+        iron_tensor *c = test_zeros_shape(out_dt, IRON_SHAPE(M, N));
         ASSERT_OK(iron_jit_launch(j, cfg, nparams, params,
                                   IRON_TENSORS(a, b, c)));
         size_t esz = iron_dtype_size(out_dt);
@@ -639,7 +617,7 @@ static void check_matmul(iron_jit *j, const iron_launch_config *cfg,
 
 TEST_TIMEOUT(ref_matmul_single_512, 120)
 {
-    iron_jit *j = new_jit(matmul_single_design, &matmul_single_options);
+    iron_jit *j = test_new_jit(matmul_single_design, &matmul_single_options);
     check_matmul(j, NULL, IRON_NO_PARAMS, 512, 512, 512, IRON_INT16, 51);
     ASSERT_EQ(test_stats(j).builds, 1);
     iron_jit_free(j);
@@ -647,7 +625,7 @@ TEST_TIMEOUT(ref_matmul_single_512, 120)
 
 TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
 {
-    iron_jit *j = new_jit(matmul_single_design, &matmul_single_options);
+    iron_jit *j = test_new_jit(matmul_single_design, &matmul_single_options);
     IRON_WITH_DEVICE("npu1")
     {
         /* Not square: every index order mistake shows. */
@@ -659,9 +637,9 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
                                  iron_param_int("n", 24)),
                      48, 96, 72, IRON_INT16, 55);
     }
-    iron_tensor *a = zeros(IRON_INT16, IRON_SHAPE(100, 64));
-    iron_tensor *b = zeros(IRON_INT16, IRON_SHAPE(64, 64));
-    iron_tensor *c = zeros(IRON_INT16, IRON_SHAPE(100, 64));
+    iron_tensor *a = test_zeros_shape(IRON_INT16, IRON_SHAPE(100, 64));
+    iron_tensor *b = test_zeros_shape(IRON_INT16, IRON_SHAPE(64, 64));
+    iron_tensor *c = test_zeros_shape(IRON_INT16, IRON_SHAPE(100, 64));
     ASSERT_FAILS(iron_call(j, a, b, c), IRON_ESHAPE,
                  "100 x 64 x 64 is not a whole number of 64 x 64 x 64 tiles");
     ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("k", 63)), a, b,
@@ -669,9 +647,9 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
                  IRON_ESHAPE, "micro-tiles");
     /* Tiles too big for a core's 64 KiB: the verifier names the tile and
      * its buffers. */
-    iron_tensor *a2 = zeros(IRON_INT16, IRON_SHAPE(256, 256));
-    iron_tensor *b2 = zeros(IRON_INT16, IRON_SHAPE(256, 256));
-    iron_tensor *c2 = zeros(IRON_INT16, IRON_SHAPE(256, 256));
+    iron_tensor *a2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 256));
+    iron_tensor *b2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 256));
+    iron_tensor *c2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 256));
     ASSERT_FAILS(iron_call_with(j,
                                 IRON_PARAMS(iron_param_int("m", 128),
                                             iron_param_int("k", 128),
@@ -682,8 +660,8 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
     /* A row of C tiles must fit one task group on the shim. */
     iron_tensor_free(b2);
     iron_tensor_free(c2);
-    b2 = zeros(IRON_INT16, IRON_SHAPE(256, 1024));
-    c2 = zeros(IRON_INT16, IRON_SHAPE(256, 1024));
+    b2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 1024));
+    c2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 1024));
     ASSERT_FAILS(iron_call(j, a2, b2, c2), IRON_ESHAPE,
                  "the shim has 16 buffer descriptors");
     iron_tensor_free(a2);
@@ -699,9 +677,9 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
 static void assert_whole_array(iron_jit *j, const iron_launch_config *cfg,
                                int64_t M, int64_t K, int64_t N, int cols)
 {
-    iron_tensor *a = zeros(IRON_INT16, IRON_SHAPE(M, K));
-    iron_tensor *b = zeros(IRON_INT16, IRON_SHAPE(K, N));
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(M, N));
+    iron_tensor *a = test_zeros_shape(IRON_INT16, IRON_SHAPE(M, K));
+    iron_tensor *b = test_zeros_shape(IRON_INT16, IRON_SHAPE(K, N));
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(M, N));
     char *text = NULL;
     ASSERT_OK(iron_jit_dump(j, cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b, c),
                             &text));
@@ -720,7 +698,7 @@ static void assert_whole_array(iron_jit *j, const iron_launch_config *cfg,
 
 TEST_TIMEOUT(ref_matmul_whole_npu1_256, 120)
 {
-    iron_jit *j = new_jit(matmul_whole_design, &matmul_whole_options);
+    iron_jit *j = test_new_jit(matmul_whole_design, &matmul_whole_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_matmul(j, NULL, IRON_NO_PARAMS, 256, 256, 256, IRON_INT32, 61);
@@ -731,7 +709,7 @@ TEST_TIMEOUT(ref_matmul_whole_npu1_256, 120)
 
 TEST_TIMEOUT(ref_matmul_whole_npu2_256, 120)
 {
-    iron_jit *j = new_jit(matmul_whole_design, &matmul_whole_options);
+    iron_jit *j = test_new_jit(matmul_whole_design, &matmul_whole_options);
     IRON_WITH_DEVICE("npu2")
     {
         check_matmul(j, NULL, IRON_NO_PARAMS, 256, 256, 256, IRON_INT32, 63);
@@ -742,7 +720,7 @@ TEST_TIMEOUT(ref_matmul_whole_npu2_256, 120)
 
 TEST_TIMEOUT(ref_matmul_whole_launch_configs, 120)
 {
-    iron_jit *j = new_jit(matmul_whole_design, &matmul_whole_options);
+    iron_jit *j = test_new_jit(matmul_whole_design, &matmul_whole_options);
     IRON_WITH_DEVICE("npu2")
     {
         iron_launch_config one = { .size = sizeof one, .cols = 1 };
@@ -761,9 +739,9 @@ TEST_TIMEOUT(ref_matmul_whole_launch_configs, 120)
         iron_launch_config one = { .size = sizeof one, .cols = 1 };
         check_matmul(j, &one, IRON_NO_PARAMS, 256, 128, 64, IRON_INT32, 69);
         /* N must split over the columns. */
-        iron_tensor *a = zeros(IRON_INT16, IRON_SHAPE(256, 64));
-        iron_tensor *b = zeros(IRON_INT16, IRON_SHAPE(64, 96));
-        iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(256, 96));
+        iron_tensor *a = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 64));
+        iron_tensor *b = test_zeros_shape(IRON_INT16, IRON_SHAPE(64, 96));
+        iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(256, 96));
         ASSERT_FAILS(iron_call(j, a, b, c), IRON_ESHAPE,
                      "N of 128");
         iron_tensor_free(a);

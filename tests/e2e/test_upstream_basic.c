@@ -13,28 +13,6 @@
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static iron_jit *new_jit(iron_design_fn fn, const iron_jit_options *o)
-{
-    iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
-    return j;
-}
-
-static iron_tensor *rand_ints(iron_dtype dt, iron_shape s, int64_t lo,
-                              int64_t hi, uint64_t seed)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_randint(&t, dt, s, lo, hi, seed));
-    return t;
-}
-
-static iron_tensor *zeros(iron_dtype dt, iron_shape s)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
-    return t;
-}
-
 /* Compares n elements of esz bytes; fails naming the first mismatches. */
 #define ASSERT_SAME(what, got, want, esz, n)                                  \
     assert_same_((what), (got), (want), (esz), (n), __FILE__, __LINE__)
@@ -95,8 +73,8 @@ static char *dump_of(iron_jit *j, int nargs, iron_tensor *const *args)
 /* Upstream's test: input 1 .. N, the output equals it. */
 static void check_passthrough_dmas(iron_jit *j, int64_t n)
 {
-    iron_tensor *a = NULL, *b = zeros(IRON_INT32, IRON_SHAPE(n));
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *a = NULL, *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 1, 1));
     ASSERT_OK(iron_call(j, a, b, c));
     ASSERT_SAME("passthrough_dmas", iron_tensor_data(c), iron_tensor_data(a),
@@ -108,7 +86,7 @@ static void check_passthrough_dmas(iron_jit *j, int64_t n)
 
 TEST(upstream_basic_passthrough_dmas)
 {
-    iron_jit *j = new_jit(passthrough_dmas_design, &passthrough_dmas_options);
+    iron_jit *j = test_new_jit(passthrough_dmas_design, &passthrough_dmas_options);
     check_passthrough_dmas(j, 4096);
     check_passthrough_dmas(j, 4096); /* again, on the loaded design */
     IRON_WITH_DEVICE("npu1_1col")
@@ -118,9 +96,9 @@ TEST(upstream_basic_passthrough_dmas)
     }
     ASSERT_EQ(test_stats(j).builds, 3);
     /* Whole lines only, as upstream's test requires. */
-    iron_tensor *a = zeros(IRON_INT32, IRON_SHAPE(1000));
-    iron_tensor *b = zeros(IRON_INT32, IRON_SHAPE(1000));
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(1000));
+    iron_tensor *a = test_zeros_shape(IRON_INT32, IRON_SHAPE(1000));
+    iron_tensor *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(1000));
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(1000));
     ASSERT_FAILS(iron_call(j, a, b, c), IRON_ESHAPE,
                  "1000 elements are not a whole number of 1024-element "
                  "lines");
@@ -139,10 +117,10 @@ TEST(upstream_basic_passthrough_dmas)
 static void check_dma_transpose(iron_jit *j, int64_t m, int64_t k,
                                 uint64_t seed)
 {
-    iron_tensor *a = rand_ints(IRON_INT32, IRON_SHAPE(m, k), -1000000,
+    iron_tensor *a = test_randint(IRON_INT32, IRON_SHAPE(m, k), -1000000,
                                1000000, seed);
-    iron_tensor *b = zeros(IRON_INT32, IRON_SHAPE(m, k));
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(m, k));
+    iron_tensor *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(m, k));
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(m, k));
     ASSERT_OK(iron_call(j, a, b, c));
     const int32_t *x = iron_tensor_data(a);
     int32_t *want = malloc((size_t)(m * k) * sizeof *want);
@@ -158,7 +136,7 @@ static void check_dma_transpose(iron_jit *j, int64_t m, int64_t k,
 
 TEST(upstream_basic_dma_transpose)
 {
-    iron_jit *j = new_jit(dma_transpose_design, &dma_transpose_options);
+    iron_jit *j = test_new_jit(dma_transpose_design, &dma_transpose_options);
     check_dma_transpose(j, 64, 64, 0);  /* upstream's default */
     check_dma_transpose(j, 64, 64, 1);
     check_dma_transpose(j, 64, 32, 2);  /* the former Makefile's M, K */
@@ -221,9 +199,9 @@ static void check_vision_passthrough(iron_jit *j, int64_t w, int64_t h,
                                      uint64_t seed)
 {
     const int64_t n = w * h;
-    iron_tensor *in = rand_ints(IRON_INT8, IRON_SHAPE(n), -128, 127, seed);
-    iron_tensor *unused = zeros(IRON_INT8, IRON_SHAPE(n));
-    iron_tensor *out = zeros(IRON_INT8, IRON_SHAPE(n));
+    iron_tensor *in = test_randint(IRON_INT8, IRON_SHAPE(n), -128, 127, seed);
+    iron_tensor *unused = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
+    iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
     ASSERT_OK(iron_call_with(j,
                              IRON_PARAMS(iron_param_int("width", w),
                                          iron_param_int("height", h)),
@@ -237,7 +215,7 @@ static void check_vision_passthrough(iron_jit *j, int64_t w, int64_t h,
 
 TEST(upstream_basic_vision_passthrough)
 {
-    iron_jit *j = new_jit(vision_passthrough_design,
+    iron_jit *j = test_new_jit(vision_passthrough_design,
                           &vision_passthrough_options);
     check_vision_passthrough(j, 1920, 1080, 0);   /* upstream's Makefile */
     check_vision_passthrough(j, 1920, 1080, 1);
@@ -247,9 +225,9 @@ TEST(upstream_basic_vision_passthrough)
     }
     ASSERT_EQ(test_stats(j).builds, 2);
     /* The image must be width x height bytes. */
-    iron_tensor *in = zeros(IRON_INT8, IRON_SHAPE(1920 * 1079));
-    iron_tensor *unused = zeros(IRON_INT8, IRON_SHAPE(1920 * 1079));
-    iron_tensor *out = zeros(IRON_INT8, IRON_SHAPE(1920 * 1079));
+    iron_tensor *in = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1079));
+    iron_tensor *unused = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1079));
+    iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1079));
     ASSERT_FAILS(iron_call(j, in, unused, out), IRON_ESHAPE,
                  "the image has 2071680 bytes; width 1920 x height 1080 "
                  "needs 2073600");
@@ -282,9 +260,9 @@ static void check_color_threshold(iron_jit *j, int64_t w, int64_t h,
                                   uint64_t seed)
 {
     const int64_t n = w * h;
-    iron_tensor *in = rand_ints(IRON_INT8, IRON_SHAPE(n), -128, 127, seed);
-    iron_tensor *unused = zeros(IRON_INT32, IRON_SHAPE(32));
-    iron_tensor *out = zeros(IRON_INT8, IRON_SHAPE(n));
+    iron_tensor *in = test_randint(IRON_INT8, IRON_SHAPE(n), -128, 127, seed);
+    iron_tensor *unused = test_zeros_shape(IRON_INT32, IRON_SHAPE(32));
+    iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
     ASSERT_OK(iron_call_with(
         j,
         IRON_PARAMS(iron_param_int("width", w), iron_param_int("height", h),
@@ -309,12 +287,12 @@ static void check_color_threshold(iron_jit *j, int64_t w, int64_t h,
 
 TEST(upstream_basic_color_threshold)
 {
-    iron_jit *j = new_jit(color_threshold_design, &color_threshold_options);
+    iron_jit *j = test_new_jit(color_threshold_design, &color_threshold_options);
     /* Upstream's reference: in > 50 ? 255 : 0 on the uint8 view. */
     const int64_t n = 1920 * 1080;
-    iron_tensor *in = rand_ints(IRON_INT8, IRON_SHAPE(n), -128, 127, 0);
-    iron_tensor *unused = zeros(IRON_INT32, IRON_SHAPE(32));
-    iron_tensor *out = zeros(IRON_INT8, IRON_SHAPE(n));
+    iron_tensor *in = test_randint(IRON_INT8, IRON_SHAPE(n), -128, 127, 0);
+    iron_tensor *unused = test_zeros_shape(IRON_INT32, IRON_SHAPE(32));
+    iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(iron_call(j, in, unused, out));
         const uint8_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
@@ -336,7 +314,7 @@ TEST(upstream_basic_color_threshold)
 
 TEST(upstream_basic_color_threshold_other_types)
 {
-    iron_jit *j = new_jit(color_threshold_design, &color_threshold_options);
+    iron_jit *j = test_new_jit(color_threshold_design, &color_threshold_options);
     for (int64_t type = 1; type <= 4; type++)
         check_color_threshold(j, 1920, 1080, 50, 255, type, (uint64_t)type);
     /* Other values, and one past the known types (truncates, as the
@@ -354,7 +332,7 @@ TEST(upstream_basic_color_threshold_other_types)
 /* Upstream's test: int32 in [-1000, 1000); out[0] == max(in). */
 static int32_t reduce_max_int32(iron_jit *j, iron_tensor *in)
 {
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(1));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
     ASSERT_OK(iron_call(j, in, out));
     int32_t got = ((int32_t *)iron_tensor_data(out))[0];
     iron_tensor_free(out);
@@ -375,9 +353,9 @@ TEST(upstream_basic_vector_reduce_max_int32)
 {
     /* 524288 bytes: upstream's default in1_size. */
     const int64_t n = 524288 / 4;
-    iron_jit *j = new_jit(vector_reduce_max_design,
+    iron_jit *j = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
-    iron_tensor *in = rand_ints(IRON_INT32, IRON_SHAPE(n), -1000, 1000, 0);
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), -1000, 1000, 0);
     ASSERT_EQ(reduce_max_int32(j, in), max_of(in));
     iron_tensor_free(in);
     /* The maximum in each core's piece of the second object, growing from
@@ -385,7 +363,7 @@ TEST(upstream_basic_vector_reduce_max_int32)
     IRON_WITH_DEVICE("npu1_1col")
     {
         for (int64_t at = 0; at < 2048; at += 512 + 97) {
-            in = rand_ints(IRON_INT32, IRON_SHAPE(4096), -1000000, 1000000,
+            in = test_randint(IRON_INT32, IRON_SHAPE(4096), -1000000, 1000000,
                            (uint64_t)at);
             ((int32_t *)iron_tensor_data(in))[2048 + at] =
                 (int32_t)(1000000 + at);
@@ -408,14 +386,14 @@ TEST(upstream_basic_vector_reduce_max_int32)
  * reports the maximum over both calls; a new specialization starts over. */
 TEST(upstream_basic_vector_reduce_max_running_max_persists)
 {
-    iron_jit *j = new_jit(vector_reduce_max_design,
+    iron_jit *j = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
-    iron_tensor *high = rand_ints(IRON_INT32, IRON_SHAPE(8192), 500, 1000, 1);
-    iron_tensor *low = rand_ints(IRON_INT32, IRON_SHAPE(8192), -1000, 0, 2);
+    iron_tensor *high = test_randint(IRON_INT32, IRON_SHAPE(8192), 500, 1000, 1);
+    iron_tensor *low = test_randint(IRON_INT32, IRON_SHAPE(8192), -1000, 0, 2);
     ASSERT_EQ(reduce_max_int32(j, high), max_of(high));
     ASSERT_EQ(reduce_max_int32(j, low), max_of(high));
     ASSERT_EQ(test_stats(j).builds, 1);
-    iron_jit *k = new_jit(vector_reduce_max_design,
+    iron_jit *k = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
     ASSERT_EQ(reduce_max_int32(k, low), max_of(low));
     iron_tensor_free(high);
@@ -429,11 +407,11 @@ TEST(upstream_basic_vector_reduce_max_running_max_persists)
 TEST(upstream_basic_vector_reduce_max_bf16)
 {
     const int64_t n = 524288 / 2;
-    iron_jit *j = new_jit(vector_reduce_max_design,
+    iron_jit *j = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
-    iron_tensor *r = rand_ints(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 3);
-    iron_tensor *in = zeros(IRON_BFLOAT16, IRON_SHAPE(n));
-    iron_tensor *out = zeros(IRON_BFLOAT16, IRON_SHAPE(2));
+    iron_tensor *r = test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 3);
+    iron_tensor *in = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
+    iron_tensor *out = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(2));
     const int32_t *ri = iron_tensor_data(r);
     iron_bf16 *x = iron_tensor_data(in);
     float want = -1e30f;
@@ -449,12 +427,12 @@ TEST(upstream_basic_vector_reduce_max_bf16)
     iron_tensor_free(in);
     iron_tensor_free(out);
     /* Other dtypes, and lengths that are not whole objects, are refused. */
-    iron_tensor *f = zeros(IRON_FLOAT32, IRON_SHAPE(2048));
-    iron_tensor *fo = zeros(IRON_FLOAT32, IRON_SHAPE(1));
+    iron_tensor *f = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(2048));
+    iron_tensor *fo = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(1));
     ASSERT_FAILS(iron_call(j, f, fo), IRON_EDTYPE,
                  "float32 elements; expected int32 or bfloat16");
-    iron_tensor *s = zeros(IRON_INT32, IRON_SHAPE(3000));
-    iron_tensor *so = zeros(IRON_INT32, IRON_SHAPE(1));
+    iron_tensor *s = test_zeros_shape(IRON_INT32, IRON_SHAPE(3000));
+    iron_tensor *so = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
     ASSERT_FAILS(iron_call(j, s, so), IRON_ESHAPE,
                  "3000 elements are not a whole number of 2048-element "
                  "objects");
@@ -474,10 +452,10 @@ TEST(upstream_basic_vector_reduce_max_bf16)
  * worker, each with its fill's access pattern as upstream's. */
 TEST(upstream_basic_dump_links)
 {
-    iron_jit *j = new_jit(passthrough_dmas_design, &passthrough_dmas_options);
-    iron_tensor *a = zeros(IRON_INT32, IRON_SHAPE(4096));
-    iron_tensor *b = zeros(IRON_INT32, IRON_SHAPE(4096));
-    iron_tensor *c = zeros(IRON_INT32, IRON_SHAPE(4096));
+    iron_jit *j = test_new_jit(passthrough_dmas_design, &passthrough_dmas_options);
+    iron_tensor *a = test_zeros_shape(IRON_INT32, IRON_SHAPE(4096));
+    iron_tensor *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(4096));
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(4096));
     char *text = dump_of(j, IRON_TENSORS(a, b, c));
     ASSERT_CONTAINS(text, "0 forward on memtile (0,1): 'in' -> 'in_fwd'\n");
     ASSERT_CONTAINS(text, "workers (0):\n");
@@ -490,10 +468,10 @@ TEST(upstream_basic_dump_links)
     iron_tensor_free(c);
     iron_jit_free(j);
 
-    j = new_jit(dma_transpose_design, &dma_transpose_options);
+    j = test_new_jit(dma_transpose_design, &dma_transpose_options);
     iron_tensor *m[3];
     for (int i = 0; i < 3; i++)
-        m[i] = zeros(IRON_INT32, IRON_SHAPE(64, 32));
+        m[i] = test_zeros_shape(IRON_INT32, IRON_SHAPE(64, 32));
     text = dump_of(j, IRON_TENSORS(m[0], m[1], m[2]));
     ASSERT_CONTAINS(text, "0 forward on compute tile (0,2): 'in' -> "
                           "'in_fwd'\n");
@@ -515,10 +493,10 @@ TEST(upstream_basic_dump_links)
  * output lines, its 16-int32 RTP and the default 1 KiB stack. */
 TEST(upstream_basic_dump_color_threshold)
 {
-    iron_jit *j = new_jit(color_threshold_design, &color_threshold_options);
-    iron_tensor *in = zeros(IRON_INT8, IRON_SHAPE(1920 * 1080));
-    iron_tensor *unused = zeros(IRON_INT32, IRON_SHAPE(32));
-    iron_tensor *out = zeros(IRON_INT8, IRON_SHAPE(1920 * 1080));
+    iron_jit *j = test_new_jit(color_threshold_design, &color_threshold_options);
+    iron_tensor *in = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1080));
+    iron_tensor *unused = test_zeros_shape(IRON_INT32, IRON_SHAPE(32));
+    iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1080));
     char *text = dump_of(j, IRON_TENSORS(in, unused, out));
     ASSERT_CONTAINS(text, "0 split on memtile (0,1): 'inOOB_L3L2' -> "
                           "'inOOB_L2L1_0', 'inOOB_L2L1_1', 'inOOB_L2L1_2', "
@@ -556,10 +534,10 @@ TEST(upstream_basic_dump_color_threshold)
  * partial crosses by DMA with buffers on both tiles. */
 TEST(upstream_basic_dump_vector_reduce_max_shared_memory)
 {
-    iron_jit *j = new_jit(vector_reduce_max_design,
+    iron_jit *j = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
-    iron_tensor *in = zeros(IRON_INT32, IRON_SHAPE(131072));
-    iron_tensor *out = zeros(IRON_INT32, IRON_SHAPE(1));
+    iron_tensor *in = test_zeros_shape(IRON_INT32, IRON_SHAPE(131072));
+    iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
     char *text = dump_of(j, IRON_TENSORS(in, out));
     ASSERT_CONTAINS(text, "0 split on memtile (0,1): 'of_in' -> 'memA0', "
                           "'memA1', 'memA2', 'memA3' offsets [0, 512, 1024, "
@@ -567,7 +545,11 @@ TEST(upstream_basic_dump_vector_reduce_max_shared_memory)
     ASSERT_CONTAINS(text, "reduce1: core body 'core_body' on tile (0,3)\n"
                           "    args: fifo 'memA1' (consumer), fifo 'memC1' "
                           "(producer), fifo 'memC0' (consumer), fifo 'memC2' "
-                          "(consumer), fifo 'memC3' (consumer), 64, 512\n");
+                          "(consumer), fifo 'memC3' (consumer), rtp "
+                          "'nextC_buffer' (initial xxh64 ");
+    /* The running maximum and the scratch are tile buffers with upstream's
+     * initial value, one copy per worker. */
+    ASSERT_CONTAINS(text, "rtp 'tmp_buffer' (initial xxh64 ");
     ASSERT_CONTAINS(text, "memC0: int32[1] x 2\n"
                           "    producer: worker 'reduce0' @(0,2) buffers 2 "
                           "(declared depth 2, shared memory on compute tile "

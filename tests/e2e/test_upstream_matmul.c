@@ -18,20 +18,6 @@
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static iron_jit *new_jit(iron_design_fn fn, const iron_jit_options *o)
-{
-    iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
-    return j;
-}
-
-static iron_tensor *zeros(iron_dtype dt, iron_shape s)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
-    return t;
-}
-
 /* Upstream's get_random<int16_t>: any int16 value. */
 static iron_tensor *rand_i16(iron_shape s, uint64_t seed)
 {
@@ -115,7 +101,7 @@ static void run_matmul(iron_jit *j, const iron_launch_config *cfg,
 {
     iron_tensor *A = rand_i16(IRON_SHAPE(M, K), seed);
     iron_tensor *B = rand_i16(IRON_SHAPE(K, N), seed + 1);
-    iron_tensor *C = zeros(out, IRON_SHAPE(M, N));
+    iron_tensor *C = test_zeros_shape(out, IRON_SHAPE(M, N));
     ASSERT_OK(iron_jit_launch(j, cfg, nparams, params,
                               IRON_TENSORS(A, B, C)));
     assert_matmul(A, B, C);
@@ -129,9 +115,9 @@ static char *dump_of(iron_jit *j, const iron_launch_config *cfg,
                      int nparams, const iron_param *params, int64_t M,
                      int64_t K, int64_t N, iron_dtype out)
 {
-    iron_tensor *A = zeros(IRON_INT16, IRON_SHAPE(M, K));
-    iron_tensor *B = zeros(IRON_INT16, IRON_SHAPE(K, N));
-    iron_tensor *C = zeros(out, IRON_SHAPE(M, N));
+    iron_tensor *A = test_zeros_shape(IRON_INT16, IRON_SHAPE(M, K));
+    iron_tensor *B = test_zeros_shape(IRON_INT16, IRON_SHAPE(K, N));
+    iron_tensor *C = test_zeros_shape(out, IRON_SHAPE(M, N));
     char *text = NULL;
     ASSERT_OK(iron_jit_dump(j, cfg, nparams, params, IRON_TENSORS(A, B, C),
                             &text));
@@ -199,7 +185,7 @@ static int count_of(const char *text, const char *needle)
 
 static iron_jit *whole_jit(void)
 {
-    return new_jit(upstream_matmul_whole_design,
+    return test_new_jit(upstream_matmul_whole_design,
                    &upstream_matmul_whole_options);
 }
 
@@ -226,8 +212,8 @@ TEST(upstream_matmul_whole_512_npu2)
         run_matmul(j, NULL, IRON_NO_PARAMS, 512, 512, 512, IRON_INT32, 3);
 
         iron_tensor *A = rand_i16(IRON_SHAPE(512, 512), 4);
-        iron_tensor *B = zeros(IRON_INT16, IRON_SHAPE(512, 512));
-        iron_tensor *C = zeros(IRON_INT16, IRON_SHAPE(512, 512));
+        iron_tensor *B = test_zeros_shape(IRON_INT16, IRON_SHAPE(512, 512));
+        iron_tensor *C = test_zeros_shape(IRON_INT16, IRON_SHAPE(512, 512));
         int16_t *b = iron_tensor_data(B);
         for (int i = 0; i < 512; i++)
             b[i * 512 + i] = 1;
@@ -475,9 +461,9 @@ TEST(upstream_matmul_whole_task_groups)
 TEST(upstream_matmul_whole_errors)
 {
     iron_jit *j = whole_jit();
-    iron_tensor *A = zeros(IRON_INT16, IRON_SHAPE(512, 512));
-    iron_tensor *B = zeros(IRON_INT16, IRON_SHAPE(512, 512));
-    iron_tensor *C = zeros(IRON_INT16, IRON_SHAPE(512, 512));
+    iron_tensor *A = test_zeros_shape(IRON_INT16, IRON_SHAPE(512, 512));
+    iron_tensor *B = test_zeros_shape(IRON_INT16, IRON_SHAPE(512, 512));
+    iron_tensor *C = test_zeros_shape(IRON_INT16, IRON_SHAPE(512, 512));
     IRON_WITH_DEVICE("npu1")
     {
         ASSERT_FAILS(iron_call_with(j,
@@ -497,7 +483,7 @@ TEST(upstream_matmul_whole_errors)
                                     A, B, C),
                      IRON_ESHAPE, "micro-tiles");
     }
-    iron_tensor *C8 = zeros(IRON_INT8, IRON_SHAPE(512, 512));
+    iron_tensor *C8 = test_zeros_shape(IRON_INT8, IRON_SHAPE(512, 512));
     ASSERT_FAILS(iron_call(j, A, B, C8), IRON_EDTYPE, "int16 or int32");
     iron_tensor_free(C8);
     iron_tensor_free(A);
@@ -512,7 +498,7 @@ TEST(upstream_matmul_whole_errors)
 
 static iron_jit *single_jit(void)
 {
-    return new_jit(upstream_matmul_single_design,
+    return test_new_jit(upstream_matmul_single_design,
                    &upstream_matmul_single_options);
 }
 

@@ -16,20 +16,6 @@
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static iron_jit *new_jit(iron_design_fn fn, const iron_jit_options *o)
-{
-    iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
-    return j;
-}
-
-static iron_tensor *zeros(iron_dtype dt, iron_shape s)
-{
-    iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
-    return t;
-}
-
 static float bf16f(uint16_t b)
 {
     return iron_bf16_to_float(b);
@@ -151,8 +137,8 @@ static void assert_same_order(const iron_tap *got, const int64_t *sizes,
  * skips NaN inputs; 65536 patterns are four calls of 16384 here. */
 static void check_relu(iron_jit *j, int nparams, const iron_param *params)
 {
-    iron_tensor *in = zeros(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
-    iron_tensor *out = zeros(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
+    iron_tensor *in = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
+    iron_tensor *out = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
     uint16_t *a = iron_tensor_data(in), *b = iron_tensor_data(out);
     int64_t errors = 0, exact_bad = 0, nans = 0;
     for (int call = 0; call < 4; call++) {
@@ -191,7 +177,7 @@ static void check_relu(iron_jit *j, int nparams, const iron_param *params)
  * option. */
 TEST(upstream_ml_relu)
 {
-    iron_jit *j = new_jit(upstream_relu_design, &upstream_relu_options);
+    iron_jit *j = test_new_jit(upstream_relu_design, &upstream_relu_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_relu(j, IRON_NO_PARAMS);
@@ -214,7 +200,7 @@ TEST(upstream_ml_relu)
 /* upstream: random_bfloat16_t(1.0, -0.5) = bf16(rand()/RAND_MAX - 0.5) */
 static iron_tensor *rand_bf16_centered(int64_t n, uint64_t seed)
 {
-    iron_tensor *u = NULL, *t = zeros(IRON_BFLOAT16, IRON_SHAPE(n));
+    iron_tensor *u = NULL, *t = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
     ASSERT_OK(iron_tensor_rand(&u, IRON_FLOAT32, IRON_SHAPE(n), seed));
     const float *f = iron_tensor_data(u);
     uint16_t *b = iron_tensor_data(t);
@@ -228,7 +214,7 @@ static void check_eltwise_add(iron_jit *j)
 {
     iron_tensor *A = rand_bf16_centered(EADD_N, 71);
     iron_tensor *B = rand_bf16_centered(EADD_N, 72);
-    iron_tensor *C = zeros(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
+    iron_tensor *C = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
     const uint16_t *a = iron_tensor_data(A), *b = iron_tensor_data(B);
     const uint16_t *c = iron_tensor_data(C);
     for (int call = 0; call < 2; call++) {
@@ -259,7 +245,7 @@ static void check_eltwise_add(iron_jit *j)
 /* Upstream's devices: NPU1Col1 and NPU2. */
 TEST(upstream_ml_eltwise_add)
 {
-    iron_jit *j = new_jit(upstream_eltwise_add_design,
+    iron_jit *j = test_new_jit(upstream_eltwise_add_design,
                           &upstream_eltwise_add_options);
     IRON_WITH_DEVICE("npu1_1col")
     {
@@ -284,7 +270,7 @@ TEST(upstream_ml_eltwise_add)
 static void check_row_wise_bias_add(iron_jit *j, iron_tensor *in,
                                     iron_tensor *bias)
 {
-    iron_tensor *out = zeros(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
+    iron_tensor *out = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
     ASSERT_OK(iron_call(j, in, bias, out));
     const float *x = iron_tensor_data(in), *bb = iron_tensor_data(bias);
     float *ref = malloc(sizeof(float) * RWB_M * RWB_N);
@@ -308,7 +294,7 @@ static void check_row_wise_bias_add(iron_jit *j, iron_tensor *in,
  * in + bias per row; then random data on the same (still running) worker. */
 TEST(upstream_ml_row_wise_bias_add)
 {
-    iron_jit *j = new_jit(upstream_row_wise_bias_add_design,
+    iron_jit *j = test_new_jit(upstream_row_wise_bias_add_design,
                           &upstream_row_wise_bias_add_options);
     iron_tensor *in = NULL, *bias = NULL;
     ASSERT_OK(iron_tensor_arange(&in, IRON_FLOAT32,
@@ -399,9 +385,9 @@ static void check_edge_detect(iron_jit *j, int w, int h, uint64_t seed)
 {
     const int64_t bytes = (int64_t)w * h * 4;
     uint8_t *bgr = random_bgr(w, h, seed);
-    iron_tensor *I = zeros(IRON_INT8, IRON_SHAPE(bytes));
-    iron_tensor *B = zeros(IRON_INT32, IRON_SHAPE(16, 16));
-    iron_tensor *O = zeros(IRON_INT8, IRON_SHAPE(bytes));
+    iron_tensor *I = test_zeros_shape(IRON_INT8, IRON_SHAPE(bytes));
+    iron_tensor *B = test_zeros_shape(IRON_INT32, IRON_SHAPE(16, 16));
+    iron_tensor *O = test_zeros_shape(IRON_INT8, IRON_SHAPE(bytes));
     uint8_t *rgba = iron_tensor_data(I);
     for (int64_t p = 0; p < (int64_t)w * h; p++) {
         rgba[4 * p] = bgr[3 * p + 2];
@@ -452,7 +438,7 @@ static void check_edge_detect(iron_jit *j, int w, int h, uint64_t seed)
  * build compiles nine kernels). */
 TEST(upstream_ml_edge_detect_1920x1080_npu1)
 {
-    iron_jit *j = new_jit(upstream_edge_detect_design,
+    iron_jit *j = test_new_jit(upstream_edge_detect_design,
                           &upstream_edge_detect_options);
     IRON_WITH_DEVICE("npu1_1col")
     {
@@ -463,7 +449,7 @@ TEST(upstream_ml_edge_detect_1920x1080_npu1)
 
 TEST(upstream_ml_edge_detect_1920x1080_npu2)
 {
-    iron_jit *j = new_jit(upstream_edge_detect_design,
+    iron_jit *j = test_new_jit(upstream_edge_detect_design,
                           &upstream_edge_detect_options);
     IRON_WITH_DEVICE("npu2")
     {
@@ -476,7 +462,7 @@ TEST(upstream_ml_edge_detect_1920x1080_npu2)
  * workers that already went through one (they never stop). */
 TEST(upstream_ml_edge_detect_64x36)
 {
-    iron_jit *j = new_jit(upstream_edge_detect_design,
+    iron_jit *j = test_new_jit(upstream_edge_detect_design,
                           &upstream_edge_detect_options);
     check_edge_detect(j, 64, 36, 82);
     check_edge_detect(j, 64, 36, 83);
@@ -486,7 +472,7 @@ TEST(upstream_ml_edge_detect_64x36)
 
 TEST(upstream_ml_edge_detect_640x480)
 {
-    iron_jit *j = new_jit(upstream_edge_detect_design,
+    iron_jit *j = test_new_jit(upstream_edge_detect_design,
                           &upstream_edge_detect_options);
     check_edge_detect(j, 640, 480, 84);
     check_edge_detect(j, 640, 480, 86);
@@ -505,11 +491,11 @@ TEST(upstream_ml_edge_detect_640x480)
  * memories touch are one pool of shared memory (OF_local is on one tile). */
 TEST(upstream_ml_dump_edge_detect_buffers)
 {
-    iron_jit *j = new_jit(upstream_edge_detect_design,
+    iron_jit *j = test_new_jit(upstream_edge_detect_design,
                           &upstream_edge_detect_options);
-    iron_tensor *I = zeros(IRON_INT8, IRON_SHAPE(1920 * 1080 * 4));
-    iron_tensor *B = zeros(IRON_INT32, IRON_SHAPE(16, 16));
-    iron_tensor *O = zeros(IRON_INT8, IRON_SHAPE(1920 * 1080 * 4));
+    iron_tensor *I = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1080 * 4));
+    iron_tensor *B = test_zeros_shape(IRON_INT32, IRON_SHAPE(16, 16));
+    iron_tensor *O = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1080 * 4));
     char *text = dump_of(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(I, B, O));
 
     ASSERT_CONTAINS(text, "  inOF_L2L1: uint8[7680] x 7\n");
@@ -556,15 +542,15 @@ TEST(upstream_ml_dump_edge_detect_buffers)
 
 TEST(upstream_ml_dump_relu)
 {
-    iron_jit *j = new_jit(upstream_relu_design, &upstream_relu_options);
-    iron_tensor *in = zeros(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
-    iron_tensor *out = zeros(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
+    iron_jit *j = test_new_jit(upstream_relu_design, &upstream_relu_options);
+    iron_tensor *in = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
+    iron_tensor *out = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(RELU_N));
     char *text = dump_of(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(in, out));
     ASSERT_CONTAINS(text, "workers (8):");
     ASSERT_CONTAINS(text, "fifos (16):");
     for (int i = 0; i < 4; i++)
         for (int c = 0; c < 2; c++) {
-            char f[16], who[32], tap[192];
+            char f[40], who[64], tap[192];
             snprintf(who, sizeof who, "worker 'relu%d_%d'", i, c);
             snprintf(f, sizeof f, "in%d_%d", i, c);
             ASSERT_ENDPOINT(text, f, who, "buffers 2 (max acquire 1 + 1; "
@@ -594,11 +580,11 @@ TEST(upstream_ml_dump_relu)
 
 TEST(upstream_ml_dump_eltwise_add)
 {
-    iron_jit *j = new_jit(upstream_eltwise_add_design,
+    iron_jit *j = test_new_jit(upstream_eltwise_add_design,
                           &upstream_eltwise_add_options);
-    iron_tensor *A = zeros(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
-    iron_tensor *B = zeros(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
-    iron_tensor *C = zeros(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
+    iron_tensor *A = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
+    iron_tensor *B = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
+    iron_tensor *C = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(EADD_N));
     char *text = dump_of(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(A, B, C));
     ASSERT_CONTAINS(text, "  inA: bfloat16[2048] x 2\n");
     ASSERT_CONTAINS(text, "  memA0: bfloat16[1024] x 2\n");
@@ -629,11 +615,11 @@ TEST(upstream_ml_dump_eltwise_add)
  * the same order. */
 TEST(upstream_ml_dump_row_wise_bias_add)
 {
-    iron_jit *j = new_jit(upstream_row_wise_bias_add_design,
+    iron_jit *j = test_new_jit(upstream_row_wise_bias_add_design,
                           &upstream_row_wise_bias_add_options);
-    iron_tensor *in = zeros(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
-    iron_tensor *bias = zeros(IRON_FLOAT32, IRON_SHAPE(RWB_N));
-    iron_tensor *out = zeros(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
+    iron_tensor *in = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
+    iron_tensor *bias = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_N));
+    iron_tensor *out = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
     char *text = dump_of(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(in, bias, out));
     ASSERT_CONTAINS(text, "fill fifo 'in_fifo' (producer) from argument 0 "
                           "('inp') offset 0 sizes [72, 768, 32] strides "
