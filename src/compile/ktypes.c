@@ -161,6 +161,15 @@ static iron_status parse_item(const char *item, const char *end, int index,
     return IRON_OK;
 }
 
+/* The end of the item starting at s: the next comma outside parentheses
+ * (those of a kernel(...) item), or the terminating NUL. */
+static const char *item_end(const char *s)
+{
+    for (int depth = 0; *s && (*s != ',' || depth > 0); s++)
+        depth += (*s == '(') - (*s == ')');
+    return s;
+}
+
 /*
  * Parses a comma-separated declaration into types[0 .. *n).  An empty or
  * all-blank declaration is zero arguments.  On failure *n is 0 and the
@@ -187,13 +196,10 @@ iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
         return IRON_OK;
 
     /* Count first so that "too many" is reported with the full count
-     * rather than at the first item past the limit.  Commas inside a
-     * kernel(...) item belong to it. */
-    int count = 1, depth = 0;
-    for (const char *c = decl; *c; c++) {
-        depth += (*c == '(') - (*c == ')');
-        count += *c == ',' && depth == 0;
-    }
+     * rather than at the first item past the limit. */
+    int count = 1;
+    for (const char *c = item_end(decl); *c; c = item_end(c + 1))
+        count++;
     if (count > max)
         return iron__fail(IRON_EINVAL,
                           "kernel argument types '%.200s': too many arguments: "
@@ -202,14 +208,11 @@ iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
 
     const char *item = decl;
     for (int i = 0; i < count; i++) {
-        const char *comma = item;
-        for (int dp = 0; *comma && (*comma != ',' || dp > 0); comma++)
-            dp += (*comma == '(') - (*comma == ')');
-        const char *item_end = *comma ? comma : end;
-        iron_status st = parse_item(item, item_end, i + 1, &types[i]);
+        const char *stop = item_end(item);
+        iron_status st = parse_item(item, stop, i + 1, &types[i]);
         if (st != IRON_OK)
             return st;
-        item = item_end + 1;
+        item = stop + 1;
     }
     *n = count;
     return IRON_OK;

@@ -80,7 +80,6 @@ struct iron_handle {
     int mover;                /* runtime endpoints: the mover serving them */
     int buffers;              /* buffers the lowering gave it (0: none) */
     char why[80];             /* and why that many, for dumps and messages */
-    iron_handle *merged;      /* a runtime consumer folded into another */
     int shim_pinned;          /* iron_handle_set_shim gave the column */
     int shim_col;
 };

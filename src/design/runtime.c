@@ -51,9 +51,9 @@ static iron_status push_op(iron_design *d, iron__rt_op *op)
 /* As upstream's Runtime.sequence(): consumer handles of one fifo that the
  * runtime drains are one endpoint (it is easy to call iron_fifo_cons once
  * per drain), so a new one is folded into the first.  Two runtime
- * consumers that differ (depth) are an error, as upstream's.  The folded
- * handle leaves the fifo's consumer list and stays valid, owned by the
- * design, naming the one it was folded into. */
+ * consumers that differ (depth, shim) are an error, as upstream's.  The
+ * folded handle leaves the fifo's consumer list and stays valid (owned by
+ * the design); the op records the one it was folded into. */
 static iron_status merge_runtime_consumer(iron_design *d, iron_handle **hp)
 {
     iron_handle *h = *hp;
@@ -96,7 +96,6 @@ static iron_status merge_runtime_consumer(iron_design *d, iron_handle **hp)
     }
     f->ncons--;
     h->user = IRON__USER_RUNTIME;
-    h->merged = first;
     *hp = first;
     return IRON_OK;
 }

@@ -203,6 +203,15 @@ static void set_barrier(emu_inst *in, const iron__rt_op *op)
             iron__emu_barrier_set(&in->barriers[i], (int)op->value);
 }
 
+/* Runs the lanes until task group g's awaited drains are done (g 0: the
+ * drains awaited outside groups). */
+static iron_status run_group(emu_inst *in, int g, iron_run_state *state)
+{
+    in->final_phase = 0;
+    in->phase_group = g;
+    return iron__emu_lanes_run(in, state);
+}
+
 static iron_status emu_run(iron_driver *drv, void *loaded,
                            const iron_run_args *args, iron_run_state *state)
 {
@@ -247,9 +256,7 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
              * it stands (upstream emits dma_await_task right after it):
              * the sequence goes on only once it is done. */
             if (op->wait && op->group == 0) {
-                in->final_phase = 0;
-                in->phase_group = 0;
-                s = iron__emu_lanes_run(in, state);
+                s = run_group(in, 0, state);
                 if (s == IRON_EDEADLOCK && i + 1 < d->ops.n)
                     s = iron__fail_context(
                         s,
@@ -273,9 +280,7 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         case IRON__RT_GROUP_START:
             break;
         case IRON__RT_GROUP_FINISH:
-            in->final_phase = 0;
-            in->phase_group = op->group;
-            s = iron__emu_lanes_run(in, state);
+            s = run_group(in, op->group, state);
             break;
         }
     }

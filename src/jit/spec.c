@@ -56,9 +56,28 @@ void iron__jit_spec_free(jit_spec *s)
     iron__free(s);
 }
 
-/* Kernels that core bodies call: each calling worker uses the kernel's
- * object, or its own instance when the kernel keeps state and an earlier
- * worker already calls it (each core has its own data memory). */
+/* The instance of kernel object `master` that worker `worker` uses.
+ * Without state of its own a kernel behaves the same from one instance
+ * for every core, so *out is master; with state, and an earlier worker
+ * already using it, each core needs its own: a clone (*cloned set). */
+static iron_status core_instance(iron__kobj *master, int earlier,
+                                 const char *entry, const char *worker,
+                                 iron__kobj **out, int *cloned)
+{
+    *out = master;
+    *cloned = 0;
+    if (!earlier || !iron__kobj_has_state(master))
+        return IRON_OK;
+    char label[160];
+    snprintf(label, sizeof label, "kernel '%s' for worker '%s'", entry,
+             worker);
+    iron_status s = iron__kobj_clone(master, label, out);
+    *cloned = s == IRON_OK;
+    return s;
+}
+
+/* Kernels that core bodies call: each calling worker gets its instance
+ * (core_instance) and the entry to call in it. */
 static iron_status instantiate_called_kernels(iron_program *p)
 {
     const iron_design *d = p->d;
@@ -77,23 +96,19 @@ static iron_status instantiate_called_kernels(iron_program *p)
             const iron_kernel *k = w->args[a].kernel;
             if (w->args[a].kind != IRON_ARG_KERNEL)
                 continue;
-            iron__kobj *o = p->kobjs[k->index];
-            int earlier = 0;
+            int earlier = 0, cloned;
             for (int e = 0; e < i && !earlier; e++)
                 for (int b = 0; b < d->workers.v[e]->nargs; b++)
                     earlier |= d->workers.v[e]->args[b].kind ==
                                    IRON_ARG_KERNEL &&
                                d->workers.v[e]->args[b].kernel == k;
-            if (earlier && iron__kobj_has_state(o)) {
-                char label[160];
-                snprintf(label, sizeof label, "kernel '%s' for worker '%s'",
-                         k->entry, w->name);
-                iron_status s = iron__kobj_clone(o, label,
-                                                 &p->kclones[p->nkclones]);
-                if (s != IRON_OK)
-                    return s;
-                o = p->kclones[p->nkclones++];
-            }
+            iron__kobj *o;
+            iron_status s = core_instance(p->kobjs[k->index], earlier,
+                                          k->entry, w->name, &o, &cloned);
+            if (s != IRON_OK)
+                return s;
+            if (cloned)
+                p->kclones[p->nkclones++] = o;
             p->wargs[i][a].kfn = iron__kobj_raw_entry(o);
             if (!p->wargs[i][a].kfn)
                 return iron__fail(IRON_ELOAD,
@@ -118,22 +133,14 @@ static iron_status instantiate_workers(iron_program *p)
     for (int i = 0; i < n; i++) {
         const iron_worker *w = d->workers.v[i];
         iron__kobj *master = p->kobjs[w->kernel->index];
-        int taken = 0;
+        int taken = 0, cloned;
         for (int e = 0; e < i; e++)
             taken |= p->wobjs[e] == master;
-        /* Without state of its own a kernel behaves the same from one
-         * instance for every core; with state each core needs its own. */
-        if (!taken || !iron__kobj_has_state(master)) {
-            p->wobjs[i] = master;
-        } else {
-            char label[160];
-            snprintf(label, sizeof label, "kernel '%s' for worker '%s'",
-                     w->kernel->entry, w->name);
-            iron_status s = iron__kobj_clone(master, label, &p->wobjs[i]);
-            if (s != IRON_OK)
-                return s;
-            p->wclone[i] = 1;
-        }
+        iron_status s = core_instance(master, taken, w->kernel->entry,
+                                      w->name, &p->wobjs[i], &cloned);
+        if (s != IRON_OK)
+            return s;
+        p->wclone[i] = (unsigned char)cloned;
         p->wfns[i] = iron__kobj_entry(p->wobjs[i]);
     }
     return instantiate_called_kernels(p);

@@ -37,12 +37,13 @@ static iron__tile_use *use_tile(iron_program *p, iron__tile t)
 
 /* --- workers ------------------------------------------------------------ */
 
-static int tile_taken(const iron_design *d, iron__tile t)
+/* The worker on tile t, or NULL. */
+static const iron_worker *worker_at(const iron_design *d, iron__tile t)
 {
     for (int i = 0; i < d->workers.n; i++)
         if (same_tile(d->workers.v[i]->tile, t))
-            return 1;
-    return 0;
+            return d->workers.v[i];
+    return NULL;
 }
 
 /* The order workers are placed in: upstream's placer takes them in the
@@ -94,7 +95,7 @@ static iron_status place_workers(iron_program *p)
             break;
         for (;; next++) {
             iron__tile t = { next / rows, IRON__ROW_COMPUTE + next % rows };
-            if (!tile_taken(d, t)) {
+            if (!worker_at(d, t)) {
                 w->tile = t;
                 next++;
                 break;
@@ -188,7 +189,7 @@ static iron__tile free_compute_tile(const iron_program *p, int home)
     for (int c = home; c < d->cols; c++)
         for (int r = 0; r < p->dev.compute_rows; r++) {
             iron__tile t = { c, IRON__ROW_COMPUTE + r };
-            int taken = tile_taken(d, t);
+            int taken = worker_at(d, t) != NULL;
             for (int i = 0; i < d->links.n && !taken; i++)
                 taken = same_tile(d->links.v[i]->tile, t);
             if (!taken)
@@ -210,20 +211,12 @@ static iron_status place_links(iron_program *p)
         iron__link *l = d->links.v[i];
         if (l->place != IRON_LINK_TILE)
             continue;
-        if (l->tile.col >= d->cols)
-            return iron__fail(IRON_ERESOURCE,
-                              "link %d is placed in column %d; the launch "
-                              "grants %d column%s",
-                              l->index, l->tile.col, d->cols,
-                              d->cols == 1 ? "" : "s");
+        /* The tile is inside the grant (checked when the link was made). */
+        const iron_worker *w = worker_at(d, l->tile);
         if (l->tile.row == IRON__ROW_MEMTILE) {
             used_in[l->tile.col] += l->nin;
             used_out[l->tile.col] += l->nout;
-        } else if (tile_taken(d, l->tile)) {
-            const iron_worker *w = NULL;
-            for (int k = 0; k < d->workers.n && !w; k++)
-                if (same_tile(d->workers.v[k]->tile, l->tile))
-                    w = d->workers.v[k];
+        } else if (w) {
             return iron__fail(IRON_ERESOURCE,
                               "link %d is placed on compute tile (%d,%d), "
                               "which runs worker '%s'; a link there uses "
@@ -365,17 +358,17 @@ static void set_buffers(iron_handle *h, const iron__pool *pl)
 
 /* The source end of a fifo's transfers: its producer's pool (or the
  * host), with the piece of a link's big object it covers. */
-static iron__end source_end(iron_program *p, iron_fifo *f)
+static iron__end source_end(iron_program *p, iron_fifo *f, int shared,
+                            iron__tile where)
 {
     iron_handle *prod = &f->prod;
     iron__end e = { -1, 0, 0, prod->has_dims ? &prod->dims : NULL, 1 };
     switch (prod->user) {
     case IRON__USER_WORKER: {
         char label[96], why[80];
-        iron__tile where;
         prod->tile = prod->worker->tile;
         int depth;
-        if (shares_memory(f, &where)) {
+        if (shared) {
             char tn[48];
             depth = prod->depth;
             snprintf(why, sizeof why, "declared depth %d, shared memory "
@@ -430,17 +423,18 @@ static int push_mover(iron_program *p, const iron_fifo *f, iron__end src)
  * pool. */
 static void place_fifo(iron_program *p, iron_fifo *f)
 {
-    iron__end src = source_end(p, f);
+    iron__tile where = f->prod.tile;
+    int shared = shares_memory(f, &where);
+    iron__end src = source_end(p, f, shared, where);
     iron__mover m;
     memset(&m, 0, sizeof m);
-    iron__tile where;
     for (int c = 0; c < f->ncons; c++) {
         iron_handle *h = f->cons[c];
         iron__end dst = { -1, 0, 0, h->has_dims ? &h->dims : NULL, 1 };
         char label[96], why[80];
         if (h->user == IRON__USER_WORKER) {
             h->tile = h->worker->tile;
-            if (src.pool >= 0 && shares_memory(f, &where)) {
+            if (shared) {
                 h->pool = src.pool;
                 h->slot = add_reader(p, src.pool);
                 set_buffers(h, &p->pools[src.pool]);
@@ -734,12 +728,7 @@ static iron_status place_shim(iron_program *p)
         int *used = from_host ? used_out : used_in;
         int limit = from_host ? p->dev.shim.dma_out : p->dev.shim.dma_in;
         char hl[96];
-        if (h->shim_col >= cols)
-            return iron__fail(IRON_ERESOURCE,
-                              "%s is placed on shim (%d,0); the launch "
-                              "grants %d column%s",
-                              iron__handle_label(h, hl, sizeof hl),
-                              h->shim_col, cols, cols == 1 ? "" : "s");
+        /* The column is inside the grant (iron_handle_set_shim checks). */
         if (used[h->shim_col] >= limit)
             return iron__fail(IRON_ERESOURCE,
                               "%s is placed on shim (%d,0), whose %d %s "
@@ -785,6 +774,11 @@ static iron_status place_shim(iron_program *p)
  * DMA tasks in flight than buffer descriptors: a task holds one from its
  * issue until its task group is finished (the sequence's own group, at
  * the end of the sequence). */
+static int is_dma_task(const iron__rt_op *op)
+{
+    return op->kind == IRON__RT_FILL || op->kind == IRON__RT_DRAIN;
+}
+
 static iron_status map_ops(iron_program *p)
 {
     iron_design *d = p->d;
@@ -795,13 +789,12 @@ static iron_status map_ops(iron_program *p)
         if (op->kind == IRON__RT_GROUP_FINISH) {
             for (int k = 0; k < i; k++) {
                 const iron__rt_op *o = &d->ops.v[k];
-                if ((o->kind == IRON__RT_FILL || o->kind == IRON__RT_DRAIN) &&
-                    o->group == op->group)
+                if (is_dma_task(o) && o->group == op->group)
                     live[o->shim_col]--;
             }
             continue;
         }
-        if (op->kind != IRON__RT_FILL && op->kind != IRON__RT_DRAIN)
+        if (!is_dma_task(op))
             continue;
         int mi = op->h->mover;
         p->op_mover[i] = mi;
@@ -813,9 +806,7 @@ static iron_status map_ops(iron_program *p)
             if (op->kind == IRON__RT_DRAIN && op->wait && op->group == 0) {
                 for (int k = free_from; k <= i; k++) {
                     const iron__rt_op *o = &d->ops.v[k];
-                    if ((o->kind == IRON__RT_FILL ||
-                         o->kind == IRON__RT_DRAIN) &&
-                        o->group == 0)
+                    if (is_dma_task(o) && o->group == 0)
                         live[o->shim_col]--;
                 }
                 free_from = i + 1;
