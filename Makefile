@@ -13,7 +13,7 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings \
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
 CFLAGS   += $(OPT) $(WARN) $(SAN)
 LIBCFLAGS = -fPIC -fvisibility=hidden -DIRON_BUILDING
-LDLIBS   += -lxxhash -lboost_context -ldl -lpthread -lm
+LDLIBS   += -lxxhash -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm
 PREFIX   ?= /usr/local
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
@@ -64,7 +64,7 @@ $(SHARED): $(LIB_OBJ)
 
 $(BUILD)/iron.pc: Makefile
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lboost_context -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
 
 # -rdynamic: design plugins loaded by `iron dump` call the library's API
 # in the executable, so that they share its state.
@@ -89,8 +89,9 @@ $(BUILD)/bench/%: bench/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STA
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
 
-test: $(TESTS) $(CLI) $(EXLIB)
-	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) ./$(TESTS) $(T)
+test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference
+	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
+	    IRON_REFERENCE=$(BUILD)/examples/reference ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo
@@ -119,7 +120,7 @@ install: lib $(CLI)
 # Debian 12 packages the build and the tests need.  Every build checks
 # for them first (cheaply): as root they are installed, otherwise the
 # command to run is printed.
-DEPS_PKGS = libxxhash-dev libboost-context-dev gcc libc6-dev
+DEPS_PKGS = libxxhash-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev
 deps:
 	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \

@@ -193,6 +193,56 @@ static void bench_vector_add(void)
     iron_tensor_free(ref);
 }
 
+/* What the debugging aids cost, on the vector add with upstream's small
+ * objects (the worst case: the most events per element). */
+static void bench_debug_modes(void)
+{
+    const int64_t n = 256 << 10, tile = 16;
+    iron_tensor *a, *b, *c;
+    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 5));
+    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 6));
+    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    iron_jit *j;
+    iron_jit_options o = no_disk(vector_op_options);
+    o.cflags = "-O3";
+    CHECK(iron_jit_create(&j, vector_op_design, &o));
+    iron_param p = iron_param_int("tile", tile);
+    char trace[64];
+    snprintf(trace, sizeof trace, "/tmp/iron-bench-trace-%d.json",
+             (int)getpid());
+    const struct {
+        const char *what;
+        iron_launch_config cfg;
+    } modes[] = {
+        { "plain", { .size = sizeof(iron_launch_config) } },
+        { "profiled (counters with times)",
+          { .size = sizeof(iron_launch_config), .profile = 1 } },
+        { "trace on (written to /tmp)",
+          { .size = sizeof(iron_launch_config), .trace = trace } },
+        { "checked mode (IRON_CHECK=1)",
+          { .size = sizeof(iron_launch_config), .check = 1 } },
+    };
+    double plain = 0;
+    printf("vector add 256 Ki int32, tile=16 (16384 objects):\n");
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        const iron_launch_config *cfg = &modes[k].cfg;
+        CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p), IRON_TENSORS(a, b, c)));
+        double t;
+        BEST_OF(3, t, CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p),
+                                            IRON_TENSORS(a, b, c))));
+        if (k == 0)
+            plain = t;
+        printf("  %-36s %10.2f ms  (%.1fx plain, %.0f ns/object)\n",
+               modes[k].what, t * 1e3, t / plain,
+               t / (double)(n / tile) * 1e9);
+    }
+    remove(trace);
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+}
+
 static void bench_cold(void)
 {
     iron_tensor *a, *b, *c;
@@ -437,6 +487,7 @@ int main(int argc, char **argv)
     bench_warm_latency();
     bench_passthrough_bw();
     bench_vector_add();
+    bench_debug_modes();
     bench_cold();
     bench_new_process();
     return 0;

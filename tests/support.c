@@ -1,8 +1,11 @@
 /*
  * support.c - helpers shared by the tests: the leak check a forked test
  * child must run itself, keeping a failed call's message, counters, and a
- * zeroed tensor.
+ * zeroed tensor, private temporary folders.
  */
+#include <ftw.h>
+#include <stdlib.h>
+
 #include "test.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -111,4 +114,27 @@ iron_tensor *test_randint(iron_dtype dt, iron_shape s, int64_t lo,
     iron_tensor *t = NULL;
     ASSERT_OK(iron_tensor_randint(&t, dt, s, lo, hi, seed));
     return t;
+}
+
+const char *test_temp_dir(const char *tag)
+{
+    static char dir[128];
+    snprintf(dir, sizeof dir, "/tmp/iron-test-%s-XXXXXX", tag);
+    ASSERT(mkdtemp(dir) != NULL);
+    return dir;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void test_remove_dir(const char *dir)
+{
+    nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

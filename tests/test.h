@@ -118,6 +118,11 @@ iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o);
 iron_tensor *test_zeros_shape(iron_dtype dt, iron_shape s);
 iron_tensor *test_randint(iron_dtype dt, iron_shape s, int64_t lo,
                           int64_t hi, uint64_t seed);
+/* A fresh private folder /tmp/iron-test-<tag>-XXXXXX (a static buffer,
+ * overwritten by the next call), and removing a folder with everything
+ * in it. */
+const char *test_temp_dir(const char *tag);
+void test_remove_dir(const char *dir);
 /* One launch on `cols` columns (0: all) with a 5 s timeout; the message
  * is kept in test_errmsg. */
 iron_status test_launch(iron_jit *j, int cols, int nargs,

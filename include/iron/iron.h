@@ -68,7 +68,8 @@ IRON_API const char *iron_version(void);
     XX(ERUNTIME,  15, "run-time error on the device")                         \
     XX(EIO,       16, "input/output error")                                   \
     XX(ESTATE,    17, "call not valid in this state")                         \
-    XX(ENOTSUP,   18, "not supported")
+    XX(ENOTSUP,   18, "not supported")                                      \
+    XX(EKERNEL,   19, "a kernel or core body faulted")
 
 typedef enum iron_status {
 #define IRON__STATUS_ENUM(name, code, text) IRON_##name = code,
@@ -954,9 +955,24 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
 
 /* Launch configuration: apart from the tensors. */
 typedef struct iron_launch_config {
-    size_t size;         /* sizeof(iron_launch_config) */
+    size_t size;         /* sizeof(iron_launch_config); a program built
+                            against an older header, with fewer fields,
+                            gets the defaults of the missing ones */
     int cols;            /* columns to use; 0 = every column of the device */
     int timeout_ms;      /* 0 = default (IRON_TIMEOUT_MS or 60000) */
+    /* Checked mode: kernels may touch only the buffers they hold, stacks
+     * are measured against the worker's stack size, memory starts
+     * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless "1"),
+     * 1 = on, -1 = off. */
+    int check;
+    /* Write the call's trace (trace-event JSON for Perfetto) to this
+     * file, and a deadlock's wait-for graph to FILE.dot.  NULL =
+     * IRON_TRACE, if set. */
+    const char *trace;
+    /* Measure times for iron_jit_counters (kernel, blocked, DMA busy):
+     * 0 = only when IRON_LOG has "emu" or a trace is written, 1 = on,
+     * -1 = off. */
+    int profile;
 } iron_launch_config;
 
 /* Completion state of a run, as XRT reports them. */
@@ -1020,6 +1036,55 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
  * Launches that fail before reaching the device leave it unchanged. */
 IRON_API iron_run_state iron_jit_last_state(const iron_jit *j);
 
+/* --- Counters of the last call on the emulator ---------------------------
+ * Counts are always kept; times (the *_ns fields) only when the call was
+ * profiled (iron_launch_config.profile, IRON_LOG=emu, or a trace). */
+typedef struct iron_worker_counters {
+    const char *worker;
+    int col, row;             /* its tile */
+    uint64_t iterations;      /* kernel calls (standard loop) or acquires
+                                 (core body) in this call */
+    uint64_t kernel_ns;       /* running its kernel or core body */
+    uint64_t blocked_ns;      /* waiting to acquire, all fifos */
+} iron_worker_counters;
+
+/* One user of one endpoint's buffers: the endpoint's own worker, or the
+ * DMA channel filling or draining them. */
+typedef struct iron_endpoint_counters {
+    const char *fifo;         /* the fifo's name */
+    const char *endpoint;     /* "fifo 'a' (consumer)": whose buffers */
+    const char *by;           /* the worker, or the DMA channel, using it */
+    int writes;               /* 1: it fills the buffers; 0: it drains them */
+    int col, row;             /* the tile holding the buffers */
+    int depth;                /* its buffers */
+    uint64_t objects, bytes;  /* released through it in this call */
+    int peak;                 /* most buffers in use at once (<= depth) */
+    uint64_t blocked_ns;      /* its worker's time waiting on it */
+} iron_endpoint_counters;
+
+typedef struct iron_dma_counters {
+    const char *channel;      /* "fifo 'a': shim (0,0) -> compute (0,2)" */
+    const char *fifo;
+    uint64_t objects, bytes;  /* moved in this call */
+    uint64_t busy_ns;         /* copying */
+} iron_dma_counters;
+
+typedef struct iron_run_counters {
+    size_t size;              /* sizeof(iron_run_counters) */
+    int profiled;             /* whether the *_ns fields were measured */
+    uint64_t wall_ns;         /* the run on the device */
+    int nworkers, nendpoints, ndma;
+    const iron_worker_counters *workers;
+    const iron_endpoint_counters *endpoints;
+    const iron_dma_counters *dma;
+} iron_run_counters;
+
+/* The counters of j's last call (*out valid until j's next call or
+ * iron_jit_free).  IRON_ESTATE when j has not run yet; IRON_ENOTSUP when
+ * its device keeps none. */
+IRON_API iron_status iron_jit_counters(const iron_jit *j,
+                                       const iron_run_counters **out);
+
 /* Counters since creation.  Thread-unsafe like the jit itself. */
 typedef struct iron_jit_stats {
     size_t size;            /* sizeof(iron_jit_stats) */
@@ -1072,6 +1137,29 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
  * thread that uses the library. */
 typedef void (*iron_log_fn)(const char *topic, const char *line, void *ctx);
 IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx);
+
+/* One line a kernel or core body printed (printf, puts, fwrite or write to
+ * stdout or stderr), tagged with who printed it.  Lines of one worker
+ * arrive in order; a last line without a newline arrives at the end of the
+ * call. */
+typedef struct iron_output_line {
+    size_t size;          /* sizeof(iron_output_line) */
+    const char *worker;   /* the worker's name */
+    int col, row;         /* its tile */
+    uint64_t iteration;   /* standard loop: the kernel call (from 0);
+                             core body: the acquires it had made */
+    int fd;               /* 1: stdout, 2: stderr */
+    const char *text;     /* the line without its newline */
+} iron_output_line;
+
+/* Where kernel output goes.  By default each line is printed to the
+ * kernel's stdout or stderr as "[worker (col,row) #iteration] text".  A
+ * handler set here receives every line instead; NULL restores the
+ * default.  The function and its context are swapped together.
+ * Thread-safe; the handler may be called from any thread that runs the
+ * emulator, one line at a time. */
+typedef void (*iron_output_fn)(const iron_output_line *line, void *ctx);
+IRON_API void iron_set_output_handler(iron_output_fn fn, void *ctx);
 
 /* Ahead-of-time artifacts.  save builds (or finds) the specialization a
  * launch with these arguments would use and writes its compiled kernels,

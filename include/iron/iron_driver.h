@@ -31,7 +31,14 @@ typedef struct iron_run_args {
     int timeout_ms;            /* > 0 */
     int nscalars;              /* dispatch-time scalar values, declared order */
     const int64_t *scalars;
+    /* Since ABI 1 with a larger size; read only when size covers them. */
+    unsigned flags;            /* IRON_RUN_CHECK | IRON_RUN_PROFILE */
+    const char *trace_path;    /* write this run's trace here, or NULL */
 } iron_run_args;
+
+/* iron_run_args.flags */
+#define IRON_RUN_CHECK   1u    /* checked mode (IRON_CHECK) */
+#define IRON_RUN_PROFILE 2u    /* measure times for the counters */
 
 typedef struct iron_driver iron_driver;
 
@@ -65,6 +72,9 @@ struct iron_driver {
     iron_status (*run)(iron_driver *drv, void *loaded,
                        const iron_run_args *args, iron_run_state *state);
     void (*unload)(iron_driver *drv, void *loaded);
+    /* The counters of the loaded program's last run, valid until its next
+     * run or unload; NULL when the driver keeps none (or the op is NULL). */
+    const iron_run_counters *(*counters)(iron_driver *drv, void *loaded);
 };
 
 /* Adds a device served by drv (a copy of *info is kept, with info->driver

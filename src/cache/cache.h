@@ -23,8 +23,10 @@
 
 #include "iron/iron.h"
 
-/* Bump when the entry layout changes: older entries become misses. */
-#define IRON__CACHE_FORMAT 1
+/* Bump when the entry layout changes, or what a compiled kernel object
+ * must contain: older entries become misses.
+ * 2: kernel objects carry the runtime shim (compile/rt.h). */
+#define IRON__CACHE_FORMAT 2
 #define IRON__CACHE_DEFAULT_MAX_BYTES (256ull << 20)
 
 typedef struct iron__cache_key {

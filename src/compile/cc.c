@@ -24,6 +24,33 @@
 #define DIAG_MAX 2560
 #define CMD_SHOW_MAX 400
 
+/* The libc functions the kernel runtime shim replaces (wrapper.c defines
+ * a hidden __wrap_<name> for each and calls __real_<name> for what it
+ * passes through): the linker's --wrap sends the kernel's own calls to
+ * the shim.  Both lists must name the same functions; a name missing here
+ * leaves the shim's __real_<name> undefined, and every kernel then fails
+ * to load, so a mismatch cannot go unnoticed. */
+#define WRAP_PREFIX "-Wl,--wrap="
+static const char wrap_word[] =
+    WRAP_PREFIX "printf,--wrap=vprintf,--wrap=puts,--wrap=putchar,"
+    "--wrap=fprintf,--wrap=vfprintf,--wrap=fputs,--wrap=fputc,--wrap=putc,"
+    "--wrap=fwrite,--wrap=write,"
+    "--wrap=__printf_chk,--wrap=__fprintf_chk,--wrap=__vprintf_chk,"
+    "--wrap=__vfprintf_chk,"
+    "--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit,--wrap=abort,"
+    "--wrap=__assert_fail,--wrap=signal,--wrap=__sysv_signal,"
+    "--wrap=sigaction";
+
+/* Around the user's flags: -g before them, so that a -g0 of theirs wins
+ * (debug info names the kernel's lines in a fault report); after them what
+ * the shim needs, so that no user flag can take it away.  Stack clash
+ * protection probes every page of a large stack frame, so a kernel that
+ * overruns its core's stack hits the guard page instead of jumping over
+ * it into other memory. */
+static const char *const flags_before[] = { "-g" };
+static const char *const flags_after[] = { "-fstack-clash-protection",
+                                           wrap_word };
+
 const char *iron__cc(void)
 {
     const char *cc = getenv("IRON_CC");
@@ -88,6 +115,9 @@ static void show_command(char *buf, size_t cap, char *const *argv,
         /* the dependency file, the -o output and the source */
         if (slash && (i >= argc - 2 || (i > 0 && !strcmp(argv[i - 1], "-MF"))))
             w = slash + 1;
+        /* A few hundred bytes of symbol names would crowd out the rest. */
+        else if (strcmp(w, wrap_word) == 0)
+            w = WRAP_PREFIX "printf,...";
         int n = snprintf(buf + len, cap - len, "%s%s", i ? " " : "", w);
         if (n < 0)
             break;
@@ -239,10 +269,15 @@ iron_status iron__compile_cc(const iron__cc_job *job)
         if (job->deps_path || i > 2)
             fixed[nfixed++] = fixed_all[i];
 
-    size_t nwords = count_words(cc) + count_words(cflags) + nfixed;
+    size_t nwords = count_words(cc) + count_words(cflags) + nfixed +
+                    IRON__COUNT_OF(flags_before) + IRON__COUNT_OF(flags_after);
     size_t bytes = strlen(cc) + 1 + strlen(cflags) + 1;
     for (size_t i = 0; i < nfixed; i++)
         bytes += strlen(fixed[i]) + 1;
+    for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
+        bytes += strlen(flags_before[i]) + 1;
+    for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
+        bytes += strlen(flags_after[i]) + 1;
 
     iron_status st = IRON_OK;
     char **argv = iron__calloc(nwords + 1, sizeof *argv);
@@ -254,7 +289,11 @@ iron_status iron__compile_cc(const iron__cc_job *job)
     }
     int argc = 0;
     char *p = split_words(argv, &argc, arena, cc);
+    for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
+        p = copy_word(argv, &argc, p, flags_before[i]);
     p = split_words(argv, &argc, p, cflags);
+    for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
+        p = copy_word(argv, &argc, p, flags_after[i]);
     /* Paths are single words even when TMPDIR holds blanks. */
     for (size_t i = 0; i < nfixed; i++)
         p = copy_word(argv, &argc, p, fixed[i]);

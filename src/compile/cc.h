@@ -18,7 +18,9 @@ typedef struct iron__cc_job {
 } iron__cc_job;
 
 /*
- * Runs "<iron__cc() words> <cflags words> -fPIC -shared -o so src" with
+ * Runs "<iron__cc() words> -g <cflags words> -fstack-clash-protection
+ * -Wl,--wrap=<each function the runtime shim replaces> -fPIC -shared
+ * -o so src" with
  * posix_spawnp, stdin from /dev/null and stdout+stderr into the log, and
  * waits for it.  Words are split on blanks; quoting is not supported.
  * IRON_ECOMPILE when the compiler cannot be started (the message mentions

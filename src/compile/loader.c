@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "compile/loader.h"
+#include "compile/rt.h"
+#include "compile/srcline.h"
 #include "compile/wrapper.h"
 #include "core/core.h"
 
@@ -22,6 +24,19 @@ struct iron__kobj {
  * function pointer, and memcpy says so without a cast warning. */
 _Static_assert(sizeof(void *) == sizeof(iron__kernel_fn),
                "function and object pointers differ in size");
+
+/* Points the object's runtime shim (wrapper.c) at the host, before
+ * anything can call the kernel.  An object without one (from an older
+ * artifact) loads all the same: its output and exits are libc's. */
+static void bind_runtime(void *dl)
+{
+    void *sym = dlsym(dl, "iron__rt_bind");
+    if (!sym)
+        return;
+    void (*bind)(const iron__rt_api *);
+    memcpy(&bind, &sym, sizeof bind);
+    bind(&iron__rt_host);
+}
 
 iron_status iron__kobj_load(const char *so_path, const char *label,
                             iron__kobj **out)
@@ -43,6 +58,7 @@ iron_status iron__kobj_load(const char *so_path, const char *label,
                           "%.200s: cannot load the compiled kernel: %.1000s",
                           label, e ? e : "unknown dlopen error");
     }
+    bind_runtime(o->dl);
     void *sym = dlsym(o->dl, IRON__KWRAP_SYMBOL);
     if (!sym) {
         const char *e = dlerror();
@@ -74,10 +90,20 @@ iron__kernel_fn iron__kobj_entry(const iron__kobj *o)
     return o ? o->fn : NULL;
 }
 
+/* Any address inside the object (for srcline's registry). */
+static const void *kobj_addr(const iron__kobj *o)
+{
+    const void *at;
+    memcpy(&at, &o->fn, sizeof at);
+    return at;
+}
+
 void iron__kobj_free(iron__kobj *o)
 {
     if (!o)
         return;
+    if (o->image)
+        iron__srcline_forget(kobj_addr(o));
     dlclose(o->dl);
     iron__free(o->image);
     for (int i = 0; i < o->ndeps; i++)
@@ -88,9 +114,15 @@ void iron__kobj_free(iron__kobj *o)
 
 void iron__kobj_set_image(iron__kobj *o, char *image, size_t len)
 {
+    if (o->image)
+        iron__srcline_forget(kobj_addr(o));
     iron__free(o->image);
     o->image = image;
     o->image_len = len;
+    /* Its file is deleted after loading: fault messages read the debug
+     * information from these bytes. */
+    if (image)
+        iron__srcline_remember(kobj_addr(o), image, len);
 }
 
 const char *iron__kobj_image(const iron__kobj *o, size_t *len)

@@ -15,7 +15,7 @@
 static int ignored(const char *name)
 {
     return strncmp(name, "__", 2) == 0 || strncmp(name, "completed.", 10) == 0 ||
-           strcmp(name, "iron__api") == 0 ||
+           strcmp(name, "iron__api") == 0 || strcmp(name, "iron__rt") == 0 ||
            strcmp(name, "iron__kentry") == 0;
 }
 

@@ -29,6 +29,9 @@
  *                                      a "conflicting types" error), then
  *                                      void iron__entry_wrapper(const
  *                                      iron__kval *a) calling the entry.
+ *   #line 1 "<entry>-runtime-shim"     the __wrap_ stand-ins for exit,
+ *                                      abort, assert, signal and stdio
+ *                                      output, and iron__rt_bind (rt.h).
  *
  * The wrapper reads a[k].p for pointers, a[k].i for integer scalars and
  * a[k].f for float32, float64 and bfloat16 scalars (bfloat16 is rounded to

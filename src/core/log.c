@@ -41,6 +41,12 @@ static void read_topics(void)
     }
 }
 
+int iron__log_selected(iron__log_topic t)
+{
+    pthread_once(&topics_once, read_topics);
+    return (topics & (int)t) != 0;
+}
+
 int iron__log_on(iron__log_topic t)
 {
     pthread_once(&topics_once, read_topics);

@@ -16,6 +16,10 @@ typedef enum iron__log_topic {
 /* Whether a topic is on (reads IRON_LOG once; cheap afterwards). */
 int iron__log_on(iron__log_topic t);
 
+/* Whether IRON_LOG itself names the topic (a handler aside): for costs
+ * only worth paying when the user asked for the topic. */
+int iron__log_selected(iron__log_topic t);
+
 /* Emits one line "iron[topic] ..." when the topic is on. */
 void iron__log(iron__log_topic t, const char *fmt, ...) IRON__PRINTF(2, 3);
 

@@ -37,5 +37,7 @@ iron_status iron__drv_load(iron_device *dev, const iron_program *prog,
 iron_status iron__drv_run(iron_device *dev, void *loaded,
                           const iron_run_args *args, iron_run_state *state);
 void iron__drv_unload(iron_device *dev, void *loaded);
+/* The last run's counters, or NULL when the driver keeps none. */
+const iron_run_counters *iron__drv_counters(iron_device *dev, void *loaded);
 
 #endif

@@ -114,3 +114,10 @@ void iron__drv_unload(iron_device *dev, void *loaded)
         return;
     dev->drv->unload(dev->drv, loaded);
 }
+
+const iron_run_counters *iron__drv_counters(iron_device *dev, void *loaded)
+{
+    if (!dev || !loaded || !dev->drv->counters)
+        return NULL;
+    return dev->drv->counters(dev->drv, loaded);
+}

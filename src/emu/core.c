@@ -20,15 +20,26 @@
 /* Each handle has one user, so nobody else can take a buffer between the
  * availability check and the acquire: checking all first is the same as
  * acquiring in order and waiting on the first that is empty. */
-static void loop_step(emu_inst *in, emu_task *t)
+/* How a standard loop runs: `mode` is a constant in each caller, so each
+ * variant compiles to its own loop and the plain one has nothing of the
+ * others.  Profiled: times and trace events.  Checked (check.c): buffers
+ * opened as they are taken and closed as they are released, and the
+ * kernel called on the worker's fiber, whose stack is then measured. */
+enum { LOOP_PLAIN, LOOP_PROFILED, LOOP_CHECKED };
+
+static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
 {
     emu_worker *ew = (emu_worker *)t;
-    (void)in;
+    const int prof = mode == LOOP_PROFILED, checked = mode == LOOP_CHECKED;
+    if (prof && ew->blocked_since)
+        iron__emu_prof_unblocked(in, ew);
     for (;;) {
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
             if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1) {
                 iron__emu_block(t, h->pool, h->writer, h->slot, 1);
+                if (prof)
+                    iron__emu_prof_blocked(ew, a);
                 return;
             }
         }
@@ -37,16 +48,47 @@ static void loop_step(emu_inst *in, emu_task *t)
             if (!h->pool)
                 continue;
             iron__pool_take(h->pool, h->writer, h->slot, 1);
-            ew->val[a].p = iron__pool_buf(h->pool, h->writer, h->slot, 0);
+            if (checked)
+                iron__emu_check_take(ew, h, 0, 1);
+            ew->val[a].p = iron__pool_kbuf(h->pool, h->writer, h->slot, 0);
         }
-        ew->fn(ew->val);
+        uint64_t t0 = prof ? iron__now_ns() : 0;
+        if (checked) {
+            iron__fiber_resume(ew->fiber);   /* checked_kernel_main */
+            if (!iron__emu_check_stack(ew))
+                return;
+        } else {
+            ew->fn(ew->val);
+        }
+        if (prof)
+            iron__emu_prof_kernel(in, ew, t0, iron__now_ns());
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
-            if (h->pool)
-                iron__pool_release(h->pool, h->writer, h->slot, 1);
+            if (!h->pool)
+                continue;
+            if (checked)
+                iron__emu_check_release(ew, h, 1);
+            iron__pool_release(h->pool, h->writer, h->slot, 1);
+            if (prof)
+                iron__emu_prof_release(in, ew, h, 1);
         }
         ew->iterations++;
     }
+}
+
+static void loop_step(emu_inst *in, emu_task *t)
+{
+    loop_run(in, t, LOOP_PLAIN);
+}
+
+static void loop_step_profiled(emu_inst *in, emu_task *t)
+{
+    loop_run(in, t, LOOP_PROFILED);
+}
+
+static void checked_loop_step(emu_inst *in, emu_task *t)
+{
+    loop_run(in, t, LOOP_CHECKED);
 }
 
 /* --- core bodies ---------------------------------------------------------- */
@@ -106,16 +148,26 @@ static void **core_acquire(void *fp, int n)
         park(ew);
     }
     int held = iron__pool_held(h->pool, h->writer, h->slot);
+    emu_inst *in = ew->task.lane->in;
     while (n > held &&
            iron__pool_avail(h->pool, h->writer, h->slot) < n - held) {
         iron__emu_block(&ew->task, h->pool, h->writer, h->slot, n);
+        if (in->profile)
+            iron__emu_prof_blocked(ew, (int)(h - ew->h));
         iron__fiber_yield(ew->fiber);
+        if (in->profile)
+            iron__emu_prof_unblocked(ew->task.lane->in, ew);
     }
-    if (n > held)
+    if (n > held) {
         iron__pool_take(h->pool, h->writer, h->slot, n);
+        if (ew->checked)
+            iron__emu_check_take(ew, h, held, n);
+        if (ew->is_core)
+            ew->iterations++;
+    }
     held = iron__pool_held(h->pool, h->writer, h->slot);
     for (int k = 0; k < held; k++)
-        h->ptrs[k] = iron__pool_buf(h->pool, h->writer, h->slot, k);
+        h->ptrs[k] = iron__pool_kbuf(h->pool, h->writer, h->slot, k);
     return h->ptrs;
 }
 
@@ -134,10 +186,14 @@ static void core_release(void *fp, int n)
                             h->label, held);
         park(ew);
     }
+    if (ew->checked)
+        iron__emu_check_release(ew, h, n);
     iron__pool_release(h->pool, h->writer, h->slot, n);
+    if (ew->task.lane->in->profile)
+        iron__emu_prof_release(ew->task.lane->in, ew, h, n);
     /* The pointer array keeps naming what is still held, oldest first. */
     for (int k = 0; k < held - n; k++)
-        h->ptrs[k] = iron__pool_buf(h->pool, h->writer, h->slot, k);
+        h->ptrs[k] = iron__pool_kbuf(h->pool, h->writer, h->slot, k);
 }
 
 static void core_barrier_wait(void *bp, int value)
@@ -203,14 +259,42 @@ static void fiber_main(void *arg)
     ew->fn(ew->val);
 }
 
+/* The standard loop's kernel in checked mode: on the worker's fiber, one
+ * call per resume, so the stack it measures holds the kernel's frames and
+ * nothing of the emulator's. */
+static void checked_kernel_main(void *arg)
+{
+    emu_worker *ew = arg;
+    for (;;) {
+        /* The switch into this fiber wrote below this frame (deeply,
+         * under a sanitizer): that is not the kernel's. */
+        iron__emu_check_repoison(ew, __builtin_frame_address(0));
+        ew->kstack_top = __builtin_frame_address(0);
+        ew->fn(ew->val);
+        iron__emu_check_measure(ew);
+        iron__fiber_yield(ew->fiber);
+    }
+}
+
 static void core_step(emu_inst *in, emu_task *t)
 {
     emu_worker *ew = (emu_worker *)t;
-    (void)in;
     /* The fiber blocks by marking the task blocked and yielding; anything
      * else that returns here is a finished body. */
-    if (iron__fiber_resume(ew->fiber))
+    uint64_t t0 = in->profile ? iron__now_ns() : 0;
+    int finished = iron__fiber_resume(ew->fiber);
+    if (in->profile)
+        iron__emu_prof_kernel(in, ew, t0, iron__now_ns());
+    if (ew->checked) {
+        iron__emu_check_measure(ew);
+        if (!iron__emu_check_stack(ew))
+            return;
+    }
+    if (finished) {
         t->state = EMU_DONE;
+        if (ew->checked)
+            iron__emu_check_returned(ew);
+    }
 }
 
 /* --- setup ---------------------------------------------------------------- */
@@ -222,13 +306,18 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
     iron__emu_worker_fini(ew);
     memset(ew, 0, sizeof *ew);
     ew->task.state = EMU_BLOCKED;
+    ew->task.is_worker = 1;
     ew->w = w;
     ew->fn = prog->wfns[index];
     ew->is_core = w->kernel->is_core;
-    ew->task.step = ew->is_core ? core_step : loop_step;
+    ew->checked = in->checked;
+    ew->task.step = ew->is_core     ? core_step
+                    : ew->checked   ? checked_loop_step
+                    : in->profile   ? loop_step_profiled
+                                    : loop_step;
     ew->nargs = w->nargs;
     int tile = iron__program_tile(prog, w->tile);
-    uint8_t *mem = in->mem + in->tile_off[tile];
+    uint8_t *mem = in->tile_mem[tile];
     for (int a = 0; a < w->nargs; a++) {
         const iron_arg *arg = &w->args[a];
         const iron__warg *wa = &prog->wargs[index][a];
@@ -276,18 +365,34 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
         }
         }
     }
-    if (!ew->is_core)
+    if (!ew->is_core && !ew->checked)
         return IRON_OK;
-    iron_status s = iron__kobj_bind_core(prog->wobjs[index], &core_api);
+    iron_status s = IRON_OK;
+    if (ew->is_core)
+        s = iron__kobj_bind_core(prog->wobjs[index], &core_api);
     if (s == IRON_OK)
-        s = iron__fiber_new(&ew->fiber, CORE_STACK_BYTES, fiber_main, ew);
+        s = iron__fiber_new(&ew->fiber,
+                            ew->checked ? iron__emu_check_stack_bytes(ew, in)
+                                        : CORE_STACK_BYTES,
+                            ew->is_core ? fiber_main : checked_kernel_main,
+                            ew);
     if (s != IRON_OK)
         return iron__fail_context(s, "worker '%s'", w->name);
+    if (ew->checked)
+        iron__emu_check_prepare(ew);
     return IRON_OK;
+}
+
+void iron__emu_worker_profile(emu_worker *ew, int on)
+{
+    if (ew->task.step == loop_step || ew->task.step == loop_step_profiled)
+        ew->task.step = on ? loop_step_profiled : loop_step;
+    ew->blocked_since = 0;
 }
 
 void iron__emu_worker_fini(emu_worker *ew)
 {
     iron__fiber_free(ew->fiber);
     ew->fiber = NULL;
+    iron__emu_output_free(ew);
 }

@@ -141,13 +141,13 @@ static void move_object(emu_mover *em, int64_t numel, size_t esz)
     }
 }
 
-static void mover_step(emu_inst *in, emu_task *t)
+/* `prof` is a constant in each caller (see loop_run in core.c). */
+static inline void mover_run(emu_inst *in, emu_task *t, const int prof)
 {
     emu_mover *em = (emu_mover *)t;
     const iron__mover *m = em->m;
     const int64_t numel = em->fifo->obj_numel;
     const size_t esz = iron_dtype_size(em->fifo->dtype);
-    (void)in;
     for (;;) {
         int have_op = em->head < em->nops;
         if ((!em->src || em->ndst == 0) && !have_op) {
@@ -172,7 +172,11 @@ static void mover_step(emu_inst *in, emu_task *t)
         for (int k = 0; k < em->ndst; k++)
             if (em->dst_piece[k] == 0)
                 iron__pool_take(em->dst[k], 1, m->dst[k].slot, 1);
+        uint64_t t0 = prof ? iron__now_ns() : 0;
         move_object(em, numel, esz);
+        if (prof)
+            iron__emu_prof_moved(in, em, t0, iron__now_ns(),
+                                 numel * (int64_t)esz);
         if (em->src && ++em->src_piece >= m->src.pieces) {
             em->src_piece = 0;
             iron__pool_release(em->src, 0, m->src.slot, 1);
@@ -184,6 +188,21 @@ static void mover_step(emu_inst *in, emu_task *t)
             }
         em->objects++;
     }
+}
+
+static void mover_step(emu_inst *in, emu_task *t)
+{
+    mover_run(in, t, 0);
+}
+
+static void mover_step_profiled(emu_inst *in, emu_task *t)
+{
+    mover_run(in, t, 1);
+}
+
+void iron__emu_mover_profile(emu_mover *em, int on)
+{
+    em->task.step = on ? mover_step_profiled : mover_step;
 }
 
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,

@@ -15,6 +15,8 @@
 #ifndef IRON_EMU_EMU_H
 #define IRON_EMU_EMU_H
 
+#include <signal.h>
+
 #include "emu/fiber.h"
 #include "program/program.h"
 
@@ -36,7 +38,17 @@ typedef enum emu_task_state {
  * holds.  wdone/rdone count, per buffer, the writers/readers done with it. */
 typedef struct emu_pool {
     const iron__pool *def;
-    uint8_t *buf[IRON__MAX_DEPTH];
+    uint8_t *buf[IRON__MAX_DEPTH];    /* the emulator's view */
+    uint8_t *kbuf[IRON__MAX_DEPTH];   /* what kernels are given: the same,
+                                         except in checked mode */
+    uint8_t *kpage[IRON__MAX_DEPTH];  /* checked mode: kbuf's pages */
+    size_t kspan;                     /* ... and their length */
+    uint8_t kholders[IRON__MAX_DEPTH];  /* checked mode: workers holding
+                                           each buffer (open while > 0) */
+    /* Counters (counters.c): buffers released per writer and reader since
+     * load, and the most buffers in use at once in this call. */
+    uint64_t wrel[IRON__MAX_CONS], rrel[IRON__MAX_CONS];
+    int peak;
     int depth, nw, nr;
     int free[IRON__MAX_CONS], filled[IRON__MAX_CONS];
     int wi[IRON__MAX_CONS], ri[IRON__MAX_CONS];
@@ -55,6 +67,7 @@ typedef struct emu_barrier {
 struct emu_task {
     void (*step)(emu_inst *in, emu_task *t);
     emu_task_state state;
+    int is_worker;         /* an emu_worker, else an emu_mover */
     emu_lane *lane;        /* the lane (thread) that runs it */
     /* What the task waits on, for deadlock reports. */
     emu_pool *wait_pool;
@@ -88,8 +101,23 @@ struct emu_worker {
     emu_hstate h[IRON__MAX_KARGS];   /* h[a].pool NULL: not a handle */
     emu_barrier *barrier[IRON__MAX_KARGS];
     iron__kval val[IRON__MAX_KARGS];
-    uint64_t iterations;   /* completed since load (standard loop) */
+    uint64_t iterations;   /* kernel calls completed since load (standard
+                              loop); acquires made (core body) */
+    int checked;           /* runs under IRON_CHECK (a fiber even for the
+                              standard loop; see check.c) */
+    /* Profiled runs (counters.c, trace): */
+    uint64_t kernel_ns;
+    uint64_t blocked_since;   /* 0: not blocked (or not profiled) */
+    int blocked_arg;          /* the handle it waits on */
+    uint64_t hblocked_ns[IRON__MAX_KARGS];
+    int track;                /* its trace track */
+    char *kstack_top;      /* checked mode: where the kernel's frames begin */
+    size_t kstack_used;    /* ... and how deep they went (measured) */
+    int warned;            /* checked-mode warnings given (bit per kind) */
+    int unwritten_handle, unwritten_object;   /* ... the first unwritten */
+    uint64_t unwritten_iteration;             /* object, said after the run */
     unsigned api_calls;    /* core body: FIFO/barrier calls, for yielding */
+    struct emu_outbuf *out;  /* output.c: the line being printed */
 };
 
 /* One runtime fill or drain queued on a mover for the current call. */
@@ -117,6 +145,8 @@ typedef struct emu_mover {
     emu_op *ops;           /* this call's ops, in sequence order */
     int nops, head, cap;
     uint64_t objects;      /* moved since load */
+    uint64_t busy_ns;      /* profiled runs: copying */
+    int track;             /* its trace track */
 } emu_mover;
 
 /* A lane is one connected group of tasks (tasks that share no pool never
@@ -128,6 +158,12 @@ struct emu_lane {
     int index;
     emu_task **ready;      /* ring of capacity in->ntasks */
     int rhead, rcount;
+    emu_task *cur;         /* the task whose step runs */
+    /* > 0 while the emulator itself allocates (trace, reports): the
+     * watchdog's poke waits for the next tick instead of jumping out of
+     * malloc with its lock held. */
+    volatile sig_atomic_t no_jump;
+    struct emu_watch *watch;  /* watchdog.c: the running thread's record */
     int awaited_left;      /* awaited drains issued and not yet done */
     int *group_awaited;    /* the same per task group (0: the sequence's) */
     int ops_left;          /* ops issued and not yet done */
@@ -139,8 +175,14 @@ struct emu_lane {
 
 struct emu_inst {
     const iron_program *prog;
-    uint8_t *mem;          /* every used tile's memory, back to back */
-    size_t *tile_off;      /* per program tile: offset into mem */
+    /* tilemem.c: every used tile's memory between guards, and in
+     * checked mode every buffer in pages of its own, mapped twice. */
+    uint8_t **tile_mem;    /* per program tile */
+    uint8_t *map;
+    size_t map_bytes;
+    int checked;
+    uint8_t *bufs_view, *kview;
+    size_t bufs_bytes, kview_bytes;
     emu_pool *pools;
     emu_worker *workers;
     emu_mover *movers;
@@ -155,6 +197,11 @@ struct emu_inst {
     uint64_t deadline_ns;
     int started;           /* cores are running (persist across calls) */
     int broken;            /* a run failed: reset before the next */
+    /* Observability of the current run (counters.c). */
+    int profile;           /* measure times */
+    struct iron__trace *trace;  /* record events (NULL: off) */
+    int seq_track;
+    struct emu_counters *counters;
 };
 
 /* --- the hot path, inline: wakes and the pool lock protocol ---------------
@@ -211,10 +258,33 @@ static inline uint8_t *iron__pool_buf(const emu_pool *p, int writer, int slot,
     return p->buf[b >= p->depth ? b % p->depth : b];
 }
 
+/* Index in p->buf of the k-th oldest buffer `slot` holds. */
+static inline int iron__pool_index(const emu_pool *p, int writer, int slot,
+                                   int k)
+{
+    int b = (writer ? p->wi[slot] : p->ri[slot]) + k;
+    return b >= p->depth ? b % p->depth : b;
+}
+
+/* The same buffer as kernels see it (another mapping in checked mode). */
+static inline uint8_t *iron__pool_kbuf(const emu_pool *p, int writer,
+                                       int slot, int k)
+{
+    return p->kbuf[iron__pool_index(p, writer, slot, k)];
+}
+
 /* Gives back the n oldest held buffers, waking whoever can now move. */
 static inline void iron__pool_release(emu_pool *p, int writer, int slot,
                                       int n)
 {
+    if (writer) {
+        p->wrel[slot] += (unsigned)n;
+        int used = p->depth - p->free[slot];
+        if (used > p->peak)
+            p->peak = used;
+    } else {
+        p->rrel[slot] += (unsigned)n;
+    }
     if (p->nw == 1 && p->nr == 1) {
         /* The common FIFO: one writer, one reader -- two counters. */
         if (writer) {
@@ -259,6 +329,41 @@ static inline void iron__pool_release(emu_pool *p, int writer, int slot,
     }
 }
 
+/* check.c: checked mode (see there) */
+size_t iron__emu_check_stack_bytes(const emu_worker *ew, const emu_inst *in);
+void iron__emu_check_prepare(emu_worker *ew);
+void iron__emu_check_take(emu_worker *ew, emu_hstate *h, int from, int to);
+void iron__emu_check_release(emu_worker *ew, emu_hstate *h, int n);
+/* Poisons the fiber's stack again below `frame` (less a gap for the
+ * caller's own locals and this call). */
+void iron__emu_check_repoison(emu_worker *ew, char *frame);
+/* Records how deep the fiber's stack has been used (after a kernel call,
+ * or when a core body yields). */
+void iron__emu_check_measure(emu_worker *ew);
+/* 0 (and the task failed) when the worker overflowed its stack. */
+int iron__emu_check_stack(emu_worker *ew);
+void iron__emu_check_returned(emu_worker *ew);
+/* After a checked run: the warnings noticed inside kernels. */
+void iron__emu_check_report(emu_inst *in);
+
+/* tilemem.c */
+iron_status iron__emu_mem_map(emu_inst *in, int checked);
+void iron__emu_mem_unmap(emu_inst *in);
+void iron__emu_mem_reset(emu_inst *in);
+/* Checked mode: opens or closes buffer b's pages to kernels. */
+void iron__emu_mem_protect(emu_pool *p, int b, int writable);
+void iron__emu_mem_poison(void *at, size_t n);
+int iron__emu_mem_is_poison(const void *at, size_t n);
+/* Poisons n bytes at base + from as iron__emu_mem_poison(base, ...) would
+ * have (the pattern is aligned to base). */
+void iron__emu_mem_poison_at(void *base, size_t from, size_t n);
+/* Bytes from `at` that still hold the poison. */
+size_t iron__emu_mem_poison_run(const void *at, size_t n);
+/* "12 bytes past object 1 of fifo 'c' (consumer) on compute tile (0,2)",
+ * "NULL", "0x7f.., outside any tile's memory". */
+void iron__emu_describe_addr(const emu_inst *in, const void *addr, char *out,
+                             size_t n);
+
 /* sched.c */
 void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
                      int count);
@@ -278,13 +383,53 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index);
 void iron__emu_worker_fini(emu_worker *ew);
 void iron__emu_barrier_set(emu_barrier *b, int value);
 
+void iron__emu_worker_profile(emu_worker *ew, int on);
+
+/* counters.c: counts and, in profiled runs, times and trace events. */
+iron_status iron__emu_counters_new(emu_inst *in);
+void iron__emu_counters_free(emu_inst *in);
+/* Before and after each run (trace_path: NULL or where to write it). */
+void iron__emu_counters_begin(emu_inst *in, int profile,
+                              const char *trace_path);
+void iron__emu_counters_end(emu_inst *in, iron_status s);
+const iron_run_counters *iron__emu_counters_get(const emu_inst *in);
+void iron__emu_prof_blocked(emu_worker *ew, int arg);
+void iron__emu_prof_unblocked(emu_inst *in, emu_worker *ew);
+void iron__emu_prof_kernel(emu_inst *in, emu_worker *ew, uint64_t t0,
+                           uint64_t t1);
+void iron__emu_prof_release(emu_inst *in, emu_worker *ew,
+                            const emu_hstate *h, int n);
+void iron__emu_prof_moved(emu_inst *in, emu_mover *em, uint64_t t0,
+                          uint64_t t1, int64_t bytes);
+/* The runtime sequence's track: an op issued, or a phase run. */
+void iron__emu_prof_seq(emu_inst *in, const char *name, const char *what,
+                        uint64_t t0, uint64_t t1);
+
 /* dma.c */
+void iron__emu_mover_profile(emu_mover *em, int on);
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
                                  const iron__mover *m);
 iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
                                  uint8_t *tensor, int64_t shift);
 void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
                     int64_t start, int64_t n, uint8_t *buf, int to_tensor);
+
+/* output.c: what kernels print, line by line, tagged with the worker,
+ * its tile and iteration ("[w0 (0,2) #3] ..."), to the output handler. */
+void iron__emu_output_write(emu_worker *ew, int fd, const char *buf,
+                            size_t n);
+/* Emits a last line that has no newline yet (at the end of a call). */
+void iron__emu_output_flush(emu_worker *ew);
+void iron__emu_output_free(emu_worker *ew);
+
+/* trap.c: the worker whose kernel or core body runs on this thread (NULL
+ * outside one). */
+emu_worker *iron__emu_current_worker(void);
+/* Ends the running kernel's call as a kernel fault with this message
+ * (a kernel called exit, say).  Does not return when a kernel or core body
+ * runs on this thread; returns at once otherwise (the caller then does
+ * what libc would have done). */
+void iron__emu_kernel_stop(const char *fmt, ...) IRON__PRINTF(1, 2);
 
 /* report.c: appends who waits on what, for the tasks of one lane. */
 void iron__emu_report(const emu_lane *lane, iron__str *s);

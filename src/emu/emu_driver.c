@@ -7,6 +7,8 @@
  * are written while every lane is idle, and at the end of each task group
  * (and of the sequence) the lanes run until what the phase awaits is done.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "device/device.h"
@@ -55,11 +57,9 @@ static iron_status emu_buf_sync(iron_driver *drv, void *host, void *handle,
 static iron_status reset(emu_inst *in)
 {
     const iron_program *p = in->prog;
-    memset(in->mem, 0, in->tile_off[p->ntiles]);
     for (int i = 0; i < p->npools; i++) {
         emu_pool *ep = &in->pools[i];
         const iron__pool *pl = &p->pools[i];
-        uint8_t *base = in->mem + in->tile_off[iron__program_tile(p, pl->tile)];
         memset(ep, 0, sizeof *ep);
         ep->def = pl;
         ep->depth = pl->depth;
@@ -67,15 +67,14 @@ static iron_status reset(emu_inst *in)
         ep->nr = pl->nreaders;
         for (int w = 0; w < ep->nw; w++)
             ep->free[w] = pl->depth;
-        for (int b = 0; b < pl->depth; b++)
-            ep->buf[b] = base + pl->addr[b];
     }
+    iron__emu_mem_reset(in);
     for (int i = 0; i < p->nrtp_copies; i++) {
         const iron__rtp_copy *c = &p->rtp_copies[i];
         const iron_rtp *r = p->d->rtps.v[c->rtp];
         int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
         if (r->initial)
-            memcpy(in->mem + in->tile_off[tile] + c->addr, r->initial,
+            memcpy(in->tile_mem[tile] + c->addr, r->initial,
                    (size_t)r->count * iron_dtype_size(r->dtype));
     }
     for (int i = 0; i < p->nbarrier_copies; i++) {
@@ -109,8 +108,9 @@ static void emu_unload(iron_driver *drv, void *loaded)
     }
     for (int i = 0; in->workers && i < in->nworkers; i++)
         iron__emu_worker_fini(&in->workers[i]);
-    iron__free_aligned(in->mem);
-    iron__free(in->tile_off);
+    iron__emu_counters_free(in);
+    iron__emu_mem_unmap(in);
+    iron__free(in->tile_mem);
     iron__free(in->pools);
     iron__free(in->workers);
     iron__free(in->movers);
@@ -143,14 +143,8 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     in->nworkers = prog->d->workers.n;
     in->nmovers = prog->nmovers;
     in->ntasks = in->nworkers + in->nmovers;
-    in->tile_off = iron__calloc((size_t)prog->ntiles + 1, sizeof *in->tile_off);
-    if (in->tile_off)
-        for (int t = 0; t < prog->ntiles; t++)
-            in->tile_off[t + 1] =
-                in->tile_off[t] + iron__tile_mem_of(prog, prog->tiles[t].tile);
-    in->mem = in->tile_off
-                  ? iron__aligned_alloc(64, in->tile_off[prog->ntiles] + 64)
-                  : NULL;
+    in->tile_mem = iron__calloc((size_t)prog->ntiles + 1,
+                                sizeof *in->tile_mem);
     in->pools = iron__calloc((size_t)prog->npools + 1, sizeof *in->pools);
     in->workers = iron__calloc((size_t)in->nworkers + 1, sizeof *in->workers);
     in->movers = iron__calloc((size_t)in->nmovers + 1, sizeof *in->movers);
@@ -159,7 +153,7 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     /* One lane per task at most; each lane's ring can hold every task. */
     in->nlanes_cap = in->ntasks ? in->ntasks : 1;
     in->lanes = iron__calloc((size_t)in->nlanes_cap, sizeof *in->lanes);
-    int ok = in->mem && in->pools && in->workers && in->movers &&
+    int ok = in->tile_mem && in->pools && in->workers && in->movers &&
              in->barriers && in->lanes;
     for (int l = 0; ok && l < in->nlanes_cap; l++)
         ok = (in->lanes[l].ready = iron__calloc((size_t)in->ntasks + 1,
@@ -170,7 +164,11 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
         emu_unload(drv, in);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
     }
-    iron_status s = reset(in);
+    iron_status s = iron__emu_mem_map(in, 0);
+    if (s == IRON_OK)
+        s = iron__emu_counters_new(in);
+    if (s == IRON_OK)
+        s = reset(in);
     if (s != IRON_OK) {
         emu_unload(drv, in);
         return s;
@@ -189,8 +187,7 @@ static void set_rtp(emu_inst *in, const iron__rt_op *op, double value)
         if (c->rtp != op->rtp->index)
             continue;
         int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
-        uint8_t *at = in->mem + in->tile_off[tile] + c->addr +
-                      (size_t)op->index * esz;
+        uint8_t *at = in->tile_mem[tile] + c->addr + (size_t)op->index * esz;
         iron__dtype_store(op->rtp->dtype, at, value);
     }
 }
@@ -209,7 +206,68 @@ static iron_status run_group(emu_inst *in, int g, iron_run_state *state)
 {
     in->final_phase = 0;
     in->phase_group = g;
-    return iron__emu_lanes_run(in, state);
+    uint64_t t0 = in->trace ? iron__now_ns() : 0;
+    iron_status s = iron__emu_lanes_run(in, state);
+    if (in->trace)
+        iron__emu_prof_seq(in, g ? "await task group" : "await drain",
+                           NULL, t0, iron__now_ns());
+    return s;
+}
+
+/* The trace's name for a runtime op. */
+static const char *op_name(const iron__rt_op *op)
+{
+    switch (op->kind) {
+    case IRON__RT_FILL: return "fill";
+    case IRON__RT_DRAIN: return "drain";
+    case IRON__RT_SET_RTP: return "set run-time parameter";
+    case IRON__RT_SET_BARRIER: return "set barrier";
+    case IRON__RT_GROUP_START: return "task group start";
+    case IRON__RT_GROUP_FINISH: return "task group finish";
+    }
+    return "op";
+}
+
+static const char *op_subject(const iron__rt_op *op)
+{
+    switch (op->kind) {
+    case IRON__RT_FILL:
+    case IRON__RT_DRAIN: return op->h->fifo->name;
+    case IRON__RT_SET_RTP: return op->rtp->name;
+    case IRON__RT_SET_BARRIER: return op->barrier->name;
+    default: return NULL;
+    }
+}
+
+/* After a stall at op `at`: the later fills and drains whose DMA sits in a
+ * stalled lane, i.e. the ops the stalled tasks were waiting to see. */
+static void unissued(const emu_inst *in, int at, char *out, size_t n)
+{
+    const iron_design *d = in->prog->d;
+    size_t len = 0;
+    int named = 0;
+    out[0] = '\0';
+    for (int j = at + 1; j < d->ops.n && len + 1 < n; j++) {
+        const iron__rt_op *op = &d->ops.v[j];
+        if (op->kind != IRON__RT_FILL && op->kind != IRON__RT_DRAIN)
+            continue;
+        const emu_mover *em = &in->movers[in->prog->op_mover[j]];
+        if (em->task.lane->status != IRON_EDEADLOCK)
+            continue;
+        int k = snprintf(out + len, n - len, "%s op %d (%s of fifo '%s', "
+                         "argument %d '%s')",
+                         named ? "," : ": the stalled tasks need", j,
+                         op->kind == IRON__RT_FILL ? "fill" : "drain",
+                         op->h->fifo->name, op->arg, d->args[op->arg].name);
+        if (k < 0 || (size_t)k >= n - len)
+            break;
+        len += (size_t)k;
+        named++;
+    }
+    if (named && len + 1 < n)
+        snprintf(out + len, n - len, ", never issued: issue %s before this "
+                 "wait, or put %s in one task group with it",
+                 named == 1 ? "it" : "them", named == 1 ? "it" : "them");
 }
 
 static iron_status emu_run(iron_driver *drv, void *loaded,
@@ -220,6 +278,25 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     const iron_program *p = in->prog;
     const iron_design *d = p->d;
     *state = IRON_RUN_ERROR;
+    unsigned flags = args->size >= offsetof(iron_run_args, flags) +
+                                       sizeof args->flags
+                         ? args->flags
+                         : 0;
+    int checked = (flags & IRON_RUN_CHECK) != 0;
+    if (checked != in->checked) {
+        /* Checked mode lays the buffers out differently: start over. */
+        for (int i = 0; i < in->nworkers; i++)
+            iron__emu_worker_fini(&in->workers[i]);
+        iron__emu_mem_unmap(in);
+        iron_status s = iron__emu_mem_map(in, checked);
+        if (s != IRON_OK) {
+            iron__emu_mem_unmap(in);
+            (void)iron__emu_mem_map(in, 0);
+            in->broken = 1;
+            return s;
+        }
+        in->broken = 1;
+    }
     if (in->broken) {
         iron_status s = reset(in);
         if (s != IRON_OK)
@@ -228,6 +305,13 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     in->timeout_ms = args->timeout_ms;
     in->deadline_ns =
         iron__now_coarse_ns() + (uint64_t)args->timeout_ms * 1000000u;
+    const char *trace_path =
+        args->size >= offsetof(iron_run_args, trace_path) +
+                          sizeof args->trace_path
+            ? args->trace_path
+            : NULL;
+    iron__emu_counters_begin(in, (flags & IRON_RUN_PROFILE) != 0,
+                             trace_path);
     for (int i = 0; i < in->nmovers; i++)
         in->movers[i].nops = in->movers[i].head = 0;
     if (!in->started) {
@@ -238,6 +322,9 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     iron_status s = IRON_OK;
     for (int i = 0; i < d->ops.n && s == IRON_OK; i++) {
         const iron__rt_op *op = &d->ops.v[i];
+        if (in->trace)
+            iron__emu_prof_seq(in, op_name(op), op_subject(op),
+                               iron__now_ns(), 0);
         switch (op->kind) {
         case IRON__RT_FILL:
         case IRON__RT_DRAIN: {
@@ -257,14 +344,17 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
              * the sequence goes on only once it is done. */
             if (op->wait && op->group == 0) {
                 s = run_group(in, 0, state);
-                if (s == IRON_EDEADLOCK && i + 1 < d->ops.n)
+                if (s == IRON_EDEADLOCK && i + 1 < d->ops.n) {
+                    char later[768];
+                    unissued(in, i, later, sizeof later);
                     s = iron__fail_context(
                         s,
                         "the sequence waits at op %d (drain of fifo '%s', "
                         "awaited where it stands, outside any task group) "
-                        "and has not issued its %d later op%s",
+                        "and has not issued its %d later op%s%s",
                         i, op->h->fifo->name, d->ops.n - i - 1,
-                        d->ops.n - i - 1 == 1 ? "" : "s");
+                        d->ops.n - i - 1 == 1 ? "" : "s", later);
+                }
             }
             break;
         }
@@ -281,6 +371,14 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
             break;
         case IRON__RT_GROUP_FINISH:
             s = run_group(in, op->group, state);
+            if (s == IRON_EDEADLOCK && i + 1 < d->ops.n) {
+                char later[768];
+                unissued(in, i, later, sizeof later);
+                if (later[0])
+                    s = iron__fail_context(
+                        s, "the sequence waits at op %d (finish of task "
+                           "group %d)%s", i, op->group, later);
+            }
             break;
         }
     }
@@ -292,14 +390,30 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         for (int l = 0; l < in->nlanes; l++)
             owed += in->lanes[l].ops_left;
         in->final_phase = 1;
+        uint64_t t0 = in->trace ? iron__now_ns() : 0;
         if (owed > 0)
             s = iron__emu_lanes_run(in, state);
         else
             *state = IRON_RUN_COMPLETED;
+        if (in->trace && owed > 0)
+            iron__emu_prof_seq(in, "finish every op", NULL, t0,
+                               iron__now_ns());
     }
+    /* A last line printed without a newline belongs to this call. */
+    for (int i = 0; i < in->nworkers; i++)
+        iron__emu_output_flush(&in->workers[i]);
+    if (in->checked)
+        iron__emu_check_report(in);
+    iron__emu_counters_end(in, s);
     if (s != IRON_OK)
         in->broken = 1;
     return s;
+}
+
+static const iron_run_counters *emu_counters(iron_driver *drv, void *loaded)
+{
+    (void)drv;
+    return loaded ? iron__emu_counters_get(loaded) : NULL;
 }
 
 iron_driver iron__emu_driver = {
@@ -312,4 +426,5 @@ iron_driver iron__emu_driver = {
     .load = emu_load,
     .run = emu_run,
     .unload = emu_unload,
+    .counters = emu_counters,
 };

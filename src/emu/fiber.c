@@ -226,6 +226,40 @@ iron__fiber *iron__fiber_current(void)
     return current_fiber;
 }
 
+void iron__fiber_abandon(iron__fiber *f)
+{
+    if (current_fiber == f)
+        current_fiber = NULL;
+    f->running = 0;
+    f->finished = 1;
+#ifdef FIBER_ASAN
+    /* The jump left ASan believing this thread still runs on the
+     * fiber's stack: a switch back to the resumer's stack, for good,
+     * sets it right. */
+    __sanitizer_start_switch_fiber(NULL, f->caller_bottom, f->caller_size);
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+#ifdef FIBER_TSAN
+    __tsan_switch_to_fiber(f->tsan_caller, 0);
+#endif
+}
+
+int iron__fiber_in_guard(const iron__fiber *f, const void *addr)
+{
+    const char *a = addr, *lo = f->map;
+    return a >= lo && a < (const char *)f->stack_lo;
+}
+
+size_t iron__fiber_stack_size(const iron__fiber *f)
+{
+    return f->stack_size;
+}
+
+void *iron__fiber_stack_top(const iron__fiber *f)
+{
+    return (char *)f->stack_lo + f->stack_size;
+}
+
 /* ---- creation and destruction ------------------------------------------ */
 
 /*

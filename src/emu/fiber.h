@@ -33,6 +33,20 @@ void iron__fiber_yield(iron__fiber *f);
 /* The fiber running on this thread, or NULL outside fibers. */
 iron__fiber *iron__fiber_current(void);
 
+/* After a jump out of the running fiber (a trapped fault, trap.c): this
+ * thread is no longer in it, and it never runs again (resume returns 1).
+ * Its stack stays mapped until iron__fiber_free. */
+void iron__fiber_abandon(iron__fiber *f);
+
+/* Whether addr is in the guard page below f's stack (an overflow). */
+int iron__fiber_in_guard(const iron__fiber *f, const void *addr);
+
+/* Usable bytes of f's stack. */
+size_t iron__fiber_stack_size(const iron__fiber *f);
+
+/* The top (highest address, exclusive) of f's stack. */
+void *iron__fiber_stack_top(const iron__fiber *f);
+
 /* Frees the stack.  A fiber suspended mid-function is simply discarded
  * (C has no destructors to run).  Accepts NULL. */
 void iron__fiber_free(iron__fiber *f);

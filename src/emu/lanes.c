@@ -82,7 +82,9 @@ iron_status iron__emu_lanes_assign(emu_inst *in)
     int groups = 0;
     for (int i = 0; i < n; i++)
         groups += find(parent, i) == i;
-    int limit = thread_limit();
+    /* Checked mode opens and closes buffers for the one kernel running:
+     * exact only when one kernel runs at a time. */
+    int limit = in->checked ? 1 : thread_limit();
     in->nlanes = groups < limit ? (groups ? groups : 1) : limit;
     int next = 0;
     for (int i = 0; i < n; i++) {

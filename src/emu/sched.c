@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu/emu.h"
+#include "emu/trap.h"
 
 void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
                      int count)
@@ -49,9 +49,11 @@ static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
                       const char *what)
 {
     iron__str r = { 0 };
+    l->no_jump++;   /* allocates: the watchdog must not jump out of it */
     iron__emu_report(l, &r);
     snprintf(l->error, sizeof l->error, "%s: %s", what, iron__str_get(&r));
     iron__str_free(&r);
+    l->no_jump--;
     l->status = s;
     l->state = state;
 }
@@ -65,13 +67,11 @@ static int owed(const emu_lane *l)
                               : l->group_awaited[l->in->phase_group];
 }
 
-void iron__emu_run_lane(void *arg)
+static void run_steps(emu_lane *l)
 {
-    emu_lane *l = arg;
     emu_inst *in = l->in;
     uint64_t deadline = in->deadline_ns;
-    unsigned steps = 0;
-    l->status = IRON_OK;
+    unsigned long steps = 0;
     /* Tasks that can still move when the phase is done stay queued and go
      * on at the next phase or call, as cores keep running between kernel
      * launches on hardware. */
@@ -80,10 +80,15 @@ void iron__emu_run_lane(void *arg)
         l->rhead = (l->rhead + 1) % in->ntasks;
         l->rcount--;
         t->state = EMU_RUNNING;
+        l->cur = t;
+        if (l->watch)
+            iron__emu_watch_tick(l->watch, ++steps);
+        else
+            ++steps;
         t->step(in, t);
         if (l->status != IRON_OK)
             return;  /* a task failed (iron__emu_task_fail) */
-        if (++steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
+        if (steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
             char what[96];
             snprintf(what, sizeof what, "the run did not finish within %d ms",
                      in->timeout_ms);
@@ -104,4 +109,25 @@ void iron__emu_run_lane(void *arg)
     }
     l->status = IRON_OK;
     l->state = IRON_RUN_COMPLETED;
+}
+
+/* Runs the lane's steps under a trap: a kernel that faults, stops the
+ * process or overruns the timeout comes back here (trap.c), and only its
+ * lane's part of the call fails. */
+void iron__emu_run_lane(void *arg)
+{
+    emu_lane *l = arg;
+    emu_trap trap;
+    l->status = IRON_OK;
+    l->cur = NULL;
+    l->no_jump = 0;
+    l->watch = iron__emu_watch_begin(l->in->deadline_ns);
+    iron__emu_trap_arm(&trap, l);
+    if (sigsetjmp(trap.jb, 0) == 0)
+        run_steps(l);
+    else
+        iron__emu_trap_caught(&trap);
+    iron__emu_trap_disarm(&trap);
+    iron__emu_watch_end(l->watch);
+    l->cur = NULL;
 }

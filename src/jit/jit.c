@@ -170,6 +170,24 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
     return IRON_OK;
 }
 
+IRON_API iron_status iron_jit_counters(const iron_jit *j,
+                                       const iron_run_counters **out)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_jit_counters: out is NULL");
+    *out = NULL;
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_counters: jit is NULL");
+    if (!j->last_run)
+        return iron__fail(IRON_ESTATE, "%s: no call has run on a device "
+                          "yet", j->name);
+    *out = iron__drv_counters(j->last_run->dev, j->last_run->loaded);
+    if (!*out)
+        return iron__fail(IRON_ENOTSUP, "%s: device '%s' keeps no "
+                          "counters", j->name, j->last_run->dev->info.name);
+    return IRON_OK;
+}
+
 IRON_API iron_run_state iron_jit_last_state(const iron_jit *j)
 {
     return j ? j->last_state : IRON_RUN_ERROR;

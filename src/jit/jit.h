@@ -46,10 +46,19 @@ typedef struct jit_paramdecl {
     iron__pval def;           /* def.s owned */
 } jit_paramdecl;
 
+/* What a launch configuration says about running, as opposed to
+ * building: fields a program built against an older header lacks are 0. */
+typedef struct jit_runopts {
+    int timeout_ms;           /* 0: IRON_TIMEOUT_MS or the default */
+    int check, profile;       /* 1 on, -1 off, 0: the environment */
+    const char *trace;        /* NULL: IRON_TRACE */
+} jit_runopts;
+
 /* A specialization; the public iron_spec. */
 typedef struct iron_spec {
     iron_jit *jit;
-    int timeout_ms;           /* from the launch config it was made for */
+    jit_runopts run;          /* from the launch config it was made for */
+    char *trace;              /* run.trace, owned */
     XXH128_hash_t key;
     iron_device *dev;
     iron_program *prog;
@@ -85,6 +94,8 @@ struct iron_jit {
     int table_cap, nspecs;
     iron_jit_stats stats;
     iron_run_state last_state;
+    struct iron_spec *last_run;  /* the specialization of the last call
+                                    that reached the device */
     /* The disk cache: opened at the first build that wants it. */
     int cache_mode;           /* 1 on, 0 off (option, IRON_CACHE) */
     char *cache_dir;          /* NULL: the default */

@@ -4,6 +4,7 @@
  * the specialization, and run it on the current device.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #define DEFAULT_TIMEOUT_MS 60000
 
 static int env_timeout_ms = DEFAULT_TIMEOUT_MS;
+static int env_check;
+static const char *env_trace;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
 static void read_env(void)
@@ -22,6 +25,29 @@ static void read_env(void)
     const char *e = getenv("IRON_TIMEOUT_MS");
     if (e && atoi(e) > 0)
         env_timeout_ms = atoi(e);
+    e = getenv("IRON_CHECK");
+    env_check = e && strcmp(e, "1") == 0;
+    e = getenv("IRON_TRACE");
+    env_trace = e && *e ? e : NULL;
+}
+
+/* A field of the caller's configuration, if its size says it has it. */
+#define CONFIG_HAS(c, field)                                                  \
+    ((c)->size >= offsetof(iron_launch_config, field) + sizeof (c)->field)
+
+static jit_runopts runopts_of(const iron_launch_config *c)
+{
+    jit_runopts r = { 0 };
+    if (!c)
+        return r;
+    r.timeout_ms = c->timeout_ms;
+    if (CONFIG_HAS(c, check))
+        r.check = c->check;
+    if (CONFIG_HAS(c, trace))
+        r.trace = c->trace;
+    if (CONFIG_HAS(c, profile))
+        r.profile = c->profile;
+    return r;
 }
 
 /* Type variables bound while checking one call's arguments. */
@@ -273,7 +299,7 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                               int nargs, iron_tensor *const *args,
                               jit_spec **out)
 {
-    if (config && config->size < sizeof *config)
+    if (config && !CONFIG_HAS(config, timeout_ms))
         return iron__fail(IRON_EINVAL,
                           "%s: launch config size is %zu, expected %zu (set "
                           "it to sizeof(iron_launch_config))",
@@ -328,7 +354,7 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
 
 /* Runs a specialization with tensors already checked against it: sync
  * inputs, run on the device, sync outputs. */
-static iron_status run_spec(iron_jit *j, jit_spec *sp, int timeout_ms,
+static iron_status run_spec(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
                             const int64_t *values, int nargs,
                             iron_tensor *const *args)
 {
@@ -356,10 +382,17 @@ static iron_status run_spec(iron_jit *j, jit_spec *sp, int timeout_ms,
         .host = host,
         .handle = handle,
         .nbytes = bytes,
-        .timeout_ms = timeout_ms > 0 ? timeout_ms : env_timeout_ms,
+        .timeout_ms = ro->timeout_ms > 0 ? ro->timeout_ms : env_timeout_ms,
         .nscalars = j->nscalars,
         .scalars = values,
+        .trace_path = ro->trace ? ro->trace : env_trace,
     };
+    if (ro->check > 0 || (ro->check == 0 && env_check))
+        ra.flags |= IRON_RUN_CHECK;
+    if (ro->profile > 0 ||
+        (ro->profile == 0 && (ra.trace_path || iron__log_selected(IRON__LOG_EMU))))
+        ra.flags |= IRON_RUN_PROFILE;
+    j->last_run = sp;
     s = iron__drv_run(dev, sp->loaded, &ra, &j->last_state);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", sp->signature);
@@ -389,7 +422,8 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
     s = specialize(j, config, nparams, params, nargs, args, &sp);
     if (s != IRON_OK)
         return s;
-    return run_spec(j, sp, config ? config->timeout_ms : 0, values, nargs,
+    jit_runopts ro = runopts_of(config);
+    return run_spec(j, sp, &ro, values, nargs,
                     args);
 }
 
@@ -409,7 +443,12 @@ IRON_API iron_status iron_jit_specialize(iron_jit *j,
     if (s != IRON_OK)
         return s;
     sp->jit = j;
-    sp->timeout_ms = config ? config->timeout_ms : 0;
+    sp->run = runopts_of(config);
+    iron__free(sp->trace);
+    sp->trace = NULL;
+    if (sp->run.trace && !(sp->trace = iron__strdup(sp->run.trace)))
+        return iron__fail(IRON_ENOMEM, "iron_jit_specialize: out of memory");
+    sp->run.trace = sp->trace;
     *out = sp;
     return IRON_OK;
 }
@@ -449,7 +488,7 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
     if (s != IRON_OK)
         return s;
-    return run_spec(j, sp, sp->timeout_ms, values, nargs, args);
+    return run_spec(j, sp, &sp->run, values, nargs, args);
 }
 
 IRON_API const char *iron_spec_signature(const iron_spec *sp)

@@ -53,6 +53,7 @@ void iron__jit_spec_free(jit_spec *s)
     iron__free(s->params);
     iron__free(s->args);
     iron__free(s->signature);
+    iron__free(s->trace);
     iron__free(s);
 }
 

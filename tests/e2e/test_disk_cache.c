@@ -51,19 +51,9 @@ static char *new_dir(const char *tag)
     return p;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-                  struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 static void rm_dir(char *dir)
 {
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_dir(dir);
     free(dir);
 }
 

@@ -625,7 +625,8 @@ TEST_TIMEOUT(lower_drain_awaited_where_it_stands, 20)
     ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, y, z)), IRON_EDEADLOCK);
     ASSERT_MSG("the sequence waits at op 1 (drain of fifo 'y', awaited where "
                "it stands, outside any task group) and has not issued its 1 "
-               "later op");
+               "later op: the stalled tasks need op 2 (drain of fifo 'z', "
+               "argument 2 'z'), never issued");
     iron_jit_free(j);
     /* Awaiting only the last drain, the same design runs. */
     g_case = 1;

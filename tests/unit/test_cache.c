@@ -25,28 +25,14 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* A fresh private folder; removed by done_dir when the test passes. */
 static const char *temp_dir(void)
 {
-    static char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/iron-test-cache-XXXXXX");
-    ASSERT(mkdtemp(dir) != NULL);
-    return dir;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-                  struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
+    return test_temp_dir("cache");
 }
 
 static void done_dir(const char *dir)
 {
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_dir(dir);
 }
 
 static iron__cache *open_dir(const char *dir, uint64_t max_bytes)
@@ -410,10 +396,15 @@ TEST(cache_foreign_format_and_version_are_misses)
     const char *path = entry_path(dir, k);
     static const char data[] = "compiled kernel bytes";
 
+    char why[64];
     hand_entry(path, 0, iron_version(), k, "old", data, sizeof data);
-    get_miss(c, k, "format 0, expected 1");
-    hand_entry(path, 2, iron_version(), k, "new", data, sizeof data);
-    get_miss(c, k, "format 2, expected 1");
+    snprintf(why, sizeof why, "format 0, expected %d", IRON__CACHE_FORMAT);
+    get_miss(c, k, why);
+    hand_entry(path, IRON__CACHE_FORMAT + 1, iron_version(), k, "new", data,
+               sizeof data);
+    snprintf(why, sizeof why, "format %d, expected %d",
+             IRON__CACHE_FORMAT + 1, IRON__CACHE_FORMAT);
+    get_miss(c, k, why);
     hand_entry(path, IRON__CACHE_FORMAT, "0.0.9", k, "older", data,
                sizeof data);
     get_miss(c, k, "library 0.0.9, expected 0.1.0");

@@ -44,25 +44,12 @@ static int run(int keep_stderr, const char *fmt, ...)
 
 static const char *temp_dir(void)
 {
-    static char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/iron-test-cli-cache-XXXXXX");
-    ASSERT(mkdtemp(dir) != NULL);
-    return dir;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-                  struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
+    return test_temp_dir("cli-cache");
 }
 
 static void done_dir(const char *dir)
 {
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_dir(dir);
 }
 
 static iron__cache_key key_n(unsigned n)

@@ -620,8 +620,9 @@ TEST(driver_wrappers_check_arguments)
     iron_run_state st = IRON_RUN_COMPLETED;
     void *hosts[1] = { fake.mem }, *handles[1] = { &fake };
     size_t sizes[1] = { 16 };
-    iron_run_args args = { sizeof args, 1, hosts, handles, sizes, 1000, 0,
-                           NULL };
+    iron_run_args args = { .size = sizeof args, .nargs = 1, .host = hosts,
+                           .handle = handles, .nbytes = sizes,
+                           .timeout_ms = 1000 };
     ASSERT_FAILS(iron__drv_run(dev, NULL, &args, &st), IRON_EINVAL,
                  "loaded program is NULL");
     ASSERT_EQ(st, IRON_RUN_ERROR);

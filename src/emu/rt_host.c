@@ -1,0 +1,123 @@
+/*
+ * rt_host.c - the host's half of the kernel runtime shim (compile/rt.h):
+ * what a kernel's printf, exit, failed assert or signal() turns into.
+ *
+ * While a worker's kernel or core body runs on this thread, its output
+ * becomes the worker's tagged lines (output.c) and the rest ends the
+ * kernel's call as a fault (trap.c).  A kernel object can also be called
+ * outside the emulator (its entry called directly on a host thread):
+ * there the output goes straight to the fd, and stop, assert_fail and
+ * signal return, so that the shim goes on to call libc's own function --
+ * the kernel gets exactly what it asked for, and the library itself never
+ * ends the process or touches a signal handler.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile/rt.h"
+#include "emu/emu.h"
+
+/* Outside the emulator.  What the host program printed through stdio
+ * first comes first. */
+static void write_fd(int fd, const char *buf, size_t n)
+{
+    fflush(fd == 2 ? stderr : stdout);
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        buf += w;
+        n -= (size_t)w;
+    }
+}
+
+/* A successful printf leaves errno alone; so does this. */
+static void host_write(int fd, const char *buf, size_t n)
+{
+    int saved = errno;
+    emu_worker *ew = iron__emu_current_worker();
+    if (ew)
+        iron__emu_output_write(ew, fd, buf, n);
+    else
+        write_fd(fd, buf, n);
+    errno = saved;
+}
+
+static void host_stop(const char *what)
+{
+    if (iron__emu_current_worker())
+        iron__emu_kernel_stop("the kernel called %s", what);
+}
+
+static void host_assert_fail(const char *expr, const char *file,
+                             unsigned line, const char *func)
+{
+    if (iron__emu_current_worker())
+        iron__emu_kernel_stop("assertion '%s' failed at %s:%u in %s()",
+                              expr ? expr : "?", file ? file : "?", line,
+                              func ? func : "?");
+}
+
+/* "SIGINT", "SIGRTMIN+3".  strsignal is not thread-safe, and lanes run
+ * on several threads. */
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+#if defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+    const char *abbrev = sigabbrev_np(sig);
+    if (abbrev) {
+        snprintf(buf, len, "SIG%s", abbrev);
+        return buf;
+    }
+#else
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {
+        { SIGHUP, "SIGHUP" },   { SIGINT, "SIGINT" },
+        { SIGQUIT, "SIGQUIT" }, { SIGILL, "SIGILL" },
+        { SIGTRAP, "SIGTRAP" }, { SIGABRT, "SIGABRT" },
+        { SIGBUS, "SIGBUS" },   { SIGFPE, "SIGFPE" },
+        { SIGKILL, "SIGKILL" }, { SIGUSR1, "SIGUSR1" },
+        { SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
+        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+        { SIGTERM, "SIGTERM" }, { SIGCHLD, "SIGCHLD" },
+        { SIGCONT, "SIGCONT" }, { SIGSTOP, "SIGSTOP" },
+        { SIGTSTP, "SIGTSTP" }, { SIGTTIN, "SIGTTIN" },
+        { SIGTTOU, "SIGTTOU" }, { SIGURG, "SIGURG" },
+        { SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+        { SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
+        { SIGWINCH, "SIGWINCH" }, { SIGSYS, "SIGSYS" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+#endif
+    if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+        snprintf(buf, len, "SIGRTMIN+%d", sig - SIGRTMIN);
+    else
+        snprintf(buf, len, "an unknown signal");
+    return buf;
+}
+
+static void host_signal(int sig)
+{
+    if (!iron__emu_current_worker())
+        return;
+    char name[32];
+    iron__emu_kernel_stop("the kernel tried to install a handler for signal "
+                          "%d (%s); kernels may not change signal handlers",
+                          sig, signal_name(sig, name, sizeof name));
+}
+
+const iron__rt_api iron__rt_host = {
+    .write = host_write,
+    .stop = host_stop,
+    .assert_fail = host_assert_fail,
+    .signal = host_signal,
+};
