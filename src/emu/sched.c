@@ -81,10 +81,9 @@ static void run_steps(emu_lane *l)
         l->rcount--;
         t->state = EMU_RUNNING;
         l->cur = t;
+        ++steps;
         if (l->watch)
-            iron__emu_watch_tick(l->watch, ++steps);
-        else
-            ++steps;
+            iron__emu_watch_tick(l->watch, steps);
         t->step(in, t);
         if (l->status != IRON_OK)
             return;  /* a task failed (iron__emu_task_fail) */
