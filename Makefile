@@ -13,7 +13,7 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings \
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
 CFLAGS   += $(OPT) $(WARN) $(SAN)
 LIBCFLAGS = -fPIC -fvisibility=hidden -DIRON_BUILDING
-LDLIBS   += -lxxhash -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm
+LDLIBS   += -lxxhash -lnettle -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm
 PREFIX   ?= /usr/local
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
@@ -46,6 +46,7 @@ help:
 	@echo "make bench      print the benchmark figures"
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
+	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
 	@echo "make install PREFIX=/usr/local"
 
 $(LIB_OBJ): | deps
@@ -64,7 +65,7 @@ $(SHARED): $(LIB_OBJ)
 
 $(BUILD)/iron.pc: Makefile
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lnettle -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
 
 # -rdynamic: design plugins loaded by `iron dump` call the library's API
 # in the executable, so that they share its state.
@@ -120,7 +121,7 @@ install: lib $(CLI)
 # Debian 12 packages the build and the tests need.  Every build checks
 # for them first (cheaply): as root they are installed, otherwise the
 # command to run is printed.
-DEPS_PKGS = libxxhash-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev
+DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev
 deps:
 	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \
@@ -133,4 +134,80 @@ deps:
 	    fi; }
 
 clean:
-	rm -rf build build-asan build-tsan build-clang
+	rm -rf build build-asan build-tsan build-clang build-fuzz
+
+# ---- fuzz: libFuzzer targets (fuzz/fuzz_*.c), built with clang --------------
+# The library is compiled again into $(FUZZ_BUILD) with coverage and
+# ASan+UBSan; each target links it with libFuzzer.  `make fuzz` builds all
+# and runs each for $(FUZZ_TIME) seconds on a copy of its seed corpus
+# (fuzz/corpus/<target> -> $(FUZZ_BUILD)/corpus/<target>); crashing inputs
+# land in $(FUZZ_BUILD)/crashes/<target>-*, logs in $(FUZZ_BUILD)/logs.
+# FUZZ_TARGETS="fuzz_tap fuzz_decl" runs a subset; `make fuzz-tap` (or
+# fuzz-fuzz_tap) runs one; FUZZ_FLAGS passes more libFuzzer flags, and
+# FUZZ_TIMEOUT is the seconds one input may take.  The summary at the end
+# gives each target's executions (libFuzzer's -print_final_stats).
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_TIME    ?= 60
+FUZZ_TIMEOUT ?= 60
+FUZZ_FLAGS   ?=
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer $(WARN)
+FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_ALL     := $(FUZZ_SRC:fuzz/%.c=%)
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BINS    := $(FUZZ_ALL:%=$(FUZZ_BUILD)/%)
+
+.PHONY: fuzz fuzz-build $(FUZZ_ALL:%=fuzz-%)
+
+fuzz-build: $(FUZZ_BINS)
+
+$(FUZZ_LIB_OBJ): | deps
+
+$(FUZZ_BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(LIBCFLAGS) \
+	    -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+$(FUZZ_BUILD)/libiron-fuzz.a: $(FUZZ_LIB_OBJ)
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(wildcard include/iron/*.h) \
+                      $(wildcard src/*/*.h) $(FUZZ_BUILD)/libiron-fuzz.a
+	@echo "  FUZZLD  $@"
+	@$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+	    $(FUZZ_SAN) -o $@ $< $(FUZZ_BUILD)/libiron-fuzz.a $(LDLIBS)
+
+# Runs target $$t; appends "target execs status" to $(FUZZ_BUILD)/summary.
+define FUZZ_RUN_ONE
+mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes $(FUZZ_BUILD)/logs; \
+if [ -d fuzz/corpus/$$t ]; then cp -f fuzz/corpus/$$t/* $(FUZZ_BUILD)/corpus/$$t/ 2>/dev/null; fi; \
+dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
+echo "  FUZZ    $$t for $(FUZZ_TIME) s (log: $(FUZZ_BUILD)/logs/$$t.log)"; \
+./$(FUZZ_BUILD)/$$t -max_total_time=$(FUZZ_TIME) -timeout=$(FUZZ_TIMEOUT) \
+    -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
+    $$dict $(FUZZ_FLAGS) $(FUZZ_BUILD)/corpus/$$t \
+    >$(FUZZ_BUILD)/logs/$$t.log 2>&1; rc=$$?; \
+execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_BUILD)/logs/$$t.log | tail -1); \
+if [ $$rc -eq 0 ]; then res=ok; else res="FAILED (exit $$rc)"; \
+    tail -n 40 $(FUZZ_BUILD)/logs/$$t.log; fi; \
+echo "$$t: $${execs:-?} executions, $$res" >> $(FUZZ_BUILD)/summary; \
+[ $$rc -eq 0 ]
+endef
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%)
+	@mkdir -p $(FUZZ_BUILD) && rm -f $(FUZZ_BUILD)/summary; fail=0; \
+	for t in $(FUZZ_TARGETS); do ( $(FUZZ_RUN_ONE) ) || fail=1; done; \
+	echo "fuzz summary ($(FUZZ_TIME) s each; crashes in $(FUZZ_BUILD)/crashes):"; \
+	sed 's/^/  /' $(FUZZ_BUILD)/summary; exit $$fail
+
+$(FUZZ_ALL:%=fuzz-%): fuzz-%: $(FUZZ_BUILD)/%
+	@mkdir -p $(FUZZ_BUILD) && rm -f $(FUZZ_BUILD)/summary; t=$*; \
+	( $(FUZZ_RUN_ONE) ); rc=$$?; sed 's/^/  /' $(FUZZ_BUILD)/summary; exit $$rc
+
+# Short names: make fuzz-tap == make fuzz-fuzz_tap.
+.PHONY: $(FUZZ_ALL:fuzz_%=fuzz-%)
+$(FUZZ_ALL:fuzz_%=fuzz-%): fuzz-%: fuzz-fuzz_%

@@ -1,6 +1,11 @@
 /*
- * cache.c - `iron cache`: lists, sums up, clears and prunes the disk cache
- * of compiled specializations, in the default folder or in --dir DIR.
+ * cache.c - `iron cache`: lists, verifies, sums up, clears and prunes the
+ * disk cache of compiled specializations, in the default folder or in
+ * --dir DIR.  list, verify and prune read every entry whole (checksums of
+ * header, key text and payload, and the payload's structure), so that a
+ * damaged entry is never shown as valid; verify says what is wrong with
+ * each, through the cache layer (the public iron_cache_entry_info has no
+ * room for a reason).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,22 +16,27 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cache/cache.h"
 #include "cli.h"
+#include "core/env.h"
 #include "iron/iron.h"
-
-/* The library's default cap (IRON__CACHE_DEFAULT_MAX_BYTES in
- * src/cache/cache.h); the public header does not export it. */
-#define DEFAULT_CAP (256ull << 20)
 
 static const char cache_usage[] =
     "usage: iron cache COMMAND [--dir DIR]\n"
     "  list                    the entries, most recently used first: key,\n"
-    "                          name, size, last use, signature\n"
+    "                          name, size, last use, signature; each is\n"
+    "                          read whole, and a damaged one is shown as\n"
+    "                          (invalid)\n"
+    "  verify                  check every entry whole and say what is\n"
+    "                          wrong with each damaged one (exit status 1\n"
+    "                          when there is one)\n"
     "  info                    the folder, number of entries, total size\n"
     "                          and the size cap\n"
     "  clear                   remove every entry\n"
-    "  prune --max-size SIZE   remove least-recently-used entries until at\n"
-    "                          most SIZE remain (512K, 100M, 1G or bytes)\n"
+    "  prune [--max-size SIZE] remove damaged entries, then least-recently-\n"
+    "                          used ones until at most SIZE remain (512K,\n"
+    "                          100M, 1G or bytes); entries of another\n"
+    "                          library version are not damage\n"
     "  --dir DIR               act on DIR instead of the default folder:\n"
     "                          $IRON_CACHE_DIR, else $XDG_CACHE_HOME/iron,\n"
     "                          else ~/.cache/iron\n"
@@ -182,13 +192,55 @@ static int cmd_list(const char *dir, const char *path)
             printf("%-32s  %-*s  %10s  %-19s  %s\n", e->key, name_w,
                    "(invalid)", size_text(e->bytes, sz, sizeof sz),
                    time_text(e->last_use, tm, sizeof tm),
-                   "damaged or from another version; rebuilt on next use");
+                   "damaged or from another version (`iron cache verify` "
+                   "says which); rebuilt on next use");
     }
     char sz[32];
     printf("%zu %s, %s in %s\n", l.n, l.n == 1 ? "entry" : "entries",
            size_text(total, sz, sizeof sz), path);
     free(l.v);
     return 0;
+}
+
+/* ---- verify ------------------------------------------------------------ */
+
+typedef struct verify_tally {
+    uint64_t valid, damaged, foreign;
+} verify_tally;
+
+static void verify_one(const iron__cache_entry *e, void *ctx)
+{
+    verify_tally *t = ctx;
+    char hex[33];
+    iron__cache_key_hex(e->key, hex);
+    if (e->valid) {
+        t->valid++;
+        return;
+    }
+    if (e->foreign) {
+        t->foreign++;
+        printf("other    %s  %s: %s (left for that version; not checked "
+               "further)\n",
+               hex, e->name[0] ? e->name : "?", e->why);
+        return;
+    }
+    t->damaged++;
+    printf("damaged  %s  %s: %s\n", hex, e->name[0] ? e->name : "?",
+           e->why);
+}
+
+static int cmd_verify(const char *dir, const char *path)
+{
+    verify_tally t = { 0, 0, 0 };
+    if (iron__cache_verify_dir(dir, verify_one, &t) != IRON_OK)
+        return fail();
+    uint64_t n = t.valid + t.damaged + t.foreign;
+    printf("%" PRIu64 " %s checked in %s: %" PRIu64 " valid, %" PRIu64
+           " damaged, %" PRIu64 " from another version%s\n",
+           n, n == 1 ? "entry" : "entries", path, t.valid, t.damaged,
+           t.foreign,
+           t.damaged ? "; `iron cache prune` removes the damaged ones" : "");
+    return t.damaged ? 1 : 0;
 }
 
 /* ---- info, clear, prune ------------------------------------------------ */
@@ -205,9 +257,20 @@ static int cmd_info(const char *dir, const char *path)
     printf("%-8s %" PRIu64 "\n", "entries", entries);
     printf("%-8s %s (%" PRIu64 " bytes)\n", "size",
            size_text(bytes, sz, sizeof sz), bytes);
-    printf("%-8s %s (default; a program adding an entry evicts the least "
+    /* The cap a program would use without its own option: the same
+     * strict reading as the library's (a bad IRON_CACHE_MAX warns). */
+    const char *env = getenv("IRON_CACHE_MAX");
+    uint64_t parsed = 0;
+    int from_env = env && *env &&
+                   iron__parse_bytes(env, UINT64_MAX, &parsed) == 0 &&
+                   parsed != 0;
+    uint64_t cap = iron__cache_env_max_bytes();
+    if (cap == 0)
+        cap = IRON__CACHE_DEFAULT_MAX_BYTES;
+    printf("%-8s %s (%s; a program adding an entry evicts the least "
            "recently used beyond it)\n", "cap",
-           size_text(DEFAULT_CAP, sz, sizeof sz));
+           size_text(cap, sz, sizeof sz),
+           from_env ? "from IRON_CACHE_MAX" : "default");
     return 0;
 }
 
@@ -226,13 +289,16 @@ static int cmd_clear(const char *dir, const char *path)
 
 static int cmd_prune(const char *dir, const char *path, uint64_t max_bytes)
 {
-    uint64_t removed = 0, entries = 0, bytes = 0;
-    char sz[32];
-    if (iron_cache_prune(dir, max_bytes, &removed) != IRON_OK ||
+    uint64_t removed = 0, damaged = 0, entries = 0, bytes = 0;
+    char sz[32], dmg[48] = "";
+    if (iron__cache_prune_dir(dir, max_bytes, &removed, &damaged) !=
+            IRON_OK ||
         iron_cache_info(dir, &entries, &bytes) != IRON_OK)
         return fail();
-    printf("removed %" PRIu64 " %s; %" PRIu64 " %s (%s) remain in %s\n",
-           removed, removed == 1 ? "entry" : "entries", entries,
+    if (damaged)
+        snprintf(dmg, sizeof dmg, " (%" PRIu64 " damaged)", damaged);
+    printf("removed %" PRIu64 " %s%s; %" PRIu64 " %s (%s) remain in %s\n",
+           removed, removed == 1 ? "entry" : "entries", dmg, entries,
            entries == 1 ? "entry" : "entries", size_text(bytes, sz, sizeof sz),
            path);
     return 0;
@@ -298,17 +364,16 @@ int cli_cache(int argc, char **argv)
     }
     if (strcmp(cmd, "list") == 0)
         return cmd_list(dir, path);
+    if (strcmp(cmd, "verify") == 0)
+        return cmd_verify(dir, path);
     if (strcmp(cmd, "info") == 0)
         return cmd_info(dir, path);
     if (strcmp(cmd, "clear") == 0)
         return cmd_clear(dir, path);
     if (is_prune) {
-        uint64_t max_bytes;
-        if (!size) {
-            fprintf(stderr, "iron cache: prune needs --max-size SIZE\n\n");
-            return usage(stderr, EXIT_USAGE);
-        }
-        if (parse_size(size, &max_bytes) != 0) {
+        /* Without a size: remove damaged entries only. */
+        uint64_t max_bytes = UINT64_MAX;
+        if (size && parse_size(size, &max_bytes) != 0) {
             fprintf(stderr, "iron cache: --max-size '%s': expected bytes or "
                             "a size such as 512K, 100M, 1G\n", size);
             return EXIT_USAGE;

@@ -22,7 +22,7 @@ static const char usage_text[] =
     "                   (iron dump --help for details)\n"
     "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] [--order]\n"
     "                   draw an access pattern over a 2-D tensor\n"
-    "  cache list|info|clear|prune [--max-size SIZE] [--dir DIR]\n"
+    "  cache list|info|verify|clear|prune [--max-size SIZE] [--dir DIR]\n"
     "                   inspect or trim the disk cache of compiled\n"
     "                   specializations (iron cache --help for details)\n"
     "  help             show this text\n"

@@ -19,6 +19,28 @@ static struct {
 } tests[MAX_TESTS];
 static int ntests;
 
+static struct {
+    const char *file, *reason;
+} skips[16];
+static int nskips;
+
+void test_skip_file(const char *file, const char *reason)
+{
+    if (nskips < (int)(sizeof skips / sizeof skips[0])) {
+        skips[nskips].file = file;
+        skips[nskips].reason = reason;
+        nskips++;
+    }
+}
+
+static const char *skip_reason(const char *file)
+{
+    for (int i = 0; i < nskips; i++)
+        if (strcmp(skips[i].file, file) == 0)
+            return skips[i].reason;
+    return NULL;
+}
+
 void test_register(const char *name, const char *file, test_fn fn,
                    int timeout_s)
 {
@@ -88,12 +110,18 @@ static void remove_private_cache(void)
 
 int main(int argc, char **argv)
 {
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     private_cache();
     qsort(tests, (size_t)ntests, sizeof tests[0], cmp_test);
     for (int i = 0; i < ntests; i++) {
         if (!selected(tests[i].name, argc, argv))
             continue;
+        const char *why = skip_reason(tests[i].file);
+        if (why) {
+            skipped++;
+            printf("skip %-48s %s\n", tests[i].name, why);
+            continue;
+        }
         fflush(stdout);
         double t0 = now_s();
         pid_t pid = fork();
@@ -130,6 +158,9 @@ int main(int argc, char **argv)
         }
     }
     remove_private_cache();
-    printf("%d passed, %d failed\n", passed, failed);
+    if (skipped)
+        printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    else
+        printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

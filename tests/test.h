@@ -25,6 +25,17 @@ void test_register(const char *name, const char *file, test_fn fn,
     }                                                                         \
     static void test_##name(void)
 
+/* Every test of this file is reported as skipped (with the reason) when
+ * cond holds, e.g. under a sanitizer whose runtime cannot host what the
+ * file tests.  The summary counts them apart. */
+void test_skip_file(const char *file, const char *reason);
+#define TEST_SKIP_FILE_IF(cond, reason)                                       \
+    __attribute__((constructor)) static void test_skip_this_file(void)        \
+    {                                                                         \
+        if (cond)                                                             \
+            test_skip_file(__FILE__, reason);                                 \
+    }
+
 /* Default limit: 30 s per test. */
 #define TEST(name) TEST_TIMEOUT(name, 30)
 

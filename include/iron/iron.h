@@ -10,9 +10,31 @@
  *     available from iron_last_error() on the same thread.
  *   - Constructors write their result to *out and set *out to NULL on failure.
  *   - Destructors accept NULL.
- *   - Objects are not internally locked: one object may be used by one thread
- *     at a time, except where a comment says "thread-safe".  Distinct objects
- *     may be used from distinct threads freely.
+ *   - Threads, object by object:
+ *       iron_jit      thread-safe: any number of threads may call one jit
+ *                     at once (launch, run, call, specialize, dump, bind,
+ *                     stats).  Builds of one jit run one at a time; a call
+ *                     of a built specialization never waits for a build.
+ *                     Calls of one specialization take turns (its loaded
+ *                     instance is one emulated array).  iron_jit_free must
+ *                     not overlap any other use of the jit.
+ *       iron_spec     thread-safe to run from several threads (they take
+ *                     turns); valid until its jit is freed.
+ *       iron_tensor   a tensor may be an input of concurrent calls; one that
+ *                     a call writes must not be read or written elsewhere
+ *                     meanwhile.  iron_tensor_free waits for the calls
+ *                     that use the tensor to finish.
+ *       iron_design   only on the thread running the design function.
+ *       devices       the registry is thread-safe; scoped devices
+ *                     (iron_device_push) belong to the calling thread.
+ *       handlers      iron_set_log_handler / iron_set_output_handler swap
+ *                     (function, context) as one pair; once they return,
+ *                     no thread is still inside the old handler.
+ *       errors        iron_last_error() is per thread.
+ *     Pure functions (access patterns, dtypes, tilers) are thread-safe.
+ *   - fork(): the child may use the library (the emulator's thread pool and
+ *     watchdog start afresh), provided no other thread of the parent was
+ *     inside a call of the same jit at the moment of the fork.
  *   - Strings passed in are copied; strings returned are owned by the library.
  */
 #ifndef IRON_IRON_H
@@ -665,12 +687,18 @@ static inline iron_tap iron_tap_linear(int64_t n)
 IRON_API iron_tap iron_tap_make(int64_t offset, int ndim,
                                 const int64_t *sizes, const int64_t *strides);
 
-/* Number of elements a pattern visits (product of sizes). */
+/* Number of elements a pattern visits (product of sizes).  0 for a NULL
+ * or malformed pattern (ndim outside 1..IRON_TAP_MAX_DIMS, a size below
+ * 1); -1 when the product does not fit int64_t (iron_tap_check rejects
+ * such a pattern). */
 IRON_API int64_t iron_tap_count(const iron_tap *tap);
 
 /* Checks a pattern against a tensor of `numel` elements: offset >= 0,
- * sizes >= 1, strides >= 0, and the furthest element inside the tensor.
- * IRON_EBOUNDS with the dimension and the reach otherwise. */
+ * sizes 1 to 2^40, strides 0 to 2^40, at most 2^40 visits, and the
+ * furthest element inside the tensor.  IRON_EBOUNDS with the dimension and
+ * the reach otherwise; a visit count, (size - 1) x stride or offset +
+ * reach that would overflow 64 bits is IRON_EBOUNDS naming the dimension,
+ * never a wrapped value. */
 IRON_API iron_status iron_tap_check(const iron_tap *tap, int64_t numel);
 
 /* Upstream taplib's access_order: for each element of a tensor of `numel`
@@ -782,7 +810,9 @@ IRON_API iron_status iron_rt_finish_task_group(iron_design *d);
  *   tile_col_major:  elements inside a tile column by column
  *   group_col_major: tiles inside a group column by column
  *   iter_col_major:  patterns (groups) in column-major order
- *   repeat:          each pattern visits its group `repeat` times (0 = 1)
+ *   repeat:          each pattern visits its group `repeat` times (0 = 1;
+ *                    at most 64, the shim DMA's iteration count, and at
+ *                    most 2^40 visits in all)
  *   allow_partial:   the last groups along a dimension may be smaller when
  *                    group x step does not divide the tile count
  *   no_prune_step:   keep every loop as its own dimension (size-1 loops
@@ -919,9 +949,12 @@ typedef struct iron_jit_options {
     const char *args;
     /* Compile-time parameters with types and defaults, comma-separated:
      *   "tile: int = 16, op: str = '+', scale: float = 1.5,
-     *    relu: bool = false, T: dtype = int32, n: int, f: kernel"
+     *    relu: bool = false, OT: dtype = int32, n: int, f: kernel"
      * A parameter without a default must be given at every call (or bound
-     * with iron_jit_bind); kernel parameters take no default. */
+     * with iron_jit_bind); kernel parameters take no default.  Names must
+     * differ from the type and size variables of `args` (and scalars from
+     * both): the design would see two things with one name.  Defaults
+     * must be in range (finite floats, integers within 64 bits). */
     const char *params;
     const char *cflags;  /* flags for every kernel, e.g. "-O3" (default -O2) */
     void *user;          /* passed to the design function */
@@ -937,6 +970,11 @@ typedef struct iron_jit_options {
      * 256 MiB).  An unusable folder falls back to memory with a warning. */
     const char *cache_dir;
     uint64_t cache_max_bytes;
+    /* How many specializations stay loaded (0: $IRON_RESIDENT_MAX, else
+     * 256).  Beyond it the least recently used is unloaded and a later
+     * call rebuilds it, from the disk cache when it is on.  Specializations
+     * handed out by iron_jit_specialize stay loaded. */
+    int max_resident;
 } iron_jit_options;
 
 /* Creates a jit object.  The option strings are parsed now; a syntax error
@@ -1099,6 +1137,9 @@ typedef struct iron_jit_stats {
     uint64_t disk_misses;   /* lookups that found no usable entry */
     uint64_t disk_writes;   /* entries published */
     uint64_t artifact_hits; /* builds whose kernels came from an artifact */
+    uint64_t kernel_shares; /* builds whose kernels were all loaded already
+                               for another specialization of the jit */
+    uint64_t evictions;     /* specializations unloaded by the resident cap */
 } iron_jit_stats;
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
@@ -1163,13 +1204,21 @@ IRON_API void iron_set_output_handler(iron_output_fn fn, void *ctx);
 
 /* Ahead-of-time artifacts.  save builds (or finds) the specialization a
  * launch with these arguments would use and writes its compiled kernels,
- * keyed by everything but the compiler, to one self-contained file
- * (written atomically).  load reads one into a jit (format, library
- * version and checksum are checked, and the jit's name must match); a
- * later build whose design, kernels and device match uses it instead of
- * the C compiler, so it runs where no compiler is installed.  A build no
- * artifact matches compiles as usual, and if that fails the message names
- * what each loaded artifact was made for. */
+ * with the full text of its key (everything but the compiler), to one
+ * self-contained file (written atomically, not writable by group or
+ * others).  load reads one into a jit; a later build whose design,
+ * kernels and device match -- whose key text is the artifact's byte for
+ * byte -- uses it instead of the C compiler, so it runs where no compiler
+ * is installed.  A build no artifact matches compiles as usual, and if
+ * that fails the message names what each loaded artifact was made for.
+ *
+ * An artifact is native code loaded into this process.  load fails
+ * (IRON_EIO, naming the path and the reason) at once for anything but a
+ * regular file (a FIFO or device is never waited on), a file owned by
+ * neither this user nor root, one group or others may write, one over
+ * 256 MiB, a damaged one (format, library version, checksums) or one made
+ * by another jit (IRON_EINVAL).  Its checksums detect damage, not
+ * tampering: they are no signature. */
 IRON_API iron_status iron_jit_save_artifact(iron_jit *j,
                                             const iron_launch_config *config,
                                             int nparams,
@@ -1178,6 +1227,14 @@ IRON_API iron_status iron_jit_save_artifact(iron_jit *j,
                                             iron_tensor *const *args,
                                             const char *path);
 IRON_API iron_status iron_jit_load_artifact(iron_jit *j, const char *path);
+/* load, only if the file's SHA-256 is sha256_hex (64 hex digits, as
+ * `sha256sum FILE` prints them): pins the exact file the caller reviewed
+ * or built, so that a file replaced since is refused (IRON_EIO naming
+ * both digests).  The digest is of the bytes actually loaded.  IRON_EINVAL
+ * when sha256_hex is not 64 hex digits. */
+IRON_API iron_status iron_jit_load_artifact_pinned(iron_jit *j,
+                                                   const char *path,
+                                                   const char *sha256_hex);
 
 /* Frees memory the library returned to the caller (iron_jit_dump). */
 IRON_API void iron_free(void *p);
@@ -1197,7 +1254,9 @@ typedef struct iron_cache_entry_info {
     char signature[512];       /* the specialization's signature */
     uint64_t bytes;
     int64_t last_use;          /* seconds since the epoch */
-    int valid;                 /* 0: damaged or foreign (a miss if read) */
+    int valid;                 /* 1: header, key text and payload all check
+                                  (checksums and decoding); 0: damaged or
+                                  foreign (a miss if read) */
 } iron_cache_entry_info;
 
 typedef void (*iron_cache_entry_fn)(const iron_cache_entry_info *e,
@@ -1213,7 +1272,8 @@ IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
                                      uint64_t *bytes);
 /* Removes every entry. */
 IRON_API iron_status iron_cache_clear(const char *dir);
-/* Removes least-recently-used entries until at most max_bytes remain. */
+/* Removes damaged entries, then least-recently-used ones until at most
+ * max_bytes remain. */
 IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
                                       uint64_t *removed);
 

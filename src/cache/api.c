@@ -1,13 +1,17 @@
 /*
  * api.c - the public disk-cache tools (iron_cache_*), thin wrappers over
  * the cache layer.  Inspecting a folder that does not exist finds it
- * empty and does not create it.
+ * empty and does not create it.  Listing and pruning check every entry
+ * whole -- checksums and the kernel payload's structure (jit/payload.c),
+ * not only the header -- so that a damaged entry is never shown as valid
+ * and prune can remove it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cache/dir.h"
 #include "core/core.h"
+#include "jit/payload.h"
 
 IRON_API char *iron_cache_path(const char *dir, char *buf, size_t len)
 {
@@ -52,7 +56,7 @@ IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
     if (s != IRON_OK || !c)
         return s;
     list_adapter a = { fn, ctx };
-    s = iron__cache_list(c, list_entry, &a);
+    s = iron__cache_list(c, 1, iron__payload_check, list_entry, &a);
     iron__cache_close(c);
     return s;
 }
@@ -87,13 +91,38 @@ IRON_API iron_status iron_cache_clear(const char *dir)
 IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
                                       uint64_t *removed)
 {
+    return iron__cache_prune_dir(dir, max_bytes, removed, NULL);
+}
+
+iron_status iron__cache_prune_dir(const char *dir, uint64_t max_bytes,
+                                  uint64_t *removed, uint64_t *damaged)
+{
     iron__cache *c;
     if (removed)
         *removed = 0;
+    if (damaged)
+        *damaged = 0;
     iron_status s = iron__cache_open_existing(&c, dir);
     if (s != IRON_OK || !c)
         return s;
-    s = iron__cache_prune(c, max_bytes, removed);
+    s = iron__cache_prune(c, max_bytes, iron__payload_check, removed,
+                          damaged);
+    iron__cache_close(c);
+    return s;
+}
+
+iron_status iron__cache_verify_dir(const char *dir,
+                                   void (*fn)(const iron__cache_entry *e,
+                                              void *ctx),
+                                   void *ctx)
+{
+    if (!fn)
+        return iron__fail(IRON_EINVAL, "cache verify: no callback");
+    iron__cache *c;
+    iron_status s = iron__cache_open_existing(&c, dir);
+    if (s != IRON_OK || !c)
+        return s;
+    s = iron__cache_list(c, 1, iron__payload_check, fn, ctx);
     iron__cache_close(c);
     return s;
 }

@@ -16,6 +16,7 @@
 
 #include "cache/dir.h"
 #include "core/core.h"
+#include "core/env.h"
 
 /* Copies "<a><b>" into buf; an empty buf when it does not fit, since a
  * cut path would name some other folder. */
@@ -50,6 +51,14 @@ char *iron__cache_default_dir(char *buf, size_t len)
         return join(buf, len, res->pw_dir, "/.cache/iron");
     buf[0] = '\0';
     return buf;
+}
+
+/* Strict (core/env.h): "1e400" or "100MB" is a warning and the default,
+ * never a half-read number or an out-of-range conversion. */
+uint64_t iron__cache_env_max_bytes(void)
+{
+    return iron__env_bytes("IRON_CACHE_MAX", UINT64_MAX,
+                           IRON__CACHE_DEFAULT_MAX_BYTES);
 }
 
 /* mkdir -p with mode 0700 (the cache holds code this user will load, so
@@ -158,13 +167,19 @@ iron_status iron__cache_open(iron__cache **out, const char *dir,
     struct stat st;
     if (fstat((*out)->dfd, &st) == 0 &&
         (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+        char found[96];
+        if (st.st_uid != geteuid())
+            snprintf(found, sizeof found, "owned by uid %lu, not this user "
+                     "(uid %lu)", (unsigned long)st.st_uid,
+                     (unsigned long)geteuid());
+        else
+            snprintf(found, sizeof found, "writable by group or others "
+                     "(mode %04o)", (unsigned)(st.st_mode & 07777));
         s = iron__fail(IRON_EIO,
                        "the cache folder '%s' is %s; it must belong to this "
-                       "user and not be writable by others (entries are "
-                       "loaded as code)",
-                       (*out)->dir,
-                       st.st_uid != geteuid() ? "owned by another user"
-                                              : "writable by group or others");
+                       "user and not be writable by others, such as mode "
+                       "0700 (entries are loaded as code)",
+                       (*out)->dir, found);
         iron__cache_close(*out);
         *out = NULL;
     }

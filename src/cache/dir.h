@@ -47,6 +47,15 @@ typedef iron_status (*iron__cache_scan_fn)(iron__cache *c,
 iron_status iron__cache_scan(iron__cache *c, iron__cache_scan_fn fn,
                              void *ctx);
 
+/* Judges one entry file a scan found, as a listing shows it: full 0
+ * checks the header and the size, full 1 everything (check, if not NULL,
+ * judges the payload).  IRON_OK with *e filled (valid or with its
+ * reason); IRON_EIO when the file is gone (evicted meanwhile);
+ * IRON_ENOMEM with the message set. */
+iron_status iron__cache_judge(iron__cache *c, const iron__cache_file *f,
+                              int full, iron__cache_check_fn check,
+                              iron__cache_entry *e);
+
 /* The wall clock in nanoseconds: the time base of file times. */
 int64_t iron__cache_now_ns(void);
 

@@ -18,6 +18,7 @@
 #include "cache/dir.h"
 #include "cache/evict.h"
 #include "core/core.h"
+#include "core/log.h"
 
 /* A pass collects at most this many of the oldest entries; a cap that
  * needs more deletions takes more passes.  Keeps eviction off the heap,
@@ -154,10 +155,63 @@ done:
     return s;
 }
 
-iron_status iron__cache_prune(iron__cache *c, uint64_t max_bytes,
-                              uint64_t *removed)
+/* ---- prune ------------------------------------------------------------ */
+
+typedef struct damage_state {
+    iron__cache_check_fn check;
+    uint64_t removed;
+} damage_state;
+
+/* Removes the entry if a full check finds it damaged.  An entry of
+ * another format or library version is not damage: another installed
+ * version of the library may use it, and eviction ages it out.  Deleted
+ * only if the name still holds the file that was checked: a writer may
+ * have replaced it with a good entry meanwhile (a lost race costs one
+ * rebuild, never a wrong result). */
+static iron_status drop_damaged(iron__cache *c, const iron__cache_file *f,
+                                void *ctx)
 {
-    return iron__cache_evict(c, max_bytes, NULL, removed);
+    damage_state *ds = ctx;
+    if (f->kind != IRON__CACHE_ENTRY)
+        return IRON_OK;
+    iron__cache_entry e;
+    iron_status s = iron__cache_judge(c, f, 1, ds->check, &e);
+    if (s == IRON_EIO)
+        return IRON_OK;        /* gone already */
+    if (s != IRON_OK)
+        return s;
+    if (e.valid || e.foreign)
+        return IRON_OK;
+    struct stat st;
+    if (fstatat(c->dfd, f->fname, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        (uint64_t)st.st_ino != f->ino)
+        return IRON_OK;
+    if (unlinkat(c->dfd, f->fname, 0) == 0) {
+        ds->removed++;
+        iron__log(IRON__LOG_CACHE, "prune: removed the damaged entry "
+                  "'%s/%s' (%s)", c->dir, f->fname, e.why);
+    } else if (errno != ENOENT) {
+        return iron__fail(IRON_EIO, "cannot remove the damaged cache entry "
+                                    "'%s/%s': %s",
+                          c->dir, f->fname, strerror(errno));
+    }
+    return IRON_OK;
+}
+
+iron_status iron__cache_prune(iron__cache *c, uint64_t max_bytes,
+                              iron__cache_check_fn check, uint64_t *removed,
+                              uint64_t *damaged)
+{
+    damage_state ds = { check, 0 };
+    uint64_t evicted = 0;
+    iron_status s = iron__cache_scan(c, drop_damaged, &ds);
+    if (s == IRON_OK)
+        s = iron__cache_evict(c, max_bytes, NULL, &evicted);
+    if (removed)
+        *removed = ds.removed + evicted;
+    if (damaged)
+        *damaged = ds.removed;
+    return s;
 }
 
 /* ---- clear ------------------------------------------------------------- */

@@ -1,19 +1,69 @@
 /*
- * list.c - the cache layer's inspection: listing entries (header only, no
- * payload read, no last-use refresh) and totals.
+ * list.c - the cache layer's inspection: listing entries (header only, or
+ * fully checked for the tools; never a last-use refresh) and totals.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cache/dir.h"
+#include "cache/file.h"
 #include "core/core.h"
 
 typedef struct list_state {
+    int full;
+    iron__cache_check_fn check;
     void (*fn)(const iron__cache_entry *e, void *ctx);
     void *ctx;
 } list_state;
+
+iron_status iron__cache_judge(iron__cache *c, const iron__cache_file *f,
+                              int full, iron__cache_check_fn check,
+                              iron__cache_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    e->key = f->key;
+    e->bytes = f->bytes;
+    e->last_use = f->mtime_ns / 1000000000;
+    struct stat st;
+    int err;
+    char why[IRON__FILE_WHY_MAX];
+    int fd = iron__file_open(c->dfd, f->fname, 1, IRON__OWNER_SELF,
+                             IRON__FILE_ENTRY_MAX, &st, &err, why,
+                             sizeof why);
+    if (fd < 0) {
+        if (err == ENOENT)
+            return IRON_EIO;   /* evicted since the scan saw it */
+        snprintf(e->why, sizeof e->why, "%s%s", err ? "" : "refused: ",
+                 why);
+        return IRON_OK;
+    }
+    iron__cache_want w = { .key = f->key, .header_only = !full };
+    iron__cache_got g;
+    iron_status s = iron__cache_entry_read(fd, &w, &g);
+    close(fd);
+    /* A foreign entry still shows its name when its header decodes. */
+    memcpy(e->name, g.h.name, sizeof e->name);
+    memcpy(e->signature, g.h.signature, sizeof e->signature);
+    e->foreign = g.foreign;
+    if (s == IRON_ENOMEM) {
+        iron__cache_got_free(&g);
+        return iron__fail(IRON_ENOMEM, "out of memory checking the cache "
+                                       "entry '%s/%s'", c->dir, f->fname);
+    }
+    if (s != IRON_OK) {
+        snprintf(e->why, sizeof e->why, "%s", g.why);
+        return IRON_OK;
+    }
+    e->valid = 1;
+    if (full && check &&
+        check(g.payload, g.len, e->why, sizeof e->why) != 0)
+        e->valid = 0;
+    iron__cache_got_free(&g);
+    return IRON_OK;
+}
 
 static iron_status list_one(iron__cache *c, const iron__cache_file *f,
                             void *ctx)
@@ -21,35 +71,24 @@ static iron_status list_one(iron__cache *c, const iron__cache_file *f,
     list_state *ls = ctx;
     if (f->kind != IRON__CACHE_ENTRY)
         return IRON_OK;
-    int fd = openat(c->dfd, f->fname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT)
-        return IRON_OK;        /* evicted since the scan saw it */
     iron__cache_entry e;
-    iron__cache_header h;
-    char why[IRON__CACHE_WHY_MAX];
-    memset(&e, 0, sizeof e);
-    e.key = f->key;
-    e.bytes = f->bytes;
-    e.last_use = f->mtime_ns / 1000000000;
-    if (fd >= 0) {
-        /* A foreign entry still shows its name when its header decodes. */
-        e.valid = iron__cache_entry_read(fd, f->key, &h, NULL, NULL, why,
-                                         sizeof why) == IRON_OK;
-        close(fd);
-        memcpy(e.name, h.name, sizeof e.name);
-        memcpy(e.signature, h.signature, sizeof e.signature);
-    }
+    iron_status s = iron__cache_judge(c, f, ls->full, ls->check, &e);
+    if (s == IRON_EIO)
+        return IRON_OK;        /* gone */
+    if (s != IRON_OK)
+        return s;
     ls->fn(&e, ls->ctx);
     return IRON_OK;
 }
 
-iron_status iron__cache_list(iron__cache *c,
+iron_status iron__cache_list(iron__cache *c, int full,
+                             iron__cache_check_fn check,
                              void (*fn)(const iron__cache_entry *e, void *ctx),
                              void *ctx)
 {
     if (!fn)
         return iron__fail(IRON_EINVAL, "cache list: no callback");
-    list_state ls = { fn, ctx };
+    list_state ls = { full, check, fn, ctx };
     return iron__cache_scan(c, list_one, &ls);
 }
 

@@ -14,6 +14,7 @@
 
 #include "cache/dir.h"
 #include "cache/evict.h"
+#include "cache/file.h"
 #include "core/core.h"
 
 /* The reason of this thread's last miss: *why points here, valid until the
@@ -42,8 +43,13 @@ static void touch(int fd)
  * (writers publish by rename), and the open descriptor keeps reading the
  * same file even if a writer replaces it or an evictor deletes it.  A bad
  * entry is not deleted here -- a writer may have just replaced it with a
- * good one under the same name; the caller's rebuild and put replace it. */
+ * good one under the same name; the caller's rebuild and put replace it.
+ * The file is opened as one that someone else may have placed
+ * (cache/file.h): regular, this user's, not writable by group or others,
+ * bounded in size -- the folder's own checks (dir.c) make such a file
+ * unlikely, and an entry is code this process will run. */
 iron_status iron__cache_get(iron__cache *c, iron__cache_key key,
+                            const char *text, size_t text_len,
                             void **payload, size_t *len, const char **why)
 {
     char fname[IRON__CACHE_FNAME_MAX];
@@ -54,28 +60,40 @@ iron_status iron__cache_get(iron__cache *c, iron__cache_key key,
     *len = 0;
     *why = NULL;
     iron__cache_entry_fname(key, fname);
-    int fd = openat(c->dfd, fname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    int err;
+    char refused[IRON__FILE_WHY_MAX];
+    int fd = iron__file_open(c->dfd, fname, 1, IRON__OWNER_SELF,
+                             IRON__FILE_ENTRY_MAX, &st, &err, refused,
+                             sizeof refused);
     if (fd < 0) {
-        if (errno == ENOENT)
+        if (err == ENOENT)
             snprintf(why_buf, sizeof why_buf, "absent");
+        else if (err)
+            snprintf(why_buf, sizeof why_buf, "%s", refused);
         else
-            snprintf(why_buf, sizeof why_buf, "cannot open: %s",
-                     strerror(errno));
+            snprintf(why_buf, sizeof why_buf, "refused: %s", refused);
         *why = why_buf;
         return iron__fail(IRON_EIO, "cache entry '%s/%s': %s", c->dir, fname,
                           why_buf);
     }
-    iron__cache_header h;
-    iron_status s = iron__cache_entry_read(fd, key, &h, payload, len,
-                                           why_buf, sizeof why_buf);
+    /* A get always presents a key text (NULL is the empty one): an entry
+     * is never taken on its digest alone. */
+    iron__cache_want w = { .key = key, .text = text ? text : "",
+                           .text_len = text ? text_len : 0 };
+    iron__cache_got g;
+    iron_status s = iron__cache_entry_read(fd, &w, &g);
     if (s == IRON_OK)
         touch(fd);
     close(fd);
     if (s != IRON_OK) {
+        snprintf(why_buf, sizeof why_buf, "%s", g.why);
         *why = why_buf;
         return iron__fail(s, "cache entry '%s/%s': %s", c->dir, fname,
                           why_buf);
     }
+    *payload = g.payload;
+    *len = g.len;
     return IRON_OK;
 }
 
@@ -127,17 +145,31 @@ static int create_temp(iron__cache *c, iron__cache_key key, char *tmp)
  * its failure (a file another user owns, say) is not the put's: the entry
  * is in place and the next put or prune trims again. */
 iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
+                            const char *text, size_t text_len,
                             const char *name, const char *signature,
                             const void *payload, size_t len)
 {
     char fname[IRON__CACHE_FNAME_MAX], tmp[IRON__CACHE_FNAME_MAX];
     unsigned char head[IRON__CACHE_HEADER_BYTES];
     iron__cache_header h;
-    if (!payload && len)
-        return iron__fail(IRON_EINVAL, "cache put: payload NULL with "
-                                       "length %zu", len);
+    if ((!payload && len) || (!text && text_len))
+        return iron__fail(IRON_EINVAL, "cache put: %s NULL with length %zu",
+                          !payload && len ? "payload" : "key text",
+                          !payload && len ? len : text_len);
     iron__cache_entry_fname(key, fname);
-    iron__cache_header_init(&h, key, name, signature, payload, len);
+    /* An entry no reader would accept is not worth writing. */
+    if (text_len > IRON__CACHE_KEY_TEXT_MAX ||
+        len > IRON__FILE_ENTRY_MAX - IRON__CACHE_HEADER_BYTES - text_len)
+        return iron__fail(IRON_EINVAL,
+                          "cannot write the cache entry '%s/%s': %zu bytes "
+                          "of key text and %zu of payload are more than an "
+                          "entry may hold (%llu bytes of key text, %llu in "
+                          "all)",
+                          c->dir, fname, text_len, len,
+                          (unsigned long long)IRON__CACHE_KEY_TEXT_MAX,
+                          (unsigned long long)IRON__FILE_ENTRY_MAX);
+    iron__cache_header_init(&h, key, text, text_len, name, signature,
+                            payload, len);
     iron__cache_header_encode(&h, head);
 
     int fd = create_temp(c, key, tmp);
@@ -147,6 +179,7 @@ iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
                           "'%s': %s", c->dir, fname, tmp, strerror(errno));
     const char *step;
     if (write_all(fd, head, sizeof head) != 0 ||
+        write_all(fd, text, text_len) != 0 ||
         write_all(fd, payload, len) != 0) {
         step = "write";
         goto fail;

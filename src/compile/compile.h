@@ -115,7 +115,11 @@ size_t iron__kobj_data_bytes(const iron__kobj *o);
 
 /* The shared object's bytes (NULL, 0 if unknown); owned by o. */
 const char *iron__kobj_image(const iron__kobj *o, size_t *len);
+/* Drops one reference (the loader gives one); the last unloads.  Not
+ * atomic: an object is shared only under its owner's lock. */
 void iron__kobj_free(iron__kobj *o);
+void iron__kobj_ref(iron__kobj *o);
+int iron__kobj_refs(const iron__kobj *o);
 
 /* "cc 12.2.0 x86_64-linux-gnu": the compiler command in force with the
  * version and target it reports, for cache keys.  IRON_ECOMPILE when it

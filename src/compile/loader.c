@@ -12,6 +12,7 @@
 #include "core/core.h"
 
 struct iron__kobj {
+    int refs;                  /* iron__kobj_ref / iron__kobj_free */
     void *dl;
     iron__kernel_fn fn;
     char *image;               /* the shared object's bytes, for clones */
@@ -72,8 +73,19 @@ iron_status iron__kobj_load(const char *so_path, const char *label,
         return st;
     }
     memcpy(&o->fn, &sym, sizeof o->fn);
+    o->refs = 1;
     *out = o;
     return IRON_OK;
+}
+
+void iron__kobj_ref(iron__kobj *o)
+{
+    o->refs++;
+}
+
+int iron__kobj_refs(const iron__kobj *o)
+{
+    return o->refs;
 }
 
 void (*iron__kobj_raw_entry(const iron__kobj *o))(void)
@@ -100,7 +112,7 @@ static const void *kobj_addr(const iron__kobj *o)
 
 void iron__kobj_free(iron__kobj *o)
 {
-    if (!o)
+    if (!o || --o->refs > 0)
         return;
     if (o->image)
         iron__srcline_forget(kobj_addr(o));

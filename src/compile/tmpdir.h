@@ -13,7 +13,10 @@ typedef struct iron__ktmp {
     char *dir;                 /* NULL until created */
 } iron__ktmp;
 
-/* Creates "<$TMPDIR or /tmp>/iron-XXXXXX" (mode 0700) into t->dir.
+/* Creates "<$TMPDIR or /tmp>/iron-<pid>-XXXXXX" (mode 0700) into t->dir.
+ * The process's first call also removes folders of that pattern left by
+ * builds that were killed: owned by this user, unchanged for 30 minutes,
+ * and whose process no longer exists.
  * IRON_EIO naming the parent and the system's reason; IRON_ENOMEM. */
 iron_status iron__ktmp_create(iron__ktmp *t);
 

@@ -1,8 +1,12 @@
 /*
  * log.c - the debug log.  Topics are read from IRON_LOG once per process
  * ("jit,cache", "all"); a handler set by the user receives each line
- * instead of stderr.  Thread-safe: the topic mask is set once and the
- * handler is read atomically.
+ * instead of stderr.  Thread-safe: the topic mask is set once; the
+ * handler and its context are one pair, read and swapped under one lock
+ * that is held while the handler runs, so a line never meets a new
+ * function with an old context, and once iron_set_log_handler returns no
+ * thread is still inside the old handler.  The lock is recursive: a
+ * handler may log or set the handler itself.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,8 +19,10 @@
 
 static int topics;
 static pthread_once_t topics_once = PTHREAD_ONCE_INIT;
-static _Atomic(iron_log_fn) handler;
-static void *_Atomic handler_ctx;
+static pthread_mutex_t handler_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static iron_log_fn handler;          /* under handler_lock */
+static void *handler_ctx;            /* under handler_lock */
+static atomic_int handler_set;       /* for iron__log_on without the lock */
 
 static void read_topics(void)
 {
@@ -50,7 +56,8 @@ int iron__log_selected(iron__log_topic t)
 int iron__log_on(iron__log_topic t)
 {
     pthread_once(&topics_once, read_topics);
-    return (topics & (int)t) != 0 || atomic_load(&handler) != NULL;
+    return (topics & (int)t) != 0 ||
+           atomic_load_explicit(&handler_set, memory_order_relaxed);
 }
 
 /* Formats one line and hands it to the handler, or prints it to stderr
@@ -60,11 +67,12 @@ static void emit(const char *topic, const char *prefix, const char *fmt,
 {
     char line[2048];
     vsnprintf(line, sizeof line, fmt, ap);
-    iron_log_fn fn = atomic_load(&handler);
-    if (fn)
-        fn(topic, line, atomic_load(&handler_ctx));
+    pthread_mutex_lock(&handler_lock);
+    if (handler)
+        handler(topic, line, handler_ctx);
     else
         fprintf(stderr, "%s%s\n", prefix, line);
+    pthread_mutex_unlock(&handler_lock);
 }
 
 void iron__warn(const char *fmt, ...)
@@ -94,6 +102,9 @@ void iron__log(iron__log_topic t, const char *fmt, ...)
 
 IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx)
 {
-    atomic_store(&handler_ctx, ctx);
-    atomic_store(&handler, fn);
+    pthread_mutex_lock(&handler_lock);
+    handler = fn;
+    handler_ctx = fn ? ctx : NULL;
+    atomic_store(&handler_set, fn != NULL);
+    pthread_mutex_unlock(&handler_lock);
 }

@@ -10,28 +10,26 @@
 #include "core/core.h"
 #include "design/layout.h"
 
-/* Shim DMA limits (counted in 32-bit words where the hardware does):
- * SHIM_MAX_REPEAT is the iteration count of the fourth dimension. */
-#define SHIM_MAX_REPEAT 64
-#define SHIM_MAX_WRAP 1023
-#define SHIM_MAX_STRIDE_WORDS ((int64_t)1 << 20)
+/* The shim DMA's limits (IRON__SHIM_MAX_*) are in layout.h: the tiler
+ * bounds its repeat by the same iteration count. */
 
 /* Sizes and strides are bounded like iron_tap_check bounds them, so the
  * arithmetic below stays far from overflow. */
 #define DIM_MAX ((int64_t)1 << 40)
 
-/* Non-negative saturating helpers: a huge value in a message is better
- * than undefined behaviour on nonsense input. */
+/* Saturating helpers for non-negative operands: a huge value in a
+ * message (or a comparison against a limit) is better than undefined
+ * behaviour on nonsense input. */
 static int64_t sat_mul(int64_t a, int64_t b)
 {
-    if (a == 0 || b == 0)
-        return 0;
-    return a > INT64_MAX / b ? INT64_MAX : a * b;
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
 static int64_t sat_add(int64_t a, int64_t b)
 {
-    return a > INT64_MAX - b ? INT64_MAX : a + b;
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
 /* A canonical pattern plus, for each of its dimensions, the range of input
@@ -46,13 +44,15 @@ typedef struct canon {
  * merged size cannot overflow. */
 static int mergeable(int64_t so, int64_t ss, int64_t is, int64_t st)
 {
+    int64_t span, merged;
     if (so < 1 || ss < 0 || is < 1 || st < 0)
         return 0;
-    if (st != 0 && is > INT64_MAX / st)
+    /* The inner dimension's span and the merged size (computed again by
+     * the caller) must both fit. */
+    if (__builtin_mul_overflow(is, st, &span) ||
+        __builtin_mul_overflow(so, is, &merged))
         return 0;
-    if (so > INT64_MAX / is)
-        return 0;
-    return ss == is * st;
+    return ss == span;
 }
 
 /* Walks from the innermost dimension outward, dropping size-1 dimensions
@@ -241,9 +241,16 @@ iron_status iron__dims_check(const iron_tap *dims, int max_ndim,
                               (long long)dims->strides[k], (long long)reach,
                               (long long)obj_numel);
     }
+    /* Checked, not saturating: a count stuck at INT64_MAX would equal an
+     * object of INT64_MAX elements. */
     int64_t count = 1;
     for (int k = 0; k < dims->ndim; k++)
-        count = sat_mul(count, dims->sizes[k]);
+        if (__builtin_mul_overflow(count, dims->sizes[k], &count))
+            return iron__fail(IRON_EDESIGN,
+                              "%s: %s visits more than 2^63 elements (the "
+                              "sizes' product overflows at dimension %d); "
+                              "an object has %lld",
+                              label, w, k, (long long)obj_numel);
     if (count != obj_numel)
         return iron__fail(IRON_EDESIGN,
                           "%s: %s visits %lld elements; an object has %lld",
@@ -297,8 +304,10 @@ typedef enum hw_rule {
  * contiguous run of sub-word or wide elements, else elements. */
 static int64_t d0_units(const hwdim *h, int64_t es)
 {
+    /* Merged canonical sizes can exceed 2^40 (a product of several), so
+     * the rounding up saturates too. */
     if (h->stride == 1 && es != 4)
-        return (sat_mul(h->size, es) + 3) / 4;
+        return sat_add(sat_mul(h->size, es), 3) / 4;
     return h->size;
 }
 
@@ -312,15 +321,15 @@ static hw_rule judge(const hwdim hw[4], int64_t es, int *at)
             return HW_STRIDE0;
         }
     int linear = hw[1].size == 1 && hw[2].size == 1 && hw[0].stride == 1;
-    if (!linear && d0_units(&hw[0], es) > SHIM_MAX_WRAP) {
+    if (!linear && d0_units(&hw[0], es) > IRON__SHIM_MAX_WRAP) {
         *at = 0;
         return HW_WRAP0;
     }
-    if (!linear && hw[1].size > SHIM_MAX_WRAP) {
+    if (!linear && hw[1].size > IRON__SHIM_MAX_WRAP) {
         *at = 1;
         return HW_WRAP1;
     }
-    if (hw[3].size > SHIM_MAX_REPEAT) {
+    if (hw[3].size > IRON__SHIM_MAX_REPEAT) {
         *at = 3;
         return HW_ITER;
     }
@@ -429,14 +438,14 @@ static iron_status check_placement(const canon *c, int64_t es, const char *dn)
                               "access pattern %s %s %lld times; the shim DMA "
                               "repeats at most %d",
                               name, plural ? "repeat" : "repeats",
-                              (long long)h->size, SHIM_MAX_REPEAT);
+                              (long long)h->size, IRON__SHIM_MAX_REPEAT);
         return iron__fail(IRON_EBOUNDS,
                           "access pattern %s %s size %lld with stride %lld; "
                           "the outermost of four dimensions is the shim "
                           "DMA's iteration count (its fourth dimension), at "
                           "most %d",
                           name, plural ? "have" : "has", (long long)h->size,
-                          (long long)h->stride, SHIM_MAX_REPEAT);
+                          (long long)h->stride, IRON__SHIM_MAX_REPEAT);
     case HW_WRAP0:
         if (h->stride == 1 && es != 4)
             return iron__fail(IRON_EBOUNDS,
@@ -445,14 +454,15 @@ static iron_status check_placement(const canon *c, int64_t es, const char *dn)
                               "at most %d words",
                               name, plural ? "have" : "has",
                               (long long)h->size,
-                              (long long)d0_units(h, es), dn, SHIM_MAX_WRAP);
+                              (long long)d0_units(h, es), dn,
+                              IRON__SHIM_MAX_WRAP);
         /* fall through */
     case HW_WRAP1:
         return iron__fail(IRON_EBOUNDS,
                           "access pattern %s %s size %lld with stride %lld; "
                           "strided sizes are at most %d",
                           name, plural ? "have" : "has", (long long)h->size,
-                          (long long)h->stride, SHIM_MAX_WRAP);
+                          (long long)h->stride, IRON__SHIM_MAX_WRAP);
     default:
         /* The natural placement keeps stride 0 in d3 (checked above). */
         return iron__fail(IRON_EBOUNDS,
@@ -517,7 +527,7 @@ iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt)
         if (t->sizes[k] == 1)
             continue;
         int64_t words = sat_mul(t->strides[k], es) / 4;
-        if (words > SHIM_MAX_STRIDE_WORDS)
+        if (words > IRON__SHIM_MAX_STRIDE_WORDS)
             return iron__fail(IRON_EBOUNDS,
                               "access pattern stride %lld words exceeds 2^20 "
                               "(%s: stride %lld %s elements)",

@@ -9,6 +9,15 @@
 #include "core/core.h"
 #include "iron/iron.h"
 
+/* The shim DMA's limits (upstream's verifyStridesWraps for a shim NOC
+ * tile: 10-bit wraps, 20-bit steps, 6-bit iteration count, all encoded
+ * minus one): the iteration count of its fourth dimension -- the only one
+ * that repeats (stride 0) --, the size of its two inner dimensions (d0
+ * in 32-bit words) and every stride in 32-bit words. */
+#define IRON__SHIM_MAX_REPEAT 64
+#define IRON__SHIM_MAX_WRAP 1023
+#define IRON__SHIM_MAX_STRIDE_WORDS ((int64_t)1 << 20)
+
 /* Limits of a DMA's address generator, per tile kind. */
 #define IRON__DIMS_COMPUTE 3
 #define IRON__DIMS_SHIM 3

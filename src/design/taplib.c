@@ -26,7 +26,10 @@
 
 /* Walks a pattern's visits in order: the pattern padded to four loops
  * (size 1 outside), an odometer over them and the element it points at.
- * The pattern must have passed iron_tap_check. */
+ * The pattern must have passed iron_tap_check, which is what keeps the
+ * unchecked arithmetic of walk_next in range: every index it forms is at
+ * most the reach (< numel <= 2^40) plus one stride (<= 2^40), and
+ * size x stride is (size-1) x stride, part of the reach, plus a stride. */
 typedef struct walk {
     int64_t size[4], stride[4], i[4];
     int64_t index, left;
@@ -41,7 +44,10 @@ static void walk_init(walk *w, const iron_tap *t)
         w->i[k] = 0;
     }
     w->index = t->offset;
-    w->left = iron_tap_count(t);
+    /* -1 (a count past int64_t) cannot come from a checked pattern; an
+     * empty walk is the safe reading anyway. */
+    int64_t count = iron_tap_count(t);
+    w->left = count > 0 ? count : 0;
 }
 
 /* The next visited element in *index; 0 when the pattern is done. */
@@ -257,7 +263,7 @@ static iron_status draw(iron__str *s, const iron_tap *tap, int64_t rows,
     unsigned char *seen = NULL;
     if (!g)
         return iron__fail(IRON_ENOMEM, "iron_tap_visualize: out of memory");
-    int64_t numel = rows * cols;
+    int64_t numel = rows * cols;   /* at most 2^40: checked by the caller */
     int blocks = rows > VIS_MAX_CELLS || cols > VIS_MAX_CELLS;
     g->brows = blocks ? (rows + VIS_MAX_BLOCKS - 1) / VIS_MAX_BLOCKS : 1;
     g->bcols = blocks ? (cols + VIS_MAX_BLOCKS - 1) / VIS_MAX_BLOCKS : 1;
@@ -320,6 +326,7 @@ IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
 {
     iron_status st = IRON_OK;
     iron__str s = { 0 };
+    int64_t numel = 0;
     if (buf && len)
         buf[0] = '\0';
     if (!buf && len)
@@ -337,12 +344,13 @@ IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
         st = iron__fail(IRON_EINVAL,
                         "iron_tap_visualize: cols is %lld; expected 1 to 2^40",
                         (long long)cols);
-    else if (rows > TAPLIB_MAX_NUMEL / cols)
+    else if (__builtin_mul_overflow(rows, cols, &numel) ||
+             numel > TAPLIB_MAX_NUMEL)
         st = iron__fail(IRON_EINVAL,
                         "iron_tap_visualize: a %lld x %lld tensor has more "
                         "than 2^40 elements",
                         (long long)rows, (long long)cols);
-    else if ((st = iron_tap_check(tap, rows * cols)) != IRON_OK)
+    else if ((st = iron_tap_check(tap, numel)) != IRON_OK)
         st = iron__fail_context(st, "iron_tap_visualize: %lld x %lld tensor",
                                 (long long)rows, (long long)cols);
     else

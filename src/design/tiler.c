@@ -10,8 +10,14 @@
 #include "core/core.h"
 #include "design/layout.h"
 
-/* Keeps every offset and stride of a pattern well inside int64_t. */
+/* Keeps every offset and stride of a pattern well inside int64_t: with
+ * the tensor at most 2^40 elements, a tile count, a group's span or an
+ * offset is at most 2^40, and products of two of them are checked. */
 #define TILER_MAX ((int64_t)1 << 40)
+
+/* A pattern visits at most this many elements (iron_tap_check's bound):
+ * repeat x the elements of a group. */
+#define TILER_MAX_VISITS ((int64_t)1 << 40)
 
 /* The first version of the struct ended at `repeat`. */
 #define TILER_V1_SIZE offsetof(iron_tiler2d, step_rows)
@@ -53,6 +59,22 @@ static iron_status optional(const char *field, int64_t v, int64_t *out)
     return IRON_OK;
 }
 
+/* The repeat is the pattern's outermost, stride-0 dimension: on the shim
+ * DMA that is the iteration count of its fourth dimension, the only one
+ * that repeats, so a bigger repeat could never be filled or drained. */
+static iron_status repeat_field(int64_t v, int64_t *out)
+{
+    if (v < 0 || v > IRON__SHIM_MAX_REPEAT)
+        return iron__fail(IRON_EINVAL,
+                          "iron_tiler2d.repeat is %lld; expected 0 (meaning "
+                          "1) to %d (the shim DMA's iteration count: it "
+                          "repeats a pattern at most %d times)",
+                          (long long)v, IRON__SHIM_MAX_REPEAT,
+                          IRON__SHIM_MAX_REPEAT);
+    *out = v == 0 ? 1 : v;
+    return IRON_OK;
+}
+
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
@@ -85,7 +107,11 @@ static iron_status axis_setup(axis *a, const char *dim, int64_t n,
                           "(%lld)",
                           dim, (long long)tile, dim, (long long)n);
     a->tiles = n / tile;
-    if (!partial && (group > a->tiles / step || a->tiles % (group * step))) {
+    /* group and step are each up to 2^40: their product may not fit. */
+    int64_t block;
+    int no_fit = __builtin_mul_overflow(group, step, &block) ||
+                 block > a->tiles || a->tiles % block != 0;
+    if (!partial && no_fit) {
         if (step == 1)
             return iron__fail(IRON_EINVAL,
                               "iron_tiler2d.group_%s (%lld) does not divide "
@@ -134,11 +160,12 @@ static iron_status validate(const iron_tiler2d *t, geom *g)
         (s = positive("tile_cols", v.tile_cols)) != IRON_OK ||
         (s = optional("group_rows", v.group_rows, &gr)) != IRON_OK ||
         (s = optional("group_cols", v.group_cols, &gc)) != IRON_OK ||
-        (s = optional("repeat", v.repeat, &g->repeat)) != IRON_OK ||
+        (s = repeat_field(v.repeat, &g->repeat)) != IRON_OK ||
         (s = optional("step_rows", v.step_rows, &sr)) != IRON_OK ||
         (s = optional("step_cols", v.step_cols, &sc)) != IRON_OK)
         return s;
-    if (v.rows > TILER_MAX / v.cols)
+    int64_t numel;
+    if (__builtin_mul_overflow(v.rows, v.cols, &numel) || numel > TILER_MAX)
         return iron__fail(IRON_EINVAL,
                           "iron_tiler2d: a %lld x %lld tensor has more than "
                           "2^40 elements",
@@ -153,6 +180,20 @@ static iron_status validate(const iron_tiler2d *t, geom *g)
         (s = axis_setup(&g->c, "cols", v.cols, v.tile_cols, gc, sc,
                         g->partial)) != IRON_OK)
         return s;
+    /* The biggest pattern is a whole group, repeated: at most the tensor's
+     * 2^40 elements, times a repeat of at most 64. */
+    int64_t group = g->r.rep * g->r.tile * g->c.rep * g->c.tile, visits;
+    if (__builtin_mul_overflow(group, g->repeat, &visits) ||
+        visits > TILER_MAX_VISITS)
+        return iron__fail(IRON_EINVAL,
+                          "iron_tiler2d.repeat (%lld) x the %lld elements of "
+                          "a group (%lld x %lld tiles of %lld x %lld) is "
+                          "%lld visits; an access pattern visits at most "
+                          "2^40",
+                          (long long)g->repeat, (long long)group,
+                          (long long)g->r.rep, (long long)g->c.rep,
+                          (long long)g->r.tile, (long long)g->c.tile,
+                          (long long)visits);
     return IRON_OK;
 }
 
@@ -303,7 +344,8 @@ IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
     if (iron_tap_check(&inner, g.r.n * cols) != IRON_OK)
         return iron__fail_context(IRON_EINVAL,
                                   "iron_tiler2d_tap: group %lld (internal "
-                                  "error)",
+                                  "error: validate() should have refused "
+                                  "these fields)",
                                   (long long)index);
     *out = inner;
     return IRON_OK;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/env.h"
 #include "emu/emu.h"
 
 #define MAX_THREADS 8
@@ -43,11 +44,20 @@ static emu_task *task_at(emu_inst *in, int i)
                             : &in->movers[i - in->nworkers].task;
 }
 
+static int threads_env;
+static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
+
+static void read_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t n = iron__env_int("IRON_THREADS", 1, 1024, cpus < 1 ? 1 : cpus);
+    threads_env = n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 static int thread_limit(void)
 {
-    const char *e = getenv("IRON_THREADS");
-    long n = e && atoi(e) > 0 ? atoi(e) : sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+    pthread_once(&threads_once, read_threads);
+    return threads_env;
 }
 
 iron_status iron__emu_lanes_assign(emu_inst *in)
@@ -126,6 +136,35 @@ static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
 static job *queue_head, *queue_tail;
 static int nthreads;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* fork() copies the pool's counters but none of its threads: a child
+ * that believed it had workers would queue lanes nobody runs.  Holding
+ * pool_mu across the fork keeps the copied state consistent; the child
+ * starts with an empty pool and makes threads again on demand.  A call in
+ * progress in the parent belongs to the parent only. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&pool_mu);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&pool_mu);
+}
+
+static void fork_child(void)
+{
+    pthread_mutex_init(&pool_mu, NULL);
+    pthread_cond_init(&pool_cv, NULL);
+    queue_head = queue_tail = NULL;
+    nthreads = 0;
+}
+
+static void register_fork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
 
 static void *pool_main(void *arg)
 {
@@ -152,6 +191,7 @@ static void *pool_main(void *arg)
 static int submit(emu_inst *in, job *jobs, batch *b)
 {
     int queued = 0;
+    pthread_once(&fork_once, register_fork);
     pthread_mutex_lock(&pool_mu);
     while (nthreads < in->nlanes - 1) {
         pthread_t th;

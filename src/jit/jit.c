@@ -3,10 +3,15 @@
  * compile-time attributes, pre-bound parameter values, counters, and
  * freeing with every specialization it holds.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jit/jit.h"
+
+/* A field of the caller's options, if its size says it has it. */
+#define OPTS_HAS(o, field)                                                    \
+    ((o)->size >= offsetof(iron_jit_options, field) + sizeof (o)->field)
 
 static void free_decls(iron_jit *j)
 {
@@ -37,15 +42,16 @@ IRON_API void iron_jit_free(iron_jit *j)
 {
     if (!j)
         return;
-    for (int i = 0; i < j->table_cap; i++)
-        iron__jit_spec_free(j->table[i]);
-    iron__free(j->table);
+    iron__jit_table_free_all(j);
+    iron__jit_kshare_sweep(j, 1);
     iron__jit_cache_close(j);
     iron__jit_artifacts_free(j);
     iron__free(j->cache_dir);
     free_decls(j);
     iron__free(j->name);
     iron__free(j->cflags);
+    pthread_mutex_destroy(&j->lock);
+    pthread_mutex_destroy(&j->build_lock);
     iron__free(j);
 }
 
@@ -60,11 +66,19 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
                           "iron_jit_create: design function is NULL");
     if (!opts)
         return iron__fail(IRON_EINVAL, "iron_jit_create: options are NULL");
-    if (opts->size < sizeof(iron_jit_options))
+    /* A program built against an older header passes a smaller struct
+     * (without the fields added since): accepted, the rest default. */
+    if (opts->size != offsetof(iron_jit_options, max_resident) &&
+        opts->size < sizeof(iron_jit_options))
         return iron__fail(IRON_EINVAL,
                           "iron_jit_create: options.size is %zu, expected "
                           "%zu (set it to sizeof(iron_jit_options))",
                           opts->size, sizeof(iron_jit_options));
+    if (OPTS_HAS(opts, max_resident) && opts->max_resident < 0)
+        return iron__fail(IRON_EINVAL,
+                          "iron_jit_create: options.max_resident is %d, "
+                          "expected 0 (the default) or more",
+                          opts->max_resident);
     if (!opts->name || !*opts->name)
         return iron__fail(IRON_EINVAL,
                           "iron_jit_create: options.name is %s",
@@ -83,7 +97,12 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
     j->user = opts->user;
     j->name = iron__strdup(opts->name);
     j->cflags = opts->cflags ? iron__strdup(opts->cflags) : NULL;
-    j->last_state = IRON_RUN_COMPLETED;
+    pthread_mutex_init(&j->lock, NULL);
+    pthread_mutex_init(&j->build_lock, NULL);
+    atomic_init(&j->last_state, IRON_RUN_COMPLETED);
+    j->max_resident = OPTS_HAS(opts, max_resident) && opts->max_resident
+                          ? opts->max_resident
+                          : iron__jit_default_max_resident();
     /* The disk cache: the option wins, then IRON_CACHE=0 turns it off. */
     const char *env_cache = getenv("IRON_CACHE");
     j->cache_mode = opts->disk_cache > 0    ? 1
@@ -162,10 +181,16 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
         iron_status s = iron__pval_own(&v);
         if (s != IRON_OK)
             return s;
+        /* A build in progress reads the bound strings (build_lock), a
+         * lookup reads the values (lock). */
+        pthread_mutex_lock(&j->build_lock);
+        pthread_mutex_lock(&j->lock);
         if (j->is_bound[idx])
             iron__pval_release(&j->bound[idx]);
         j->bound[idx] = v;
         j->is_bound[idx] = 1;
+        pthread_mutex_unlock(&j->lock);
+        pthread_mutex_unlock(&j->build_lock);
     }
     return IRON_OK;
 }
@@ -178,19 +203,24 @@ IRON_API iron_status iron_jit_counters(const iron_jit *j,
     *out = NULL;
     if (!j)
         return iron__fail(IRON_EINVAL, "iron_jit_counters: jit is NULL");
-    if (!j->last_run)
+    iron_jit *mj = (iron_jit *)(uintptr_t)j;  /* the lock, not the jit */
+    pthread_mutex_lock(&mj->lock);
+    const jit_spec *last = atomic_load(&mj->last_run);
+    if (last)
+        *out = iron__drv_counters(last->dev, last->loaded);
+    pthread_mutex_unlock(&mj->lock);
+    if (!last)
         return iron__fail(IRON_ESTATE, "%s: no call has run on a device "
                           "yet", j->name);
-    *out = iron__drv_counters(j->last_run->dev, j->last_run->loaded);
     if (!*out)
         return iron__fail(IRON_ENOTSUP, "%s: device '%s' keeps no "
-                          "counters", j->name, j->last_run->dev->info.name);
+                          "counters", j->name, last->dev->info.name);
     return IRON_OK;
 }
 
 IRON_API iron_run_state iron_jit_last_state(const iron_jit *j)
 {
-    return j ? j->last_state : IRON_RUN_ERROR;
+    return j ? (iron_run_state)atomic_load(&j->last_state) : IRON_RUN_ERROR;
 }
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
@@ -199,12 +229,26 @@ IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
     if (!j || !stats)
         return iron__fail(IRON_EINVAL, "iron_jit_get_stats: %s is NULL",
                           j ? "stats" : "jit");
-    if (stats->size < sizeof *stats)
+    /* The layout before kernel_shares was added is still served. */
+    size_t old = offsetof(iron_jit_stats, kernel_shares);
+    if (stats->size != old && stats->size < sizeof *stats)
         return iron__fail(IRON_EINVAL,
                           "iron_jit_get_stats: stats.size is %zu, expected "
                           "%zu",
                           stats->size, sizeof *stats);
-    *stats = j->stats;
-    stats->specializations = (uint64_t)j->nspecs;
+    size_t given = stats->size < sizeof *stats ? stats->size : sizeof *stats;
+    iron_jit_stats all;
+    /* Builds update their counters under build_lock, calls under lock. */
+    iron_jit *mj = (iron_jit *)(uintptr_t)j;
+    pthread_mutex_lock(&mj->build_lock);
+    pthread_mutex_lock(&mj->lock);
+    all = j->stats;
+    all.calls = __atomic_load_n(&j->stats.calls, __ATOMIC_RELAXED);
+    all.specializations = (uint64_t)j->nspecs;
+    all.evictions = j->evictions;
+    pthread_mutex_unlock(&mj->lock);
+    pthread_mutex_unlock(&mj->build_lock);
+    all.size = given;
+    memcpy(stats, &all, given);
     return IRON_OK;
 }

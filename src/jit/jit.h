@@ -4,13 +4,22 @@
  * specializations.
  *
  * The call path (launch.c) is:  validate tensors -> resolve parameters ->
- * signature key (a 128-bit hash of a small fixed record) -> lookup ->
+ * digest of the signature -> lookup with an exact comparison (table.c) ->
  * on a miss, build (spec.c: design -> verify -> place -> compile -> load)
  * -> run on the device.  A warm call builds no strings and touches no disk.
+ *
+ * Threads.  Any number of threads may call one jit.  `lock` guards the
+ * table, the LRU order, the bound values and the counters, and is held
+ * only briefly; `build_lock` serialises builds (and iron_jit_bind, whose
+ * strings a build reads), so a warm call never waits for a compiler.
+ * Calls of one specialization take turns on its `run_lock`: a loaded
+ * instance is one emulated array.  Lock order: build_lock, lock, run_lock.
  */
 #ifndef IRON_JIT_JIT_H
 #define IRON_JIT_JIT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <xxhash.h>
 
 #include "design/design.h"
@@ -59,7 +68,12 @@ typedef struct iron_spec {
     iron_jit *jit;
     jit_runopts run;          /* from the launch config it was made for */
     char *trace;              /* run.trace, owned */
-    XXH128_hash_t key;
+    uint64_t digest;          /* of the signature: picks a bucket only */
+    struct iron_spec *chain;  /* next in the bucket */
+    struct iron_spec *lru_prev, *lru_next;
+    int pinned;               /* handed out by iron_jit_specialize */
+    atomic_int busy;          /* calls between lookup and the end of run */
+    pthread_mutex_t run_lock; /* calls of this specialization take turns */
     iron_device *dev;
     iron_program *prog;
     void *loaded;
@@ -89,30 +103,78 @@ struct iron_jit {
     const char **scalar_names;   /* for the design */
     int *is_bound;
     iron__pval *bound;        /* strings owned */
-    /* Specializations: open addressing on the key's low bits. */
-    jit_spec **table;
-    int table_cap, nspecs;
+    pthread_mutex_t lock, build_lock;   /* see the top of this file */
+    /* Specializations: chained buckets on the digest, most recently used
+     * first in the LRU list; beyond max_resident the least recently used
+     * are unloaded (a later call rebuilds, from the disk cache). */
+    jit_spec **buckets;
+    int nbuckets, nspecs, max_resident;
+    jit_spec *lru_head, *lru_tail;
+    uint64_t evictions;
     iron_jit_stats stats;
-    iron_run_state last_state;
-    struct iron_spec *last_run;  /* the specialization of the last call
-                                    that reached the device */
+    atomic_int last_state;    /* an iron_run_state */
+    /* The specialization of the last call that reached the device;
+     * written under `lock`, or without it for pinned ones (never freed
+     * before the jit). */
+    struct iron_spec *_Atomic last_run;
     /* The disk cache: opened at the first build that wants it. */
     int cache_mode;           /* 1 on, 0 off (option, IRON_CACHE) */
     char *cache_dir;          /* NULL: the default */
     uint64_t cache_max;
     struct iron__cache *cache;
     int cache_tried;
+    /* Kernel objects shared between specializations (kshare.c). */
+    struct kshare_entry *kshare;
+    int nkshare;
     /* Artifacts loaded with iron_jit_load_artifact. */
     struct jit_artifact *artifacts;
 };
 
+/* Test hook: when nonzero every key digest (in-memory specialization
+ * keys, disk-cache and artifact keys) is this constant, so tests can prove
+ * that a digest collision is a miss and never a wrong kernel. */
+extern uint64_t iron__jit_test_digest;
+
+/* table.c: the specializations in memory. */
+uint64_t iron__jit_sig_digest(const iron_jit *j, const iron_device *dev,
+                              int cols, iron_tensor *const *args,
+                              const iron__pval *params);
+/* The specialization with exactly this signature (and makes it the most
+ * recently used), or NULL. */
+jit_spec *iron__jit_table_find(iron_jit *j, uint64_t digest,
+                               const iron_device *dev, int cols,
+                               iron_tensor *const *args,
+                               const iron__pval *params);
+iron_status iron__jit_table_insert(iron_jit *j, jit_spec *sp);
+/* Takes the least recently used beyond max_resident out of the table;
+ * returns them chained through `chain` for the caller to free. */
+jit_spec *iron__jit_table_evict(iron_jit *j);
+void iron__jit_table_free_all(iron_jit *j);
+/* IRON_RESIDENT_MAX, else 256. */
+int iron__jit_default_max_resident(void);
+
+/* kshare.c: under build_lock.  fill gives p every kernel object from the
+ * shared ones (1), or nothing (0); add shares p's objects without state;
+ * sweep drops the entries no specialization uses (all: every entry). */
+int iron__jit_kshare_fill(iron_jit *j, iron_program *p);
+void iron__jit_kshare_add(iron_jit *j, const iron_program *p);
+void iron__jit_kshare_sweep(iron_jit *j, int all);
+
 /* signature.c */
+/* The argument whose declaration uses `name` as its type variable or as
+ * a size variable: its index (-1 if none), with which use in *kind
+ * ("type", "size") and the dimension in *dim (-1 for the type). */
+int iron__jit_arg_using_var(const iron_jit *j, const char *name,
+                            const char **kind, int *dim);
 iron_status iron__jit_parse_args(iron_jit *j, const char *text);
 iron_status iron__jit_parse_params(iron_jit *j, const char *text);
 /* Makes v own copies of its strings (str and kernel values), or frees
  * them (v becomes a plain int). */
 iron_status iron__pval_own(iron__pval *v);
 void iron__pval_release(iron__pval *v);
+/* Equal values (table.c): same type, and the same value (floats bit for bit,
+ * strings and kernels by content). */
+int iron__pval_equal(const iron__pval *a, const iron__pval *b);
 /* Formats a value as in a params string: 16, 1.5, true, 'x', int32. */
 void iron__pval_format(const iron__pval *v, iron__str *s);
 
@@ -147,15 +209,10 @@ iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
  * which, for the log. */
 iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                               const char *signature, const char **how);
-/* The compiler-independent key of a placed program: its canonical text,
- * every kernel's source, defines, types and flags, the device model and
- * the library version. */
-XXH128_hash_t iron__jit_spec_key(const iron_jit *j, const iron_program *p);
+/* (The keys of entries and artifacts are declared in payload.h.) */
 void iron__jit_cache_close(iron_jit *j);
 
 /* artifact.c */
-int iron__jit_artifact_find(const iron_jit *j, XXH128_hash_t spec,
-                            const void **payload, size_t *len);
 /* "'a.iron' was made for vadd (...)" for each loaded artifact. */
 void iron__jit_artifacts_describe(const iron_jit *j, iron__str *s);
 void iron__jit_artifacts_free(iron_jit *j);
@@ -165,7 +222,7 @@ void iron__jit_artifacts_free(iron_jit *j);
  * parameter 'op'", ...). */
 iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
                             iron_tensor *const *args, const iron__pval *params,
-                            XXH128_hash_t key, const char *reason,
+                            uint64_t digest, const char *reason,
                             jit_spec **out);
 /* Why a call with this signature needs a build, given the jit's other
  * specializations: the first difference from the closest one. */

@@ -3,15 +3,20 @@
  * artifact, the disk cache, or the C compiler (whose result is then
  * published to the disk cache).
  *
- * Keys.  The spec key hashes everything that changes the output but the
- * compiler: the placed design's canonical text, every kernel's source,
- * entry, argument types, defines and flags, the device model, the library
- * version and the entry format.  Artifacts match on it, so they load where
- * no compiler exists.  The disk key adds the compiler's identity (command,
- * version, target).  Neither involves file times.  Headers a kernel
- * includes are not known before compiling, so an entry records each
- * included file's size and content hash, and a hit whose headers changed
- * is a miss that rebuilds ("header changed").
+ * Keys.  The spec key is the canonical text of everything that changes
+ * the output but the compiler: the placed design's canonical text, every
+ * kernel's source, entry, argument types, defines and flags, the device
+ * model, the library version and the entry format.  Artifacts match on
+ * it, so they load where no compiler exists.  The disk key is the same
+ * text followed by the compiler's identity (command, version, target).
+ * Neither involves file times.  The text is built once per build; its
+ * XXH3-128 digest only names the entry (or indexes the artifacts), and
+ * the entry holds the full text, which must equal ours byte for byte: a
+ * digest collision is a miss ("key mismatch"), never another
+ * specialization's kernel.  Headers a kernel includes are not known
+ * before compiling, so an entry records each included file's size and
+ * content hash, and a hit whose headers changed is a miss that rebuilds
+ * ("header changed").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +27,22 @@
 #include "jit/jit.h"
 #include "jit/payload.h"
 
-XXH128_hash_t iron__jit_spec_key(const iron_jit *j, const iron_program *p)
+XXH128_hash_t iron__jit_key_digest(const char *text, size_t len)
 {
-    iron__str s = { 0 };
+    if (iron__jit_test_digest) {
+        XXH128_hash_t h = { iron__jit_test_digest, iron__jit_test_digest };
+        return h;
+    }
+    return XXH3_128bits(len ? text : "", len);
+}
+
+/* Appends the spec key's text to s. */
+static void spec_text(const iron_jit *j, const iron_program *p, iron__str *s)
+{
     const iron_device_info *dv = &p->dev;
-    iron__str_printf(&s, "iron-spec %s format %d\n", iron_version(),
+    iron__str_printf(s, "iron-spec %s format %d\n", iron_version(),
                      IRON__CACHE_FORMAT);
-    iron__str_printf(&s,
+    iron__str_printf(s,
                      "device %s %s cols %d rows %d compute %u/%u/%d/%d/%d/%d "
                      "memtile %u/%d/%d/%d/%d shim %d/%d/%d/%d locks %d\n",
                      dv->name, dv->arch, dv->columns, dv->rows,
@@ -40,27 +54,45 @@ XXH128_hash_t iron__jit_spec_key(const iron_jit *j, const iron_program *p)
                      dv->memtile.dma_out, dv->shim.locks,
                      dv->shim.buffer_descriptors, dv->shim.dma_in,
                      dv->shim.dma_out, dv->lock_max_value);
-    iron__design_dump(p->d, &s);
+    iron__design_dump(p->d, s);
     for (int i = 0; i < p->d->kernels.n; i++) {
         const iron_kernel *k = p->d->kernels.v[i];
-        iron__str_printf(&s, "kernel %d %s core=%d flags '%s' '%s' args", i,
-                         k->entry, k->is_core, j->cflags ? j->cflags : "-O2",
-                         k->cflags ? k->cflags : "");
+        /* Every variable-length field is preceded by its length, so that
+         * two different kernels can never print the same text. */
+        const char *jf = j->cflags ? j->cflags : "-O2";
+        const char *kf = k->cflags ? k->cflags : "";
+        iron__str_printf(s, "kernel %d %zu:%s core=%d flags %zu:%s %zu:%s "
+                         "args",
+                         i, strlen(k->entry), k->entry, k->is_core,
+                         strlen(jf), jf, strlen(kf), kf);
         for (int a = 0; a < k->nargs; a++)
-            iron__str_printf(&s, " %d/%d/%d", (int)k->args[a].dtype,
+            iron__str_printf(s, " %d/%d/%d", (int)k->args[a].dtype,
                              k->args[a].is_ptr, (int)k->args[a].handle);
         for (int m = 0; m < k->ndefines; m++)
-            iron__str_printf(&s, " -D%s=%s", k->defines[m].name,
+            iron__str_printf(s, " -D%zu:%s=%zu:%s",
+                             strlen(k->defines[m].name), k->defines[m].name,
+                             strlen(k->defines[m].value),
                              k->defines[m].value);
-        iron__str_printf(&s, "\n%zu\n", strlen(k->source));
-        iron__str_append(&s, k->source);
-        iron__str_append(&s, "\n");
+        iron__str_printf(s, "\n%zu\n", strlen(k->source));
+        iron__str_append(s, k->source);
+        iron__str_append(s, "\n");
     }
-    XXH128_hash_t h = XXH3_128bits(iron__str_get(&s), s.len);
-    if (s.oom)
-        h.low64 = h.high64 = 0;  /* cannot happen twice alike: no hit */
-    iron__str_free(&s);
-    return h;
+}
+
+iron_status iron__jit_spec_key_make(const iron_jit *j, const iron_program *p,
+                                    iron__str *buf, iron__jit_key *out)
+{
+    memset(out, 0, sizeof *out);
+    spec_text(j, p, buf);
+    if (buf->oom) {
+        iron__str_free(buf);
+        return iron__fail(IRON_ENOMEM, "%s: out of memory building the "
+                                       "cache key", j->name);
+    }
+    out->text = iron__str_get(buf);
+    out->len = buf->len;
+    out->digest = iron__jit_key_digest(out->text, out->len);
+    return IRON_OK;
 }
 
 /* --- compiling ------------------------------------------------------------ */
@@ -137,22 +169,6 @@ static iron_status compile_kernels(iron_jit *j, iron_program *p)
 
 /* --- the disk cache --------------------------------------------------------- */
 
-static uint64_t env_max_bytes(void)
-{
-    const char *e = getenv("IRON_CACHE_MAX");
-    if (!e || !*e)
-        return 0;
-    char *end;
-    double v = strtod(e, &end);
-    switch (*end) {
-    case 'k': case 'K': v *= 1024.0; break;
-    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
-    default: break;
-    }
-    return v > 0 ? (uint64_t)v : 0;
-}
-
 /* Opens the cache at the first build that wants it; an unusable folder
  * falls back to memory with one warning. */
 static iron__cache *cache_for(iron_jit *j)
@@ -162,7 +178,7 @@ static iron__cache *cache_for(iron_jit *j)
     if (j->cache_tried)
         return j->cache;
     j->cache_tried = 1;
-    uint64_t max = j->cache_max ? j->cache_max : env_max_bytes();
+    uint64_t max = j->cache_max ? j->cache_max : iron__cache_env_max_bytes();
     iron_status s = iron__cache_open(&j->cache, j->cache_dir, max);
     if (s != IRON_OK) {
         char msg[1024];
@@ -179,18 +195,6 @@ void iron__jit_cache_close(iron_jit *j)
 {
     iron__cache_close(j->cache);
     j->cache = NULL;
-}
-
-static iron__cache_key disk_key(XXH128_hash_t spec, const char *identity)
-{
-    char rec[640];
-    int n = snprintf(rec, sizeof rec, "%016llx%016llx %s",
-                     (unsigned long long)spec.high64,
-                     (unsigned long long)spec.low64, identity);
-    XXH128_hash_t h = XXH3_128bits(rec, (size_t)n < sizeof rec ? (size_t)n
-                                                                : sizeof rec);
-    iron__cache_key k = { h.high64, h.low64 };
-    return k;
 }
 
 /* Tries to fill p->kobjs from a payload; IRON_EIO with *why on a payload
@@ -215,70 +219,112 @@ static iron_status from_payload(iron_program *p, const void *buf, size_t len,
     return s;
 }
 
+/* Frees kernel objects a failed load left in p (shared ones once). */
+static void drop_kobjs(iron_program *p)
+{
+    for (int i = 0; p->kobjs && i < p->nkernels; i++) {
+        int first = 1;
+        for (int e = 0; e < i; e++)
+            first &= p->kobjs[e] != p->kobjs[i];
+        if (first)
+            iron__kobj_free(p->kobjs[i]);
+    }
+    iron__free(p->kobjs);
+    p->kobjs = NULL;
+}
+
 iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                               const char *signature, const char **how)
 {
     char hex[40];
     *how = "compiled";
-    /* The key needs the whole design as text: only worth it when there is
-     * somewhere to look it up (artifacts first: a hit there never touches
-     * the cache folder). */
-    XXH128_hash_t spec = { 0, 0 };
-    int have_spec = 0;
-    if (j->artifacts) {
-        spec = iron__jit_spec_key(j, p);
-        have_spec = 1;
-    }
+    /* The key needs the whole design as text: only worth building when
+     * there is somewhere to look it up.  One buffer holds the spec text
+     * and, once the disk cache is wanted, the compiler's identity after
+     * it: the spec key is its start, the disk key all of it. */
+    iron__str text = { 0 };
+    iron__jit_key spec = { 0 }, disk = { 0 };
+    int have_key = 0;
 
-    const void *art;
-    size_t art_len;
-    if (j->artifacts && iron__jit_artifact_find(j, spec, &art, &art_len)) {
-        const char *why = "";
-        char changed[256];
-        if (from_payload(p, art, art_len, 0, &why, changed, sizeof changed) ==
-            IRON_OK) {
-            j->stats.artifact_hits++;
-            *how = "from an artifact";
-            return IRON_OK;
+    /* Artifacts first: a hit there never touches the cache folder. */
+    if (j->artifacts) {
+        if (iron__jit_spec_key_make(j, p, &text, &spec) == IRON_OK) {
+            have_key = 1;
+            const void *art;
+            size_t art_len;
+            const char *collided = NULL;
+            if (iron__jit_artifact_match(j, &spec, &art, &art_len,
+                                         &collided)) {
+                const char *why = "";
+                char changed[256];
+                if (from_payload(p, art, art_len, 0, &why, changed,
+                                 sizeof changed) == IRON_OK) {
+                    iron__str_free(&text);
+                    j->stats.artifact_hits++;
+                    *how = "from an artifact";
+                    return IRON_OK;
+                }
+                iron__log(IRON__LOG_CACHE, "%s: artifact unusable (%s), "
+                          "compiling", j->name, why);
+            } else if (collided) {
+                iron__log(IRON__LOG_CACHE, "%s: artifact '%s' has this "
+                          "specialization's digest but another key text "
+                          "(key mismatch): not used", j->name, collided);
+            }
+        } else {
+            iron__log(IRON__LOG_CACHE, "%s: %s; not using artifacts",
+                      j->name, iron_last_error());
         }
-        iron__log(IRON__LOG_CACHE, "%s: artifact unusable (%s), compiling",
-                  j->name, why);
     }
 
     iron__cache *c = cache_for(j);
-    if (c && !have_spec)
-        spec = iron__jit_spec_key(j, p);
-    iron__cache_key key = { 0, 0 };
     char identity[512];
     if (c && iron__cc_identity(identity, sizeof identity) != IRON_OK)
         c = NULL;  /* no compiler: the compile below reports it */
+    if (c && !have_key) {
+        if (iron__jit_spec_key_make(j, p, &text, &spec) == IRON_OK) {
+            have_key = 1;
+        } else {
+            iron__log(IRON__LOG_CACHE, "%s: %s; not using the disk cache",
+                      j->name, iron_last_error());
+            c = NULL;
+        }
+    }
     if (c) {
-        key = disk_key(spec, identity);
+        iron__str_printf(&text, "compiler %zu:%s\n", strlen(identity),
+                         identity);
+        if (text.oom) {
+            iron__log(IRON__LOG_CACHE, "%s: out of memory building the disk "
+                      "key; not using the disk cache", j->name);
+            c = NULL;
+        } else {
+            disk.text = iron__str_get(&text);
+            disk.len = text.len;
+            disk.digest = iron__jit_key_digest(disk.text, disk.len);
+        }
+    }
+
+    iron__cache_key key = { disk.digest.high64, disk.digest.low64 };
+    if (c) {
         iron__cache_key_hex(key, hex);
         void *buf = NULL;
         size_t len = 0;
         const char *why = "absent";
-        char changed[256] = "";
-        if (iron__cache_get(c, key, &buf, &len, &why) == IRON_OK) {
+        char changed[1024] = "";
+        if (iron__cache_get(c, key, disk.text, disk.len, &buf, &len, &why) ==
+            IRON_OK) {
             iron_status s = from_payload(p, buf, len, 1, &why, changed,
                                          sizeof changed);
             iron__free(buf);
             if (s == IRON_OK) {
+                iron__str_free(&text);
                 j->stats.disk_hits++;
                 *how = "disk cache hit";
                 iron__log(IRON__LOG_CACHE, "%s: hit %s in %s", j->name, hex,
                           iron__cache_dir(c));
                 return IRON_OK;
             }
-            for (int i = 0; p->kobjs && i < p->nkernels; i++) {
-                int first = 1;
-                for (int e = 0; e < i; e++)
-                    first &= p->kobjs[e] != p->kobjs[i];
-                if (first)
-                    iron__kobj_free(p->kobjs[i]);
-            }
-            iron__free(p->kobjs);
-            p->kobjs = NULL;
+            drop_kobjs(p);
         }
         j->stats.disk_misses++;
         iron__log(IRON__LOG_CACHE, "%s: miss %s (%s%s%s), compiling", j->name,
@@ -298,13 +344,18 @@ iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                               "specialization (%s)", iron__str_get(&a));
         iron__str_free(&a);
     }
-    if (s != IRON_OK || !c)
+    if (s != IRON_OK || !c) {
+        iron__str_free(&text);
         return s;
+    }
     void *payload;
     size_t plen;
-    if (iron__payload_encode(p, &payload, &plen) != IRON_OK)
+    if (iron__payload_encode(p, &payload, &plen) != IRON_OK) {
+        iron__str_free(&text);
         return IRON_OK;  /* the build itself succeeded */
-    if (iron__cache_put(c, key, j->name, signature, payload, plen) == IRON_OK) {
+    }
+    if (iron__cache_put(c, key, disk.text, disk.len, j->name, signature,
+                        payload, plen) == IRON_OK) {
         j->stats.disk_writes++;
         iron__log(IRON__LOG_CACHE, "%s: stored %s (%zu bytes)", j->name, hex,
                   plen);
@@ -313,5 +364,6 @@ iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                   hex, iron_last_error());
     }
     iron__free(payload);
+    iron__str_free(&text);
     return IRON_OK;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/env.h"
 #include "core/log.h"
 #include "jit/jit.h"
 #include "tensor/tensor.h"
@@ -22,10 +23,9 @@ static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
 static void read_env(void)
 {
-    const char *e = getenv("IRON_TIMEOUT_MS");
-    if (e && atoi(e) > 0)
-        env_timeout_ms = atoi(e);
-    e = getenv("IRON_CHECK");
+    env_timeout_ms = (int)iron__env_int("IRON_TIMEOUT_MS", 1, INT32_MAX,
+                                        DEFAULT_TIMEOUT_MS);
+    const char *e = getenv("IRON_CHECK");
     env_check = e && strcmp(e, "1") == 0;
     e = getenv("IRON_TRACE");
     env_trace = e && *e ? e : NULL;
@@ -197,106 +197,111 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
     return IRON_OK;
 }
 
-/* The signature key: a fixed record hashed to 128 bits.  Strings enter as
- * their own 64-bit hashes so the record has a bounded size. */
-static XXH128_hash_t signature_key(const iron_jit *j, const iron_device *dev,
-                                   int cols, iron_tensor *const *args,
-                                   const iron__pval *params)
+/* Resolves the call's compile-time values, checks its tensors and looks
+ * the signature up; under the table lock (the bound values and the table
+ * are read).  *out NULL on a miss. */
+static iron_status find_locked(iron_jit *j, iron_device *dev, int cols,
+                               int nparams, const iron_param *params,
+                               int nargs, iron_tensor *const *args,
+                               iron__pval *pv, uint64_t *digest,
+                               jit_spec **out)
 {
-    uint64_t rec[4 + IRON__JIT_MAX_ARGS * (IRON_MAX_DIMS + 2) +
-                 IRON__JIT_MAX_PARAMS * 7];
-    int n = 0;
-    rec[n++] = (uint64_t)(uintptr_t)dev;
-    rec[n++] = (uint64_t)cols;
-    for (int i = 0; i < j->nargs; i++) {
-        rec[n++] = (uint64_t)args[i]->dtype << 32 | (uint64_t)args[i]->shape.ndim;
-        for (int d = 0; d < args[i]->shape.ndim; d++)
-            rec[n++] = (uint64_t)args[i]->shape.dims[d];
-    }
-    for (int i = 0; i < j->nparams; i++) {
-        const iron__pval *v = &params[i];
-        rec[n++] = (uint64_t)v->type;
-        switch (v->type) {
-        case IRON_PARAM_INT:
-        case IRON_PARAM_BOOL:
-            rec[n++] = (uint64_t)v->i;
-            break;
-        case IRON_PARAM_FLOAT:
-            memcpy(&rec[n++], &v->f, sizeof(double));
-            break;
-        case IRON_PARAM_STR: {
-            size_t len = strlen(v->s);
-            rec[n++] = XXH3_64bits(v->s, len);
-            rec[n++] = len;
-            break;
-        }
-        case IRON_PARAM_DTYPE:
-            rec[n++] = (uint64_t)v->dtype;
-            break;
-        case IRON_PARAM_KERNEL: {
-            const char *parts[3] = { v->kernel.entry, v->kernel.source,
-                                     v->kernel.arg_types };
-            for (int k = 0; k < 3; k++) {
-                size_t len = strlen(parts[k]);
-                rec[n++] = XXH3_64bits(parts[k], len) ^ (uint64_t)k;
-                rec[n++] = len;
-            }
-            break;
-        }
-        }
-    }
-    return XXH3_128bits(rec, (size_t)n * sizeof rec[0]);
-}
-
-static jit_spec *lookup(const iron_jit *j, XXH128_hash_t key)
-{
-    if (!j->table_cap)
-        return NULL;
-    int mask = j->table_cap - 1;
-    for (int i = (int)(key.low64 & (uint64_t)mask);; i = (i + 1) & mask) {
-        jit_spec *s = j->table[i];
-        if (!s)
-            return NULL;
-        if (XXH128_isEqual(s->key, key))
-            return s;
-    }
-}
-
-static iron_status insert(iron_jit *j, jit_spec *sp)
-{
-    if ((j->nspecs + 1) * 2 > j->table_cap) {
-        int cap = j->table_cap ? j->table_cap * 2 : 8;
-        jit_spec **t = iron__calloc((size_t)cap, sizeof *t);
-        if (!t)
-            return iron__fail(IRON_ENOMEM, "out of memory caching a "
-                                           "specialization");
-        for (int i = 0; i < j->table_cap; i++) {
-            jit_spec *s = j->table[i];
-            if (!s)
-                continue;
-            int k = (int)(s->key.low64 & (uint64_t)(cap - 1));
-            while (t[k])
-                k = (k + 1) & (cap - 1);
-            t[k] = s;
-        }
-        iron__free(j->table);
-        j->table = t;
-        j->table_cap = cap;
-    }
-    int mask = j->table_cap - 1;
-    int k = (int)(sp->key.low64 & (uint64_t)mask);
-    while (j->table[k])
-        k = (k + 1) & mask;
-    j->table[k] = sp;
-    j->nspecs++;
+    iron_status s;
+    *out = NULL;
+    if ((s = iron__jit_resolve_params(j, nparams, params, pv)) != IRON_OK)
+        return s;
+    if ((s = check_args(j, dev, nargs, args, pv)) != IRON_OK)
+        return s;
+    *digest = iron__jit_sig_digest(j, dev, cols, args, pv);
+    *out = iron__jit_table_find(j, *digest, dev, cols, args, pv);
     return IRON_OK;
 }
 
+/* A found or built specialization is held for the caller (busy) until
+ * release(), so that eviction leaves it alone. */
+static void hold(iron_jit *j, jit_spec *sp, int pin)
+{
+    /* Under the table lock, which orders it before any eviction's look. */
+    atomic_fetch_add_explicit(&sp->busy, 1, memory_order_relaxed);
+    sp->pinned |= pin;
+    atomic_store_explicit(&j->last_run, sp, memory_order_relaxed);
+}
+
+static void release(jit_spec *sp)
+{
+    /* Release: every use of sp happens before an eviction sees 0. */
+    atomic_fetch_sub_explicit(&sp->busy, 1, memory_order_release);
+}
+
+/* The miss path: one build at a time per jit (build_lock), the table
+ * lock only around lookups and the insertion.  Another thread may have
+ * built the same signature while this one waited: it is looked up again
+ * first. */
+static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
+                                    int nparams, const iron_param *params,
+                                    int nargs, iron_tensor *const *args,
+                                    int pin, jit_spec **out)
+{
+    iron__pval pv[IRON__JIT_MAX_PARAMS];
+    uint64_t digest = 0;
+    jit_spec *sp;
+    pthread_mutex_lock(&j->build_lock);
+    pthread_mutex_lock(&j->lock);
+    iron_status s = find_locked(j, dev, cols, nparams, params, nargs, args,
+                                pv, &digest, &sp);
+    if (s != IRON_OK || sp) {
+        if (sp) {
+            j->stats.memory_hits++;
+            hold(j, sp, pin);
+        }
+        pthread_mutex_unlock(&j->lock);
+        pthread_mutex_unlock(&j->build_lock);
+        *out = sp;
+        return s;
+    }
+    char reason[256] = "";
+    if (iron__log_on(IRON__LOG_JIT))
+        iron__jit_build_reason(j, dev, cols, args, pv, reason, sizeof reason);
+    pthread_mutex_unlock(&j->lock);
+
+    /* pv's strings point into the caller's values or the jit's bound ones;
+     * iron_jit_bind waits for build_lock, so they stay put. */
+    s = iron__jit_build(j, dev, cols, args, pv, digest, reason, &sp);
+    jit_spec *victims = NULL;
+    if (s == IRON_OK) {
+        pthread_mutex_lock(&j->lock);
+        s = iron__jit_table_insert(j, sp);
+        if (s == IRON_OK) {
+            j->stats.builds++;
+            hold(j, sp, pin);
+            victims = iron__jit_table_evict(j);
+        }
+        pthread_mutex_unlock(&j->lock);
+        if (s != IRON_OK)
+            iron__jit_spec_free(sp);
+    }
+    /* Unloading runs kernels' destructors: not under the table lock. */
+    while (victims) {
+        jit_spec *next = victims->chain;
+        iron__log(IRON__LOG_JIT, "%s: unloaded (least recently used of "
+                  "more than %d resident)", victims->signature,
+                  j->max_resident);
+        iron__jit_spec_free(victims);
+        victims = next;
+    }
+    if (s == IRON_OK)
+        iron__jit_kshare_sweep(j, 0);
+    pthread_mutex_unlock(&j->build_lock);
+    *out = s == IRON_OK ? sp : NULL;
+    return s;
+}
+
 /* The call path up to the specialization: configuration, device,
- * parameters, argument checks, key, lookup or build. */
+ * parameters, argument checks, digest, exact lookup or build.  On
+ * success the specialization is held (release() it). */
 static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                               int nparams, const iron_param *params,
-                              int nargs, iron_tensor *const *args,
+                              int nargs, iron_tensor *const *args, int pin,
                               jit_spec **out)
 {
     if (config && !CONFIG_HAS(config, timeout_ms))
@@ -316,29 +321,21 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                           j->name, cols, cols == 1 ? "" : "s", dev->info.name,
                           dev->info.columns);
     iron__pval pv[IRON__JIT_MAX_PARAMS];
-    if ((s = iron__jit_resolve_params(j, nparams, params, pv)) != IRON_OK)
-        return s;
-    if ((s = check_args(j, dev, nargs, args, pv)) != IRON_OK)
-        return s;
-
-    XXH128_hash_t key = signature_key(j, dev, cols, args, pv);
-    jit_spec *sp = lookup(j, key);
+    uint64_t digest;
+    jit_spec *sp;
+    pthread_mutex_lock(&j->lock);
+    s = find_locked(j, dev, cols, nparams, params, nargs, args, pv, &digest,
+                    &sp);
     if (sp) {
         j->stats.memory_hits++;
-    } else {
-        char reason[256] = "";
-        if (iron__log_on(IRON__LOG_JIT))
-            iron__jit_build_reason(j, dev, cols, args, pv, reason,
-                                   sizeof reason);
-        if ((s = iron__jit_build(j, dev, cols, args, pv, key, reason,
-                                 &sp)) != IRON_OK)
-            return s;
-        if ((s = insert(j, sp)) != IRON_OK) {
-            iron__jit_spec_free(sp);
-            return s;
-        }
-        j->stats.builds++;
+        hold(j, sp, pin);
     }
+    pthread_mutex_unlock(&j->lock);
+    if (s != IRON_OK)
+        return s;
+    if (!sp && (s = build_and_insert(j, dev, cols, nparams, params, nargs,
+                                     args, pin, &sp)) != IRON_OK)
+        return s;
     *out = sp;
     return IRON_OK;
 }
@@ -353,8 +350,31 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
 }
 
 /* Runs a specialization with tensors already checked against it: sync
- * inputs, run on the device, sync outputs. */
+ * inputs, run on the device, sync outputs.  Calls of one specialization
+ * take turns (its loaded instance is one array); the caller holds it. */
+static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
+                                   const jit_runopts *ro,
+                                   const int64_t *values, int nargs,
+                                   iron_tensor *const *args);
+
 static iron_status run_spec(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
+                            const int64_t *values, int nargs,
+                            iron_tensor *const *args)
+{
+    /* Held from before the inputs are synced until the outputs are:
+     * iron_tensor_free on another thread waits meanwhile. */
+    for (int i = 0; i < nargs; i++)
+        iron__tensor_hold(args[i]);
+    pthread_mutex_lock(&sp->run_lock);
+    iron_status s = run_spec_locked(j, sp, ro, values, nargs, args);
+    pthread_mutex_unlock(&sp->run_lock);
+    for (int i = 0; i < nargs; i++)
+        iron__tensor_release(args[i]);
+    release(sp);
+    return s;
+}
+
+static iron_status run_spec_locked(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
                             const int64_t *values, int nargs,
                             iron_tensor *const *args)
 {
@@ -392,8 +412,9 @@ static iron_status run_spec(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
     if (ro->profile > 0 ||
         (ro->profile == 0 && (ra.trace_path || iron__log_selected(IRON__LOG_EMU))))
         ra.flags |= IRON_RUN_PROFILE;
-    j->last_run = sp;
-    s = iron__drv_run(dev, sp->loaded, &ra, &j->last_state);
+    iron_run_state state = IRON_RUN_ERROR;
+    s = iron__drv_run(dev, sp->loaded, &ra, &state);
+    atomic_store_explicit(&j->last_state, (int)state, memory_order_relaxed);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", sp->signature);
     for (int i = 0; i < nargs; i++)
@@ -413,13 +434,13 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
 {
     if (!j)
         return iron__fail(IRON_EINVAL, "iron_jit_run: jit is NULL");
-    j->stats.calls++;
+    __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
     int64_t values[IRON__JIT_MAX_SCALARS];
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
     if (s != IRON_OK)
         return s;
     jit_spec *sp;
-    s = specialize(j, config, nparams, params, nargs, args, &sp);
+    s = specialize(j, config, nparams, params, nargs, args, 0, &sp);
     if (s != IRON_OK)
         return s;
     jit_runopts ro = runopts_of(config);
@@ -439,16 +460,26 @@ IRON_API iron_status iron_jit_specialize(iron_jit *j,
     if (!j)
         return iron__fail(IRON_EINVAL, "iron_jit_specialize: jit is NULL");
     jit_spec *sp;
-    iron_status s = specialize(j, config, nparams, params, nargs, args, &sp);
+    /* Pinned: the handle stays valid until iron_jit_free, whatever the
+     * resident cap. */
+    iron_status s = specialize(j, config, nparams, params, nargs, args, 1,
+                               &sp);
     if (s != IRON_OK)
         return s;
-    sp->jit = j;
-    sp->run = runopts_of(config);
-    iron__free(sp->trace);
-    sp->trace = NULL;
-    if (sp->run.trace && !(sp->trace = iron__strdup(sp->run.trace)))
+    jit_runopts run = runopts_of(config);
+    char *trace = run.trace ? iron__strdup(run.trace) : NULL;
+    if (run.trace && !trace) {
+        release(sp);
         return iron__fail(IRON_ENOMEM, "iron_jit_specialize: out of memory");
-    sp->run.trace = sp->trace;
+    }
+    /* The run options are the handle's; a call of it may be running. */
+    pthread_mutex_lock(&sp->run_lock);
+    iron__free(sp->trace);
+    sp->trace = trace;
+    run.trace = trace;
+    sp->run = run;
+    pthread_mutex_unlock(&sp->run_lock);
+    release(sp);
     *out = sp;
     return IRON_OK;
 }
@@ -462,7 +493,7 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     if (!sp)
         return iron__fail(IRON_EINVAL, "iron_spec_run: spec is NULL");
     iron_jit *j = sp->jit;
-    j->stats.calls++;
+    __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
     if (nargs != j->nargs || (nargs > 0 && !args))
         return iron__fail(IRON_EARG, "%s: %d tensor arguments given, the "
                                      "specialization takes %d",
@@ -488,6 +519,10 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
     if (s != IRON_OK)
         return s;
+    /* A handed-out specialization is pinned (never evicted): no table
+     * lock on this path. */
+    atomic_fetch_add_explicit(&sp->busy, 1, memory_order_relaxed);
+    atomic_store_explicit(&j->last_run, sp, memory_order_relaxed);
     return run_spec(j, sp, &sp->run, values, nargs, args);
 }
 
@@ -505,9 +540,11 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
     if (!text)
         return iron__fail(IRON_EINVAL, "iron_jit_dump: text is NULL");
     *text = NULL;
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_dump: jit is NULL");
     jit_spec *sp;
-    iron_status s = iron_jit_specialize(j, config, nparams, params, nargs,
-                                        args, &sp);
+    iron_status s = specialize(j, config, nparams, params, nargs, args, 0,
+                               &sp);
     if (s != IRON_OK)
         return s;
     iron__str out = { 0 };
@@ -527,6 +564,7 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
                          iron__tile_name(u->tile, tn, sizeof tn), u->mem_used,
                          u->locks, u->bds, u->dma_in, u->dma_out);
     }
+    release(sp);
     *text = iron__str_take(&out);
     if (!*text)
         return iron__fail(IRON_ENOMEM, "out of memory dumping the design");

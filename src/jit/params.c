@@ -4,6 +4,7 @@
  * mistyped and missing parameters name the parameter, list the declared
  * ones and suggest the closest name.
  */
+#include <math.h>
 #include <string.h>
 
 #include "jit/jit.h"
@@ -84,6 +85,13 @@ iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
                               !p->kernel ? "NULL"
                                          : "missing its entry, source or "
                                            "argument types");
+        /* As for declared defaults: a kernel built with inf or NaN for a
+         * constant is almost surely an accident upstream of the call. */
+        if (p->type == IRON_PARAM_FLOAT && !isfinite(p->f))
+            return iron__fail(IRON_EPARAM,
+                              "%s: parameter '%s' (float) is %g; expected a "
+                              "finite value",
+                              j->name, p->name, p->f);
         if (p->type == IRON_PARAM_DTYPE && !iron_dtype_name(p->dtype))
             return iron__fail(IRON_EPARAM,
                               "%s: parameter '%s' (dtype) has invalid value "

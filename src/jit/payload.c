@@ -3,6 +3,7 @@
  * the disk cache and artifact files (layout in payload.h; little-endian,
  * every length bounds-checked on the way in).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "cache/file.h"
 #include "jit/payload.h"
 
 /* A small growable byte buffer (iron__str is for text). */
@@ -55,30 +57,55 @@ static void add_u64(bytes *b, uint64_t v)
     add(b, x, 8);
 }
 
-/* Size and XXH3-64 of a file's contents; -1 if it cannot be read. */
-static int hash_file(const char *path, uint64_t *size, uint64_t *hash)
+/* Size and XXH3-64 of a file's contents; -1 with the reason in why if it
+ * cannot be read.  The path comes from a cache entry, so it is opened as
+ * file.h says: a FIFO, a device such as /dev/zero or a file over
+ * IRON__FILE_HEADER_MAX is refused before a byte is read, and the read
+ * stops at the limit even if the file grows meanwhile. */
+static int hash_file(const char *path, uint64_t *size, uint64_t *hash,
+                     char *why, size_t why_len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int err;
+    int fd = iron__file_open(AT_FDCWD, path, 0, IRON__OWNER_ANY,
+                             IRON__FILE_HEADER_MAX, &st, &err, why, why_len);
     if (fd < 0)
         return -1;
-    XXH3_state_t *st = XXH3_createState();
-    if (!st) {
+    XXH3_state_t *xs = XXH3_createState();
+    if (!xs) {
         close(fd);
+        snprintf(why, why_len, "out of memory");
         return -1;
     }
-    XXH3_64bits_reset(st);
+    XXH3_64bits_reset(xs);
     unsigned char buf[16384];
     uint64_t total = 0;
     ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
-        XXH3_64bits_update(st, buf, (size_t)n);
+    while ((n = read(fd, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
         total += (uint64_t)n;
+        if (total > IRON__FILE_HEADER_MAX)
+            break;
+        XXH3_64bits_update(xs, buf, (size_t)n);
     }
+    int e = errno;
     close(fd);
-    *hash = XXH3_64bits_digest(st);
+    *hash = XXH3_64bits_digest(xs);
     *size = total;
-    XXH3_freeState(st);
-    return n < 0 ? -1 : 0;
+    XXH3_freeState(xs);
+    if (n < 0) {
+        snprintf(why, why_len, "read error: %s", strerror(e));
+        return -1;
+    }
+    if (total > IRON__FILE_HEADER_MAX) {
+        snprintf(why, why_len, "grew past the %llu bytes accepted",
+                 (unsigned long long)IRON__FILE_HEADER_MAX);
+        return -1;
+    }
+    return 0;
 }
 
 static int distinct_index(const iron_program *p, int k)
@@ -125,7 +152,8 @@ iron_status iron__payload_encode(const iron_program *p, void **out,
         add_u32(&b, (uint32_t)ndeps);
         for (int d = 0; d < ndeps; d++) {
             uint64_t size = 0, hash = 0;
-            if (hash_file(deps[d], &size, &hash) != 0)
+            char why[IRON__FILE_WHY_MAX];
+            if (hash_file(deps[d], &size, &hash, why, sizeof why) != 0)
                 size = hash = UINT64_MAX;  /* unreadable: always stale */
             add_u32(&b, (uint32_t)strlen(deps[d]));
             add(&b, deps[d], strlen(deps[d]));
@@ -251,16 +279,41 @@ int iron__payload_deps_fresh(const iron__payload *pl, char *changed,
     for (int o = 0; o < pl->nobjs; o++)
         for (int d = 0; d < pl->objs[o].ndeps; d++) {
             const iron__payload_dep *dep = &pl->objs[o].deps[d];
-            char path[4096];
-            snprintf(path, sizeof path, "%.*s", (int)dep->path_len, dep->path);
+            char path[4096], why[IRON__FILE_WHY_MAX] = "";
+            /* A path that does not fit, or with a NUL inside, would name
+             * some other file: stale, not cut. */
+            if (dep->path_len == 0 || dep->path_len >= sizeof path ||
+                memchr(dep->path, '\0', dep->path_len)) {
+                snprintf(changed, len, "a malformed path of %u bytes",
+                         (unsigned)dep->path_len);
+                return 0;
+            }
+            memcpy(path, dep->path, dep->path_len);
+            path[dep->path_len] = '\0';
             uint64_t size = 0, hash = 0;
-            if (hash_file(path, &size, &hash) != 0 || size != dep->size ||
-                hash != dep->hash) {
+            if (hash_file(path, &size, &hash, why, sizeof why) != 0) {
+                snprintf(changed, len, "%s (%s)", path, why);
+                return 0;
+            }
+            if (size != dep->size || hash != dep->hash) {
                 snprintf(changed, len, "%s", path);
                 return 0;
             }
         }
     return 1;
+}
+
+int iron__payload_check(const void *buf, size_t len, char *why,
+                        size_t why_len)
+{
+    iron__payload pl;
+    const char *w = "";
+    iron_status s = iron__payload_decode(buf, len, &pl, &w);
+    if (s == IRON_OK)
+        iron__payload_free(&pl);
+    else
+        snprintf(why, why_len, "%s", w);
+    return s == IRON_OK ? 0 : -1;
 }
 
 iron_status iron__payload_load(const iron__payload *pl, iron_program *p)

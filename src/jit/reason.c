@@ -9,28 +9,6 @@
 #include "jit/jit.h"
 #include "tensor/tensor.h"
 
-static int same_pval(const iron__pval *a, const iron__pval *b)
-{
-    if (a->type != b->type)
-        return 0;
-    switch (a->type) {
-    case IRON_PARAM_INT:
-    case IRON_PARAM_BOOL:
-        return a->i == b->i;
-    case IRON_PARAM_FLOAT:
-        return memcmp(&a->f, &b->f, sizeof a->f) == 0;
-    case IRON_PARAM_STR:
-        return strcmp(a->s, b->s) == 0;
-    case IRON_PARAM_DTYPE:
-        return a->dtype == b->dtype;
-    case IRON_PARAM_KERNEL:
-        return strcmp(a->kernel.entry, b->kernel.entry) == 0 &&
-               strcmp(a->kernel.source, b->kernel.source) == 0 &&
-               strcmp(a->kernel.arg_types, b->kernel.arg_types) == 0;
-    }
-    return 0;
-}
-
 static int same_shape(const iron_shape *a, const iron_shape *b)
 {
     if (a->ndim != b->ndim)
@@ -75,7 +53,7 @@ static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
         }
     }
     for (int i = 0; i < j->nparams; i++) {
-        if (same_pval(&sp->params[i], &params[i]))
+        if (iron__pval_equal(&sp->params[i], &params[i]))
             continue;
         if (n++ == 0 && buf) {
             iron__str a = { 0 }, b = { 0 };
@@ -96,10 +74,7 @@ void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
 {
     const jit_spec *best = NULL;
     int best_n = 1 << 30;
-    for (int i = 0; i < j->table_cap; i++) {
-        const jit_spec *sp = j->table[i];
-        if (!sp)
-            continue;
+    for (const jit_spec *sp = j->lru_head; sp; sp = sp->lru_next) {
         int n = diff(j, sp, dev, cols, args, params, NULL, 0);
         if (n < best_n) {
             best_n = n;

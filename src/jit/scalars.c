@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,38 @@ static iron_status syntax(const char *text, const char *p, const char *want)
     return iron__fail(IRON_EINVAL,
                       "jit scalars \"%s\": expected %s at column %d", text,
                       want, (int)(p - text) + 1);
+}
+
+/* A scalar named like an argument's type or size variable, or like a
+ * compile-time parameter (both parsed before the scalars), would give the
+ * design two different things called by one name.  IRON_EINVAL naming
+ * both. */
+static iron_status check_clash(const iron_jit *j, const char *text,
+                               const char *name)
+{
+    const char *kind = "";
+    int dim = -1, i = iron__jit_arg_using_var(j, name, &kind, &dim);
+    if (i >= 0) {
+        const jit_argdecl *a = &j->args[i];
+        char where[48] = "";
+        if (dim >= 0)
+            snprintf(where, sizeof where, ", dimension %d", dim);
+        return iron__fail(IRON_EINVAL,
+                          "jit scalars \"%s\": scalar '%s' has the name of "
+                          "the %s variable %s of argument '%s' (argument "
+                          "%d%s); the design would see two different things "
+                          "called %s: rename one",
+                          text, name, kind, name, a->name, i, where, name);
+    }
+    for (i = 0; i < j->nparams; i++)
+        if (strcmp(j->params[i].name, name) == 0)
+            return iron__fail(IRON_EINVAL,
+                              "jit scalars \"%s\": scalar '%s' has the "
+                              "name of compile-time parameter %d ('%s'); the "
+                              "design would see two different things called "
+                              "%s: rename one",
+                              text, name, i, j->params[i].name, name);
+    return IRON_OK;
 }
 
 iron_status iron__jit_parse_scalars(iron_jit *j, const char *text)
@@ -57,12 +90,28 @@ iron_status iron__jit_parse_scalars(iron_jit *j, const char *text)
                 return iron__fail(IRON_EINVAL,
                                   "jit scalars \"%s\": '%s' is declared twice",
                                   text, sd->name);
+        iron_status cs = check_clash(j, text, sd->name);
+        if (cs != IRON_OK)
+            return cs;
         while (isspace((unsigned char)*p))
             p++;
         if (*p == '=') {
             char *end;
             errno = 0;
             sd->def = strtoll(p + 1, &end, 0);
+            if (end != p + 1 && errno == ERANGE) {
+                const char *num = p + 1;
+                while (isspace((unsigned char)*num))
+                    num++;
+                int len = (int)(end - num);
+                return iron__fail(IRON_EINVAL,
+                                  "jit scalars \"%s\": scalar '%s' default "
+                                  "%.*s%s is out of range: expected an "
+                                  "integer default from %lld to %lld",
+                                  text, sd->name, len > 40 ? 40 : len, num,
+                                  len > 40 ? "..." : "", (long long)INT64_MIN,
+                                  (long long)INT64_MAX);
+            }
             if (end == p + 1 || errno)
                 return syntax(text, p + 1, "an integer default");
             sd->has_default = 1;
@@ -147,8 +196,22 @@ iron_status iron__jit_check_moved_taps(const iron_jit *j, const jit_spec *sp,
             op->scalar < 0)
             continue;
         iron_tap moved = op->tap;
-        moved.offset += values[op->scalar];
         const iron__argsig *a = &d->args[op->arg];
+        const char *what = op->kind == IRON__RT_FILL ? "fill" : "drain";
+        /* The value is anything the caller passes (INT64_MAX too): the
+         * sum must not wrap into an offset that looks in bounds. */
+        if (__builtin_add_overflow(op->tap.offset, values[op->scalar],
+                                   &moved.offset))
+            return iron__fail(IRON_EBOUNDS,
+                              "%s: %s of argument %d ('%s') moved by scalar "
+                              "'%s' = %lld: the offset %lld + %lld overflows "
+                              "64 bits; the tensor has %lld elements",
+                              j->name, what, op->arg, a->name,
+                              j->scalars[op->scalar].name,
+                              (long long)values[op->scalar],
+                              (long long)op->tap.offset,
+                              (long long)values[op->scalar],
+                              (long long)a->numel);
         /* The moved pattern must stay in bounds and still meet the shim
          * DMA's limits (whole 32-bit words), as the fixed one did when it
          * was built. */
@@ -157,9 +220,8 @@ iron_status iron__jit_check_moved_taps(const iron_jit *j, const jit_spec *sp,
             return iron__fail(IRON_EBOUNDS,
                               "%s: %s of argument %d ('%s') moved by scalar "
                               "'%s' = %lld: %s",
-                              j->name,
-                              op->kind == IRON__RT_FILL ? "fill" : "drain",
-                              op->arg, a->name, j->scalars[op->scalar].name,
+                              j->name, what, op->arg, a->name,
+                              j->scalars[op->scalar].name,
                               (long long)values[op->scalar],
                               iron_last_error());
     }

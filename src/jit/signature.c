@@ -1,10 +1,17 @@
 /*
  * signature.c - parsing a jit's declarations, once at creation:
  *   args:   "in a: T[N], in b: T[N], out c: int32[N, 4]"
- *   params: "tile: int = 16, op: str = '+', scale: float, T: dtype = int32"
+ *   params: "tile: int = 16, op: str = '+', scale: float, OT: dtype = int32"
+ * Numbers are range-checked, never wrapped or saturated: an integer past
+ * int64_t, a float default that is not a finite number (1e999, inf, nan)
+ * and fixed dims whose product (or bytes) overflows are IRON_EINVAL naming
+ * the item, its text and the range.  The args are parsed first, so that a
+ * parameter named like one of their type or size variables is refused.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +73,16 @@ static iron_status oom(void)
     return iron__fail(IRON_ENOMEM, "out of memory parsing a jit declaration");
 }
 
+/* The text of the number starting at p (up to `end`, where strtoll or
+ * strtod stopped), at most 40 characters, for messages. */
+static void number_text(const char *p, const char *end, char *buf,
+                        size_t len)
+{
+    size_t n = (size_t)(end - p);
+    snprintf(buf, len, "%.*s%s", (int)IRON__MIN(n, (size_t)40), p,
+             n > 40 ? "..." : "");
+}
+
 static iron_status parse_type(lexer *lx, jit_argdecl *a)
 {
     int no_mem = 0;
@@ -80,17 +97,38 @@ static iron_status parse_type(lexer *lx, jit_argdecl *a)
     if (!accept(lx, '['))
         return IRON_OK;
     a->ndims = 0;
+    /* The product of the fixed dims (and, with a fixed dtype, its bytes)
+     * must fit int64_t: no tensor could match a shape that does not. */
+    int64_t numel = 1;
     do {
         if (a->ndims == IRON_MAX_DIMS)
             return syntax(lx, "at most " "6" " dims");
         jit_dim *dm = &a->dims[a->ndims];
         skip_ws(lx);
         if (isdigit((unsigned char)*lx->p)) {
-            char *end;
+            char *end, num[48];
             errno = 0;
             long long v = strtoll(lx->p, &end, 10);
+            if (errno == ERANGE) {
+                number_text(lx->p, end, num, sizeof num);
+                return iron__fail(IRON_EINVAL,
+                                  "jit %s \"%s\": argument '%s' dimension "
+                                  "%d is %s, out of range: expected 1 to "
+                                  "%lld",
+                                  lx->what, lx->text, a->name, a->ndims, num,
+                                  (long long)INT64_MAX);
+            }
             if (errno || v < 1)
                 return syntax(lx, "a dimension >= 1");
+            int64_t before = numel;
+            if (__builtin_mul_overflow(before, (int64_t)v, &numel))
+                return iron__fail(IRON_EINVAL,
+                                  "jit %s \"%s\": argument '%s' has more "
+                                  "than 2^63-1 elements: its fixed dims "
+                                  "multiply past 64 bits at dimension %d "
+                                  "(%lld x %lld)",
+                                  lx->what, lx->text, a->name, a->ndims,
+                                  (long long)before, v);
             dm->value = v;
             lx->p = end;
         } else {
@@ -104,6 +142,14 @@ static iron_status parse_type(lexer *lx, jit_argdecl *a)
     } while (accept(lx, ','));
     if (!accept(lx, ']'))
         return syntax(lx, "',' or ']'");
+    int64_t es = (int64_t)iron_dtype_size(a->dtype), bytes;
+    if (!a->dtype_var && __builtin_mul_overflow(numel, es, &bytes))
+        return iron__fail(IRON_EINVAL,
+                          "jit %s \"%s\": argument '%s' is too large: its "
+                          "fixed dims give %lld elements of %s, %lld bytes "
+                          "each, past 2^63-1 bytes",
+                          lx->what, lx->text, a->name, (long long)numel,
+                          iron_dtype_name(a->dtype), (long long)es);
     return IRON_OK;
 }
 
@@ -164,6 +210,29 @@ iron_status iron__jit_parse_args(iron_jit *j, const char *text)
 }
 
 
+/* The argument whose declaration uses `name` as its type variable or as a
+ * size variable: its index (-1 if none), with which use in *kind and the
+ * dimension in *dim (-1 for the type). */
+int iron__jit_arg_using_var(const iron_jit *j, const char *name,
+                            const char **kind, int *dim)
+{
+    for (int i = 0; i < j->nargs; i++) {
+        const jit_argdecl *a = &j->args[i];
+        if (a->dtype_var && strcmp(a->dtype_var, name) == 0) {
+            *kind = "type";
+            *dim = -1;
+            return i;
+        }
+        for (int k = 0; k < a->ndims; k++)
+            if (a->dims[k].is_var && strcmp(a->dims[k].var, name) == 0) {
+                *kind = "size";
+                *dim = k;
+                return i;
+            }
+    }
+    return -1;
+}
+
 static iron_status parse_default(lexer *lx, jit_paramdecl *pd)
 {
     skip_ws(lx);
@@ -172,20 +241,45 @@ static iron_status parse_default(lexer *lx, jit_paramdecl *pd)
     const char *start = lx->p;
     switch (pd->type) {
     case IRON_PARAM_INT: {
-        char *end;
+        char *end, num[48];
         errno = 0;
         long long x = strtoll(lx->p, &end, 0);
-        if (end == lx->p || errno)
+        if (end == lx->p)
+            return syntax(lx, "an integer default");
+        if (errno == ERANGE) {
+            number_text(lx->p, end, num, sizeof num);
+            return iron__fail(IRON_EINVAL,
+                              "jit %s \"%s\": parameter '%s' default %s is "
+                              "out of range: expected an integer default "
+                              "from %lld to %lld",
+                              lx->what, lx->text, pd->name, num,
+                              (long long)INT64_MIN, (long long)INT64_MAX);
+        }
+        if (errno)
             return syntax(lx, "an integer default");
         v->i = x;
         lx->p = end;
         break;
     }
     case IRON_PARAM_FLOAT: {
-        char *end;
+        char *end, num[48];
+        errno = 0;
         double x = strtod(lx->p, &end);
         if (end == lx->p)
             return syntax(lx, "a number default");
+        number_text(lx->p, end, num, sizeof num);
+        /* strtod takes "inf", "nan" and overflows to infinity (1e999):
+         * a default the design would compute with must be a real number.
+         * An underflow to a denormal keeps a value and is let through;
+         * one that loses every digit (1e-999 as 0) is not. */
+        if (isnan(x) || isinf(x) || (errno == ERANGE && x == 0.0))
+            return iron__fail(IRON_EINVAL,
+                              "jit %s \"%s\": parameter '%s' default %s is "
+                              "out of range: expected a finite number "
+                              "default, nonzero numbers from %g to %g in "
+                              "magnitude",
+                              lx->what, lx->text, pd->name, num, DBL_TRUE_MIN,
+                              DBL_MAX);
         v->f = x;
         lx->p = end;
         break;
@@ -262,6 +356,23 @@ iron_status iron__jit_parse_params(iron_jit *j, const char *text)
                 return iron__fail(IRON_EINVAL,
                                   "jit params \"%s\": '%s' is declared twice",
                                   text, pd->name);
+        /* The args are parsed first.  A parameter named like one of their
+         * variables would give the design two different things called by
+         * one name (the parameter's value, the bound size or dtype). */
+        const char *kind = NULL;
+        int dim = -1, ai = iron__jit_arg_using_var(j, pd->name, &kind, &dim);
+        if (ai >= 0) {
+            char where[48] = "";
+            if (dim >= 0)
+                snprintf(where, sizeof where, ", dimension %d", dim);
+            return iron__fail(IRON_EINVAL,
+                              "jit params \"%s\": parameter '%s' has the "
+                              "name of the %s variable %s of argument '%s' "
+                              "(argument %d%s); the design would see two "
+                              "different things called %s: rename one",
+                              text, pd->name, kind, pd->name,
+                              j->args[ai].name, ai, where, pd->name);
+        }
         if (!accept(&lx, ':'))
             return syntax(&lx, "':' and a type (int, float, bool, str, "
                                "dtype)");

@@ -54,6 +54,7 @@ void iron__jit_spec_free(jit_spec *s)
     iron__free(s->args);
     iron__free(s->signature);
     iron__free(s->trace);
+    pthread_mutex_destroy(&s->run_lock);
     iron__free(s);
 }
 
@@ -166,7 +167,7 @@ static iron_status copy_params(const iron_jit *j, const iron__pval *params,
 
 iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
                             iron_tensor *const *args, const iron__pval *params,
-                            XXH128_hash_t key, const char *reason,
+                            uint64_t digest, const char *reason,
                             jit_spec **out)
 {
     double t0 = iron__now_ms(), now = t0, ms[5] = { 0 };
@@ -177,9 +178,12 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     jit_spec *sp = iron__calloc(1, sizeof *sp);
     if (!sp)
         return iron__fail(IRON_ENOMEM, "%s: out of memory", j->name);
+    atomic_init(&sp->busy, 0);
     sp->jit = j;
-    sp->key = key;
+    sp->digest = digest;
     sp->dev = dev;
+    sp->cols = cols;
+    pthread_mutex_init(&sp->run_lock, NULL);
     sp->args = iron__calloc((size_t)j->nargs, sizeof *sp->args);
     iron__str sig = { 0 };
     iron__jit_describe(j, dev, cols, args, params, &sig);
@@ -236,9 +240,15 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     now += ms[2];
     stage = "compile";
     uint64_t compiles = j->stats.kernel_compiles;
-    const char *how = "compiled";
-    if ((s = iron__jit_kernels(j, sp->prog, sp->signature, &how)) != IRON_OK)
-        goto fail;
+    const char *how = "shared with a resident specialization";
+    if (iron__jit_kshare_fill(j, sp->prog)) {
+        j->stats.kernel_shares++;
+    } else {
+        if ((s = iron__jit_kernels(j, sp->prog, sp->signature, &how)) !=
+            IRON_OK)
+            goto fail;
+        iron__jit_kshare_add(j, sp->prog);
+    }
     stage = "place";
     if ((s = iron__place_kernel_data(sp->prog)) != IRON_OK)
         goto fail;
@@ -250,7 +260,6 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     if ((s = iron__drv_load(dev, sp->prog, &sp->loaded)) != IRON_OK)
         goto fail;
     ms[4] = iron__now_ms() - now;
-    sp->cols = cols;
     j->stats.last_build_ms = iron__now_ms() - t0;
     iron__log(IRON__LOG_JIT,
               "%s: built (%s) in %.2f ms: design %.2f, verify %.2f, place "

@@ -23,8 +23,10 @@ static iron_status check_dtype(const char *fn, iron_dtype dt)
     return IRON_OK;
 }
 
-/* Checks the shape and computes numel and nbytes, refusing sizes whose
- * byte count does not fit both int64_t and size_t. */
+/* Checks the shape and computes numel (the product of the dims) and
+ * nbytes (numel x the dtype's size), refusing shapes whose byte count does
+ * not fit both int64_t and size_t: every later index and byte offset is
+ * computed from these without further checks. */
 static iron_status check_shape(const char *fn, iron_dtype dt,
                                const iron_shape *shape, int64_t *numel,
                                size_t *nbytes)
@@ -37,21 +39,32 @@ static iron_status check_shape(const char *fn, iron_dtype dt,
     if ((uint64_t)SIZE_MAX < (uint64_t)INT64_MAX)
         limit = (int64_t)SIZE_MAX;
     int64_t size = (int64_t)iron_dtype_size(dt);
-    int64_t n = 1;
+    int64_t n = 1, bytes = 0;
     for (int i = 0; i < shape->ndim; i++) {
         int64_t d = shape->dims[i];
         if (d < 1)
             return iron__fail(IRON_ESHAPE,
                               "%s: shape dim %d is %" PRId64
                               "; dims must be >= 1", fn, i, d);
-        if (n > limit / size / d)
+    }
+    for (int i = 0; i < shape->ndim; i++) {
+        int64_t d = shape->dims[i], before = n;
+        if (__builtin_mul_overflow(before, d, &n))
+            return iron__fail(IRON_ESHAPE,
+                              "%s: shape is too large: the element count "
+                              "overflows at dim %d: %" PRId64 " x %" PRId64
+                              " is past 2^63-1",
+                              fn, i, before, d);
+        if (__builtin_mul_overflow(n, size, &bytes) || bytes > limit)
             return iron__fail(IRON_ESHAPE,
                               "%s: shape is too large: the byte count "
-                              "overflows at dim %d (%" PRId64 ")", fn, i, d);
-        n *= d;
+                              "overflows at dim %d (%" PRId64 "): %" PRId64
+                              " elements x %" PRId64 " bytes of %s is past "
+                              "%" PRId64,
+                              fn, i, d, n, size, iron_dtype_name(dt), limit);
     }
     *numel = n;
-    *nbytes = (size_t)(n * size);
+    *nbytes = (size_t)bytes;
     return IRON_OK;
 }
 
@@ -279,6 +292,8 @@ IRON_API void iron_tensor_free(iron_tensor *t)
 {
     if (!t)
         return;
+    /* A call on another thread may still be moving its data. */
+    iron__tensor_wait_unheld(t);
     iron__drv_buf_free(t->dev, t->host, t->handle);
     iron__free(t);
 }

@@ -5,6 +5,7 @@
 #ifndef IRON_TENSOR_TENSOR_H
 #define IRON_TENSOR_TENSOR_H
 
+#include <stdatomic.h>
 #include "iron/iron.h"
 
 /* A tensor's memory belongs to the driver of `dev`: host is what the user
@@ -19,6 +20,8 @@ struct iron_tensor {
     void *host;
     void *handle;
     iron_device *dev;
+    atomic_int holds;         /* running calls using it (inuse.c) */
+    atomic_int waiters;       /* frees waiting for holds to reach 0 */
 };
 
 /* --- dtype.c ------------------------------------------------------------ */
@@ -61,5 +64,12 @@ uint64_t iron__rng_next(iron__rng *r);
 double iron__rng_unit(iron__rng *r, int bits);
 /* Uniform in [0, n) without modulo bias; n == 0 means the full 2^64. */
 uint64_t iron__rng_below(iron__rng *r, uint64_t n);
+
+/* --- inuse.c: tensors held by running calls ------------------------------ */
+
+void iron__tensor_hold(iron_tensor *t);
+void iron__tensor_release(iron_tensor *t);
+/* Returns once no call holds t (at once when none does). */
+void iron__tensor_wait_unheld(iron_tensor *t);
 
 #endif

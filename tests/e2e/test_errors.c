@@ -86,6 +86,22 @@ TEST(err_create_nulls)
     ASSERT(j == NULL);
 }
 
+/* The layout before max_resident was added is accepted; any other size
+ * short of the current one is not. */
+TEST(err_create_options_older_size)
+{
+    iron_jit *j = NULL;
+    iron_jit_options o = passthrough_options;
+    o.size = offsetof(iron_jit_options, max_resident);
+    o.max_resident = -5;  /* beyond the caller's struct: not read */
+    ASSERT_OK(iron_jit_create(&j, passthrough_design, &o));
+    iron_jit_free(j);
+    o.size = sizeof o;
+    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+                 "options.max_resident is -5");
+    ASSERT(j == NULL);
+}
+
 TEST(err_create_options_size)
 {
     iron_jit *j = NULL;
@@ -1457,7 +1473,7 @@ TEST(err_alloc_fail_jit_create)
         .name = "alloc",
         .args = "in a: T[N, M], in b: T[N, M], out c: int32[N, 4]",
         .params = "tile: int = 16, op: str = '+', scale: float = 1.5, "
-                  "relu: bool = false, T: dtype = int32, n: int",
+                  "relu: bool = false, OT: dtype = int32, n: int",
         .cflags = "-O1",
     };
     long n;

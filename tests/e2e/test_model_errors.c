@@ -1243,12 +1243,16 @@ TEST(rule_tap_tiler_inputs_and_limits)
     t.repeat = 2;
     ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_ENOTSUP,
                  "an access pattern has at most 4");
-    /* A valid pattern still meets the shim's limits when it is used:
-     * repeat 65 of a four-dimensional group is one too many. */
+    /* The tiler refuses a repeat the shim cannot do (65) at once; a
+     * pattern made by hand meets the same limit when it is used. */
     t.group_rows = 1;
     t.repeat = 65;
+    ASSERT_FAILS(iron_tiler2d_tap(&t, 0, &tap), IRON_EINVAL,
+                 "iron_tiler2d.repeat is 65; expected 0 (meaning 1) to 64");
+    t.repeat = 64;
     ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
     ASSERT_EQ(tap.ndim, 4);
+    tap.sizes[0] = 65;
     ASSERT_STATUS(tap_run(IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
     ASSERT_MSG("access pattern dimension 0 repeats 65 times; the shim DMA repeats "
         "at most 64");

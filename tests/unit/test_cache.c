@@ -20,6 +20,8 @@
 
 #include "cache/cache.h"
 #include "cache/entry.h"
+#include "cache/file.h"
+#include "cache/sha256.h"
 #include "core/core.h"
 #include "test.h"
 
@@ -42,6 +44,11 @@ static iron__cache *open_dir(const char *dir, uint64_t max_bytes)
     ASSERT(c != NULL);
     return c;
 }
+
+/* The key text entries carry for a key in these tests: its own hex
+ * digits (any fixed text per key will do; the jit's is a whole design).
+ * A compound literal, so that threads each get their own. */
+#define KT(k) iron__cache_key_hex((k), (char[33]){ 0 })
 
 /* Keys spread over all 128 bits, as real ones are. */
 static iron__cache_key key_n(unsigned n)
@@ -76,7 +83,8 @@ static void put_n(iron__cache *c, unsigned n)
     payload_for(k, buf, len);
     char name[32];
     snprintf(name, sizeof name, "kernel%u", n);
-    ASSERT_OK(iron__cache_put(c, k, name, "int32[64], tile=16", buf, len));
+    ASSERT_OK(iron__cache_put(c, k, KT(k), 32, name, "int32[64], tile=16",
+                              buf, len));
     free(buf);
 }
 
@@ -87,7 +95,7 @@ static void get_n_ok(iron__cache *c, unsigned n)
     void *p = NULL;
     size_t len = 0;
     const char *why = NULL;
-    ASSERT_OK(iron__cache_get(c, k, &p, &len, &why));
+    ASSERT_OK(iron__cache_get(c, k, KT(k), 32, &p, &len, &why));
     size_t want = payload_len_for(k);
     ASSERT_EQ(len, want);
     unsigned char *buf = malloc(want);
@@ -104,7 +112,8 @@ static void get_miss(iron__cache *c, iron__cache_key k, const char *reason)
     void *p = (void *)1;
     size_t len = 1;
     const char *why = NULL;
-    ASSERT_FAILS(iron__cache_get(c, k, &p, &len, &why), IRON_EIO, reason);
+    ASSERT_FAILS(iron__cache_get(c, k, KT(k), 32, &p, &len, &why), IRON_EIO,
+                 reason);
     ASSERT(p == NULL);
     ASSERT_EQ(len, 0);
     ASSERT_CONTAINS(why, reason);
@@ -197,13 +206,14 @@ static void le64(unsigned char *p, uint64_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* An entry file written by hand: header fields as given, a valid header
- * checksum, the payload after it. */
+/* An entry file written by hand: header fields as given, the key text
+ * KT(k), a valid header checksum, the payload after the text. */
 static void hand_entry(const char *path, uint32_t format,
                        const char *version, iron__cache_key k,
                        const char *name, const void *payload, size_t len)
 {
-    unsigned char *b = calloc(1, IRON__CACHE_HEADER_BYTES + len);
+    const char *text = KT(k);
+    unsigned char *b = calloc(1, 664 + 32 + len);
     ASSERT(b != NULL);
     memcpy(b, "IRONCACH", 8);
     le32(b + 8, format);
@@ -212,13 +222,20 @@ static void hand_entry(const char *path, uint32_t format,
     le64(b + 40, k.lo);
     memcpy(b + 48, name, strlen(name));
     memcpy(b + 112, "int32[4]", 8);
-    le64(b + 624, len);
-    le64(b + 632, XXH3_64bits(payload, len));
-    le64(b + 640, XXH3_64bits(b, 640));
-    memcpy(b + 648, payload, len);
-    write_file(path, b, IRON__CACHE_HEADER_BYTES + len);
+    le64(b + 624, 32);
+    le64(b + 632, XXH3_64bits(text, 32));
+    le64(b + 640, len);
+    le64(b + 648, XXH3_64bits(payload, len));
+    le64(b + 656, XXH3_64bits(b, 656));
+    memcpy(b + 664, text, 32);
+    memcpy(b + 664 + 32, payload, len);
+    write_file(path, b, 664 + 32 + len);
     free(b);
 }
+
+/* Header plus key text: what an entry of these tests costs besides its
+ * payload. */
+#define OVERHEAD (IRON__CACHE_HEADER_BYTES + 32)
 
 /* ---- round trips ------------------------------------------------------ */
 
@@ -237,15 +254,15 @@ TEST(cache_put_get_round_trip)
     void *p = NULL;
     size_t len = 7;
     const char *why = "x";
-    ASSERT_OK(iron__cache_put(c, k, "empty", "", NULL, 0));
-    ASSERT_OK(iron__cache_get(c, k, &p, &len, &why));
+    ASSERT_OK(iron__cache_put(c, k, KT(k), 32, "empty", "", NULL, 0));
+    ASSERT_OK(iron__cache_get(c, k, KT(k), 32, &p, &len, &why));
     ASSERT_EQ(len, 0);
     ASSERT(why == NULL);
     iron__free(p);
 
     /* A second put of a key replaces the entry as a whole. */
-    ASSERT_OK(iron__cache_put(c, k, "empty", "", "new", 3));
-    ASSERT_OK(iron__cache_get(c, k, &p, &len, &why));
+    ASSERT_OK(iron__cache_put(c, k, KT(k), 32, "empty", "", "new", 3));
+    ASSERT_OK(iron__cache_get(c, k, KT(k), 32, &p, &len, &why));
     ASSERT_EQ(len, 3);
     ASSERT(memcmp(p, "new", 3) == 0);
     iron__free(p);
@@ -254,7 +271,7 @@ TEST(cache_put_get_round_trip)
     struct stat st;
     ASSERT_EQ(stat(entry_path(dir, k), &st), 0);
     ASSERT_EQ(st.st_mode & 0777, 0600);
-    ASSERT_EQ(st.st_size, IRON__CACHE_HEADER_BYTES + 3);
+    ASSERT_EQ(st.st_size, OVERHEAD + 3);
     int entries, temps;
     count_files(dir, &entries, &temps, NULL);
     ASSERT_EQ(entries, 6);
@@ -278,8 +295,9 @@ TEST(cache_get_absent)
     /* The why pointer is also optional. */
     void *p;
     size_t len;
-    ASSERT_FAILS(iron__cache_get(c, key_n(1), &p, &len, NULL), IRON_EIO,
-                 "absent");
+    ASSERT_FAILS(iron__cache_get(c, key_n(1), KT(key_n(1)), 32, &p, &len,
+                                 NULL),
+                 IRON_EIO, "absent");
     iron__cache_close(c);
     done_dir(dir);
 }
@@ -320,13 +338,13 @@ TEST(cache_truncated_entry_is_miss)
     const char *path = entry_path(dir, k);
     size_t full;
     unsigned char *bytes = read_file(path, &full);
-    ASSERT_GT(full, IRON__CACHE_HEADER_BYTES + 100);
-    /* In the magic, in the format, in the header, at its end, in the
-     * payload, one byte short. */
-    const size_t cuts[] = { 0, 1, 7, 8, 10, 12, 100, 640, 647,
+    ASSERT_GT(full, OVERHEAD + 100);
+    /* In the magic, in the format, in the header, at its end, in the key
+     * text, in the payload, one byte short. */
+    const size_t cuts[] = { 0, 1, 7, 8, 10, 12, 100, 640, 663,
                             IRON__CACHE_HEADER_BYTES,
-                            IRON__CACHE_HEADER_BYTES + 1,
-                            IRON__CACHE_HEADER_BYTES + 100, full - 1 };
+                            IRON__CACHE_HEADER_BYTES + 1, OVERHEAD - 1,
+                            OVERHEAD, OVERHEAD + 100, full - 1 };
     for (size_t i = 0; i < IRON__COUNT_OF(cuts); i++) {
         write_file(path, bytes, cuts[i]);
         get_miss(c, k, "truncated");
@@ -359,16 +377,25 @@ TEST(cache_flipped_byte_is_miss)
     unsigned char *bytes = read_file(path, &full);
 
     /* Payload bytes: first, middle, last. */
-    const size_t at[] = { IRON__CACHE_HEADER_BYTES,
-                          IRON__CACHE_HEADER_BYTES + 123, full - 1 };
+    const size_t at[] = { OVERHEAD, OVERHEAD + 123, full - 1 };
     for (size_t i = 0; i < IRON__COUNT_OF(at); i++) {
         bytes[at[i]] ^= 0x10;
         write_file(path, bytes, full);
         get_miss(c, k, "checksum mismatch");
         bytes[at[i]] ^= 0x10;
     }
-    /* Header fields the header checksum covers: name, length, version. */
+    /* Key text bytes: first and last. */
+    const size_t tat[] = { IRON__CACHE_HEADER_BYTES, OVERHEAD - 1 };
+    for (size_t i = 0; i < IRON__COUNT_OF(tat); i++) {
+        bytes[tat[i]] ^= 0x04;
+        write_file(path, bytes, full);
+        get_miss(c, k, "key text checksum mismatch");
+        bytes[tat[i]] ^= 0x04;
+    }
+    /* Header fields the header checksum covers: name, lengths, version,
+     * key, the text's checksum. */
     const size_t hat[] = { IRON__CACHE_OFF_NAME, IRON__CACHE_OFF_PAYLOAD_LEN,
+                           IRON__CACHE_OFF_TEXT_LEN, IRON__CACHE_OFF_TEXT_SUM,
                            IRON__CACHE_OFF_VERSION, IRON__CACHE_OFF_KEY + 3,
                            IRON__CACHE_OFF_HEADER_SUM };
     for (size_t i = 0; i < IRON__COUNT_OF(hat); i++) {
@@ -415,7 +442,7 @@ TEST(cache_foreign_format_and_version_are_misses)
                sizeof data);
     void *p = NULL;
     size_t len = 0;
-    ASSERT_OK(iron__cache_get(c, k, &p, &len, NULL));
+    ASSERT_OK(iron__cache_get(c, k, KT(k), 32, &p, &len, NULL));
     ASSERT_EQ(len, sizeof data);
     ASSERT(memcmp(p, data, len) == 0);
     iron__free(p);
@@ -424,13 +451,20 @@ TEST(cache_foreign_format_and_version_are_misses)
     size_t n;
     unsigned char *b = read_file(path, &n);
     b[IRON__CACHE_OFF_RESERVED] = 1;
-    le64(b + 640, XXH3_64bits(b, 640));
+    le64(b + 656, XXH3_64bits(b, 656));
     write_file(path, b, n);
     get_miss(c, k, "malformed header");
-    /* So is a name without its terminating NUL. */
     b[IRON__CACHE_OFF_RESERVED] = 0;
+    /* So is a key text longer than any reader accepts (announced: it is
+     * refused before a byte of it is read or allocated). */
+    le64(b + 624, IRON__CACHE_KEY_TEXT_MAX + 1);
+    le64(b + 656, XXH3_64bits(b, 656));
+    write_file(path, b, n);
+    get_miss(c, k, "malformed header: a key text of");
+    le64(b + 624, 32);
+    /* So is a name without its terminating NUL. */
     memset(b + IRON__CACHE_OFF_NAME, 'x', IRON__CACHE_NAME_MAX);
-    le64(b + 640, XXH3_64bits(b, 640));
+    le64(b + 656, XXH3_64bits(b, 656));
     write_file(path, b, n);
     get_miss(c, k, "malformed header");
     free(b);
@@ -469,11 +503,15 @@ TEST(cache_garbage_file_is_miss)
     /* A folder where the entry should be. */
     ASSERT_EQ(unlink(path), 0);
     ASSERT_EQ(mkdir(path, 0700), 0);
-    get_miss(c, k, "Is a directory");
+    get_miss(c, k, "refused: not a regular file (a folder)");
     ASSERT_EQ(rmdir(path), 0);
     /* A symbolic link is not followed. */
     ASSERT_EQ(symlink("/etc/passwd", path), 0);
-    get_miss(c, k, "cannot open");
+    get_miss(c, k, "refused: not a regular file (a symbolic link)");
+    ASSERT_EQ(unlink(path), 0);
+    /* A FIFO would block open() and read() forever: refused at once. */
+    ASSERT_EQ(mkfifo(path, 0600), 0);
+    get_miss(c, k, "refused: not a regular file (a FIFO)");
     ASSERT_EQ(unlink(path), 0);
     /* A good put replaces whatever was there. */
     put_n(c, 3);
@@ -518,7 +556,7 @@ static int stress_child(const char *dir, int id, uint64_t cap)
         void *p = NULL;
         size_t got = 0;
         const char *why = NULL;
-        iron_status s = iron__cache_get(c, k, &p, &got, &why);
+        iron_status s = iron__cache_get(c, k, KT(k), 32, &p, &got, &why);
         if (s == IRON_OK) {
             if (got != len || memcmp(p, want, len) != 0) {
                 fprintf(stderr, "child %d: key %u: wrong payload\n", id, n);
@@ -530,7 +568,8 @@ static int stress_child(const char *dir, int id, uint64_t cap)
             bad++;
         }
         iron__free(p);
-        if (iron__cache_put(c, k, "stress", "shared", want, len) != IRON_OK) {
+        if (iron__cache_put(c, k, KT(k), 32, "stress", "shared", want,
+                            len) != IRON_OK) {
             fprintf(stderr, "child %d: key %u: put: %s\n", id, n,
                     iron_last_error());
             bad++;
@@ -580,7 +619,7 @@ TEST_TIMEOUT(cache_concurrent_processes, 120)
 
     iron__cache *c = open_dir(dir, cap);
     listed l = { 0, 0, 0 };
-    ASSERT_OK(iron__cache_list(c, count_listed, &l));
+    ASSERT_OK(iron__cache_list(c, 1, NULL, count_listed, &l));
     ASSERT_EQ(l.n, entries);
     ASSERT_EQ(l.invalid, 0);
     ASSERT_LE(l.bytes, cap);
@@ -613,11 +652,12 @@ static void *share_body(void *arg)
         payload_for(k, want, len);
         void *p = NULL;
         size_t got = 0;
-        if (iron__cache_get(t->c, k, &p, &got, NULL) == IRON_OK &&
+        if (iron__cache_get(t->c, k, KT(k), 32, &p, &got, NULL) == IRON_OK &&
             (got != len || memcmp(p, want, len) != 0))
             t->bad++;
         iron__free(p);
-        if (iron__cache_put(t->c, k, "t", "s", want, len) != IRON_OK)
+        if (iron__cache_put(t->c, k, KT(k), 32, "t", "s", want, len) !=
+            IRON_OK)
             t->bad++;
     }
     return NULL;
@@ -657,14 +697,16 @@ static void put_sized(iron__cache *c, unsigned n, size_t len)
     unsigned char buf[1000];
     ASSERT_LE(len, sizeof buf);
     memset(buf, (int)n, len);
-    ASSERT_OK(iron__cache_put(c, key_n(n), "sized", "", buf, len));
+    ASSERT_OK(iron__cache_put(c, key_n(n), KT(key_n(n)), 32, "sized", "",
+                              buf, len));
 }
 
 static void get_sized(iron__cache *c, unsigned n)
 {
     void *p = NULL;
     size_t len = 0;
-    ASSERT_OK(iron__cache_get(c, key_n(n), &p, &len, NULL));
+    ASSERT_OK(iron__cache_get(c, key_n(n), KT(key_n(n)), 32, &p, &len,
+                              NULL));
     iron__free(p);
 }
 
@@ -677,7 +719,7 @@ static int present(const char *dir, unsigned n)
 TEST(cache_cap_evicts_least_recently_used)
 {
     const char *dir = temp_dir();
-    const uint64_t entry = IRON__CACHE_HEADER_BYTES + 1000;
+    const uint64_t entry = OVERHEAD + 1000;
     iron__cache *c = open_dir(dir, 4 * entry);
     for (unsigned n = 0; n < 4; n++)
         put_sized(c, n, 1000);
@@ -721,19 +763,19 @@ TEST(cache_cap_evicts_least_recently_used)
 TEST(cache_prune_to_a_size)
 {
     const char *dir = temp_dir();
-    const uint64_t entry = IRON__CACHE_HEADER_BYTES + 100;
+    const uint64_t entry = OVERHEAD + 100;
     iron__cache *c = open_dir(dir, 0);
     for (unsigned n = 0; n < 10; n++)
         put_sized(c, n, 100);
     get_sized(c, 0);               /* 0 becomes the most recent */
     uint64_t removed = 99;
-    ASSERT_OK(iron__cache_prune(c, 3 * entry + 10, &removed));
+    ASSERT_OK(iron__cache_prune(c, 3 * entry + 10, NULL, &removed, NULL));
     ASSERT_EQ(removed, 7);
     for (unsigned n = 0; n < 10; n++)
         ASSERT_EQ(present(dir, n), n == 0 || n == 8 || n == 9);
-    ASSERT_OK(iron__cache_prune(c, 3 * entry, &removed));
+    ASSERT_OK(iron__cache_prune(c, 3 * entry, NULL, &removed, NULL));
     ASSERT_EQ(removed, 0);
-    ASSERT_OK(iron__cache_prune(c, 0, &removed));
+    ASSERT_OK(iron__cache_prune(c, 0, NULL, &removed, NULL));
     ASSERT_EQ(removed, 3);
     uint64_t entries, bytes;
     ASSERT_OK(iron__cache_info(c, &entries, &bytes));
@@ -753,7 +795,7 @@ TEST(cache_prune_to_a_size)
     write_file(other, "z", 1);
     set_age(stale, 3600);
     set_age(other, 3600);
-    ASSERT_OK(iron__cache_prune(c, 0, &removed));
+    ASSERT_OK(iron__cache_prune(c, 0, NULL, &removed, NULL));
     ASSERT_EQ(removed, 0);
     ASSERT(!exists(stale));
     ASSERT(exists(fresh));
@@ -832,29 +874,37 @@ static void remember_pub(const iron_cache_entry_info *e, void *ctx)
     }
 }
 
+/* The smallest payload the jit's decoder accepts: no kernels. */
+static const unsigned char empty_payload[16] = { 'I', 'R', 'O', 'N',
+                                                 'P', 'A', 'Y', '1' };
+
 TEST(cache_list_and_info)
 {
     const char *dir = temp_dir();
     iron__cache *c = open_dir(dir, 0);
     time_t t0 = time(NULL);
-    ASSERT_OK(iron__cache_put(c, key_n(1), "vadd", "int32[64], tile=16",
-                              "aaaa", 4));
+    ASSERT_OK(iron__cache_put(c, key_n(1), KT(key_n(1)), 32, "vadd",
+                              "int32[64], tile=16", empty_payload,
+                              sizeof empty_payload));
     char long_name[100];
     memset(long_name, 'n', sizeof long_name - 1);
     long_name[sizeof long_name - 1] = '\0';
-    ASSERT_OK(iron__cache_put(c, key_n(2), long_name, "float32[8]", "bb", 2));
+    /* Checksums right, but not a kernel payload: only a full check with
+     * the jit's decoder (the public tools) finds that. */
+    ASSERT_OK(iron__cache_put(c, key_n(2), KT(key_n(2)), 32, long_name,
+                              "float32[8]", "bb", 2));
     hand_entry(entry_path(dir, key_n(3)), IRON__CACHE_FORMAT, "0.0.1",
                key_n(3), "ancient", "c", 1);
     write_file(entry_path(dir, key_n(4)), "junk", 4);
 
     seen s = { 0 };
-    ASSERT_OK(iron__cache_list(c, remember, &s));
+    ASSERT_OK(iron__cache_list(c, 0, NULL, remember, &s));
     ASSERT_EQ(s.n, 4);
     const iron__cache_entry *e = find(&s, key_n(1));
     ASSERT(e != NULL);
     ASSERT_STR_EQ(e->name, "vadd");
     ASSERT_STR_EQ(e->signature, "int32[64], tile=16");
-    ASSERT_EQ(e->bytes, IRON__CACHE_HEADER_BYTES + 4);
+    ASSERT_EQ(e->bytes, OVERHEAD + sizeof empty_payload);
     ASSERT_EQ(e->valid, 1);
     ASSERT_GE(e->last_use, (int64_t)t0 - 1);
     ASSERT_LE(e->last_use, (int64_t)time(NULL) + 1);
@@ -867,30 +917,42 @@ TEST(cache_list_and_info)
     ASSERT(e != NULL);
     ASSERT_STR_EQ(e->name, "ancient");
     ASSERT_EQ(e->valid, 0);
+    ASSERT_EQ(e->foreign, 1);
+    ASSERT_CONTAINS(e->why, "library 0.0.1");
     e = find(&s, key_n(4));
     ASSERT(e != NULL);
     ASSERT_STR_EQ(e->name, "");
     ASSERT_EQ(e->valid, 0);
+    ASSERT_EQ(e->foreign, 0);
+    ASSERT_CONTAINS(e->why, "bad magic");
     ASSERT_EQ(e->bytes, 4);
 
     uint64_t entries, bytes;
     ASSERT_OK(iron__cache_info(c, &entries, &bytes));
     ASSERT_EQ(entries, 4);
-    ASSERT_EQ(bytes, 3 * IRON__CACHE_HEADER_BYTES + 4 + 2 + 1 + 4);
-    ASSERT_FAILS(iron__cache_list(c, NULL, NULL), IRON_EINVAL, "callback");
+    ASSERT_EQ(bytes, 3 * OVERHEAD + sizeof empty_payload + 2 + 1 + 4);
+    ASSERT_FAILS(iron__cache_list(c, 0, NULL, NULL, NULL), IRON_EINVAL,
+                 "callback");
 
-    /* The public tools see the same. */
+    /* The public tools check every entry whole: the payload that does not
+     * decode is not valid there. */
     pub_seen ps = { 0 };
     ASSERT_OK(iron_cache_list(dir, remember_pub, &ps));
     ASSERT_EQ(ps.n, 4);
-    ASSERT_EQ(ps.valid, 2);
+    ASSERT_EQ(ps.valid, 1);
     uint64_t pe, pb;
     ASSERT_OK(iron_cache_info(dir, &pe, &pb));
     ASSERT_EQ(pe, entries);
     ASSERT_EQ(pb, bytes);
+    /* Prune removes the two damaged entries first (the other version's
+     * stays: it is not damage), after which everything fits. */
     uint64_t removed;
     ASSERT_OK(iron_cache_prune(dir, bytes - 1, &removed));
-    ASSERT_EQ(removed, 1);
+    ASSERT_EQ(removed, 2);
+    ASSERT(exists(entry_path(dir, key_n(1))));
+    ASSERT(!exists(entry_path(dir, key_n(2))));
+    ASSERT(exists(entry_path(dir, key_n(3))));
+    ASSERT(!exists(entry_path(dir, key_n(4))));
     ASSERT_OK(iron_cache_clear(dir));
     ASSERT_OK(iron_cache_info(dir, &pe, &pb));
     ASSERT_EQ(pe, 0);
@@ -957,10 +1019,12 @@ TEST(cache_put_write_failure_leaves_nothing)
     ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
     unsigned char big[5000];
     memset(big, 1, sizeof big);
-    ASSERT_FAILS(iron__cache_put(c, key_n(1), "big", "", big, sizeof big),
+    ASSERT_FAILS(iron__cache_put(c, key_n(1), KT(key_n(1)), 32, "big", "",
+                                 big, sizeof big),
                  IRON_EIO, "File too large");
     ASSERT_CONTAINS(iron_last_error(), dir);
-    ASSERT_FAILS(iron__cache_put(c, key_n(2), "big", "", big, sizeof big),
+    ASSERT_FAILS(iron__cache_put(c, key_n(2), KT(key_n(2)), 32, "big", "",
+                                 big, sizeof big),
                  IRON_EIO, "nothing was published");
     int entries, temps;
     count_files(dir, &entries, &temps, NULL);
@@ -1066,8 +1130,8 @@ TEST(cache_allocation_failures)
     for (unsigned k = 0; k < 6; k++) {
         for (n = 1;; n++) {
             iron__alloc_fail_at(n);
-            iron_status s = iron__cache_put(c, key_n(k), "a", "b", buf,
-                                            sizeof buf);
+            iron_status s = iron__cache_put(c, key_n(k), KT(key_n(k)), 32,
+                                            "a", "b", buf, sizeof buf);
             long made = iron__alloc_fail_at(0);
             if (made < n) {
                 ASSERT_OK(s);
@@ -1087,7 +1151,8 @@ TEST(cache_allocation_failures)
         size_t len = 1;
         const char *why = NULL;
         iron__alloc_fail_at(n);
-        iron_status s = iron__cache_get(c, key_n(5), &p, &len, &why);
+        iron_status s = iron__cache_get(c, key_n(5), KT(key_n(5)), 32, &p,
+                                        &len, &why);
         long made = iron__alloc_fail_at(0);
         if (made < n) {
             ASSERT_OK(s);
@@ -1119,4 +1184,204 @@ TEST(cache_refuses_a_folder_others_can_write)
     ASSERT_OK(iron__cache_open(&c, dir, 0));
     iron__cache_close(c);
     rmdir(dir);
+}
+
+/* ---- exact keys, file checks, limits ------------------------------------ */
+
+/* The digest only names the file: an entry made for another key text
+ * with the same digest is a miss, never a hit with the wrong payload. */
+TEST(cache_same_digest_other_text_is_miss)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = open_dir(dir, 0);
+    iron__cache_key k = key_n(11);
+    static const char a[] = "specialization A: op='+'";
+    static const char b[] = "specialization A: op='-'";
+    static const char longer[] = "specialization A: op='+', tile=32";
+    ASSERT_OK(iron__cache_put(c, k, a, strlen(a), "A", "", "payload A", 9));
+    void *p = NULL;
+    size_t len = 0;
+    const char *why = NULL;
+    ASSERT_FAILS(iron__cache_get(c, k, b, strlen(b), &p, &len, &why),
+                 IRON_EIO, "key mismatch");
+    ASSERT_CONTAINS(why, "they differ from byte 22");
+    ASSERT(p == NULL);
+    ASSERT_FAILS(iron__cache_get(c, k, longer, strlen(longer), &p, &len,
+                                 &why),
+                 IRON_EIO, "key mismatch");
+    ASSERT_CONTAINS(why, "key text of 24 bytes, expected 33");
+    ASSERT_CONTAINS(iron_last_error(), dir);
+    ASSERT_OK(iron__cache_get(c, k, a, strlen(a), &p, &len, &why));
+    ASSERT_EQ(len, 9);
+    ASSERT(memcmp(p, "payload A", 9) == 0);
+    iron__free(p);
+    /* The other key's put replaces the entry; now A misses. */
+    ASSERT_OK(iron__cache_put(c, k, b, strlen(b), "B", "", "payload B", 9));
+    get_miss(c, k, "key mismatch");   /* KT(k) is neither text */
+    ASSERT_FAILS(iron__cache_get(c, k, a, strlen(a), &p, &len, &why),
+                 IRON_EIO, "key mismatch");
+    /* An empty key text is a text like any other. */
+    ASSERT_OK(iron__cache_put(c, key_n(12), "", 0, "E", "", "e", 1));
+    ASSERT_OK(iron__cache_get(c, key_n(12), "", 0, &p, &len, NULL));
+    iron__free(p);
+    iron__cache_close(c);
+    done_dir(dir);
+}
+
+/* Entries are code this process will run: one that another user owns or
+ * that group or others may write is refused (a miss naming what was found
+ * and what is accepted), and prune removes it. */
+TEST(cache_refuses_foreign_or_writable_entries)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = open_dir(dir, 0);
+    put_n(c, 1);
+    const char *path = entry_path(dir, key_n(1));
+    ASSERT_EQ(chmod(path, 0660), 0);
+    get_miss(c, key_n(1), "refused: mode 0660 lets the group write it");
+    ASSERT_CONTAINS(iron_last_error(), path);
+    ASSERT_CONTAINS(iron_last_error(), "accepted: files only their owner");
+    ASSERT_EQ(chmod(path, 0602), 0);
+    get_miss(c, key_n(1), "refused: mode 0602 lets others write it");
+    /* Readable by others is fine: only writing matters. */
+    ASSERT_EQ(chmod(path, 0644), 0);
+    get_n_ok(c, 1);
+    if (geteuid() == 0) {
+        /* Only root can give a file away. */
+        ASSERT_EQ(chown(path, 4242, 4242), 0);
+        ASSERT_EQ(chmod(path, 0600), 0);
+        char want[128];
+        snprintf(want, sizeof want,
+                 "refused: owned by uid 4242; accepted: files of this user "
+                 "(uid %lu)", (unsigned long)geteuid());
+        get_miss(c, key_n(1), want);
+        seen s = { 0 };
+        ASSERT_OK(iron__cache_list(c, 0, NULL, remember, &s));
+        ASSERT_EQ(s.n, 1);
+        ASSERT_EQ(s.e[0].valid, 0);
+        ASSERT_CONTAINS(s.e[0].why, "owned by uid 4242");
+        uint64_t removed = 0, damaged = 0;
+        ASSERT_OK(iron__cache_prune(c, UINT64_MAX, NULL, &removed,
+                                    &damaged));
+        ASSERT_EQ(removed, 1);
+        ASSERT_EQ(damaged, 1);
+        ASSERT(!exists(path));
+    }
+    iron__cache_close(c);
+    done_dir(dir);
+}
+
+/* A file over the entry limit is refused before a byte is read (a sparse
+ * file: no disk space needed). */
+TEST(cache_oversized_entry_is_refused)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = open_dir(dir, 0);
+    put_n(c, 1);
+    const char *path = entry_path(dir, key_n(1));
+    ASSERT_EQ(truncate(path, (off_t)IRON__FILE_ENTRY_MAX + 1), 0);
+    char want[128];
+    snprintf(want, sizeof want, "refused: %llu bytes, more than the %llu "
+             "accepted", (unsigned long long)IRON__FILE_ENTRY_MAX + 1,
+             (unsigned long long)IRON__FILE_ENTRY_MAX);
+    get_miss(c, key_n(1), want);
+    /* And a put that could never be read back is refused up front. */
+    static char huge_text[1];
+    ASSERT_FAILS(iron__cache_put(c, key_n(2), huge_text,
+                                 (size_t)IRON__CACHE_KEY_TEXT_MAX + 1, "x",
+                                 "", "p", 1),
+                 IRON_EINVAL, "more than an entry may hold");
+    ASSERT(!exists(entry_path(dir, key_n(2))));
+    iron__cache_close(c);
+    done_dir(dir);
+}
+
+static char warned[2048];
+
+static void keep_warning(const char *topic, const char *line, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(topic, "warning") == 0)
+        snprintf(warned, sizeof warned, "%s", line);
+}
+
+/* IRON_CACHE_MAX is read strictly: "1e400" used to go through strtod and
+ * an out-of-range double-to-integer conversion (undefined behaviour); now
+ * it is a warning naming the variable, and the default cap applies. */
+TEST(cache_env_max_is_strict)
+{
+    iron_set_log_handler(keep_warning, NULL);
+    unsetenv("IRON_CACHE_MAX");
+    ASSERT_EQ(iron__cache_env_max_bytes(), IRON__CACHE_DEFAULT_MAX_BYTES);
+    setenv("IRON_CACHE_MAX", "100M", 1);
+    ASSERT_EQ(iron__cache_env_max_bytes(), 100ull << 20);
+    setenv("IRON_CACHE_MAX", "4096", 1);
+    ASSERT_EQ(iron__cache_env_max_bytes(), 4096);
+    ASSERT_STR_EQ(warned, "");
+    static const char *const bad[] = { "1e400", "1.5G", "-1", "0x100",
+                                       "99999999999999999999", "20000000000G",
+                                       "12X", "inf", "nan" };
+    for (size_t i = 0; i < IRON__COUNT_OF(bad); i++) {
+        warned[0] = '\0';
+        setenv("IRON_CACHE_MAX", bad[i], 1);
+        ASSERT_EQ(iron__cache_env_max_bytes(), IRON__CACHE_DEFAULT_MAX_BYTES);
+        ASSERT_CONTAINS(warned, "IRON_CACHE_MAX");
+        ASSERT_CONTAINS(warned, bad[i]);
+        ASSERT_CONTAINS(warned, "268435456");
+    }
+    iron_set_log_handler(NULL, NULL);
+}
+
+static const char *sha_hex_of(const void *data, size_t len, char *hex)
+{
+    iron__sha256 s;
+    iron__sha256_init(&s);
+    /* In uneven pieces, to cross block boundaries every way. */
+    const unsigned char *p = data;
+    size_t piece = 1;
+    while (len) {
+        size_t n = piece < len ? piece : len;
+        iron__sha256_update(&s, p, n);
+        p += n;
+        len -= n;
+        piece = piece * 3 + 1;
+    }
+    iron__sha256_hex(&s, hex);
+    return hex;
+}
+
+/* FIPS 180-4 test vectors, and lengths around the padding boundary. */
+TEST(cache_sha256_vectors)
+{
+    char hex[65];
+    ASSERT_STR_EQ(sha_hex_of("", 0, hex),
+                  "e3b0c44298fc1c149afbf4c8996fb924"
+                  "27ae41e4649b934ca495991b7852b855");
+    ASSERT_STR_EQ(sha_hex_of("abc", 3, hex),
+                  "ba7816bf8f01cfea414140de5dae2223"
+                  "b00361a396177a9cb410ff61f20015ad");
+    static const char two[] =
+        "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    ASSERT_STR_EQ(sha_hex_of(two, strlen(two), hex),
+                  "248d6a61d20638b8e5c026930c3e6039"
+                  "a33ce45964ff2167f6ecedd419db06c1");
+    char *million = malloc(1000000);
+    ASSERT(million != NULL);
+    memset(million, 'a', 1000000);
+    ASSERT_STR_EQ(sha_hex_of(million, 1000000, hex),
+                  "cdc76e5c9914fb9281a1c7e284d73e67"
+                  "f1809a48a497200e046d39ccc7112cd0");
+    free(million);
+    /* 55, 56 and 64 bytes: one or two padding blocks. */
+    ASSERT_STR_EQ(sha_hex_of(two, 55, hex),
+                  "aa353e009edbaebfc6e494c8d8476968"
+                  "96cb8b398e0173a4b5c1b636292d87c7");
+    char buf[64];
+    memset(buf, 'a', sizeof buf);
+    ASSERT_STR_EQ(sha_hex_of(buf, 56, hex),
+                  "b35439a4ac6f0948b6d6f9e3c6af0f5f"
+                  "590ce20f1bde7090ef7970686ec6738a");
+    ASSERT_STR_EQ(sha_hex_of(buf, 64, hex),
+                  "ffe054fe7ae0cb6dc65c3af9b61d5209"
+                  "f439851db43d0ba5997337df154668eb");
 }

@@ -58,21 +58,44 @@ static iron__cache_key key_n(unsigned n)
     return k;
 }
 
-/* Puts an entry of `len` payload bytes. */
+/* The key text of key n's entries (any fixed text per key will do). */
+#define KT(n) iron__cache_key_hex(key_n(n), (char[33]){ 0 })
+/* What an entry costs besides its payload: header and key text. */
+#define OVERHEAD (IRON__CACHE_HEADER_BYTES + 32)
+
+static void le32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Puts an entry of `bytes` bytes in all, whose payload is a well-formed
+ * kernel payload (one object, no included files, an image of filler) so
+ * that the tools, which decode payloads, count it as valid. */
 static void put(iron__cache *c, unsigned n, const char *name,
-                const char *sig, size_t len)
+                const char *sig, size_t bytes)
 {
     static unsigned char buf[1 << 16];
+    ASSERT_GE(bytes, OVERHEAD + 32);
+    size_t len = bytes - OVERHEAD;
     ASSERT_LE(len, sizeof buf);
     memset(buf, (int)n, len);
-    ASSERT_OK(iron__cache_put(c, key_n(n), name, sig, buf, len));
+    memcpy(buf, "IRONPAY1", 8);
+    le32(buf + 8, 1);                  /* kernels */
+    le32(buf + 12, 1);                 /* objects */
+    le32(buf + 16, 0);                 /* kernel 0 -> object 0 */
+    le32(buf + 20, 0);                 /* no included files */
+    uint64_t image = len - 32;
+    for (int i = 0; i < 8; i++)
+        buf[24 + i] = (unsigned char)(image >> (8 * i));
+    ASSERT_OK(iron__cache_put(c, key_n(n), KT(n), 32, name, sig, buf, len));
 }
 
 static void touch_entry(iron__cache *c, unsigned n)
 {
     void *p = NULL;
     size_t len;
-    ASSERT_OK(iron__cache_get(c, key_n(n), &p, &len, NULL));
+    ASSERT_OK(iron__cache_get(c, key_n(n), KT(n), 32, &p, &len, NULL));
     iron__free(p);
 }
 
@@ -88,8 +111,8 @@ TEST(cli_cache_list)
     const char *dir = temp_dir();
     iron__cache *c = NULL;
     ASSERT_OK(iron__cache_open(&c, dir, 0));
-    put(c, 1, "vadd", "int32[4096], int32[4096]; tile=64; npu2", 600);
-    put(c, 2, "matmul", "bf16[64, 64]; npu1", 3 << 10);
+    put(c, 1, "vadd", "int32[4096], int32[4096]; tile=64; npu2", 1248);
+    put(c, 2, "matmul", "bf16[64, 64]; npu1", 3720);
     touch_entry(c, 1);                 /* vadd: most recently used */
     char hex1[33], hex2[33], hex3[33], fname[IRON__CACHE_FNAME_MAX];
     iron__cache_key_hex(key_n(1), hex1);
@@ -116,8 +139,8 @@ TEST(cli_cache_list)
     ASSERT_CONTAINS(out, "vadd");
     ASSERT_CONTAINS(out, "int32[4096], int32[4096]; tile=64; npu2");
     ASSERT_CONTAINS(out, "bf16[64, 64]; npu1");
-    ASSERT_CONTAINS(out, "1.2 KiB");       /* 648 + 600 bytes */
-    ASSERT_CONTAINS(out, "3.6 KiB");       /* 648 + 3072 */
+    ASSERT_CONTAINS(out, "1.2 KiB");       /* 1248 bytes */
+    ASSERT_CONTAINS(out, "3.6 KiB");       /* 3720 */
     ASSERT_CONTAINS(out, "12 B");
     ASSERT_CONTAINS(out, "(invalid)");
     ASSERT_CONTAINS(out, "3 entries");
@@ -147,8 +170,8 @@ TEST(cli_cache_info)
     const char *dir = temp_dir();
     iron__cache *c = NULL;
     ASSERT_OK(iron__cache_open(&c, dir, 0));
-    put(c, 1, "a", "s", 100);
-    put(c, 2, "b", "s", 2000);
+    put(c, 1, "a", "s", 748);
+    put(c, 2, "b", "s", 2648);
     iron__cache_close(c);
     ASSERT_EQ(run(1, "cache info --dir %s", dir), 0);
     char line[256];
@@ -173,7 +196,7 @@ TEST(cli_cache_default_folder)
     setenv("IRON_CACHE_DIR", dir, 1);
     iron__cache *c = NULL;
     ASSERT_OK(iron__cache_open(&c, NULL, 0));
-    put(c, 1, "a", "s", 10);
+    put(c, 1, "a", "s", 800);
     iron__cache_close(c);
     ASSERT_EQ(run(1, "cache info"), 0);
     ASSERT_CONTAINS(out, dir);
@@ -189,7 +212,7 @@ TEST(cli_cache_clear)
     iron__cache *c = NULL;
     ASSERT_OK(iron__cache_open(&c, dir, 0));
     for (unsigned n = 0; n < 4; n++)
-        put(c, n, "k", "s", 100);
+        put(c, n, "k", "s", 748);
     iron__cache_close(c);
     char keep[256];
     snprintf(keep, sizeof keep, "%s/README", dir);
@@ -212,9 +235,9 @@ TEST(cli_cache_prune)
     const char *dir = temp_dir();
     iron__cache *c = NULL;
     ASSERT_OK(iron__cache_open(&c, dir, 0));
-    /* Five entries of 648 + 376 = 1 KiB each; 0 is the most recent. */
+    /* Five entries of 1 KiB each; 0 is the most recent. */
     for (unsigned n = 0; n < 5; n++)
-        put(c, n, "k", "s", 376);
+        put(c, n, "k", "s", 1024);
     touch_entry(c, 0);
     iron__cache_close(c);
 
@@ -256,7 +279,8 @@ TEST(cli_cache_usage_errors_exit_2)
 {
     ASSERT_EQ(run(0, "cache --help"), 0);
     ASSERT_CONTAINS(out, "usage: iron cache");
-    ASSERT_CONTAINS(out, "prune --max-size SIZE");
+    ASSERT_CONTAINS(out, "prune [--max-size SIZE]");
+    ASSERT_CONTAINS(out, "verify");
     ASSERT_EQ(run(0, "cache help"), 0);
     ASSERT_CONTAINS(out, "usage: iron cache");
     ASSERT_EQ(run(0, "cache"), 2);
@@ -270,13 +294,13 @@ TEST(cli_cache_usage_errors_exit_2)
     ASSERT_EQ(run(1, "cache list --verbose"), 2);
     ASSERT_EQ(run(1, "cache list --dir"), 2);
     ASSERT_EQ(run(1, "cache list --dir ''"), 2);
-    ASSERT_EQ(run(1, "cache prune --dir /tmp"), 2);
-    ASSERT_CONTAINS(out, "prune needs --max-size");
+    ASSERT_EQ(run(1, "cache prune --max-size"), 2);
+    ASSERT_EQ(run(1, "cache verify extra"), 2);
     ASSERT_EQ(run(1, "cache info --max-size 1K"), 2);
     ASSERT_CONTAINS(out, "--max-size only goes with prune");
     /* The top-level usage mentions the command. */
     ASSERT_EQ(run(0, "help"), 0);
-    ASSERT_CONTAINS(out, "cache list|info|clear|prune");
+    ASSERT_CONTAINS(out, "cache list|info|verify|clear|prune");
 }
 
 TEST(cli_cache_failure_exit_1)
@@ -287,13 +311,108 @@ TEST(cli_cache_failure_exit_1)
     FILE *f = fopen(file, "w");
     ASSERT(f != NULL);
     fclose(f);
-    static const char *const cmds[] = { "list", "info", "clear",
-                                        "prune --max-size 1M" };
+    static const char *const cmds[] = { "list", "info", "clear", "verify",
+                                        "prune --max-size 1M", "prune" };
     for (size_t i = 0; i < IRON__COUNT_OF(cmds); i++) {
         ASSERT_EQ(run(1, "cache %s --dir %s/sub", cmds[i], file), 1);
         ASSERT_CONTAINS(out, "iron cache: cannot open the cache folder");
         ASSERT_CONTAINS(out, file);
         ASSERT_CONTAINS(out, "Not a directory");
     }
+    done_dir(dir);
+}
+
+static const char *entry_file(const char *dir, unsigned n)
+{
+    static char path[512];
+    char fname[IRON__CACHE_FNAME_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir,
+             iron__cache_entry_fname(key_n(n), fname));
+    return path;
+}
+
+static void flip_byte(const char *path, long at)
+{
+    FILE *f = fopen(path, "r+b");
+    ASSERT(f != NULL);
+    ASSERT_EQ(fseek(f, at, SEEK_SET), 0);
+    int c = fgetc(f);
+    ASSERT(c != EOF);
+    ASSERT_EQ(fseek(f, at, SEEK_SET), 0);
+    ASSERT(fputc(c ^ 0x20, f) != EOF);
+    ASSERT_EQ(fclose(f), 0);
+}
+
+/* A bit flipped in a payload (the header still checks out): list shows
+ * the entry as invalid, verify names it and why, prune removes it and
+ * only it. */
+TEST(cli_cache_verify_finds_a_damaged_payload)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    put(c, 1, "good", "int32[64]", 1024);
+    put(c, 2, "flipped", "int32[128]", 1024);
+    put(c, 3, "alsogood", "int32[256]", 1024);
+    iron__cache_close(c);
+    char hex2[33];
+    iron__cache_key_hex(key_n(2), hex2);
+
+    ASSERT_EQ(run(1, "cache verify --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "3 entries checked");
+    ASSERT_CONTAINS(out, "3 valid, 0 damaged");
+
+    flip_byte(entry_file(dir, 2), OVERHEAD + 100);
+    ASSERT_EQ(run(1, "cache list --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "(invalid)");
+    ASSERT(strstr(out, "int32[128]") == NULL);   /* not shown as valid */
+    ASSERT_CONTAINS(out, "int32[64]");
+    ASSERT_CONTAINS(out, "int32[256]");
+
+    ASSERT_EQ(run(1, "cache verify --dir %s", dir), 1);
+    ASSERT_CONTAINS(out, "damaged");
+    ASSERT_CONTAINS(out, hex2);
+    ASSERT_CONTAINS(out, "flipped: checksum mismatch");
+    ASSERT_CONTAINS(out, "2 valid, 1 damaged");
+
+    /* A payload whose checksum is right but which does not decode is
+     * damage as well (written by a broken writer). */
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    ASSERT_OK(iron__cache_put(c, key_n(4), KT(4), 32, "nonsense", "x",
+                              "not a kernel payload", 20));
+    iron__cache_close(c);
+    ASSERT_EQ(run(1, "cache verify --dir %s", dir), 1);
+    ASSERT_CONTAINS(out, "nonsense: not a kernel payload");
+    ASSERT_CONTAINS(out, "2 valid, 2 damaged");
+
+    /* prune without a size removes the damaged ones and nothing else. */
+    ASSERT_EQ(run(1, "cache prune --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "removed 2 entries (2 damaged); 2 entries");
+    struct stat st;
+    ASSERT_EQ(stat(entry_file(dir, 1), &st), 0);
+    ASSERT(stat(entry_file(dir, 2), &st) != 0);
+    ASSERT_EQ(stat(entry_file(dir, 3), &st), 0);
+    ASSERT(stat(entry_file(dir, 4), &st) != 0);
+    ASSERT_EQ(run(1, "cache verify --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "2 valid, 0 damaged");
+    ASSERT_EQ(run(1, "cache list --dir %s", dir), 0);
+    ASSERT(strstr(out, "(invalid)") == NULL);
+    done_dir(dir);
+}
+
+/* IRON_CACHE_MAX=1e400 is not a size: a warning naming it, and the
+ * default cap; a good value is shown as such. */
+TEST(cli_cache_info_env_cap)
+{
+    const char *dir = temp_dir();
+    setenv("IRON_CACHE_MAX", "1e400", 1);
+    ASSERT_EQ(run(1, "cache info --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "IRON_CACHE_MAX='1e400' is not a byte count");
+    ASSERT_CONTAINS(out, "cap      256 MiB (default");
+    setenv("IRON_CACHE_MAX", "100M", 1);
+    ASSERT_EQ(run(1, "cache info --dir %s", dir), 0);
+    ASSERT_CONTAINS(out, "cap      100 MiB (from IRON_CACHE_MAX");
+    ASSERT(strstr(out, "warning") == NULL);
+    unsetenv("IRON_CACHE_MAX");
     done_dir(dir);
 }
