@@ -245,7 +245,6 @@ IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
     all = j->stats;
     all.calls = __atomic_load_n(&j->stats.calls, __ATOMIC_RELAXED);
     all.specializations = (uint64_t)j->nspecs;
-    all.evictions = j->evictions;
     pthread_mutex_unlock(&mj->lock);
     pthread_mutex_unlock(&mj->build_lock);
     all.size = given;

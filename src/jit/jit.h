@@ -110,7 +110,6 @@ struct iron_jit {
     jit_spec **buckets;
     int nbuckets, nspecs, max_resident;
     jit_spec *lru_head, *lru_tail;
-    uint64_t evictions;
     iron_jit_stats stats;
     atomic_int last_state;    /* an iron_run_state */
     /* The specialization of the last call that reached the device;
@@ -146,6 +145,8 @@ jit_spec *iron__jit_table_find(iron_jit *j, uint64_t digest,
                                iron_tensor *const *args,
                                const iron__pval *params);
 iron_status iron__jit_table_insert(iron_jit *j, jit_spec *sp);
+/* Whether tensor t has the dtype and shape of argument a. */
+int iron__argsig_fits(const iron__argsig *a, const iron_tensor *t);
 /* Takes the least recently used beyond max_resident out of the table;
  * returns them chained through `chain` for the caller to free. */
 jit_spec *iron__jit_table_evict(iron_jit *j);
@@ -209,6 +210,11 @@ iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
  * which, for the log. */
 iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                               const char *signature, const char **how);
+/* Appends what identifies a compiled kernel (entry, source, argument
+ * types, defines, flags; every field length-prefixed) to s: the kernel's
+ * part of the cache key, and the identity shared kernels match on. */
+void iron__jit_kernel_text(const iron_jit *j, const iron_kernel *k,
+                           iron__str *s);
 /* (The keys of entries and artifacts are declared in payload.h.) */
 void iron__jit_cache_close(iron_jit *j);
 

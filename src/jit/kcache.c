@@ -36,6 +36,28 @@ XXH128_hash_t iron__jit_key_digest(const char *text, size_t len)
     return XXH3_128bits(len ? text : "", len);
 }
 
+/* Every variable-length field is preceded by its length, so that two
+ * different kernels can never print the same text. */
+void iron__jit_kernel_text(const iron_jit *j, const iron_kernel *k,
+                           iron__str *s)
+{
+    const char *jf = j->cflags ? j->cflags : "-O2";
+    const char *kf = k->cflags ? k->cflags : "";
+    iron__str_printf(s, "%zu:%s core=%d flags %zu:%s %zu:%s args",
+                     strlen(k->entry), k->entry, k->is_core, strlen(jf), jf,
+                     strlen(kf), kf);
+    for (int a = 0; a < k->nargs; a++)
+        iron__str_printf(s, " %d/%d/%d", (int)k->args[a].dtype,
+                         k->args[a].is_ptr, (int)k->args[a].handle);
+    for (int m = 0; m < k->ndefines; m++)
+        iron__str_printf(s, " -D%zu:%s=%zu:%s", strlen(k->defines[m].name),
+                         k->defines[m].name, strlen(k->defines[m].value),
+                         k->defines[m].value);
+    iron__str_printf(s, "\n%zu\n", strlen(k->source));
+    iron__str_append(s, k->source);
+    iron__str_append(s, "\n");
+}
+
 /* Appends the spec key's text to s. */
 static void spec_text(const iron_jit *j, const iron_program *p, iron__str *s)
 {
@@ -56,26 +78,8 @@ static void spec_text(const iron_jit *j, const iron_program *p, iron__str *s)
                      dv->shim.dma_out, dv->lock_max_value);
     iron__design_dump(p->d, s);
     for (int i = 0; i < p->d->kernels.n; i++) {
-        const iron_kernel *k = p->d->kernels.v[i];
-        /* Every variable-length field is preceded by its length, so that
-         * two different kernels can never print the same text. */
-        const char *jf = j->cflags ? j->cflags : "-O2";
-        const char *kf = k->cflags ? k->cflags : "";
-        iron__str_printf(s, "kernel %d %zu:%s core=%d flags %zu:%s %zu:%s "
-                         "args",
-                         i, strlen(k->entry), k->entry, k->is_core,
-                         strlen(jf), jf, strlen(kf), kf);
-        for (int a = 0; a < k->nargs; a++)
-            iron__str_printf(s, " %d/%d/%d", (int)k->args[a].dtype,
-                             k->args[a].is_ptr, (int)k->args[a].handle);
-        for (int m = 0; m < k->ndefines; m++)
-            iron__str_printf(s, " -D%zu:%s=%zu:%s",
-                             strlen(k->defines[m].name), k->defines[m].name,
-                             strlen(k->defines[m].value),
-                             k->defines[m].value);
-        iron__str_printf(s, "\n%zu\n", strlen(k->source));
-        iron__str_append(s, k->source);
-        iron__str_append(s, "\n");
+        iron__str_printf(s, "kernel %d ", i);
+        iron__jit_kernel_text(j, p->d->kernels.v[i], s);
     }
 }
 
@@ -219,20 +223,6 @@ static iron_status from_payload(iron_program *p, const void *buf, size_t len,
     return s;
 }
 
-/* Frees kernel objects a failed load left in p (shared ones once). */
-static void drop_kobjs(iron_program *p)
-{
-    for (int i = 0; p->kobjs && i < p->nkernels; i++) {
-        int first = 1;
-        for (int e = 0; e < i; e++)
-            first &= p->kobjs[e] != p->kobjs[i];
-        if (first)
-            iron__kobj_free(p->kobjs[i]);
-    }
-    iron__free(p->kobjs);
-    p->kobjs = NULL;
-}
-
 iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                               const char *signature, const char **how)
 {
@@ -324,7 +314,7 @@ iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
                           iron__cache_dir(c));
                 return IRON_OK;
             }
-            drop_kobjs(p);
+            iron__program_drop_kobjs(p);
         }
         j->stats.disk_misses++;
         iron__log(IRON__LOG_CACHE, "%s: miss %s (%s%s%s), compiling", j->name,

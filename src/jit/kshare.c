@@ -21,23 +21,13 @@ typedef struct kshare_entry {
     iron__kobj *obj;
 } kshare_entry;
 
-/* The kernel's identity as one byte string; NUL-separated fields so that
- * no two kernels meet in one text.  NULL on allocation failure. */
+/* The kernel's identity: its text in the cache key (kcache.c).  NULL on
+ * allocation failure. */
 static char *identity_of(const iron_jit *j, const iron_kernel *k,
                          size_t *len)
 {
     iron__str s = { 0 };
-    iron__str_printf(&s, "%d%c%s%c%s%c%s%c%d", k->is_core, 0, k->entry, 0,
-                     j->cflags ? j->cflags : "", 0,
-                     k->cflags ? k->cflags : "", 0, k->nargs);
-    for (int a = 0; a < k->nargs; a++)
-        iron__str_printf(&s, "%c%d/%d/%d", 0, (int)k->args[a].dtype,
-                         k->args[a].is_ptr, (int)k->args[a].handle);
-    for (int m = 0; m < k->ndefines; m++)
-        iron__str_printf(&s, "%c%s=%s", 0, k->defines[m].name,
-                         k->defines[m].value);
-    iron__str_printf(&s, "%c%zu%c", 0, strlen(k->source), 0);
-    iron__str_append(&s, k->source);
+    iron__jit_kernel_text(j, k, &s);
     *len = s.len;
     return iron__str_take(&s);
 }
@@ -74,15 +64,11 @@ int iron__jit_kshare_fill(iron_jit *j, iron_program *p)
         return 0;
     }
     /* One reference per distinct object, as the program frees them. */
-    for (i = 0; i < d->kernels.n; i++) {
-        int first = 1;
-        for (int e = 0; e < i; e++)
-            first &= objs[e] != objs[i];
-        if (first)
-            iron__kobj_ref(objs[i]);
-    }
     p->kobjs = objs;
     p->nkernels = d->kernels.n;
+    for (i = 0; i < d->kernels.n; i++)
+        if (iron__program_kobj_first(p, i))
+            iron__kobj_ref(objs[i]);
     return 1;
 }
 

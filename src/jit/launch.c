@@ -218,13 +218,22 @@ static iron_status find_locked(iron_jit *j, iron_device *dev, int cols,
 }
 
 /* A found or built specialization is held for the caller (busy) until
- * release(), so that eviction leaves it alone. */
+ * release(), so that eviction leaves it alone.  Under the table lock,
+ * which orders it before any eviction's look -- or, for a pinned one
+ * (never evicted), without it. */
 static void hold(iron_jit *j, jit_spec *sp, int pin)
 {
-    /* Under the table lock, which orders it before any eviction's look. */
     atomic_fetch_add_explicit(&sp->busy, 1, memory_order_relaxed);
-    sp->pinned |= pin;
+    if (pin)
+        sp->pinned = 1;
     atomic_store_explicit(&j->last_run, sp, memory_order_relaxed);
+}
+
+/* A lookup found sp (under the table lock). */
+static void hit(iron_jit *j, jit_spec *sp, int pin)
+{
+    j->stats.memory_hits++;
+    hold(j, sp, pin);
 }
 
 static void release(jit_spec *sp)
@@ -250,10 +259,8 @@ static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
     iron_status s = find_locked(j, dev, cols, nparams, params, nargs, args,
                                 pv, &digest, &sp);
     if (s != IRON_OK || sp) {
-        if (sp) {
-            j->stats.memory_hits++;
-            hold(j, sp, pin);
-        }
+        if (sp)
+            hit(j, sp, pin);
         pthread_mutex_unlock(&j->lock);
         pthread_mutex_unlock(&j->build_lock);
         *out = sp;
@@ -326,10 +333,8 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
     pthread_mutex_lock(&j->lock);
     s = find_locked(j, dev, cols, nparams, params, nargs, args, pv, &digest,
                     &sp);
-    if (sp) {
-        j->stats.memory_hits++;
-        hold(j, sp, pin);
-    }
+    if (sp)
+        hit(j, sp, pin);
     pthread_mutex_unlock(&j->lock);
     if (s != IRON_OK)
         return s;
@@ -350,33 +355,12 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
 }
 
 /* Runs a specialization with tensors already checked against it: sync
- * inputs, run on the device, sync outputs.  Calls of one specialization
- * take turns (its loaded instance is one array); the caller holds it. */
+ * inputs, run on the device, sync outputs.  The caller holds sp and its
+ * run lock. */
 static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
                                    const jit_runopts *ro,
                                    const int64_t *values, int nargs,
-                                   iron_tensor *const *args);
-
-static iron_status run_spec(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
-                            const int64_t *values, int nargs,
-                            iron_tensor *const *args)
-{
-    /* Held from before the inputs are synced until the outputs are:
-     * iron_tensor_free on another thread waits meanwhile. */
-    for (int i = 0; i < nargs; i++)
-        iron__tensor_hold(args[i]);
-    pthread_mutex_lock(&sp->run_lock);
-    iron_status s = run_spec_locked(j, sp, ro, values, nargs, args);
-    pthread_mutex_unlock(&sp->run_lock);
-    for (int i = 0; i < nargs; i++)
-        iron__tensor_release(args[i]);
-    release(sp);
-    return s;
-}
-
-static iron_status run_spec_locked(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
-                            const int64_t *values, int nargs,
-                            iron_tensor *const *args)
+                                   iron_tensor *const *args)
 {
     iron_status s;
     iron_device *dev = sp->dev;
@@ -424,6 +408,25 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp, const jit_runopts 
             return iron__fail_context(s, "%s: argument %d ('%s')", j->name, i,
                                       j->args[i].name);
     return IRON_OK;
+}
+
+/* run_spec_locked in turn: calls of one specialization take turns (its
+ * loaded instance is one array).  Releases the caller's hold on sp. */
+static iron_status run_spec(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
+                            const int64_t *values, int nargs,
+                            iron_tensor *const *args)
+{
+    /* Held from before the inputs are synced until the outputs are:
+     * iron_tensor_free on another thread waits meanwhile. */
+    for (int i = 0; i < nargs; i++)
+        iron__tensor_hold(args[i]);
+    pthread_mutex_lock(&sp->run_lock);
+    iron_status s = run_spec_locked(j, sp, ro, values, nargs, args);
+    pthread_mutex_unlock(&sp->run_lock);
+    for (int i = 0; i < nargs; i++)
+        iron__tensor_release(args[i]);
+    release(sp);
+    return s;
 }
 
 IRON_API iron_status iron_jit_run(iron_jit *j,
@@ -501,11 +504,7 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     for (int i = 0; i < nargs; i++) {
         const iron_tensor *t = args[i];
         const iron__argsig *a = &sp->args[i];
-        if (!t || t->dtype != a->dtype || t->numel != a->numel ||
-            t->shape.ndim != a->shape.ndim ||
-            memcmp(t->shape.dims, a->shape.dims,
-                   (size_t)a->shape.ndim * sizeof a->shape.dims[0]) != 0 ||
-            t->dev->drv != sp->dev->drv) {
+        if (!t || !iron__argsig_fits(a, t) || t->dev->drv != sp->dev->drv) {
             char got[128];
             return iron__fail(IRON_EARG,
                               "%s: argument %d ('%s') is %s; this "
@@ -519,10 +518,9 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
     if (s != IRON_OK)
         return s;
-    /* A handed-out specialization is pinned (never evicted): no table
-     * lock on this path. */
-    atomic_fetch_add_explicit(&sp->busy, 1, memory_order_relaxed);
-    atomic_store_explicit(&j->last_run, sp, memory_order_relaxed);
+    /* A handed-out specialization is pinned: no table lock on this
+     * path. */
+    hold(j, sp, 0);
     return run_spec(j, sp, &sp->run, values, nargs, args);
 }
 

@@ -112,10 +112,7 @@ static int distinct_index(const iron_program *p, int k)
 {
     int idx = 0;
     for (int e = 0; e < k; e++) {
-        int first = 1;
-        for (int f = 0; f < e; f++)
-            if (p->kobjs[f] == p->kobjs[e])
-                first = 0;
+        int first = iron__program_kobj_first(p, e);
         if (first && p->kobjs[e] == p->kobjs[k])
             return idx;
         idx += first;
@@ -129,23 +126,14 @@ iron_status iron__payload_encode(const iron_program *p, void **out,
     bytes b = { 0 };
     add(&b, IRON__PAYLOAD_MAGIC, 8);
     int nobjs = 0;
-    for (int k = 0; k < p->nkernels; k++) {
-        int first = 1;
-        for (int e = 0; e < k; e++)
-            if (p->kobjs[e] == p->kobjs[k])
-                first = 0;
-        nobjs += first;
-    }
+    for (int k = 0; k < p->nkernels; k++)
+        nobjs += iron__program_kobj_first(p, k);
     add_u32(&b, (uint32_t)p->nkernels);
     add_u32(&b, (uint32_t)nobjs);
     for (int k = 0; k < p->nkernels; k++)
         add_u32(&b, (uint32_t)distinct_index(p, k));
     for (int k = 0; k < p->nkernels; k++) {
-        int first = 1;
-        for (int e = 0; e < k; e++)
-            if (p->kobjs[e] == p->kobjs[k])
-                first = 0;
-        if (!first)
+        if (!iron__program_kobj_first(p, k))
             continue;
         int ndeps;
         const char *const *deps = iron__kobj_deps(p->kobjs[k], &ndeps);

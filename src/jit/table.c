@@ -102,6 +102,13 @@ int iron__pval_equal(const iron__pval *a, const iron__pval *b)
     return 0;
 }
 
+int iron__argsig_fits(const iron__argsig *a, const iron_tensor *t)
+{
+    return a->dtype == t->dtype && a->shape.ndim == t->shape.ndim &&
+           memcmp(a->shape.dims, t->shape.dims,
+                  (size_t)t->shape.ndim * sizeof t->shape.dims[0]) == 0;
+}
+
 /* The exact comparison: what the digest summarises, value by value. */
 static int spec_matches(const iron_jit *j, const jit_spec *sp,
                         const iron_device *dev, int cols,
@@ -109,14 +116,9 @@ static int spec_matches(const iron_jit *j, const jit_spec *sp,
 {
     if (sp->dev != dev || sp->cols != cols)
         return 0;
-    for (int i = 0; i < j->nargs; i++) {
-        const iron__argsig *a = &sp->args[i];
-        const iron_tensor *t = args[i];
-        if (a->dtype != t->dtype || a->shape.ndim != t->shape.ndim ||
-            memcmp(a->shape.dims, t->shape.dims,
-                   (size_t)t->shape.ndim * sizeof t->shape.dims[0]) != 0)
+    for (int i = 0; i < j->nargs; i++)
+        if (!iron__argsig_fits(&sp->args[i], args[i]))
             return 0;
-    }
     for (int i = 0; i < j->nparams; i++)
         if (!iron__pval_equal(&sp->params[i], &params[i]))
             return 0;
@@ -229,7 +231,7 @@ jit_spec *iron__jit_table_evict(iron_jit *j)
             table_remove(j, sp);
             sp->chain = victims;
             victims = sp;
-            j->evictions++;
+            j->stats.evictions++;
         }
         sp = prev;
     }

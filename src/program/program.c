@@ -22,27 +22,34 @@ iron_status iron__program_new(iron_program **out, iron_design *d,
     return IRON_OK;
 }
 
+int iron__program_kobj_first(const iron_program *p, int k)
+{
+    for (int e = 0; e < k; e++)
+        if (p->kobjs[e] == p->kobjs[k])
+            return 0;
+    return 1;
+}
+
+void iron__program_drop_kobjs(iron_program *p)
+{
+    for (int i = 0; p->kobjs && i < p->nkernels; i++)
+        if (p->kobjs[i] && iron__program_kobj_first(p, i))
+            iron__kobj_free(p->kobjs[i]);
+    iron__free(p->kobjs);
+    p->kobjs = NULL;
+}
+
 void iron__program_free(iron_program *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->nkernels; i++)
-        if (p->kobjs && p->kobjs[i]) {
-            /* Identical kernels share one object; free each once. */
-            int first = 1;
-            for (int j = 0; j < i; j++)
-                if (p->kobjs[j] == p->kobjs[i])
-                    first = 0;
-            if (first)
-                iron__kobj_free(p->kobjs[i]);
-        }
+    iron__program_drop_kobjs(p);
     for (int i = 0; p->wobjs && p->wclone && i < p->d->workers.n; i++)
         if (p->wclone[i])
             iron__kobj_free(p->wobjs[i]);
     for (int i = 0; i < p->nkclones; i++)
         iron__kobj_free(p->kclones[i]);
     iron__free(p->kclones);
-    iron__free(p->kobjs);
     iron__free(p->wobjs);
     iron__free(p->wclone);
     iron__free(p->wfns);

@@ -128,6 +128,11 @@ struct iron_program {
 iron_status iron__program_new(iron_program **out, iron_design *d,
                               const iron_device_info *dev);
 void iron__program_free(iron_program *p);
+/* Identical kernels share one object: whether kernel k is the first to
+ * use its object (the one that owns a reference to it). */
+int iron__program_kobj_first(const iron_program *p, int k);
+/* Drops p's kernel objects (each distinct one once) and the array. */
+void iron__program_drop_kobjs(iron_program *p);
 
 /* The index of tile t in p->tiles, or -1. */
 int iron__program_tile(const iron_program *p, iron__tile t);
