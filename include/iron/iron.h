@@ -1011,6 +1011,10 @@ typedef struct iron_launch_config {
      * 0 = only when IRON_LOG has "emu" or a trace is written, 1 = on,
      * -1 = off. */
     int profile;
+    /* Host threads the emulated array may run on: 0 = IRON_THREADS
+     * (default: the number of online CPUs).  Results are bit-identical
+     * whatever the count (docs/emulator.md, "Threads"). */
+    int threads;
 } iron_launch_config;
 
 /* Completion state of a run, as XRT reports them. */

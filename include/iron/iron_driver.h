@@ -34,6 +34,8 @@ typedef struct iron_run_args {
     /* Since ABI 1 with a larger size; read only when size covers them. */
     unsigned flags;            /* IRON_RUN_CHECK | IRON_RUN_PROFILE */
     const char *trace_path;    /* write this run's trace here, or NULL */
+    int threads;               /* host threads to use; 0 = the driver's
+                                  default */
 } iron_run_args;
 
 /* iron_run_args.flags */

@@ -61,6 +61,7 @@ typedef struct jit_runopts {
     int timeout_ms;           /* 0: IRON_TIMEOUT_MS or the default */
     int check, profile;       /* 1 on, -1 off, 0: the environment */
     const char *trace;        /* NULL: IRON_TRACE */
+    int threads;              /* 0: IRON_THREADS or the CPU count */
 } jit_runopts;
 
 /* A specialization; the public iron_spec. */

@@ -47,6 +47,8 @@ static jit_runopts runopts_of(const iron_launch_config *c)
         r.trace = c->trace;
     if (CONFIG_HAS(c, profile))
         r.profile = c->profile;
+    if (CONFIG_HAS(c, threads))
+        r.threads = c->threads;
     return r;
 }
 
@@ -316,6 +318,11 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                           "%s: launch config size is %zu, expected %zu (set "
                           "it to sizeof(iron_launch_config))",
                           j->name, config->size, sizeof *config);
+    if (config && CONFIG_HAS(config, threads) && config->threads < 0)
+        return iron__fail(IRON_EINVAL,
+                          "%s: the launch configuration asks for %d threads; "
+                          "expected 0 (the default) or more",
+                          j->name, config->threads);
     iron_device *dev;
     iron_status s = iron_current_device(&dev);
     if (s != IRON_OK)
@@ -390,6 +397,7 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
         .nscalars = j->nscalars,
         .scalars = values,
         .trace_path = ro->trace ? ro->trace : env_trace,
+        .threads = ro->threads,
     };
     if (ro->check > 0 || (ro->check == 0 && env_check))
         ra.flags |= IRON_RUN_CHECK;
