@@ -66,6 +66,21 @@ void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
     }
 }
 
+/* An op finished: the lane's counts, and with several lanes the phase's
+ * (the lane that finishes the last awaited op stops them all). */
+static void op_finished(emu_inst *in, emu_lane *l, const iron__rt_op *op)
+{
+    l->ops_left--;
+    if (op->wait) {
+        l->awaited_left--;
+        l->group_awaited[op->group]--;
+    }
+    if (in->multi &&
+        (in->final_phase || (op->wait && op->group == in->phase_group)) &&
+        __atomic_sub_fetch(&in->owed, 1, __ATOMIC_SEQ_CST) == 0)
+        iron__emu_stop(in, IRON__EMU_DONE);
+}
+
 static void op_progress(emu_mover *em, int64_t n)
 {
     emu_op *op = &em->ops[em->head];
@@ -73,11 +88,7 @@ static void op_progress(emu_mover *em, int64_t n)
     if (op->done < op->total)
         return;
     em->head++;
-    em->task.lane->ops_left--;
-    if (op->op->wait) {
-        em->task.lane->awaited_left--;
-        em->task.lane->group_awaited[op->op->group]--;
-    }
+    op_finished(em->task.lane->in, em->task.lane, op->op);
 }
 
 /* Where one end's object data starts: the pool buffer at the end's

@@ -9,8 +9,14 @@
  * writers by pushing them on their lane's ready queue.  A custom core body
  * runs in a fiber: blocking inside iron_acquire switches back to the
  * scheduler.  A FIFO handoff is a counter update and a queue push:
- * nanoseconds, no OS involvement.  Nothing on the hot path takes a lock:
- * tasks that share a pool share a lane, and one lane runs on one thread.
+ * nanoseconds, no OS involvement.
+ *
+ * Threads: tasks are dealt onto lanes by column, one lane per thread
+ * (lanes.c).  A pool whose writers and readers sit on one lane is plain
+ * memory; a pool that joins two lanes is `shared`: its counters are
+ * updated with atomic operations and a wake crosses to the other lane's
+ * inbox (handoff.c).  Nothing on the hot path takes a lock or makes a
+ * system call; a lane with nothing to do sleeps on a futex.
  */
 #ifndef IRON_EMU_EMU_H
 #define IRON_EMU_EMU_H
@@ -50,6 +56,9 @@ typedef struct emu_pool {
     uint64_t wrel[IRON__MAX_CONS], rrel[IRON__MAX_CONS];
     int peak;
     int depth, nw, nr;
+    int shared;            /* its tasks sit on more than one lane: the
+                              counters below are read and written with
+                              atomic operations */
     int free[IRON__MAX_CONS], filled[IRON__MAX_CONS];
     int wi[IRON__MAX_CONS], ri[IRON__MAX_CONS];
     int whold[IRON__MAX_CONS], rhold[IRON__MAX_CONS];
@@ -66,9 +75,12 @@ typedef struct emu_barrier {
 
 struct emu_task {
     void (*step)(emu_inst *in, emu_task *t);
-    emu_task_state state;
+    emu_task_state state;  /* atomic when `shared` */
     int is_worker;         /* an emu_worker, else an emu_mover */
+    int shared;            /* uses a shared pool: other lanes may wake it */
+    int col;               /* the column it works in (lane assignment) */
     emu_lane *lane;        /* the lane (thread) that runs it */
+    emu_task *next_in;     /* in its lane's inbox (handoff.c) */
     /* What the task waits on, for deadlock reports. */
     emu_pool *wait_pool;
     int wait_writer;       /* 1: waits for a free buffer; 0: a filled one */
@@ -158,6 +170,11 @@ struct emu_lane {
     int index;
     emu_task **ready;      /* ring of capacity in->ntasks */
     int rhead, rcount;
+    /* Wakes from other lanes (handoff.c): a lock-free stack the owner
+     * empties into `ready`, and whether the lane is idle (0 running, 1
+     * idle or asleep on this word, 2 told to stop). */
+    emu_task *inbox;
+    int idle;
     emu_task *cur;         /* the task whose step runs */
     /* > 0 while the emulator itself allocates (trace, reports): the
      * watchdog's poke waits for the next tick instead of jumping out of
@@ -191,6 +208,13 @@ struct emu_inst {
     int ntasks;
     emu_lane *lanes;
     int nlanes, nlanes_cap;
+    int threads;           /* the thread count the lanes were dealt for */
+    int threads_asked;     /* what the last call asked for (0: default) */
+    /* Several lanes (handoff.c): the phase's state, shared by them all.
+     * `owed` counts what the phase still awaits; `active` the lanes not
+     * idle; `stop` why the lanes stop (an iron__emu_stop). */
+    int multi;
+    int owed, active, stop;
     int timeout_ms;        /* of the current run */
     int final_phase;       /* run until every op is done, not just awaited */
     int phase_group;       /* otherwise: the task group being finished */
@@ -214,10 +238,32 @@ struct emu_inst {
  * broadcast) it is free once every reader has.  Buffers complete in order,
  * because each party releases in order.  `writer` selects the side. */
 
+/* Why the lanes of a multi-lane phase stop (emu_inst.stop). */
+enum {
+    IRON__EMU_RUNNING,
+    IRON__EMU_DONE,        /* nothing more is owed */
+    IRON__EMU_DEADLOCK,    /* every lane idle, something still owed */
+    IRON__EMU_TIMEOUT,
+    IRON__EMU_FAILED       /* a lane failed: its status says why */
+};
+
+/* handoff.c: a wake of a task other lanes may wake too, the slow half
+ * of a release (several writers or readers, or a shared pool), and the
+ * end of a multi-lane phase. */
+void iron__emu_wake_shared(emu_task *t);
+void iron__pool_release_slow(emu_pool *p, int writer, int slot, int n);
+void iron__emu_stop(emu_inst *in, int why);
+
 /* Makes a blocked task runnable on its lane. */
 static inline void iron__emu_wake(emu_task *t)
 {
-    if (!t || t->state != EMU_BLOCKED)
+    if (!t)
+        return;
+    if (t->shared) {
+        iron__emu_wake_shared(t);
+        return;
+    }
+    if (t->state != EMU_BLOCKED)
         return;
     emu_lane *l = t->lane;
     t->state = EMU_READY;
@@ -228,9 +274,25 @@ static inline void iron__emu_wake(emu_task *t)
     l->rcount++;
 }
 
+/* A shared pool's counters are read and changed atomically (sequentially
+ * consistent: a release's counter update and its wake pair with a
+ * blocking task's state store and its re-check, handoff.c). */
+static inline int iron__pool_load(const emu_pool *p, const int *c)
+{
+    return p->shared ? __atomic_load_n(c, __ATOMIC_SEQ_CST) : *c;
+}
+
+static inline void iron__pool_add(emu_pool *p, int *c, int v)
+{
+    if (p->shared)
+        __atomic_add_fetch(c, v, __ATOMIC_SEQ_CST);
+    else
+        *c += v;
+}
+
 static inline int iron__pool_avail(const emu_pool *p, int writer, int slot)
 {
-    return writer ? p->free[slot] : p->filled[slot];
+    return iron__pool_load(p, writer ? &p->free[slot] : &p->filled[slot]);
 }
 
 static inline int iron__pool_held(const emu_pool *p, int writer, int slot)
@@ -238,24 +300,18 @@ static inline int iron__pool_held(const emu_pool *p, int writer, int slot)
     return writer ? p->whold[slot] : p->rhold[slot];
 }
 
-/* Takes buffers until `slot` holds n (the caller checked availability). */
+/* Takes buffers until `slot` holds n (the caller checked availability;
+ * only the slot's own task takes from its count, so it cannot shrink
+ * meanwhile). */
 static inline void iron__pool_take(emu_pool *p, int writer, int slot, int n)
 {
     if (writer) {
-        p->free[slot] -= n - p->whold[slot];
+        iron__pool_add(p, &p->free[slot], -(n - p->whold[slot]));
         p->whold[slot] = n;
     } else {
-        p->filled[slot] -= n - p->rhold[slot];
+        iron__pool_add(p, &p->filled[slot], -(n - p->rhold[slot]));
         p->rhold[slot] = n;
     }
-}
-
-/* The k-th oldest buffer `slot` holds. */
-static inline uint8_t *iron__pool_buf(const emu_pool *p, int writer, int slot,
-                                      int k)
-{
-    int b = (writer ? p->wi[slot] : p->ri[slot]) + k;
-    return p->buf[b >= p->depth ? b % p->depth : b];
 }
 
 /* Index in p->buf of the k-th oldest buffer `slot` holds. */
@@ -266,6 +322,13 @@ static inline int iron__pool_index(const emu_pool *p, int writer, int slot,
     return b >= p->depth ? b % p->depth : b;
 }
 
+/* The k-th oldest buffer `slot` holds. */
+static inline uint8_t *iron__pool_buf(const emu_pool *p, int writer, int slot,
+                                      int k)
+{
+    return p->buf[iron__pool_index(p, writer, slot, k)];
+}
+
 /* The same buffer as kernels see it (another mapping in checked mode). */
 static inline uint8_t *iron__pool_kbuf(const emu_pool *p, int writer,
                                        int slot, int k)
@@ -273,59 +336,33 @@ static inline uint8_t *iron__pool_kbuf(const emu_pool *p, int writer,
     return p->kbuf[iron__pool_index(p, writer, slot, k)];
 }
 
-/* Gives back the n oldest held buffers, waking whoever can now move. */
+/* Gives back the n oldest held buffers, waking whoever can now move.  The
+ * common FIFO (one writer, one reader, one lane) is two counters here;
+ * the rest is in handoff.c. */
 static inline void iron__pool_release(emu_pool *p, int writer, int slot,
                                       int n)
 {
-    if (writer) {
-        p->wrel[slot] += (unsigned)n;
-        int used = p->depth - p->free[slot];
-        if (used > p->peak)
-            p->peak = used;
-    } else {
-        p->rrel[slot] += (unsigned)n;
-    }
-    if (p->nw == 1 && p->nr == 1) {
-        /* The common FIFO: one writer, one reader -- two counters. */
-        if (writer) {
-            int b = p->wi[0] + n;
-            p->wi[0] = b >= p->depth ? b - p->depth : b;
-            p->whold[0] -= n;
-            p->filled[0] += n;
-            iron__emu_wake(p->reader[0]);
-        } else {
-            int b = p->ri[0] + n;
-            p->ri[0] = b >= p->depth ? b - p->depth : b;
-            p->rhold[0] -= n;
-            p->free[0] += n;
-            iron__emu_wake(p->writer[0]);
-        }
+    if (p->nw != 1 || p->nr != 1 || p->shared) {
+        iron__pool_release_slow(p, writer, slot, n);
         return;
     }
-    for (int k = 0; k < n; k++) {
-        if (writer) {
-            int b = p->wi[slot];
-            p->wi[slot] = b + 1 == p->depth ? 0 : b + 1;
-            p->whold[slot]--;
-            if (++p->wdone[b] < p->nw)
-                continue;
-            p->wdone[b] = 0;
-            for (int r = 0; r < p->nr; r++) {
-                p->filled[r]++;
-                iron__emu_wake(p->reader[r]);
-            }
-        } else {
-            int b = p->ri[slot];
-            p->ri[slot] = b + 1 == p->depth ? 0 : b + 1;
-            p->rhold[slot]--;
-            if (++p->rdone[b] < p->nr)
-                continue;
-            p->rdone[b] = 0;
-            for (int w = 0; w < p->nw; w++) {
-                p->free[w]++;
-                iron__emu_wake(p->writer[w]);
-            }
-        }
+    if (writer) {
+        p->wrel[0] += (unsigned)n;
+        int used = p->depth - p->free[0];
+        if (used > p->peak)
+            p->peak = used;
+        int b = p->wi[0] + n;
+        p->wi[0] = b >= p->depth ? b - p->depth : b;
+        p->whold[0] -= n;
+        p->filled[0] += n;
+        iron__emu_wake(p->reader[0]);
+    } else {
+        p->rrel[0] += (unsigned)n;
+        int b = p->ri[0] + n;
+        p->ri[0] = b >= p->depth ? b - p->depth : b;
+        p->rhold[0] -= n;
+        p->free[0] += n;
+        iron__emu_wake(p->writer[0]);
     }
 }
 
@@ -373,10 +410,24 @@ void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
 /* Runs one lane until its phase is done; the outcome is left in the lane. */
 void iron__emu_run_lane(void *lane);
 
-/* lanes.c: groups tasks into lanes (at load/reset) and runs the lanes of
- * a phase of a call on the thread pool. */
-iron_status iron__emu_lanes_assign(emu_inst *in);
+/* handoff.c: the lane this thread runs, and a lane's idle protocol.
+ * take_inbox returns how many woken tasks it queued; idle returns 1 when
+ * work came, 0 when the phase is over. */
+void iron__emu_lane_enter(emu_lane *l);
+void iron__emu_lane_leave(void);
+int iron__emu_lane_take_inbox(emu_lane *l);
+int iron__emu_lane_idle(emu_lane *l);
+
+/* lanes.c: deals tasks onto lanes for `threads` threads (0: the default;
+ * at load, at a reset, and when a call asks for another count) and runs
+ * the lanes of a phase of a call on the thread pool.  lanes_want says how
+ * many threads a call asking for `threads` gets. */
+int iron__emu_threads_default(void);
+int iron__emu_lanes_want(const emu_inst *in, int threads);
+iron_status iron__emu_lanes_assign(emu_inst *in, int threads);
 iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state);
+/* sched.c: words a multi-lane deadlock or timeout (over every task). */
+void iron__emu_phase_fail(emu_inst *in, int why);
 
 /* core.c */
 iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index);
@@ -431,7 +482,9 @@ emu_worker *iron__emu_current_worker(void);
  * what libc would have done). */
 void iron__emu_kernel_stop(const char *fmt, ...) IRON__PRINTF(1, 2);
 
-/* report.c: appends who waits on what, for the tasks of one lane. */
-void iron__emu_report(const emu_lane *lane, iron__str *s);
+/* report.c: appends who waits on what, for the tasks of one lane (NULL:
+ * of every lane). */
+void iron__emu_report(const emu_inst *in, const emu_lane *lane,
+                      iron__str *s);
 
 #endif

@@ -93,7 +93,7 @@ static iron_status reset(emu_inst *in)
         return s;
     in->started = 0;
     in->broken = 0;
-    return iron__emu_lanes_assign(in);
+    return iron__emu_lanes_assign(in, in->threads_asked);
 }
 
 static void emu_unload(iron_driver *drv, void *loaded)
@@ -283,6 +283,10 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
                          ? args->flags
                          : 0;
     int checked = (flags & IRON_RUN_CHECK) != 0;
+    in->threads_asked = args->size >= offsetof(iron_run_args, threads) +
+                                           sizeof args->threads
+                            ? args->threads
+                            : 0;
     if (checked != in->checked) {
         /* Checked mode lays the buffers out differently: start over. */
         for (int i = 0; i < in->nworkers; i++)
@@ -299,6 +303,12 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     }
     if (in->broken) {
         iron_status s = reset(in);
+        if (s != IRON_OK)
+            return s;
+    } else if (iron__emu_lanes_want(in, in->threads_asked) != in->threads) {
+        /* Another thread count than the last call's: deal again (tasks
+         * keep their state; queued ones stay queued). */
+        iron_status s = iron__emu_lanes_assign(in, in->threads_asked);
         if (s != IRON_OK)
             return s;
     }

@@ -1,12 +1,17 @@
 /*
- * lanes.c - splitting a loaded program's tasks into lanes and running a
- * call's lanes in parallel on a small process-wide thread pool.
+ * lanes.c - dealing a loaded program's tasks onto lanes, one lane per
+ * thread, and running a phase's lanes together on a small process-wide
+ * thread pool.
  *
- * Tasks that share a buffer pool wake each other, so they must share a
- * lane; tasks that share none never interact.  The connected groups of the
- * task graph are dealt round-robin onto at most IRON_THREADS lanes
- * (default: the number of online CPUs, at most 8).  A one-lane call runs
- * entirely on the caller's thread with no synchronisation at all.
+ * The unit of parallelism is the column: every task belongs to the column
+ * it works in (a worker to its tile's, a DMA mover to its source's, or its
+ * first destination's when the source is the host), and the used columns
+ * are cut into at most `threads` contiguous blocks of about equal work
+ * (a worker weighs more than a mover).  Independent columns thus share no
+ * pool at all; a design whose FIFOs cross columns (a broadcast along a
+ * row, say) gets shared pools at the cuts, which handoff.c makes safe.
+ * One lane (one column, one thread, or checked mode) runs on the caller's
+ * thread with no atomic operation anywhere.
  *
  * Lock order: pool_mu only; no user code (kernels) runs under it.
  */
@@ -16,26 +21,27 @@
 #include <unistd.h>
 
 #include "core/env.h"
+#include "core/log.h"
 #include "emu/emu.h"
 
-#define MAX_THREADS 8
+/* A worker's kernel calls are most of the work; a mover's copies less. */
+#define WORKER_WEIGHT 8
+#define MOVER_WEIGHT 1
 
-static int find(int *parent, int x)
+static int threads_env;
+static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
+
+static void read_threads(void)
 {
-    while (parent[x] != x)
-        x = parent[x] = parent[parent[x]];
-    return x;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    threads_env = (int)iron__env_int("IRON_THREADS", 1, 1024,
+                                     cpus < 1 ? 1 : cpus);
 }
 
-static int task_index(const emu_inst *in, const emu_task *t)
+int iron__emu_threads_default(void)
 {
-    for (int i = 0; i < in->nworkers; i++)
-        if (&in->workers[i].task == t)
-            return i;
-    for (int i = 0; i < in->nmovers; i++)
-        if (&in->movers[i].task == t)
-            return in->nworkers + i;
-    return -1;
+    pthread_once(&threads_once, read_threads);
+    return threads_env;
 }
 
 static emu_task *task_at(emu_inst *in, int i)
@@ -44,82 +50,150 @@ static emu_task *task_at(emu_inst *in, int i)
                             : &in->movers[i - in->nworkers].task;
 }
 
-static int threads_env;
-static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
-
-static void read_threads(void)
+/* The column a task works in (see the top). */
+static int task_col(const emu_inst *in, int i)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int64_t n = iron__env_int("IRON_THREADS", 1, 1024, cpus < 1 ? 1 : cpus);
-    threads_env = n > MAX_THREADS ? MAX_THREADS : (int)n;
+    if (i < in->nworkers)
+        return in->workers[i].w->tile.col;
+    const iron__mover *m = in->movers[i - in->nworkers].m;
+    int pool = m->src.pool >= 0 ? m->src.pool
+                                : m->ndst > 0 ? m->dst[0].pool : -1;
+    return pool >= 0 ? in->pools[pool].def->tile.col : 0;
 }
 
-static int thread_limit(void)
+/* The lanes each column goes to: contiguous blocks of about equal weight.
+ * Returns the number of lanes used. */
+static int cut_columns(const int *weight, int ncols, int want, int *lane_of)
 {
-    pthread_once(&threads_once, read_threads);
-    return threads_env;
+    int total = 0, used = 0;
+    for (int c = 0; c < ncols; c++) {
+        total += weight[c];
+        used += weight[c] > 0;
+    }
+    int nl = want < used ? want : used;
+    if (nl < 1)
+        nl = 1;
+    int before = 0, last = -1, lanes = 0;
+    for (int c = 0; c < ncols; c++) {
+        if (weight[c] == 0) {
+            lane_of[c] = -1;
+            continue;
+        }
+        /* The block the column's middle falls in. */
+        int l = (int)(((int64_t)before * 2 + weight[c]) * nl /
+                      ((int64_t)total * 2));
+        if (l >= nl)
+            l = nl - 1;
+        if (l != last) {
+            lanes++;
+            last = l;
+        }
+        lane_of[c] = lanes - 1;
+        before += weight[c];
+    }
+    return lanes;
 }
 
-iron_status iron__emu_lanes_assign(emu_inst *in)
+int iron__emu_lanes_want(const emu_inst *in, int threads)
+{
+    if (in->checked)
+        return 1;  /* buffers open for the one kernel running */
+    return threads > 0 ? threads : iron__emu_threads_default();
+}
+
+iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
 {
     int n = in->ntasks;
-    int *parent = iron__malloc((size_t)(n ? n : 1) * sizeof *parent);
-    int *lane_of_root = iron__malloc((size_t)(n ? n : 1) * sizeof *parent);
-    if (!parent || !lane_of_root) {
-        iron__free(parent);
-        iron__free(lane_of_root);
+    int want = iron__emu_lanes_want(in, threads);
+    /* Tasks queued by an earlier call stay queued, on their new lanes. */
+    emu_task **queued = iron__malloc((size_t)(n ? n : 1) * sizeof *queued);
+    int ncols = 1;
+    for (int i = 0; i < n; i++) {
+        int c = task_col(in, i);
+        if (c + 1 > ncols)
+            ncols = c + 1;
+    }
+    int *weight = iron__calloc((size_t)ncols, sizeof *weight);
+    int *lane_of = iron__malloc((size_t)ncols * sizeof *lane_of);
+    if (!queued || !weight || !lane_of) {
+        iron__free(queued);
+        iron__free(weight);
+        iron__free(lane_of);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory");
     }
-    for (int i = 0; i < n; i++) {
-        parent[i] = i;
-        lane_of_root[i] = -1;
+    int nq = 0;
+    for (int l = 0; l < in->nlanes; l++) {
+        emu_lane *ln = &in->lanes[l];
+        for (int k = 0; k < ln->rcount; k++) {
+            emu_task *t = ln->ready[(ln->rhead + k) % n];
+            if (t->state == EMU_READY)
+                queued[nq++] = t;
+        }
+        for (emu_task *t = ln->inbox; t; t = t->next_in)
+            if (t->state == EMU_READY)
+                queued[nq++] = t;
     }
-    /* Everyone who writes or reads a pool can wake everyone else there. */
+    for (int i = 0; i < n; i++)
+        weight[task_col(in, i)] +=
+            i < in->nworkers ? WORKER_WEIGHT : MOVER_WEIGHT;
+    in->nlanes = cut_columns(weight, ncols, want, lane_of);
+    in->multi = in->nlanes > 1;
+    in->threads = want;
+    for (int l = 0; l < in->nlanes; l++) {
+        emu_lane *ln = &in->lanes[l];
+        ln->in = in;
+        ln->index = l;
+        ln->rhead = ln->rcount = 0;
+        ln->inbox = NULL;
+        ln->idle = 0;
+        ln->ops_left = ln->awaited_left = 0;
+        memset(ln->group_awaited, 0,
+               (size_t)(in->prog->d->groups.n + 1) *
+                   sizeof *ln->group_awaited);
+    }
+    for (int i = 0; i < n; i++) {
+        emu_task *t = task_at(in, i);
+        t->col = task_col(in, i);
+        t->lane = &in->lanes[lane_of[t->col]];
+        t->shared = 0;
+    }
+    /* A pool whose tasks sit on different lanes is shared, and so is
+     * every task that uses one. */
     for (int p = 0; p < in->prog->npools; p++) {
-        const emu_pool *pl = &in->pools[p];
-        int first = -1;
+        emu_pool *pl = &in->pools[p];
+        emu_lane *first = NULL;
+        pl->shared = 0;
         for (int k = 0; k < pl->nw + pl->nr; k++) {
-            const emu_task *t = k < pl->nw ? pl->writer[k] : pl->reader[k - pl->nw];
-            int ti = task_index(in, t);
-            if (ti < 0)
+            emu_task *t = k < pl->nw ? pl->writer[k] : pl->reader[k - pl->nw];
+            if (!t)
                 continue;
-            if (first < 0)
-                first = ti;
-            else
-                parent[find(parent, ti)] = find(parent, first);
+            if (!first)
+                first = t->lane;
+            else if (t->lane != first)
+                pl->shared = 1;
+        }
+        for (int k = 0; pl->shared && k < pl->nw + pl->nr; k++) {
+            emu_task *t = k < pl->nw ? pl->writer[k] : pl->reader[k - pl->nw];
+            if (t)
+                t->shared = 1;
         }
     }
-    int groups = 0;
-    for (int i = 0; i < n; i++)
-        groups += find(parent, i) == i;
-    /* Checked mode opens and closes buffers for the one kernel running:
-     * exact only when one kernel runs at a time. */
-    int limit = in->checked ? 1 : thread_limit();
-    in->nlanes = groups < limit ? (groups ? groups : 1) : limit;
-    int next = 0;
-    for (int i = 0; i < n; i++) {
-        int r = find(parent, i);
-        if (lane_of_root[r] < 0)
-            lane_of_root[r] = next++ % in->nlanes;
-        task_at(in, i)->lane = &in->lanes[lane_of_root[r]];
+    for (int k = 0; k < nq; k++) {
+        emu_lane *ln = queued[k]->lane;
+        ln->ready[(ln->rhead + ln->rcount++) % n] = queued[k];
     }
-    for (int l = 0; l < in->nlanes; l++) {
-        in->lanes[l].in = in;
-        in->lanes[l].index = l;
-        in->lanes[l].rhead = in->lanes[l].rcount = 0;
-        in->lanes[l].ops_left = in->lanes[l].awaited_left = 0;
-        memset(in->lanes[l].group_awaited, 0,
-               (size_t)(in->prog->d->groups.n + 1) *
-                   sizeof *in->lanes[l].group_awaited);
-    }
-    iron__free(parent);
-    iron__free(lane_of_root);
+    iron__free(queued);
+    iron__free(weight);
+    iron__free(lane_of);
     return IRON_OK;
 }
 
 /* --- the thread pool ------------------------------------------------------
  * Jobs are lanes of some call; a call waits on its own batch counter.
- * Threads are created on demand and live for the process. */
+ * Threads are created on demand and live for the process.  The lanes of
+ * one phase wait for each other, so they must all run at once: a call
+ * queues its lanes only when enough threads are free to take every queued
+ * job (free = threads not running a job). */
 
 typedef struct batch {
     int left;
@@ -135,7 +209,7 @@ typedef struct job {
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
 static job *queue_head, *queue_tail;
-static int nthreads;
+static int nthreads, nbusy, nqueued;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 /* fork() copies the pool's counters but none of its threads: a child
@@ -158,7 +232,7 @@ static void fork_child(void)
     pthread_mutex_init(&pool_mu, NULL);
     pthread_cond_init(&pool_cv, NULL);
     queue_head = queue_tail = NULL;
-    nthreads = 0;
+    nthreads = nbusy = nqueued = 0;
 }
 
 static void register_fork(void)
@@ -177,36 +251,45 @@ static void *pool_main(void *arg)
         queue_head = j->next;
         if (!queue_head)
             queue_tail = NULL;
+        nqueued--;
+        nbusy++;
         pthread_mutex_unlock(&pool_mu);
         iron__emu_run_lane(j->lane);
         pthread_mutex_lock(&pool_mu);
+        nbusy--;
         if (--j->b->left == 0)
             pthread_cond_signal(&j->b->done);
     }
     return NULL;
 }
 
-/* Queues lanes 1.. of the call; returns how many went to the pool (the
- * rest, if threads could not be made, run on the caller). */
-static int submit(emu_inst *in, job *jobs, batch *b)
+/* Queues lanes 1.. of the phase, making threads so that every queued job
+ * has one.  Fails (queueing nothing) when threads cannot be made. */
+static iron_status submit(emu_inst *in, job *jobs, batch *b)
 {
-    int queued = 0;
     pthread_once(&fork_once, register_fork);
     pthread_mutex_lock(&pool_mu);
-    while (nthreads < in->nlanes - 1) {
+    int need = nqueued + in->nlanes - 1;
+    while (nthreads - nbusy < need) {
         pthread_t th;
         pthread_attr_t at;
         pthread_attr_init(&at);
         pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
         int rc = pthread_create(&th, &at, pool_main, NULL);
         pthread_attr_destroy(&at);
-        if (rc != 0)
-            break;
+        if (rc != 0) {
+            int have = nthreads - nbusy;
+            pthread_mutex_unlock(&pool_mu);
+            return iron__fail(IRON_ENOMEM,
+                              "emulator: cannot start a thread for lane %d "
+                              "of %d (%s); set IRON_THREADS or the launch "
+                              "configuration's threads lower (free "
+                              "threads: %d)",
+                              have + 1, in->nlanes, strerror(rc), have);
+        }
         nthreads++;
     }
     for (int l = 1; l < in->nlanes; l++) {
-        if (nthreads == 0)
-            break;
         jobs[l].lane = &in->lanes[l];
         jobs[l].b = b;
         jobs[l].next = NULL;
@@ -215,12 +298,56 @@ static int submit(emu_inst *in, job *jobs, batch *b)
         else
             queue_head = &jobs[l];
         queue_tail = &jobs[l];
-        queued++;
+        nqueued++;
     }
-    b->left = queued;
+    b->left = in->nlanes - 1;
     pthread_cond_broadcast(&pool_cv);
     pthread_mutex_unlock(&pool_mu);
-    return queued;
+    return IRON_OK;
+}
+
+/* What a lane still owes in this phase (see sched.c). */
+static int lane_owed(const emu_lane *l)
+{
+    return l->in->final_phase ? l->ops_left
+                              : l->group_awaited[l->in->phase_group];
+}
+
+/* Several lanes: run them all at once until the phase is over for all. */
+static iron_status run_multi(emu_inst *in)
+{
+    int owed = 0;
+    for (int l = 0; l < in->nlanes; l++) {
+        owed += lane_owed(&in->lanes[l]);
+        in->lanes[l].status = IRON_OK;
+        in->lanes[l].state = IRON_RUN_COMPLETED;
+        in->lanes[l].idle = 0;
+    }
+    if (owed == 0)
+        return IRON_OK;
+    in->owed = owed;
+    in->active = in->nlanes;
+    in->stop = IRON__EMU_RUNNING;
+    job *jobs = iron__malloc((size_t)in->nlanes * sizeof *jobs);
+    if (!jobs)
+        return iron__fail(IRON_ENOMEM, "emulator: out of memory");
+    batch b;
+    pthread_cond_init(&b.done, NULL);
+    iron_status s = submit(in, jobs, &b);
+    if (s == IRON_OK) {
+        iron__emu_run_lane(&in->lanes[0]);
+        pthread_mutex_lock(&pool_mu);
+        while (b.left > 0)
+            pthread_cond_wait(&b.done, &pool_mu);
+        pthread_mutex_unlock(&pool_mu);
+    }
+    pthread_cond_destroy(&b.done);
+    iron__free(jobs);
+    if (s != IRON_OK)
+        return s;
+    if (in->stop == IRON__EMU_DEADLOCK || in->stop == IRON__EMU_TIMEOUT)
+        iron__emu_phase_fail(in, in->stop);
+    return IRON_OK;
 }
 
 iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state)
@@ -228,18 +355,11 @@ iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state)
     if (in->nlanes == 1) {
         iron__emu_run_lane(&in->lanes[0]);
     } else {
-        job jobs[MAX_THREADS];
-        batch b;
-        pthread_cond_init(&b.done, NULL);
-        int queued = submit(in, jobs, &b);
-        iron__emu_run_lane(&in->lanes[0]);
-        for (int l = 1 + queued; l < in->nlanes; l++)
-            iron__emu_run_lane(&in->lanes[l]);
-        pthread_mutex_lock(&pool_mu);
-        while (b.left > 0)
-            pthread_cond_wait(&b.done, &pool_mu);
-        pthread_mutex_unlock(&pool_mu);
-        pthread_cond_destroy(&b.done);
+        iron_status s = run_multi(in);
+        if (s != IRON_OK) {
+            *state = IRON_RUN_ERROR;
+            return s;
+        }
     }
     /* The first failing lane speaks for the call; the message is copied
      * here because a pool thread's last-error text is its own. */

@@ -37,14 +37,14 @@ static void task_wait(const emu_task *t, iron__str *s)
     }
 }
 
-void iron__emu_report(const emu_lane *lane, iron__str *s)
+void iron__emu_report(const emu_inst *in, const emu_lane *lane,
+                      iron__str *s)
 {
-    const emu_inst *in = lane->in;
     const iron_design *d = in->prog->d;
     int any = 0;
     for (int i = 0; i < in->nworkers; i++) {
         const emu_worker *ew = &in->workers[i];
-        if (ew->task.lane != lane)
+        if (lane && ew->task.lane != lane)
             continue;
         iron__str_printf(s, "%sworker '%s' on tile (%d,%d)",
                          any++ ? "; " : "", ew->w->name, ew->w->tile.col,
@@ -57,7 +57,7 @@ void iron__emu_report(const emu_lane *lane, iron__str *s)
     }
     for (int i = 0; i < in->nmovers; i++) {
         const emu_mover *em = &in->movers[i];
-        if (em->task.lane != lane)
+        if (lane && em->task.lane != lane)
             continue;
         int pending = em->head < em->nops;
         if (!pending && em->task.wait_pool == NULL)

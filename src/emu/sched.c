@@ -1,30 +1,26 @@
 /*
  * sched.c - the cooperative scheduler of one lane: a ready queue of tasks,
- * run until no task of the lane can move.  The lane's part of the call is
- * then complete (every op done), deadlocked, or out of time.
+ * run until the phase is over.
  *
- * Rules: a task is on its lane's queue at most once (its state says so); a
- * step runs until the task blocks; wakes only push blocked tasks, and only
- * tasks of the waker's own lane (lanes are built so that no pool connects
- * two lanes).  No locks, no callbacks other than kernels, which run inside
- * a worker's step.
+ * One lane (the design runs on one thread): it runs until what the phase
+ * awaits is done, or no task can move (deadlock), or time is up.  Several
+ * lanes (one design on several threads, handoff.c): each runs its own
+ * tasks and takes the tasks other lanes woke from its inbox; the phase is
+ * over for all of them at once, when its last awaited op is done, when
+ * every lane is idle (deadlock), at the deadline, or when one fails.  The
+ * outcome is the same whatever the number of lanes: the dataflow is
+ * deterministic, and a stall is reported over every task.
+ *
+ * Rules: a task is on one lane's queue or inbox at most once (its state
+ * says so); a step runs until the task blocks; a wake only queues a
+ * blocked task.  No locks, no callbacks other than kernels, which run
+ * inside a worker's step.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "emu/trap.h"
-
-void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
-                     int count)
-{
-    t->state = EMU_BLOCKED;
-    t->wait_pool = p;
-    t->wait_writer = writer;
-    t->wait_slot = slot;
-    t->wait_count = count;
-    t->wait_barrier = NULL;
-}
 
 void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
 {
@@ -35,7 +31,10 @@ void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
     va_end(ap);
     l->status = s;
     l->state = IRON_RUN_ERROR;
-    t->state = EMU_BLOCKED;
+    if (t->shared)
+        __atomic_store_n(&t->state, EMU_BLOCKED, __ATOMIC_SEQ_CST);
+    else
+        t->state = EMU_BLOCKED;
     t->wait_pool = NULL;
     t->wait_barrier = NULL;
 }
@@ -50,7 +49,7 @@ static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
 {
     iron__str r = { 0 };
     l->no_jump++;   /* allocates: the watchdog must not jump out of it */
-    iron__emu_report(l, &r);
+    iron__emu_report(l->in, l, &r);
     snprintf(l->error, sizeof l->error, "%s: %s", what, iron__str_get(&r));
     iron__str_free(&r);
     l->no_jump--;
@@ -77,7 +76,7 @@ static void run_steps(emu_lane *l)
      * launches on hardware. */
     while (l->rcount > 0 && owed(l) > 0) {
         emu_task *t = l->ready[l->rhead];
-        l->rhead = (l->rhead + 1) % in->ntasks;
+        l->rhead = l->rhead + 1 == in->ntasks ? 0 : l->rhead + 1;
         l->rcount--;
         t->state = EMU_RUNNING;
         l->cur = t;
@@ -110,6 +109,78 @@ static void run_steps(emu_lane *l)
     l->state = IRON_RUN_COMPLETED;
 }
 
+/* Several lanes stopped together on a deadlock or a timeout: the
+ * message, over every task, goes to lane 0 and every lane fails with it
+ * (each lane's tasks took part in the stall). */
+void iron__emu_phase_fail(emu_inst *in, int why)
+{
+    emu_lane *l0 = &in->lanes[0];
+    char what[256];
+    int awaited = 0, ops = 0;
+    for (int l = 0; l < in->nlanes; l++) {
+        awaited += in->lanes[l].awaited_left;
+        ops += in->lanes[l].ops_left;
+    }
+    if (why == IRON__EMU_TIMEOUT)
+        snprintf(what, sizeof what, "the run did not finish within %d ms",
+                 in->timeout_ms);
+    else
+        snprintf(what, sizeof what,
+                 "no task can make progress with %d awaited drain%s and %d "
+                 "runtime op%s unfinished (on hardware this hangs until the "
+                 "timeout)",
+                 awaited, awaited == 1 ? "" : "s", ops, ops == 1 ? "" : "s");
+    iron__str r = { 0 };
+    iron__emu_report(in, NULL, &r);
+    snprintf(l0->error, sizeof l0->error, "%s: %s", what, iron__str_get(&r));
+    iron__str_free(&r);
+    for (int l = 0; l < in->nlanes; l++) {
+        in->lanes[l].status =
+            why == IRON__EMU_TIMEOUT ? IRON_ETIMEOUT : IRON_EDEADLOCK;
+        in->lanes[l].state =
+            why == IRON__EMU_TIMEOUT ? IRON_RUN_TIMEOUT : IRON_RUN_ERROR;
+    }
+}
+
+/* One of several lanes: runs until the phase is over for all (in->stop).
+ * Only a failure is left in the lane; the caller words a deadlock or a
+ * timeout, over every task, once all lanes have stopped. */
+static void run_steps_multi(emu_lane *l)
+{
+    emu_inst *in = l->in;
+    uint64_t deadline = in->deadline_ns;
+    unsigned long steps = 0;
+    for (;;) {
+        if (__atomic_load_n(&in->stop, __ATOMIC_RELAXED) != IRON__EMU_RUNNING)
+            return;
+        if (l->rcount == 0 && !iron__emu_lane_take_inbox(l)) {
+            if (!iron__emu_lane_idle(l))
+                return;
+            continue;
+        }
+        emu_task *t = l->ready[l->rhead];
+        l->rhead = l->rhead + 1 == in->ntasks ? 0 : l->rhead + 1;
+        l->rcount--;
+        if (t->shared)
+            __atomic_store_n(&t->state, EMU_RUNNING, __ATOMIC_SEQ_CST);
+        else
+            t->state = EMU_RUNNING;
+        l->cur = t;
+        ++steps;
+        if (l->watch)
+            iron__emu_watch_tick(l->watch, steps);
+        t->step(in, t);
+        if (l->status != IRON_OK) {
+            iron__emu_stop(in, IRON__EMU_FAILED);
+            return;
+        }
+        if (steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
+            iron__emu_stop(in, IRON__EMU_TIMEOUT);
+            return;
+        }
+    }
+}
+
 /* Runs the lane's steps under a trap: a kernel that faults, stops the
  * process or overruns the timeout comes back here (trap.c), and only its
  * lane's part of the call fails. */
@@ -121,12 +192,20 @@ void iron__emu_run_lane(void *arg)
     l->cur = NULL;
     l->no_jump = 0;
     l->watch = iron__emu_watch_begin(l->in->deadline_ns);
+    iron__emu_lane_enter(l);
     iron__emu_trap_arm(&trap, l);
-    if (sigsetjmp(trap.jb, 0) == 0)
-        run_steps(l);
-    else
+    if (sigsetjmp(trap.jb, 0) == 0) {
+        if (l->in->multi)
+            run_steps_multi(l);
+        else
+            run_steps(l);
+    } else {
         iron__emu_trap_caught(&trap);
+        if (l->in->multi)
+            iron__emu_stop(l->in, IRON__EMU_FAILED);
+    }
     iron__emu_trap_disarm(&trap);
+    iron__emu_lane_leave();
     iron__emu_watch_end(l->watch);
     l->cur = NULL;
 }
