@@ -27,16 +27,44 @@
  * kernel called on the worker's fiber, whose stack is then measured. */
 enum { LOOP_PLAIN, LOOP_PROFILED, LOOP_CHECKED };
 
+/* Iterations a standard loop runs in one step before it goes to the back
+ * of the queue, so that the scheduler looks at the clock now and then. */
+#define LOOP_BATCH 256
+
+/* No queue round trip when the other side is a whole-object DMA on this
+ * lane (dma.c): a worker about to wait for an object runs that mover's
+ * step in place, which moves every object it can and blocks again.  Its
+ * entry on the ready ring, if any, is left stale (emu_task.queued).  The
+ * order of steps changes, not what any of them does. */
+static int pump(emu_inst *in, const emu_hstate *h)
+{
+    const emu_pool *p = h->pool;
+    if (p->nw != 1 || p->nr != 1)
+        return 0;
+    emu_task *o = h->writer ? p->reader[0] : p->writer[0];
+    if (!o || !o->pump || o->shared || o->state == EMU_RUNNING)
+        return 0;
+    o->state = EMU_RUNNING;
+    o->step(in, o);
+    return iron__pool_avail(p, h->writer, h->slot) > 0;
+}
+
 static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
 {
     emu_worker *ew = (emu_worker *)t;
     const int prof = mode == LOOP_PROFILED, checked = mode == LOOP_CHECKED;
     if (prof && ew->blocked_since)
         iron__emu_prof_unblocked(in, ew);
-    for (;;) {
+    for (int batch = 0;; batch++) {
+        if (batch == LOOP_BATCH) {
+            iron__emu_block(t, NULL, 0, 0, 0);
+            iron__emu_wake(t);
+            return;
+        }
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
-            if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1) {
+            if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1 &&
+                !(mode == LOOP_PLAIN && pump(in, h))) {
                 iron__emu_block(t, h->pool, h->writer, h->slot, 1);
                 if (prof)
                     iron__emu_prof_blocked(ew, a);
@@ -291,7 +319,10 @@ static void core_step(emu_inst *in, emu_task *t)
             return;
     }
     if (finished) {
-        t->state = EMU_DONE;
+        if (t->shared)
+            __atomic_store_n(&t->state, EMU_DONE, __ATOMIC_SEQ_CST);
+        else
+            t->state = EMU_DONE;
         if (ew->checked)
             iron__emu_check_returned(ew);
     }

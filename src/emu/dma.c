@@ -8,8 +8,67 @@
  * and every destination a free one, as a DMA waits on locks.
  */
 #include <string.h>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_STREAM_STORES 1
+#endif
 
 #include "emu/emu.h"
+
+/* A drain of at least this many bytes writes past the caches: the host
+ * reads the tensor after the call, long after these lines would have been
+ * evicted, and a streaming store saves reading each line before writing
+ * it (a third of the memory traffic of a copy). */
+#define STREAM_MIN_BYTES ((size_t)4 << 20)
+
+/* memcpy into memory the host reads later, with streaming stores where
+ * the target allows (the caller fences once after a batch). */
+static void copy_streaming(uint8_t *dst, const uint8_t *src, size_t n)
+{
+#ifdef HAVE_STREAM_STORES
+    if (((uintptr_t)dst & 15) == 0 && n >= 64) {
+        size_t whole = n & ~(size_t)63;
+        for (size_t i = 0; i < whole; i += 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 32));
+            __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 48));
+            _mm_stream_si128((__m128i *)(void *)(dst + i), a);
+            _mm_stream_si128((__m128i *)(void *)(dst + i + 16), b);
+            _mm_stream_si128((__m128i *)(void *)(dst + i + 32), c);
+            _mm_stream_si128((__m128i *)(void *)(dst + i + 48), d);
+        }
+        if (whole < n)
+            memcpy(dst + whole, src + whole, n - whole);
+        return;
+    }
+#endif
+    memcpy(dst, src, n);
+}
+
+/* memcpy of one object between a tensor and tile memory.  Objects of a
+ * few cache lines (upstream's designs move 64-byte objects) are copied
+ * inline in 16-byte pieces: a library call costs more than the copy.
+ * (Larger ones measured faster through the C library.) */
+static inline void copy_object(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n <= 256 && (n & 15) == 0) {
+        for (size_t i = 0; i < n; i += 16)
+            __builtin_memcpy(dst + i, src + i, 16);
+        return;
+    }
+    memcpy(dst, src, n);
+}
+
+/* Orders streaming stores before whatever tells another thread the data
+ * is there: the end of a lane's run (its thread's own later loads see
+ * them in order anyway; a fence per step would wait for memory). */
+void iron__emu_stream_fence(void)
+{
+#ifdef HAVE_STREAM_STORES
+    _mm_sfence();
+#endif
+}
 
 /* Copies elements [start, start + n) of the pattern's visiting order
  * between the tensor and a contiguous buffer.  Runs along the innermost
@@ -152,6 +211,136 @@ static void move_object(emu_mover *em, int64_t numel, size_t esz)
     }
 }
 
+/* --- whole objects, many per step ---------------------------------------
+ * The common movers -- a linear host fill straight into one pool, a drain
+ * of one pool into a linear run of the tensor -- move every object both
+ * sides allow in one step: take k buffers, copy k objects, release k (one
+ * wake).  The result is the one moving them one by one gives; only the
+ * order of the steps differs. */
+
+/* Objects the current op still has, or 0 when it is not linear (the
+ * general path then moves it). */
+static int64_t linear_left(const emu_mover *em)
+{
+    const emu_op *op = &em->ops[em->head];
+    return op->linear ? op->objs_left : 0;
+}
+
+static void mover_step(emu_inst *in, emu_task *t);
+static void mover_step_profiled(emu_inst *in, emu_task *t);
+
+static void fill_step(emu_inst *in, emu_task *t)
+{
+    emu_mover *em = (emu_mover *)t;
+    emu_pool *p = em->dst[0];
+    const int slot = em->m->dst[0].slot;
+    const size_t at = (size_t)em->m->dst[0].offset * em->esz;
+    const size_t bytes = em->fifo->obj_bytes;
+    for (;;) {
+        if (em->head >= em->nops) {
+            iron__emu_block(t, NULL, 0, 0, 0);
+            return;
+        }
+        int64_t left = linear_left(em);
+        if (left < 1) {
+            mover_step(in, t);
+            return;
+        }
+        int avail = iron__pool_avail(p, 1, slot);
+        if (avail < 1) {
+            iron__emu_block(t, p, 1, slot, 1);
+            return;
+        }
+        int k = left < avail ? (int)left : avail;
+        emu_op *op = &em->ops[em->head];
+        const uint8_t *src =
+            op->tensor + (size_t)(op->tap.offset + op->done) * op->esz;
+        iron__pool_take(p, 1, slot, k);
+        for (int i = 0; i < k; i++)
+            copy_object(iron__pool_buf(p, 1, slot, i) + at,
+                        src + (size_t)i * bytes, bytes);
+        op->done += (int64_t)k * op->per_obj;
+        op->objs_left -= k;
+        em->objects += (uint64_t)k;
+        iron__pool_release(p, 1, slot, k);
+        if (op->done >= op->total) {
+            em->head++;
+            op_finished(in, t->lane, op->op);
+        }
+    }
+}
+
+static void drain_step(emu_inst *in, emu_task *t)
+{
+    emu_mover *em = (emu_mover *)t;
+    emu_pool *p = em->src;
+    const int slot = em->m->src.slot;
+    const size_t at = (size_t)em->m->src.offset * em->esz;
+    const size_t bytes = em->fifo->obj_bytes;
+    for (;;) {
+        if (em->head >= em->nops) {
+            iron__emu_block(t, NULL, 0, 0, 0);
+            return;
+        }
+        int64_t left = linear_left(em);
+        if (left < 1) {
+            mover_step(in, t);
+            return;
+        }
+        int avail = iron__pool_avail(p, 0, slot);
+        if (avail < 1) {
+            iron__emu_block(t, p, 0, slot, 1);
+            return;
+        }
+        int k = left < avail ? (int)left : avail;
+        emu_op *op = &em->ops[em->head];
+        uint8_t *dst =
+            op->tensor + (size_t)(op->tap.offset + op->done) * op->esz;
+        iron__pool_take(p, 0, slot, k);
+        if (op->stream) {
+            for (int i = 0; i < k; i++)
+                copy_streaming(dst + (size_t)i * bytes,
+                               iron__pool_buf(p, 0, slot, i) + at, bytes);
+        } else {
+            for (int i = 0; i < k; i++)
+                copy_object(dst + (size_t)i * bytes,
+                            iron__pool_buf(p, 0, slot, i) + at, bytes);
+        }
+        op->done += (int64_t)k * op->per_obj;
+        op->objs_left -= k;
+        em->objects += (uint64_t)k;
+        iron__pool_release(p, 0, slot, k);
+        if (op->done >= op->total) {
+            em->head++;
+            op_finished(in, t->lane, op->op);
+        }
+    }
+}
+
+/* Picks the mover's step: the whole-object paths when its ends allow
+ * (the general one otherwise, and always when profiled). */
+static void choose_step(emu_mover *em, int prof)
+{
+    const iron__mover *m = em->m;
+    em->esz = iron_dtype_size(em->fifo->dtype);
+    em->fast_fill = !em->src && em->ndst == 1 && !m->dst[0].dims &&
+                    m->dst[0].pieces <= 1;
+    em->fast_drain = em->src && em->ndst == 0 && !m->src.dims &&
+                     m->src.pieces <= 1;
+    em->task.pump = 0;
+    if (prof) {
+        em->task.step = mover_step_profiled;
+    } else if (em->fast_fill) {
+        em->task.step = fill_step;
+        em->task.pump = 1;
+    } else if (em->fast_drain) {
+        em->task.step = drain_step;
+        em->task.pump = 1;
+    } else {
+        em->task.step = mover_step;
+    }
+}
+
 /* `prof` is a constant in each caller (see loop_run in core.c). */
 static inline void mover_run(emu_inst *in, emu_task *t, const int prof)
 {
@@ -213,7 +402,7 @@ static void mover_step_profiled(emu_inst *in, emu_task *t)
 
 void iron__emu_mover_profile(emu_mover *em, int on)
 {
-    em->task.step = on ? mover_step_profiled : mover_step;
+    choose_step(em, on);
 }
 
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
@@ -241,7 +430,20 @@ iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
         if (!em->stream)
             return iron__fail(IRON_ENOMEM, "emulator: out of memory");
     }
+    choose_step(em, 0);
     return IRON_OK;
+}
+
+/* Whether the pattern visits one contiguous run of elements in order. */
+static int tap_is_linear(const iron_tap *tap)
+{
+    int64_t run = 1;
+    for (int k = tap->ndim - 1; k >= 0; k--) {
+        if (tap->sizes[k] != 1 && tap->strides[k] != run)
+            return 0;
+        run *= tap->sizes[k];
+    }
+    return 1;
 }
 
 iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
@@ -264,5 +466,9 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
     o->per_obj = (int64_t)(em->fifo->obj_bytes / o->esz);
     o->total = iron_tap_count(&op->tap);
     o->done = 0;
+    o->linear = tap_is_linear(&o->tap);
+    o->objs_left = o->total / o->per_obj;
+    o->stream = op->kind == IRON__RT_DRAIN &&
+                (size_t)o->total * o->esz >= STREAM_MIN_BYTES;
     return IRON_OK;
 }

@@ -75,7 +75,12 @@ typedef struct emu_barrier {
 
 struct emu_task {
     void (*step)(emu_inst *in, emu_task *t);
-    emu_task_state state;  /* atomic when `shared` */
+    int state;             /* an emu_task_state; atomic when `shared` */
+    int queued;            /* on its lane's ready ring (perhaps stale: a
+                              task pumped by its partner leaves its entry
+                              behind, skipped when popped) */
+    int pump;              /* a whole-object mover its partner worker may
+                              run in place (core.c) */
     int is_worker;         /* an emu_worker, else an emu_mover */
     int shared;            /* uses a shared pool: other lanes may wake it */
     int col;               /* the column it works in (lane assignment) */
@@ -136,6 +141,9 @@ struct emu_worker {
 typedef struct emu_op {
     const iron__rt_op *op;
     iron_tap tap;          /* the op's pattern, moved by its scalar */
+    int linear;            /* the pattern is one contiguous run */
+    int64_t objs_left;     /* objects still to move (linear ops) */
+    int stream;            /* a drain big enough to bypass the cache */
     uint8_t *tensor;
     size_t esz;            /* the tensor's element size: the DMA moves
                               bytes, so it may differ from the fifo's */
@@ -156,6 +164,10 @@ typedef struct emu_mover {
     int dst_piece[IRON__MAX_CONS];
     emu_op *ops;           /* this call's ops, in sequence order */
     int nops, head, cap;
+    size_t esz;            /* the fifo's element size */
+    /* Whole-object fast path (dma.c): a host fill into one destination,
+     * or a drain from one source, without layout transform or pieces. */
+    int fast_fill, fast_drain;
     uint64_t objects;      /* moved since load */
     uint64_t busy_ns;      /* profiled runs: copying */
     int track;             /* its trace track */
@@ -265,13 +277,16 @@ static inline void iron__emu_wake(emu_task *t)
     }
     if (t->state != EMU_BLOCKED)
         return;
-    emu_lane *l = t->lane;
     t->state = EMU_READY;
+    if (t->queued)
+        return;
+    emu_lane *l = t->lane;
     int at = l->rhead + l->rcount;
     if (at >= l->in->ntasks)
         at -= l->in->ntasks;
     l->ready[at] = t;
     l->rcount++;
+    t->queued = 1;
 }
 
 /* A shared pool's counters are read and changed atomically (sequentially
@@ -464,6 +479,8 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
                                  uint8_t *tensor, int64_t shift);
 void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
                     int64_t start, int64_t n, uint8_t *buf, int to_tensor);
+/* Makes the drains' streaming stores visible to other threads. */
+void iron__emu_stream_fence(void);
 
 /* output.c: what kernels print, line by line, tagged with the worker,
  * its tile and iteration ("[w0 (0,2) #3] ..."), to the output handler. */

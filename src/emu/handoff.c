@@ -57,6 +57,9 @@ void iron__emu_lane_leave(void)
 
 static void push_ready(emu_lane *l, emu_task *t)
 {
+    if (t->queued)
+        return;
+    t->queued = 1;
     int at = l->rhead + l->rcount;
     if (at >= l->in->ntasks)
         at -= l->in->ntasks;

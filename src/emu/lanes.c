@@ -121,13 +121,17 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
         iron__free(lane_of);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory");
     }
+    /* Each READY task once (a ring may hold stale entries, see
+     * emu_task.queued); a task fresh from a reset is BLOCKED. */
     int nq = 0;
     for (int l = 0; l < in->nlanes; l++) {
         emu_lane *ln = &in->lanes[l];
         for (int k = 0; k < ln->rcount; k++) {
             emu_task *t = ln->ready[(ln->rhead + k) % n];
-            if (t->state == EMU_READY)
+            if (t->state == EMU_READY && t->queued) {
                 queued[nq++] = t;
+                t->queued = 0;
+            }
         }
         for (emu_task *t = ln->inbox; t; t = t->next_in)
             if (t->state == EMU_READY)
@@ -156,6 +160,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
         t->col = task_col(in, i);
         t->lane = &in->lanes[lane_of[t->col]];
         t->shared = 0;
+        t->queued = 0;
     }
     /* A pool whose tasks sit on different lanes is shared, and so is
      * every task that uses one. */
@@ -181,6 +186,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
     for (int k = 0; k < nq; k++) {
         emu_lane *ln = queued[k]->lane;
         ln->ready[(ln->rhead + ln->rcount++) % n] = queued[k];
+        queued[k]->queued = 1;
     }
     iron__free(queued);
     iron__free(weight);

@@ -78,6 +78,9 @@ static void run_steps(emu_lane *l)
         emu_task *t = l->ready[l->rhead];
         l->rhead = l->rhead + 1 == in->ntasks ? 0 : l->rhead + 1;
         l->rcount--;
+        t->queued = 0;
+        if (t->state != EMU_READY)
+            continue;  /* pumped meanwhile (core.c) */
         t->state = EMU_RUNNING;
         l->cur = t;
         ++steps;
@@ -161,6 +164,9 @@ static void run_steps_multi(emu_lane *l)
         emu_task *t = l->ready[l->rhead];
         l->rhead = l->rhead + 1 == in->ntasks ? 0 : l->rhead + 1;
         l->rcount--;
+        t->queued = 0;
+        if (!t->shared && t->state != EMU_READY)
+            continue;  /* pumped meanwhile (core.c) */
         if (t->shared)
             __atomic_store_n(&t->state, EMU_RUNNING, __ATOMIC_SEQ_CST);
         else
@@ -204,6 +210,7 @@ void iron__emu_run_lane(void *arg)
         if (l->in->multi)
             iron__emu_stop(l->in, IRON__EMU_FAILED);
     }
+    iron__emu_stream_fence();
     iron__emu_trap_disarm(&trap);
     iron__emu_lane_leave();
     iron__emu_watch_end(l->watch);
