@@ -23,7 +23,6 @@ TEST_SRC := $(sort $(wildcard tests/*.c tests/unit/*.c tests/e2e/*.c))
 EX_SRC   := $(sort $(wildcard examples/*.c))
 # Reference designs, shared by the examples, the tests and the benchmarks.
 DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
-BENCH_SRC:= $(sort $(wildcard bench/*.c))
 
 STATIC   := $(BUILD)/libiron.a
 SHARED   := $(BUILD)/libiron.so
@@ -31,7 +30,6 @@ CLI      := $(BUILD)/iron
 EXLIB    := $(BUILD)/libiron-examples.so
 TESTS    := $(BUILD)/iron-tests
 EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
-BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all lib test demo bench clean install help asan tsan deps check-clang $(BUILD)/iron.pc
 
@@ -43,7 +41,7 @@ help:
 	@echo "make            build libiron (static+shared), the iron CLI, examples"
 	@echo "make demo       run the demo on the emulated NPU"
 	@echo "make test       build and run every test (T=name runs one)"
-	@echo "make bench      print the benchmark figures"
+	@echo "make bench      print the benchmark figures, write $(BUILD)/bench.tsv"
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
@@ -86,9 +84,35 @@ $(BUILD)/examples/%: examples/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
 
-$(BUILD)/bench/%: bench/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STATIC)
+# ---- bench: bench/bench.c with the reference designs ------------------------
+# The C baselines it compares with (bench/baseline.c) are compiled apart
+# with -O3 -march=native: the best plain C this host runs.  OpenBLAS is a
+# bench-only dependency, found with pkg-config: with it the sgemm row runs,
+# without it that row is skipped (apt-get install libopenblas-dev).
+# BENCH_BLAS=0 builds without it even when it is there.  The choice is kept
+# in a stamp, rewritten only when it changes, so switching rebuilds.
+BENCH     := $(BUILD)/bench/bench
+BENCH_TSV := $(BUILD)/bench.tsv
+BENCH_BLAS ?= $(shell pkg-config --exists openblas 2>/dev/null && echo 1)
+# Recursive (=): pkg-config runs only when a bench recipe needs these.
+bench_blas_cflags = $(if $(filter 1,$(BENCH_BLAS)),-DIRON_BENCH_OPENBLAS $(shell pkg-config --cflags openblas))
+bench_blas_libs = $(if $(filter 1,$(BENCH_BLAS)),$(shell pkg-config --libs openblas))
+
+.PHONY: bench-force
+bench-force:
+
+$(BUILD)/bench/blas.flags: bench-force
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
+	@flags='$(bench_blas_cflags) $(bench_blas_libs)'; \
+	    [ "$$flags" = "$$(cat $@ 2>/dev/null)" ] || echo "$$flags" > $@
+
+$(BUILD)/bench/baseline.o: bench/baseline.c bench/baseline.h $(BUILD)/bench/blas.flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 -march=native $(bench_blas_cflags) -c $< -o $@
+
+$(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC) \
+          $(wildcard examples/designs/*.h) $(STATIC)
+	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ bench/bench.c \
+	    $(BUILD)/bench/baseline.o $(DESIGN_SRC) $(STATIC) $(LDLIBS) $(bench_blas_libs)
 
 test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
@@ -97,8 +121,8 @@ test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo
 
-bench: $(BENCHES)
-	@for b in $(BENCHES); do ./$$b || exit 1; done
+bench: $(BENCH)
+	./$(BENCH) --tsv $(BENCH_TSV)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -1,9 +1,15 @@
 /*
- * bench.c - the foundation's figures, each measured in this one run beside
- * its baseline: warm call latency, passthrough bandwidth vs memcpy, vector
- * add through the emulator vs a plain C loop, cold compile of vector add;
- * and in new processes (the bench re-executes itself): time to the first
- * result of vector add on a disk-cache hit, and with an empty cache.
+ * bench.c - the library's performance figures, each measured in this one
+ * run beside its baseline: call latency and jit overhead, passthrough vs
+ * memcpy, vector add (one column, many columns, the physical floor, 1 Mi
+ * vs 256 Mi elements) vs plain C, whole-array matmul across threads and vs
+ * BLAS, the debugging aids, cold compiles; and in new processes (the bench
+ * re-executes itself): the first result on a disk-cache hit and with an
+ * empty cache, and the memory held after 10,000 specializations.
+ *
+ * Every figure is a row (name, value, unit, baseline, ratio): printed, and
+ * with --tsv FILE also written there, tab-separated.  --only GROUP,...
+ * runs some groups (names: bench --help).
  *
  * The in-process figures run with the disk cache off (disk_cache = -1):
  * "cold" must mean compiled, and a bench run must not fill the user's
@@ -12,7 +18,9 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +31,8 @@
 
 extern char **environ;
 
+#include "baseline.h"
+#include "designs/algorithms.h"
 #include "designs/designs.h"
 
 static double now_s(void)
@@ -55,6 +65,19 @@ static double now_s(void)
         }                                                                     \
     } while (0)
 
+static void fail(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
 /* A design's options with the disk cache off. */
 static iron_jit_options no_disk(iron_jit_options o)
 {
@@ -62,29 +85,87 @@ static iron_jit_options no_disk(iron_jit_options o)
     return o;
 }
 
-static void bench_warm_latency(void)
+static iron_jit *jit_new(iron_design_fn design, const iron_jit_options *base)
 {
     iron_jit *j;
+    iron_jit_options o = no_disk(*base);
+    o.cflags = "-O3";
+    CHECK(iron_jit_create(&j, design, &o));
+    return j;
+}
+
+/* Host threads the process may run on: what the emulator's default
+ * (threads = 0) uses too. */
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (int)n;
+}
+
+/* ---- rows -------------------------------------------------------------------
+ *
+ * One figure = one row.  emit() prints it (value, baseline, ratio, then a
+ * line saying what was measured) and appends it to the TSV, so the two
+ * never disagree. */
+
+typedef struct bench_row {
+    const char *name;   /* the TSV's name: stable, scripts key on it */
+    const char *unit;   /* of value and baseline alike */
+    double value;
+    double baseline;    /* measured in this run; 0 = the row has none */
+    /* 1: ratio = baseline / value, a speedup (higher is better), for rows
+     * whose value is the improved figure.  0: ratio = value / baseline. */
+    int speedup;
+} bench_row;
+
+static FILE *tsv;
+
+static void emit(bench_row r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void emit(bench_row r, const char *fmt, ...)
+{
+    double ratio = 0;
+    if (r.baseline > 0)
+        ratio = r.speedup ? r.baseline / r.value : r.value / r.baseline;
+    printf("%-32s %10.3f %-5s", r.name, r.value, r.unit);
+    if (r.baseline > 0)
+        printf(" %10.3f %-5s %8.2fx%s\n", r.baseline, r.unit, ratio,
+               r.speedup ? " speedup" : "");
+    else
+        printf(" %10s %-5s %9s\n", "-", "", "-");
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("    ", stdout);
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    fflush(stdout);
+    if (!tsv)
+        return;
+    fprintf(tsv, "%s\t%.6g\t%s\t", r.name, r.value, r.unit);
+    if (r.baseline > 0)
+        fprintf(tsv, "%.6g\t%.6g\n", r.baseline, ratio);
+    else
+        fputs("-\t-\n", tsv);
+}
+
+/* ---- call latency -------------------------------------------------------- */
+
+static void bench_warm_latency(void)
+{
+    iron_jit *j = jit_new(passthrough_design, &passthrough_options);
     iron_tensor *in, *out;
-    iron_jit_options po = no_disk(passthrough_options);
-    CHECK(iron_jit_create(&j, passthrough_design, &po));
     CHECK(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(256), 0, 256, 1));
     CHECK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(256)));
     CHECK(iron_call(j, in, out));
-    const int calls = 20000;
-    double best;
-    BEST_OF(5, best, for (int i = 0; i < calls; i++)
-                         CHECK(iron_call(j, in, out)));
-    printf("warm call, passthrough uint8[256] (4 objects)  %8.2f us/call\n",
-           best / calls * 1e6);
     /* The same run through the compiled handle: what the jit's own call
      * path (parameters, argument checks, key, lookup) adds on top. */
     iron_spec *sp;
     CHECK(iron_jit_specialize(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(in, out),
                               &sp));
-    double direct, jitted;
+    const int calls = 20000;
+    double direct = 1e30, jitted = 1e30;
     /* Interleave the two so drift on a noisy machine hits both alike. */
-    direct = jitted = 1e30;
     for (int r = 0; r < 7; r++) {
         double t0 = now_s();
         for (int i = 0; i < calls; i++)
@@ -96,63 +177,69 @@ static void bench_warm_latency(void)
         direct = t1 - t0 < direct ? t1 - t0 : direct;
         jitted = t2 - t1 < jitted ? t2 - t1 : jitted;
     }
-    printf("  via the compiled handle (iron_spec_run)      %8.2f us/call\n",
-           direct / calls * 1e6);
-    printf("  jit overhead of a warm call                  %8.3f us/call "
-           "(bar: <= 1 us)\n",
-           (jitted - direct) / calls * 1e6);
-    if (memcmp(iron_tensor_data(in), iron_tensor_data(out), 256) != 0) {
-        fprintf(stderr, "bench: passthrough result wrong\n");
-        exit(1);
-    }
+    if (memcmp(iron_tensor_data(in), iron_tensor_data(out), 256) != 0)
+        fail("passthrough result wrong");
+    emit((bench_row){ "warm_call_us", "us", jitted / calls * 1e6,
+                      direct / calls * 1e6, 0 },
+         "warm iron_call, passthrough uint8[256] (4 objects); baseline: "
+         "the same through the compiled handle (iron_spec_run)");
+    emit((bench_row){ "jit_overhead_us", "us",
+                      (jitted - direct) / calls * 1e6, 0, 0 },
+         "what the jit's call path adds to a warm call (bar: <= 1 us)");
     iron_tensor_free(in);
     iron_tensor_free(out);
     iron_jit_free(j);
 }
 
-static void bench_passthrough_bw(void)
+/* ---- passthrough vs memcpy ----------------------------------------------- */
+
+static void bench_passthrough(void)
 {
     const int64_t n = 64 << 20;
-    const int64_t objs[] = { 4096, 8192 };
+    const struct {
+        const char *row;
+        int64_t obj;
+    } cases[] = { { "passthrough4k_time_vs_memcpy", 4096 },
+                  { "passthrough8k_time_vs_memcpy", 8192 } };
     iron_tensor *in, *out;
     CHECK(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(n), 0, 256, 2));
     CHECK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(n)));
     double t_memcpy;
     BEST_OF(5, t_memcpy, memcpy(iron_tensor_data(out),
                                 iron_tensor_data(in), (size_t)n));
-    printf("memcpy 64 MiB                                  %8.2f GB/s\n",
-           (double)n / t_memcpy / 1e9);
-    for (size_t k = 0; k < sizeof objs / sizeof objs[0]; k++) {
-        iron_jit *j;
-        iron_jit_options po = no_disk(passthrough_options);
-        CHECK(iron_jit_create(&j, passthrough_design, &po));
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        iron_jit *j = jit_new(passthrough_design, &passthrough_options);
         memset(iron_tensor_data(out), 0, (size_t)n);
-        iron_param p = iron_param_int("obj", objs[k]);
+        iron_param p = iron_param_int("obj", cases[k].obj);
         CHECK(iron_call_with(j, IRON_PARAMS(p), in, out));
-        if (memcmp(iron_tensor_data(in), iron_tensor_data(out), (size_t)n)) {
-            fprintf(stderr, "bench: passthrough 64 MiB result wrong\n");
-            exit(1);
-        }
+        if (memcmp(iron_tensor_data(in), iron_tensor_data(out), (size_t)n))
+            fail("passthrough 64 MiB result wrong");
         double t;
         BEST_OF(5, t, CHECK(iron_call_with(j, IRON_PARAMS(p), in, out)));
-        printf("passthrough 64 MiB, %5lld-byte objects        %8.2f GB/s  "
-               "(%.2fx memcpy time)\n",
-               (long long)objs[k], (double)n / t / 1e9, t / t_memcpy);
+        emit((bench_row){ cases[k].row, "ms", t * 1e3, t_memcpy * 1e3, 0 },
+             "passthrough 64 MiB, %lld-byte objects, %.2f GB/s; baseline: "
+             "memcpy of 64 MiB, %.2f GB/s",
+             (long long)cases[k].obj, (double)n / t / 1e9,
+             (double)n / t_memcpy / 1e9);
         iron_jit_free(j);
     }
     iron_tensor_free(in);
     iron_tensor_free(out);
 }
 
-/* The baseline: what the kernel computes, as a plain loop built with -O3. */
-static void __attribute__((noinline)) c_add(const int32_t *a,
-                                            const int32_t *b, int32_t *c,
-                                            int64_t n)
+/* ---- vector add ---------------------------------------------------------- */
+
+static void check_same(iron_tensor *got, iron_tensor *want, const char *what)
 {
-    for (int64_t i = 0; i < n; i++)
-        c[i] = a[i] + b[i];
+    if (memcmp(iron_tensor_data(got), iron_tensor_data(want),
+               iron_tensor_nbytes(want)) != 0)
+        fail("%s: result wrong", what);
 }
 
+/* One column, 16- and 1024-element objects, vs the C loop on one thread;
+ * and the floor: that loop doing only the copies the emulator cannot
+ * avoid (two fills, one drain per object), so emulator/floor is what the
+ * emulator's own machinery costs. */
 static void bench_vector_add(void)
 {
     const int64_t n = 16 << 20;
@@ -162,36 +249,248 @@ static void bench_vector_add(void)
     CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 4));
     CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
     CHECK(iron_tensor_zeros(&ref, IRON_INT32, IRON_SHAPE(n)));
+    const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     double t_c;
-    BEST_OF(5, t_c, c_add(iron_tensor_data(a), iron_tensor_data(b),
-                          iron_tensor_data(ref), n));
-    printf("C loop -O3, add 16 Mi int32                    %8.2f ms\n",
-           t_c * 1e3);
+    BEST_OF(5, t_c, baseline_add(pa, pb, iron_tensor_data(ref), n));
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; k++) {
-        iron_jit *j;
-        iron_jit_options o = no_disk(vector_op_options);
-        o.cflags = "-O3";
-        CHECK(iron_jit_create(&j, vector_op_design, &o));
+        const long long tile = (long long)tiles[k];
+        iron_jit *j = jit_new(vector_op_design, &vector_op_options);
         iron_param p = iron_param_int("tile", tiles[k]);
         CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c));
-        if (memcmp(iron_tensor_data(c), iron_tensor_data(ref),
-                   (size_t)n * 4)) {
-            fprintf(stderr, "bench: vector add result wrong\n");
-            exit(1);
-        }
-        double t;
+        check_same(c, ref, "vector add");
+        double t, t_floor;
         BEST_OF(5, t, CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c)));
-        printf("emulator, add 16 Mi int32, tile=%-5lld          %8.2f ms  "
-               "(%.2fx the C loop, %.1f ns/object)\n",
-               (long long)tiles[k], t * 1e3, t / t_c,
-               t / (double)(n / tiles[k]) * 1e9);
         iron_jit_free(j);
+        memset(iron_tensor_data(c), 0, (size_t)n * 4);
+        BEST_OF(5, t_floor,
+                baseline_add_floor(pa, pb, iron_tensor_data(c), n, tiles[k]));
+        check_same(c, ref, "floor loop");
+        char name[64];
+        snprintf(name, sizeof name, "vadd%lld_time_vs_c1t", tile);
+        emit((bench_row){ name, "ms", t * 1e3, t_c * 1e3, 0 },
+             "emulator, add 16 Mi int32, %lld-element objects (%.1f "
+             "ns/object); baseline: C loop -O3 -march=native, 1 thread",
+             tile, t / (double)(n / tiles[k]) * 1e9);
+        snprintf(name, sizeof name, "vadd%lld_floor_vs_c1t", tile);
+        emit((bench_row){ name, "ms", t_floor * 1e3, t_c * 1e3, 0 },
+             "floor: C copying each %lld-element object of a and b in, "
+             "adding, copying out (%.1f ns/object); emulator / floor = "
+             "%.2fx",
+             tile, t_floor / (double)(n / tiles[k]) * 1e9, t / t_floor);
     }
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
     iron_tensor_free(ref);
 }
+
+/* The multi-column add's kernel, for the generic transform2 design. */
+static const iron_kernel_ref add_kernel = {
+    "add",
+    "#include <stdint.h>\n"
+    "void add(const int32_t *a, const int32_t *b, int32_t *c, int32_t n)\n"
+    "{ for (int32_t i = 0; i < n; i++) c[i] = a[i] + b[i]; }\n",
+    "int32*, int32*, int32*, int32",
+};
+
+/* As many columns as the process can run at once (online CPUs, capped by
+ * the device's columns), vs the C loop on as many threads. */
+static void bench_vector_add_cols(void)
+{
+    const int64_t n = 16 << 20, tile = 1024;
+    iron_device_info info = { .size = sizeof info };
+    CHECK(iron_device_query(iron_get_default_device(), &info));
+    int cols = online_cpus() < info.columns ? online_cpus() : info.columns;
+    iron_tensor *a, *b, *c, *ref;
+    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 7));
+    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 8));
+    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    CHECK(iron_tensor_zeros(&ref, IRON_INT32, IRON_SHAPE(n)));
+    const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
+    double t_c;
+    BEST_OF(5, t_c, if (baseline_add_threads(pa, pb, iron_tensor_data(ref),
+                                             n, cols) != 0)
+                        fail("cannot start %d threads", cols));
+    iron_jit *j = jit_new(transform2_design, &transform2_options);
+    iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
+    iron_param p[] = { iron_param_kernel("f", &add_kernel),
+                       iron_param_int("tile", tile) };
+    CHECK(iron_jit_launch(j, &cfg, 2, p, IRON_TENSORS(a, b, c)));
+    check_same(c, ref, "multi-column vector add");
+    double t;
+    BEST_OF(5, t, CHECK(iron_jit_launch(j, &cfg, 2, p,
+                                        IRON_TENSORS(a, b, c))));
+    emit((bench_row){ "vadd_cols_time_vs_c2t", "ms", t * 1e3, t_c * 1e3, 0 },
+         "emulator, add 16 Mi int32 on %d columns (transform2), "
+         "1024-element objects; baseline: C loop on %d threads, a slice "
+         "each (%d online CPUs, %d device columns)",
+         cols, cols, online_cpus(), info.columns);
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_tensor_free(ref);
+}
+
+/* Vector add with 1024-element objects at n elements: best ns/element of
+ * `reps` calls, checked once element by element. */
+static double vadd_ns_per_elem(iron_jit *j, int64_t n, int reps)
+{
+    iron_tensor *a, *b, *c;
+    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 9));
+    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 10));
+    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    iron_param p = iron_param_int("tile", 1024);
+    CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c));
+    const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
+    const int32_t *pc = iron_tensor_data(c);
+    for (int64_t i = 0; i < n; i++)
+        if (pc[i] != pa[i] + pb[i])
+            fail("vector add of %lld: c[%lld] = %d, want %d", (long long)n,
+                 (long long)i, (int)pc[i], (int)(pa[i] + pb[i]));
+    double t;
+    BEST_OF(reps, t, CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c)));
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    return t / (double)n * 1e9;
+}
+
+/* Whether the cost per element holds from 4 MiB tensors (cache-resident)
+ * to 1 GiB ones (3 GiB in all): what a streaming emulator should do. */
+static void bench_vector_add_scale(void)
+{
+    const int64_t small = 1 << 20, big = (int64_t)256 << 20;
+    iron_jit *j = jit_new(vector_op_design, &vector_op_options);
+    double ns_small = vadd_ns_per_elem(j, small, 10);
+    double ns_big = vadd_ns_per_elem(j, big, 3);
+    emit((bench_row){ "scale_vadd_per_elem_256mi_vs_1mi", "ns", ns_big,
+                      ns_small, 0 },
+         "emulator vector add, 1024-element objects: ns/element at 256 Mi "
+         "int32 (3 GiB of tensors); baseline: ns/element at 1 Mi");
+    iron_jit_free(j);
+}
+
+/* ---- whole-array matmul -------------------------------------------------- */
+
+static double matmul_launch(iron_jit *j, int threads, iron_tensor *a,
+                            iron_tensor *b, iron_tensor *c)
+{
+    iron_launch_config cfg = { .size = sizeof cfg, .threads = threads };
+    double t0 = now_s();
+    CHECK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b, c)));
+    return now_s() - t0;
+}
+
+/* Spot-checks every 61st element of C = A x B (int16 in, int32 out): a
+ * full reference would cost as much as the run. */
+static void check_matmul_i16(iron_tensor *a, iron_tensor *b, iron_tensor *c,
+                             int64_t dim)
+{
+    const int16_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
+    const int32_t *pc = iron_tensor_data(c);
+    for (int64_t e = 0; e < dim * dim; e += 61) {
+        int64_t i = e / dim, jj = e % dim, want = 0;
+        for (int64_t k = 0; k < dim; k++)
+            want += (int64_t)pa[i * dim + k] * pb[k * dim + jj];
+        if (pc[e] != (int32_t)want)
+            fail("matmul_whole: c[%lld][%lld] = %d, want %lld",
+                 (long long)i, (long long)jj, (int)pc[e], (long long)want);
+    }
+}
+
+/* The int16 design on every core, run on one host thread and on all of
+ * them (iron_launch_config.threads).  This row's ratio is a speedup:
+ * value = time on all threads, baseline = time on one, ratio =
+ * baseline / value. */
+static void bench_matmul_threads(void)
+{
+    const int64_t dim = 512;
+    iron_jit *j = jit_new(matmul_whole_design, &matmul_whole_options);
+    iron_tensor *a, *b, *c;
+    CHECK(iron_tensor_randint(&a, IRON_INT16, IRON_SHAPE(dim, dim), -100,
+                              100, 11));
+    CHECK(iron_tensor_randint(&b, IRON_INT16, IRON_SHAPE(dim, dim), -100,
+                              100, 12));
+    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(dim, dim)));
+    matmul_launch(j, 0, a, b, c);
+    check_matmul_i16(a, b, c, dim);
+    double t1 = 1e30, tall = 1e30;
+    /* Interleaved, so that drift hits both alike. */
+    for (int r = 0; r < 3; r++) {
+        double t = matmul_launch(j, 1, a, b, c);
+        t1 = t < t1 ? t : t1;
+        t = matmul_launch(j, 0, a, b, c);
+        tall = t < tall ? t : tall;
+    }
+    emit((bench_row){ "matmul_whole_speedup", "ms", tall * 1e3, t1 * 1e3,
+                      1 },
+         "matmul_whole int16 512x512x512: value = time on all %d threads, "
+         "baseline = time on 1 thread; ratio is the SPEEDUP baseline/value",
+         online_cpus());
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+}
+
+/* Largest |got - want| relative to |want| + 1 over C. */
+static double max_rel_err(iron_tensor *got, iron_tensor *want)
+{
+    const float *g = iron_tensor_data(got), *w = iron_tensor_data(want);
+    double worst = 0;
+    for (int64_t i = 0; i < iron_tensor_numel(want); i++) {
+        double e = fabs((double)g[i] - w[i]) / (fabs((double)w[i]) + 1);
+        worst = e > worst ? e : worst;
+    }
+    return worst;
+}
+
+/* The float32 design (a plain-loop kernel, all threads) vs OpenBLAS's
+ * sgemm on one thread: how far an emulated array of naive cores is from a
+ * tuned single-core BLAS. */
+static void bench_matmul_sgemm(void)
+{
+    if (!baseline_have_sgemm()) {
+        printf("%-32s skipped: the bench was built without OpenBLAS "
+               "(apt-get install libopenblas-dev, then make bench)\n",
+               "matmul_whole_f32_time_vs_sgemm");
+        return;
+    }
+    const int dim = 512;
+    iron_jit *j = jit_new(matmul_whole_f32_design, &matmul_whole_f32_options);
+    iron_tensor *a, *b, *c, *ref;
+    CHECK(iron_tensor_rand(&a, IRON_FLOAT32, IRON_SHAPE(dim, dim), 13));
+    CHECK(iron_tensor_rand(&b, IRON_FLOAT32, IRON_SHAPE(dim, dim), 14));
+    CHECK(iron_tensor_zeros(&c, IRON_FLOAT32, IRON_SHAPE(dim, dim)));
+    CHECK(iron_tensor_zeros(&ref, IRON_FLOAT32, IRON_SHAPE(dim, dim)));
+    const float *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
+    double t_blas, t = 1e30;
+    BEST_OF(5, t_blas, baseline_sgemm_1t(pa, pb, iron_tensor_data(ref), dim,
+                                         dim, dim));
+    matmul_launch(j, 0, a, b, c);
+    /* Sums of 512 products in [0, 1): float rounding in either order
+     * stays far below 1e-4 relative. */
+    double err = max_rel_err(c, ref);
+    if (err > 1e-4)
+        fail("matmul_whole_f32 differs from sgemm by %g (relative)", err);
+    for (int r = 0; r < 3; r++) {
+        double tr = matmul_launch(j, 0, a, b, c);
+        t = tr < t ? tr : t;
+    }
+    emit((bench_row){ "matmul_whole_f32_time_vs_sgemm", "ms", t * 1e3,
+                      t_blas * 1e3, 0 },
+         "matmul_whole_f32 512x512x512 on the emulator (%d threads; max "
+         "relative error %.1e); baseline: OpenBLAS cblas_sgemm, 1 thread",
+         online_cpus(), err);
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_tensor_free(ref);
+}
+
+/* ---- debugging aids and cold compiles ------------------------------------ */
 
 /* What the debugging aids cost, on the vector add with upstream's small
  * objects (the worst case: the most events per element). */
@@ -202,39 +501,39 @@ static void bench_debug_modes(void)
     CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 5));
     CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 6));
     CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
-    iron_jit *j;
-    iron_jit_options o = no_disk(vector_op_options);
-    o.cflags = "-O3";
-    CHECK(iron_jit_create(&j, vector_op_design, &o));
+    iron_jit *j = jit_new(vector_op_design, &vector_op_options);
     iron_param p = iron_param_int("tile", tile);
     char trace[64];
     snprintf(trace, sizeof trace, "/tmp/iron-bench-trace-%d.json",
              (int)getpid());
     const struct {
-        const char *what;
+        const char *row, *what;
         iron_launch_config cfg;
     } modes[] = {
-        { "plain", { .size = sizeof(iron_launch_config) } },
-        { "profiled (counters with times)",
+        { NULL, "plain", { .size = sizeof(iron_launch_config) } },
+        { "debug_profile_time_vs_plain", "profiled (counters with times)",
           { .size = sizeof(iron_launch_config), .profile = 1 } },
-        { "trace on (written to /tmp)",
+        { "debug_trace_time_vs_plain", "trace on (written to /tmp)",
           { .size = sizeof(iron_launch_config), .trace = trace } },
-        { "checked mode (IRON_CHECK=1)",
+        { "debug_check_time_vs_plain", "checked mode (IRON_CHECK=1)",
           { .size = sizeof(iron_launch_config), .check = 1 } },
     };
     double plain = 0;
-    printf("vector add 256 Ki int32, tile=16 (16384 objects):\n");
     for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
         const iron_launch_config *cfg = &modes[k].cfg;
         CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p), IRON_TENSORS(a, b, c)));
         double t;
         BEST_OF(3, t, CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p),
                                             IRON_TENSORS(a, b, c))));
-        if (k == 0)
+        if (k == 0) {
             plain = t;
-        printf("  %-36s %10.2f ms  (%.1fx plain, %.0f ns/object)\n",
-               modes[k].what, t * 1e3, t / plain,
-               t / (double)(n / tile) * 1e9);
+            continue;
+        }
+        emit((bench_row){ modes[k].row, "ms", t * 1e3, plain * 1e3, 0 },
+             "vector add 256 Ki int32, 16-element objects, %s (%.0f "
+             "ns/object); baseline: the same call plain (%.0f ns/object)",
+             modes[k].what, t / (double)(n / tile) * 1e9,
+             plain / (double)(n / tile) * 1e9);
     }
     remove(trace);
     iron_jit_free(j);
@@ -266,9 +565,10 @@ static void bench_cold(void)
         }
         iron_jit_free(j);
     }
-    printf("cold first call, vector add (no cache)         %8.2f ms  "
-           "(of which build %.2f ms: design, verify, place, %s, load)\n",
-           best * 1e3, build, getenv("IRON_CC") ? getenv("IRON_CC") : "cc");
+    emit((bench_row){ "cold_compile_inproc_ms", "ms", best * 1e3, 0, 0 },
+         "first call of a new jit, vector add int32[4096], no cache; of "
+         "which build %.2f ms (design, verify, place, %s, load)",
+         build, getenv("IRON_CC") ? getenv("IRON_CC") : "cc");
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
@@ -276,15 +576,23 @@ static void bench_cold(void)
 
 /* ---- new processes ----------------------------------------------------------
  *
- * The parent spawns this same executable with CHILD_ARG and IRON_CACHE_DIR
- * set to a folder of its own.  The child makes one vector add call with
- * the default options (the cache on, in $IRON_CACHE_DIR), checks every
- * element, and prints its CLOCK_MONOTONIC times at main() and at the
- * checked result, with its counters.  CLOCK_MONOTONIC is one clock for
- * every process, so the parent reads both the spawn-inclusive time (from
- * just before posix_spawn) and the child's own (from main()). */
+ * The parent spawns this same executable with a child argument; the child
+ * prints its figures on one line, which the parent reads from a pipe.
+ *
+ * CHILD_ARG: with IRON_CACHE_DIR set to a folder of the parent's, the
+ * child makes one vector add call with the default options (the cache
+ * on), checks every element, and prints its CLOCK_MONOTONIC times at
+ * main() and at the checked result, with its counters.  CLOCK_MONOTONIC
+ * is one clock for every process, so the parent reads both the
+ * spawn-inclusive time (from just before posix_spawn) and the child's own
+ * (from main()).
+ *
+ * RSS_CHILD_ARG: a fresh process, so that its resident set is the jit's
+ * and not what the figures before it left on the heap. */
 
 #define CHILD_ARG "--first-result-child"
+#define RSS_CHILD_ARG "--rss-child"
+#define RSS_SPECS 10000
 
 static int child_first_result(double t_main)
 {
@@ -317,29 +625,80 @@ static int child_first_result(double t_main)
     return 0;
 }
 
-typedef struct child_figures {
-    double spawn_ms;          /* posix_spawn to the checked result */
-    double main_ms;           /* the child's main() to the checked result */
-    unsigned long long hits, compiles, writes;
-} child_figures;
+/* VmRSS from /proc/self/status, in MiB; -1 when it cannot be read. */
+static double vm_rss_mib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib < 0 ? -1 : (double)kib / 1024;
+}
+
+/* One jit, RSS_SPECS vector adds of distinct sizes (16, 32, ... elements),
+ * each its own specialization, built by its one call, disk cache off.
+ * The jit keeps at most max_resident (default 256) of them loaded, so this
+ * shows what the rest leave behind. */
+static int child_rss(void)
+{
+    iron_jit *j;
+    iron_jit_options o = no_disk(vector_op_options);
+    CHECK(iron_jit_create(&j, vector_op_design, &o));
+    double t0 = now_s();
+    for (int i = 0; i < RSS_SPECS; i++) {
+        const int64_t n = 16 * (int64_t)(i + 1);
+        iron_tensor *a, *b, *c;
+        CHECK(iron_tensor_full(&a, IRON_INT32, IRON_SHAPE(n), 1));
+        CHECK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(n), 2));
+        CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+        CHECK(iron_call(j, a, b, c));
+        if (((const int32_t *)iron_tensor_data(c))[n - 1] != 3) {
+            fprintf(stderr, "bench child: vector add of %lld wrong\n",
+                    (long long)n);
+            return 1;
+        }
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+        iron_tensor_free(c);
+    }
+    double t = now_s() - t0;
+    iron_jit_stats st = { .size = sizeof st };
+    CHECK(iron_jit_get_stats(j, &st));
+    printf("%.3f %.9f %llu %llu %llu\n", vm_rss_mib(), t / RSS_SPECS,
+           (unsigned long long)st.builds,
+           (unsigned long long)st.kernel_compiles,
+           (unsigned long long)st.evictions);
+    iron_jit_free(j);
+    return 0;
+}
 
 static char self_exe[PATH_MAX];
 
-static void spawn_first_result(const char *cache_dir, child_figures *f)
+/* Runs this executable with argument `mode` in the current environment
+ * and reads its standard output into out[len] (NUL-terminated); a child
+ * that fails ends the bench.  Returns the time just before the spawn. */
+static double spawn_self(const char *mode, char *out, size_t len)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        perror("bench: pipe");
-        exit(1);
+    if (!self_exe[0]) {
+        ssize_t n = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
+        if (n <= 0)
+            fail("readlink /proc/self/exe: %s", strerror(errno));
+        self_exe[n] = '\0';
     }
+    int fds[2];
+    if (pipe(fds) != 0)
+        fail("pipe: %s", strerror(errno));
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     posix_spawn_file_actions_addclose(&fa, fds[1]);
-    setenv("IRON_CACHE_DIR", cache_dir, 1);
-    setenv("IRON_CACHE", "1", 1);
-    char arg0[] = "bench", arg1[] = CHILD_ARG;
+    char arg0[] = "bench", arg1[64];
+    snprintf(arg1, sizeof arg1, "%s", mode);
     char *argv[] = { arg0, arg1, NULL };
     fflush(stdout);
     pid_t pid;
@@ -347,16 +706,12 @@ static void spawn_first_result(const char *cache_dir, child_figures *f)
     int rc = posix_spawn(&pid, self_exe, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
-    if (rc != 0) {
-        fprintf(stderr, "bench: cannot spawn %s: %s\n", self_exe,
-                strerror(rc));
-        exit(1);
-    }
-    char out[512];
+    if (rc != 0)
+        fail("cannot spawn %s: %s", self_exe, strerror(rc));
     size_t got = 0;
     ssize_t r;
-    while (got < sizeof out - 1 &&
-           ((r = read(fds[0], out + got, sizeof out - 1 - got)) > 0 ||
+    while (got < len - 1 &&
+           ((r = read(fds[0], out + got, len - 1 - got)) > 0 ||
             (r < 0 && errno == EINTR)))
         if (r > 0)
             got += (size_t)r;
@@ -365,14 +720,27 @@ static void spawn_first_result(const char *cache_dir, child_figures *f)
     int st;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail("the %s child failed (status 0x%x): %s", mode, st, out);
+    return t0;
+}
+
+typedef struct child_figures {
+    double spawn_ms;          /* posix_spawn to the checked result */
+    double main_ms;           /* the child's main() to the checked result */
+    unsigned long long hits, compiles, writes;
+} child_figures;
+
+static void spawn_first_result(const char *cache_dir, child_figures *f)
+{
+    setenv("IRON_CACHE_DIR", cache_dir, 1);
+    setenv("IRON_CACHE", "1", 1);
+    char out[512];
+    double t0 = spawn_self(CHILD_ARG, out, sizeof out);
     double t_main, t_result;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
-        sscanf(out, "%lf %lf %llu %llu %llu", &t_main, &t_result, &f->hits,
-               &f->compiles, &f->writes) != 5) {
-        fprintf(stderr, "bench: the child failed (status 0x%x): %s\n", st,
-                out);
-        exit(1);
-    }
+    if (sscanf(out, "%lf %lf %llu %llu %llu", &t_main, &t_result, &f->hits,
+               &f->compiles, &f->writes) != 5)
+        fail("the first-result child said: %s", out);
     f->spawn_ms = (t_result - t0) * 1e3;
     f->main_ms = (t_result - t_main) * 1e3;
 }
@@ -392,20 +760,20 @@ static void fresh_dir(char *buf, size_t len)
     const char *tmp = getenv("TMPDIR");
     snprintf(buf, len, "%s/iron-bench-cache-XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(buf)) {
-        fprintf(stderr, "bench: mkdtemp %s: %s\n", buf, strerror(errno));
-        exit(1);
-    }
+    if (!mkdtemp(buf))
+        fail("mkdtemp %s: %s", buf, strerror(errno));
+}
+
+static void keep_best(child_figures *best, const child_figures *f)
+{
+    if (f->spawn_ms < best->spawn_ms)
+        best->spawn_ms = f->spawn_ms;
+    if (f->main_ms < best->main_ms)
+        best->main_ms = f->main_ms;
 }
 
 static void bench_new_process(void)
 {
-    ssize_t n = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
-    if (n <= 0) {
-        perror("bench: readlink /proc/self/exe");
-        exit(1);
-    }
-    self_exe[n] = '\0';
     char *old_dir = getenv("IRON_CACHE_DIR") ? strdup(getenv("IRON_CACHE_DIR"))
                                              : NULL;
     char *old_on = getenv("IRON_CACHE") ? strdup(getenv("IRON_CACHE")) : NULL;
@@ -416,22 +784,15 @@ static void bench_new_process(void)
     /* (a) A hit: one child primes a fresh folder, five more find it. */
     fresh_dir(dir, sizeof dir);
     spawn_first_result(dir, &f);
-    if (f.compiles != 1 || f.writes != 1) {
-        fprintf(stderr, "bench: the priming child compiled %llu, wrote "
-                        "%llu\n", f.compiles, f.writes);
-        exit(1);
-    }
+    if (f.compiles != 1 || f.writes != 1)
+        fail("the priming child compiled %llu, wrote %llu", f.compiles,
+             f.writes);
     for (int r = 0; r < 5; r++) {
         spawn_first_result(dir, &f);
-        if (f.hits != 1 || f.compiles != 0) {
-            fprintf(stderr, "bench: a hit child had %llu hits, %llu "
-                            "compiles\n", f.hits, f.compiles);
-            exit(1);
-        }
-        if (f.spawn_ms < best_hit.spawn_ms)
-            best_hit.spawn_ms = f.spawn_ms;
-        if (f.main_ms < best_hit.main_ms)
-            best_hit.main_ms = f.main_ms;
+        if (f.hits != 1 || f.compiles != 0)
+            fail("a hit child had %llu hits, %llu compiles", f.hits,
+                 f.compiles);
+        keep_best(&best_hit, &f);
     }
     nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 
@@ -440,16 +801,10 @@ static void bench_new_process(void)
         fresh_dir(dir, sizeof dir);
         spawn_first_result(dir, &f);
         nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
-        if (f.hits != 0 || f.compiles != 1 || f.writes != 1) {
-            fprintf(stderr, "bench: a cold child had %llu hits, %llu "
-                            "compiles, %llu writes\n",
-                    f.hits, f.compiles, f.writes);
-            exit(1);
-        }
-        if (f.spawn_ms < best_cold.spawn_ms)
-            best_cold.spawn_ms = f.spawn_ms;
-        if (f.main_ms < best_cold.main_ms)
-            best_cold.main_ms = f.main_ms;
+        if (f.hits != 0 || f.compiles != 1 || f.writes != 1)
+            fail("a cold child had %llu hits, %llu compiles, %llu writes",
+                 f.hits, f.compiles, f.writes);
+        keep_best(&best_cold, &f);
     }
     if (old_dir)
         setenv("IRON_CACHE_DIR", old_dir, 1);
@@ -462,19 +817,79 @@ static void bench_new_process(void)
     free(old_dir);
     free(old_on);
 
-    printf("new process, vector add int32[4096], time to the first result:\n");
-    printf("  disk-cache hit, from spawn                   %8.2f ms  "
-           "(bar: <= 10 ms)\n",
-           best_hit.spawn_ms);
-    printf("  disk-cache hit, from the child's main()      %8.2f ms  "
-           "(bar: <= 10 ms)\n",
-           best_hit.main_ms);
-    printf("  cold compile, empty cache, from spawn        %8.2f ms  "
-           "(bar: <= 250 ms)\n",
-           best_cold.spawn_ms);
-    printf("  cold compile, empty cache, from main()       %8.2f ms  "
-           "(bar: <= 250 ms)\n",
-           best_cold.main_ms);
+    emit((bench_row){ "disk_hit_spawn_ms", "ms", best_hit.spawn_ms, 0, 0 },
+         "new process, vector add int32[4096]: spawn to the first result "
+         "on a disk-cache hit (bar: <= 10 ms)");
+    emit((bench_row){ "disk_hit_main_ms", "ms", best_hit.main_ms, 0, 0 },
+         "the same from the child's main() (bar: <= 10 ms)");
+    emit((bench_row){ "cold_compile_spawn_ms", "ms", best_cold.spawn_ms, 0,
+                      0 },
+         "new process, empty cache: spawn to the first result (bar: <= "
+         "250 ms)");
+    emit((bench_row){ "cold_compile_main_ms", "ms", best_cold.main_ms, 0, 0 },
+         "the same from the child's main() (bar: <= 250 ms)");
+}
+
+static void bench_rss(void)
+{
+    char out[256];
+    double rss, per_spec;
+    unsigned long long builds, compiles, evictions;
+    spawn_self(RSS_CHILD_ARG, out, sizeof out);
+    if (sscanf(out, "%lf %lf %llu %llu %llu", &rss, &per_spec, &builds,
+               &compiles, &evictions) != 5)
+        fail("the rss child said: %s", out);
+    emit((bench_row){ "rss_mib_after_10k_specs", "MiB", rss, 0, 0 },
+         "fresh process, one jit, %d vector adds of distinct sizes (disk "
+         "cache off): VmRSS after (bar: <= 256 MiB); %.3f ms per "
+         "specialization (build + its first call); %llu builds, %llu "
+         "kernel compiles, %llu evictions",
+         RSS_SPECS, per_spec * 1e3, builds, compiles, evictions);
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} groups[] = {
+    { "warm", bench_warm_latency },
+    { "passthrough", bench_passthrough },
+    { "vadd", bench_vector_add },
+    { "cols", bench_vector_add_cols },
+    { "scale", bench_vector_add_scale },
+    { "matmul", bench_matmul_threads },
+    { "sgemm", bench_matmul_sgemm },
+    { "debug", bench_debug_modes },
+    { "cold", bench_cold },
+    { "process", bench_new_process },
+    { "rss", bench_rss },
+};
+
+/* Whether `name` is in the comma-separated `list` (NULL: every group). */
+static int selected(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, n) == 0)
+            return 1;
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: bench [--tsv FILE] [--only GROUP,...]\n"
+                    "groups:");
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        fprintf(stderr, " %s", groups[g].name);
+    fputc('\n', stderr);
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -482,13 +897,38 @@ int main(int argc, char **argv)
     double t_main = now_s();
     if (argc > 1 && strcmp(argv[1], CHILD_ARG) == 0)
         return child_first_result(t_main);
-    printf("iron %s bench (emulated npu2; best of 5 runs each)\n",
-           iron_version());
-    bench_warm_latency();
-    bench_passthrough_bw();
-    bench_vector_add();
-    bench_debug_modes();
-    bench_cold();
-    bench_new_process();
+    if (argc > 1 && strcmp(argv[1], RSS_CHILD_ARG) == 0)
+        return child_rss();
+    const char *tsv_path = NULL, *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--tsv") == 0 && i + 1 < argc)
+            tsv_path = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else
+            return usage();
+    }
+    /* Written beside its final name and renamed at the end, so that a run
+     * that fails halfway leaves the last complete TSV in place. */
+    char tmp_path[PATH_MAX];
+    if (tsv_path) {
+        snprintf(tmp_path, sizeof tmp_path, "%s.tmp", tsv_path);
+        if (!(tsv = fopen(tmp_path, "w")))
+            fail("cannot write %s: %s", tmp_path, strerror(errno));
+        fputs("name\tvalue\tunit\tbaseline\tratio\n", tsv);
+    }
+    printf("iron %s bench on %s, %d CPUs; each figure the best of several "
+           "runs, beside its baseline from this run\n",
+           iron_version(), iron_device_name(iron_get_default_device()),
+           online_cpus());
+    printf("%-32s %16s %16s %9s\n", "row", "value", "baseline", "ratio");
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        if (selected(only, groups[g].name))
+            groups[g].run();
+    if (tsv) {
+        if (fclose(tsv) != 0 || rename(tmp_path, tsv_path) != 0)
+            fail("cannot write %s: %s", tsv_path, strerror(errno));
+        printf("rows written to %s\n", tsv_path);
+    }
     return 0;
 }

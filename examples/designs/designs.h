@@ -83,4 +83,11 @@ extern const iron_jit_options matmul_single_options;
 int matmul_whole_design(iron_design *d, void *user);
 extern const iron_jit_options matmul_whole_options;
 
+/* whole-array matmul in float32: the same design on float A[M, K] x
+ * B[K, N] -> float C[M, N]; the kernel sums in float, in k order, with
+ * plain C loops.  params: "m: int = 64, k: int = 32, n: int = 32" (k
+ * halved so that float tiles fit a core's data memory). */
+int matmul_whole_f32_design(iron_design *d, void *user);
+extern const iron_jit_options matmul_whole_f32_options;
+
 #endif

@@ -18,6 +18,9 @@
  * channels on one memtile, 8 on npu2, and a memtile has 6; a column's join
  * takes rows = 4.  With A's split on column 0's memtile that memtile uses
  * 1 + 4 inputs and 4 + 1 outputs of its 6 + 6.
+ *
+ * The float32 variant (matmul_whole_f32) is the same dataflow with float
+ * tiles and a float kernel; the benchmark compares it with a BLAS sgemm.
  */
 #include <stdio.h>
 
@@ -64,46 +67,107 @@ static const char matmul_whole_src[] =
     "    }\n"
     "}\n";
 
-static int check_shapes(iron_design *d, int rows, int cols, int64_t M,
-                        int64_t K, int64_t N, int64_t m, int64_t k, int64_t n)
+/* The float32 kernel: the same plain loops, accumulating in float in k
+ * order (no blocking, no vector intrinsics: what a straightforward port
+ * would run). */
+static const char matmul_whole_f32_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "static void tile_matmul(const float *a, const float *b, float *c)\n"
+    "{\n"
+    "    for (int i = 0; i < M_; i++) {\n"
+    "        float acc[N_];\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            acc[j] = c[i * N_ + j];\n"
+    "        for (int kk = 0; kk < K_; kk++) {\n"
+    "            const float aik = a[i * K_ + kk];\n"
+    "            for (int j = 0; j < N_; j++)\n"
+    "                acc[j] += aik * b[kk * N_ + j];\n"
+    "        }\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            c[i * N_ + j] = acc[j];\n"
+    "    }\n"
+    "}\n"
+    "void matmul_whole_f32(iron_objfifo *a, iron_objfifo *b,\n"
+    "                      iron_objfifo *c, int32_t ksteps)\n"
+    "{\n"
+    "    for (;;) {\n"
+    "        float *ct = iron_acquire(c, 1)[0];\n"
+    "        memset(ct, 0, sizeof(float) * M_ * N_);\n"
+    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"
+    "            const float *at = iron_acquire(a, 1)[0];\n"
+    "            const float *bt = iron_acquire(b, 1)[0];\n"
+    "            tile_matmul(at, bt, ct);\n"
+    "            iron_release(a, 1);\n"
+    "            iron_release(b, 1);\n"
+    "        }\n"
+    "        iron_release(c, 1);\n"
+    "    }\n"
+    "}\n";
+
+/* What differs between the int16 design and its float32 variant.  `name`
+ * is the core body's entry point and the prefix of every message. */
+typedef struct mmw_kind {
+    const char *name;
+    const char *src;
+    iron_dtype in, out;
+    int even_kn;   /* 1: k and n must be even (int16 rows in whole words) */
+} mmw_kind;
+
+static const mmw_kind mmw_int16 = { "matmul_whole", matmul_whole_src,
+                                    IRON_INT16, IRON_INT32, 1 };
+static const mmw_kind mmw_f32 = { "matmul_whole_f32", matmul_whole_f32_src,
+                                  IRON_FLOAT32, IRON_FLOAT32, 0 };
+
+static int check_shapes(iron_design *d, const mmw_kind *kind, int rows,
+                        int cols, int64_t M, int64_t K, int64_t N, int64_t m,
+                        int64_t k, int64_t n)
 {
     if (rows < 1 || rows > MMW_MAX_ROWS || cols > MMW_MAX_COLS)
         return iron_design_fail(d, IRON_ERESOURCE,
-                                "matmul_whole: %d x %d cores; expected at "
-                                "most %d x %d",
-                                rows, cols, MMW_MAX_ROWS, MMW_MAX_COLS);
+                                "%s: %d x %d cores; expected at most %d x %d",
+                                kind->name, rows, cols, MMW_MAX_ROWS,
+                                MMW_MAX_COLS);
     /* int16 rows of A and B tiles must be whole 32-bit words. */
-    if (m < 1 || k < 2 || k % 2 || n < 2 || n % 2)
+    if (kind->even_kn && (m < 1 || k < 2 || k % 2 || n < 2 || n % 2))
         return iron_design_fail(d, IRON_ESHAPE,
-                                "matmul_whole: tile %lld x %lld x %lld; k "
-                                "and n must be even (int16 rows of whole "
-                                "32-bit words)",
-                                (long long)m, (long long)k, (long long)n);
+                                "%s: tile %lld x %lld x %lld; k and n must "
+                                "be even (int16 rows of whole 32-bit words)",
+                                kind->name, (long long)m, (long long)k,
+                                (long long)n);
+    if (m < 1 || k < 1 || n < 1)
+        return iron_design_fail(d, IRON_ESHAPE,
+                                "%s: tile %lld x %lld x %lld; every size "
+                                "must be at least 1",
+                                kind->name, (long long)m, (long long)k,
+                                (long long)n);
     if (M % (rows * m) || N % (cols * n) || K % k)
         return iron_design_fail(d, IRON_ESHAPE,
-                                "matmul_whole: %lld x %lld x %lld does not "
+                                "%s: %lld x %lld x %lld does not "
                                 "split into %d x %d cores of %lld x %lld x "
                                 "%lld tiles (M must be a multiple of %lld, "
                                 "N of %lld, K of %lld)",
-                                (long long)M, (long long)K, (long long)N,
-                                rows, cols, (long long)m, (long long)k,
-                                (long long)n, (long long)(rows * m),
-                                (long long)(cols * n), (long long)k);
+                                kind->name, (long long)M, (long long)K,
+                                (long long)N, rows, cols, (long long)m,
+                                (long long)k, (long long)n,
+                                (long long)(rows * m), (long long)(cols * n),
+                                (long long)k);
     /* The A fill and the B fills visit their tiles once per column group:
      * that is the shim's repeat count (or outermost loop). */
     if (N / (cols * n) > 64)
         return iron_design_fail(d, IRON_ESHAPE,
-                                "matmul_whole: %lld column groups of %d x "
-                                "%lld; the fills repeat per column group and "
-                                "the shim repeats at most 64 times",
-                                (long long)(N / (cols * n)), cols,
+                                "%s: %lld column groups of %d x %lld; the "
+                                "fills repeat per column group and the shim "
+                                "repeats at most 64 times",
+                                kind->name, (long long)(N / (cols * n)), cols,
                                 (long long)n);
     return 0;
 }
 
-int matmul_whole_design(iron_design *d, void *user)
+/* The design for either kind: same dataflow, the kind's dtypes and core
+ * body. */
+static int build(iron_design *d, const mmw_kind *kind)
 {
-    (void)user;
     iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
     int64_t m = iron_design_param_int(d, "m");
     int64_t k = iron_design_param_int(d, "k");
@@ -113,11 +177,11 @@ int matmul_whole_design(iron_design *d, void *user)
     const int rows = iron_design_device(d)->compute_rows;
     const int cols = iron_design_cols(d);
     int64_t M = sa.dims[0], K = sa.dims[1], N = sb.dims[1];
-    if (check_shapes(d, rows, cols, M, K, N, m, k, n))
+    if (check_shapes(d, kind, rows, cols, M, K, N, m, k, n))
         return iron_design_status(d);
     const int64_t col_groups = N / (cols * n);
 
-    iron_kernel *body = iron_core_new(d, "matmul_whole", matmul_whole_src,
+    iron_kernel *body = iron_core_new(d, kind->name, kind->src,
                                       "fifo, fifo, fifo, int32");
     iron_kernel_define_int(body, "M_", m);
     iron_kernel_define_int(body, "K_", k);
@@ -125,7 +189,7 @@ int matmul_whole_design(iron_design *d, void *user)
 
     /* A: one FIFO from the shim; the memtile cuts each (rows*m) x k object
      * into the rows' m x k tiles (row-major, so piece r starts at r*m*k). */
-    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT16, IRON_SHAPE(rows * m, k),
+    iron_fifo *a = iron_fifo_new(d, "a", kind->in, IRON_SHAPE(rows * m, k),
                                  2);
     char a_names[MMW_MAX_ROWS][16];
     const char *a_name_p[MMW_MAX_ROWS];
@@ -148,9 +212,9 @@ int matmul_whole_design(iron_design *d, void *user)
     for (int c = 0; c < cols; c++) {
         char name[24];
         snprintf(name, sizeof name, "b%d", c);
-        b_cols[c] = iron_fifo_new(d, name, IRON_INT16, IRON_SHAPE(k, n), 2);
+        b_cols[c] = iron_fifo_new(d, name, kind->in, IRON_SHAPE(k, n), 2);
         snprintf(name, sizeof name, "c%d", c);
-        c_cols[c] = iron_fifo_new(d, name, IRON_INT32,
+        c_cols[c] = iron_fifo_new(d, name, kind->out,
                                   IRON_SHAPE(rows * m, n), 2);
         c_drains[c] = iron_fifo_cons(c_cols[c]);
         char c_names[MMW_MAX_ROWS][32];
@@ -188,7 +252,7 @@ int matmul_whole_design(iron_design *d, void *user)
         iron_tap a_tap;
         iron_status s = iron_tiler2d_tap(&at, I, &a_tap);
         if (s != IRON_OK)
-            return iron_design_fail(d, s, "matmul_whole: A fill: %s",
+            return iron_design_fail(d, s, "%s: A fill: %s", kind->name,
                                     iron_last_error());
         iron_rt_task_group(d);
         iron_rt_fill(d, iron_fifo_prod(a), 0, a_tap);
@@ -215,10 +279,33 @@ int matmul_whole_design(iron_design *d, void *user)
     return 0;
 }
 
+int matmul_whole_design(iron_design *d, void *user)
+{
+    (void)user;
+    return build(d, &mmw_int16);
+}
+
+int matmul_whole_f32_design(iron_design *d, void *user)
+{
+    (void)user;
+    return build(d, &mmw_f32);
+}
+
 const iron_jit_options matmul_whole_options = {
     .size = sizeof(iron_jit_options),
     .name = "matmul_whole",
     .args = "in a: int16[M, K], in b: int16[K, N], out c: int32[M, N]",
     .params = "m: int = 64, k: int = 64, n: int = 32",
+    .cflags = "-O3",
+};
+
+/* Float tiles are twice int16's: k = 32 keeps the double-buffered A, B
+ * and C tiles at 40 KiB of a core's 64 KiB (k = 64 would need 64 KiB
+ * before the stack). */
+const iron_jit_options matmul_whole_f32_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "matmul_whole_f32",
+    .args = "in a: float32[M, K], in b: float32[K, N], out c: float32[M, N]",
+    .params = "m: int = 64, k: int = 32, n: int = 32",
     .cflags = "-O3",
 };
