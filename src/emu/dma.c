@@ -214,7 +214,7 @@ iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
     em->task.step = mover_step;
     em->task.state = EMU_BLOCKED;
     em->m = m;
-    em->fifo = in->prog->d->fifos.v[m->fifo];
+    em->fifo = &in->prog->fifos[m->fifo];
     em->src = m->src.pool >= 0 ? &in->pools[m->src.pool] : NULL;
     if (em->src)
         em->src->reader[m->src.slot] = &em->task;
@@ -233,7 +233,7 @@ iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
     return IRON_OK;
 }
 
-iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
+iron_status iron__emu_mover_push(emu_mover *em, const iron__prog_op *op,
                                  uint8_t *tensor, int64_t shift)
 {
     if (em->nops == em->cap) {
@@ -249,7 +249,7 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
     o->tap = op->tap;
     o->tap.offset += shift;
     o->tensor = tensor;
-    o->esz = iron_dtype_size(em->fifo->d->args[op->arg].dtype);
+    o->esz = iron_dtype_size(op->arg_dtype);
     o->per_obj = (int64_t)(em->fifo->obj_bytes / o->esz);
     o->total = iron_tap_count(&op->tap);
     o->done = 0;

@@ -109,7 +109,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in)
         in->lanes[l].rhead = in->lanes[l].rcount = 0;
         in->lanes[l].ops_left = in->lanes[l].awaited_left = 0;
         memset(in->lanes[l].group_awaited, 0,
-               (size_t)(in->prog->d->groups.n + 1) *
+               (size_t)(in->prog->ngroups + 1) *
                    sizeof *in->lanes[l].group_awaited);
     }
     iron__free(parent);

@@ -4,6 +4,7 @@
  * directly on the internal API (no jit, no compiler).
  */
 #include "test.h"
+#include "place/place.h"
 #include "verify/verify.h"
 
 static const char src[] = "void k(int *a, int *b) { (void)a; (void)b; }";
@@ -61,16 +62,19 @@ TEST(place_workers_column_by_column)
     const iron_design *d = p->d;
     int want[6][2] = { { 0, 2 }, { 0, 3 }, { 0, 4 }, { 0, 5 }, { 1, 2 },
                        { 1, 3 } };
+    ASSERT_EQ(p->nworkers, 6);
     for (int i = 0; i < 6; i++) {
-        ASSERT_EQ(d->workers.v[i]->tile.col, want[i][0]);
-        ASSERT_EQ(d->workers.v[i]->tile.row, want[i][1]);
+        ASSERT_EQ(p->workers[i].tile.col, want[i][0]);
+        ASSERT_EQ(p->workers[i].tile.row, want[i][1]);
+        /* The placer leaves the design as the user built it. */
+        ASSERT_EQ(d->workers.v[i]->tile.col, -1);
     }
     /* Column 0 hosts four workers: the shim search goes east from each
      * fifo's column (0, 0, 1, 1, then 2 for column 1's workers). */
     const int shim[6] = { 0, 0, 1, 1, 2, 2 };
     for (int i = 0; i < 6; i++) {
-        const iron_fifo *f = d->fifos.v[2 * i];
-        ASSERT_EQ(p->movers[f->prod.mover].shim_col, shim[i]);
+        ASSERT_EQ(p->movers[p->fifos[2 * i].ends[0].mover].shim_col,
+                  shim[i]);
     }
     iron__program_free(p);
 }
