@@ -14,7 +14,7 @@
 #ifndef IRON_PROGRAM_PROGRAM_H
 #define IRON_PROGRAM_PROGRAM_H
 
-#include "compile/compile.h"
+#include "compile/kabi.h"
 #include "core/core.h"
 #include "core/npu.h"
 #include "iron/iron_driver.h"
