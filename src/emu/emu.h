@@ -1,7 +1,10 @@
 /*
  * emu.h - the emulated NPU: a loaded program's tile memories, buffer pools
  * with their counting locks, barriers, and the cooperatively scheduled
- * tasks (one per worker core, one per DMA mover) that run it.
+ * tasks (one per worker core, one per DMA mover) that run it.  Like any
+ * driver it sees only the program (program/program.h), the driver header
+ * and src/core: workers, FIFOs and the runtime sequence come from the
+ * program's tables, never from the design.
  *
  * Scheduling model: tasks are state machines with a step function that
  * runs until the task must wait on a lock (it then returns, leaving the

@@ -2,10 +2,11 @@
  * emu_driver.c - the emulator's driver table: host buffers, loading a
  * program into emulated tile memory, and running its runtime sequence.
  *
- * The sequence is interpreted on the caller's thread between phases: fills
- * and drains are queued on their movers, run-time parameters and barriers
- * are written while every lane is idle, and at the end of each task group
- * (and of the sequence) the lanes run until what the phase awaits is done.
+ * The sequence (the program's op table) is interpreted on the caller's
+ * thread between phases: fills and drains are queued on their movers,
+ * run-time parameters and barriers are written while every lane is idle,
+ * and at the end of each task group (and of the sequence) the lanes run
+ * until what the phase awaits is done.
  */
 #include <stddef.h>
 #include <stdio.h>
