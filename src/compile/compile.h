@@ -10,18 +10,8 @@
 #ifndef IRON_COMPILE_COMPILE_H
 #define IRON_COMPILE_COMPILE_H
 
+#include "compile/kabi.h"
 #include "iron/iron.h"
-
-/* One argument value passed to a kernel through the uniform wrapper. */
-typedef union iron__kval {
-    void *p;
-    int64_t i;
-    double f;
-    void (*fp)(void);          /* a kernel passed to a core body */
-} iron__kval;
-
-/* The uniform entry: args[k] is the k-th declared argument. */
-typedef void (*iron__kernel_fn)(const iron__kval *args);
 
 /* Handle kinds a core body's arguments may have besides dtypes. */
 typedef enum iron__khandle {
@@ -44,15 +34,6 @@ typedef struct iron__ktype {
     unsigned char kptr[IRON__KSUB_MAX];
 } iron__ktype;
 
-/* The functions a core body calls, handed to its object after loading
- * (iron__kobj_bind_core).  Handles are opaque to the compiled code. */
-typedef struct iron__core_api {
-    void **(*acquire)(void *fifo, int n);
-    void (*release)(void *fifo, int n);
-    void (*barrier_wait)(void *barrier, int value);
-    void (*barrier_release)(void *barrier, int value);
-} iron__core_api;
-
 typedef struct iron__kernel_src {
     const char *label;         /* for messages: "kernel 'eltwise'" */
     const char *entry;         /* C identifier of the entry function */
@@ -66,7 +47,6 @@ typedef struct iron__kernel_src {
     int is_core;               /* a core body: declare the FIFO API */
 } iron__kernel_src;
 
-typedef struct iron__kobj iron__kobj;   /* a loaded kernel object */
 
 /* Parses "int32*, int32*, int32" into types (at most max); "fifo" and
  * "barrier" parse as handle kinds (only core bodies may use them).

@@ -29,7 +29,8 @@ typedef struct iron__rt_api {
     void (*signal)(int sig);
 } iron__rt_api;
 
-/* The host's table (emu/rt_host.c). */
+/* The host's table (program/khost.c; a driver that runs kernels routes
+ * it to itself with iron__program_kernel_host). */
 extern const iron__rt_api iron__rt_host;
 
 #endif

@@ -9,9 +9,17 @@
 
 static _Thread_local long fail_at;  /* 0 = never; else countdown */
 static _Thread_local long count;
+static _Thread_local int exempt;
+
+void iron__alloc_exempt(int delta)
+{
+    exempt += delta;
+}
 
 static int should_fail(void)
 {
+    if (exempt > 0)
+        return 0;
     count++;
     if (fail_at > 0 && --fail_at == 0)
         return 1;

@@ -45,6 +45,11 @@ void iron__free_aligned(void *p);
  * 0 disables.  Returns the number of allocations since the last call, so a
  * test can loop "fail at 1, 2, ... until the call succeeds".  Per thread. */
 long iron__alloc_fail_at(long n);
+/* Exempts this thread's allocations from fault injection (and from the
+ * count) while > 0: iron__alloc_exempt(1) ... iron__alloc_exempt(-1).  For
+ * one-time process set-up that a test's countdown must not land in (the
+ * built-in drivers' registration). */
+void iron__alloc_exempt(int delta);
 
 /* A growable NUL-terminated string.  Zero-initialise; on allocation failure
  * `oom` is set and later appends do nothing. */

@@ -1,19 +1,17 @@
 /*
  * design.h - the design IR: what a design function builds (FIFOs, kernels,
  * workers, the runtime sequence), plus the fields verify and place fill in.
- * The builder (src/design) writes it; verify/place annotate it; the program
- * (src/program) owns it and drivers read it.
+ * The builder (src/design) writes it and verify checks it; the placer
+ * (src/place) reads it and writes its results into the program's own
+ * tables, never back here.  The program owns it; drivers never see it.
  */
 #ifndef IRON_DESIGN_DESIGN_H
 #define IRON_DESIGN_DESIGN_H
 
 #include "compile/compile.h"
 #include "core/core.h"
+#include "core/npu.h"
 #include "iron/iron.h"
-
-#define IRON__MAX_CONS 8      /* consumer handles per FIFO */
-#define IRON__MAX_DEPTH 16    /* buffers per endpoint */
-#define IRON__MAX_KARGS 16    /* kernel arguments */
 
 typedef enum iron__role {
     IRON__ROLE_IN,
@@ -51,12 +49,6 @@ typedef enum iron__user {
 
 typedef struct iron__link iron__link;
 
-/* Where a thing sits on the array: column and row (row 0 shim, 1 memtile,
- * 2.. compute). */
-typedef struct iron__tile {
-    int col, row;
-} iron__tile;
-
 struct iron_handle {
     iron_fifo *fifo;
     int is_prod;
@@ -67,19 +59,9 @@ struct iron_handle {
                                  core bodies: iron_use_acquire) */
     int has_dims;             /* dims_to_stream / dims_from_stream set */
     iron_tap dims;            /* offset 0 */
-    int64_t dims_wrap;        /* placement: >1 when a memtile pattern's
-                                 outermost dimension was extended over the
-                                 whole object (sizes[0] multiplied by it) */
     iron__user user;
     iron_worker *worker;      /* user == IRON__USER_WORKER */
     iron__link *link;         /* user == IRON__USER_LINK */
-    /* placement */
-    iron__tile tile;          /* the tile of the user (shim for runtime) */
-    int pool;                 /* buffer pool index in the program, or -1 */
-    int slot;                 /* the user's writer/reader index there */
-    int mover;                /* runtime endpoints: the mover serving them */
-    int buffers;              /* buffers the lowering gave it (0: none) */
-    char why[80];             /* and why that many, for dumps and messages */
     int shim_pinned;          /* iron_handle_set_shim gave the column */
     int shim_col;
 };
@@ -105,9 +87,8 @@ struct iron__link {
      * object of the larger (the pool's); 1 otherwise */
     int in_pieces, out_pieces;
     size_t big_bytes;         /* bytes of one object of the link's pool */
-    /* placement */
-    iron__tile tile;
-    int pool;                 /* the pool holding the big object */
+    iron__tile tile;          /* place == IRON_LINK_TILE: where (placement
+                                 results live in the program) */
 };
 
 /* A run-time parameter buffer or a barrier; each worker using one gets its
@@ -149,8 +130,6 @@ struct iron_fifo {
     iron_handle prod;
     int ncons;
     iron_handle *cons[IRON__MAX_CONS];
-    /* placement */
-    int mover;                /* DMA mover index in the program, or -1 */
 };
 
 typedef struct iron__define {
@@ -182,8 +161,8 @@ struct iron_worker {
     int start_order;          /* position among iron_rt_start calls */
     int pinned;               /* iron_worker_place gave the tile */
     uint32_t stack_bytes;     /* its core's stack in tile memory */
-    /* placement */
-    iron__tile tile;
+    iron__tile tile;          /* pinned: where (placement results live in
+                                 the program) */
 };
 
 typedef enum iron__rt_kind {
@@ -210,8 +189,6 @@ typedef struct iron__rt_op {
     int group;                /* the task group it belongs to (0: none);
                                  GROUP_START/FINISH: the group opened or
                                  finished */
-    /* placement (FILL, DRAIN) */
-    int shim_col;
 } iron__rt_op;
 
 /* A growable array of pointers or ops. */
@@ -277,7 +254,11 @@ const char *iron__handle_label(const iron_handle *h, char *buf, size_t len);
  * "the runtime sequence". */
 const char *iron__handle_user(const iron_handle *h, char *buf, size_t len);
 
-/* Appends a readable dump of the design (and its placement) to s. */
-void iron__design_dump(const iron_design *d, iron__str *s);
+/* Appends a readable dump of the design to s, with the placement of
+ * program p (whose design d is), or only what the design itself pins when
+ * p is NULL. */
+struct iron_program;
+void iron__design_dump(const iron_design *d, const struct iron_program *p,
+                       iron__str *s);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * dump.c - the readable text form of a design: FIFOs with their object
- * types and depths, links, workers and (once placed) their tiles, and the
- * runtime sequence.  Users read it to see what placement did.
+ * types and depths, links, workers and (given the program that placed it)
+ * their tiles, and the runtime sequence.  Users read it to see what
+ * placement did; placement results are read from the program's tables.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,35 @@
 
 #include "design/design.h"
 #include "design/layout.h"
+#include "program/program.h"
+
+/* The program's tables, when p was built from d (else NULL). */
+static const iron_program *placed(const iron_design *d,
+                                  const iron_program *p)
+{
+    return p && p->d == d && p->fifos && p->workers && p->links && p->ops
+               ? p
+               : NULL;
+}
+
+/* How handle h was placed; unplaced, what the design alone says (the
+ * tile reads (0,0), as it always has for an unplaced design). */
+static iron__prog_end end_of(const iron_program *p, const iron_handle *h)
+{
+    if (p)
+        return *iron__program_end(p, h->fifo->index,
+                                  h->is_prod ? -1 : h->cons_index);
+    iron__prog_end e;
+    memset(&e, 0, sizeof e);
+    e.has_dims = h->has_dims;
+    e.dims = h->dims;
+    return e;
+}
+
+static iron__tile link_tile(const iron_program *p, const iron__link *l)
+{
+    return p ? p->links[l->index].tile : l->tile;
+}
 
 static void shape_text(iron__str *s, iron_dtype dt, iron_shape sh)
 {
@@ -18,24 +48,27 @@ static void shape_text(iron__str *s, iron_dtype dt, iron_shape sh)
     iron__str_append(s, "]");
 }
 
-static void dims_text(iron__str *s, const iron_handle *h)
+static void dims_text(iron__str *s, const iron_handle *h,
+                      const iron__prog_end *e)
 {
-    if (!h->has_dims)
+    if (!e->has_dims)
         return;
     iron__str_append(s, h->is_prod ? " dims_to_stream [" : " dims_from_stream [");
-    for (int i = 0; i < h->dims.ndim; i++)
+    for (int i = 0; i < e->dims.ndim; i++)
         iron__str_printf(s, "%s(%lld, %lld)", i ? ", " : "",
-                         (long long)h->dims.sizes[i],
-                         (long long)h->dims.strides[i]);
+                         (long long)e->dims.sizes[i],
+                         (long long)e->dims.strides[i]);
     iron__str_append(s, "]");
-    if (h->dims_wrap > 1)
+    if (e->dims_wrap > 1)
         iron__str_printf(s, " (outermost size x%lld: the memtile DMA wraps "
                          "it over the whole object)",
-                         (long long)h->dims_wrap);
+                         (long long)e->dims_wrap);
 }
 
-static void endpoint_text(iron__str *s, const iron_handle *h)
+static void endpoint_text(iron__str *s, const iron_program *p,
+                          const iron_handle *h)
 {
+    iron__prog_end e = end_of(p, h);
     switch (h->user) {
     case IRON__USER_WORKER:
         iron__str_printf(s, "worker '%s'", h->worker->name);
@@ -45,7 +78,7 @@ static void endpoint_text(iron__str *s, const iron_handle *h)
         break;
     case IRON__USER_LINK:
         iron__str_printf(s, "%s link %d",
-                         h->link->tile.row >= 2 ||
+                         link_tile(p, h->link).row >= 2 ||
                                  h->link->place == IRON_LINK_ANY_COMPUTE
                              ? "compute-tile"
                              : "memtile",
@@ -55,18 +88,18 @@ static void endpoint_text(iron__str *s, const iron_handle *h)
         iron__str_append(s, "(unused)");
         break;
     }
-    if (h->tile.col >= 0 && h->user != IRON__USER_NONE &&
+    if (e.tile.col >= 0 && h->user != IRON__USER_NONE &&
         h->user != IRON__USER_RUNTIME)
-        iron__str_printf(s, " @(%d,%d)", h->tile.col, h->tile.row);
+        iron__str_printf(s, " @(%d,%d)", e.tile.col, e.tile.row);
     if (h->depth != h->fifo->depth)
         iron__str_printf(s, " depth %d", h->depth);
     if (h->user == IRON__USER_WORKER && h->max_acquire > 1)
         iron__str_printf(s, " max acquire %d", h->max_acquire);
-    if (h->buffers > 0)
-        iron__str_printf(s, " buffers %d (%s)", h->buffers, h->why);
-    else if (h->why[0])
-        iron__str_printf(s, " (%s)", h->why);
-    dims_text(s, h);
+    if (e.buffers > 0)
+        iron__str_printf(s, " buffers %d (%s)", e.buffers, e.why);
+    else if (e.why[0])
+        iron__str_printf(s, " (%s)", e.why);
+    dims_text(s, h, &e);
 }
 
 static const char *rt_name(iron__rt_kind k)
@@ -82,8 +115,10 @@ static const char *rt_name(iron__rt_kind k)
     return "?";
 }
 
-void iron__design_dump(const iron_design *d, iron__str *s)
+void iron__design_dump(const iron_design *d, const iron_program *prog,
+                       iron__str *s)
 {
+    const iron_program *p = placed(d, prog);
     iron__str_printf(s, "design '%s' on %s, %d column%s\n",
                      d->jit_name ? d->jit_name : "?",
                      d->dev ? d->dev->name : "?", d->cols,
@@ -101,10 +136,10 @@ void iron__design_dump(const iron_design *d, iron__str *s)
         iron__str_printf(s, "  %s: ", f->name);
         shape_text(s, f->dtype, f->obj_shape);
         iron__str_printf(s, " x %d\n    producer: ", f->depth);
-        endpoint_text(s, &f->prod);
+        endpoint_text(s, p, &f->prod);
         for (int c = 0; c < f->ncons; c++) {
             iron__str_printf(s, "\n    consumer %d: ", c);
-            endpoint_text(s, f->cons[c]);
+            endpoint_text(s, p, f->cons[c]);
         }
         iron__str_append(s, "\n");
     }
@@ -114,10 +149,11 @@ void iron__design_dump(const iron_design *d, iron__str *s)
         const iron__link *l = d->links.v[i];
         static const char *const kinds[] = { "forward", "split", "join" };
         iron__str_printf(s, "  %d %s", l->index, kinds[l->kind]);
-        if (l->tile.col >= 0)
+        iron__tile lt = link_tile(p, l);
+        if (lt.col >= 0)
             iron__str_printf(s, " on %s (%d,%d)",
-                             l->tile.row == 1 ? "memtile" : "compute tile",
-                             l->tile.col, l->tile.row);
+                             lt.row == 1 ? "memtile" : "compute tile",
+                             lt.col, lt.row);
         if (l->in_pieces > 1 || l->out_pieces > 1)
             iron__str_printf(s, " (%d in, %d out per buffer)", l->in_pieces,
                              l->out_pieces);
@@ -145,8 +181,9 @@ void iron__design_dump(const iron_design *d, iron__str *s)
                          w->kernel->entry);
         if (!w->kernel->is_core && w->iterations > 0)
             iron__str_printf(s, " x %lld", (long long)w->iterations);
-        if (w->tile.col >= 0)
-            iron__str_printf(s, " on tile (%d,%d)%s", w->tile.col, w->tile.row,
+        iron__tile wt = p ? p->workers[i].tile : w->tile;
+        if (wt.col >= 0)
+            iron__str_printf(s, " on tile (%d,%d)%s", wt.col, wt.row,
                              w->pinned ? " (pinned)" : "");
         if (w->stack_bytes)
             iron__str_printf(s, " stack %u B", w->stack_bytes);
@@ -205,8 +242,8 @@ void iron__design_dump(const iron_design *d, iron__str *s)
                              op->kind == IRON__RT_FILL ? "from" : "into",
                              op->arg, d->args[op->arg].name);
             iron__tap_text(s, &op->tap);
-            if (op->shim_col >= 0)
-                iron__str_printf(s, " via shim (%d,0)", op->shim_col);
+            if (p && p->ops[i].shim_col >= 0)
+                iron__str_printf(s, " via shim (%d,0)", p->ops[i].shim_col);
             if (op->wait)
                 iron__str_append(s, " wait");
             break;
@@ -235,6 +272,6 @@ IRON_API size_t iron_design_dump(const iron_design *d, char *buf, size_t len)
     if (!d)
         iron__str_append(&s, "(no design)");
     else
-        iron__design_dump(d, &s);
+        iron__design_dump(d, NULL, &s);
     return iron__str_emit(&s, buf, len);
 }

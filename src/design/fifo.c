@@ -98,13 +98,10 @@ IRON_API iron_fifo *iron_fifo_new(iron_design *d, const char *name,
     f->obj_numel = numel;
     f->obj_bytes = (size_t)numel * iron_dtype_size(dtype);
     f->depth = depth;
-    f->mover = -1;
     f->prod.fifo = f;
     f->prod.is_prod = 1;
     f->prod.cons_index = -1;
     f->prod.depth = depth;
-    f->prod.pool = -1;
-    f->prod.mover = -1;
     return f;
 }
 
@@ -137,8 +134,6 @@ IRON_API iron_handle *iron_fifo_cons(iron_fifo *f)
     h->fifo = f;
     h->cons_index = f->ncons;
     h->depth = f->depth;
-    h->pool = -1;
-    h->mover = -1;
     f->cons[f->ncons++] = h;
     return h;
 }

@@ -198,7 +198,6 @@ static iron_status make_link(iron_design *d, iron__link_kind kind,
     }
     l->kind = kind;
     l->index = d->links.n - 1;
-    l->pool = -1;
     l->tile.col = l->tile.row = -1;
     l->place = opts ? opts->place : IRON_LINK_ANY_MEMTILE;
     if (l->place == IRON_LINK_TILE) {

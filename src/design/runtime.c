@@ -199,7 +199,6 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
     op.arg = arg;
     op.tap = tap;
     op.wait = wait;
-    op.shim_col = -1;
     op.scalar = scalar;
     if (push_op(d, &op) != IRON_OK)
         return d->status;

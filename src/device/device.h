@@ -1,7 +1,7 @@
 /*
  * device.h - devices and the calls through their drivers.  Devices are
- * created once (built-in emulated models at first use, others through
- * iron_driver_register) and never freed.
+ * created once through iron_driver_register (the built-in drivers' at the
+ * registry's first use, see builtin.h) and never freed.
  */
 #ifndef IRON_DEVICE_DEVICE_H
 #define IRON_DEVICE_DEVICE_H
@@ -14,17 +14,8 @@ struct iron_device {
     int index;                 /* position in the registry */
 };
 
-/* The emulator's driver table (src/emu). */
-extern iron_driver iron__emu_driver;
-
 /* Most devices the registry holds (built-in and registered together). */
 #define IRON__MAX_DEVICES 64
-
-/* models.c: fills out[0 .. n) with the built-in emulated devices (npu1,
- * npu1_1col .. npu1_3col, npu2, npu2_1col .. npu2_7col), their info, driver
- * and index set; returns n, or -1 when max is too small.  Allocates
- * nothing; the names are static strings. */
-int iron__device_models(iron_device *out, int max);
 
 /* The driver wrappers: the only place that calls through iron_driver. */
 iron_status iron__drv_buf_alloc(iron_device *dev, size_t nbytes, void **host,

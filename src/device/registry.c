@@ -1,7 +1,9 @@
 /*
- * registry.c - the device registry (built-in models plus registered
- * drivers), the process-wide default device, the per-thread device scopes,
- * and the rule that picks the device a call runs on.
+ * registry.c - the device registry (devices of the built-in drivers, then
+ * those of drivers registered later), the process-wide default device, the
+ * per-thread device scopes, and the rule that picks the device a call runs
+ * on.  Built-in drivers register through iron_driver_register like any
+ * other, from the table in builtin.c, once, before the first lookup.
  *
  * Locking: one mutex guards the device list and the default device.  It is
  * never held while calling out (drivers, getenv, formatting of the caller's
@@ -15,6 +17,8 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/log.h"
+#include "device/builtin.h"
 #include "device/device.h"
 
 #define FALLBACK_DEVICE "npu2"
@@ -24,7 +28,6 @@
 
 static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static iron_device builtins[IRON__MAX_DEVICES];
 static iron_device *devices[IRON__MAX_DEVICES];  /* under registry_lock */
 static int ndevices;                             /* under registry_lock */
 static iron_device *default_device;              /* under registry_lock */
@@ -41,19 +44,32 @@ typedef struct scope {
 static _Thread_local scope scopes[SCOPE_MAX];
 static _Thread_local int scope_depth;
 
-/* Runs once per process, before any lookup.  Static storage only, so the
- * built-ins cannot fail to appear. */
+/* Set on the thread running init_builtins: the registrations it makes
+ * enter the registry without waiting for the once they run inside. */
+static _Thread_local int in_init;
+
+/* Runs once per process, before any lookup: each built-in driver registers
+ * its devices, in table order (so their indices never change).  A test's
+ * allocation fault injection does not reach these allocations, so the
+ * built-ins appear whatever the first call into the registry is. */
 static void init_builtins(void)
 {
-    int n = iron__device_models(builtins, IRON__MAX_DEVICES);
-    for (int i = 0; i < n; i++)
-        devices[i] = &builtins[i];
-    ndevices = n > 0 ? n : 0;
+    in_init = 1;
+    iron__alloc_exempt(1);
+    for (int i = 0; i < iron__nbuiltin_drivers; i++) {
+        iron_status s = iron__builtin_drivers[i].register_fn();
+        if (s != IRON_OK)
+            iron__warn("built-in driver '%s' did not register: %s",
+                       iron__builtin_drivers[i].name, iron_last_error());
+    }
+    iron__alloc_exempt(-1);
+    in_init = 0;
 }
 
 static void registry_enter(void)
 {
-    pthread_once(&builtins_once, init_builtins);
+    if (!in_init)
+        pthread_once(&builtins_once, init_builtins);
     pthread_mutex_lock(&registry_lock);
 }
 

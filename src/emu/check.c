@@ -149,7 +149,7 @@ int iron__emu_check_stack(emu_worker *ew)
                         "bytes (iron_worker_set_stack; checked mode counts "
                         "what the kernel calls too, printf included)",
                         ew->is_core ? "core body" : "kernel",
-                        ew->w->kernel->entry, ew->w->name, tn, used, stack);
+                        ew->w->kernel_entry, ew->w->name, tn, used, stack);
     return 0;
 }
 

@@ -333,14 +333,14 @@ static void core_step(emu_inst *in, emu_task *t)
 iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
 {
     const iron_program *prog = in->prog;
-    const iron_worker *w = prog->d->workers.v[index];
+    const iron__prog_worker *w = &prog->workers[index];
     iron__emu_worker_fini(ew);
     memset(ew, 0, sizeof *ew);
     ew->task.state = EMU_BLOCKED;
     ew->task.is_worker = 1;
     ew->w = w;
     ew->fn = prog->wfns[index];
-    ew->is_core = w->kernel->is_core;
+    ew->is_core = w->is_core;
     ew->checked = in->checked;
     ew->task.step = ew->is_core     ? core_step
                     : ew->checked   ? checked_loop_step
@@ -350,8 +350,8 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
     int tile = iron__program_tile(prog, w->tile);
     uint8_t *mem = in->tile_mem[tile];
     for (int a = 0; a < w->nargs; a++) {
-        const iron_arg *arg = &w->args[a];
         const iron__warg *wa = &prog->wargs[index][a];
+        const iron__warg *arg = wa;
         switch (arg->kind) {
         case IRON_ARG_HANDLE: {
             emu_hstate *h = &ew->h[a];
@@ -360,8 +360,8 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
             h->writer = wa->is_writer;
             h->slot = wa->slot;
             h->depth = h->pool->depth;
-            h->max_acquire = arg->handle->max_acquire;
-            iron__handle_label(arg->handle, h->label, sizeof h->label);
+            h->max_acquire = arg->max_acquire;
+            snprintf(h->label, sizeof h->label, "%s", arg->label);
             if (h->writer)
                 h->pool->writer[h->slot] = &ew->task;
             else
@@ -385,7 +385,7 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
             /* Scalars reach the wrapper in the slot its declared type
              * reads: .f for float types (it rounds to bfloat16 itself),
              * .i for integers. */
-            iron_dtype dt = w->kernel->args[a].dtype;
+            iron_dtype dt = arg->dtype;
             double f = arg->kind == IRON_ARG_INT ? (double)arg->i : arg->f;
             if (dt == IRON_FLOAT32 || dt == IRON_FLOAT64 ||
                 dt == IRON_BFLOAT16)
@@ -400,7 +400,7 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
         return IRON_OK;
     iron_status s = IRON_OK;
     if (ew->is_core)
-        s = iron__kobj_bind_core(prog->wobjs[index], &core_api);
+        s = iron__program_bind_core(prog, index, &core_api);
     if (s == IRON_OK)
         s = iron__fiber_new(&ew->fiber,
                             ew->checked ? iron__emu_check_stack_bytes(ew, in)

@@ -205,7 +205,7 @@ void iron__emu_prof_kernel(emu_inst *in, emu_worker *ew, uint64_t t0,
             { "iteration", NULL, (int64_t)ew->iterations },
         };
         ew->task.lane->no_jump++;
-        iron__trace_span(in->trace, ew->track, ew->w->kernel->entry, t0, t1,
+        iron__trace_span(in->trace, ew->track, ew->w->kernel_entry, t0, t1,
                          1, args);
         ew->task.lane->no_jump--;
     }
@@ -341,7 +341,7 @@ static void fill(emu_inst *in)
     for (int k = 0; k < c->pub.nendpoints; k++) {
         const emu_pool *ep = &in->pools[c->e_pool[k]];
         iron_endpoint_counters *e = &c->e[k];
-        e->fifo = p->d->fifos.v[ep->def->fifo]->name;
+        e->fifo = p->fifos[ep->def->fifo].name;
         e->endpoint = ep->def->label;
         e->by = task_name(c->e_task[k]);
         e->writes = c->e_writer[k];

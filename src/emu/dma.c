@@ -127,7 +127,7 @@ void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
 
 /* An op finished: the lane's counts, and with several lanes the phase's
  * (the lane that finishes the last awaited op stops them all). */
-static void op_finished(emu_inst *in, emu_lane *l, const iron__rt_op *op)
+static void op_finished(emu_inst *in, emu_lane *l, const iron__prog_op *op)
 {
     l->ops_left--;
     if (op->wait) {
@@ -414,7 +414,7 @@ iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
     em->task.step = mover_step;
     em->task.state = EMU_BLOCKED;
     em->m = m;
-    em->fifo = in->prog->d->fifos.v[m->fifo];
+    em->fifo = &in->prog->fifos[m->fifo];
     em->src = m->src.pool >= 0 ? &in->pools[m->src.pool] : NULL;
     if (em->src)
         em->src->reader[m->src.slot] = &em->task;
@@ -446,7 +446,7 @@ static int tap_is_linear(const iron_tap *tap)
     return 1;
 }
 
-iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
+iron_status iron__emu_mover_push(emu_mover *em, const iron__prog_op *op,
                                  uint8_t *tensor, int64_t shift)
 {
     if (em->nops == em->cap) {
@@ -462,13 +462,13 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
     o->tap = op->tap;
     o->tap.offset += shift;
     o->tensor = tensor;
-    o->esz = iron_dtype_size(em->fifo->d->args[op->arg].dtype);
+    o->esz = iron_dtype_size(op->arg_dtype);
     o->per_obj = (int64_t)(em->fifo->obj_bytes / o->esz);
     o->total = iron_tap_count(&op->tap);
     o->done = 0;
     o->linear = tap_is_linear(&o->tap);
     o->objs_left = o->total / o->per_obj;
-    o->stream = op->kind == IRON__RT_DRAIN &&
+    o->stream = op->kind == IRON__OP_DRAIN &&
                 (size_t)o->total * o->esz >= STREAM_MIN_BYTES;
     return IRON_OK;
 }

@@ -1,7 +1,10 @@
 /*
  * emu.h - the emulated NPU: a loaded program's tile memories, buffer pools
  * with their counting locks, barriers, and the cooperatively scheduled
- * tasks (one per worker core, one per DMA mover) that run it.
+ * tasks (one per worker core, one per DMA mover) that run it.  Like any
+ * driver it sees only the program (program/program.h), the driver header
+ * and src/core: workers, FIFOs and the runtime sequence come from the
+ * program's tables, never from the design.
  *
  * Scheduling model: tasks are state machines with a step function that
  * runs until the task must wait on a lock (it then returns, leaving the
@@ -110,7 +113,7 @@ typedef struct emu_hstate {
 /* A worker core: the standard loop, or a core body in a fiber. */
 struct emu_worker {
     emu_task task;
-    const iron_worker *w;
+    const iron__prog_worker *w;
     iron__kernel_fn fn;
     int is_core;
     iron__fiber *fiber;
@@ -139,7 +142,7 @@ struct emu_worker {
 
 /* One runtime fill or drain queued on a mover for the current call. */
 typedef struct emu_op {
-    const iron__rt_op *op;
+    const iron__prog_op *op;
     iron_tap tap;          /* the op's pattern, moved by its scalar */
     int linear;            /* the pattern is one contiguous run */
     int64_t objs_left;     /* objects still to move (linear ops) */
@@ -155,7 +158,7 @@ typedef struct emu_op {
 typedef struct emu_mover {
     emu_task task;
     const iron__mover *m;
-    const iron_fifo *fifo;
+    const iron__prog_fifo *fifo;
     emu_pool *src;         /* NULL: the host */
     emu_pool *dst[IRON__MAX_CONS];   /* none: the host */
     int ndst;
@@ -475,7 +478,7 @@ void iron__emu_prof_seq(emu_inst *in, const char *name, const char *what,
 void iron__emu_mover_profile(emu_mover *em, int on);
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
                                  const iron__mover *m);
-iron_status iron__emu_mover_push(emu_mover *em, const iron__rt_op *op,
+iron_status iron__emu_mover_push(emu_mover *em, const iron__prog_op *op,
                                  uint8_t *tensor, int64_t shift);
 void iron__tap_copy(uint8_t *tensor, size_t esz, const iron_tap *tap,
                     int64_t start, int64_t n, uint8_t *buf, int to_tensor);
@@ -498,6 +501,15 @@ emu_worker *iron__emu_current_worker(void);
  * runs on this thread; returns at once otherwise (the caller then does
  * what libc would have done). */
 void iron__emu_kernel_stop(const char *fmt, ...) IRON__PRINTF(1, 2);
+/* The kernel runtime shim's hooks that route to the two above. */
+extern const iron__kernel_host iron__emu_kernel_host;
+
+/* emu_driver.c: registers the emulator's driver and the device models it
+ * emulates (the built-in driver table, src/device/builtin.c, calls it once
+ * when the registry starts). */
+iron_status iron__emu_register(void);
+/* The driver table (emu_driver.c). */
+extern iron_driver iron__emu_driver;
 
 /* report.c: appends who waits on what, for the tasks of one lane (NULL:
  * of every lane). */

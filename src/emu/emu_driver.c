@@ -2,18 +2,17 @@
  * emu_driver.c - the emulator's driver table: host buffers, loading a
  * program into emulated tile memory, and running its runtime sequence.
  *
- * The sequence is interpreted on the caller's thread between phases: fills
- * and drains are queued on their movers, run-time parameters and barriers
- * are written while every lane is idle, and at the end of each task group
- * (and of the sequence) the lanes run until what the phase awaits is done.
+ * The sequence (the program's op table) is interpreted on the caller's
+ * thread between phases: fills and drains are queued on their movers,
+ * run-time parameters and barriers are written while every lane is idle,
+ * and at the end of each task group (and of the sequence) the lanes run
+ * until what the phase awaits is done.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "device/device.h"
 #include "emu/emu.h"
-#include "tensor/tensor.h"
 
 static iron_status emu_buf_alloc(iron_driver *drv, size_t nbytes, void **host,
                                  void **handle)
@@ -71,17 +70,16 @@ static iron_status reset(emu_inst *in)
     iron__emu_mem_reset(in);
     for (int i = 0; i < p->nrtp_copies; i++) {
         const iron__rtp_copy *c = &p->rtp_copies[i];
-        const iron_rtp *r = p->d->rtps.v[c->rtp];
-        int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
+        const iron__prog_rtp *r = &p->rtps[c->rtp];
+        int tile = iron__program_tile(p, p->workers[c->worker].tile);
         if (r->initial)
             memcpy(in->tile_mem[tile] + c->addr, r->initial,
                    (size_t)r->count * iron_dtype_size(r->dtype));
     }
     for (int i = 0; i < p->nbarrier_copies; i++) {
-        in->barriers[i].name =
-            p->d->barriers.v[p->barrier_copies[i].barrier]->name;
+        in->barriers[i].name = p->barriers[p->barrier_copies[i].barrier].name;
         in->barriers[i].value =
-            p->d->barriers.v[p->barrier_copies[i].barrier]->initial;
+            p->barriers[p->barrier_copies[i].barrier].initial;
         in->barriers[i].owner = NULL;
     }
     iron_status s = IRON_OK;
@@ -140,7 +138,7 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     if (!in)
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
     in->prog = prog;
-    in->nworkers = prog->d->workers.n;
+    in->nworkers = prog->nworkers;
     in->nmovers = prog->nmovers;
     in->ntasks = in->nworkers + in->nmovers;
     in->tile_mem = iron__calloc((size_t)prog->ntiles + 1,
@@ -159,7 +157,7 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
         ok = (in->lanes[l].ready = iron__calloc((size_t)in->ntasks + 1,
                                                 sizeof(emu_task *))) &&
              (in->lanes[l].group_awaited =
-                  iron__calloc((size_t)prog->d->groups.n + 1, sizeof(int)));
+                  iron__calloc((size_t)prog->ngroups + 1, sizeof(int)));
     if (!ok) {
         emu_unload(drv, in);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
@@ -178,25 +176,26 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
 }
 
 /* Writes a run-time parameter into every worker's copy of the buffer. */
-static void set_rtp(emu_inst *in, const iron__rt_op *op, double value)
+static void set_rtp(emu_inst *in, const iron__prog_op *op, double value)
 {
     const iron_program *p = in->prog;
-    size_t esz = iron_dtype_size(op->rtp->dtype);
+    iron_dtype dt = p->rtps[op->rtp].dtype;
+    size_t esz = iron_dtype_size(dt);
     for (int i = 0; i < p->nrtp_copies; i++) {
         const iron__rtp_copy *c = &p->rtp_copies[i];
-        if (c->rtp != op->rtp->index)
+        if (c->rtp != op->rtp)
             continue;
-        int tile = iron__program_tile(p, p->d->workers.v[c->worker]->tile);
+        int tile = iron__program_tile(p, p->workers[c->worker].tile);
         uint8_t *at = in->tile_mem[tile] + c->addr + (size_t)op->index * esz;
-        iron__dtype_store(op->rtp->dtype, at, value);
+        iron__program_store(dt, at, value);
     }
 }
 
-static void set_barrier(emu_inst *in, const iron__rt_op *op)
+static void set_barrier(emu_inst *in, const iron__prog_op *op)
 {
     const iron_program *p = in->prog;
     for (int i = 0; i < p->nbarrier_copies; i++)
-        if (p->barrier_copies[i].barrier == op->barrier->index)
+        if (p->barrier_copies[i].barrier == op->barrier)
             iron__emu_barrier_set(&in->barriers[i], (int)op->value);
 }
 
@@ -215,50 +214,39 @@ static iron_status run_group(emu_inst *in, int g, iron_run_state *state)
 }
 
 /* The trace's name for a runtime op. */
-static const char *op_name(const iron__rt_op *op)
+static const char *op_name(const iron__prog_op *op)
 {
     switch (op->kind) {
-    case IRON__RT_FILL: return "fill";
-    case IRON__RT_DRAIN: return "drain";
-    case IRON__RT_SET_RTP: return "set run-time parameter";
-    case IRON__RT_SET_BARRIER: return "set barrier";
-    case IRON__RT_GROUP_START: return "task group start";
-    case IRON__RT_GROUP_FINISH: return "task group finish";
+    case IRON__OP_FILL: return "fill";
+    case IRON__OP_DRAIN: return "drain";
+    case IRON__OP_SET_RTP: return "set run-time parameter";
+    case IRON__OP_SET_BARRIER: return "set barrier";
+    case IRON__OP_GROUP_START: return "task group start";
+    case IRON__OP_GROUP_FINISH: return "task group finish";
     }
     return "op";
-}
-
-static const char *op_subject(const iron__rt_op *op)
-{
-    switch (op->kind) {
-    case IRON__RT_FILL:
-    case IRON__RT_DRAIN: return op->h->fifo->name;
-    case IRON__RT_SET_RTP: return op->rtp->name;
-    case IRON__RT_SET_BARRIER: return op->barrier->name;
-    default: return NULL;
-    }
 }
 
 /* After a stall at op `at`: the later fills and drains whose DMA sits in a
  * stalled lane, i.e. the ops the stalled tasks were waiting to see. */
 static void unissued(const emu_inst *in, int at, char *out, size_t n)
 {
-    const iron_design *d = in->prog->d;
+    const iron_program *p = in->prog;
     size_t len = 0;
     int named = 0;
     out[0] = '\0';
-    for (int j = at + 1; j < d->ops.n && len + 1 < n; j++) {
-        const iron__rt_op *op = &d->ops.v[j];
-        if (op->kind != IRON__RT_FILL && op->kind != IRON__RT_DRAIN)
+    for (int j = at + 1; j < p->nops && len + 1 < n; j++) {
+        const iron__prog_op *op = &p->ops[j];
+        if (op->kind != IRON__OP_FILL && op->kind != IRON__OP_DRAIN)
             continue;
-        const emu_mover *em = &in->movers[in->prog->op_mover[j]];
+        const emu_mover *em = &in->movers[op->mover];
         if (em->task.lane->status != IRON_EDEADLOCK)
             continue;
         int k = snprintf(out + len, n - len, "%s op %d (%s of fifo '%s', "
                          "argument %d '%s')",
                          named ? "," : ": the stalled tasks need", j,
-                         op->kind == IRON__RT_FILL ? "fill" : "drain",
-                         op->h->fifo->name, op->arg, d->args[op->arg].name);
+                         op->kind == IRON__OP_FILL ? "fill" : "drain",
+                         op->subject, op->arg, op->arg_name);
         if (k < 0 || (size_t)k >= n - len)
             break;
         len += (size_t)k;
@@ -276,7 +264,6 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     (void)drv;
     emu_inst *in = loaded;
     const iron_program *p = in->prog;
-    const iron_design *d = p->d;
     *state = IRON_RUN_ERROR;
     unsigned flags = args->size >= offsetof(iron_run_args, flags) +
                                        sizeof args->flags
@@ -330,15 +317,15 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         in->started = 1;
     }
     iron_status s = IRON_OK;
-    for (int i = 0; i < d->ops.n && s == IRON_OK; i++) {
-        const iron__rt_op *op = &d->ops.v[i];
+    for (int i = 0; i < p->nops && s == IRON_OK; i++) {
+        const iron__prog_op *op = &p->ops[i];
         if (in->trace)
-            iron__emu_prof_seq(in, op_name(op), op_subject(op),
-                               iron__now_ns(), 0);
+            iron__emu_prof_seq(in, op_name(op), op->subject, iron__now_ns(),
+                               0);
         switch (op->kind) {
-        case IRON__RT_FILL:
-        case IRON__RT_DRAIN: {
-            emu_mover *em = &in->movers[p->op_mover[i]];
+        case IRON__OP_FILL:
+        case IRON__OP_DRAIN: {
+            emu_mover *em = &in->movers[op->mover];
             int64_t shift = op->scalar >= 0 && op->scalar < args->nscalars
                                 ? args->scalars[op->scalar]
                                 : 0;
@@ -354,7 +341,7 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
              * the sequence goes on only once it is done. */
             if (op->wait && op->group == 0) {
                 s = run_group(in, 0, state);
-                if (s == IRON_EDEADLOCK && i + 1 < d->ops.n) {
+                if (s == IRON_EDEADLOCK && i + 1 < p->nops) {
                     char later[768];
                     unissued(in, i, later, sizeof later);
                     s = iron__fail_context(
@@ -362,26 +349,26 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
                         "the sequence waits at op %d (drain of fifo '%s', "
                         "awaited where it stands, outside any task group) "
                         "and has not issued its %d later op%s%s",
-                        i, op->h->fifo->name, d->ops.n - i - 1,
-                        d->ops.n - i - 1 == 1 ? "" : "s", later);
+                        i, op->subject, p->nops - i - 1,
+                        p->nops - i - 1 == 1 ? "" : "s", later);
                 }
             }
             break;
         }
-        case IRON__RT_SET_RTP:
+        case IRON__OP_SET_RTP:
             set_rtp(in, op,
                     op->scalar >= 0 && op->scalar < args->nscalars
                         ? (double)args->scalars[op->scalar]
                         : op->value);
             break;
-        case IRON__RT_SET_BARRIER:
+        case IRON__OP_SET_BARRIER:
             set_barrier(in, op);
             break;
-        case IRON__RT_GROUP_START:
+        case IRON__OP_GROUP_START:
             break;
-        case IRON__RT_GROUP_FINISH:
+        case IRON__OP_GROUP_FINISH:
             s = run_group(in, op->group, state);
-            if (s == IRON_EDEADLOCK && i + 1 < d->ops.n) {
+            if (s == IRON_EDEADLOCK && i + 1 < p->nops) {
                 char later[768];
                 unissued(in, i, later, sizeof later);
                 if (later[0])

@@ -152,7 +152,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
         ln->idle = 0;
         ln->ops_left = ln->awaited_left = 0;
         memset(ln->group_awaited, 0,
-               (size_t)(in->prog->d->groups.n + 1) *
+               (size_t)(in->prog->ngroups + 1) *
                    sizeof *ln->group_awaited);
     }
     for (int i = 0; i < n; i++) {

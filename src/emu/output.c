@@ -66,7 +66,7 @@ IRON_API void iron_set_output_handler(iron_output_fn fn, void *ctx)
 static void deliver(const emu_worker *ew, int fd, const char *text,
                     uint64_t iteration)
 {
-    const iron_worker *w = ew->w;
+    const iron__prog_worker *w = ew->w;
     iron_output_line line = {
         .size = sizeof line,
         .worker = w->name ? w->name : "?",

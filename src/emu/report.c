@@ -40,7 +40,6 @@ static void task_wait(const emu_task *t, iron__str *s)
 void iron__emu_report(const emu_inst *in, const emu_lane *lane,
                       iron__str *s)
 {
-    const iron_design *d = in->prog->d;
     int any = 0;
     for (int i = 0; i < in->nworkers; i++) {
         const emu_worker *ew = &in->workers[i];
@@ -65,11 +64,10 @@ void iron__emu_report(const emu_inst *in, const emu_lane *lane,
         iron__str_printf(s, "%sDMA %s", any++ ? "; " : "", em->m->label);
         if (pending) {
             const emu_op *op = &em->ops[em->head];
-            const iron__argsig *a = &d->args[op->op->arg];
             iron__str_printf(s, " (%s of argument %d '%s': %lld of %lld "
                                 "elements moved)",
-                             op->op->kind == IRON__RT_FILL ? "fill" : "drain",
-                             op->op->arg, a->name, (long long)op->done,
+                             op->op->kind == IRON__OP_FILL ? "fill" : "drain",
+                             op->op->arg, op->op->arg_name, (long long)op->done,
                              (long long)op->total);
         }
         task_wait(&em->task, s);

@@ -26,7 +26,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "compile/srcline.h"
 #include "emu/fiber.h"
 #include "emu/trap.h"
 
@@ -220,6 +219,31 @@ void iron__emu_kernel_stop(const char *fmt, ...)
     siglongjmp(t->jb, 1);
 }
 
+/* The kernel runtime shim's hooks (program/khost.c): what a kernel running
+ * on a lane prints becomes its worker's lines; exit, abort and a failed
+ * assert end its call. */
+static int host_write(int fd, const char *buf, size_t n)
+{
+    emu_worker *ew = iron__emu_current_worker();
+    if (!ew)
+        return 0;
+    iron__emu_output_write(ew, fd, buf, n);
+    return 1;
+}
+
+static int host_stop(const char *msg)
+{
+    if (!iron__emu_current_worker())
+        return 0;
+    iron__emu_kernel_stop("%s", msg);
+    return 1;
+}
+
+const iron__kernel_host iron__emu_kernel_host = {
+    .write = host_write,
+    .stop = host_stop,
+};
+
 /* --- the message ------------------------------------------------------- */
 
 static const char *signal_text(int sig, int code)
@@ -247,7 +271,7 @@ static void who(const emu_worker *ew, iron__str *s)
     iron__tile_name(ew->w->tile, tn, sizeof tn);
     iron__str_printf(s, "%s '%s' of worker '%s' on %s",
                      ew->is_core ? "core body" : "kernel",
-                     ew->w->kernel->entry, ew->w->name, tn);
+                     ew->w->kernel_entry, ew->w->name, tn);
     if (ew->is_core)
         iron__str_printf(s, " after %llu acquire%s",
                          (unsigned long long)ew->iterations,
@@ -298,7 +322,7 @@ static void describe_fault(const emu_trap *t, const emu_worker *ew,
     }
     char line[256];
     if (t->pc) {
-        iron__srcline(t->pc, line, sizeof line);
+        iron__program_srcline(t->pc, line, sizeof line);
         if (line[0])
             iron__str_printf(s, "; in %s", line);
     }

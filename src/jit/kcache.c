@@ -76,7 +76,7 @@ static void spec_text(const iron_jit *j, const iron_program *p, iron__str *s)
                      dv->memtile.dma_out, dv->shim.locks,
                      dv->shim.buffer_descriptors, dv->shim.dma_in,
                      dv->shim.dma_out, dv->lock_max_value);
-    iron__design_dump(p->d, s);
+    iron__design_dump(p->d, p, s);
     for (int i = 0; i < p->d->kernels.n; i++) {
         iron__str_printf(s, "kernel %d ", i);
         iron__jit_kernel_text(j, p->d->kernels.v[i], s);

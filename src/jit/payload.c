@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "cache/file.h"
+#include "design/design.h"
 #include "jit/payload.h"
 
 /* A small growable byte buffer (iron__str is for text). */

@@ -3,7 +3,7 @@
  *
  *   design   run the user's design function on the call's types/params
  *   verify   structural rules (src/verify/verify.c)
- *   place    tiles, pools, movers, resource checks (src/verify/place.c)
+ *   place    tiles, pools, movers, resource checks (src/place/place.c)
  *   compile  each distinct kernel -> shared object (src/compile)
  *   load     onto the device through its driver
  *
@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "jit/jit.h"
 #include "tensor/tensor.h"
+#include "place/place.h"
 #include "verify/verify.h"
 
 void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,

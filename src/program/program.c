@@ -1,10 +1,14 @@
 /*
- * program.c - the lifetime of a program (placed, compiled design).
+ * program.c - the lifetime of a program (placed, compiled design) and the
+ * program-level services drivers use instead of other modules' headers.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "compile/srcline.h"
+#include "design/design.h"
 #include "program/program.h"
+#include "tensor/tensor.h"
 
 iron_status iron__program_new(iron_program **out, iron_design *d,
                               const iron_device_info *dev)
@@ -44,7 +48,7 @@ void iron__program_free(iron_program *p)
     if (!p)
         return;
     iron__program_drop_kobjs(p);
-    for (int i = 0; p->wobjs && p->wclone && i < p->d->workers.n; i++)
+    for (int i = 0; p->wobjs && p->wclone && i < p->nworkers; i++)
         if (p->wclone[i])
             iron__kobj_free(p->wobjs[i]);
     for (int i = 0; i < p->nkclones; i++)
@@ -59,7 +63,27 @@ void iron__program_free(iron_program *p)
     iron__free(p->rtp_copies);
     iron__free(p->barrier_copies);
     iron__free(p->wargs);
-    iron__free(p->op_mover);
+    for (int i = 0; p->args && i < p->nargs; i++)
+        iron__free(p->args[i].name);
+    for (int i = 0; p->workers && i < p->nworkers; i++) {
+        iron__free(p->workers[i].name);
+        iron__free(p->workers[i].kernel_entry);
+    }
+    for (int i = 0; p->fifos && i < p->nfifos; i++)
+        iron__free(p->fifos[i].name);
+    for (int i = 0; p->rtps && i < p->nrtps; i++) {
+        iron__free(p->rtps[i].name);
+        iron__free(p->rtps[i].initial);
+    }
+    for (int i = 0; p->barriers && i < p->nbarriers; i++)
+        iron__free(p->barriers[i].name);
+    iron__free(p->args);
+    iron__free(p->workers);
+    iron__free(p->fifos);
+    iron__free(p->links);
+    iron__free(p->ops);
+    iron__free(p->rtps);
+    iron__free(p->barriers);
     iron__design_free(p->d);
     iron__free(p);
 }
@@ -80,4 +104,22 @@ const char *iron__tile_name(iron__tile t, char *buf, size_t len)
                                           : "compute tile",
              t.col, t.row);
     return buf;
+}
+
+iron_status iron__program_bind_core(const iron_program *p, int w,
+                                    const iron__core_api *api)
+{
+    if (w < 0 || w >= p->nworkers || !p->wobjs || !p->wobjs[w])
+        return iron__fail(IRON_ELOAD, "worker %d has no loaded kernel", w);
+    return iron__kobj_bind_core(p->wobjs[w], api);
+}
+
+void iron__program_store(iron_dtype dt, void *at, double value)
+{
+    iron__dtype_store(dt, at, value);
+}
+
+int iron__program_srcline(const void *pc, char *buf, size_t len)
+{
+    return iron__srcline(pc, buf, len);
 }

@@ -35,3 +35,21 @@ TEST(core_str_grows_and_hands_over)
     ASSERT_STR_EQ(iron__str_get(&s), "");
     ASSERT(iron__str_take(&s) == NULL);
 }
+
+TEST(core_alloc_exempt_neither_fails_nor_counts)
+{
+    iron__alloc_fail_at(1);
+    iron__alloc_exempt(1);
+    iron__alloc_exempt(1);   /* nests */
+    void *a = iron__malloc(8);
+    iron__alloc_exempt(-1);
+    void *b = iron__malloc(8);
+    iron__alloc_exempt(-1);
+    ASSERT(a != NULL);
+    ASSERT(b != NULL);
+    void *c = iron__malloc(8);   /* the first counted one */
+    ASSERT(c == NULL);
+    ASSERT_EQ(iron__alloc_fail_at(0), 1);
+    iron__free(a);
+    iron__free(b);
+}

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "core/core.h"
+#include "device/builtin.h"
 #include "device/device.h"
 #include "iron/iron_driver.h"
 #include "test.h"
@@ -75,6 +76,33 @@ TEST(device_builtin_models)
     ASSERT(iron_device_at(-1) == NULL);
     ASSERT(iron_device_at(NBUILTIN) == NULL);
     ASSERT(iron_device_name(NULL) == NULL);
+}
+
+/* The registry knows built-in drivers only through the table; the
+ * emulator registers its devices as any driver would. */
+TEST(device_builtin_driver_table)
+{
+    ASSERT_EQ(iron__nbuiltin_drivers, 1);
+    ASSERT_STR_EQ(iron__builtin_drivers[0].name, "emulator");
+    ASSERT(iron__builtin_drivers[0].register_fn != NULL);
+    ASSERT_EQ(iron_device_count(), NBUILTIN);
+    /* Registering again finds every name taken and adds nothing. */
+    ASSERT_FAILS(iron__builtin_drivers[0].register_fn(), IRON_EINVAL,
+                 "emulator: device 'npu1': iron_driver_register: device "
+                 "name 'npu1' is already taken");
+    ASSERT_EQ(iron_device_count(), NBUILTIN);
+}
+
+/* A test's allocation fault injection never reaches the one-time
+ * registration of the built-in drivers, and does not count it. */
+TEST(device_builtins_ignore_alloc_fault_injection)
+{
+    iron__alloc_fail_at(1);
+    int n = iron_device_count();   /* the registry's first use */
+    long allocs = iron__alloc_fail_at(0);
+    ASSERT_EQ(n, NBUILTIN);
+    ASSERT_EQ(allocs, 0);
+    ASSERT_STR_EQ(iron_device_name(iron_device_at(0)), "npu1");
 }
 
 TEST(device_whole_arrays)

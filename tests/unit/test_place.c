@@ -4,6 +4,8 @@
  * directly on the internal API (no jit, no compiler).
  */
 #include "test.h"
+#include "compile/rt.h"
+#include "place/place.h"
 #include "verify/verify.h"
 
 static const char src[] = "void k(int *a, int *b) { (void)a; (void)b; }";
@@ -61,16 +63,19 @@ TEST(place_workers_column_by_column)
     const iron_design *d = p->d;
     int want[6][2] = { { 0, 2 }, { 0, 3 }, { 0, 4 }, { 0, 5 }, { 1, 2 },
                        { 1, 3 } };
+    ASSERT_EQ(p->nworkers, 6);
     for (int i = 0; i < 6; i++) {
-        ASSERT_EQ(d->workers.v[i]->tile.col, want[i][0]);
-        ASSERT_EQ(d->workers.v[i]->tile.row, want[i][1]);
+        ASSERT_EQ(p->workers[i].tile.col, want[i][0]);
+        ASSERT_EQ(p->workers[i].tile.row, want[i][1]);
+        /* The placer leaves the design as the user built it. */
+        ASSERT_EQ(d->workers.v[i]->tile.col, -1);
     }
     /* Column 0 hosts four workers: the shim search goes east from each
      * fifo's column (0, 0, 1, 1, then 2 for column 1's workers). */
     const int shim[6] = { 0, 0, 1, 1, 2, 2 };
     for (int i = 0; i < 6; i++) {
-        const iron_fifo *f = d->fifos.v[2 * i];
-        ASSERT_EQ(p->movers[f->prod.mover].shim_col, shim[i]);
+        ASSERT_EQ(p->movers[p->fifos[2 * i].ends[0].mover].shim_col,
+                  shim[i]);
     }
     iron__program_free(p);
 }
@@ -131,4 +136,157 @@ TEST(place_rejects_what_does_not_fit)
     ASSERT_FAILS(build(&p, &info, 2, 1, 16), IRON_ERESOURCE,
                  "asks for 2 columns; device 'npu1_1col' has 1");
     iron__program_free(p);
+}
+
+/* The program is complete on its own: names, types, the sequence and the
+ * placement are in its tables, owned by it, and the design is unchanged. */
+TEST(place_program_tables_copy_the_design)
+{
+    iron_device_info info = dev_info("npu1_1col");
+    iron_program *p;
+    ASSERT_OK(build(&p, &info, 1, 2, 16));
+    const iron_design *d = p->d;
+    ASSERT_EQ(p->cols, 1);
+    ASSERT_EQ(p->nargs, 2);
+    ASSERT_STR_EQ(p->args[1].name, "y");
+    ASSERT(p->args[1].name != d->args[1].name);
+    ASSERT_EQ(p->args[1].dtype, IRON_INT32);
+    ASSERT_EQ(p->nworkers, 2);
+    ASSERT_STR_EQ(p->workers[1].name, "w1");
+    ASSERT_STR_EQ(p->workers[1].kernel_entry, "k");
+    ASSERT_EQ(p->workers[1].is_core, 0);
+    ASSERT_EQ(p->workers[1].nargs, 2);
+    ASSERT_EQ(p->wargs[1][0].kind, IRON_ARG_HANDLE);
+    ASSERT_STR_EQ(p->wargs[1][0].label, "fifo 'in1' (consumer)");
+    ASSERT_EQ(p->wargs[1][1].is_writer, 1);
+    ASSERT_EQ(p->nfifos, 4);
+    const iron__prog_fifo *f = &p->fifos[2];
+    ASSERT_STR_EQ(f->name, "in1");
+    ASSERT_EQ(f->obj_numel, 16);
+    ASSERT_EQ(f->obj_bytes, 64);
+    ASSERT_EQ(f->ncons, 1);
+    /* in1: the runtime fills it, worker w1 on (0,3) consumes it. */
+    ASSERT_EQ(f->ends[0].tile.col, -1);
+    ASSERT_EQ(f->ends[1].tile.col, 0);
+    ASSERT_EQ(f->ends[1].tile.row, 3);
+    ASSERT_EQ(f->ends[1].pool, p->wargs[1][0].pool);
+    ASSERT_EQ(f->ends[1].buffers, 2);
+    ASSERT(iron__program_end(p, 2, 0) == &f->ends[1]);
+    ASSERT_EQ(p->nops, 4);
+    const iron__prog_op *fill = &p->ops[2], *drain = &p->ops[3];
+    ASSERT_EQ(fill->kind, IRON__OP_FILL);
+    ASSERT_EQ(fill->fifo, 2);
+    ASSERT_STR_EQ(fill->subject, "in1");
+    ASSERT_STR_EQ(fill->arg_name, "x");
+    ASSERT_EQ(fill->mover, f->ends[0].mover);
+    ASSERT_EQ(fill->shim_col, 0);
+    ASSERT_EQ(drain->kind, IRON__OP_DRAIN);
+    ASSERT_EQ(drain->wait, 1);
+    ASSERT_EQ(drain->arg, 1);
+    ASSERT_EQ(drain->rtp, -1);
+    ASSERT_EQ(p->ngroups, 0);
+    iron__program_free(p);
+}
+
+/* Every allocation of the tables and the placement may fail: each failure
+ * is a clean IRON_ENOMEM, and the program frees what was made. */
+TEST(place_allocation_failures_are_clean)
+{
+    iron_device_info info = dev_info("npu1_1col");
+    iron_status s = IRON_ENOMEM;
+    for (long n = 1; s == IRON_ENOMEM && n < 200; n++) {
+        static iron__argsig args[1];
+        args[0] = (iron__argsig){ "x", IRON__ROLE_INOUT, IRON_INT32,
+                                  { 1, { 64 } }, 64 };
+        iron_design *d;
+        ASSERT_OK(iron__design_new(&d, "t", 1, args, 0, NULL, 1, &info,
+                                   NULL, 0, NULL));
+        iron_kernel *k = iron_kernel_new(d, "k", src, "int32*, int32*");
+        iron_fifo *fi = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(16), 2);
+        iron_fifo *fo = iron_fifo_new(d, "b", IRON_INT32, IRON_SHAPE(16), 2);
+        iron_worker_new(d, "w", k, 1,
+                        IRON_ARGS(iron_use(iron_fifo_cons(fi)),
+                                  iron_use(iron_fifo_prod(fo))));
+        iron_rt_fill(d, iron_fifo_prod(fi), 0, iron_tap_linear(64));
+        iron_rt_drain(d, iron_fifo_cons(fo), 0, iron_tap_linear(64),
+                      IRON_WAIT);
+        ASSERT_OK(iron_design_status(d));
+        iron_program *p;
+        ASSERT_OK(iron__program_new(&p, d, &info));
+        iron__alloc_fail_at(n);
+        s = iron__place(p);
+        iron__alloc_fail_at(0);
+        if (s != IRON_OK) {
+            ASSERT_EQ(s, IRON_ENOMEM);
+            ASSERT_CONTAINS(iron_last_error(), "out of memory");
+        }
+        iron__program_free(p);
+    }
+    ASSERT_OK(s);
+}
+
+/* The program-level services a driver uses instead of other modules. */
+TEST(place_program_services)
+{
+    iron_device_info info = dev_info("npu1_1col");
+    iron_program *p;
+    ASSERT_OK(build(&p, &info, 1, 1, 16));
+    static const iron__core_api api;
+    /* No kernels are loaded here: binding fails cleanly. */
+    ASSERT_FAILS(iron__program_bind_core(p, 0, &api), IRON_ELOAD,
+                 "worker 0 has no loaded kernel");
+    ASSERT_FAILS(iron__program_bind_core(p, 5, &api), IRON_ELOAD,
+                 "worker 5");
+    int32_t v = 0;
+    iron__program_store(IRON_INT32, &v, 41.0);
+    ASSERT_EQ(v, 41);
+    char buf[64];
+    buf[0] = 'x';
+    (void)iron__program_srcline(NULL, buf, sizeof buf);
+    ASSERT(memchr(buf, '\0', sizeof buf) != NULL);
+    iron__program_free(p);
+}
+
+/* The kernel runtime shim's host side goes through the hooks a driver
+ * installs; a hook that declines (no kernel of its runs here) leaves the
+ * shim to do what it does outside any driver. */
+static char hook_text[64];
+static int hook_stops, hook_take;
+
+static int hook_write(int fd, const char *buf, size_t n)
+{
+    if (!hook_take)
+        return 0;
+    snprintf(hook_text, sizeof hook_text, "%d:%.*s", fd, (int)n, buf);
+    return 1;
+}
+
+static int hook_stop(const char *msg)
+{
+    hook_stops++;
+    snprintf(hook_text, sizeof hook_text, "%s", msg);
+    return 1;
+}
+
+TEST(program_kernel_host_hooks)
+{
+    static const iron__kernel_host hooks = { hook_write, hook_stop };
+    iron__program_kernel_host(&hooks);
+    hook_take = 1;
+    iron__rt_host.write(1, "hello", 5);
+    ASSERT_STR_EQ(hook_text, "1:hello");
+    iron__rt_host.stop("exit(3)");
+    ASSERT_EQ(hook_stops, 1);
+    ASSERT_STR_EQ(hook_text, "the kernel called exit(3)");
+    iron__rt_host.assert_fail("x > 0", "k.c", 7, "k");
+    ASSERT_STR_EQ(hook_text, "assertion 'x > 0' failed at k.c:7 in k()");
+    /* Declined: written to the fd instead (an empty write is harmless). */
+    hook_take = 0;
+    hook_text[0] = '\0';
+    iron__rt_host.write(1, "", 0);
+    ASSERT_STR_EQ(hook_text, "");
+    /* No hooks: stop returns, so the shim goes on to libc. */
+    iron__program_kernel_host(NULL);
+    iron__rt_host.stop("exit(0)");
+    ASSERT_EQ(hook_stops, 2);
 }

@@ -1,16 +1,18 @@
 /*
- * place.c - placement: workers onto compute tiles (pinned ones where the
- * user put them, the rest round-robin over the granted columns), memtile
- * links onto memtiles, FIFO endpoints into buffer pools, DMA movers onto
- * channels; then every tile's resources are checked against the device
- * model and an over-limit design is rejected with the tile, the resource,
- * the demand and the limit.
+ * place.c - placement (place layer): workers onto compute tiles (pinned
+ * ones where the user put them, the rest round-robin over the granted
+ * columns), memtile links onto memtiles, FIFO endpoints into buffer pools,
+ * DMA movers onto channels; then every tile's resources are checked
+ * against the device model and an over-limit design is rejected with the
+ * tile, the resource, the demand and the limit.  It reads the design and
+ * writes only the program's tables (tiles in p->workers, p->links and the
+ * FIFO endpoints p->fifos[].ends, shim columns in p->ops).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "design/layout.h"
-#include "verify/verify.h"
+#include "place/place.h"
 
 static uint32_t align_up(size_t n)
 {
@@ -38,12 +40,19 @@ static iron__tile_use *use_tile(iron_program *p, iron__tile t)
 /* --- workers ------------------------------------------------------------ */
 
 /* The worker on tile t, or NULL. */
-static const iron_worker *worker_at(const iron_design *d, iron__tile t)
+static const iron__prog_worker *worker_at(const iron_program *p,
+                                          iron__tile t)
 {
-    for (int i = 0; i < d->workers.n; i++)
-        if (same_tile(d->workers.v[i]->tile, t))
-            return d->workers.v[i];
+    for (int i = 0; i < p->nworkers; i++)
+        if (same_tile(p->workers[i].tile, t))
+            return &p->workers[i];
     return NULL;
+}
+
+/* Where worker w of the design was placed. */
+static iron__tile tile_of(const iron_program *p, const iron_worker *w)
+{
+    return p->workers[w->index].tile;
 }
 
 /* The order workers are placed in: upstream's placer takes them in the
@@ -61,7 +70,7 @@ static int placement_before(const iron_worker *a, const iron_worker *b)
  * land in memory-adjacent tiles, as they would on hardware. */
 static iron_status place_workers(iron_program *p)
 {
-    iron_design *d = p->d;
+    const iron_design *d = p->d;
     int cols = d->cols, rows = p->dev.compute_rows;
     if (d->workers.n > cols * rows)
         return iron__fail(IRON_ERESOURCE,
@@ -70,7 +79,7 @@ static iron_status place_workers(iron_program *p)
                           d->workers.n, cols, cols == 1 ? "" : "s", rows,
                           cols * rows);
     for (int i = 0; i < d->workers.n; i++) {
-        iron_worker *w = d->workers.v[i];
+        iron__prog_worker *w = &p->workers[i];
         if (!w->pinned) {
             w->tile.col = w->tile.row = -1;
             continue;
@@ -84,10 +93,10 @@ static iron_status place_workers(iron_program *p)
     }
     int next = 0;
     for (int placed = 0; placed < d->workers.n; placed++) {
-        iron_worker *w = NULL;
+        const iron_worker *w = NULL;
         for (int i = 0; i < d->workers.n; i++) {
-            iron_worker *c = d->workers.v[i];
-            if (!c->pinned && c->tile.col < 0 &&
+            const iron_worker *c = d->workers.v[i];
+            if (!c->pinned && tile_of(p, c).col < 0 &&
                 (!w || placement_before(c, w)))
                 w = c;
         }
@@ -95,19 +104,18 @@ static iron_status place_workers(iron_program *p)
             break;
         for (;; next++) {
             iron__tile t = { next / rows, IRON__ROW_COMPUTE + next % rows };
-            if (!worker_at(d, t)) {
-                w->tile = t;
+            if (!worker_at(p, t)) {
+                p->workers[w->index].tile = t;
                 next++;
                 break;
             }
         }
     }
     for (int i = 0; i < d->workers.n; i++) {
-        iron__tile_use *u = use_tile(p, d->workers.v[i]->tile);
+        iron__tile_use *u = use_tile(p, p->workers[i].tile);
         u->worker = i;
-        u->stack = d->workers.v[i]->stack_bytes
-                       ? d->workers.v[i]->stack_bytes
-                       : p->dev.compute.stack_bytes;
+        u->stack = p->workers[i].stack_bytes ? p->workers[i].stack_bytes
+                                             : p->dev.compute.stack_bytes;
     }
     return IRON_OK;
 }
@@ -150,12 +158,13 @@ static int round_half_even(int sum, int n)
 }
 
 /* Adds the columns of the workers using fifo f to *sum / *n. */
-static void worker_cols(const iron_fifo *f, int *sum, int *n)
+static void worker_cols(const iron_program *p, const iron_fifo *f, int *sum,
+                        int *n)
 {
     for (int c = -1; c < f->ncons; c++) {
         const iron_handle *h = c < 0 ? &f->prod : f->cons[c];
         if (h->user == IRON__USER_WORKER) {
-            *sum += h->worker->tile.col;
+            *sum += tile_of(p, h->worker).col;
             (*n)++;
         }
     }
@@ -163,21 +172,21 @@ static void worker_cols(const iron_fifo *f, int *sum, int *n)
 
 /* The column upstream's placer starts from for a fifo's memtile or shim
  * end: the mean column of the compute tiles that use it (0 if none). */
-static int fifo_home_col(const iron_fifo *f)
+static int fifo_home_col(const iron_program *p, const iron_fifo *f)
 {
     int sum = 0, n = 0;
-    worker_cols(f, &sum, &n);
+    worker_cols(p, f, &sum, &n);
     return n ? round_half_even(sum, n) : 0;
 }
 
 /* A link's home column: the mean over the workers of all its fifos. */
-static int link_home_col(const iron__link *l)
+static int link_home_col(const iron_program *p, const iron__link *l)
 {
     int sum = 0, n = 0;
     for (int i = 0; i < l->nin; i++)
-        worker_cols(l->in[i]->fifo, &sum, &n);
+        worker_cols(p, l->in[i]->fifo, &sum, &n);
     for (int i = 0; i < l->nout; i++)
-        worker_cols(l->out[i]->fifo, &sum, &n);
+        worker_cols(p, l->out[i]->fifo, &sum, &n);
     return n ? round_half_even(sum, n) : 0;
 }
 
@@ -185,13 +194,12 @@ static int link_home_col(const iron__link *l)
  * as workers are placed) that no worker or earlier link uses, or col -1. */
 static iron__tile free_compute_tile(const iron_program *p, int home)
 {
-    const iron_design *d = p->d;
-    for (int c = home; c < d->cols; c++)
+    for (int c = home; c < p->cols; c++)
         for (int r = 0; r < p->dev.compute_rows; r++) {
             iron__tile t = { c, IRON__ROW_COMPUTE + r };
-            int taken = worker_at(d, t) != NULL;
-            for (int i = 0; i < d->links.n && !taken; i++)
-                taken = same_tile(d->links.v[i]->tile, t);
+            int taken = worker_at(p, t) != NULL;
+            for (int i = 0; i < p->nlinks && !taken; i++)
+                taken = same_tile(p->links[i].tile, t);
             if (!taken)
                 return t;
         }
@@ -205,14 +213,14 @@ static iron__tile free_compute_tile(const iron_program *p, int home)
  * compute tile from there when asked for any compute tile. */
 static iron_status place_links(iron_program *p)
 {
-    iron_design *d = p->d;
+    const iron_design *d = p->d;
     int used_in[64] = { 0 }, used_out[64] = { 0 };
     for (int i = 0; i < d->links.n; i++) {
-        iron__link *l = d->links.v[i];
+        const iron__link *l = d->links.v[i];
         if (l->place != IRON_LINK_TILE)
             continue;
         /* The tile is inside the grant (checked when the link was made). */
-        const iron_worker *w = worker_at(d, l->tile);
+        const iron__prog_worker *w = worker_at(p, l->tile);
         if (l->tile.row == IRON__ROW_MEMTILE) {
             used_in[l->tile.col] += l->nin;
             used_out[l->tile.col] += l->nout;
@@ -226,8 +234,9 @@ static iron_status place_links(iron_program *p)
         }
     }
     for (int i = 0; i < d->links.n; i++) {
-        iron__link *l = d->links.v[i];
-        int home = link_home_col(l);
+        const iron__link *l = d->links.v[i];
+        iron__prog_link *pl = &p->links[i];
+        int home = link_home_col(p, l);
         if (l->place == IRON_LINK_ANY_MEMTILE) {
             int c = home;
             while (c < d->cols &&
@@ -243,13 +252,13 @@ static iron_status place_links(iron_program *p)
                                   l->index, l->nin, l->nout, home,
                                   d->cols - 1, p->dev.memtile.dma_in,
                                   p->dev.memtile.dma_out);
-            l->tile.col = c;
-            l->tile.row = IRON__ROW_MEMTILE;
+            pl->tile.col = c;
+            pl->tile.row = IRON__ROW_MEMTILE;
             used_in[c] += l->nin;
             used_out[c] += l->nout;
         } else if (l->place == IRON_LINK_ANY_COMPUTE) {
-            l->tile = free_compute_tile(p, home);
-            if (l->tile.col < 0)
+            pl->tile = free_compute_tile(p, home);
+            if (pl->tile.col < 0)
                 return iron__fail(IRON_ERESOURCE,
                                   "link %d asks for any compute tile; none "
                                   "is free from column %d to %d",
@@ -264,9 +273,9 @@ static iron_status place_links(iron_program *p)
                                                : "join",
                  big->fifo->name);
         snprintf(why, sizeof why, "declared depth %d on the %s", big->depth,
-                 iron__tile_name(l->tile, tn, sizeof tn));
-        l->pool = add_pool(p, l->tile, big->fifo, big->depth, l->big_bytes,
-                           label, why);
+                 iron__tile_name(pl->tile, tn, sizeof tn));
+        pl->pool = add_pool(p, pl->tile, big->fifo, big->depth, l->big_bytes,
+                            label, why);
     }
     return IRON_OK;
 }
@@ -296,7 +305,8 @@ static int core_reaches(iron__tile core, iron__tile mem)
  * cores reaches the other's memory.  *where is the tile holding the
  * buffers: the producer's, unless only the producer reaches the
  * consumer's memory (a consumer west of its producer). */
-static int shares_memory(const iron_fifo *f, iron__tile *where)
+static int shares_memory(const iron_program *p, const iron_fifo *f,
+                         iron__tile *where)
 {
     if (f->ncons != 1)
         return 0;
@@ -304,7 +314,7 @@ static int shares_memory(const iron_fifo *f, iron__tile *where)
     if (pr->user != IRON__USER_WORKER || co->user != IRON__USER_WORKER ||
         pr->has_dims || co->has_dims)
         return 0;
-    iron__tile pt = pr->worker->tile, ct = co->worker->tile;
+    iron__tile pt = tile_of(p, pr->worker), ct = tile_of(p, co->worker);
     int right = core_reaches(pt, ct), left = core_reaches(ct, pt);
     if (!right && !left)
         return 0;
@@ -326,8 +336,8 @@ static int depths_per_endpoint(const iron_fifo *f)
  * findObjectFifoSize: per-endpoint depths exactly; one declared depth
  * gives max acquire + 1 (1 when both are 1), the max acquire being the
  * most any worker on that tile holds of this fifo at once. */
-static int compute_end_depth(const iron_fifo *f, const iron_handle *h,
-                             char *why, size_t len)
+static int compute_end_depth(const iron_program *p, const iron_fifo *f,
+                             const iron_handle *h, char *why, size_t len)
 {
     if (depths_per_endpoint(f)) {
         snprintf(why, len, "per-endpoint depth %d", h->depth);
@@ -337,7 +347,7 @@ static int compute_end_depth(const iron_fifo *f, const iron_handle *h,
     for (int c = -1; c < f->ncons; c++) {
         const iron_handle *o = c < 0 ? &f->prod : f->cons[c];
         if (o->user == IRON__USER_WORKER &&
-            same_tile(o->worker->tile, h->worker->tile) &&
+            same_tile(tile_of(p, o->worker), tile_of(p, h->worker)) &&
             o->max_acquire > acq)
             acq = o->max_acquire;
     }
@@ -350,23 +360,24 @@ static int compute_end_depth(const iron_fifo *f, const iron_handle *h,
     return acq + 1;
 }
 
-static void set_buffers(iron_handle *h, const iron__pool *pl)
+static void set_buffers(iron__prog_end *e, const iron__pool *pl)
 {
-    h->buffers = pl->depth;
-    snprintf(h->why, sizeof h->why, "%s", pl->why);
+    e->buffers = pl->depth;
+    snprintf(e->why, sizeof e->why, "%s", pl->why);
 }
 
 /* The source end of a fifo's transfers: its producer's pool (or the
  * host), with the piece of a link's big object it covers. */
-static iron__end source_end(iron_program *p, iron_fifo *f, int shared,
+static iron__end source_end(iron_program *p, const iron_fifo *f, int shared,
                             iron__tile where)
 {
-    iron_handle *prod = &f->prod;
-    iron__end e = { -1, 0, 0, prod->has_dims ? &prod->dims : NULL, 1 };
+    const iron_handle *prod = &f->prod;
+    iron__prog_end *pe = iron__place_end(p, prod);
+    iron__end e = { -1, 0, 0, pe->has_dims ? &pe->dims : NULL, 1 };
     switch (prod->user) {
     case IRON__USER_WORKER: {
         char label[96], why[80];
-        prod->tile = prod->worker->tile;
+        pe->tile = tile_of(p, prod->worker);
         int depth;
         if (shared) {
             char tn[48];
@@ -374,31 +385,32 @@ static iron__end source_end(iron_program *p, iron_fifo *f, int shared,
             snprintf(why, sizeof why, "declared depth %d, shared memory "
                      "on %s", depth, iron__tile_name(where, tn, sizeof tn));
         } else {
-            where = prod->tile;
-            depth = compute_end_depth(f, prod, why, sizeof why);
+            where = pe->tile;
+            depth = compute_end_depth(p, f, prod, why, sizeof why);
         }
-        prod->pool = add_pool(p, where, f, depth, f->obj_bytes,
-                              iron__handle_label(prod, label, sizeof label),
-                              why);
-        prod->slot = add_writer(p, prod->pool);
-        set_buffers(prod, &p->pools[prod->pool]);
-        e.pool = prod->pool;
+        pe->pool = add_pool(p, where, f, depth, f->obj_bytes,
+                            iron__handle_label(prod, label, sizeof label),
+                            why);
+        pe->slot = add_writer(p, pe->pool);
+        set_buffers(pe, &p->pools[pe->pool]);
+        e.pool = pe->pool;
         break;
     }
     case IRON__USER_LINK: {
-        iron__link *l = prod->link;
-        prod->tile = l->tile;
-        prod->pool = l->pool;
+        const iron__link *l = prod->link;
+        const iron__prog_link *pl = &p->links[l->index];
+        pe->tile = pl->tile;
+        pe->pool = pl->pool;
         if (l->kind == IRON__LINK_SPLIT)
             e.offset = l->offsets[index_in(l->out, l->nout, prod)];
         e.pieces = l->out_pieces;
-        e.pool = l->pool;
-        set_buffers(prod, &p->pools[l->pool]);
+        e.pool = pl->pool;
+        set_buffers(pe, &p->pools[pl->pool]);
         break;
     }
     case IRON__USER_RUNTIME:
     case IRON__USER_NONE:
-        snprintf(prod->why, sizeof prod->why, "host memory");
+        snprintf(pe->why, sizeof pe->why, "host memory");
         break;
     }
     return e;
@@ -421,44 +433,46 @@ static int push_mover(iron_program *p, const iron_fifo *f, iron__end src)
  * fed by one broadcasting mover; link inputs write their piece of the
  * link's pool; each drain is a mover of its own reading the producer's
  * pool. */
-static void place_fifo(iron_program *p, iron_fifo *f)
+static void place_fifo(iron_program *p, const iron_fifo *f)
 {
-    iron__tile where = f->prod.tile;
-    int shared = shares_memory(f, &where);
+    iron__tile where = { 0, 0 };
+    int shared = shares_memory(p, f, &where);
     iron__end src = source_end(p, f, shared, where);
     iron__mover m;
     memset(&m, 0, sizeof m);
     for (int c = 0; c < f->ncons; c++) {
-        iron_handle *h = f->cons[c];
-        iron__end dst = { -1, 0, 0, h->has_dims ? &h->dims : NULL, 1 };
+        const iron_handle *h = f->cons[c];
+        iron__prog_end *he = iron__place_end(p, h);
+        iron__end dst = { -1, 0, 0, he->has_dims ? &he->dims : NULL, 1 };
         char label[96], why[80];
         if (h->user == IRON__USER_WORKER) {
-            h->tile = h->worker->tile;
+            he->tile = tile_of(p, h->worker);
             if (shared) {
-                h->pool = src.pool;
-                h->slot = add_reader(p, src.pool);
-                set_buffers(h, &p->pools[src.pool]);
+                he->pool = src.pool;
+                he->slot = add_reader(p, src.pool);
+                set_buffers(he, &p->pools[src.pool]);
                 continue;
             }
-            int depth = compute_end_depth(f, h, why, sizeof why);
-            h->pool = add_pool(p, h->tile, f, depth, f->obj_bytes,
-                               iron__handle_label(h, label, sizeof label),
-                               why);
-            h->slot = add_reader(p, h->pool);
-            dst.pool = h->pool;
+            int depth = compute_end_depth(p, f, h, why, sizeof why);
+            he->pool = add_pool(p, he->tile, f, depth, f->obj_bytes,
+                                iron__handle_label(h, label, sizeof label),
+                                why);
+            he->slot = add_reader(p, he->pool);
+            dst.pool = he->pool;
         } else if (h->user == IRON__USER_LINK) {
-            iron__link *l = h->link;
-            h->tile = l->tile;
-            h->pool = l->pool;
-            dst.pool = l->pool;
+            const iron__link *l = h->link;
+            const iron__prog_link *pl = &p->links[l->index];
+            he->tile = pl->tile;
+            he->pool = pl->pool;
+            dst.pool = pl->pool;
             if (l->kind == IRON__LINK_JOIN)
                 dst.offset = l->offsets[index_in(l->in, l->nin, h)];
             dst.pieces = l->in_pieces;
         } else {
-            snprintf(h->why, sizeof h->why, "host memory");
+            snprintf(he->why, sizeof he->why, "host memory");
             continue;  /* drains: below */
         }
-        set_buffers(h, &p->pools[h->pool]);
+        set_buffers(he, &p->pools[he->pool]);
         dst.slot = add_writer(p, dst.pool);
         m.dst[m.ndst++] = dst;
     }
@@ -466,15 +480,15 @@ static void place_fifo(iron_program *p, iron_fifo *f)
         int mi = push_mover(p, f, src);
         p->movers[mi].ndst = m.ndst;
         memcpy(p->movers[mi].dst, m.dst, sizeof m.dst);
-        f->mover = mi;
+        p->fifos[f->index].mover = mi;
         if (f->prod.user == IRON__USER_RUNTIME)
-            f->prod.mover = mi;
+            iron__place_end(p, &f->prod)->mover = mi;
     }
     for (int c = 0; c < f->ncons; c++) {
-        iron_handle *h = f->cons[c];
+        const iron_handle *h = f->cons[c];
         if (h->user != IRON__USER_RUNTIME)
             continue;
-        h->mover = push_mover(p, f, src);
+        iron__place_end(p, h)->mover = push_mover(p, f, src);
     }
 }
 
@@ -482,7 +496,7 @@ static void place_fifo(iron_program *p, iron_fifo *f)
 
 static void place_worker_args(iron_program *p)
 {
-    iron_design *d = p->d;
+    const iron_design *d = p->d;
     for (int w = 0; w < d->workers.n; w++) {
         const iron_worker *wk = d->workers.v[w];
         for (int a = 0; a < wk->nargs; a++) {
@@ -490,8 +504,9 @@ static void place_worker_args(iron_program *p)
             const iron_arg *arg = &wk->args[a];
             wa->pool = wa->slot = wa->copy = -1;
             if (arg->kind == IRON_ARG_HANDLE) {
-                wa->pool = arg->handle->pool;
-                wa->slot = arg->handle->slot;
+                const iron__prog_end *e = iron__place_end(p, arg->handle);
+                wa->pool = e->pool;
+                wa->slot = e->slot;
                 wa->is_writer = arg->handle->is_prod;
             } else if (arg->kind == IRON_ARG_RTP) {
                 iron__rtp_copy *c = &p->rtp_copies[p->nrtp_copies];
@@ -516,9 +531,10 @@ static iron_status check_dims(const iron_program *p)
 {
     const iron_design *d = p->d;
     for (int i = 0; i < d->fifos.n; i++) {
-        iron_fifo *f = d->fifos.v[i];
+        const iron_fifo *f = d->fifos.v[i];
         for (int c = -1; c < f->ncons; c++) {
-            iron_handle *h = c < 0 ? &f->prod : f->cons[c];
+            const iron_handle *h = c < 0 ? &f->prod : f->cons[c];
+            iron__prog_end *e = iron__place_end(p, h);
             if (!h->has_dims)
                 continue;
             char hl[96], tl[48], label[160];
@@ -529,24 +545,24 @@ static iron_status check_dims(const iron_program *p)
                                   "the runtime sequence uses; give the "
                                   "order with the %s's access pattern",
                                   hl, h->is_prod ? "fill" : "drain");
-            int max = h->tile.row == IRON__ROW_MEMTILE ? IRON__DIMS_MEMTILE
+            int max = e->tile.row == IRON__ROW_MEMTILE ? IRON__DIMS_MEMTILE
                                                        : IRON__DIMS_COMPUTE;
             snprintf(label, sizeof label, "%s on %s", hl,
-                     iron__tile_name(h->tile, tl, sizeof tl));
+                     iron__tile_name(e->tile, tl, sizeof tl));
             /* A memtile buffer descriptor encodes no wrap for its
              * outermost dimension: a pattern describing part of the
              * object (one tile of a joined object, say) keeps counting
              * that dimension until the object's length is moved, which
              * walks over the rest.  Upstream's whole-array matmul relies
              * on it. */
-            int64_t count = iron_tap_count(&h->dims);
-            h->dims_wrap = 1;
-            if (h->tile.row == IRON__ROW_MEMTILE && count > 0 &&
+            int64_t count = iron_tap_count(&e->dims);
+            e->dims_wrap = 1;
+            if (e->tile.row == IRON__ROW_MEMTILE && count > 0 &&
                 count < f->obj_numel && f->obj_numel % count == 0) {
-                h->dims_wrap = f->obj_numel / count;
-                h->dims.sizes[0] *= h->dims_wrap;
+                e->dims_wrap = f->obj_numel / count;
+                e->dims.sizes[0] *= e->dims_wrap;
             }
-            iron_status s = iron__dims_check(&h->dims, max, f->dtype,
+            iron_status s = iron__dims_check(&e->dims, max, f->dtype,
                                              f->obj_numel, label);
             if (s != IRON_OK)
                 return s;
@@ -561,7 +577,6 @@ static iron_status check_dims(const iron_program *p)
  * locks, BDs and DMA channels. */
 static void account_tiles(iron_program *p)
 {
-    const iron_design *d = p->d;
     for (int i = 0; i < p->ntiles; i++) {
         iron__tile_use *u = &p->tiles[i];
         u->mem_used = u->stack + u->kdata;
@@ -578,13 +593,13 @@ static void account_tiles(iron_program *p)
     }
     for (int i = 0; i < p->nrtp_copies; i++) {
         iron__rtp_copy *c = &p->rtp_copies[i];
-        const iron_rtp *r = d->rtps.v[c->rtp];
-        iron__tile_use *u = use_tile(p, d->workers.v[c->worker]->tile);
+        const iron__prog_rtp *r = &p->rtps[c->rtp];
+        iron__tile_use *u = use_tile(p, p->workers[c->worker].tile);
         c->addr = u->mem_used;
         u->mem_used += align_up((size_t)r->count * iron_dtype_size(r->dtype));
     }
     for (int i = 0; i < p->nbarrier_copies; i++)
-        use_tile(p, d->workers.v[p->barrier_copies[i].worker]->tile)->locks++;
+        use_tile(p, p->workers[p->barrier_copies[i].worker].tile)->locks++;
     for (int i = 0; i < p->nmovers; i++) {
         const iron__mover *m = &p->movers[i];
         /* Movers of one fifo reading one pool (its array-side broadcast
@@ -618,8 +633,8 @@ static void tile_inventory(const iron_program *p, const iron__tile_use *u,
     }
     for (int i = 0; i < p->nrtp_copies; i++) {
         const iron__rtp_copy *c = &p->rtp_copies[i];
-        const iron_rtp *r = p->d->rtps.v[c->rtp];
-        if (same_tile(p->d->workers.v[c->worker]->tile, u->tile))
+        const iron__prog_rtp *r = &p->rtps[c->rtp];
+        if (same_tile(p->workers[c->worker].tile, u->tile))
             iron__str_printf(s, "rtp '%s' %u B, ", r->name,
                              align_up((size_t)r->count *
                                       iron_dtype_size(r->dtype)));
@@ -643,7 +658,7 @@ static iron_status check_tiles(const iron_program *p)
         iron__tile_name(u->tile, tn, sizeof tn);
         if (u->worker >= 0)
             snprintf(who, sizeof who, "%s (worker '%s')", tn,
-                     p->d->workers.v[u->worker]->name);
+                     p->workers[u->worker].name);
         else
             snprintf(who, sizeof who, "%s", tn);
         if (u->mem_used > ti->memory_bytes) {
@@ -687,7 +702,7 @@ static iron_status check_tiles(const iron_program *p)
  * placer, the mean column of the workers using its fifo (0 if none). */
 static int mover_home_col(const iron_program *p, const iron__mover *m)
 {
-    return fifo_home_col(p->d->fifos.v[m->fifo]);
+    return fifo_home_col(p, p->d->fifos.v[m->fifo]);
 }
 
 /* The runtime handle a host mover serves: the fill's producer or the
@@ -701,7 +716,8 @@ static const iron_handle *runtime_handle(const iron_program *p, int mi)
     if (m->ndst > 0)
         return NULL;
     for (int c = 0; c < f->ncons; c++)
-        if (f->cons[c]->user == IRON__USER_RUNTIME && f->cons[c]->mover == mi)
+        if (f->cons[c]->user == IRON__USER_RUNTIME &&
+            iron__place_end(p, f->cons[c])->mover == mi)
             return f->cons[c];
     return NULL;
 }
@@ -711,7 +727,7 @@ static const iron_handle *runtime_handle(const iron_program *p, int mi)
  * the home column eastwards with a free channel. */
 static iron_status place_shim(iron_program *p)
 {
-    int cols = p->d->cols;
+    int cols = p->cols;
     int used_out[64] = { 0 }, used_in[64] = { 0 };
     int need_out = 0, need_in = 0;
     for (int i = 0; i < p->nmovers; i++) {
@@ -760,7 +776,7 @@ static iron_status place_shim(iron_program *p)
                               "shim from column %d eastwards, and none is "
                               "left; the design needs %d, the %d granted "
                               "column%s %s %d x %d",
-                              p->d->fifos.v[m->fifo]->name,
+                              p->fifos[m->fifo].name,
                               from_host ? "MM2S (host-to-array)"
                                         : "S2MM (array-to-host)",
                               home, from_host ? need_out : need_in, cols,
@@ -774,21 +790,21 @@ static iron_status place_shim(iron_program *p)
  * DMA tasks in flight than buffer descriptors: a task holds one from its
  * issue until its task group is finished (the sequence's own group, at
  * the end of the sequence). */
-static int is_dma_task(const iron__rt_op *op)
+static int is_dma_task(const iron__prog_op *op)
 {
-    return op->kind == IRON__RT_FILL || op->kind == IRON__RT_DRAIN;
+    return op->kind == IRON__OP_FILL || op->kind == IRON__OP_DRAIN;
 }
 
 static iron_status map_ops(iron_program *p)
 {
-    iron_design *d = p->d;
+    const iron_design *d = p->d;
     int live[64] = { 0 };
     int free_from = 0;   /* tasks outside groups not yet freed start here */
-    for (int i = 0; i < d->ops.n; i++) {
-        iron__rt_op *op = &d->ops.v[i];
-        if (op->kind == IRON__RT_GROUP_FINISH) {
+    for (int i = 0; i < p->nops; i++) {
+        iron__prog_op *op = &p->ops[i];
+        if (op->kind == IRON__OP_GROUP_FINISH) {
             for (int k = 0; k < i; k++) {
-                const iron__rt_op *o = &d->ops.v[k];
+                const iron__prog_op *o = &p->ops[k];
                 if (is_dma_task(o) && o->group == op->group)
                     live[o->shim_col]--;
             }
@@ -796,16 +812,16 @@ static iron_status map_ops(iron_program *p)
         }
         if (!is_dma_task(op))
             continue;
-        int mi = op->h->mover;
-        p->op_mover[i] = mi;
+        int mi = iron__place_end(p, d->ops.v[i].h)->mover;
+        op->mover = mi;
         op->shim_col = p->movers[mi].shim_col;
         if (++live[op->shim_col] <= p->dev.shim.buffer_descriptors) {
             /* An awaited drain outside groups is waited for where it
              * stands, which frees the tasks issued outside groups so
              * far, itself included. */
-            if (op->kind == IRON__RT_DRAIN && op->wait && op->group == 0) {
+            if (op->kind == IRON__OP_DRAIN && op->wait && op->group == 0) {
                 for (int k = free_from; k <= i; k++) {
-                    const iron__rt_op *o = &d->ops.v[k];
+                    const iron__prog_op *o = &p->ops[k];
                     if (is_dma_task(o) && o->group == 0)
                         live[o->shim_col]--;
                 }
@@ -819,8 +835,8 @@ static iron_status map_ops(iron_program *p)
                           "%d buffer descriptors (finish a task group to "
                           "free its tasks' descriptors)",
                           op->shim_col, i,
-                          op->kind == IRON__RT_FILL ? "fill" : "drain",
-                          op->h->fifo->name, live[op->shim_col],
+                          op->kind == IRON__OP_FILL ? "fill" : "drain",
+                          op->subject, live[op->shim_col],
                           p->dev.shim.buffer_descriptors);
     }
     return IRON_OK;
@@ -833,7 +849,7 @@ static void label_movers(iron_program *p)
         iron__mover *m = &p->movers[i];
         iron__str s = { 0 };
         char tn[48];
-        iron__str_printf(&s, "fifo '%s': ", p->d->fifos.v[m->fifo]->name);
+        iron__str_printf(&s, "fifo '%s': ", p->fifos[m->fifo].name);
         if (m->src.pool < 0)
             iron__str_printf(&s, "shim (%d,0)", m->shim_col);
         else
@@ -853,11 +869,14 @@ static void label_movers(iron_program *p)
 
 iron_status iron__place(iron_program *p)
 {
-    iron_design *d = p->d;
+    const iron_design *d = p->d;
     if (d->cols < 1 || d->cols > p->dev.columns || d->cols > 64)
         return iron__fail(IRON_ERESOURCE,
                           "the launch asks for %d columns; device '%s' has %d",
                           d->cols, p->dev.name, p->dev.columns);
+    iron_status s = iron__place_tables(p);
+    if (s != IRON_OK)
+        return s;
     int max_pools = d->links.n + 1, max_args = 1;
     for (int i = 0; i < d->fifos.n; i++)
         max_pools += 1 + d->fifos.v[i]->ncons;
@@ -867,16 +886,13 @@ iron_status iron__place(iron_program *p)
     p->tiles = iron__calloc((size_t)max_tiles, sizeof *p->tiles);
     p->pools = iron__calloc((size_t)max_pools, sizeof *p->pools);
     p->movers = iron__calloc((size_t)max_pools, sizeof *p->movers);
-    p->wargs = iron__calloc((size_t)d->workers.n + 1, sizeof *p->wargs);
     p->rtp_copies = iron__calloc((size_t)max_args, sizeof *p->rtp_copies);
     p->barrier_copies =
         iron__calloc((size_t)max_args, sizeof *p->barrier_copies);
-    p->op_mover = iron__calloc((size_t)d->ops.n + 1, sizeof *p->op_mover);
-    if (!p->tiles || !p->pools || !p->movers || !p->wargs ||
-        !p->rtp_copies || !p->barrier_copies || !p->op_mover)
+    if (!p->tiles || !p->pools || !p->movers || !p->rtp_copies ||
+        !p->barrier_copies)
         return iron__fail(IRON_ENOMEM, "out of memory placing the design");
-    iron_status s = place_workers(p);
-    if (s != IRON_OK)
+    if ((s = place_workers(p)) != IRON_OK)
         return s;
     if ((s = place_links(p)) != IRON_OK)
         return s;
@@ -908,7 +924,7 @@ iron_status iron__place_kernel_data(iron_program *p)
             if (w->args[a].kind == IRON_ARG_KERNEL)
                 bytes += iron__kobj_data_bytes(
                     p->kobjs[w->args[a].kernel->index]);
-        use_tile(p, w->tile)->kdata = align_up(bytes);
+        use_tile(p, p->workers[i].tile)->kdata = align_up(bytes);
     }
     account_tiles(p);
     return check_tiles(p);

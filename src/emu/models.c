@@ -1,10 +1,13 @@
 /*
- * models.c - the built-in emulated device models (IRON-MODEL.md section 3):
- * Phoenix (npu1, AIE2) and Strix/Krackan (npu2, AIE2P), whole arrays and
- * their column partitions, all served by the emulator driver.
+ * models.c - the device models the emulator emulates (IRON-MODEL.md
+ * section 3): Phoenix (npu1, AIE2) and Strix/Krackan (npu2, AIE2P), whole
+ * arrays and their column partitions, and the emulator's registration of
+ * its driver for them through iron_driver_register, the path every driver
+ * takes (the built-in driver table, src/device/builtin.c, calls it).
  */
-#include "core/core.h"
-#include "device/device.h"
+#include <string.h>
+
+#include "emu/emu.h"
 
 /* Every column is a shim tile (row 0), a memtile (row 1) and four compute
  * tiles (rows 2-5); the tile kinds are the same on both generations. */
@@ -60,29 +63,30 @@ static const struct {
     { "npu2_7col", "aie2p", "npu2", 7 },
 };
 
-int iron__device_models(iron_device *out, int max)
+iron_status iron__emu_register(void)
 {
-    int n = (int)IRON__COUNT_OF(models);
-    if (max < n)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        iron_device_info *info = &out[i].info;
-        info->size = sizeof *info;
-        info->name = models[i].name;
-        info->arch = models[i].arch;
-        info->family = models[i].family;
-        info->driver = iron__emu_driver.name ? iron__emu_driver.name
-                                              : "emulator";
-        info->columns = models[i].columns;
-        info->rows = ROWS;
-        info->compute_rows = COMPUTE_ROWS;
-        info->compute_tiles = models[i].columns * COMPUTE_ROWS;
-        info->lock_max_value = LOCK_MAX;
-        info->compute = compute_tile;
-        info->memtile = mem_tile;
-        info->shim = shim_tile;
-        out[i].drv = &iron__emu_driver;
-        out[i].index = i;
+    /* Kernels that run on the emulator's lanes print and stop through it. */
+    iron__program_kernel_host(&iron__emu_kernel_host);
+    for (size_t i = 0; i < IRON__COUNT_OF(models); i++) {
+        iron_device_info info;
+        memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        info.name = models[i].name;
+        info.arch = models[i].arch;
+        info.family = models[i].family;
+        info.driver = iron__emu_driver.name;
+        info.columns = models[i].columns;
+        info.rows = ROWS;
+        info.compute_rows = COMPUTE_ROWS;
+        info.compute_tiles = models[i].columns * COMPUTE_ROWS;
+        info.lock_max_value = LOCK_MAX;
+        info.compute = compute_tile;
+        info.memtile = mem_tile;
+        info.shim = shim_tile;
+        iron_status s = iron_driver_register(&iron__emu_driver, &info);
+        if (s != IRON_OK)
+            return iron__fail_context(s, "emulator: device '%s'",
+                                      models[i].name);
     }
-    return n;
+    return IRON_OK;
 }

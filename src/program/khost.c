@@ -1,24 +1,51 @@
 /*
- * rt_host.c - the host's half of the kernel runtime shim (compile/rt.h):
+ * khost.c - the host's half of the kernel runtime shim (compile/rt.h):
  * what a kernel's printf, exit, failed assert or signal() turns into.
  *
- * While a worker's kernel or core body runs on this thread, its output
- * becomes the worker's tagged lines (output.c) and the rest ends the
- * kernel's call as a fault (trap.c).  A kernel object can also be called
- * outside the emulator (its entry called directly on a host thread):
- * there the output goes straight to the fd, and stop, assert_fail and
- * signal return, so that the shim goes on to call libc's own function --
- * the kernel gets exactly what it asked for, and the library itself never
- * ends the process or touches a signal handler.
+ * While a driver runs a kernel on this thread, the driver's hooks
+ * (iron__kernel_host, installed by the driver) take it: the emulator turns
+ * output into the worker's tagged lines and the rest into a kernel fault.
+ * A kernel object can also be called outside any driver (its entry called
+ * directly on a host thread): there the output goes straight to the fd,
+ * and stop, assert_fail and signal return, so that the shim goes on to
+ * call libc's own function -- the kernel gets exactly what it asked for,
+ * and the library itself never ends the process or touches a signal
+ * handler.
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "compile/rt.h"
-#include "emu/emu.h"
+#include "program/program.h"
+
+/* The driver's hooks, or NULL. */
+static _Atomic(const iron__kernel_host *) hooks;
+
+void iron__program_kernel_host(const iron__kernel_host *h)
+{
+    atomic_store(&hooks, h);
+}
+
+/* Ends the running kernel's call with a formatted message; returns when no
+ * driver runs a kernel on this thread. */
+static void stop_with(const char *fmt, ...) IRON__PRINTF(1, 2);
+static void stop_with(const char *fmt, ...)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (!h || !h->stop)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    h->stop(msg);
+}
 
 /* Outside the emulator.  What the host program printed through stdio
  * first comes first. */
@@ -40,27 +67,22 @@ static void write_fd(int fd, const char *buf, size_t n)
 static void host_write(int fd, const char *buf, size_t n)
 {
     int saved = errno;
-    emu_worker *ew = iron__emu_current_worker();
-    if (ew)
-        iron__emu_output_write(ew, fd, buf, n);
-    else
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (!h || !h->write || !h->write(fd, buf, n))
         write_fd(fd, buf, n);
     errno = saved;
 }
 
 static void host_stop(const char *what)
 {
-    if (iron__emu_current_worker())
-        iron__emu_kernel_stop("the kernel called %s", what);
+    stop_with("the kernel called %s", what);
 }
 
 static void host_assert_fail(const char *expr, const char *file,
                              unsigned line, const char *func)
 {
-    if (iron__emu_current_worker())
-        iron__emu_kernel_stop("assertion '%s' failed at %s:%u in %s()",
-                              expr ? expr : "?", file ? file : "?", line,
-                              func ? func : "?");
+    stop_with("assertion '%s' failed at %s:%u in %s()", expr ? expr : "?",
+              file ? file : "?", line, func ? func : "?");
 }
 
 /* "SIGINT", "SIGRTMIN+3".  strsignal is not thread-safe, and lanes run
@@ -107,12 +129,10 @@ static const char *signal_name(int sig, char *buf, size_t len)
 
 static void host_signal(int sig)
 {
-    if (!iron__emu_current_worker())
-        return;
     char name[32];
-    iron__emu_kernel_stop("the kernel tried to install a handler for signal "
-                          "%d (%s); kernels may not change signal handlers",
-                          sig, signal_name(sig, name, sizeof name));
+    stop_with("the kernel tried to install a handler for signal %d (%s); "
+              "kernels may not change signal handlers",
+              sig, signal_name(sig, name, sizeof name));
 }
 
 const iron__rt_api iron__rt_host = {
