@@ -60,6 +60,23 @@ static inline void copy_object(uint8_t *dst, const uint8_t *src, size_t n)
     memcpy(dst, src, n);
 }
 
+/* Asks for what a fill will read next while the worker computes: the
+ * fill runs in bursts of `depth` objects, too far apart for the
+ * hardware's stream prefetcher to keep ahead of it.  Each line is asked
+ * for once (op->fetched: bytes of the run asked for so far). */
+#define PREFETCH_BYTES ((size_t)8 << 10)
+
+static void prefetch_ahead(emu_op *op, const uint8_t *run, size_t at,
+                           size_t end)
+{
+    size_t to = at + PREFETCH_BYTES < end ? at + PREFETCH_BYTES : end;
+    size_t from = op->fetched > at ? op->fetched : at;
+    for (size_t i = from & ~(size_t)63; i < to; i += 64)
+        __builtin_prefetch(run + i, 0, 0);
+    if (to > op->fetched)
+        op->fetched = to;
+}
+
 /* Orders streaming stores before whatever tells another thread the data
  * is there: the end of a lane's run (its thread's own later loads see
  * them in order anyway; a fence per step would wait for memory). */
@@ -261,6 +278,9 @@ static void fill_step(emu_inst *in, emu_task *t)
                         src + (size_t)i * bytes, bytes);
         op->done += (int64_t)k * op->per_obj;
         op->objs_left -= k;
+        prefetch_ahead(op, op->tensor + (size_t)op->tap.offset * op->esz,
+                       (size_t)op->done * op->esz,
+                       (size_t)op->total * op->esz);
         em->objects += (uint64_t)k;
         iron__pool_release(p, 1, slot, k);
         if (op->done >= op->total) {
@@ -468,6 +488,7 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__prog_op *op,
     o->done = 0;
     o->linear = tap_is_linear(&o->tap);
     o->objs_left = o->total / o->per_obj;
+    o->fetched = 0;
     o->stream = op->kind == IRON__OP_DRAIN &&
                 (size_t)o->total * o->esz >= STREAM_MIN_BYTES;
     return IRON_OK;

@@ -146,6 +146,7 @@ typedef struct emu_op {
     iron_tap tap;          /* the op's pattern, moved by its scalar */
     int linear;            /* the pattern is one contiguous run */
     int64_t objs_left;     /* objects still to move (linear ops) */
+    size_t fetched;        /* bytes of a linear fill prefetched (dma.c) */
     int stream;            /* a drain big enough to bypass the cache */
     uint8_t *tensor;
     size_t esz;            /* the tensor's element size: the DMA moves
@@ -441,6 +442,11 @@ int iron__emu_lane_idle(emu_lane *l);
  * the lanes of a phase of a call on the thread pool.  lanes_want says how
  * many threads a call asking for `threads` gets. */
 int iron__emu_threads_default(void);
+/* Cuts the used columns (weight > 0) into at most `want` contiguous blocks
+ * of about equal weight: lane_of[c] is column c's lane (-1: unused);
+ * returns the number of lanes. */
+int iron__emu_cut_columns(const int *weight, int ncols, int want,
+                          int *lane_of);
 int iron__emu_lanes_want(const emu_inst *in, int threads);
 iron_status iron__emu_lanes_assign(emu_inst *in, int threads);
 iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state);

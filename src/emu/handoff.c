@@ -182,8 +182,18 @@ void iron__pool_release_slow(emu_pool *p, int writer, int slot, int n)
         /* Buffers in use as this writer sees them (only the writers'
          * counter: written by each writer, so never torn). */
         int used = p->depth - iron__pool_load(p, &p->free[slot]);
-        if (used > p->peak)
-            p->peak = used;
+        if (!p->shared) {
+            if (used > p->peak)
+                p->peak = used;
+        } else {
+            /* Writers of a join may sit on different lanes. */
+            int peak = __atomic_load_n(&p->peak, __ATOMIC_RELAXED);
+            while (used > peak &&
+                   !__atomic_compare_exchange_n(&p->peak, &peak, used, 1,
+                                                __ATOMIC_RELAXED,
+                                                __ATOMIC_RELAXED))
+                ;
+        }
     } else {
         p->rrel[slot] += (unsigned)n;
     }

@@ -61,9 +61,8 @@ static int task_col(const emu_inst *in, int i)
     return pool >= 0 ? in->pools[pool].def->tile.col : 0;
 }
 
-/* The lanes each column goes to: contiguous blocks of about equal weight.
- * Returns the number of lanes used. */
-static int cut_columns(const int *weight, int ncols, int want, int *lane_of)
+int iron__emu_cut_columns(const int *weight, int ncols, int want,
+                          int *lane_of)
 {
     int total = 0, used = 0;
     for (int c = 0; c < ncols; c++) {
@@ -91,7 +90,7 @@ static int cut_columns(const int *weight, int ncols, int want, int *lane_of)
         lane_of[c] = lanes - 1;
         before += weight[c];
     }
-    return lanes;
+    return lanes > 0 ? lanes : 1;
 }
 
 int iron__emu_lanes_want(const emu_inst *in, int threads)
@@ -140,7 +139,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
     for (int i = 0; i < n; i++)
         weight[task_col(in, i)] +=
             i < in->nworkers ? WORKER_WEIGHT : MOVER_WEIGHT;
-    in->nlanes = cut_columns(weight, ncols, want, lane_of);
+    in->nlanes = iron__emu_cut_columns(weight, ncols, want, lane_of);
     in->multi = in->nlanes > 1;
     in->threads = want;
     for (int l = 0; l < in->nlanes; l++) {
