@@ -20,12 +20,13 @@
 /* Each handle has one user, so nobody else can take a buffer between the
  * availability check and the acquire: checking all first is the same as
  * acquiring in order and waiting on the first that is empty. */
-/* How a standard loop runs: `mode` is a constant in each caller, so each
- * variant compiles to its own loop and the plain one has nothing of the
- * others.  Profiled: times and trace events.  Checked (check.c): buffers
- * opened as they are taken and closed as they are released, and the
- * kernel called on the worker's fiber, whose stack is then measured. */
-enum { LOOP_PLAIN, LOOP_PROFILED, LOOP_CHECKED };
+/* How a standard loop runs one round per acquire (loop_run): `mode` is a
+ * constant in each caller, so each variant compiles to its own loop.
+ * Profiled: times and trace events.  Checked (check.c): buffers opened as
+ * they are taken and closed as they are released, and the kernel called
+ * on the worker's fiber, whose stack is then measured.  The plain loop is
+ * loop_step below. */
+enum { LOOP_PROFILED = 1, LOOP_CHECKED };
 
 /* Iterations a standard loop runs in one step before it goes to the back
  * of the queue, so that the scheduler looks at the clock now and then. */
@@ -63,8 +64,7 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
         }
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
-            if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1 &&
-                !(mode == LOOP_PLAIN && pump(in, h))) {
+            if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1) {
                 iron__emu_block(t, h->pool, h->writer, h->slot, 1);
                 if (prof)
                     iron__emu_prof_blocked(ew, a);
@@ -104,9 +104,56 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
     }
 }
 
+/* The plain standard loop runs several rounds per acquire: when every
+ * handle has k objects (or free buffers) at hand, it takes k of each,
+ * calls the kernel k times in order, then releases k of each -- what k
+ * rounds of acquire, call, release compute, with one lock update and one
+ * wake per handle instead of k.  (Profiled and checked runs keep one
+ * round per acquire: their events and buffer windows are per call.) */
 static void loop_step(emu_inst *in, emu_task *t)
 {
-    loop_run(in, t, LOOP_PLAIN);
+    emu_worker *ew = (emu_worker *)t;
+    for (int rounds = 0;;) {
+        int k = LOOP_BATCH - rounds;
+        if (k <= 0) {
+            iron__emu_block(t, NULL, 0, 0, 0);
+            iron__emu_wake(t);
+            return;
+        }
+        for (int a = 0; a < ew->nargs; a++) {
+            emu_hstate *h = &ew->h[a];
+            if (!h->pool)
+                continue;
+            int n = iron__pool_avail(h->pool, h->writer, h->slot);
+            if (n < 1 && pump(in, h))
+                n = iron__pool_avail(h->pool, h->writer, h->slot);
+            if (n < 1) {
+                iron__emu_block(t, h->pool, h->writer, h->slot, 1);
+                return;
+            }
+            if (n < k)
+                k = n;
+        }
+        for (int a = 0; a < ew->nargs; a++)
+            if (ew->h[a].pool)
+                iron__pool_take(ew->h[a].pool, ew->h[a].writer, ew->h[a].slot,
+                                k);
+        for (int i = 0; i < k; i++) {
+            for (int a = 0; a < ew->nargs; a++) {
+                emu_hstate *h = &ew->h[a];
+                if (h->pool)
+                    ew->val[a].p =
+                        iron__pool_kbuf(h->pool, h->writer, h->slot, i);
+            }
+            ew->fn(ew->val);
+            ew->iterations++;
+        }
+        for (int a = 0; a < ew->nargs; a++)
+            if (ew->h[a].pool)
+                iron__pool_release(ew->h[a].pool, ew->h[a].writer,
+                                   ew->h[a].slot, k);
+        rounds += k;
+    }
 }
 
 static void loop_step_profiled(emu_inst *in, emu_task *t)

@@ -66,8 +66,8 @@ static inline void copy_object(uint8_t *dst, const uint8_t *src, size_t n)
  * for once (op->fetched: bytes of the run asked for so far). */
 #define PREFETCH_BYTES ((size_t)8 << 10)
 
-static void prefetch_ahead(emu_op *op, const uint8_t *run, size_t at,
-                           size_t end)
+static inline void prefetch_ahead(emu_op *op, const uint8_t *run, size_t at,
+                                  size_t end)
 {
     size_t to = at + PREFETCH_BYTES < end ? at + PREFETCH_BYTES : end;
     size_t from = op->fetched > at ? op->fetched : at;
@@ -246,12 +246,16 @@ static int64_t linear_left(const emu_mover *em)
 static void mover_step(emu_inst *in, emu_task *t);
 static void mover_step_profiled(emu_inst *in, emu_task *t);
 
-static void fill_step(emu_inst *in, emu_task *t)
+/* `fill` is a constant in each caller: a fill writes its pool (the writer
+ * side of its one destination), a drain reads its (the reader side of its
+ * source). */
+static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
 {
     emu_mover *em = (emu_mover *)t;
-    emu_pool *p = em->dst[0];
-    const int slot = em->m->dst[0].slot;
-    const size_t at = (size_t)em->m->dst[0].offset * em->esz;
+    const iron__end *e = fill ? &em->m->dst[0] : &em->m->src;
+    emu_pool *p = fill ? em->dst[0] : em->src;
+    const int slot = e->slot;
+    const size_t at = (size_t)e->offset * em->esz;
     const size_t bytes = em->fifo->obj_bytes;
     for (;;) {
         if (em->head >= em->nops) {
@@ -263,78 +267,54 @@ static void fill_step(emu_inst *in, emu_task *t)
             mover_step(in, t);
             return;
         }
-        int avail = iron__pool_avail(p, 1, slot);
+        int avail = iron__pool_avail(p, fill, slot);
         if (avail < 1) {
-            iron__emu_block(t, p, 1, slot, 1);
+            iron__emu_block(t, p, fill, slot, 1);
             return;
         }
         int k = left < avail ? (int)left : avail;
         emu_op *op = &em->ops[em->head];
-        const uint8_t *src =
+        uint8_t *run =
             op->tensor + (size_t)(op->tap.offset + op->done) * op->esz;
-        iron__pool_take(p, 1, slot, k);
-        for (int i = 0; i < k; i++)
-            copy_object(iron__pool_buf(p, 1, slot, i) + at,
-                        src + (size_t)i * bytes, bytes);
+        iron__pool_take(p, fill, slot, k);
+        for (int i = 0; i < k; i++) {
+            uint8_t *buf = iron__pool_buf(p, fill, slot, i) + at;
+            uint8_t *obj = run + (size_t)i * bytes;
+            if (fill)
+                copy_object(buf, obj, bytes);
+            else if (op->stream)
+                copy_streaming(obj, buf, bytes);
+            else
+                copy_object(obj, buf, bytes);
+        }
         op->done += (int64_t)k * op->per_obj;
         op->objs_left -= k;
-        prefetch_ahead(op, op->tensor + (size_t)op->tap.offset * op->esz,
-                       (size_t)op->done * op->esz,
-                       (size_t)op->total * op->esz);
+        if (fill)
+            prefetch_ahead(op, op->tensor + (size_t)op->tap.offset * op->esz,
+                           (size_t)op->done * op->esz,
+                           (size_t)op->total * op->esz);
         em->objects += (uint64_t)k;
-        iron__pool_release(p, 1, slot, k);
+        iron__pool_release(p, fill, slot, k);
         if (op->done >= op->total) {
             em->head++;
             op_finished(in, t->lane, op->op);
+        } else if (k == avail && !p->shared) {
+            /* It took every buffer the pool had for it, and nobody else
+             * on this lane ran meanwhile: it waits now. */
+            iron__emu_block(t, p, fill, slot, 1);
+            return;
         }
     }
 }
 
+static void fill_step(emu_inst *in, emu_task *t)
+{
+    whole_run(in, t, 1);
+}
+
 static void drain_step(emu_inst *in, emu_task *t)
 {
-    emu_mover *em = (emu_mover *)t;
-    emu_pool *p = em->src;
-    const int slot = em->m->src.slot;
-    const size_t at = (size_t)em->m->src.offset * em->esz;
-    const size_t bytes = em->fifo->obj_bytes;
-    for (;;) {
-        if (em->head >= em->nops) {
-            iron__emu_block(t, NULL, 0, 0, 0);
-            return;
-        }
-        int64_t left = linear_left(em);
-        if (left < 1) {
-            mover_step(in, t);
-            return;
-        }
-        int avail = iron__pool_avail(p, 0, slot);
-        if (avail < 1) {
-            iron__emu_block(t, p, 0, slot, 1);
-            return;
-        }
-        int k = left < avail ? (int)left : avail;
-        emu_op *op = &em->ops[em->head];
-        uint8_t *dst =
-            op->tensor + (size_t)(op->tap.offset + op->done) * op->esz;
-        iron__pool_take(p, 0, slot, k);
-        if (op->stream) {
-            for (int i = 0; i < k; i++)
-                copy_streaming(dst + (size_t)i * bytes,
-                               iron__pool_buf(p, 0, slot, i) + at, bytes);
-        } else {
-            for (int i = 0; i < k; i++)
-                copy_object(dst + (size_t)i * bytes,
-                            iron__pool_buf(p, 0, slot, i) + at, bytes);
-        }
-        op->done += (int64_t)k * op->per_obj;
-        op->objs_left -= k;
-        em->objects += (uint64_t)k;
-        iron__pool_release(p, 0, slot, k);
-        if (op->done >= op->total) {
-            em->head++;
-            op_finished(in, t->lane, op->op);
-        }
-    }
+    whole_run(in, t, 0);
 }
 
 /* Picks the mover's step: the whole-object paths when its ends allow

@@ -267,6 +267,8 @@ enum {
  * of a release (several writers or readers, or a shared pool), and the
  * end of a multi-lane phase. */
 void iron__emu_wake_shared(emu_task *t);
+void iron__emu_block_shared(emu_task *t, emu_pool *p, int writer, int slot,
+                            int count);
 void iron__pool_release_slow(emu_pool *p, int writer, int slot, int n);
 void iron__emu_stop(emu_inst *in, int why);
 
@@ -291,6 +293,22 @@ static inline void iron__emu_wake(emu_task *t)
     l->ready[at] = t;
     l->rcount++;
     t->queued = 1;
+}
+
+/* Marks the task blocked on `count` buffers of one side of p (p NULL:
+ * on runtime ops or a barrier); the step then returns. */
+static inline void iron__emu_block(emu_task *t, emu_pool *p, int writer,
+                                   int slot, int count)
+{
+    t->wait_pool = p;
+    t->wait_writer = writer;
+    t->wait_slot = slot;
+    t->wait_count = count;
+    t->wait_barrier = NULL;
+    if (t->shared)
+        iron__emu_block_shared(t, p, writer, slot, count);
+    else
+        t->state = EMU_BLOCKED;
 }
 
 /* A shared pool's counters are read and changed atomically (sequentially
@@ -421,8 +439,6 @@ void iron__emu_describe_addr(const emu_inst *in, const void *addr, char *out,
                              size_t n);
 
 /* sched.c */
-void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
-                     int count);
 /* Stops the task's lane with an error (a misused FIFO, say). */
 void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
     IRON__PRINTF(3, 4);

@@ -107,18 +107,9 @@ void iron__emu_wake_shared(emu_task *t)
         push_remote(t->lane, t);
 }
 
-void iron__emu_block(emu_task *t, emu_pool *p, int writer, int slot,
-                     int count)
+void iron__emu_block_shared(emu_task *t, emu_pool *p, int writer, int slot,
+                            int count)
 {
-    t->wait_pool = p;
-    t->wait_writer = writer;
-    t->wait_slot = slot;
-    t->wait_count = count;
-    t->wait_barrier = NULL;
-    if (!t->shared) {
-        t->state = EMU_BLOCKED;
-        return;
-    }
     __atomic_store_n(&t->state, EMU_BLOCKED, __ATOMIC_SEQ_CST);
     /* The other side may have released between our look and the store
      * above, seeing us not yet blocked: look again. */

@@ -66,45 +66,81 @@ static int owed(const emu_lane *l)
                               : l->group_awaited[l->in->phase_group];
 }
 
+/* The first words of a stall's message: why the phase stopped. */
+static void stall_what(const emu_inst *in, int why, int awaited, int ops,
+                       char *what, size_t n)
+{
+    if (why == IRON__EMU_TIMEOUT)
+        snprintf(what, n, "the run did not finish within %d ms",
+                 in->timeout_ms);
+    else
+        snprintf(what, n,
+                 "no task can make progress with %d awaited drain%s and %d "
+                 "runtime op%s unfinished (on hardware this hangs until the "
+                 "timeout)",
+                 awaited, awaited == 1 ? "" : "s", ops, ops == 1 ? "" : "s");
+}
+
+/* Takes the next task off the ready ring and marks it running; NULL for
+ * an entry left behind by a task its partner ran in place (core.c). */
+static emu_task *pop_ready(emu_lane *l)
+{
+    emu_task *t = l->ready[l->rhead];
+    l->rhead = l->rhead + 1 == l->in->ntasks ? 0 : l->rhead + 1;
+    l->rcount--;
+    t->queued = 0;
+    if (t->shared) {
+        /* Queued only by the compare-and-swap to READY, never stale. */
+        __atomic_store_n(&t->state, EMU_RUNNING, __ATOMIC_SEQ_CST);
+        return t;
+    }
+    if (t->state != EMU_READY)
+        return NULL;
+    t->state = EMU_RUNNING;
+    return t;
+}
+
+/* Runs one step; 0 when the lane must stop: the task failed
+ * (iron__emu_task_fail) or, every few steps, the deadline has passed
+ * (*late is set). */
+static int run_one(emu_lane *l, emu_task *t, unsigned long *steps, int *late)
+{
+    l->cur = t;
+    ++*steps;
+    if (l->watch)
+        iron__emu_watch_tick(l->watch, *steps);
+    t->step(l->in, t);
+    if (l->status != IRON_OK)
+        return 0;
+    if (*steps % CLOCK_EVERY == 0 &&
+        iron__now_coarse_ns() > l->in->deadline_ns) {
+        *late = 1;
+        return 0;
+    }
+    return 1;
+}
+
 static void run_steps(emu_lane *l)
 {
-    emu_inst *in = l->in;
-    uint64_t deadline = in->deadline_ns;
     unsigned long steps = 0;
+    int late = 0;
+    char what[256];
     /* Tasks that can still move when the phase is done stay queued and go
      * on at the next phase or call, as cores keep running between kernel
      * launches on hardware. */
     while (l->rcount > 0 && owed(l) > 0) {
-        emu_task *t = l->ready[l->rhead];
-        l->rhead = l->rhead + 1 == in->ntasks ? 0 : l->rhead + 1;
-        l->rcount--;
-        t->queued = 0;
-        if (t->state != EMU_READY)
-            continue;  /* pumped meanwhile (core.c) */
-        t->state = EMU_RUNNING;
-        l->cur = t;
-        ++steps;
-        if (l->watch)
-            iron__emu_watch_tick(l->watch, steps);
-        t->step(in, t);
-        if (l->status != IRON_OK)
-            return;  /* a task failed (iron__emu_task_fail) */
-        if (steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
-            char what[96];
-            snprintf(what, sizeof what, "the run did not finish within %d ms",
-                     in->timeout_ms);
-            lane_fail(l, IRON_ETIMEOUT, IRON_RUN_TIMEOUT, what);
+        emu_task *t = pop_ready(l);
+        if (t && !run_one(l, t, &steps, &late)) {
+            if (late) {
+                stall_what(l->in, IRON__EMU_TIMEOUT, 0, 0, what, sizeof what);
+                lane_fail(l, IRON_ETIMEOUT, IRON_RUN_TIMEOUT, what);
+            }
             return;
         }
     }
     if (owed(l) > 0) {
-        char what[256];
-        snprintf(what, sizeof what,
-                 "no task can make progress with %d awaited drain%s and %d "
-                 "runtime op%s unfinished (on hardware this hangs until the "
-                 "timeout)",
-                 l->awaited_left, l->awaited_left == 1 ? "" : "s",
-                 l->ops_left, l->ops_left == 1 ? "" : "s");
+        stall_what(l->in, IRON__EMU_DEADLOCK, l->awaited_left, l->ops_left,
+                   what, sizeof what);
         lane_fail(l, IRON_EDEADLOCK, IRON_RUN_ERROR, what);
         return;
     }
@@ -124,15 +160,7 @@ void iron__emu_phase_fail(emu_inst *in, int why)
         awaited += in->lanes[l].awaited_left;
         ops += in->lanes[l].ops_left;
     }
-    if (why == IRON__EMU_TIMEOUT)
-        snprintf(what, sizeof what, "the run did not finish within %d ms",
-                 in->timeout_ms);
-    else
-        snprintf(what, sizeof what,
-                 "no task can make progress with %d awaited drain%s and %d "
-                 "runtime op%s unfinished (on hardware this hangs until the "
-                 "timeout)",
-                 awaited, awaited == 1 ? "" : "s", ops, ops == 1 ? "" : "s");
+    stall_what(in, why, awaited, ops, what, sizeof what);
     iron__str r = { 0 };
     iron__emu_report(in, NULL, &r);
     snprintf(l0->error, sizeof l0->error, "%s: %s", what, iron__str_get(&r));
@@ -151,8 +179,8 @@ void iron__emu_phase_fail(emu_inst *in, int why)
 static void run_steps_multi(emu_lane *l)
 {
     emu_inst *in = l->in;
-    uint64_t deadline = in->deadline_ns;
     unsigned long steps = 0;
+    int late = 0;
     for (;;) {
         if (__atomic_load_n(&in->stop, __ATOMIC_RELAXED) != IRON__EMU_RUNNING)
             return;
@@ -161,27 +189,9 @@ static void run_steps_multi(emu_lane *l)
                 return;
             continue;
         }
-        emu_task *t = l->ready[l->rhead];
-        l->rhead = l->rhead + 1 == in->ntasks ? 0 : l->rhead + 1;
-        l->rcount--;
-        t->queued = 0;
-        if (!t->shared && t->state != EMU_READY)
-            continue;  /* pumped meanwhile (core.c) */
-        if (t->shared)
-            __atomic_store_n(&t->state, EMU_RUNNING, __ATOMIC_SEQ_CST);
-        else
-            t->state = EMU_RUNNING;
-        l->cur = t;
-        ++steps;
-        if (l->watch)
-            iron__emu_watch_tick(l->watch, steps);
-        t->step(in, t);
-        if (l->status != IRON_OK) {
-            iron__emu_stop(in, IRON__EMU_FAILED);
-            return;
-        }
-        if (steps % CLOCK_EVERY == 0 && iron__now_coarse_ns() > deadline) {
-            iron__emu_stop(in, IRON__EMU_TIMEOUT);
+        emu_task *t = pop_ready(l);
+        if (t && !run_one(l, t, &steps, &late)) {
+            iron__emu_stop(in, late ? IRON__EMU_TIMEOUT : IRON__EMU_FAILED);
             return;
         }
     }
