@@ -350,6 +350,12 @@ static iron_status run_multi(emu_inst *in)
     iron__free(jobs);
     if (s != IRON_OK)
         return s;
+    /* A lane's own failure says more than the stall it caused: a kernel
+     * that hangs past the deadline is named by its lane's trap, even when
+     * an idle lane woke at the deadline first. */
+    for (int l = 0; l < in->nlanes; l++)
+        if (in->lanes[l].status != IRON_OK)
+            return IRON_OK;
     if (in->stop == IRON__EMU_DEADLOCK || in->stop == IRON__EMU_TIMEOUT)
         iron__emu_phase_fail(in, in->stop);
     return IRON_OK;

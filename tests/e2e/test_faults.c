@@ -485,6 +485,85 @@ TEST(fault_on_a_pool_thread)
     iron_jit_free(j);
 }
 
+/* One pipeline across two columns: 'w0' on (0,2) copies a into mid, 'w1'
+ * on (1,2) runs `twice` on mid into b.  On two threads mid is a shared
+ * pool and w1 runs on the pool thread while the caller's lane waits. */
+static const char copy_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "void copy(const int32_t *in, int32_t *out, int32_t n)\n"
+    "{ memcpy(out, in, (size_t)n * sizeof *in); }\n";
+
+static int cross_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_kernel *c = iron_kernel_new(d, "copy", copy_src,
+                                     "int32*, int32*, int32");
+    iron_kernel *k = iron_kernel_new(d, "twice", kernel_src,
+                                     "int32*, int32*, int32");
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(TILE), 2);
+    iron_fifo *mid = iron_fifo_new(d, "mid", IRON_INT32, IRON_SHAPE(TILE), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
+    iron_worker *w0 = iron_worker_new(
+        d, "w0", c, n / TILE,
+        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(mid)),
+                  iron_int(TILE)));
+    iron_worker *w1 = iron_worker_new(
+        d, "w1", k, n / TILE,
+        IRON_ARGS(iron_use(iron_fifo_cons(mid)), iron_use(iron_fifo_prod(out)),
+                  iron_int(TILE)));
+    iron_worker_place(w0, 0, 2);
+    iron_worker_place(w1, 1, 2);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+/* The bad call fails with `status` within the timeout + 0.5 s on one
+ * thread and on two; a good call works after each. */
+static void cross_lanes(iron_status status, const char *needle)
+{
+    iron_jit *j = test_jit(cross_design, "cross", "in a, out b");
+    for (int threads = 1; threads <= 2; threads++) {
+        iron_tensor *a = test_arange(IRON_INT32, N);
+        iron_tensor *b = test_zeros(IRON_INT32, N);
+        iron_launch_config cfg = { .size = sizeof cfg, .cols = 2,
+                                   .timeout_ms = TIMEOUT_MS,
+                                   .threads = threads };
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+                                  IRON_TENSORS(a, b)));
+        ((int32_t *)iron_tensor_data(a))[0] = -1;
+        double t0 = now_s();
+        ASSERT_STATUS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+                                      IRON_TENSORS(a, b)),
+                      status);
+        ASSERT_LE((now_s() - t0) * 1000, TIMEOUT_MS + 500);
+        ASSERT_MSG("kernel 'twice' of worker 'w1' on compute tile (1,2)");
+        ASSERT_MSG(needle);
+        ((int32_t *)iron_tensor_data(a))[0] = 0;
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+                                  IRON_TENSORS(a, b)));
+        for (int i = 0; i < N; i++)
+            ASSERT_EQ(test_at(b, i), 2 * i);
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+    }
+    iron_jit_free(j);
+}
+
+TEST(fault_across_lanes_stops_every_lane)
+{
+    set_kernel("", "*(volatile int32_t *)0 = 1;");
+    cross_lanes(IRON_EKERNEL, "writing NULL");
+}
+
+TEST(fault_hang_across_lanes_is_interrupted)
+{
+    set_kernel("", "for (volatile int spin = 1; spin; ) { }");
+    cross_lanes(IRON_ETIMEOUT, "without returning");
+}
+
 TEST(fault_kernel_longjmps_to_a_stale_frame)
 {
     /* The first call saves a jump buffer in its frame; a later one jumps
