@@ -46,7 +46,13 @@ typedef enum emu_task_state {
  * each one's oldest held (or next) buffer and whold/rhold count what it
  * holds.  wdone/rdone count, per buffer, the writers/readers done with it. */
 typedef struct emu_pool {
+    /* Set at load and reset; both sides only read these. */
     const iron__pool *def;
+    int depth, nw, nr;
+    int shared;            /* its tasks sit on more than one lane: free,
+                              filled, wdone and rdone are read and written
+                              with atomic operations */
+    emu_task *writer[IRON__MAX_CONS], *reader[IRON__MAX_CONS];
     uint8_t *buf[IRON__MAX_DEPTH];    /* the emulator's view */
     uint8_t *kbuf[IRON__MAX_DEPTH];   /* what kernels are given: the same,
                                          except in checked mode */
@@ -54,19 +60,24 @@ typedef struct emu_pool {
     size_t kspan;                     /* ... and their length */
     uint8_t kholders[IRON__MAX_DEPTH];  /* checked mode: workers holding
                                            each buffer (open while > 0) */
-    /* Counters (counters.c): buffers released per writer and reader since
-     * load, and the most buffers in use at once in this call. */
-    uint64_t wrel[IRON__MAX_CONS], rrel[IRON__MAX_CONS];
+    /* The writers' side, on lines of its own (on several lanes the two
+     * sides run on different cores).  Counters (counters.c): buffers
+     * released per writer since load, and the most buffers in use at once
+     * in this call. */
+    _Alignas(64) int wi[IRON__MAX_CONS];
+    int whold[IRON__MAX_CONS];
+    uint64_t wrel[IRON__MAX_CONS];
     int peak;
-    int depth, nw, nr;
-    int shared;            /* its tasks sit on more than one lane: the
-                              counters below are read and written with
-                              atomic operations */
-    int free[IRON__MAX_CONS], filled[IRON__MAX_CONS];
-    int wi[IRON__MAX_CONS], ri[IRON__MAX_CONS];
-    int whold[IRON__MAX_CONS], rhold[IRON__MAX_CONS];
-    uint8_t wdone[IRON__MAX_DEPTH], rdone[IRON__MAX_DEPTH];
-    emu_task *writer[IRON__MAX_CONS], *reader[IRON__MAX_CONS];
+    uint8_t wdone[IRON__MAX_DEPTH];
+    /* The readers' side. */
+    _Alignas(64) int ri[IRON__MAX_CONS];
+    int rhold[IRON__MAX_CONS];
+    uint64_t rrel[IRON__MAX_CONS];
+    uint8_t rdone[IRON__MAX_DEPTH];
+    /* What both change: free buffers (readers give them, writers take
+     * them) and filled ones (the other way round). */
+    _Alignas(64) int free[IRON__MAX_CONS];
+    _Alignas(64) int filled[IRON__MAX_CONS];
 } emu_pool;
 
 /* A worker's copy of a barrier: a lock counting 0..63. */
@@ -186,11 +197,6 @@ struct emu_lane {
     int index;
     emu_task **ready;      /* ring of capacity in->ntasks */
     int rhead, rcount;
-    /* Wakes from other lanes (handoff.c): a lock-free stack the owner
-     * empties into `ready`, and whether the lane is idle (0 running, 1
-     * idle or asleep on this word, 2 told to stop). */
-    emu_task *inbox;
-    int idle;
     emu_task *cur;         /* the task whose step runs */
     /* > 0 while the emulator itself allocates (trace, reports): the
      * watchdog's poke waits for the next tick instead of jumping out of
@@ -204,6 +210,12 @@ struct emu_lane {
     iron_status status;
     iron_run_state state;
     char error[1536];
+    /* Wakes from other lanes (handoff.c), on a line of their own (the
+     * fields above are the owner's): a lock-free stack the owner empties
+     * into `ready`, and whether the lane is idle (0 running, 1 idle or
+     * asleep on this word, 2 told to stop). */
+    _Alignas(64) emu_task *inbox;
+    int idle;
 };
 
 struct emu_inst {
@@ -226,6 +238,8 @@ struct emu_inst {
     int nlanes, nlanes_cap;
     int threads;           /* the thread count the lanes were dealt for */
     int threads_asked;     /* what the last call asked for (0: default) */
+    int tune, tune_one;    /* the automatic count's progress and choice */
+    uint64_t tune_cut_ns;  /* ... the time of a call on the column cut */
     /* Several lanes (handoff.c): the phase's state, shared by them all.
      * `owed` counts what the phase still awaits; `active` the lanes not
      * idle; `stop` why the lanes stop (an iron__emu_stop). */
@@ -464,6 +478,10 @@ int iron__emu_threads_default(void);
 int iron__emu_cut_columns(const int *weight, int ncols, int want,
                           int *lane_of);
 int iron__emu_lanes_want(const emu_inst *in, int threads);
+/* The automatic thread count (see lanes.c): whether this call is timed to
+ * choose it, and a successful timed call's time. */
+int iron__emu_lanes_tuning(const emu_inst *in);
+void iron__emu_lanes_timed(emu_inst *in, uint64_t ns);
 iron_status iron__emu_lanes_assign(emu_inst *in, int threads);
 iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state);
 /* sched.c: words a multi-lane deadlock or timeout (over every task). */

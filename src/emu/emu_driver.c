@@ -109,7 +109,7 @@ static void emu_unload(iron_driver *drv, void *loaded)
     iron__emu_counters_free(in);
     iron__emu_mem_unmap(in);
     iron__free(in->tile_mem);
-    iron__free(in->pools);
+    iron__free_aligned(in->pools);
     iron__free(in->workers);
     iron__free(in->movers);
     iron__free(in->barriers);
@@ -118,7 +118,7 @@ static void emu_unload(iron_driver *drv, void *loaded)
             iron__free(in->lanes[l].ready);
             iron__free(in->lanes[l].group_awaited);
         }
-    iron__free(in->lanes);
+    iron__free_aligned(in->lanes);
     iron__free(in);
 }
 
@@ -143,14 +143,22 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     in->ntasks = in->nworkers + in->nmovers;
     in->tile_mem = iron__calloc((size_t)prog->ntiles + 1,
                                 sizeof *in->tile_mem);
-    in->pools = iron__calloc((size_t)prog->npools + 1, sizeof *in->pools);
+    /* Aligned as emu_pool asks (its sides on lines of their own). */
+    in->pools = iron__aligned_alloc(_Alignof(emu_pool),
+                                    ((size_t)prog->npools + 1) *
+                                        sizeof *in->pools);
+    if (in->pools)
+        memset(in->pools, 0, ((size_t)prog->npools + 1) * sizeof *in->pools);
     in->workers = iron__calloc((size_t)in->nworkers + 1, sizeof *in->workers);
     in->movers = iron__calloc((size_t)in->nmovers + 1, sizeof *in->movers);
     in->barriers = iron__calloc((size_t)prog->nbarrier_copies + 1,
                                 sizeof *in->barriers);
     /* One lane per task at most; each lane's ring can hold every task. */
     in->nlanes_cap = in->ntasks ? in->ntasks : 1;
-    in->lanes = iron__calloc((size_t)in->nlanes_cap, sizeof *in->lanes);
+    in->lanes = iron__aligned_alloc(_Alignof(emu_lane),
+                                    (size_t)in->nlanes_cap * sizeof *in->lanes);
+    if (in->lanes)
+        memset(in->lanes, 0, (size_t)in->nlanes_cap * sizeof *in->lanes);
     int ok = in->tile_mem && in->pools && in->workers && in->movers &&
              in->barriers && in->lanes;
     for (int l = 0; ok && l < in->nlanes_cap; l++)
@@ -299,6 +307,8 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         if (s != IRON_OK)
             return s;
     }
+    int tuning = iron__emu_lanes_tuning(in);
+    uint64_t began = tuning ? iron__now_ns() : 0;
     in->timeout_ms = args->timeout_ms;
     in->deadline_ns =
         iron__now_coarse_ns() + (uint64_t)args->timeout_ms * 1000000u;
@@ -404,6 +414,8 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     iron__emu_counters_end(in, s);
     if (s != IRON_OK)
         in->broken = 1;
+    else if (tuning)
+        iron__emu_lanes_timed(in, iron__now_ns() - began);
     return s;
 }
 

@@ -28,14 +28,17 @@
 #define WORKER_WEIGHT 8
 #define MOVER_WEIGHT 1
 
-static int threads_env;
+static int threads_env, threads_env_set;
 static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
 
 static void read_threads(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    threads_env = (int)iron__env_int("IRON_THREADS", 1, 1024,
-                                     cpus < 1 ? 1 : cpus);
+    const char *e = getenv("IRON_THREADS");
+    /* -1: unset or not a count (env.c warns); then the CPU count. */
+    int64_t n = iron__env_int("IRON_THREADS", 1, 1024, -1);
+    threads_env_set = e && *e && n > 0;
+    threads_env = n > 0 ? (int)n : cpus < 1 ? 1 : (int)cpus;
 }
 
 int iron__emu_threads_default(void)
@@ -93,11 +96,58 @@ int iron__emu_cut_columns(const int *weight, int ncols, int want,
     return lanes > 0 ? lanes : 1;
 }
 
+/* --- the automatic thread count ------------------------------------------
+ * With no count asked for (neither the launch configuration nor
+ * IRON_THREADS), a design whose columns make several lanes is timed once
+ * on them and once on one lane, after a first call that warms both up,
+ * and keeps the faster: a cut crossed by a stream of small objects costs
+ * more in cache-line transfers between cores than a second core gives
+ * back, while a cut between columns of heavy kernels halves the time.
+ * The results are the same either way; only the speed differs. */
+enum { TUNE_WARM, TUNE_CUT, TUNE_ONE, TUNE_DONE };
+
+static int lanes_auto(const emu_inst *in)
+{
+    iron__emu_threads_default();
+    return in->threads_asked == 0 && !threads_env_set && !in->checked;
+}
+
+int iron__emu_lanes_tuning(const emu_inst *in)
+{
+    return lanes_auto(in) && in->tune != TUNE_DONE;
+}
+
 int iron__emu_lanes_want(const emu_inst *in, int threads)
 {
     if (in->checked)
         return 1;  /* buffers open for the one kernel running */
-    return threads > 0 ? threads : iron__emu_threads_default();
+    if (threads > 0)
+        return threads;
+    int n = iron__emu_threads_default();
+    if (lanes_auto(in) &&
+        (in->tune == TUNE_ONE || (in->tune == TUNE_DONE && in->tune_one)))
+        return 1;
+    return n;
+}
+
+void iron__emu_lanes_timed(emu_inst *in, uint64_t ns)
+{
+    switch (in->tune) {
+    case TUNE_WARM:
+        /* A design that is one lane anyway has nothing to choose. */
+        in->tune = in->nlanes > 1 ? TUNE_CUT : TUNE_DONE;
+        break;
+    case TUNE_CUT:
+        in->tune_cut_ns = ns;
+        in->tune = TUNE_ONE;
+        break;
+    case TUNE_ONE:
+        in->tune_one = ns < in->tune_cut_ns;
+        in->tune = TUNE_DONE;
+        break;
+    default:
+        break;
+    }
 }
 
 iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
