@@ -60,21 +60,24 @@ static inline void copy_object(uint8_t *dst, const uint8_t *src, size_t n)
     memcpy(dst, src, n);
 }
 
-/* Asks for what a fill will read next while the worker computes: the
- * fill runs in bursts of `depth` objects, too far apart for the
- * hardware's stream prefetcher to keep ahead of it.  Each line is asked
- * for once (op->fetched: bytes of the run asked for so far). */
+/* A fill reads the tensor in bursts of `depth` objects, too far apart
+ * for the hardware's stream prefetcher to keep ahead of it: while it
+ * copies a line it asks for the line PREFETCH_BYTES further on (a
+ * prefetch never faults, so past the tensor's end is harmless). */
 #define PREFETCH_BYTES ((size_t)8 << 10)
 
-static inline void prefetch_ahead(emu_op *op, const uint8_t *run, size_t at,
-                                  size_t end)
+/* memcpy of one object from a tensor into tile memory, prefetching. */
+static inline void copy_in(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    size_t to = at + PREFETCH_BYTES < end ? at + PREFETCH_BYTES : end;
-    size_t from = op->fetched > at ? op->fetched : at;
-    for (size_t i = from & ~(size_t)63; i < to; i += 64)
-        __builtin_prefetch(run + i, 0, 0);
-    if (to > op->fetched)
-        op->fetched = to;
+    if ((n & 63) != 0) {
+        __builtin_prefetch(src + PREFETCH_BYTES, 0, 0);
+        copy_object(dst, src, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i += 64) {
+        __builtin_prefetch(src + i + PREFETCH_BYTES, 0, 0);
+        __builtin_memcpy(dst + i, src + i, 64);
+    }
 }
 
 /* Orders streaming stores before whatever tells another thread the data
@@ -281,7 +284,7 @@ static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
             uint8_t *buf = iron__pool_buf(p, fill, slot, i) + at;
             uint8_t *obj = run + (size_t)i * bytes;
             if (fill)
-                copy_object(buf, obj, bytes);
+                copy_in(buf, obj, bytes);
             else if (op->stream)
                 copy_streaming(obj, buf, bytes);
             else
@@ -289,10 +292,6 @@ static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
         }
         op->done += (int64_t)k * op->per_obj;
         op->objs_left -= k;
-        if (fill)
-            prefetch_ahead(op, op->tensor + (size_t)op->tap.offset * op->esz,
-                           (size_t)op->done * op->esz,
-                           (size_t)op->total * op->esz);
         em->objects += (uint64_t)k;
         iron__pool_release(p, fill, slot, k);
         if (op->done >= op->total) {
@@ -468,7 +467,6 @@ iron_status iron__emu_mover_push(emu_mover *em, const iron__prog_op *op,
     o->done = 0;
     o->linear = tap_is_linear(&o->tap);
     o->objs_left = o->total / o->per_obj;
-    o->fetched = 0;
     o->stream = op->kind == IRON__OP_DRAIN &&
                 (size_t)o->total * o->esz >= STREAM_MIN_BYTES;
     return IRON_OK;

@@ -157,7 +157,6 @@ typedef struct emu_op {
     iron_tap tap;          /* the op's pattern, moved by its scalar */
     int linear;            /* the pattern is one contiguous run */
     int64_t objs_left;     /* objects still to move (linear ops) */
-    size_t fetched;        /* bytes of a linear fill prefetched (dma.c) */
     int stream;            /* a drain big enough to bypass the cache */
     uint8_t *tensor;
     size_t esz;            /* the tensor's element size: the DMA moves
