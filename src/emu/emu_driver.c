@@ -11,17 +11,31 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "emu/emu.h"
+
+/* Tensors from this size on get huge pages: the rounding wastes at most
+ * 1/8 of them. */
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+#define HUGE_TENSOR_BYTES ((size_t)16 << 20)
 
 static iron_status emu_buf_alloc(iron_driver *drv, size_t nbytes, void **host,
                                  void **handle)
 {
     (void)drv;
     /* 64-byte alignment: whole cache lines, and any vector type a kernel
-     * might use on the host. */
-    size_t n = (nbytes + 63) & ~(size_t)63;
-    void *p = iron__aligned_alloc(64, n ? n : 64);
+     * might use on the host.  A big tensor is aligned to and asks for
+     * huge pages (where the system grants them on request): the DMA
+     * streams through it, and 4 KiB pages would cost a TLB miss every
+     * 4 KiB and a page fault each when it is first written. */
+    size_t align = nbytes >= HUGE_TENSOR_BYTES ? HUGE_PAGE_BYTES : 64;
+    size_t n = (nbytes + align - 1) & ~(align - 1);
+    void *p = iron__aligned_alloc(align, n ? n : 64);
+#ifdef MADV_HUGEPAGE
+    if (p && align == HUGE_PAGE_BYTES)
+        (void)madvise(p, n, MADV_HUGEPAGE);  /* advice: may be refused */
+#endif
     if (!p)
         return iron__fail(IRON_ENOMEM,
                           "emulator: out of memory allocating %zu bytes",
