@@ -2,8 +2,10 @@
  * alloc.c - the library's allocator wrappers, with per-thread fault
  * injection so tests can prove every failure path returns cleanly.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/core.h"
 
@@ -76,4 +78,37 @@ void *iron__aligned_alloc(size_t align, size_t n)
 void iron__free_aligned(void *p)
 {
     free(p);
+}
+
+/* What iron__big_free needs, kept just below the buffer (inside the
+ * mapping, which starts at least a header's size earlier). */
+typedef struct big_header {
+    void *base;
+    size_t len;
+} big_header;
+
+void *iron__big_alloc(size_t align, size_t n)
+{
+    if (should_fail() || align < 64 || (align & (align - 1)) != 0 ||
+        n > SIZE_MAX - align - 64)
+        return NULL;
+    size_t len = n + align + 64;
+    void *base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    uintptr_t p = ((uintptr_t)base + sizeof(big_header) + align - 1) &
+                  ~(uintptr_t)(align - 1);
+    big_header *h = (big_header *)(p - sizeof *h);
+    h->base = base;
+    h->len = len;
+    return (void *)p;
+}
+
+void iron__big_free(void *p)
+{
+    if (!p)
+        return;
+    const big_header *h = (const big_header *)((uintptr_t)p - sizeof *h);
+    munmap(h->base, h->len);
 }

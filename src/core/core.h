@@ -41,6 +41,13 @@ void iron__free(void *p);
 void *iron__aligned_alloc(size_t align, size_t n);
 void iron__free_aligned(void *p);
 
+/* Memory for a big buffer (a tensor): a mapping of its own, zeroed, so
+ * that freeing it gives it back to the system (freed heap memory between
+ * live allocations stays in the process), aligned to `align` (a power of
+ * two, 64 .. 2 MiB).  Freed with iron__big_free. */
+void *iron__big_alloc(size_t align, size_t n);
+void iron__big_free(void *p);
+
 /* Fault injection (tests only): the n-th allocation from now fails (n >= 1);
  * 0 disables.  Returns the number of allocations since the last call, so a
  * test can loop "fail at 1, 2, ... until the call succeeds".  Per thread. */

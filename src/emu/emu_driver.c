@@ -15,42 +15,57 @@
 
 #include "emu/emu.h"
 
-/* Tensors from this size on get huge pages: the rounding wastes at most
- * 1/8 of them. */
-#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+/* Host buffers from this size on are mappings of their own (given back
+ * to the system when freed: from the heap, a process that makes and
+ * frees many tensors of growing sizes would keep the freed memory);
+ * from HUGE_TENSOR_BYTES on they are aligned to and ask for huge pages
+ * (where the system grants them on request): the DMA streams through
+ * them, and 4 KiB pages would cost a TLB miss every 4 KiB and a page
+ * fault each when first written. */
+#define MAPPED_TENSOR_BYTES ((size_t)64 << 10)
 #define HUGE_TENSOR_BYTES ((size_t)16 << 20)
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
 
+/* 64-byte alignment at least: whole cache lines, and any vector type a
+ * kernel might use on the host.  A mapped buffer's handle is its host
+ * pointer's neighbour, which is how emu_buf_free tells them apart. */
 static iron_status emu_buf_alloc(iron_driver *drv, size_t nbytes, void **host,
                                  void **handle)
 {
     (void)drv;
-    /* 64-byte alignment: whole cache lines, and any vector type a kernel
-     * might use on the host.  A big tensor is aligned to and asks for
-     * huge pages (where the system grants them on request): the DMA
-     * streams through it, and 4 KiB pages would cost a TLB miss every
-     * 4 KiB and a page fault each when it is first written. */
-    size_t align = nbytes >= HUGE_TENSOR_BYTES ? HUGE_PAGE_BYTES : 64;
-    size_t n = (nbytes + align - 1) & ~(align - 1);
-    void *p = iron__aligned_alloc(align, n ? n : 64);
+    void *p;
+    int mapped = nbytes >= MAPPED_TENSOR_BYTES;
+    if (mapped) {
+        int huge = nbytes >= HUGE_TENSOR_BYTES;
+        p = iron__big_alloc(huge ? HUGE_PAGE_BYTES : 64, nbytes);
 #ifdef MADV_HUGEPAGE
-    if (p && align == HUGE_PAGE_BYTES)
-        (void)madvise(p, n, MADV_HUGEPAGE);  /* advice: may be refused */
+        if (p && huge)
+            (void)madvise(p, (nbytes + HUGE_PAGE_BYTES - 1) &
+                                 ~(HUGE_PAGE_BYTES - 1),
+                          MADV_HUGEPAGE);  /* advice: may be refused */
 #endif
+    } else {
+        size_t n = (nbytes + 63) & ~(size_t)63;
+        p = iron__aligned_alloc(64, n ? n : 64);
+        if (p)
+            memset(p, 0, n ? n : 64);
+    }
     if (!p)
         return iron__fail(IRON_ENOMEM,
                           "emulator: out of memory allocating %zu bytes",
                           nbytes);
-    memset(p, 0, n ? n : 64);
     *host = p;
-    *handle = p;
+    *handle = mapped ? (uint8_t *)p - 1 : p;
     return IRON_OK;
 }
 
 static void emu_buf_free(iron_driver *drv, void *host, void *handle)
 {
     (void)drv;
-    (void)handle;
-    iron__free_aligned(host);
+    if (handle != host)
+        iron__big_free(host);
+    else
+        iron__free_aligned(host);
 }
 
 /* Host and device share memory in the emulator: syncing is free. */

@@ -53,3 +53,29 @@ TEST(core_alloc_exempt_neither_fails_nor_counts)
     iron__free(a);
     iron__free(b);
 }
+
+TEST(core_big_alloc_is_aligned_zeroed_and_given_back)
+{
+    const size_t sizes[] = { 1, 64 << 10, (3 << 20) + 5 };
+    const size_t aligns[] = { 64, 4096, 2 << 20 };
+    for (int s = 0; s < 3; s++)
+        for (int a = 0; a < 3; a++) {
+            unsigned char *p = iron__big_alloc(aligns[a], sizes[s]);
+            ASSERT(p != NULL);
+            ASSERT_EQ((uintptr_t)p % aligns[a], 0);
+            for (size_t i = 0; i < sizes[s]; i += 4093)
+                ASSERT_EQ(p[i], 0);
+            ASSERT_EQ(p[sizes[s] - 1], 0);
+            memset(p, 0xab, sizes[s]);
+            iron__big_free(p);
+        }
+    iron__big_free(NULL);
+    /* Not a power of two, too small, too big: refused. */
+    ASSERT(iron__big_alloc(96, 100) == NULL);
+    ASSERT(iron__big_alloc(32, 100) == NULL);
+    ASSERT(iron__big_alloc(64, SIZE_MAX - 10) == NULL);
+    /* Fault injection reaches it like any allocation. */
+    iron__alloc_fail_at(1);
+    ASSERT(iron__big_alloc(64, 1 << 20) == NULL);
+    iron__alloc_fail_at(0);
+}

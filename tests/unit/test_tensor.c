@@ -782,3 +782,23 @@ TEST(tensor_alloc_failure_loop)
     alloc_failure_loop(make_randint);
     alloc_failure_loop(make_rand);
 }
+
+/* Big tensors are mappings of their own (huge-page aligned from 16 MiB):
+ * zeroed, writable, freed back. */
+TEST(tensor_big_ones_are_zeroed_and_aligned)
+{
+    const int64_t sizes[] = { 16 << 10, 1 << 20, 5 << 20 };
+    for (int k = 0; k < 3; k++) {
+        iron_tensor *t;
+        ASSERT_OK(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(sizes[k])));
+        int32_t *d = iron_tensor_data(t);
+        ASSERT_EQ((uintptr_t)d % 64, 0);
+        if (sizes[k] * 4 >= (16 << 20))
+            ASSERT_EQ((uintptr_t)d % (2 << 20), 0);
+        for (int64_t i = 0; i < sizes[k]; i += 1021)
+            ASSERT_EQ(d[i], 0);
+        ASSERT_EQ(d[sizes[k] - 1], 0);
+        d[sizes[k] - 1] = 7;
+        iron_tensor_free(t);
+    }
+}
