@@ -29,6 +29,26 @@
 #define MMW_MAX_ROWS 8
 #define MMW_MAX_COLS 64
 
+/* The core body both kinds share, after their tile_matmul: IN_T and OUT_T
+ * are the kind's element types and ENTRY_ its entry point (defines). */
+#define MMW_BODY                                                              \
+    "void ENTRY_(iron_objfifo *a, iron_objfifo *b, iron_objfifo *c,\n"        \
+    "            int32_t ksteps)\n"                                           \
+    "{\n"                                                                     \
+    "    for (;;) {\n"                                                        \
+    "        OUT_T *ct = iron_acquire(c, 1)[0];\n"                            \
+    "        memset(ct, 0, sizeof(OUT_T) * M_ * N_);\n"                       \
+    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"                     \
+    "            const IN_T *at = iron_acquire(a, 1)[0];\n"                   \
+    "            const IN_T *bt = iron_acquire(b, 1)[0];\n"                   \
+    "            tile_matmul(at, bt, ct);\n"                                  \
+    "            iron_release(a, 1);\n"                                       \
+    "            iron_release(b, 1);\n"                                       \
+    "        }\n"                                                             \
+    "        iron_release(c, 1);\n"                                           \
+    "    }\n"                                                                 \
+    "}\n"
+
 /* Sums kept in uint32 so that wrap-around is defined; the result is C
  * modulo 2^32, as a C reference computing in int64 and truncating. */
 static const char matmul_whole_src[] =
@@ -50,22 +70,7 @@ static const char matmul_whole_src[] =
     "            c[i * N_ + j] = (int32_t)acc[j];\n"
     "    }\n"
     "}\n"
-    "void matmul_whole(iron_objfifo *a, iron_objfifo *b, iron_objfifo *c,\n"
-    "                  int32_t ksteps)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        int32_t *ct = iron_acquire(c, 1)[0];\n"
-    "        memset(ct, 0, sizeof(int32_t) * M_ * N_);\n"
-    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"
-    "            const int16_t *at = iron_acquire(a, 1)[0];\n"
-    "            const int16_t *bt = iron_acquire(b, 1)[0];\n"
-    "            tile_matmul(at, bt, ct);\n"
-    "            iron_release(a, 1);\n"
-    "            iron_release(b, 1);\n"
-    "        }\n"
-    "        iron_release(c, 1);\n"
-    "    }\n"
-    "}\n";
+    MMW_BODY;
 
 /* The float32 kernel: the same plain loops, accumulating in float in k
  * order (no blocking, no vector intrinsics: what a straightforward port
@@ -88,22 +93,7 @@ static const char matmul_whole_f32_src[] =
     "            c[i * N_ + j] = acc[j];\n"
     "    }\n"
     "}\n"
-    "void matmul_whole_f32(iron_objfifo *a, iron_objfifo *b,\n"
-    "                      iron_objfifo *c, int32_t ksteps)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        float *ct = iron_acquire(c, 1)[0];\n"
-    "        memset(ct, 0, sizeof(float) * M_ * N_);\n"
-    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"
-    "            const float *at = iron_acquire(a, 1)[0];\n"
-    "            const float *bt = iron_acquire(b, 1)[0];\n"
-    "            tile_matmul(at, bt, ct);\n"
-    "            iron_release(a, 1);\n"
-    "            iron_release(b, 1);\n"
-    "        }\n"
-    "        iron_release(c, 1);\n"
-    "    }\n"
-    "}\n";
+    MMW_BODY;
 
 /* What differs between the int16 design and its float32 variant.  `name`
  * is the core body's entry point and the prefix of every message. */
@@ -111,13 +101,16 @@ typedef struct mmw_kind {
     const char *name;
     const char *src;
     iron_dtype in, out;
+    const char *in_t, *out_t;   /* their C types, for the core body */
     int even_kn;   /* 1: k and n must be even (int16 rows in whole words) */
 } mmw_kind;
 
 static const mmw_kind mmw_int16 = { "matmul_whole", matmul_whole_src,
-                                    IRON_INT16, IRON_INT32, 1 };
+                                    IRON_INT16, IRON_INT32, "int16_t",
+                                    "int32_t", 1 };
 static const mmw_kind mmw_f32 = { "matmul_whole_f32", matmul_whole_f32_src,
-                                  IRON_FLOAT32, IRON_FLOAT32, 0 };
+                                  IRON_FLOAT32, IRON_FLOAT32, "float",
+                                  "float", 0 };
 
 static int check_shapes(iron_design *d, const mmw_kind *kind, int rows,
                         int cols, int64_t M, int64_t K, int64_t N, int64_t m,
@@ -183,6 +176,9 @@ static int build(iron_design *d, const mmw_kind *kind)
 
     iron_kernel *body = iron_core_new(d, kind->name, kind->src,
                                       "fifo, fifo, fifo, int32");
+    iron_kernel_define(body, "ENTRY_", kind->name);
+    iron_kernel_define(body, "IN_T", kind->in_t);
+    iron_kernel_define(body, "OUT_T", kind->out_t);
     iron_kernel_define_int(body, "M_", m);
     iron_kernel_define_int(body, "K_", k);
     iron_kernel_define_int(body, "N_", n);
