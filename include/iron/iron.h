@@ -1011,9 +1011,11 @@ typedef struct iron_launch_config {
      * 0 = only when IRON_LOG has "emu" or a trace is written, 1 = on,
      * -1 = off. */
     int profile;
-    /* Host threads the emulated array may run on: 0 = IRON_THREADS
-     * (default: the number of online CPUs).  Results are bit-identical
-     * whatever the count (docs/emulator.md, "Threads"). */
+    /* Host threads the emulated array may run on (its columns are dealt
+     * onto them): 0 = IRON_THREADS, or when that is unset the emulator
+     * times a specialization's first calls on the CPU count and on one
+     * thread and keeps the faster.  Results are bit-identical whatever
+     * the count (docs/emulator.md, "Threads"); < 0 is refused. */
     int threads;
 } iron_launch_config;
 
