@@ -237,8 +237,11 @@ struct emu_inst {
     int nlanes, nlanes_cap;
     int threads;           /* the thread count the lanes were dealt for */
     int threads_asked;     /* what the last call asked for (0: default) */
-    int tune, tune_one;    /* the automatic count's progress and choice */
-    uint64_t tune_cut_ns;  /* ... the time of a call on the column cut */
+    /* The automatic count (lanes.c): its progress, calls in this state,
+     * whether the cut makes several lanes, the choice, and the best time
+     * of a call on the cut and on one lane. */
+    int tune, tune_n, tune_cuts, tune_one;
+    uint64_t tune_cut_ns, tune_one_ns;
     /* Several lanes (handoff.c): the phase's state, shared by them all.
      * `owed` counts what the phase still awaits; `active` the lanes not
      * idle; `stop` why the lanes stop (an iron__emu_stop). */
@@ -477,8 +480,10 @@ int iron__emu_threads_default(void);
 int iron__emu_cut_columns(const int *weight, int ncols, int want,
                           int *lane_of);
 int iron__emu_lanes_want(const emu_inst *in, int threads);
-/* The automatic thread count (see lanes.c): whether this call is timed to
- * choose it, and a successful timed call's time. */
+/* The automatic thread count (see lanes.c): whether this call's count is
+ * automatic, whether it is timed to choose it, and a successful automatic
+ * call's time (0 when not timed). */
+int iron__emu_lanes_auto(const emu_inst *in);
 int iron__emu_lanes_tuning(const emu_inst *in);
 void iron__emu_lanes_timed(emu_inst *in, uint64_t ns);
 iron_status iron__emu_lanes_assign(emu_inst *in, int threads);

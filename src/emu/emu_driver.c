@@ -443,8 +443,8 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
     iron__emu_counters_end(in, s);
     if (s != IRON_OK)
         in->broken = 1;
-    else if (tuning)
-        iron__emu_lanes_timed(in, iron__now_ns() - began);
+    else if (iron__emu_lanes_auto(in))
+        iron__emu_lanes_timed(in, tuning ? iron__now_ns() - began : 0);
     return s;
 }
 

@@ -98,15 +98,20 @@ int iron__emu_cut_columns(const int *weight, int ncols, int want,
 
 /* --- the automatic thread count ------------------------------------------
  * With no count asked for (neither the launch configuration nor
- * IRON_THREADS), a design whose columns make several lanes is timed once
- * on them and once on one lane, after a first call that warms both up,
- * and keeps the faster: a cut crossed by a stream of small objects costs
- * more in cache-line transfers between cores than a second core gives
- * back, while a cut between columns of heavy kernels halves the time.
- * The results are the same either way; only the speed differs. */
+ * IRON_THREADS), a design whose columns make several lanes is timed on
+ * them and on one lane, after a first call that warms both up, and keeps
+ * the faster: a cut crossed by a stream of small objects costs more in
+ * cache-line transfers between cores than a second core gives back, while
+ * a cut between columns of heavy kernels halves the time.  Each side gets
+ * TUNE_SAMPLES calls (the best counts, so one call disturbed by another
+ * process does not decide), and the choice is made again every
+ * RETUNE_EVERY calls, as the machine's load changes.  The results are the
+ * same either way; only the speed differs. */
 enum { TUNE_WARM, TUNE_CUT, TUNE_ONE, TUNE_DONE };
+#define TUNE_SAMPLES 2
+#define RETUNE_EVERY 1024
 
-static int lanes_auto(const emu_inst *in)
+int iron__emu_lanes_auto(const emu_inst *in)
 {
     iron__emu_threads_default();
     return in->threads_asked == 0 && !threads_env_set && !in->checked;
@@ -114,7 +119,7 @@ static int lanes_auto(const emu_inst *in)
 
 int iron__emu_lanes_tuning(const emu_inst *in)
 {
-    return lanes_auto(in) && in->tune != TUNE_DONE;
+    return iron__emu_lanes_auto(in) && in->tune != TUNE_DONE;
 }
 
 int iron__emu_lanes_want(const emu_inst *in, int threads)
@@ -124,10 +129,17 @@ int iron__emu_lanes_want(const emu_inst *in, int threads)
     if (threads > 0)
         return threads;
     int n = iron__emu_threads_default();
-    if (lanes_auto(in) &&
+    if (iron__emu_lanes_auto(in) &&
         (in->tune == TUNE_ONE || (in->tune == TUNE_DONE && in->tune_one)))
         return 1;
     return n;
+}
+
+static void tune_from_cut(emu_inst *in)
+{
+    in->tune = TUNE_CUT;
+    in->tune_n = 0;
+    in->tune_cut_ns = in->tune_one_ns = UINT64_MAX;
 }
 
 void iron__emu_lanes_timed(emu_inst *in, uint64_t ns)
@@ -135,17 +147,32 @@ void iron__emu_lanes_timed(emu_inst *in, uint64_t ns)
     switch (in->tune) {
     case TUNE_WARM:
         /* A design that is one lane anyway has nothing to choose. */
-        in->tune = in->nlanes > 1 ? TUNE_CUT : TUNE_DONE;
+        in->tune_cuts = in->nlanes > 1;
+        if (in->tune_cuts)
+            tune_from_cut(in);
+        else
+            in->tune = TUNE_DONE;
         break;
     case TUNE_CUT:
-        in->tune_cut_ns = ns;
-        in->tune = TUNE_ONE;
+        if (ns < in->tune_cut_ns)
+            in->tune_cut_ns = ns;
+        if (++in->tune_n == TUNE_SAMPLES) {
+            in->tune = TUNE_ONE;
+            in->tune_n = 0;
+        }
         break;
     case TUNE_ONE:
-        in->tune_one = ns < in->tune_cut_ns;
-        in->tune = TUNE_DONE;
+        if (ns < in->tune_one_ns)
+            in->tune_one_ns = ns;
+        if (++in->tune_n == TUNE_SAMPLES) {
+            in->tune_one = in->tune_one_ns < in->tune_cut_ns;
+            in->tune = TUNE_DONE;
+            in->tune_n = 0;
+        }
         break;
     default:
+        if (in->tune_cuts && ++in->tune_n >= RETUNE_EVERY)
+            tune_from_cut(in);
         break;
     }
 }
