@@ -58,8 +58,7 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
         iron__emu_prof_unblocked(in, ew);
     for (int batch = 0;; batch++) {
         if (batch == LOOP_BATCH) {
-            iron__emu_block(t, NULL, 0, 0, 0);
-            iron__emu_wake(t);
+            iron__emu_requeue(t);
             return;
         }
         for (int a = 0; a < ew->nargs; a++) {
@@ -116,8 +115,7 @@ static void loop_step(emu_inst *in, emu_task *t)
     for (int rounds = 0;;) {
         int k = LOOP_BATCH - rounds;
         if (k <= 0) {
-            iron__emu_block(t, NULL, 0, 0, 0);
-            iron__emu_wake(t);
+            iron__emu_requeue(t);
             return;
         }
         for (int a = 0; a < ew->nargs; a++) {
@@ -193,8 +191,7 @@ static void core_maybe_yield(emu_worker *ew)
 {
     if (++ew->api_calls % CORE_YIELD_EVERY != 0)
         return;
-    iron__emu_block(&ew->task, NULL, 0, 0, 0);
-    iron__emu_wake(&ew->task);
+    iron__emu_requeue(&ew->task);
     iron__fiber_yield(ew->fiber);
 }
 

@@ -322,17 +322,17 @@ static void choose_step(emu_mover *em, int prof)
 {
     const iron__mover *m = em->m;
     em->esz = iron_dtype_size(em->fifo->dtype);
-    em->fast_fill = !em->src && em->ndst == 1 && !m->dst[0].dims &&
+    int fast_fill = !em->src && em->ndst == 1 && !m->dst[0].dims &&
                     m->dst[0].pieces <= 1;
-    em->fast_drain = em->src && em->ndst == 0 && !m->src.dims &&
+    int fast_drain = em->src && em->ndst == 0 && !m->src.dims &&
                      m->src.pieces <= 1;
     em->task.pump = 0;
     if (prof) {
         em->task.step = mover_step_profiled;
-    } else if (em->fast_fill) {
+    } else if (fast_fill) {
         em->task.step = fill_step;
         em->task.pump = 1;
-    } else if (em->fast_drain) {
+    } else if (fast_drain) {
         em->task.step = drain_step;
         em->task.pump = 1;
     } else {

@@ -97,7 +97,6 @@ struct emu_task {
                               run in place (core.c) */
     int is_worker;         /* an emu_worker, else an emu_mover */
     int shared;            /* uses a shared pool: other lanes may wake it */
-    int col;               /* the column it works in (lane assignment) */
     emu_lane *lane;        /* the lane (thread) that runs it */
     emu_task *next_in;     /* in its lane's inbox (handoff.c) */
     /* What the task waits on, for deadlock reports. */
@@ -179,9 +178,6 @@ typedef struct emu_mover {
     emu_op *ops;           /* this call's ops, in sequence order */
     int nops, head, cap;
     size_t esz;            /* the fifo's element size */
-    /* Whole-object fast path (dma.c): a host fill into one destination,
-     * or a drain from one source, without layout transform or pieces. */
-    int fast_fill, fast_drain;
     uint64_t objects;      /* moved since load */
     uint64_t busy_ns;      /* profiled runs: copying */
     int track;             /* its trace track */
@@ -283,10 +279,27 @@ enum {
  * of a release (several writers or readers, or a shared pool), and the
  * end of a multi-lane phase. */
 void iron__emu_wake_shared(emu_task *t);
+void iron__pool_note_peak_shared(emu_pool *p, int used);
 void iron__emu_block_shared(emu_task *t, emu_pool *p, int writer, int slot,
                             int count);
-void iron__pool_release_slow(emu_pool *p, int writer, int slot, int n);
+void iron__pool_release_multi(emu_pool *p, int writer, int slot, int n);
+void iron__pool_release_shared(emu_pool *p, int writer, int slot, int n);
 void iron__emu_stop(emu_inst *in, int why);
+
+/* Puts a READY task at the back of lane l's ready ring, unless it is
+ * there already (perhaps as a stale entry, see emu_task.queued).  Only
+ * l's own thread, or the sequence's between phases, calls this. */
+static inline void iron__emu_ready_push(emu_lane *l, emu_task *t)
+{
+    if (t->queued)
+        return;
+    int at = l->rhead + l->rcount;
+    if (at >= l->in->ntasks)
+        at -= l->in->ntasks;
+    l->ready[at] = t;
+    l->rcount++;
+    t->queued = 1;
+}
 
 /* Makes a blocked task runnable on its lane. */
 static inline void iron__emu_wake(emu_task *t)
@@ -300,15 +313,7 @@ static inline void iron__emu_wake(emu_task *t)
     if (t->state != EMU_BLOCKED)
         return;
     t->state = EMU_READY;
-    if (t->queued)
-        return;
-    emu_lane *l = t->lane;
-    int at = l->rhead + l->rcount;
-    if (at >= l->in->ntasks)
-        at -= l->in->ntasks;
-    l->ready[at] = t;
-    l->rcount++;
-    t->queued = 1;
+    iron__emu_ready_push(t->lane, t);
 }
 
 /* Marks the task blocked on `count` buffers of one side of p (p NULL:
@@ -389,34 +394,73 @@ static inline uint8_t *iron__pool_kbuf(const emu_pool *p, int writer,
     return p->kbuf[iron__pool_index(p, writer, slot, k)];
 }
 
-/* Gives back the n oldest held buffers, waking whoever can now move.  The
- * common FIFO (one writer, one reader, one lane) is two counters here;
- * the rest is in handoff.c. */
-static inline void iron__pool_release(emu_pool *p, int writer, int slot,
-                                      int n)
+/* The release below, for a pool known to be shared or not: `shared` is
+ * a constant in each caller, so the lane-local one has no atomic
+ * operation and no test of p->shared. */
+static inline void iron__pool_release_as(emu_pool *p, int writer, int slot,
+                                         int n, const int shared)
 {
-    if (p->nw != 1 || p->nr != 1 || p->shared) {
-        iron__pool_release_slow(p, writer, slot, n);
+    if (writer) {
+        p->wrel[slot] += (unsigned)n;
+        /* Buffers in use as this writer sees them. */
+        int used = p->depth - (shared ? __atomic_load_n(&p->free[slot],
+                                                        __ATOMIC_SEQ_CST)
+                                      : p->free[slot]);
+        if (shared)
+            iron__pool_note_peak_shared(p, used);
+        else if (used > p->peak)
+            p->peak = used;
+    } else {
+        p->rrel[slot] += (unsigned)n;
+    }
+    if (p->nw != 1 || p->nr != 1) {
+        iron__pool_release_multi(p, writer, slot, n);
         return;
     }
+    /* The common FIFO, one writer and one reader: two counters. */
+    int *other = writer ? &p->filled[0] : &p->free[0];
     if (writer) {
-        p->wrel[0] += (unsigned)n;
-        int used = p->depth - p->free[0];
-        if (used > p->peak)
-            p->peak = used;
         int b = p->wi[0] + n;
         p->wi[0] = b >= p->depth ? b - p->depth : b;
         p->whold[0] -= n;
-        p->filled[0] += n;
-        iron__emu_wake(p->reader[0]);
     } else {
-        p->rrel[0] += (unsigned)n;
         int b = p->ri[0] + n;
         p->ri[0] = b >= p->depth ? b - p->depth : b;
         p->rhold[0] -= n;
-        p->free[0] += n;
-        iron__emu_wake(p->writer[0]);
     }
+    if (shared)
+        __atomic_add_fetch(other, n, __ATOMIC_SEQ_CST);
+    else
+        *other += n;
+    iron__emu_wake(writer ? p->reader[0] : p->writer[0]);
+}
+
+/* Gives back the n oldest held buffers, waking whoever can now move
+ * (several writers or readers: handoff.c). */
+static inline void iron__pool_release(emu_pool *p, int writer, int slot,
+                                      int n)
+{
+    if (p->shared)
+        iron__pool_release_shared(p, writer, slot, n);
+    else
+        iron__pool_release_as(p, writer, slot, n, 0);
+}
+
+/* Sends the running task to the back of its lane's queue (it stays
+ * runnable): a long step gives the others, and the clock, a turn. */
+static inline void iron__emu_requeue(emu_task *t)
+{
+    iron__emu_block(t, NULL, 0, 0, 0);
+    iron__emu_wake(t);
+}
+
+/* What a lane still owes in this phase: at a task group's end, its
+ * awaited drains; at the end of the call, every op (then no task touches
+ * the call's tensors after it returns). */
+static inline int iron__emu_lane_owed(const emu_lane *l)
+{
+    return l->in->final_phase ? l->ops_left
+                              : l->group_awaited[l->in->phase_group];
 }
 
 /* check.c: checked mode (see there) */

@@ -151,6 +151,14 @@ static void emu_unload(iron_driver *drv, void *loaded)
     iron__free(in);
 }
 
+static void *zalloc_aligned(size_t align, size_t n)
+{
+    void *p = iron__aligned_alloc(align, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
 static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
                             const iron_program *prog, void **loaded)
 {
@@ -172,22 +180,18 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
     in->ntasks = in->nworkers + in->nmovers;
     in->tile_mem = iron__calloc((size_t)prog->ntiles + 1,
                                 sizeof *in->tile_mem);
-    /* Aligned as emu_pool asks (its sides on lines of their own). */
-    in->pools = iron__aligned_alloc(_Alignof(emu_pool),
-                                    ((size_t)prog->npools + 1) *
-                                        sizeof *in->pools);
-    if (in->pools)
-        memset(in->pools, 0, ((size_t)prog->npools + 1) * sizeof *in->pools);
+    /* Aligned as emu_pool and emu_lane ask (parts that different
+     * threads write sit on cache lines of their own). */
+    in->pools = zalloc_aligned(_Alignof(emu_pool),
+                               ((size_t)prog->npools + 1) * sizeof *in->pools);
     in->workers = iron__calloc((size_t)in->nworkers + 1, sizeof *in->workers);
     in->movers = iron__calloc((size_t)in->nmovers + 1, sizeof *in->movers);
     in->barriers = iron__calloc((size_t)prog->nbarrier_copies + 1,
                                 sizeof *in->barriers);
     /* One lane per task at most; each lane's ring can hold every task. */
     in->nlanes_cap = in->ntasks ? in->ntasks : 1;
-    in->lanes = iron__aligned_alloc(_Alignof(emu_lane),
-                                    (size_t)in->nlanes_cap * sizeof *in->lanes);
-    if (in->lanes)
-        memset(in->lanes, 0, (size_t)in->nlanes_cap * sizeof *in->lanes);
+    in->lanes = zalloc_aligned(_Alignof(emu_lane),
+                               (size_t)in->nlanes_cap * sizeof *in->lanes);
     int ok = in->tile_mem && in->pools && in->workers && in->movers &&
              in->barriers && in->lanes;
     for (int l = 0; ok && l < in->nlanes_cap; l++)

@@ -55,18 +55,6 @@ void iron__emu_lane_leave(void)
     cur_lane = NULL;
 }
 
-static void push_ready(emu_lane *l, emu_task *t)
-{
-    if (t->queued)
-        return;
-    t->queued = 1;
-    int at = l->rhead + l->rcount;
-    if (at >= l->in->ntasks)
-        at -= l->in->ntasks;
-    l->ready[at] = t;
-    l->rcount++;
-}
-
 static void futex_wake(int *word)
 {
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
@@ -102,7 +90,7 @@ void iron__emu_wake_shared(emu_task *t)
                                      __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
         return;
     if (cur_lane == NULL || cur_lane == t->lane)
-        push_ready(t->lane, t);
+        iron__emu_ready_push(t->lane, t);
     else
         push_remote(t->lane, t);
 }
@@ -119,9 +107,10 @@ void iron__emu_block_shared(emu_task *t, emu_pool *p, int writer, int slot,
         iron__emu_wake_shared(t);
 }
 
-/* A counter the last writer (or reader) of a buffer bumps for every
- * reader (writer), and the wake of each. */
-static void release_multi(emu_pool *p, int writer, int slot, int n)
+/* Several writers or readers: the last writer (reader) of a buffer to
+ * be done with it bumps every reader's (writer's) counter and wakes each.
+ * (The counters and the peak were updated by iron__pool_release.) */
+void iron__pool_release_multi(emu_pool *p, int writer, int slot, int n)
 {
     for (int k = 0; k < n; k++) {
         if (writer) {
@@ -166,45 +155,19 @@ static void release_multi(emu_pool *p, int writer, int slot, int n)
     }
 }
 
-void iron__pool_release_slow(emu_pool *p, int writer, int slot, int n)
+void iron__pool_release_shared(emu_pool *p, int writer, int slot, int n)
 {
-    if (writer) {
-        p->wrel[slot] += (unsigned)n;
-        /* Buffers in use as this writer sees them (only the writers'
-         * counter: written by each writer, so never torn). */
-        int used = p->depth - iron__pool_load(p, &p->free[slot]);
-        if (!p->shared) {
-            if (used > p->peak)
-                p->peak = used;
-        } else {
-            /* Writers of a join may sit on different lanes. */
-            int peak = __atomic_load_n(&p->peak, __ATOMIC_RELAXED);
-            while (used > peak &&
-                   !__atomic_compare_exchange_n(&p->peak, &peak, used, 1,
-                                                __ATOMIC_RELAXED,
-                                                __ATOMIC_RELAXED))
-                ;
-        }
-    } else {
-        p->rrel[slot] += (unsigned)n;
-    }
-    if (p->nw == 1 && p->nr == 1) {
-        if (writer) {
-            int b = p->wi[0] + n;
-            p->wi[0] = b >= p->depth ? b - p->depth : b;
-            p->whold[0] -= n;
-            iron__pool_add(p, &p->filled[0], n);
-            iron__emu_wake(p->reader[0]);
-        } else {
-            int b = p->ri[0] + n;
-            p->ri[0] = b >= p->depth ? b - p->depth : b;
-            p->rhold[0] -= n;
-            iron__pool_add(p, &p->free[0], n);
-            iron__emu_wake(p->writer[0]);
-        }
-        return;
-    }
-    release_multi(p, writer, slot, n);
+    iron__pool_release_as(p, writer, slot, n, 1);
+}
+
+/* A writer of a join may sit on another lane than its partners. */
+void iron__pool_note_peak_shared(emu_pool *p, int used)
+{
+    int peak = __atomic_load_n(&p->peak, __ATOMIC_RELAXED);
+    while (used > peak &&
+           !__atomic_compare_exchange_n(&p->peak, &peak, used, 1,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 void iron__emu_stop(emu_inst *in, int why)
@@ -226,7 +189,7 @@ int iron__emu_lane_take_inbox(emu_lane *l)
     emu_task *t = __atomic_exchange_n(&l->inbox, NULL, __ATOMIC_SEQ_CST);
     int n = 0;
     for (; t; t = t->next_in, n++)
-        push_ready(l, t);
+        iron__emu_ready_push(l, t);
     return n;
 }
 

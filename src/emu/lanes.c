@@ -183,16 +183,18 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
     int want = iron__emu_lanes_want(in, threads);
     /* Tasks queued by an earlier call stay queued, on their new lanes. */
     emu_task **queued = iron__malloc((size_t)(n ? n : 1) * sizeof *queued);
+    int *col = iron__malloc((size_t)(n ? n : 1) * sizeof *col);
     int ncols = 1;
-    for (int i = 0; i < n; i++) {
-        int c = task_col(in, i);
-        if (c + 1 > ncols)
-            ncols = c + 1;
+    for (int i = 0; col && i < n; i++) {
+        col[i] = task_col(in, i);
+        if (col[i] + 1 > ncols)
+            ncols = col[i] + 1;
     }
     int *weight = iron__calloc((size_t)ncols, sizeof *weight);
     int *lane_of = iron__malloc((size_t)ncols * sizeof *lane_of);
-    if (!queued || !weight || !lane_of) {
+    if (!queued || !col || !weight || !lane_of) {
         iron__free(queued);
+        iron__free(col);
         iron__free(weight);
         iron__free(lane_of);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory");
@@ -214,8 +216,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
                 queued[nq++] = t;
     }
     for (int i = 0; i < n; i++)
-        weight[task_col(in, i)] +=
-            i < in->nworkers ? WORKER_WEIGHT : MOVER_WEIGHT;
+        weight[col[i]] += i < in->nworkers ? WORKER_WEIGHT : MOVER_WEIGHT;
     in->nlanes = iron__emu_cut_columns(weight, ncols, want, lane_of);
     in->multi = in->nlanes > 1;
     in->threads = want;
@@ -233,8 +234,7 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
     }
     for (int i = 0; i < n; i++) {
         emu_task *t = task_at(in, i);
-        t->col = task_col(in, i);
-        t->lane = &in->lanes[lane_of[t->col]];
+        t->lane = &in->lanes[lane_of[col[i]]];
         t->shared = 0;
         t->queued = 0;
     }
@@ -259,12 +259,10 @@ iron_status iron__emu_lanes_assign(emu_inst *in, int threads)
                 t->shared = 1;
         }
     }
-    for (int k = 0; k < nq; k++) {
-        emu_lane *ln = queued[k]->lane;
-        ln->ready[(ln->rhead + ln->rcount++) % n] = queued[k];
-        queued[k]->queued = 1;
-    }
+    for (int k = 0; k < nq; k++)
+        iron__emu_ready_push(queued[k]->lane, queued[k]);
     iron__free(queued);
+    iron__free(col);
     iron__free(weight);
     iron__free(lane_of);
     return IRON_OK;
@@ -388,19 +386,12 @@ static iron_status submit(emu_inst *in, job *jobs, batch *b)
     return IRON_OK;
 }
 
-/* What a lane still owes in this phase (see sched.c). */
-static int lane_owed(const emu_lane *l)
-{
-    return l->in->final_phase ? l->ops_left
-                              : l->group_awaited[l->in->phase_group];
-}
-
 /* Several lanes: run them all at once until the phase is over for all. */
 static iron_status run_multi(emu_inst *in)
 {
     int owed = 0;
     for (int l = 0; l < in->nlanes; l++) {
-        owed += lane_owed(&in->lanes[l]);
+        owed += iron__emu_lane_owed(&in->lanes[l]);
         in->lanes[l].status = IRON_OK;
         in->lanes[l].state = IRON_RUN_COMPLETED;
         in->lanes[l].idle = 0;

@@ -57,15 +57,6 @@ static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
     l->state = state;
 }
 
-/* What the lane still owes in this phase: at a task group's end, its
- * awaited drains; at the end of the call, every op (then no task touches
- * this call's tensors after it returns). */
-static int owed(const emu_lane *l)
-{
-    return l->in->final_phase ? l->ops_left
-                              : l->group_awaited[l->in->phase_group];
-}
-
 /* The first words of a stall's message: why the phase stopped. */
 static void stall_what(const emu_inst *in, int why, int awaited, int ops,
                        char *what, size_t n)
@@ -128,7 +119,7 @@ static void run_steps(emu_lane *l)
     /* Tasks that can still move when the phase is done stay queued and go
      * on at the next phase or call, as cores keep running between kernel
      * launches on hardware. */
-    while (l->rcount > 0 && owed(l) > 0) {
+    while (l->rcount > 0 && iron__emu_lane_owed(l) > 0) {
         emu_task *t = pop_ready(l);
         if (t && !run_one(l, t, &steps, &late)) {
             if (late) {
@@ -138,7 +129,7 @@ static void run_steps(emu_lane *l)
             return;
         }
     }
-    if (owed(l) > 0) {
+    if (iron__emu_lane_owed(l) > 0) {
         stall_what(l->in, IRON__EMU_DEADLOCK, l->awaited_left, l->ops_left,
                    what, sizeof what);
         lane_fail(l, IRON_EDEADLOCK, IRON_RUN_ERROR, what);
