@@ -8,11 +8,14 @@
 #ifndef IRON_FUZZ_FUZZ_H
 #define IRON_FUZZ_FUZZ_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iron/iron.h"
 
@@ -108,6 +111,41 @@ static inline int64_t fuzz_i64(fuzz_in *f)
                          (uint64_t)(fuzz_u8(f) % 5) - 2u);
     default:
         return (int64_t)fuzz_u64(f);
+    }
+}
+
+/* Writes data to path (created or truncated), all of it. */
+static inline void fuzz_write_file(const char *path, const void *data,
+                                   size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FUZZ_CHECK(fd >= 0, "cannot write %s: %s", path, strerror(errno));
+    const unsigned char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        FUZZ_CHECK(n > 0, "cannot write %s: %s", path, strerror(errno));
+        p += n;
+        len -= (size_t)n;
+    }
+    close(fd);
+}
+
+/* The indices an access pattern visits, in order, into idx (count of
+ * them).  Only for patterns whose reach was checked to fit int64. */
+static inline void fuzz_walk_tap(const iron_tap *t, int64_t *idx,
+                                 int64_t count)
+{
+    int64_t i[IRON_TAP_MAX_DIMS] = { 0 };
+    for (int64_t v = 0; v < count; v++) {
+        int64_t e = t->offset;
+        for (int k = 0; k < t->ndim; k++)
+            e += i[k] * t->strides[k];
+        idx[v] = e;
+        for (int k = t->ndim - 1; k >= 0; k--) {
+            if (++i[k] < t->sizes[k])
+                break;
+            i[k] = 0;
+        }
     }
 }
 

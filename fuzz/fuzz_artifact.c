@@ -82,20 +82,6 @@ static void make_jit(void)
     loaded = 0;
 }
 
-static void write_bytes(const char *p, const void *data, size_t len)
-{
-    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    FUZZ_CHECK(fd >= 0, "cannot write %s: %s", p, strerror(errno));
-    const unsigned char *b = data;
-    while (len > 0) {
-        ssize_t n = write(fd, b, len);
-        FUZZ_CHECK(n > 0, "cannot write %s: %s", p, strerror(errno));
-        b += n;
-        len -= (size_t)n;
-    }
-    close(fd);
-}
-
 /* FUZZ_WRITE_SEEDS: a real artifact, its payload, and a truncated one. */
 static void write_seeds(const char *dir)
 {
@@ -122,10 +108,10 @@ static void write_seeds(const char *dir)
     const unsigned char *pay = memmem(buf, n, IRON__PAYLOAD_MAGIC, 8);
     if (pay) {
         snprintf(file, sizeof file, "%s/payload", dir);
-        write_bytes(file, pay, n - (size_t)(pay - buf));
+        fuzz_write_file(file, pay, n - (size_t)(pay - buf));
     }
     snprintf(file, sizeof file, "%s/truncated.artifact", dir);
-    write_bytes(file, buf, n / 2);
+    fuzz_write_file(file, buf, n / 2);
     exit(0);
 fail:
     fprintf(stderr, "fuzz_artifact: writing seeds failed: %s\n",
@@ -165,7 +151,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    write_bytes(path, data, size);
+    fuzz_write_file(path, data, size);
     iron_status st = iron_jit_load_artifact(jit, path);
     FUZZ_FAILED_WITH_MESSAGE(st, "iron_jit_load_artifact");
     if (verbose)

@@ -69,7 +69,6 @@ static void remove_folder(void)
     rmdir(folder);
 }
 
-static void write_file(const char *path, const void *data, size_t len);
 static int read_file(const char *path, unsigned char **data, size_t *len);
 
 /* FUZZ_WRITE_SEEDS=<folder>: seeds of both kinds around `payload`. */
@@ -97,7 +96,7 @@ static void write_seeds(const char *dir, const char *tag,
     seed[0] = 0;
     memcpy(seed + 1, file, flen);
     snprintf(out, sizeof out, "%s/raw_%s", dir, tag);
-    write_file(out, seed, flen + 1);
+    fuzz_write_file(out, seed, flen + 1);
     /* put: mode 1, flags, key text, name, signature, payload */
     for (int edits = 0; edits < 2; edits++) {
         size_t n = 0;
@@ -119,7 +118,7 @@ static void write_seeds(const char *dir, const char *tag,
         }
         snprintf(out, sizeof out, "%s/put%s_%s", dir, edits ? "_edit" : "",
                  tag);
-        write_file(out, seed, n);
+        fuzz_write_file(out, seed, n);
     }
     free(seed);
     free(file);
@@ -206,20 +205,6 @@ static int read_file(const char *path, unsigned char **data, size_t *len)
     return 0;
 }
 
-static void write_file(const char *path, const void *data, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    FUZZ_CHECK(fd >= 0, "cannot write %s: %s", path, strerror(errno));
-    const unsigned char *p = data;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        FUZZ_CHECK(n > 0, "cannot write %s: %s", path, strerror(errno));
-        p += n;
-        len -= (size_t)n;
-    }
-    close(fd);
-}
-
 /* A string of up to max bytes from the input (may hold any byte but NUL
  * ends it early, as C strings do). */
 static char *take_str(fuzz_in *in, size_t max)
@@ -255,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int expect_hit = 0;
 
     if (!(mode & 1)) {
-        write_file(path, in.p, in.n);
+        fuzz_write_file(path, in.p, in.n);
     } else {
         uint8_t flags = fuzz_u8(&in);
         /* key text: binary, may hold NULs (it has a length) */
@@ -310,7 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
         if (nedits)
-            write_file(path, file, flen);
+            fuzz_write_file(path, file, flen);
         int same = flen == olen && memcmp(file, orig, flen) == 0;
         free(orig);
         free(file);

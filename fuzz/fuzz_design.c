@@ -490,20 +490,10 @@ static int fuzz_design_fn(iron_design *d, void *user)
 /* The visited elements of t, in order, into idx; returns how many. */
 static int64_t walk_tap(const iron_tap *t, int64_t *idx, int64_t max)
 {
-    int64_t count = iron_tap_count(t), i[IRON_TAP_MAX_DIMS] = { 0 };
+    int64_t count = iron_tap_count(t);
     FUZZ_CHECK(count >= 1 && count <= max, "pattern of %lld visits",
                (long long)count);
-    for (int64_t v = 0; v < count; v++) {
-        int64_t e = t->offset;
-        for (int k = 0; k < t->ndim; k++)
-            e += i[k] * t->strides[k];
-        idx[v] = e;
-        for (int k = t->ndim - 1; k >= 0; k--) {
-            if (++i[k] < t->sizes[k])
-                break;
-            i[k] = 0;
-        }
-    }
+    fuzz_walk_tap(t, idx, count);
     return count;
 }
 

@@ -81,24 +81,6 @@ static int valid_shape(const iron_tap *t)
     return 1;
 }
 
-/* The visited indices in order, into idx (count of them, <= WALK_MAX).
- * Only for patterns whose 128-bit reach was checked to fit int64. */
-static void walk(const iron_tap *t, int64_t *idx, int64_t count)
-{
-    int64_t i[IRON_TAP_MAX_DIMS] = { 0 };
-    for (int64_t v = 0; v < count; v++) {
-        int64_t e = t->offset;
-        for (int k = 0; k < t->ndim; k++)
-            e += i[k] * t->strides[k];
-        idx[v] = e;
-        for (int k = t->ndim - 1; k >= 0; k--) {
-            if (++i[k] < t->sizes[k])
-                break;
-            i[k] = 0;
-        }
-    }
-}
-
 static void describe(const iron_tap *t, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "offset %lld ndim %d sizes [",
@@ -205,7 +187,7 @@ static void fuzz_one_tap(fuzz_in *in)
     if (fits && count <= WALK_MAX) {
         idx = malloc((size_t)count * sizeof *idx);
         FUZZ_CHECK(idx, "out of memory");
-        walk(&t, idx, count);
+        fuzz_walk_tap(&t, idx, count);
         for (int64_t v = 0; v < count; v++)
             FUZZ_CHECK(idx[v] >= 0 && idx[v] < numel,
                        "visit %lld of accepted %s is element %lld of %lld",
@@ -319,7 +301,7 @@ static void fuzz_one_tap(fuzz_in *in)
         assert_inside(&c, numel, "iron__tap_canonical");
         int64_t *cidx = malloc((size_t)count * sizeof *cidx);
         FUZZ_CHECK(cidx, "out of memory");
-        walk(&c, cidx, count);
+        fuzz_walk_tap(&c, cidx, count);
         for (int64_t v = 0; v < count; v++)
             FUZZ_CHECK(cidx[v] == idx[v],
                        "canonical form %s of %s visits %lld at step %lld, "
@@ -450,7 +432,7 @@ static void fuzz_tiler(fuzz_in *in)
         if (visits && c <= WALK_MAX && total + c <= 4 * WALK_MAX) {
             int64_t *idx = malloc((size_t)c * sizeof *idx);
             FUZZ_CHECK(idx, "out of memory");
-            walk(&out, idx, (int64_t)c);
+            fuzz_walk_tap(&out, idx, (int64_t)c);
             for (int64_t v = 0; v < (int64_t)c; v++)
                 visits[idx[v]]++;
             free(idx);
