@@ -1,10 +1,13 @@
 /*
  * support.c - helpers shared by the tests: the leak check a forked test
  * child must run itself, keeping a failed call's message, counters, and a
- * zeroed tensor, private temporary folders.
+ * zeroed tensor, private temporary folders, reading and writing whole
+ * files, the clock.
  */
+#include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "test.h"
 
@@ -137,4 +140,38 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 void test_remove_dir(const char *dir)
 {
     nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+unsigned char *test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        TEST_FAIL_("cannot open %s: %s", path, strerror(errno));
+    ASSERT_EQ(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    ASSERT(n >= 0);
+    rewind(f);
+    unsigned char *buf = malloc((size_t)n + 1);
+    ASSERT(buf != NULL);
+    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+void test_spit(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        TEST_FAIL_("cannot create %s: %s", path, strerror(errno));
+    if (len)
+        ASSERT_EQ(fwrite(buf, 1, len, f), len);
+    ASSERT_EQ(fclose(f), 0);
+}
+
+double test_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }

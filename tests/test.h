@@ -138,6 +138,12 @@ void test_remove_dir(const char *dir);
  * is kept in test_errmsg. */
 iron_status test_launch(iron_jit *j, int cols, int nargs,
                         iron_tensor *const *args);
+/* A whole file (malloc'd, one spare byte at the end) and writing one;
+ * failures end the test naming the file. */
+unsigned char *test_slurp(const char *path, size_t *len);
+void test_spit(const char *path, const void *buf, size_t len);
+/* Monotonic milliseconds. */
+double test_now_ms(void);
 /* The placed design's text (iron_free it). */
 char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args);
 

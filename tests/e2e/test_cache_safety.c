@@ -55,40 +55,6 @@ static void rm_dir(char *dir)
     free(dir);
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TEST_FAIL_("cannot open %s: %s", path, strerror(errno));
-    ASSERT_EQ(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    ASSERT(n >= 0);
-    rewind(f);
-    unsigned char *buf = malloc((size_t)n + 1);
-    ASSERT(buf != NULL);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static void spit(const char *path, const void *buf, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        TEST_FAIL_("cannot create %s: %s", path, strerror(errno));
-    if (len)
-        ASSERT_EQ(fwrite(buf, 1, len, f), len);
-    ASSERT_EQ(fclose(f), 0);
-}
-
 static int count_entries(const char *dir)
 {
     uint64_t n = 0, bytes = 0;
@@ -355,9 +321,9 @@ static void load_fails(const char *path, iron_status want,
     o.disk_cache = -1;
     iron_jit *j;
     ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     iron_status s = iron_jit_load_artifact(j, path);
-    double ms = now_ms() - t0;
+    double ms = test_now_ms() - t0;
     if (s != want || !strstr(iron_last_error(), needle) ||
         !strstr(iron_last_error(), path))
         TEST_FAIL_("loading %s: expected %s naming \"%s\" and the path, "
@@ -388,7 +354,7 @@ TEST_TIMEOUT(safety_artifact_not_a_regular_file, 20)
     /* Over the size limit (sparse: costs no disk). */
     char big[600];
     snprintf(big, sizeof big, "%s/big.iron-artifact", dir);
-    spit(big, "IRONCACH", 8);
+    test_spit(big, "IRONCACH", 8);
     ASSERT_EQ(truncate(big, (off_t)IRON__FILE_ENTRY_MAX + 1), 0);
     load_fails(big, IRON_EIO, "more than the 268435456 accepted");
     rm_dir(dir);
@@ -506,7 +472,7 @@ static void rewrite_entry(const char *path, const unsigned char *orig,
     iron__cache_header_encode(&h, buf);
     memcpy(buf + IRON__CACHE_HEADER_BYTES, text, tlen);
     memcpy(buf + IRON__CACHE_HEADER_BYTES + tlen, payload, plen);
-    spit(path, buf, n);
+    test_spit(path, buf, n);
     free(buf);
 }
 
@@ -561,7 +527,7 @@ TEST_TIMEOUT(safety_entry_naming_a_device_or_fifo, 120)
     snprintf(fifo, sizeof fifo, "%s/header.fifo", dir);
     snprintf(big, sizeof big, "%s/huge.h", dir);
     ASSERT_EQ(mkfifo(fifo, 0600), 0);
-    spit(big, "", 0);
+    test_spit(big, "", 0);
     ASSERT_EQ(truncate(big, (off_t)IRON__FILE_HEADER_MAX + 1), 0);
     char cache[600];
     snprintf(cache, sizeof cache, "%s/cache", dir);
@@ -579,7 +545,7 @@ TEST_TIMEOUT(safety_entry_naming_a_device_or_fifo, 120)
          * wrote) with one more included file. */
         char *entry = only_entry(cache);
         size_t len;
-        unsigned char *orig = slurp(entry, &len);
+        unsigned char *orig = test_slurp(entry, &len);
         size_t tlen = (size_t)get64(orig + IRON__CACHE_OFF_TEXT_LEN);
         size_t off = IRON__CACHE_HEADER_BYTES + tlen;
         size_t plen;
@@ -603,7 +569,7 @@ TEST(safety_payload_deps_fresh)
     char *dir = new_dir("fresh");
     char hdr[600];
     snprintf(hdr, sizeof hdr, "%s/k.h", dir);
-    spit(hdr, "#define K 1\n", 12);
+    test_spit(hdr, "#define K 1\n", 12);
     /* One kernel, one object, one included file, an empty image. */
     const char *paths[] = { hdr, "/dev/zero", "/dev/null" };
     for (size_t i = 0; i < IRON__COUNT_OF(paths); i++) {
@@ -710,9 +676,9 @@ TEST_TIMEOUT(safety_pinned_artifact, 90)
     ASSERT_CONTAINS(iron_last_error(), art);
     /* A file replaced by another valid artifact: refused. */
     size_t len;
-    unsigned char *bytes = slurp(art, &len);
+    unsigned char *bytes = test_slurp(art, &len);
     bytes[IRON__CACHE_OFF_SIGNATURE] ^= 1;   /* header sum now wrong */
-    spit(other, bytes, len);
+    test_spit(other, bytes, len);
     ASSERT_FAILS(iron_jit_load_artifact_pinned(j, other, sha), IRON_EIO,
                  "header checksum mismatch");
     bytes[IRON__CACHE_OFF_SIGNATURE] ^= 1;
@@ -721,7 +687,7 @@ TEST_TIMEOUT(safety_pinned_artifact, 90)
     bytes[IRON__CACHE_OFF_SIGNATURE + 1] ^= 1;
     le64(bytes + IRON__CACHE_OFF_HEADER_SUM,
          XXH3_64bits(bytes, IRON__CACHE_OFF_HEADER_SUM));
-    spit(other, bytes, len);
+    test_spit(other, bytes, len);
     ASSERT_OK(iron_jit_load_artifact(j, other));   /* valid, but ... */
     ASSERT_FAILS(iron_jit_load_artifact_pinned(j, other, sha), IRON_EIO,
                  "is not the pinned one");         /* ... not the one */
@@ -761,11 +727,11 @@ static void make_tree(const char *path, int seconds_ago)
     ASSERT_EQ(mkdir(path, 0700), 0);
     char f[900];
     snprintf(f, sizeof f, "%s/kernel.c", path);
-    spit(f, "int x;\n", 7);
+    test_spit(f, "int x;\n", 7);
     snprintf(f, sizeof f, "%s/sub", path);
     ASSERT_EQ(mkdir(f, 0700), 0);
     snprintf(f, sizeof f, "%s/sub/deeper.o", path);
-    spit(f, "o", 1);
+    test_spit(f, "o", 1);
     struct timespec ts[2];
     clock_gettime(CLOCK_REALTIME, &ts[0]);
     ts[0].tv_sec -= seconds_ago;
@@ -812,7 +778,7 @@ TEST_TIMEOUT(safety_stale_temp_folders_are_swept, 60)
              (long)dead);
     make_tree(longname, hour);
     snprintf(file, sizeof file, "%s/iron-%ld-file01", tmp, (long)dead);
-    spit(file, "f", 1);
+    test_spit(file, "f", 1);
     /* A link that matches, pointing at a folder that must stay whole. */
     snprintf(target, sizeof target, "%s/target", keep);
     make_tree(target, hour);

@@ -30,13 +30,6 @@
 #include "test.h"
 
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 /* ---- folders and files ------------------------------------------------- */
 
 /* A fresh folder under the runner's private cache folder. */
@@ -79,36 +72,9 @@ static int count_files(const char *dir, int *temps)
     return n;
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        TEST_FAIL_("cannot open %s: %s", path, strerror(errno));
-    ASSERT_EQ(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    ASSERT(n >= 0);
-    rewind(f);
-    unsigned char *buf = malloc((size_t)n + 1);
-    ASSERT(buf != NULL);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static void spit(const char *path, const void *buf, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        TEST_FAIL_("cannot create %s: %s", path, strerror(errno));
-    if (len)
-        ASSERT_EQ(fwrite(buf, 1, len, f), len);
-    ASSERT_EQ(fclose(f), 0);
-}
-
 static void spit_text(const char *path, const char *text)
 {
-    spit(path, text, strlen(text));
+    test_spit(path, text, strlen(text));
 }
 
 static void put_u64(unsigned char *p, uint64_t v)
@@ -364,7 +330,7 @@ static void child_call(iron_jit *j, const job *jb, int i, result *r)
             }
         }
     }
-    cr->done_ms = now_ms() - r->start_abs_ms;
+    cr->done_ms = test_now_ms() - r->start_abs_ms;
     cr->st.size = sizeof cr->st;
     ASSERT_OK(iron_jit_get_stats(j, &cr->st));
     iron_tensor_free(a);
@@ -482,7 +448,7 @@ static result *run_child(const job *jb, double *fork_to_first_ms)
     ASSERT_EQ(pipe(fds), 0);
     fflush(stdout);
     fflush(stderr);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     pid_t pid = fork();
     ASSERT(pid >= 0);
     if (pid == 0) {
@@ -490,7 +456,7 @@ static result *run_child(const job *jb, double *fork_to_first_ms)
         close(fds[0]);
         child_setup();
         memset(&r, 0, sizeof r);
-        r.start_abs_ms = now_ms();
+        r.start_abs_ms = test_now_ms();
         child_run(jb, &r);
         int rc = write_all(fds[1], &r, sizeof r);
         close(fds[1]);
@@ -716,7 +682,7 @@ static void damaged(const char *dir, const char *path, const job *jb,
                     const void *bytes, size_t len, const char *reason,
                     const char *what)
 {
-    spit(path, bytes, len);
+    test_spit(path, bytes, len);
     result *r = run_child(jb, NULL);
     expect_all_ok(r, jb->ncalls);
     if (r->st.disk_hits != 0 || r->st.disk_misses != 1 ||
@@ -809,7 +775,7 @@ TEST_TIMEOUT(dcache_damaged_entry_is_a_miss, 90)
     char *path = only_entry(dir);
     listing *l;
     size_t len;
-    unsigned char *orig = slurp(path, &len);
+    unsigned char *orig = test_slurp(path, &len);
     ASSERT_GT(len, IRON__CACHE_HEADER_BYTES + 100);
     const size_t hb = IRON__CACHE_HEADER_BYTES, plen = len - hb;
     const size_t tlen = text_len_of(orig);
@@ -882,7 +848,7 @@ TEST_TIMEOUT(dcache_damaged_entry_is_a_miss, 90)
     char other[1024];
     snprintf(other, sizeof other, "%s/%s%s", dir,
              "0123456789abcdef0123456789abcdef", IRON__CACHE_SUFFIX);
-    spit(other, junk, sizeof junk);
+    test_spit(other, junk, sizeof junk);
     r = run_child(&jb, NULL);
     expect_all_ok(r, 1);
     ASSERT_STATS(r->st, 1, 0, 0, 0);
@@ -1156,7 +1122,7 @@ TEST_TIMEOUT(dcache_unwritable_folder_falls_back, 60)
     /* Nothing was written anywhere. */
     ASSERT_EQ(count_files(base, NULL), 1);
     size_t len;
-    unsigned char *text = slurp(file, &len);
+    unsigned char *text = test_slurp(file, &len);
     ASSERT_EQ(len, strlen("a regular file where a folder should be\n"));
     free(text);
     /* A folder others could write into is refused (entries are loaded as
@@ -1202,7 +1168,7 @@ static void stress_worker(const char *dir, int p, int wfd)
             add_call(&jb, ops[picks[k] % 2], ns[picks[k] / 2]);
         static result r;
         memset(&r, 0, sizeof r);
-        r.start_abs_ms = now_ms();
+        r.start_abs_ms = test_now_ms();
         child_run(&jb, &r);
         expect_all_ok(&r, 3);
         rep.calls += 3;
@@ -1412,26 +1378,26 @@ TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
     snprintf(bad_path, sizeof bad_path, "%s/bad.iron-artifact", base);
     save_artifact(art);
     size_t len;
-    unsigned char *orig = slurp(art, &len);
+    unsigned char *orig = test_slurp(art, &len);
     const size_t hb = IRON__CACHE_HEADER_BYTES, plen = len - hb;
     unsigned char *bad = malloc(len);
     ASSERT(bad != NULL);
 
     const size_t cuts[] = { 0, 6, 200, hb - 1, hb, hb + plen / 2, len - 1 };
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
-        spit(bad_path, orig, cuts[i]);
+        test_spit(bad_path, orig, cuts[i]);
         load_fails("vector_op", bad_path, IRON_EIO, "truncated");
     }
     memcpy(bad, orig, len);
     bad[hb + plen / 2] ^= 0x40;
-    spit(bad_path, bad, len);
+    test_spit(bad_path, bad, len);
     load_fails("vector_op", bad_path, IRON_EIO, "checksum mismatch");
 
     /* Another format (checked before the header checksum). */
     char want[128];
     memcpy(bad, orig, len);
     put_u32(bad + IRON__CACHE_OFF_FORMAT, 7);
-    spit(bad_path, bad, len);
+    test_spit(bad_path, bad, len);
     snprintf(want, sizeof want, "format 7, expected %d", IRON__CACHE_FORMAT);
     load_fails("vector_op", bad_path, IRON_EIO, want);
     /* Another library version: without fixing the header checksum it is
@@ -1439,10 +1405,10 @@ TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
     memcpy(bad, orig, len);
     memset(bad + IRON__CACHE_OFF_VERSION, 0, IRON__CACHE_VERSION_MAX);
     memcpy(bad + IRON__CACHE_OFF_VERSION, "9.8.7", 5);
-    spit(bad_path, bad, len);
+    test_spit(bad_path, bad, len);
     load_fails("vector_op", bad_path, IRON_EIO, "header checksum mismatch");
     fix_header_sum(bad);
-    spit(bad_path, bad, len);
+    test_spit(bad_path, bad, len);
     snprintf(want, sizeof want, "library 9.8.7, expected %s",
              iron_version());
     load_fails("vector_op", bad_path, IRON_EIO, want);
@@ -1452,7 +1418,7 @@ TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
     /* A well-formed file whose payload is not a kernel payload. */
     size_t wlen;
     unsigned char *w = rewrap(orig, "nonsense", 8, &wlen);
-    spit(bad_path, w, wlen);
+    test_spit(bad_path, w, wlen);
     free(w);
     load_fails("vector_op", bad_path, IRON_EIO, "not a kernel payload");
     /* Another jit's artifact. */
@@ -1563,11 +1529,11 @@ TEST_TIMEOUT(dcache_artifact_unloadable_image_compiles, 60)
     snprintf(bad_path, sizeof bad_path, "%s/image.iron-artifact", base);
     save_artifact(art);
     size_t len;
-    unsigned char *orig = slurp(art, &len);
+    unsigned char *orig = test_slurp(art, &len);
     size_t glen, wlen;
     unsigned char *g = garbage_image_payload(&glen);
     unsigned char *w = rewrap(orig, g, glen, &wlen);
-    spit(bad_path, w, wlen);
+    test_spit(bad_path, w, wlen);
 
     job jb;
     memset(&jb, 0, sizeof jb);

@@ -134,30 +134,6 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static unsigned char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ASSERT(f != NULL);
-    ASSERT_EQ(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    ASSERT(n >= 0);
-    rewind(f);
-    unsigned char *buf = malloc((size_t)n + 1);
-    ASSERT(buf != NULL);
-    ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    ASSERT(f != NULL);
-    ASSERT_EQ(fwrite(data, 1, len, f), len);
-    ASSERT_EQ(fclose(f), 0);
-}
-
 /* Counts the folder's files by kind. */
 static void count_files(const char *dir, int *entries, int *temps,
                         int *others)
@@ -229,7 +205,7 @@ static void hand_entry(const char *path, uint32_t format,
     le64(b + 656, XXH3_64bits(b, 656));
     memcpy(b + 664, text, 32);
     memcpy(b + 664 + 32, payload, len);
-    write_file(path, b, 664 + 32 + len);
+    test_spit(path, b, 664 + 32 + len);
     free(b);
 }
 
@@ -337,7 +313,7 @@ TEST(cache_truncated_entry_is_miss)
     put_n(c, 7);
     const char *path = entry_path(dir, k);
     size_t full;
-    unsigned char *bytes = read_file(path, &full);
+    unsigned char *bytes = test_slurp(path, &full);
     ASSERT_GT(full, OVERHEAD + 100);
     /* In the magic, in the format, in the header, at its end, in the key
      * text, in the payload, one byte short. */
@@ -346,7 +322,7 @@ TEST(cache_truncated_entry_is_miss)
                             IRON__CACHE_HEADER_BYTES + 1, OVERHEAD - 1,
                             OVERHEAD, OVERHEAD + 100, full - 1 };
     for (size_t i = 0; i < IRON__COUNT_OF(cuts); i++) {
-        write_file(path, bytes, cuts[i]);
+        test_spit(path, bytes, cuts[i]);
         get_miss(c, k, "truncated");
         ASSERT_CONTAINS(iron_last_error(), path);
     }
@@ -355,11 +331,11 @@ TEST(cache_truncated_entry_is_miss)
     ASSERT(longer != NULL);
     memcpy(longer, bytes, full);
     longer[full] = 0;
-    write_file(path, longer, full + 1);
+    test_spit(path, longer, full + 1);
     get_miss(c, k, "size mismatch");
     free(longer);
     /* The whole file again: a hit. */
-    write_file(path, bytes, full);
+    test_spit(path, bytes, full);
     get_n_ok(c, 7);
     free(bytes);
     iron__cache_close(c);
@@ -374,13 +350,13 @@ TEST(cache_flipped_byte_is_miss)
     put_n(c, 8);
     const char *path = entry_path(dir, k);
     size_t full;
-    unsigned char *bytes = read_file(path, &full);
+    unsigned char *bytes = test_slurp(path, &full);
 
     /* Payload bytes: first, middle, last. */
     const size_t at[] = { OVERHEAD, OVERHEAD + 123, full - 1 };
     for (size_t i = 0; i < IRON__COUNT_OF(at); i++) {
         bytes[at[i]] ^= 0x10;
-        write_file(path, bytes, full);
+        test_spit(path, bytes, full);
         get_miss(c, k, "checksum mismatch");
         bytes[at[i]] ^= 0x10;
     }
@@ -388,7 +364,7 @@ TEST(cache_flipped_byte_is_miss)
     const size_t tat[] = { IRON__CACHE_HEADER_BYTES, OVERHEAD - 1 };
     for (size_t i = 0; i < IRON__COUNT_OF(tat); i++) {
         bytes[tat[i]] ^= 0x04;
-        write_file(path, bytes, full);
+        test_spit(path, bytes, full);
         get_miss(c, k, "key text checksum mismatch");
         bytes[tat[i]] ^= 0x04;
     }
@@ -400,15 +376,15 @@ TEST(cache_flipped_byte_is_miss)
                            IRON__CACHE_OFF_HEADER_SUM };
     for (size_t i = 0; i < IRON__COUNT_OF(hat); i++) {
         bytes[hat[i]] ^= 0x01;
-        write_file(path, bytes, full);
+        test_spit(path, bytes, full);
         get_miss(c, k, "header checksum mismatch");
         bytes[hat[i]] ^= 0x01;
     }
     bytes[2] ^= 0x20;
-    write_file(path, bytes, full);
+    test_spit(path, bytes, full);
     get_miss(c, k, "bad magic");
     bytes[2] ^= 0x20;
-    write_file(path, bytes, full);
+    test_spit(path, bytes, full);
     get_n_ok(c, 8);
     free(bytes);
     iron__cache_close(c);
@@ -449,23 +425,23 @@ TEST(cache_foreign_format_and_version_are_misses)
 
     /* A reserved field set (under a valid checksum) is malformed. */
     size_t n;
-    unsigned char *b = read_file(path, &n);
+    unsigned char *b = test_slurp(path, &n);
     b[IRON__CACHE_OFF_RESERVED] = 1;
     le64(b + 656, XXH3_64bits(b, 656));
-    write_file(path, b, n);
+    test_spit(path, b, n);
     get_miss(c, k, "malformed header");
     b[IRON__CACHE_OFF_RESERVED] = 0;
     /* So is a key text longer than any reader accepts (announced: it is
      * refused before a byte of it is read or allocated). */
     le64(b + 624, IRON__CACHE_KEY_TEXT_MAX + 1);
     le64(b + 656, XXH3_64bits(b, 656));
-    write_file(path, b, n);
+    test_spit(path, b, n);
     get_miss(c, k, "malformed header: a key text of");
     le64(b + 624, 32);
     /* So is a name without its terminating NUL. */
     memset(b + IRON__CACHE_OFF_NAME, 'x', IRON__CACHE_NAME_MAX);
     le64(b + 656, XXH3_64bits(b, 656));
-    write_file(path, b, n);
+    test_spit(path, b, n);
     get_miss(c, k, "malformed header");
     free(b);
     iron__cache_close(c);
@@ -496,9 +472,9 @@ TEST(cache_garbage_file_is_miss)
     unsigned char junk[2000];
     for (size_t i = 0; i < sizeof junk; i++)
         junk[i] = (unsigned char)(i * 7 + 3);
-    write_file(path, junk, sizeof junk);
+    test_spit(path, junk, sizeof junk);
     get_miss(c, k, "bad magic");
-    write_file(path, "abc", 3);
+    test_spit(path, "abc", 3);
     get_miss(c, k, "bad magic");
     /* A folder where the entry should be. */
     ASSERT_EQ(unlink(path), 0);
@@ -790,9 +766,9 @@ TEST(cache_prune_to_a_size)
     snprintf(stale, sizeof stale, "%s/%s.tmp.999.0123", dir, hex);
     snprintf(fresh, sizeof fresh, "%s/%s.tmp.999.4567", dir, hex);
     snprintf(other, sizeof other, "%s/notes.txt", dir);
-    write_file(stale, "x", 1);
-    write_file(fresh, "y", 1);
-    write_file(other, "z", 1);
+    test_spit(stale, "x", 1);
+    test_spit(fresh, "y", 1);
+    test_spit(other, "z", 1);
     set_age(stale, 3600);
     set_age(other, 3600);
     ASSERT_OK(iron__cache_prune(c, 0, NULL, &removed, NULL));
@@ -816,9 +792,9 @@ TEST(cache_clear)
     snprintf(stale, sizeof stale, "%s/%s.tmp.1.aa", dir, hex);
     snprintf(fresh, sizeof fresh, "%s/%s.tmp.1.bb", dir, hex);
     snprintf(other, sizeof other, "%s/keep-me", dir);
-    write_file(stale, "x", 1);
-    write_file(fresh, "y", 1);
-    write_file(other, "z", 1);
+    test_spit(stale, "x", 1);
+    test_spit(fresh, "y", 1);
+    test_spit(other, "z", 1);
     set_age(stale, 3600);
     ASSERT_OK(iron__cache_clear(c));
     int entries, temps, others;
@@ -895,7 +871,7 @@ TEST(cache_list_and_info)
                               "float32[8]", "bb", 2));
     hand_entry(entry_path(dir, key_n(3)), IRON__CACHE_FORMAT, "0.0.1",
                key_n(3), "ancient", "c", 1);
-    write_file(entry_path(dir, key_n(4)), "junk", 4);
+    test_spit(entry_path(dir, key_n(4)), "junk", 4);
 
     seen s = { 0 };
     ASSERT_OK(iron__cache_list(c, 0, NULL, remember, &s));
@@ -987,7 +963,7 @@ TEST(cache_unwritable_folder)
     const char *dir = temp_dir();
     char file[256], sub[300];
     snprintf(file, sizeof file, "%s/plain-file", dir);
-    write_file(file, "x", 1);
+    test_spit(file, "x", 1);
     snprintf(sub, sizeof sub, "%s/sub", file);
     iron__cache *c = (iron__cache *)1;
     ASSERT_FAILS(iron__cache_open(&c, sub, 0), IRON_EIO, sub);
