@@ -163,11 +163,12 @@ void iron__jit_kshare_add(iron_jit *j, const iron_program *p);
 void iron__jit_kshare_sweep(iron_jit *j, int all);
 
 /* signature.c */
-/* The argument whose declaration uses `name` as its type variable or as
- * a size variable: its index (-1 if none), with which use in *kind
- * ("type", "size") and the dimension in *dim (-1 for the type). */
-int iron__jit_arg_using_var(const iron_jit *j, const char *name,
-                            const char **kind, int *dim);
+/* A parameter or scalar (`noun`, declared in the `decl` string `text`)
+ * named like an argument's type or size variable would give the design
+ * two different things called by one name: IRON_EINVAL naming both. */
+iron_status iron__jit_check_var_clash(const iron_jit *j, const char *decl,
+                                      const char *noun, const char *text,
+                                      const char *name);
 iron_status iron__jit_parse_args(iron_jit *j, const char *text);
 iron_status iron__jit_parse_params(iron_jit *j, const char *text);
 /* Makes v own copies of its strings (str and kernel values), or frees

@@ -27,21 +27,11 @@ static iron_status syntax(const char *text, const char *p, const char *want)
 static iron_status check_clash(const iron_jit *j, const char *text,
                                const char *name)
 {
-    const char *kind = "";
-    int dim = -1, i = iron__jit_arg_using_var(j, name, &kind, &dim);
-    if (i >= 0) {
-        const jit_argdecl *a = &j->args[i];
-        char where[48] = "";
-        if (dim >= 0)
-            snprintf(where, sizeof where, ", dimension %d", dim);
-        return iron__fail(IRON_EINVAL,
-                          "jit scalars \"%s\": scalar '%s' has the name of "
-                          "the %s variable %s of argument '%s' (argument "
-                          "%d%s); the design would see two different things "
-                          "called %s: rename one",
-                          text, name, kind, name, a->name, i, where, name);
-    }
-    for (i = 0; i < j->nparams; i++)
+    iron_status s = iron__jit_check_var_clash(j, "scalars", "scalar", text,
+                                              name);
+    if (s != IRON_OK)
+        return s;
+    for (int i = 0; i < j->nparams; i++)
         if (strcmp(j->params[i].name, name) == 0)
             return iron__fail(IRON_EINVAL,
                               "jit scalars \"%s\": scalar '%s' has the "

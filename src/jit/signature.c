@@ -213,7 +213,7 @@ iron_status iron__jit_parse_args(iron_jit *j, const char *text)
 /* The argument whose declaration uses `name` as its type variable or as a
  * size variable: its index (-1 if none), with which use in *kind and the
  * dimension in *dim (-1 for the type). */
-int iron__jit_arg_using_var(const iron_jit *j, const char *name,
+static int arg_using_var(const iron_jit *j, const char *name,
                             const char **kind, int *dim)
 {
     for (int i = 0; i < j->nargs; i++) {
@@ -231,6 +231,26 @@ int iron__jit_arg_using_var(const iron_jit *j, const char *name,
             }
     }
     return -1;
+}
+
+iron_status iron__jit_check_var_clash(const iron_jit *j, const char *decl,
+                                      const char *noun, const char *text,
+                                      const char *name)
+{
+    const char *kind = "";
+    int dim = -1, ai = arg_using_var(j, name, &kind, &dim);
+    if (ai < 0)
+        return IRON_OK;
+    char where[48] = "";
+    if (dim >= 0)
+        snprintf(where, sizeof where, ", dimension %d", dim);
+    return iron__fail(IRON_EINVAL,
+                      "jit %s \"%s\": %s '%s' has the name of the %s "
+                      "variable %s of argument '%s' (argument %d%s); the "
+                      "design would see two different things called %s: "
+                      "rename one",
+                      decl, text, noun, name, kind, name, j->args[ai].name,
+                      ai, where, name);
 }
 
 static iron_status parse_default(lexer *lx, jit_paramdecl *pd)
@@ -359,20 +379,11 @@ iron_status iron__jit_parse_params(iron_jit *j, const char *text)
         /* The args are parsed first.  A parameter named like one of their
          * variables would give the design two different things called by
          * one name (the parameter's value, the bound size or dtype). */
-        const char *kind = NULL;
-        int dim = -1, ai = iron__jit_arg_using_var(j, pd->name, &kind, &dim);
-        if (ai >= 0) {
-            char where[48] = "";
-            if (dim >= 0)
-                snprintf(where, sizeof where, ", dimension %d", dim);
-            return iron__fail(IRON_EINVAL,
-                              "jit params \"%s\": parameter '%s' has the "
-                              "name of the %s variable %s of argument '%s' "
-                              "(argument %d%s); the design would see two "
-                              "different things called %s: rename one",
-                              text, pd->name, kind, pd->name,
-                              j->args[ai].name, ai, where, pd->name);
-        }
+        iron_status clash = iron__jit_check_var_clash(j, "params",
+                                                      "parameter", text,
+                                                      pd->name);
+        if (clash != IRON_OK)
+            return clash;
         if (!accept(&lx, ':'))
             return syntax(&lx, "':' and a type (int, float, bool, str, "
                                "dtype)");
