@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "iron/iron.h"
@@ -112,6 +113,18 @@ static inline int64_t fuzz_i64(fuzz_in *f)
     default:
         return (int64_t)fuzz_u64(f);
     }
+}
+
+/* Where a target keeps its scratch files: /dev/shm when it can (runs are
+ * many and short), else $TMPDIR, else /tmp. */
+static inline const char *fuzz_scratch_base(void)
+{
+    const char *base = getenv("TMPDIR");
+    struct stat st;
+    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
+        access("/dev/shm", W_OK) == 0)
+        base = "/dev/shm";
+    return base && *base ? base : "/tmp";
 }
 
 /* Writes data to path (created or truncated), all of it. */

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -136,13 +135,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const char *seeds = getenv("FUZZ_WRITE_SEEDS");
     if (seeds && *seeds)
         write_seeds(seeds);
-    const char *base = getenv("TMPDIR");
-    struct stat st;
-    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
-        access("/dev/shm", W_OK) == 0)
-        base = "/dev/shm";
-    if (!base || !*base)
-        base = "/tmp";
+    const char *base = fuzz_scratch_base();
     snprintf(path, sizeof path, "%s/iron-fuzz-artifact-%ld", base,
              (long)getpid());
     atexit(cleanup);

@@ -129,13 +129,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *base = getenv("TMPDIR");
-    struct stat st;
-    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
-        access("/dev/shm", W_OK) == 0)
-        base = "/dev/shm";
-    if (!base || !*base)
-        base = "/tmp";
+    const char *base = fuzz_scratch_base();
     snprintf(folder, sizeof folder, "%s/iron-fuzz-cache-XXXXXX", base);
     if (!mkdtemp(folder)) {
         perror("fuzz_cache_entry: mkdtemp");
