@@ -4,6 +4,7 @@
  * zeroed tensor, private temporary folders, reading and writing whole
  * files, the clock.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
@@ -174,4 +175,49 @@ double test_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+char *test_cache_temp_dir(const char *prefix, const char *tag)
+{
+    const char *base = getenv("IRON_CACHE_DIR");
+    char *p = malloc(512);
+    ASSERT(p != NULL);
+    snprintf(p, 512, "%s/%s-%s-XXXXXX", base && *base ? base : "/tmp",
+             prefix, tag);
+    ASSERT(mkdtemp(p) != NULL);
+    return p;
+}
+
+void test_drop_dir(char *dir)
+{
+    test_remove_dir(dir);
+    free(dir);
+}
+
+int test_count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ASSERT(d != NULL);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+char test_warning[2048];
+
+static void keep_warning(const char *topic, const char *line, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(topic, "warning") == 0)
+        snprintf(test_warning, sizeof test_warning, "%s", line);
+}
+
+void test_catch_warnings(void)
+{
+    test_warning[0] = '\0';
+    iron_set_log_handler(keep_warning, NULL);
 }

@@ -36,6 +36,13 @@ void test_skip_file(const char *file, const char *reason);
             test_skip_file(__FILE__, reason);                                 \
     }
 
+/* Built with ThreadSanitizer (which cannot host some tests). */
+#if defined(__SANITIZE_THREAD__)
+#define TEST_UNDER_TSAN 1
+#else
+#define TEST_UNDER_TSAN 0
+#endif
+
 /* Default limit: 30 s per test. */
 #define TEST(name) TEST_TIMEOUT(name, 30)
 
@@ -144,6 +151,16 @@ unsigned char *test_slurp(const char *path, size_t *len);
 void test_spit(const char *path, const void *buf, size_t len);
 /* Monotonic milliseconds. */
 double test_now_ms(void);
+/* A fresh folder <IRON_CACHE_DIR or /tmp>/<prefix>-<tag>-XXXXXX
+ * (malloc'd), and removing one with all it holds and freeing its name. */
+char *test_cache_temp_dir(const char *prefix, const char *tag);
+void test_drop_dir(char *dir);
+/* Entries of a folder other than . and .. (the folder must exist). */
+int test_count_files(const char *dir);
+/* Keeps the last "warning" line the library logs in test_warning (from
+ * now on, emptied now). */
+extern char test_warning[2048];
+void test_catch_warnings(void);
 /* The placed design's text (iron_free it). */
 char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args);
 

@@ -38,30 +38,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static char *new_dir(const char *tag)
-{
-    const char *base = getenv("IRON_CACHE_DIR");
-    char *p = malloc(512);
-    ASSERT(p != NULL);
-    snprintf(p, 512, "%s/safety-%s-XXXXXX", base && *base ? base : "/tmp",
-             tag);
-    ASSERT(mkdtemp(p) != NULL);
-    return p;
-}
-
-static void rm_dir(char *dir)
-{
-    test_remove_dir(dir);
-    free(dir);
-}
-
-static int count_entries(const char *dir)
-{
-    uint64_t n = 0, bytes = 0;
-    ASSERT_OK(iron_cache_info(dir, &n, &bytes));
-    return (int)n;
-}
-
 /* The captured log ("topic\tline\n" ...); the handler may run on any
  * thread. */
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -210,7 +186,7 @@ static void collide_disk_child(const void *arg)
     iron_jit_stats st = do_call(&plus);
     ASSERT_EQ(st.disk_misses, 1);
     ASSERT_EQ(st.disk_writes, 1);
-    ASSERT_EQ(count_entries(dir), 1);
+    ASSERT_EQ(test_count_files(dir), 1);
     /* Same digest, same file name, other key text: a miss, compiled. */
     st = do_call(&minus);
     ASSERT_EQ(st.disk_hits, 0);
@@ -225,7 +201,7 @@ static void collide_disk_child(const void *arg)
     st = do_call(&plus);
     ASSERT_EQ(st.disk_hits, 1);
     ASSERT_EQ(st.kernel_compiles, 0);
-    ASSERT_EQ(count_entries(dir), 1);
+    ASSERT_EQ(test_count_files(dir), 1);
 
     /* add_constant: the int parameter c is the kernel's ADD_C define. */
     call c1 = { .dir = dir, .add_constant = 1, .c = 1, .n = 64,
@@ -241,15 +217,15 @@ static void collide_disk_child(const void *arg)
     ASSERT_EQ(st.disk_hits, 1);
     st = do_call(&c1);
     ASSERT_EQ(st.disk_hits, 0);
-    ASSERT_EQ(count_entries(dir), 1);
+    ASSERT_EQ(test_count_files(dir), 1);
     iron_set_log_handler(NULL, NULL);
 }
 
 TEST_TIMEOUT(safety_disk_key_collision_is_a_miss, 90)
 {
-    char *dir = new_dir("collide");
+    char *dir = test_cache_temp_dir("safety", "collide");
     run_child(collide_disk_child, dir);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 typedef struct art_args {
@@ -302,14 +278,14 @@ static void load_minus_no_cc_child(const void *arg)
 
 TEST_TIMEOUT(safety_artifact_key_collision_is_not_used, 90)
 {
-    char *dir = new_dir("artcollide");
+    char *dir = test_cache_temp_dir("safety", "artcollide");
     char art[600];
     snprintf(art, sizeof art, "%s/plus.iron-artifact", dir);
     art_args a = { dir, art };
     run_child(save_plus_child, &a);
     run_child(load_minus_child, &a);
     run_child(load_minus_no_cc_child, &a);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 2. files that are not what they seem ------------------------------- */
@@ -338,7 +314,7 @@ static void load_fails(const char *path, iron_status want,
 /* A FIFO used to block open() forever, /dev/zero to be read to no end. */
 TEST_TIMEOUT(safety_artifact_not_a_regular_file, 20)
 {
-    char *dir = new_dir("fifo");
+    char *dir = test_cache_temp_dir("safety", "fifo");
     char fifo[600];
     snprintf(fifo, sizeof fifo, "%s/art.fifo", dir);
     ASSERT_EQ(mkfifo(fifo, 0600), 0);
@@ -357,7 +333,7 @@ TEST_TIMEOUT(safety_artifact_not_a_regular_file, 20)
     test_spit(big, "IRONCACH", 8);
     ASSERT_EQ(truncate(big, (off_t)IRON__FILE_ENTRY_MAX + 1), 0);
     load_fails(big, IRON_EIO, "more than the 268435456 accepted");
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 static void save_artifact_child(const void *arg)
@@ -372,7 +348,7 @@ static void save_artifact_child(const void *arg)
 
 TEST_TIMEOUT(safety_artifact_owner_and_mode, 60)
 {
-    char *dir = new_dir("owner");
+    char *dir = test_cache_temp_dir("safety", "owner");
     char art[600];
     snprintf(art, sizeof art, "%s/a.iron-artifact", dir);
     run_child(save_artifact_child, art);
@@ -397,7 +373,7 @@ TEST_TIMEOUT(safety_artifact_owner_and_mode, 60)
         load_fails(art, IRON_EIO, want);
     }
     iron_jit_free(j);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 3. files a cache entry names --------------------------------------- */
@@ -522,7 +498,7 @@ static char *only_entry(const char *dir)
 
 TEST_TIMEOUT(safety_entry_naming_a_device_or_fifo, 120)
 {
-    char *dir = new_dir("deps");
+    char *dir = test_cache_temp_dir("safety", "deps");
     char fifo[600], big[600];
     snprintf(fifo, sizeof fifo, "%s/header.fifo", dir);
     snprintf(big, sizeof big, "%s/huge.h", dir);
@@ -559,14 +535,14 @@ TEST_TIMEOUT(safety_entry_naming_a_device_or_fifo, 120)
         free(orig);
         free(entry);
     }
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* The same checks at the payload level, and a regular file that is
  * unchanged is fresh. */
 TEST(safety_payload_deps_fresh)
 {
-    char *dir = new_dir("fresh");
+    char *dir = test_cache_temp_dir("safety", "fresh");
     char hdr[600];
     snprintf(hdr, sizeof hdr, "%s/k.h", dir);
     test_spit(hdr, "#define K 1\n", 12);
@@ -601,7 +577,7 @@ TEST(safety_payload_deps_fresh)
         iron__payload_free(&p);
         free(b);
     }
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 4. pinned artifacts ------------------------------------------------ */
@@ -644,7 +620,7 @@ static void pinned_call_child(const void *arg)
 
 TEST_TIMEOUT(safety_pinned_artifact, 90)
 {
-    char *dir = new_dir("pin");
+    char *dir = test_cache_temp_dir("safety", "pin");
     char art[600], other[600];
     snprintf(art, sizeof art, "%s/plus.iron-artifact", dir);
     snprintf(other, sizeof other, "%s/minus.iron-artifact", dir);
@@ -705,7 +681,7 @@ TEST_TIMEOUT(safety_pinned_artifact, 90)
     ASSERT_FAILS(iron_jit_load_artifact_pinned(NULL, art, sha), IRON_EINVAL,
                  "jit is NULL");
     iron_jit_free(j);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 5. temporary folders of dead builds -------------------------------- */
@@ -757,8 +733,8 @@ static void build_child(const void *arg)
 
 TEST_TIMEOUT(safety_stale_temp_folders_are_swept, 60)
 {
-    char *tmp = new_dir("tmp");
-    char *keep = new_dir("keep");
+    char *tmp = test_cache_temp_dir("safety", "tmp");
+    char *keep = test_cache_temp_dir("safety", "keep");
     pid_t dead = dead_pid();
     char stale[600], young[600], live[600], link[600], zero[600],
         longname[600], file[600], foreign[600], target[600];
@@ -812,29 +788,13 @@ TEST_TIMEOUT(safety_stale_temp_folders_are_swept, 60)
     if (root)
         ASSERT(exists(foreign));
     /* The build cleaned up its own folder as well: only ours remain. */
-    DIR *d = opendir(tmp);
-    ASSERT(d != NULL);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    ASSERT_EQ(n, root ? 7 : 6);
-    rm_dir(tmp);
-    rm_dir(keep);
+    ASSERT_EQ(test_count_files(tmp), root ? 7 : 6);
+    test_drop_dir(tmp);
+    test_drop_dir(keep);
 }
 
 /* ---- 6. IRON_CACHE_MAX -------------------------------------------------- */
 
-static char warned[2048];
-
-static void keep_warning(const char *topic, const char *line, void *ctx)
-{
-    (void)ctx;
-    if (strcmp(topic, "warning") == 0)
-        snprintf(warned, sizeof warned, "%s", line);
-}
 
 static void cache_max_child(const void *arg)
 {
@@ -842,7 +802,7 @@ static void cache_max_child(const void *arg)
      * cast to uint64_t was undefined (UBSan) -- in practice a cap of 2^63,
      * that is none. */
     setenv("IRON_CACHE_MAX", "1e400", 1);
-    iron_set_log_handler(keep_warning, NULL);
+    test_catch_warnings();
     call plus = { .dir = arg, .op = "+", .n = 64, .want = IRON_OK };
     iron_jit *j = make_jit(&plus);
     iron_tensor *a = test_arange(IRON_INT32, 64);
@@ -851,8 +811,8 @@ static void cache_max_child(const void *arg)
     ASSERT_OK(iron_call(j, a, b, c));
     ASSERT(j->cache != NULL);
     ASSERT_EQ(j->cache->max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
-    ASSERT_CONTAINS(warned, "IRON_CACHE_MAX='1e400' is not a byte count");
-    ASSERT_CONTAINS(warned, "using 268435456");
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400' is not a byte count");
+    ASSERT_CONTAINS(test_warning, "using 268435456");
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
@@ -875,7 +835,7 @@ static void cache_max_child(const void *arg)
 
 TEST_TIMEOUT(safety_cache_max_env_is_strict, 60)
 {
-    char *dir = new_dir("max");
+    char *dir = test_cache_temp_dir("safety", "max");
     run_child(cache_max_child, dir);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }

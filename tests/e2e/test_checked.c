@@ -7,12 +7,7 @@
 
 #include "test.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#else
-#define UNDER_TSAN 0
-#endif
-TEST_SKIP_FILE_IF(UNDER_TSAN,
+TEST_SKIP_FILE_IF(TEST_UNDER_TSAN,
                   "checked mode traps on protection faults; ThreadSanitizer cannot follow a siglongjmp out of a handler")
 
 enum { TILE = 16, N = 64 };

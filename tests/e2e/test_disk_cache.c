@@ -33,23 +33,6 @@
 /* ---- folders and files ------------------------------------------------- */
 
 /* A fresh folder under the runner's private cache folder. */
-static char *new_dir(const char *tag)
-{
-    const char *base = getenv("IRON_CACHE_DIR");
-    char *p = malloc(512);
-    ASSERT(p != NULL);
-    snprintf(p, 512, "%s/dcache-%s-XXXXXX", base && *base ? base : "/tmp",
-             tag);
-    ASSERT(mkdtemp(p) != NULL);
-    return p;
-}
-
-static void rm_dir(char *dir)
-{
-    test_remove_dir(dir);
-    free(dir);
-}
-
 /* Files in a folder (anything but . and ..); *temps counts the cache's
  * temporary files ("<key>.tmp.<...>").  -1 when it does not exist. */
 static int count_files(const char *dir, int *temps)
@@ -562,7 +545,7 @@ static void assert_log_(const result *r, const char *topic, const char *n1,
 
 TEST_TIMEOUT(dcache_hit_in_new_process, 60)
 {
-    char *dir = new_dir("hit");
+    char *dir = test_cache_temp_dir("dcache", "hit");
     job jb = vjob(dir);
     add_call(&jb, "+", 256);
 
@@ -598,7 +581,7 @@ TEST_TIMEOUT(dcache_hit_in_new_process, 60)
            fork_ms, r->call[0].done_ms, cold_ms);
     free(r);
     free(l);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 2. one entry per parameter value and shape ------------------------- */
@@ -608,7 +591,7 @@ TEST_TIMEOUT(dcache_hit_in_new_process, 60)
  * and never reach the disk. */
 TEST_TIMEOUT(dcache_entry_per_value_and_shape, 60)
 {
-    char *dir = new_dir("distinct");
+    char *dir = test_cache_temp_dir("dcache", "distinct");
     static const struct {
         const char *op;
         int64_t n, tile;
@@ -670,7 +653,7 @@ TEST_TIMEOUT(dcache_entry_per_value_and_shape, 60)
     ASSERT_EQ(r->st.builds, 1);
     ASSERT_EQ(r->st.memory_hits, 1);
     free(r);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 3. damaged entries ----------------------------------------------------- */
@@ -765,7 +748,7 @@ static unsigned char *rewrap(const unsigned char *orig, const void *payload,
 
 TEST_TIMEOUT(dcache_damaged_entry_is_a_miss, 90)
 {
-    char *dir = new_dir("damaged");
+    char *dir = test_cache_temp_dir("dcache", "damaged");
     job jb = vjob(dir);
     add_call(&jb, "-", 128);
     result *r = run_child(&jb, NULL);
@@ -863,7 +846,7 @@ TEST_TIMEOUT(dcache_damaged_entry_is_a_miss, 90)
 
     free(orig);
     free(path);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 4. the size cap ---------------------------------------------------- */
@@ -878,7 +861,7 @@ static int has_entry(const char *dir, const char *shape, const char *op)
 
 TEST_TIMEOUT(dcache_lru_eviction_under_cap, 60)
 {
-    char *dir = new_dir("lru");
+    char *dir = test_cache_temp_dir("dcache", "lru");
     job a = vjob(dir), b = vjob(dir), c = vjob(dir);
     add_call(&a, "+", 64);
     add_call(&b, "-", 64);
@@ -925,15 +908,15 @@ TEST_TIMEOUT(dcache_lru_eviction_under_cap, 60)
     ASSERT(!has_entry(dir, "a: int32[64]", "op='+'"));
     ASSERT(has_entry(dir, "a: int32[64]", "op='-'"));
     ASSERT(has_entry(dir, "a: int32[128]", "op='+'"));
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 5. an edited header ------------------------------------------------ */
 
 TEST_TIMEOUT(dcache_header_edit_rebuilds, 60)
 {
-    char *dir = new_dir("hdr-cache");
-    char *inc = new_dir("hdr-include");
+    char *dir = test_cache_temp_dir("dcache", "hdr-cache");
+    char *inc = test_cache_temp_dir("dcache", "hdr-include");
     char header[1024], cflags[1100];
     snprintf(header, sizeof header, "%s/iron_test_k.h", inc);
     snprintf(cflags, sizeof cflags, "-O2 -I%s", inc);
@@ -975,15 +958,15 @@ TEST_TIMEOUT(dcache_header_edit_rebuilds, 60)
     ASSERT_STATS(r->st, 0, 1, 1, 1);
     ASSERT_LOG2(r, "cache", "header changed", "iron_test_k.h");
     free(r);
-    rm_dir(inc);
-    rm_dir(dir);
+    test_drop_dir(inc);
+    test_drop_dir(dir);
 }
 
 /* ---- 6. compile flags ------------------------------------------------------ */
 
 TEST_TIMEOUT(dcache_cflags_are_part_of_the_key, 60)
 {
-    char *dir = new_dir("cflags");
+    char *dir = test_cache_temp_dir("dcache", "cflags");
     job o1 = vjob(dir), o2 = vjob(dir), dflt = vjob(dir);
     o1.cflags = "-O1";
     o2.cflags = "-O2";
@@ -1014,7 +997,7 @@ TEST_TIMEOUT(dcache_cflags_are_part_of_the_key, 60)
     ASSERT_STATS(r->st, 1, 0, 0, 0);
     free(r);
     ASSERT_EQ(entry_count(dir), 2);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 7. switching the cache off and on -------------------------------------
@@ -1028,7 +1011,7 @@ TEST_TIMEOUT(dcache_cflags_are_part_of_the_key, 60)
 
 TEST_TIMEOUT(dcache_env_and_option_switches, 60)
 {
-    char *base = new_dir("switch");
+    char *base = test_cache_temp_dir("dcache", "switch");
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/cache", base);
     job jb = vjob(dir);
@@ -1090,7 +1073,7 @@ TEST_TIMEOUT(dcache_env_and_option_switches, 60)
     ASSERT_STATS(r->st, 0, 1, 1, 1);
     free(r);
     ASSERT_EQ(entry_count(dir), 2);
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* ---- 8. an unusable folder ------------------------------------------------ */
@@ -1112,7 +1095,7 @@ static void unusable(const char *cache_dir, const char *named)
 
 TEST_TIMEOUT(dcache_unwritable_folder_falls_back, 60)
 {
-    char *base = new_dir("unusable");
+    char *base = test_cache_temp_dir("dcache", "unusable");
     char file[1024], sub[1100];
     snprintf(file, sizeof file, "%s/plain", base);
     snprintf(sub, sizeof sub, "%s/sub", file);
@@ -1142,7 +1125,7 @@ TEST_TIMEOUT(dcache_unwritable_folder_falls_back, 60)
         ASSERT_EQ(count_files(ro, NULL), 0);
         chmod(ro, 0700);
     }
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* ---- 9. many processes, one folder -------------------------------------- */
@@ -1192,7 +1175,7 @@ static void stress_worker(const char *dir, int p, int wfd)
 TEST_TIMEOUT(dcache_stress_many_processes, 120)
 {
     enum { PROCS = 8 };
-    char *dir = new_dir("stress");
+    char *dir = test_cache_temp_dir("dcache", "stress");
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
     pid_t pids[PROCS];
@@ -1267,7 +1250,7 @@ TEST_TIMEOUT(dcache_stress_many_processes, 120)
            (unsigned long long)total.builds, (unsigned long long)total.hits,
            (unsigned long long)total.compiles);
     free(l);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }
 
 /* ---- 10. artifacts ------------------------------------------------------- */
@@ -1294,7 +1277,7 @@ static void save_artifact(const char *path)
 
 TEST_TIMEOUT(dcache_artifact_runs_without_compiler, 60)
 {
-    char *base = new_dir("artifact");
+    char *base = test_cache_temp_dir("dcache", "artifact");
     char art[1024], cache[1024];
     snprintf(art, sizeof art, "%s/vadd.iron-artifact", base);
     snprintf(cache, sizeof cache, "%s/cache", base);
@@ -1347,7 +1330,7 @@ TEST_TIMEOUT(dcache_artifact_runs_without_compiler, 60)
     ASSERT_EQ(r->st.builds, 2);
     free(r);
     ASSERT_EQ(entry_count(cache), 0);
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* Loads path into a fresh jit named `name` in this process (loading
@@ -1372,7 +1355,7 @@ static void load_fails(const char *name, const char *path, iron_status status,
 
 TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
 {
-    char *base = new_dir("artifact-bad");
+    char *base = test_cache_temp_dir("dcache", "artifact-bad");
     char art[1024], bad_path[1100];
     snprintf(art, sizeof art, "%s/vadd.iron-artifact", base);
     snprintf(bad_path, sizeof bad_path, "%s/bad.iron-artifact", base);
@@ -1439,7 +1422,7 @@ TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
     iron_jit_free(j);
     free(bad);
     free(orig);
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* A jit name longer than the header's name field (63 bytes) is stored
@@ -1448,7 +1431,7 @@ TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
  * spec key, which it never matches. */
 TEST_TIMEOUT(dcache_artifact_long_jit_name, 60)
 {
-    char *base = new_dir("artifact-long");
+    char *base = test_cache_temp_dir("dcache", "artifact-long");
     char art[1024];
     snprintf(art, sizeof art, "%s/long.iron-artifact", base);
     static const char long_name[] =
@@ -1478,14 +1461,14 @@ TEST_TIMEOUT(dcache_artifact_long_jit_name, 60)
     ASSERT_EQ(r->st.kernel_compiles, 0);
     free(r);
     load_fails("vector_op", art, IRON_EINVAL, "was made by jit");
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* An artifact saved by a process whose kernels came from the disk cache
  * (loaded images, not compiled ones) is as good as any. */
 TEST_TIMEOUT(dcache_artifact_saved_from_a_disk_hit, 60)
 {
-    char *base = new_dir("artifact-hit");
+    char *base = test_cache_temp_dir("dcache", "artifact-hit");
     char art[1024], cache[1024];
     snprintf(art, sizeof art, "%s/hit.iron-artifact", base);
     snprintf(cache, sizeof cache, "%s/cache", base);
@@ -1516,14 +1499,14 @@ TEST_TIMEOUT(dcache_artifact_saved_from_a_disk_hit, 60)
     ASSERT_EQ(r->st.artifact_hits, 1);
     ASSERT_EQ(r->st.kernel_compiles, 0);
     free(r);
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* An artifact whose structure is right but whose kernel image does not
  * load: the build says so in the log and compiles instead. */
 TEST_TIMEOUT(dcache_artifact_unloadable_image_compiles, 60)
 {
-    char *base = new_dir("artifact-image");
+    char *base = test_cache_temp_dir("dcache", "artifact-image");
     char art[1024], bad_path[1100];
     snprintf(art, sizeof art, "%s/vadd.iron-artifact", base);
     snprintf(bad_path, sizeof bad_path, "%s/image.iron-artifact", base);
@@ -1551,7 +1534,7 @@ TEST_TIMEOUT(dcache_artifact_unloadable_image_compiles, 60)
     free(w);
     free(g);
     free(orig);
-    rm_dir(base);
+    test_drop_dir(base);
 }
 
 /* ---- 11. what the log says ------------------------------------------------ */
@@ -1570,7 +1553,7 @@ static void expect_stage_times(const char *line)
 
 TEST_TIMEOUT(dcache_log_lines, 60)
 {
-    char *dir = new_dir("log");
+    char *dir = test_cache_temp_dir("dcache", "log");
     job jb = vjob(dir);
     add_call(&jb, "+", 64);
     add_call(&jb, "-", 64);
@@ -1613,5 +1596,5 @@ TEST_TIMEOUT(dcache_log_lines, 60)
     expect_stage_times(line);
     ASSERT_EQ(log_count(r, "cache", "miss"), 0);
     free(r);
-    rm_dir(dir);
+    test_drop_dir(dir);
 }

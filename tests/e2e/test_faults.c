@@ -16,12 +16,7 @@
 
 #include "test.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#else
-#define UNDER_TSAN 0
-#endif
-TEST_SKIP_FILE_IF(UNDER_TSAN,
+TEST_SKIP_FILE_IF(TEST_UNDER_TSAN,
                   "ThreadSanitizer defers signals and cannot follow a siglongjmp out of a handler; the plain and ASan builds run these")
 
 enum { TILE = 16, N = 64, TIMEOUT_MS = 1500 };

@@ -1272,38 +1272,30 @@ TEST(cache_oversized_entry_is_refused)
     done_dir(dir);
 }
 
-static char warned[2048];
-
-static void keep_warning(const char *topic, const char *line, void *ctx)
-{
-    (void)ctx;
-    if (strcmp(topic, "warning") == 0)
-        snprintf(warned, sizeof warned, "%s", line);
-}
 
 /* IRON_CACHE_MAX is read strictly: "1e400" used to go through strtod and
  * an out-of-range double-to-integer conversion (undefined behaviour); now
  * it is a warning naming the variable, and the default cap applies. */
 TEST(cache_env_max_is_strict)
 {
-    iron_set_log_handler(keep_warning, NULL);
+    test_catch_warnings();
     unsetenv("IRON_CACHE_MAX");
     ASSERT_EQ(iron__cache_env_max_bytes(), IRON__CACHE_DEFAULT_MAX_BYTES);
     setenv("IRON_CACHE_MAX", "100M", 1);
     ASSERT_EQ(iron__cache_env_max_bytes(), 100ull << 20);
     setenv("IRON_CACHE_MAX", "4096", 1);
     ASSERT_EQ(iron__cache_env_max_bytes(), 4096);
-    ASSERT_STR_EQ(warned, "");
+    ASSERT_STR_EQ(test_warning, "");
     static const char *const bad[] = { "1e400", "1.5G", "-1", "0x100",
                                        "99999999999999999999", "20000000000G",
                                        "12X", "inf", "nan" };
     for (size_t i = 0; i < IRON__COUNT_OF(bad); i++) {
-        warned[0] = '\0';
+        test_warning[0] = '\0';
         setenv("IRON_CACHE_MAX", bad[i], 1);
         ASSERT_EQ(iron__cache_env_max_bytes(), IRON__CACHE_DEFAULT_MAX_BYTES);
-        ASSERT_CONTAINS(warned, "IRON_CACHE_MAX");
-        ASSERT_CONTAINS(warned, bad[i]);
-        ASSERT_CONTAINS(warned, "268435456");
+        ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX");
+        ASSERT_CONTAINS(test_warning, bad[i]);
+        ASSERT_CONTAINS(test_warning, "268435456");
     }
     iron_set_log_handler(NULL, NULL);
 }

@@ -49,22 +49,9 @@ static char *fresh_tmpdir(void)
     return dir;
 }
 
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    ASSERT(d != NULL);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
-
 static int count_fds(void)
 {
-    return count_entries("/proc/self/fd");
+    return test_count_files("/proc/self/fd");
 }
 
 /* ---- declared argument types ------------------------------------------ */
@@ -679,21 +666,21 @@ TEST(compile_temp_files_removed)
 
     kb_init(&b, "vadd", vadd_src, "int32*, int32*, int32*, int32");
     o = kb_compile(&b);
-    ASSERT_EQ(count_entries(dir), 0);   /* even while loaded */
+    ASSERT_EQ(test_count_files(dir), 0);   /* even while loaded */
     iron__kobj_free(o);
 
     kb_init(&b, "broken", "void broken(void) { x }\n", "");
     ASSERT_FAILS(iron__kernel_compile(&b.src, &o), IRON_ECOMPILE, "broken");
-    ASSERT_EQ(count_entries(dir), 0);
+    ASSERT_EQ(test_count_files(dir), 0);
 
     kb_init(&b, "caller",
             "void nowhere(void);\nvoid caller(void) { nowhere(); }\n", "");
     ASSERT_FAILS(iron__kernel_compile(&b.src, &o), IRON_ELOAD, "nowhere");
-    ASSERT_EQ(count_entries(dir), 0);
+    ASSERT_EQ(test_count_files(dir), 0);
 
     setenv("IRON_CC", "/nonexistent", 1);
     ASSERT_FAILS(iron__kernel_compile(&b.src, &o), IRON_ECOMPILE, "IRON_CC");
-    ASSERT_EQ(count_entries(dir), 0);
+    ASSERT_EQ(test_count_files(dir), 0);
     unsetenv("IRON_CC");
 
     /* An unusable TMPDIR is a clean IRON_EIO naming it. */
@@ -737,7 +724,7 @@ TEST(compile_alloc_failures)
         iron__alloc_fail_at(n);
         iron_status st = iron__kernel_compile(&b.src, &o);
         long used = iron__alloc_fail_at(0);
-        ASSERT_EQ(count_entries(dir), 0);
+        ASSERT_EQ(test_count_files(dir), 0);
         if (st == IRON_OK) {
             int32_t c[4];
             run_eltwise(o, c);

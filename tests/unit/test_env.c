@@ -41,26 +41,18 @@ TEST(env_parse_bytes_strict)
                        (unsigned long long)v);
 }
 
-static char warned[512];
-
-static void keep(const char *topic, const char *line, void *ctx)
-{
-    (void)ctx;
-    if (strcmp(topic, "warning") == 0)
-        snprintf(warned, sizeof warned, "%s", line);
-}
 
 TEST(env_bad_value_warns_and_defaults)
 {
-    iron_set_log_handler(keep, NULL);
+    test_catch_warnings();
     setenv("IRON_TIMEOUT_MS", "1e3", 1);
     ASSERT_EQ(iron__env_int("IRON_TIMEOUT_MS", 1, 1000000, 60000), 60000);
-    ASSERT_CONTAINS(warned, "IRON_TIMEOUT_MS='1e3' is not an integer");
-    ASSERT_CONTAINS(warned, "using 60000");
-    warned[0] = '\0';
+    ASSERT_CONTAINS(test_warning, "IRON_TIMEOUT_MS='1e3' is not an integer");
+    ASSERT_CONTAINS(test_warning, "using 60000");
+    test_warning[0] = '\0';
     setenv("IRON_CACHE_MAX", "1e400", 1);
     ASSERT_EQ(iron__env_bytes("IRON_CACHE_MAX", UINT64_MAX, 123), 123);
-    ASSERT_CONTAINS(warned, "IRON_CACHE_MAX='1e400' is not a byte count");
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400' is not a byte count");
     setenv("IRON_TIMEOUT_MS", "250", 1);
     ASSERT_EQ(iron__env_int("IRON_TIMEOUT_MS", 1, 1000000, 60000), 250);
     iron_set_log_handler(NULL, NULL);
@@ -70,7 +62,7 @@ TEST(env_bad_value_warns_and_defaults)
 TEST(env_timeout_1e3_is_not_one_ms)
 {
     setenv("IRON_TIMEOUT_MS", "1e3", 1);
-    iron_set_log_handler(keep, NULL);
+    test_catch_warnings();
     iron_jit *j;
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
@@ -83,7 +75,7 @@ TEST(env_timeout_1e3_is_not_one_ms)
     for (int call = 0; call < 3; call++)
         ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                                   IRON_TENSORS(a, b, c)));
-    ASSERT_CONTAINS(warned, "IRON_TIMEOUT_MS='1e3'");
+    ASSERT_CONTAINS(test_warning, "IRON_TIMEOUT_MS='1e3'");
     iron_set_log_handler(NULL, NULL);
     iron_tensor_free(a);
     iron_tensor_free(b);
