@@ -42,19 +42,13 @@ static int parse_list(const char *s, int64_t *v, int max)
 /* Prints the picture of `tap` over rows x cols (with a heading). */
 static int show(const iron_tap *tap, int64_t rows, int64_t cols)
 {
-    size_t need = iron_tap_visualize(tap, rows, cols, NULL, 0);
-    if (need == 0) {
+    char *text;
+    if (iron_tap_visualize(tap, rows, cols, &text) != IRON_OK) {
         fprintf(stderr, "iron tap: %s\n", iron_last_error());
         return 1;
     }
-    char *buf = malloc(need + 1);
-    if (!buf) {
-        fputs("iron tap: out of memory\n", stderr);
-        return 1;
-    }
-    iron_tap_visualize(tap, rows, cols, buf, need + 1);
-    fputs(buf, stdout);
-    free(buf);
+    fputs(text, stdout);
+    iron_free(text);
     return 0;
 }
 

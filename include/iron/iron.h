@@ -734,13 +734,12 @@ IRON_API iron_status iron_tap_access_count(const iron_tap *tap, int64_t numel,
  *   2:  8  9 12 13
  *   3: 10 11 14 15
  *
- * Writes into buf (len bytes, always NUL-terminated when len > 0; buf may
- * be NULL when len is 0) and returns the length it needed, like snprintf.
- * Returns 0 (buf "") on failure, with iron_last_error() naming the bad
- * argument: NULL tap, rows or cols outside 1..2^40, a pattern out of the
- * tensor's bounds, no memory.  Pure: thread-safe. */
-IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
-                                   int64_t cols, char *buf, size_t len);
+ * The text is returned in *out (free with iron_free).  IRON_EINVAL
+ * naming the bad argument: NULL tap or out, rows or cols outside
+ * 1..2^40, a pattern out of the tensor's bounds; IRON_ENOMEM.  Pure:
+ * thread-safe. */
+IRON_API iron_status iron_tap_visualize(const iron_tap *tap, int64_t rows,
+                                        int64_t cols, char **out);
 
 /* Marks workers to start (all workers are started when none is named). */
 IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w);

@@ -321,20 +321,16 @@ static iron_status draw(iron__str *s, const iron_tap *tap, int64_t rows,
     return IRON_OK;
 }
 
-IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
-                                   int64_t cols, char *buf, size_t len)
+IRON_API iron_status iron_tap_visualize(const iron_tap *tap, int64_t rows,
+                                        int64_t cols, char **out)
 {
     iron_status st = IRON_OK;
     iron__str s = { 0 };
     int64_t numel = 0;
-    if (buf && len)
-        buf[0] = '\0';
-    if (!buf && len)
-        st = iron__fail(IRON_EINVAL,
-                        "iron_tap_visualize: buf is NULL but len is %zu; "
-                        "expected len 0 to ask for the length",
-                        len);
-    else if (!tap)
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_tap_visualize: out is NULL");
+    *out = NULL;
+    if (!tap)
         st = iron__fail(IRON_EINVAL, "iron_tap_visualize: tap is NULL");
     else if (rows < 1 || rows > TAPLIB_MAX_NUMEL)
         st = iron__fail(IRON_EINVAL,
@@ -357,7 +353,9 @@ IRON_API size_t iron_tap_visualize(const iron_tap *tap, int64_t rows,
         st = draw(&s, tap, rows, cols);
     if (st != IRON_OK) {
         iron__str_free(&s);
-        return 0;
+        return st;
     }
-    return iron__str_emit(&s, buf, len);
+    if (!(*out = iron__str_take(&s)))
+        return iron__fail(IRON_ENOMEM, "iron_tap_visualize: out of memory");
+    return IRON_OK;
 }
