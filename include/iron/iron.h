@@ -862,9 +862,9 @@ IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
                                       iron_tap *out);
 
 /* A readable dump of the design built so far (FIFOs, links, workers and,
- * once placed, their tiles; the runtime sequence) into buf, always
- * NUL-terminated; returns the length it needed, like snprintf. */
-IRON_API size_t iron_design_dump(const iron_design *d, char *buf, size_t len);
+ * once placed, their tiles; the runtime sequence) in *out (free with
+ * iron_free).  For use inside the design function. */
+IRON_API iron_status iron_design_dump(const iron_design *d, char **out);
 
 /* ------------------------------------------------------------------------
  * Compile-time parameter values (per call)

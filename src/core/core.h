@@ -74,10 +74,6 @@ const char *iron__str_get(const iron__str *s);
 /* Transfers the buffer to the caller (NULL if oom); s is reset. */
 char *iron__str_take(iron__str *s);
 void iron__str_free(iron__str *s);
-/* snprintf's contract for a built string: copies what fits of s into buf
- * (len bytes, NUL-terminated when len > 0; buf may be NULL when len is
- * 0), frees s and returns the length it needed. */
-size_t iron__str_emit(iron__str *s, char *buf, size_t len);
 
 /* Monotonic clock in milliseconds / nanoseconds. */
 double iron__now_ms(void);

@@ -80,15 +80,3 @@ void iron__str_free(iron__str *s)
     s->len = s->cap = 0;
     s->oom = 0;
 }
-
-size_t iron__str_emit(iron__str *s, char *buf, size_t len)
-{
-    size_t need = s->len;
-    if (buf && len) {
-        size_t n = need < len - 1 ? need : len - 1;
-        memcpy(buf, iron__str_get(s), n);
-        buf[n] = '\0';
-    }
-    iron__str_free(s);
-    return need;
-}

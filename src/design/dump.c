@@ -266,12 +266,16 @@ void iron__design_dump(const iron_design *d, const iron_program *prog,
     }
 }
 
-IRON_API size_t iron_design_dump(const iron_design *d, char *buf, size_t len)
+IRON_API iron_status iron_design_dump(const iron_design *d, char **out)
 {
     iron__str s = { 0 };
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_design_dump: out is NULL");
+    *out = NULL;
     if (!d)
-        iron__str_append(&s, "(no design)");
-    else
-        iron__design_dump(d, NULL, &s);
-    return iron__str_emit(&s, buf, len);
+        return iron__fail(IRON_EINVAL, "iron_design_dump: design is NULL");
+    iron__design_dump(d, NULL, &s);
+    if (!(*out = iron__str_take(&s)))
+        return iron__fail(IRON_ENOMEM, "iron_design_dump: out of memory");
+    return IRON_OK;
 }

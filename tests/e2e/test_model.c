@@ -186,3 +186,47 @@ TEST(model_core_body_sliding_window)
     iron_tensor_free(b);
     iron_jit_free(j);
 }
+
+/* iron_design_dump inside a design function: the text of what has been
+ * built so far, allocated for the caller. */
+static char *g_dump_text;
+static int dump_midway(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *f = iron_fifo_new(d, "probe", IRON_INT32, IRON_SHAPE(16), 2);
+    ASSERT_OK(iron_design_dump(d, &g_dump_text));
+    ASSERT_FAILS(iron_design_dump(d, NULL), IRON_EINVAL,
+                 "iron_design_dump: out is NULL");
+    iron_fifo *g = iron_fifo_forward(d, iron_fifo_cons(f), "out", 0);
+    iron_rt_fill(d, iron_fifo_prod(f), 0, iron_tap_linear(16));
+    iron_rt_drain(d, iron_fifo_cons(g), 1, iron_tap_linear(16), IRON_WAIT);
+    return 0;
+}
+
+TEST(model_design_dump_inside_the_design)
+{
+    iron_jit *j;
+    ASSERT_OK(iron_jit_create(&j, dump_midway, &(iron_jit_options){
+        .size = sizeof(iron_jit_options), .name = "dump_midway",
+        .args = "in a: int32[16], out b: int32[16]" }));
+    iron_tensor *a, *b;
+    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(16), 0, 1));
+    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(16)));
+    ASSERT_OK(iron_call(j, a, b));
+    ASSERT(g_dump_text != NULL);
+    ASSERT_CONTAINS(g_dump_text, "fifos (1):\n  probe: int32[16]");
+    ASSERT(strstr(g_dump_text, "  out: ") == NULL);  /* not built yet */
+    for (int i = 0; i < 16; i++) {
+        double v;
+        ASSERT_OK(iron_tensor_get(b, i, &v));
+        ASSERT_EQ((int)v, i);
+    }
+    iron_free(g_dump_text);
+    char *text = (char *)&a;
+    ASSERT_FAILS(iron_design_dump(NULL, &text), IRON_EINVAL,
+                 "iron_design_dump: design is NULL");
+    ASSERT(text == NULL);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
