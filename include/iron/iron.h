@@ -1338,13 +1338,16 @@ IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
  * Errors, reported by the call that specializes (design errors carry
  * the algorithm's name and the argument or parameter):
  *   IRON_EARG       a tensor whose dtype differs from the first's (the
- *                   declarations' T), a missing or mistyped parameter
- *                   (from the jit, before the design runs);
- *   IRON_EPARAM     f's arg_types are not the convention above for these
+ *                   declarations' T; from the jit, before the design
+ *                   runs);
+ *   IRON_EPARAM     f missing or not a kernel (from the jit); f's
+ *                   arg_types are not the convention above for these
  *                   dtypes; tile outside 1 .. INT32_MAX; workers outside
  *                   0 .. the granted columns;
  *   IRON_ESHAPE     the tensors' shapes differ; numel not a multiple of
- *                   tile (tile x workers for the parallel forms);
+ *                   tile (tile x workers for the parallel forms); a
+ *                   transfer (a worker's slice, reduce's tensors) that is
+ *                   not whole 4-byte words, as the shim DMA moves;
  *   IRON_EDTYPE     dtypes differ (when the jit was declared without T);
  *   IRON_ERESOURCE  a worker's buffers do not fit its compute tile's data
  *                   memory beside its stack: 2 buffers of each fifo (the

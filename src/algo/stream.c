@@ -97,11 +97,13 @@ static iron_status check_sizes(iron_design *d, const stream *st,
 static iron_status check_kernel(iron_design *d, const stream *st,
                                 const iron_kernel_ref **f)
 {
-    iron_dtype dt = iron_design_arg_dtype(d, 0);
-    iron__algo_call call = { st->nin + 2, { dt, dt, dt, IRON_INT32 },
-                             { 1, 1, 1, 0 }, st->call };
+    /* The objects of the inputs and the output, then the size. */
+    iron__algo_call call = { .ntypes = st->nin + 2, .text = st->call };
+    for (int i = 0; i <= st->nin; i++) {
+        call.dtypes[i] = iron_design_arg_dtype(d, 0);
+        call.is_ptr[i] = 1;
+    }
     call.dtypes[st->nin + 1] = IRON_INT32;
-    call.is_ptr[st->nin + 1] = 0;
     *f = iron__algo_kernel(d, st->algo, &call);
     return iron_design_status(d);
 }
