@@ -1,11 +1,11 @@
 /*
- * algorithms.c - kernels as compile-time parameters: one generic design
- * (transform / transform2) specialized with different kernels, each a
- * specialization of its own, checked against plain C.
+ * algorithms.c - the library's generic algorithms (iron_algo_*): one
+ * design each, the operation given per call as a kernel parameter, every
+ * result checked against plain C.
  */
 #include <stdio.h>
 
-#include "designs/algorithms.h"
+#include <iron/iron.h>
 
 static const iron_kernel_ref relu = {
     "relu",
@@ -31,25 +31,52 @@ static const iron_kernel_ref maximum = {
     "int32*, int32*, int32*, int32",
 };
 
+/* for_each: the kernel reads one object and writes the other. */
+static const iron_kernel_ref halve = {
+    "halve",
+    "#include <stdint.h>\n"
+    "void halve(const int32_t *in, int32_t *out, int32_t n)\n"
+    "{ for (int32_t i = 0; i < n; i++) out[i] = in[i] / 2; }\n",
+    "int32*, int32*, int32",
+};
+
+/* reduce: the whole input in one call, into a wider accumulator. */
+static const iron_kernel_ref sum = {
+    "sum",
+    "#include <stdint.h>\n"
+    "void sum(const int32_t *in, int64_t *out, int32_t n)\n"
+    "{ int64_t s = 0; for (int32_t i = 0; i < n; i++) s += in[i];\n"
+    "  out[0] = s; }\n",
+    "int32*, int64*, int32",
+};
+
 static int check(const char *what, iron_status s, int64_t bad)
 {
     if (s != IRON_OK) {
-        printf("  %-28s FAILED: %s\n", what, iron_last_error());
+        printf("  %-36s FAILED: %s\n", what, iron_last_error());
         return 1;
     }
-    printf("  %-28s %s\n", what, bad ? "MISMATCH" : "ok");
+    printf("  %-36s %s\n", what, bad ? "MISMATCH" : "ok");
     return bad != 0;
 }
 
+#define KERNEL(k) IRON_PARAMS(iron_param_kernel("f", &(k)))
+
 int main(void)
 {
-    const int64_t n = 1 << 14;
+    const int64_t n = 1 << 14, nred = 4096;
     int failed = 0;
-    iron_jit *t = NULL, *t2 = NULL;
+    iron_jit *t = NULL, *t2 = NULL, *each = NULL, *red = NULL;
     iron_tensor *x = NULL, *y = NULL, *a = NULL, *b = NULL, *c = NULL;
-    iron_status s = iron_jit_create(&t, transform_design, &transform_options);
+    iron_tensor *s64 = NULL;
+    iron_status s = iron_algo_jit_create(IRON_ALGO_TRANSFORM, NULL, &t);
     if (s == IRON_OK)
-        s = iron_jit_create(&t2, transform2_design, &transform2_options);
+        s = iron_algo_jit_create(IRON_ALGO_TRANSFORM_PARALLEL_BINARY, NULL,
+                                 &t2);
+    if (s == IRON_OK)
+        s = iron_algo_jit_create(IRON_ALGO_FOR_EACH, NULL, &each);
+    if (s == IRON_OK)
+        s = iron_algo_jit_create(IRON_ALGO_REDUCE, NULL, &red);
     if (s == IRON_OK)
         s = iron_tensor_rand(&x, IRON_FLOAT32, IRON_SHAPE(n), 42);
     if (s == IRON_OK)
@@ -60,6 +87,8 @@ int main(void)
         s = iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -99, 99, 2);
     if (s == IRON_OK)
         s = iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n));
+    if (s == IRON_OK)
+        s = iron_tensor_zeros(&s64, IRON_INT64, IRON_SHAPE(1));
     if (s != IRON_OK) {
         fprintf(stderr, "algorithms: %s\n", iron_last_error());
         return 1;
@@ -68,37 +97,58 @@ int main(void)
     for (int64_t i = 0; i < n; i++)
         px[i] -= 0.5f;
 
-    s = iron_call_with(t, IRON_PARAMS(iron_param_kernel("f", &relu)), x, y);
+    s = iron_call_with(t, KERNEL(relu), x, y);
     int64_t bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += py[i] != (px[i] > 0.0f ? px[i] : 0.0f);
     failed |= check("transform(relu) float32", s, bad);
 
-    s = iron_call_with(t, IRON_PARAMS(iron_param_kernel("f", &square)), x, y);
+    s = iron_call_with(t, KERNEL(square), x, y);
     bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += py[i] != px[i] * px[i];
     failed |= check("transform(square) float32", s, bad);
 
-    s = iron_call_with(t2, IRON_PARAMS(iron_param_kernel("f", &maximum)), a,
-                       b, c);
+    /* One worker per granted column, each a slice of n / columns. */
+    s = iron_call_with(t2, KERNEL(maximum), a, b, c);
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     const int32_t *pc = iron_tensor_data(c);
     bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += pc[i] != (pa[i] > pb[i] ? pa[i] : pb[i]);
-    failed |= check("transform2(maximum) int32", s, bad);
+    failed |= check("transform_parallel_binary(maximum)", s, bad);
+
+    /* reduce hands the whole input to one call, so it must fit one
+     * compute tile: 4096 int32 (16 KiB) do. */
+    iron_tensor *v = NULL;
+    s = iron_tensor_arange(&v, IRON_INT32, IRON_SHAPE(nred), 0, 3);
+    if (s == IRON_OK)
+        s = iron_call_with(red, KERNEL(sum), v, s64);
+    bad = s == IRON_OK &&
+          *(int64_t *)iron_tensor_data(s64) != 3 * nred * (nred - 1) / 2;
+    failed |= check("reduce(sum) int32 -> int64", s, bad);
+
+    s = iron_call_with(each, KERNEL(halve), v);
+    const int32_t *pv = iron_tensor_data(v);
+    bad = 0;
+    for (int64_t i = 0; s == IRON_OK && i < nred; i++)
+        bad += pv[i] != (int32_t)(3 * i / 2);
+    failed |= check("for_each(halve) int32 in place", s, bad);
 
     iron_jit_stats st = { .size = sizeof st };
     iron_jit_get_stats(t, &st);
     printf("  transform: %llu specializations for 2 kernels\n",
            (unsigned long long)st.specializations);
+    iron_tensor_free(v);
     iron_tensor_free(x);
     iron_tensor_free(y);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
+    iron_tensor_free(s64);
     iron_jit_free(t);
     iron_jit_free(t2);
+    iron_jit_free(each);
+    iron_jit_free(red);
     return failed;
 }

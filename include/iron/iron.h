@@ -1282,6 +1282,113 @@ IRON_API iron_status iron_cache_clear(const char *dir);
 IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
                                       uint64_t *removed);
 
+/* ------------------------------------------------------------------------
+ * Algorithms
+ *
+ * Generic designs, as upstream IRON's aie.iron.algorithms: the design
+ * decides the dataflow, the caller's kernel (the `f: kernel` parameter,
+ * an iron_kernel_ref) decides the operation.  Each distinct kernel is its
+ * own specialization.  Create a jit running one with
+ * iron_algo_jit_create, or with iron_jit_create(out, iron_algo_design(k),
+ * &opts) and opts.args / opts.params set to iron_algo_args(k) /
+ * iron_algo_params(k) when other options (cache, cflags) are wanted; then
+ * call it with the kernel:
+ *
+ *   iron_jit *j;
+ *   iron_algo_jit_create(IRON_ALGO_TRANSFORM, "relu", &j);
+ *   iron_call_with(j, IRON_PARAMS(iron_param_kernel("f", &relu)), x, y);
+ *
+ * Arguments, parameters and the kernel's calling convention (T is the
+ * tensors' dtype; the kernel's arg_types must say exactly these types,
+ * e.g. "float32*, float32*, int32" for a float32 transform):
+ *
+ *   transform                 args "in x: T, out y: T"
+ *                             params "f: kernel, tile: int = 64"
+ *                             void f(const T *in, T *out, int32_t n)
+ *     y = f(x) elementwise: x and y (same dtype and shape, any shape,
+ *     seen flat) stream through one worker in objects of `tile` elements;
+ *     f is called once per object with n = tile.
+ *   transform_binary          args "in a: T, in b: T, out c: T"
+ *                             params "f: kernel, tile: int = 64"
+ *                             void f(const T *a, const T *b, T *out,
+ *                                    int32_t n)
+ *     c = f(a, b) elementwise, as transform.
+ *   transform_parallel        args as transform
+ *   transform_parallel_binary args as transform_binary
+ *                             params "f: kernel, tile: int = 64,
+ *                                     workers: int = 0"
+ *     The same spread over `workers` workers, one per column from column
+ *     0 (0: every column the launch configuration grants), each taking a
+ *     contiguous slice of numel / workers elements; the columns run side
+ *     by side.
+ *   for_each                  args "inout x: T"
+ *                             params "f: kernel, tile: int = 64"
+ *                             void f(const T *in, T *out, int32_t n)
+ *     x = f(x) in place: x is read through one fifo and written back
+ *     through another, so f sees separate input and output objects (as
+ *     upstream's for_each) and may read `in` after writing `out`.
+ *   reduce                    args "in x: T, out y: U"
+ *                             params "f: kernel"
+ *                             void f(const T *in, U *out, int32_t n)
+ *     One call of f per launch with the whole input (n = numel(x)) and
+ *     the whole output (any dtype U and shape, typically one element):
+ *     a reduction keeps state across every element, so nothing is tiled.
+ *
+ * Errors, reported by the call that specializes (design errors carry
+ * the algorithm's name and the argument or parameter):
+ *   IRON_EARG       a tensor whose dtype differs from the first's (the
+ *                   declarations' T; from the jit, before the design
+ *                   runs);
+ *   IRON_EPARAM     f missing or not a kernel (from the jit); f's
+ *                   arg_types are not the convention above for these
+ *                   dtypes; tile outside 1 .. INT32_MAX; workers outside
+ *                   0 .. the granted columns;
+ *   IRON_ESHAPE     the tensors' shapes differ; numel not a multiple of
+ *                   tile (tile x workers for the parallel forms); a
+ *                   transfer (a worker's slice, reduce's tensors) that is
+ *                   not whole 4-byte words, as the shim DMA moves;
+ *   IRON_EDTYPE     dtypes differ (when the jit was declared without T);
+ *   IRON_ERESOURCE  a worker's buffers do not fit its compute tile's data
+ *                   memory beside its stack: 2 buffers of each fifo (the
+ *                   message gives the largest tile that fits), or for
+ *                   reduce the whole input plus the output;
+ *   IRON_EDESIGN    the jit declares another number of tensors.
+ * ------------------------------------------------------------------------ */
+
+typedef enum iron_algo {
+    IRON_ALGO_TRANSFORM,
+    IRON_ALGO_TRANSFORM_BINARY,
+    IRON_ALGO_TRANSFORM_PARALLEL,
+    IRON_ALGO_TRANSFORM_PARALLEL_BINARY,
+    IRON_ALGO_FOR_EACH,
+    IRON_ALGO_REDUCE,
+    IRON_ALGO_COUNT_
+} iron_algo;
+
+/* The design functions, for iron_jit_create; `user` is unused.  They
+ * run on the thread building the specialization, as every design. */
+IRON_API int iron_algo_transform(iron_design *d, void *user);
+IRON_API int iron_algo_transform_binary(iron_design *d, void *user);
+IRON_API int iron_algo_transform_parallel(iron_design *d, void *user);
+IRON_API int iron_algo_transform_parallel_binary(iron_design *d, void *user);
+IRON_API int iron_algo_for_each(iron_design *d, void *user);
+IRON_API int iron_algo_reduce(iron_design *d, void *user);
+
+/* An algorithm's name ("transform_binary"), design function, and the
+ * iron_jit_options.args and .params strings it expects (static strings).
+ * NULL for a kind outside the enum.  Thread-safe. */
+IRON_API const char *iron_algo_name(iron_algo kind);
+IRON_API iron_design_fn iron_algo_design(iron_algo kind);
+IRON_API const char *iron_algo_args(iron_algo kind);
+IRON_API const char *iron_algo_params(iron_algo kind);
+
+/* Creates a jit running algorithm `kind`, named `name` in messages and
+ * the cache (NULL: the algorithm's name), with the default options
+ * otherwise.  IRON_EINVAL for a NULL out or a kind outside the enum.
+ * Thread-safe to call, as iron_jit_create. */
+IRON_API iron_status iron_algo_jit_create(iron_algo kind, const char *name,
+                                          iron_jit **out);
+
 #ifdef __cplusplus
 }
 #endif

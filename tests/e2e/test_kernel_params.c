@@ -1,8 +1,8 @@
 /*
- * test_kernel_params.c - kernels as compile-time parameters: generic
- * designs specialized per kernel, binding, and the errors.
+ * test_kernel_params.c - kernels as compile-time parameters: a generic
+ * design (the library's transform) specialized per kernel, binding, and
+ * the errors.
  */
-#include "designs/algorithms.h"
 #include "test.h"
 
 static const iron_kernel_ref add1 = {
@@ -34,7 +34,7 @@ static void run_and_check(iron_jit *j, const iron_kernel_ref *k,
 TEST(kparam_each_kernel_is_its_own_specialization)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, transform_design, &transform_options));
+    ASSERT_OK(iron_algo_jit_create(IRON_ALGO_TRANSFORM, NULL, &j));
     iron_tensor *x, *y;
     ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(4096), 0, 3));
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(4096)));
@@ -59,7 +59,7 @@ TEST(kparam_each_kernel_is_its_own_specialization)
 TEST(kparam_bound_kernel_and_copies)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, transform_design, &transform_options));
+    ASSERT_OK(iron_algo_jit_create(IRON_ALGO_TRANSFORM, NULL, &j));
     /* The bound strings are copied: the caller's buffer may change. */
     char src[512];
     snprintf(src, sizeof src, "%s", add1.source);
@@ -83,7 +83,7 @@ TEST(kparam_bound_kernel_and_copies)
 TEST(kparam_errors)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, transform_design, &transform_options));
+    ASSERT_OK(iron_algo_jit_create(IRON_ALGO_TRANSFORM, NULL, &j));
     iron_tensor *x, *y;
     ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)));
@@ -110,9 +110,10 @@ TEST(kparam_errors)
     ASSERT_OK(iron_jit_get_stats(j, &st));
     ASSERT_EQ(st.specializations, 0);
     iron_jit *bad;
-    iron_jit_options o = transform_options;
-    o.params = "f: kernel = 3";
-    ASSERT_FAILS(iron_jit_create(&bad, transform_design, &o), IRON_EINVAL,
+    iron_jit_options o = { .size = sizeof o, .name = "transform",
+                           .args = iron_algo_args(IRON_ALGO_TRANSFORM),
+                           .params = "f: kernel = 3" };
+    ASSERT_FAILS(iron_jit_create(&bad, iron_algo_transform, &o), IRON_EINVAL,
                  "kernel parameter 'f' takes no default");
     iron_tensor_free(x);
     iron_tensor_free(y);
