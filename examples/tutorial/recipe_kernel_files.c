@@ -52,6 +52,7 @@ static int write_text(const char *path, const char *text)
 /* What the design needs to find the kernel: its folder. */
 typedef struct kernel_dir {
     char path[512];
+    int include_path; /* pass -I<path> (0: show what happens without) */
 } kernel_dir;
 
 static int scale_design(iron_design *d, void *user)
@@ -70,7 +71,8 @@ static int scale_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "scale", src,
                                      "int32*, int32*, int32");
     free(src); /* the kernel keeps a copy */
-    iron_kernel_cflags(k, flags);
+    if (dir->include_path)
+        iron_kernel_cflags(k, flags);
     iron_worker *w = iron_worker_new(
         d, "scale", k, n / 64,
         IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
-    kernel_dir dir;
+    kernel_dir dir = { .include_path = 1 };
     char cache[600], path[600], header_path[600];
     snprintf(dir.path, sizeof dir.path, "%s/kernels", tmpl);
     snprintf(cache, sizeof cache, "%s/cache", tmpl);
@@ -169,6 +171,28 @@ int main(int argc, char **argv)
     free(header);
     double edited = run_once(&dir, cache, "header edited:");
 
+    /* Without the include path the compiler does not find scale.h. */
+    dir.include_path = 0;
+    iron_jit *j = NULL;
+    iron_jit_options opts = {
+        .size = sizeof(iron_jit_options),
+        .name = "scale",
+        .args = "in x: int32[N], out y: int32[N]",
+        .user = &dir,
+        .disk_cache = -1,
+    };
+    ok(iron_jit_create(&j, scale_design, &opts), "iron_jit_create");
+    iron_tensor *x = NULL, *y = NULL;
+    ok(iron_tensor_zeros(&x, IRON_INT32, IRON_SHAPE(256)), "zeros");
+    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)), "zeros");
+    iron_status s = iron_call(j, x, y);
+    printf("without -I: %s: %s\n", iron_status_name(s), iron_last_error());
+    iron_tensor_free(x);
+    iron_tensor_free(y);
+    iron_jit_free(j);
+
     nftw(tmpl, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-    return first == 3 && again == 3 && edited == 5 ? 0 : 1;
+    return first == 3 && again == 3 && edited == 5 && s == IRON_ECOMPILE
+               ? 0
+               : 1;
 }
