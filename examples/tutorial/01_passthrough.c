@@ -27,12 +27,15 @@ static int passthrough(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     int64_t obj = iron_design_param_int(d, "obj");
     int depth = (int)iron_design_param_int(d, "depth");
+    /* A parameter only so that this program can show mistake 3. */
+    int wait = iron_design_param_bool(d, "wait");
     /* Host -> memtile: objects of `obj` bytes, `depth` buffers. */
     iron_fifo *in = iron_fifo_new(d, "in", IRON_UINT8, IRON_SHAPE(obj), depth);
     /* Memtile -> host: a second fifo fed by a link on the memtile. */
     iron_fifo *out = iron_fifo_forward(d, iron_fifo_cons(in), "out", 0);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
-    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n),
+                  wait ? IRON_WAIT : IRON_NOWAIT);
     return 0;
 }
 
@@ -43,13 +46,13 @@ int main(void)
         .size = sizeof(iron_jit_options),
         .name = "passthrough",
         .args = "in input: uint8[N], out output: uint8[N]",
-        .params = "obj: int = 64, depth: int = 2",
+        .params = "obj: int = 64, depth: int = 2, wait: bool = true",
     };
     ok(iron_jit_create(&j, passthrough, &opts), "iron_jit_create");
 
     iron_tensor *in = NULL, *out = NULL;
-    ok(iron_tensor_arange(&in, IRON_UINT8, IRON_SHAPE(1024), 0, 1),
-       "iron_tensor_arange");
+    ok(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(1024), 0, 256, 1),
+       "iron_tensor_randint");
     ok(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(1024)),
        "iron_tensor_zeros");
 
@@ -79,6 +82,13 @@ int main(void)
     s = iron_call_with(j, IRON_PARAMS(iron_param_int("depth", 32)), in, out);
     printf("too deep: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EDESIGN && s != IRON_EINVAL)
+        return 1;
+
+    /* Mistake 3: no drain the call waits for.  The design builds, but
+     * verification refuses it: the call would not know when it is done. */
+    s = iron_call_with(j, IRON_PARAMS(iron_param_bool("wait", 0)), in, out);
+    printf("no wait: %s: %s\n", iron_status_name(s), iron_last_error());
+    if (s != IRON_EDESIGN)
         return 1;
 
     iron_tensor_free(small);

@@ -81,6 +81,10 @@ TEST(tutorial_01_passthrough)
                          "('output'): expected uint8[1024], got uint8[512] "
                          "(N bound by argument 0 ('input'))");
     ASSERT_CONTAINS(out, "design: fifo 'in': depth 32; expected 1 to 16");
+    ASSERT_CONTAINS(out, "no wait: IRON_EDESIGN: passthrough (input: "
+                         "uint8[1024], output: uint8[1024]; obj=64, depth=2, "
+                         "wait=false; npu2, 8 columns): verify: the runtime "
+                         "sequence awaits no drain (2 ops)");
 }
 
 TEST(tutorial_02_vector_add)
