@@ -21,6 +21,8 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c tests/unit/*.c tests/e2e/*.c))
 EX_SRC   := $(sort $(wildcard examples/*.c))
+# The tutorial's and cookbook's programs (docs/tutorial.md, docs/cookbook.md).
+TUTORIAL_SRC := $(sort $(wildcard examples/tutorial/*.c))
 # Reference designs, shared by the examples, the tests and the benchmarks.
 DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
 
@@ -29,7 +31,8 @@ SHARED   := $(BUILD)/libiron.so
 CLI      := $(BUILD)/iron
 EXLIB    := $(BUILD)/libiron-examples.so
 TESTS    := $(BUILD)/iron-tests
-EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
+TUTORIALS := $(TUTORIAL_SRC:examples/%.c=$(BUILD)/examples/%)
+EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%) $(TUTORIALS)
 
 .PHONY: all lib test demo bench clean install help asan tsan deps check-clang $(BUILD)/iron.pc
 
@@ -84,6 +87,11 @@ $(BUILD)/examples/%: examples/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
 
+# Tutorial programs stand alone, as a user's would: the public header only.
+$(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c include/iron/iron.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
+
 # ---- bench: bench/bench.c with the reference designs ------------------------
 # The C baselines it compares with (bench/baseline.c) are compiled apart
 # with -O3 -march=native: the best plain C this host runs.  OpenBLAS is a
@@ -114,9 +122,10 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ bench/bench.c \
 	    $(BUILD)/bench/baseline.o $(DESIGN_SRC) $(STATIC) $(LDLIBS) $(bench_blas_libs)
 
-test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference
+test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS)
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
-	    IRON_REFERENCE=$(BUILD)/examples/reference ./$(TESTS) $(T)
+	    IRON_REFERENCE=$(BUILD)/examples/reference \
+	    IRON_TUTORIAL=$(BUILD)/examples/tutorial ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo

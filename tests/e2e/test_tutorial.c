@@ -1,0 +1,291 @@
+/*
+ * test_tutorial.c - the tutorial's and cookbook's programs
+ * (examples/tutorial, built into $IRON_TUTORIAL by `make test`), run as a
+ * user runs them: each must exit 0 and print the lines the documents quote.
+ * Also: every program built there has a test here, and every ```c block of
+ * docs/tutorial.md and docs/cookbook.md marked with a program's name is a
+ * verbatim part of that program, so the documents cannot drift from code
+ * that is tested.
+ */
+#include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+static char out[1 << 16];
+
+/* Runs $IRON_TUTORIAL/<name> [arg] with stdout and stderr into `out` and
+ * the variables that would change its output removed; returns its exit
+ * status (-1 when it did not exit normally). */
+static int run_program(const char *name, const char *arg)
+{
+    const char *dir = getenv("IRON_TUTORIAL");
+    if (!dir || !dir[0])
+        TEST_FAIL_("IRON_TUTORIAL is not set (run through `make test`)");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (access(path, X_OK) != 0)
+        TEST_FAIL_("%s is not built", path);
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        static const char *const vars[] = { "IRON_DEVICE", "IRON_CHECK",
+                                            "IRON_TRACE",  "IRON_LOG",
+                                            "IRON_THREADS" };
+        for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+            unsetenv(vars[i]);
+        char arg_copy[1024];
+        snprintf(arg_copy, sizeof arg_copy, "%s", arg ? arg : "");
+        char *argv[3] = { path, arg ? arg_copy : NULL, NULL };
+        execv(path, argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    for (;;) {
+        char sink[4096];
+        char *dst = n < sizeof out - 1 ? out + n : sink;
+        size_t room = n < sizeof out - 1 ? sizeof out - 1 - n : sizeof sink;
+        ssize_t got = read(fds[0], dst, room);
+        if (got <= 0)
+            break;
+        if (dst == out + n)
+            n += (size_t)got;
+    }
+    out[n] = '\0';
+    close(fds[0]);
+    int st = 0;
+    ASSERT_EQ(waitpid(pid, &st, 0), pid);
+    if (!WIFEXITED(st))
+        return -1;
+    if (WEXITSTATUS(st) != 0)
+        fprintf(stderr, "%s said:\n%s\n", name, out);
+    return WEXITSTATUS(st);
+}
+
+/* --- the tutorial --------------------------------------------------------- */
+
+TEST(tutorial_01_passthrough)
+{
+    ASSERT_EQ(run_program("01_passthrough", NULL), 0);
+    ASSERT_CONTAINS(out, "passthrough: 1024 bytes copied through a memtile");
+    ASSERT_CONTAINS(out, "too small: IRON_EARG: passthrough: argument 1 "
+                         "('output'): expected uint8[1024], got uint8[512] "
+                         "(N bound by argument 0 ('input'))");
+    ASSERT_CONTAINS(out, "design: fifo 'in': depth 32; expected 1 to 16");
+    ASSERT_CONTAINS(out, "no wait: IRON_EDESIGN: passthrough (input: "
+                         "uint8[1024], output: uint8[1024]; obj=64, depth=2, "
+                         "wait=false; npu2, 8 columns): verify: the runtime "
+                         "sequence awaits no drain (2 ops)");
+}
+
+TEST(tutorial_02_vector_add)
+{
+    ASSERT_EQ(run_program("02_vector_add", NULL), 0);
+    ASSERT_CONTAINS(out, "vector_add: 4 calls, 2 builds, 2 found in memory, "
+                         "2 design runs");
+    ASSERT_CONTAINS(out, "design: vector_add: 1000 elements are not a "
+                         "multiple of 256");
+}
+
+TEST(tutorial_03_params)
+{
+    ASSERT_EQ(run_program("03_params", NULL), 0);
+    ASSERT_CONTAINS(out, "sub:           builds so far 2");
+    ASSERT_CONTAINS(out, "add, bias 1000: builds so far 2");
+    ASSERT_CONTAINS(out, "bound sub:     builds so far 2");
+    ASSERT_CONTAINS(out, "unknown parameter 'tlie' (did you mean 'tile'?)");
+    ASSERT_CONTAINS(out, "place: compute tile (0,2) (worker 'eltwise'): data "
+                         "memory needs 99360 bytes, the tile has 65536");
+}
+
+TEST(tutorial_04_multi_column)
+{
+    ASSERT_EQ(run_program("04_multi_column", NULL), 0);
+    ASSERT_CONTAINS(out, "1 column(s): workers per column: 4 0 0 0 0 0 0 0");
+    ASSERT_CONTAINS(out, "4 column(s): workers per column: 4 4 4 4 0 0 0 0");
+    ASSERT_CONTAINS(out, "specializations: 4");
+    ASSERT_CONTAINS(out, "the launch configuration asks for 16 columns; "
+                         "device 'npu2' has 8");
+}
+
+/* --- the cookbook --------------------------------------------------------- */
+
+TEST(tutorial_recipe_probe)
+{
+    ASSERT_EQ(run_program("recipe_probe", NULL), 0);
+    ASSERT_CONTAINS(out, "mid[0..3] = 1 2 3 4; y[0..3] = 2 4 6 8");
+}
+
+TEST(tutorial_recipe_printf)
+{
+    ASSERT_EQ(run_program("recipe_printf", NULL), 0);
+    ASSERT_CONTAINS(out, "[summer (0,2) #0] sum = 10\n"
+                         "[summer (0,2) #1] sum = 26\n"
+                         "[summer (0,2) #2] sum = 42\n");
+    ASSERT_CONTAINS(out, "captured 3 lines; last: summer (0,2) #5 fd 1: "
+                         "sum = 42");
+}
+
+TEST(tutorial_recipe_kernel_files)
+{
+    ASSERT_EQ(run_program("recipe_kernel_files", "examples/tutorial/kernels"),
+              0);
+    ASSERT_CONTAINS(out, "first run:      y[1] = 3, kernels compiled 1, "
+                         "disk cache hits 0");
+    ASSERT_CONTAINS(out, "same files:     y[1] = 3, kernels compiled 0, "
+                         "disk cache hits 1");
+    ASSERT_CONTAINS(out, "header edited:  y[1] = 5, kernels compiled 1, "
+                         "disk cache hits 0");
+    ASSERT_CONTAINS(out, "without -I: IRON_ECOMPILE: scale (x: int32[256], "
+                         "y: int32[256]; npu2, 8 columns): compile: kernel "
+                         "'scale': C compiler failed (exit status 1)");
+    ASSERT_CONTAINS(out, "scale.c:2:10: fatal error: scale.h: No such file "
+                         "or directory");
+}
+
+/* The report's parts as docs/cookbook.md quotes and explains them. */
+TEST(tutorial_recipe_deadlock)
+{
+    ASSERT_EQ(run_program("recipe_deadlock", NULL), 0);
+    ASSERT_CONTAINS(out, "status: IRON_EDEADLOCK");
+    ASSERT_CONTAINS(out, "the sequence waits at op 1 (drain of fifo 'c', "
+                         "awaited where it stands, outside any task group) "
+                         "and has not issued its 1 later op: the stalled "
+                         "tasks need op 2 (fill of fifo 'b', argument 1 "
+                         "'b'), never issued: issue it before this wait, or "
+                         "put it in one task group with it");
+    ASSERT_CONTAINS(out, "no task can make progress with 1 awaited drain "
+                         "and 2 runtime ops unfinished (on hardware this "
+                         "hangs until the timeout)");
+    ASSERT_CONTAINS(out, "worker 'adder' on tile (0,2) after 0 iterations "
+                         "waits to acquire 1 filled buffer of fifo 'b' "
+                         "(consumer) on compute tile (0,2) (0 of 2 buffers "
+                         "filled)");
+    ASSERT_CONTAINS(out, "DMA fifo 'a': shim (0,0) -> compute tile (0,2) "
+                         "(fill of argument 0 'a': 32 of 256 elements moved) "
+                         "waits to acquire 1 free buffer of fifo 'a' "
+                         "(consumer) on compute tile (0,2) (2 of 2 buffers "
+                         "filled)");
+    ASSERT_CONTAINS(out, "DMA fifo 'c': compute tile (0,2) -> shim (0,0) "
+                         "(drain of argument 2 'c': 0 of 256 elements moved) "
+                         "waits to acquire 1 filled buffer of fifo 'c' "
+                         "(producer) on compute tile (0,2) (0 of 2 buffers "
+                         "filled)");
+    ASSERT_CONTAINS(out, "\"adder\" -> \"fifo 'b': shim (0,0) -> compute "
+                         "tile (0,2)\" [label=\"1 filled of fifo 'b' "
+                         "(consumer)\"];");
+}
+
+TEST(tutorial_recipe_checked)
+{
+    ASSERT_EQ(run_program("recipe_checked", NULL), 0);
+    ASSERT_CONTAINS(out, "plain run: IRON_OK, y[5] = -5");
+    ASSERT_CONTAINS(out, "checked run: IRON_EKERNEL");
+    ASSERT_CONTAINS(out, "kernel 'negate' of worker 'negate' on compute tile "
+                         "(0,2) at iteration 0: SIGSEGV (access to protected "
+                         "memory) writing the first byte past object 0 of "
+                         "fifo 'out' (producer) on compute tile (0,2); in "
+                         "negate at negate.c:6");
+}
+
+/* The programs the tests above run, and the documents that quote them. */
+static const char *const tested[] = {
+    "01_passthrough", "02_vector_add",       "03_params",
+    "04_multi_column", "recipe_probe",       "recipe_printf",
+    "recipe_kernel_files", "recipe_deadlock", "recipe_checked",
+};
+
+TEST(tutorial_every_program_is_tested)
+{
+    const char *dir = getenv("IRON_TUTORIAL");
+    if (!dir || !dir[0])
+        TEST_FAIL_("IRON_TUTORIAL is not set (run through `make test`)");
+    DIR *dp = opendir(dir);
+    ASSERT(dp != NULL);
+    int programs = 0;
+    for (struct dirent *e; (e = readdir(dp)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        int known = 0;
+        for (size_t i = 0; i < sizeof tested / sizeof tested[0]; i++)
+            known |= strcmp(e->d_name, tested[i]) == 0;
+        if (!known)
+            TEST_FAIL_("%s/%s has no test in test_tutorial.c", dir,
+                       e->d_name);
+        programs++;
+    }
+    closedir(dp);
+    ASSERT_EQ(programs, (int)(sizeof tested / sizeof tested[0]));
+}
+
+/* Checks every ```c block of `doc` whose first line is a comment naming a
+ * program ("/" "* examples/tutorial/NAME.c *" "/"): the rest of the block
+ * must appear, byte for byte, in that file.  Returns the blocks checked. */
+static int check_doc_blocks(const char *doc)
+{
+    size_t len = 0;
+    char *text = (char *)test_slurp(doc, &len);
+    text[len] = '\0';
+    int checked = 0;
+    const char *p = text;
+    while ((p = strstr(p, "\n```c\n")) != NULL) {
+        const char *body = p + 6;
+        const char *end = strstr(body, "\n```");
+        ASSERT(end != NULL);
+        p = end + 4;
+        char file[256];
+        if (sscanf(body, "/* %255s */", file) != 1 ||
+            strncmp(file, "examples/tutorial/", 18) != 0)
+            continue;
+        const char *code = strchr(body, '\n') + 1;
+        size_t n = (size_t)(end - code) + 1; /* with its last newline */
+        size_t flen = 0;
+        char *src = (char *)test_slurp(file, &flen);
+        src[flen] = '\0';
+        char *want = strndup(code, n);
+        if (!strstr(src, want))
+            TEST_FAIL_("%s: a block marked %s is not in that file:\n%s", doc,
+                       file, want);
+        free(want);
+        free(src);
+        checked++;
+    }
+    free(text);
+    return checked;
+}
+
+TEST(tutorial_docs_quote_the_programs)
+{
+    ASSERT_GE(check_doc_blocks("docs/tutorial.md"), 4);
+    ASSERT_GE(check_doc_blocks("docs/cookbook.md"), 5);
+}
+
+/* The `iron tap` picture the cookbook shows. */
+TEST(tutorial_cookbook_tap_picture)
+{
+    const char *cli = getenv("IRON_CLI");
+    if (!cli || !cli[0])
+        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'%s' tap --shape 4x4 --sizes 2,2,2,2 --strides 8,2,4,1", cli);
+    FILE *p = popen(cmd, "r");
+    ASSERT(p != NULL);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ASSERT_EQ(pclose(p), 0);
+    size_t len = 0;
+    char *doc = (char *)test_slurp("docs/cookbook.md", &len);
+    doc[len] = '\0';
+    ASSERT_CONTAINS(doc, out);
+    free(doc);
+}
