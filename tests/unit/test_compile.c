@@ -707,7 +707,8 @@ TEST(compile_no_fd_leak)
 /* Fail the 1st, 2nd, ... allocation until the call succeeds: each failure
  * is a clean IRON_ENOMEM with nothing loaded or left on disk.  (Leaks are
  * caught by running this test under valgrind or ASan.) */
-TEST(compile_alloc_failures)
+/* 78 compiles: about 7 s alone, 30 s on a loaded 2-core machine. */
+TEST_TIMEOUT(compile_alloc_failures, 120)
 {
     char *dir = fresh_tmpdir();
     const char *names[2] = { "OP", "SCALE" };
