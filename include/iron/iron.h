@@ -1194,6 +1194,29 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
                                    int nargs, iron_tensor *const *args,
                                    char **text);
 
+/* The placed design in another form (*text: free with iron_free):
+ * format "text" is iron_jit_dump; "json" (every FIFO with its endpoints,
+ * depths and tiles, links, workers with tiles and kernels, the runtime
+ * sequence, DMA channels, tile use), "dot" (the FIFO graph for Graphviz)
+ * and "grid" (a text picture of the array's tiles) stop after placement
+ * and need no C compiler.  IRON_EINVAL for another format. */
+IRON_API iron_status iron_jit_dump_as(iron_jit *j,
+                                      const iron_launch_config *config,
+                                      int nparams, const iron_param *params,
+                                      int nargs, iron_tensor *const *args,
+                                      const char *format, char **text);
+
+/* Runs the design function, verification and placement for a launch with
+ * these arguments -- no C compiler, nothing cached or loaded -- and
+ * returns a one-line summary in *summary (free with iron_free): "NAME
+ * (SIGNATURE): ok: 2 workers, 3 fifos, ... columns used 1 of 4".  On
+ * failure the status and message of the stage that failed. */
+IRON_API iron_status iron_jit_check(iron_jit *j,
+                                    const iron_launch_config *config,
+                                    int nparams, const iron_param *params,
+                                    int nargs, iron_tensor *const *args,
+                                    char **summary);
+
 /* The debug log.  IRON_LOG=jit,cache (or all) prints each build with its
  * reason and per-stage times, and each disk-cache hit or miss, to stderr.
  * A handler set here receives every line instead (topic "jit", "cache" or
