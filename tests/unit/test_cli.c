@@ -147,6 +147,17 @@ TEST(cli_usage_errors_name_the_word)
     ASSERT_CONTAINS(out, "--json lists every device");
     ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2 --strides 1 --ordr", 1, out,
                       sizeof out), 2);
+    ASSERT_CONTAINS(out, "iron tap: unknown option '--ordr'; did you mean "
+                         "'--order'?");
+    ASSERT_EQ(run_cli("tap --shape 4y4 --sizes 2 --strides 1", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "--shape '4y4': expected RxC");
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,x --strides 1", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "--sizes '2,x'");
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2 --strides 1 extra", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "iron tap: unexpected argument 'extra'");
 }
 
 TEST(cli_devices_json)
