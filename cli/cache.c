@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,8 @@ static const char cache_usage[] =
     "                          used ones until at most SIZE remain (512K,\n"
     "                          100M, 1G or bytes); entries of another\n"
     "                          library version are not damage\n"
+    "  --json                  list: the entries as JSON (key, name,\n"
+    "                          signature, bytes, last_use, valid)\n"
     "  --dir DIR               act on DIR instead of the default folder:\n"
     "                          $IRON_CACHE_DIR, else $XDG_CACHE_HOME/iron,\n"
     "                          else ~/.cache/iron\n"
@@ -153,7 +156,35 @@ static int by_last_use(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
-static int cmd_list(const char *dir, const char *path)
+/* The entries as one JSON object: the folder and the entries, most
+ * recently used first. */
+static int print_json(const entry_list *l, const char *path)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < l->n; i++) {
+        const iron_cache_entry_info *e = &l->v[i];
+        json_array_append_new(
+            a, json_pack("{s:s, s:s?, s:s?, s:I, s:I, s:b}", "key", e->key,
+                         "name", e->valid ? e->name : NULL, "signature",
+                         e->valid ? e->signature : NULL, "bytes",
+                         (json_int_t)e->bytes, "last_use",
+                         (json_int_t)e->last_use, "valid", e->valid));
+    }
+    json_t *root = json_pack("{s:s, s:o}", "folder", path, "entries", a);
+    char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+                      : NULL;
+    json_decref(root);
+    if (!text) {
+        fputs("iron cache: out of memory (or a name that is not UTF-8) "
+              "writing JSON\n", stderr);
+        return 1;
+    }
+    puts(text);
+    free(text);
+    return 0;
+}
+
+static int cmd_list(const char *dir, const char *path, int json)
 {
     entry_list l = { NULL, 0, 0, 0 };
     if (iron_cache_list(dir, collect, &l) != IRON_OK) {
@@ -164,6 +195,12 @@ static int cmd_list(const char *dir, const char *path)
         free(l.v);
         fprintf(stderr, "iron cache: out of memory listing '%s'\n", path);
         return 1;
+    }
+    if (json) {
+        qsort(l.v, l.n, sizeof *l.v, by_last_use);
+        int rc = print_json(&l, path);
+        free(l.v);
+        return rc;
     }
     if (l.n == 0) {
         printf("no entries in %s\n", path);
@@ -316,13 +353,22 @@ static size_t option(const char *a, const char *name)
  * "--max-size SIZE", "--max-size=SIZE". */
 int cli_cache(int argc, char **argv)
 {
+    static const char *const commands[] = { "list",  "info",  "verify",
+                                            "clear", "prune", "help" };
+    static const char *const options[] = { "--dir", "--max-size", "--json",
+                                           "--help" };
     const char *cmd = NULL, *dir = NULL, *size = NULL;
+    int json = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char **opt = NULL;
         size_t n;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
             return usage(stdout, 0);
+        if (strcmp(a, "--json") == 0) {
+            json = 1;
+            continue;
+        }
         if ((n = option(a, "--dir")) != 0)
             opt = &dir;
         else if ((n = option(a, "--max-size")) != 0)
@@ -336,9 +382,15 @@ int cli_cache(int argc, char **argv)
                 return usage(stderr, EXIT_USAGE);
             continue;
         }
-        if (a[0] == '-' || cmd) {
-            fprintf(stderr, "iron cache: unexpected '%s'\n\n", a);
-            return usage(stderr, EXIT_USAGE);
+        if (a[0] == '-') {
+            fprintf(stderr, "iron cache: unknown option '%s'", a);
+            cli_suggest(stderr, a, options, 4);
+            return EXIT_USAGE;
+        }
+        if (cmd) {
+            fprintf(stderr, "iron cache: unexpected argument '%s' to '%s'\n",
+                    a, cmd);
+            return EXIT_USAGE;
         }
         cmd = a;
     }
@@ -349,6 +401,19 @@ int cli_cache(int argc, char **argv)
     if (dir && !dir[0]) {
         fprintf(stderr, "iron cache: --dir: empty folder name\n");
         return EXIT_USAGE;
+    }
+    if (json && strcmp(cmd, "list") != 0) {
+        fprintf(stderr, "iron cache: --json only goes with list\n");
+        return EXIT_USAGE;
+    }
+    /* A folder named on the command line must exist (info says "not
+     * created yet" instead): "no entries" in a mistyped folder would be a
+     * wrong answer. */
+    struct stat dst;
+    if (dir && strcmp(cmd, "info") != 0 && stat(dir, &dst) != 0 &&
+        errno == ENOENT) {
+        fprintf(stderr, "iron cache: --dir '%s': no such folder\n", dir);
+        return 1;
     }
     int is_prune = strcmp(cmd, "prune") == 0;
     if (size && !is_prune) {
@@ -363,7 +428,7 @@ int cli_cache(int argc, char **argv)
         return 1;
     }
     if (strcmp(cmd, "list") == 0)
-        return cmd_list(dir, path);
+        return cmd_list(dir, path, json);
     if (strcmp(cmd, "verify") == 0)
         return cmd_verify(dir, path);
     if (strcmp(cmd, "info") == 0)
@@ -380,6 +445,7 @@ int cli_cache(int argc, char **argv)
         }
         return cmd_prune(dir, path, max_bytes);
     }
-    fprintf(stderr, "iron cache: unknown command '%s'\n\n", cmd);
-    return usage(stderr, EXIT_USAGE);
+    fprintf(stderr, "iron cache: unknown command '%s'", cmd);
+    cli_suggest(stderr, cmd, commands, 6);
+    return EXIT_USAGE;
 }

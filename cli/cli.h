@@ -1,13 +1,27 @@
 /*
- * cli.h - the `iron` command's subcommands (each in its own file).
+ * cli.h - the `iron` command's subcommands (each in its own file) and
+ * what they share: option parsing with "did you mean" hints (opts.c),
+ * loading a design from a shared library (design.c), the environment
+ * table of the help (envhelp.c).
  */
 #ifndef IRON_CLI_CLI_H
 #define IRON_CLI_CLI_H
 
+#include <stdio.h>
+
 #include "iron/iron.h"
+
+#define EXIT_USAGE 2
+#define CLI_MAX_ITEMS 32
 
 /* `iron dump LIB.so NAME ...`: prints a design's placed form. */
 int cli_dump(int argc, char **argv);
+
+/* `iron check LIB.so NAME ...`: design, verify, place; no compiler. */
+int cli_check(int argc, char **argv);
+
+/* `iron run LIB.so NAME ...`: runs a design on .npy or random data. */
+int cli_run(int argc, char **argv);
 
 /* `iron cache list|info|clear|prune [--dir DIR]`: the disk cache. */
 int cli_cache(int argc, char **argv);
@@ -19,6 +33,78 @@ int cli_tap(int argc, char **argv);
  * whose tensor (shapes[arg]) is 2-D.  0, or 1 after an error message. */
 int cli_dump_taps(const char *text, int nargs, const iron_shape *shapes);
 
-#define EXIT_USAGE 2
+/* The help's "environment:" section: every IRON_* variable, its meaning
+ * and default. */
+void cli_print_env_help(FILE *f);
+
+/* ---- opts.c: options ---------------------------------------------------- */
+
+typedef enum cli_opt_kind {
+    CLI_FLAG,     /* int *: set to 1 */
+    CLI_VALUE,    /* const char **: the value (the last one given wins) */
+    CLI_LIST      /* cli_list *: every value given, in order */
+} cli_opt_kind;
+
+typedef struct cli_list {
+    const char *v[CLI_MAX_ITEMS];
+    int n;
+} cli_list;
+
+typedef struct cli_opt {
+    const char *name;     /* "--args", or a short "-o" */
+    cli_opt_kind kind;
+    void *dest;
+} cli_opt;
+
+/* Parses argv[first..] into the options' destinations and the other
+ * words into *positional ("--name value" and "--name=value").  Returns 0;
+ * 1 when -h or --help was given; EXIT_USAGE after printing "iron CMD:
+ * unknown option '--fromat'; did you mean '--format'?" or "option '--x'
+ * needs a value". */
+int cli_parse(const char *cmd, int argc, char **argv, int first,
+              const cli_opt *opts, int nopts, cli_list *positional);
+
+/* The closest of names to word: a case-insensitive match, else the
+ * library's edit-distance choice; NULL when none is close. */
+const char *cli_closest(const char *word, const char *const *names, int n);
+
+/* Prints "; did you mean 'X'?" (or nothing) and a newline. */
+void cli_suggest(FILE *f, const char *word, const char *const *names, int n);
+
+/* ---- design.c: a design from a shared library -------------------------- */
+
+typedef struct cli_design {
+    const char *cmd;              /* "dump", "check", "run": for messages */
+    iron_design_fn fn;
+    const iron_jit_options *opts;
+    iron_jit *jit;
+    int nparams;
+    iron_param params[CLI_MAX_ITEMS];
+    int pushed;                   /* a device scope to pop */
+    iron_launch_config cfg;
+} cli_design;
+
+/* Loads LIB, finds NAME_design and NAME_options, creates the jit, parses
+ * the parameters (may be NULL), pushes the device (may be NULL) and sets
+ * the columns (0: all; the text must be a positive number).  1 after
+ * printing the error; 2 for a usage error. */
+int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
+                    const char *name, char *params, const char *device,
+                    const char *cols);
+void cli_design_close(cli_design *cd);
+
+/* "int32[64, 64], float32[8]" -> zeroed tensors.  0, or 1 after
+ * printing the error. */
+int cli_make_tensors(const char *cmd, char *types, iron_tensor **out,
+                     int *n);
+
+/* Splits at top-level commas (not inside brackets or quotes); the count,
+ * or -1 when there are more than max. */
+int cli_split_items(char *text, char **items, int max);
+char *cli_trim(char *s);
+
+/* "int32[64, 64]" -> dtype and shape; 0, or 1 after printing. */
+int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
+                   iron_shape *shape);
 
 #endif

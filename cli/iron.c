@@ -1,9 +1,12 @@
 /*
- * iron.c - the `iron` command: version, the device table, design dumps,
- * help.  It uses
- * only the public header, the way lua.c uses only lua.h.
+ * iron.c - the `iron` command: version, the device table, and the
+ * dispatch to the subcommands (each in its own file), with a usage error
+ * that names the offending word and suggests the closest command, device
+ * or option.
  */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -14,29 +17,44 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  version          print the library version\n"
-    "  devices          list the devices: columns, cores and per-tile\n"
+    "  devices [--json] list the devices: columns, cores and per-tile\n"
     "                   resources (compute tile, memtile, shim tile)\n"
     "  devices NAME     show one device in detail\n"
-    "  dump LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
+    "  check LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
+    "                   run a design's function, verification and\n"
+    "                   placement (no compiler) and say whether it fits\n"
+    "  dump LIB NAME --args TYPES [--format text|json|dot|grid] ...\n"
     "                   print a design's placed form without running it\n"
     "                   (iron dump --help for details)\n"
+    "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"
+    "                   run a design on .npy files or seeded random data,\n"
+    "                   save and compare its outputs (iron run --help)\n"
     "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] [--order]\n"
     "                   draw an access pattern over a 2-D tensor\n"
     "  cache list|info|verify|clear|prune [--max-size SIZE] [--dir DIR]\n"
-    "                   inspect or trim the disk cache of compiled\n"
+    "                   [--json] inspect or trim the disk cache of compiled\n"
     "                   specializations (iron cache --help for details)\n"
     "  help             show this text\n"
     "\n"
-    "environment:\n"
-    "  IRON_DEVICE      the device used when no default or scope is set\n"
-    "                   (otherwise npu2)\n"
-    "  IRON_CACHE_DIR   the disk cache folder (otherwise\n"
-    "                   $XDG_CACHE_HOME/iron, else ~/.cache/iron)\n";
+    "Exit status: 0 success, 1 failure (or a mismatch for run), 2 a usage\n"
+    "error.\n"
+    "\n";
+
+static const char *const commands[] = { "version", "devices", "check", "dump",
+                                        "run",     "tap",     "cache", "help" };
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
 static int usage(FILE *f, int code)
 {
     fputs(usage_text, f);
+    cli_print_env_help(f);
     return code;
+}
+
+static int unexpected(const char *word, const char *cmd)
+{
+    fprintf(stderr, "iron: unexpected argument '%s' to '%s'\n", word, cmd);
+    return EXIT_USAGE;
 }
 
 /* "64 KiB", "512 KiB", "host" for shim tiles (no data memory). */
@@ -71,6 +89,57 @@ static int query(const iron_device *dev, iron_device_info *info)
         return 0;
     }
     return 1;
+}
+
+static json_t *tile_json(const iron_tile_info *t)
+{
+    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "memory_bytes",
+                     (int)t->memory_bytes, "stack_bytes", (int)t->stack_bytes,
+                     "locks", t->locks, "buffer_descriptors",
+                     t->buffer_descriptors, "dma_in", t->dma_in, "dma_out",
+                     t->dma_out);
+}
+
+/* `iron devices --json`: every device, and the current one (null when
+ * $IRON_DEVICE names no device). */
+static int list_devices_json(void)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < iron_device_count(); i++) {
+        iron_device_info info;
+        if (!query(iron_device_at(i), &info)) {
+            json_decref(list);
+            return 1;
+        }
+        json_array_append_new(
+            list,
+            json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, "
+                      "s:o, s:o}",
+                      "name", info.name, "arch", info.arch, "family",
+                      info.family, "driver", info.driver, "columns",
+                      info.columns, "rows", info.rows, "compute_rows",
+                      info.compute_rows, "compute_tiles", info.compute_tiles,
+                      "lock_max_value", info.lock_max_value, "compute",
+                      tile_json(&info.compute), "memtile",
+                      tile_json(&info.memtile), "shim",
+                      tile_json(&info.shim)));
+    }
+    iron_device *cur = NULL;
+    json_t *root = json_pack(
+        "{s:o, s:o}", "devices", list, "current",
+        iron_current_device(&cur) == IRON_OK
+            ? json_string(iron_device_name(cur))
+            : json_null());
+    char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+                      : NULL;
+    json_decref(root);
+    if (!text) {
+        fputs("iron: out of memory\n", stderr);
+        return 1;
+    }
+    puts(text);
+    free(text);
+    return 0;
 }
 
 static int list_devices(void)
@@ -127,7 +196,12 @@ static int show_device(const char *name)
     iron_device *dev;
     iron_device_info info;
     if (iron_device_get(name, &dev) != IRON_OK) {
-        fprintf(stderr, "iron: %s\n", iron_last_error());
+        const char *names[64];
+        int n = iron_device_count();
+        for (int i = 0; i < n && i < 64; i++)
+            names[i] = iron_device_name(iron_device_at(i));
+        fprintf(stderr, "iron: %s", iron_last_error());
+        cli_suggest(stderr, name, names, n < 64 ? n : 64);
         return 1;
     }
     if (!query(dev, &info))
@@ -152,6 +226,29 @@ static int show_device(const char *name)
     return 0;
 }
 
+static int cmd_devices(int argc, char **argv)
+{
+    int json = 0;
+    const cli_opt opts[] = { { "--json", CLI_FLAG, &json } };
+    cli_list pos;
+    int rc = cli_parse("devices", argc, argv, 2, opts, 1, &pos);
+    if (rc == 1) {
+        puts("usage: iron devices [--json] | iron devices NAME");
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (pos.n > 1)
+        return unexpected(pos.v[1], "devices");
+    if (pos.n == 1) {
+        if (json)
+            return fputs("iron devices: --json lists every device; give no "
+                         "NAME\n", stderr), EXIT_USAGE;
+        return show_device(pos.v[0]);
+    }
+    return json ? list_devices_json() : list_devices();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -159,26 +256,27 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
         strcmp(cmd, "-h") == 0)
-        return argc == 2 ? usage(stdout, 0) : usage(stderr, EXIT_USAGE);
+        return argc == 2 ? usage(stdout, 0) : unexpected(argv[2], cmd);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         if (argc != 2)
-            return usage(stderr, EXIT_USAGE);
+            return unexpected(argv[2], cmd);
         printf("iron %s\n", iron_version());
         return 0;
     }
-    if (strcmp(cmd, "devices") == 0) {
-        if (argc == 2)
-            return list_devices();
-        if (argc == 3)
-            return show_device(argv[2]);
-        return usage(stderr, EXIT_USAGE);
-    }
+    if (strcmp(cmd, "devices") == 0)
+        return cmd_devices(argc, argv);
     if (strcmp(cmd, "dump") == 0)
         return cli_dump(argc, argv);
+    if (strcmp(cmd, "check") == 0)
+        return cli_check(argc, argv);
+    if (strcmp(cmd, "run") == 0)
+        return cli_run(argc, argv);
     if (strcmp(cmd, "cache") == 0)
         return cli_cache(argc, argv);
     if (strcmp(cmd, "tap") == 0)
         return cli_tap(argc, argv);
-    fprintf(stderr, "iron: unknown command '%s'\n\n", cmd);
+    fprintf(stderr, "iron: unknown command '%s'", cmd);
+    cli_suggest(stderr, cmd, commands, NCOMMANDS);
+    fputs("\n", stderr);
     return usage(stderr, EXIT_USAGE);
 }

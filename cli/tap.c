@@ -77,28 +77,46 @@ int cli_tap(int argc, char **argv)
     long long rows = 0, cols = 0, offset = 0;
     int64_t sizes[IRON_TAP_MAX_DIMS], strides[IRON_TAP_MAX_DIMS];
     int nsizes = -1, nstrides = -1, order = 0;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--order") == 0) {
-            order = 1;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return fputs(tap_usage, stderr), EXIT_USAGE;
-        const char *v = argv[++i];
-        if (strcmp(argv[i - 1], "--shape") == 0) {
-            char x;
-            if (sscanf(v, "%lld%c%lld", &rows, &x, &cols) != 3 || x != 'x')
-                return fputs(tap_usage, stderr), EXIT_USAGE;
-        } else if (strcmp(argv[i - 1], "--offset") == 0) {
-            offset = atoll(v);
-        } else if (strcmp(argv[i - 1], "--sizes") == 0) {
-            nsizes = parse_list(v, sizes, IRON_TAP_MAX_DIMS);
-        } else if (strcmp(argv[i - 1], "--strides") == 0) {
-            nstrides = parse_list(v, strides, IRON_TAP_MAX_DIMS);
-        } else {
-            return fputs(tap_usage, stderr), EXIT_USAGE;
+    const char *shape = NULL, *off = NULL, *sz = NULL, *st = NULL;
+    const cli_opt opts[] = {
+        { "--shape", CLI_VALUE, &shape },   { "--offset", CLI_VALUE, &off },
+        { "--sizes", CLI_VALUE, &sz },      { "--strides", CLI_VALUE, &st },
+        { "--order", CLI_FLAG, &order },
+    };
+    cli_list pos;
+    int rc = cli_parse("tap", argc, argv, 2, opts, 5, &pos);
+    if (rc == 1)
+        return fputs(tap_usage, stdout), 0;
+    if (rc)
+        return rc;
+    if (pos.n) {
+        fprintf(stderr, "iron tap: unexpected argument '%s'\n", pos.v[0]);
+        return EXIT_USAGE;
+    }
+    char x, rest;
+    if (shape && (sscanf(shape, "%lld%c%lld%c", &rows, &x, &cols, &rest) != 3
+                  || x != 'x')) {
+        fprintf(stderr, "iron tap: --shape '%s': expected RxC, e.g. 4x8\n",
+                shape);
+        return EXIT_USAGE;
+    }
+    if (off) {
+        char *end;
+        offset = strtoll(off, &end, 10);
+        if (end == off || *end) {
+            fprintf(stderr, "iron tap: --offset '%s': expected a number\n",
+                    off);
+            return EXIT_USAGE;
         }
     }
+    if (sz && (nsizes = parse_list(sz, sizes, IRON_TAP_MAX_DIMS)) < 0)
+        return fprintf(stderr, "iron tap: --sizes '%s': expected numbers "
+                               "A,B,.. (1 to %d)\n", sz, IRON_TAP_MAX_DIMS),
+               EXIT_USAGE;
+    if (st && (nstrides = parse_list(st, strides, IRON_TAP_MAX_DIMS)) < 0)
+        return fprintf(stderr, "iron tap: --strides '%s': expected numbers "
+                               "A,B,.. (1 to %d)\n", st, IRON_TAP_MAX_DIMS),
+               EXIT_USAGE;
     if (rows <= 0 || cols <= 0 || nsizes < 1 || nsizes != nstrides) {
         fputs("iron tap: give --shape RxC and as many --sizes as --strides "
               "(1 to 4)\n",
@@ -106,7 +124,7 @@ int cli_tap(int argc, char **argv)
         return fputs(tap_usage, stderr), EXIT_USAGE;
     }
     iron_tap tap = iron_tap_make(offset, nsizes, sizes, strides);
-    int rc = show(&tap, rows, cols);
+    rc = show(&tap, rows, cols);
     if (rc == 0 && order)
         rc = show_order(&tap, rows * cols);
     return rc;

@@ -314,6 +314,24 @@ typedef enum iron_sync_dir {
  * other means.  Free on the emulator. */
 IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir);
 
+/* --- .npy files ----------------------------------------------------------
+ * NumPy's .npy format, every iron dtype.  load reads versions 1.0, 2.0 and
+ * 3.0 into a new tensor on the current device: big-endian data is
+ * byte-swapped, Fortran-order data reordered to row-major, a 0-d array
+ * becomes a 1-element 1-d tensor; bfloat16 is descr '<V2' (what np.save
+ * writes for ml_dtypes.bfloat16) or 'bfloat16'.  It fails naming the file
+ * and the reason: IRON_EIO (missing, truncated, data longer or shorter
+ * than the shape), IRON_EINVAL (wrong magic, malformed header), IRON_ENOTSUP
+ * (format version), IRON_EDTYPE (unsupported or object descr, named),
+ * IRON_ESHAPE (more than IRON_MAX_DIMS dims, a 0 dim, overflow).
+ * save writes the bytes np.save writes for the same array (version 1.0,
+ * little-endian, '<V2' for bfloat16) to a temporary beside path renamed
+ * over it: on failure path is untouched and nothing is left behind. */
+IRON_API iron_status iron_tensor_load_npy(const char *path,
+                                          iron_tensor **out);
+IRON_API iron_status iron_tensor_save_npy(const iron_tensor *t,
+                                          const char *path);
+
 /* ------------------------------------------------------------------------
  * Designs
  *
@@ -1174,6 +1192,29 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
                                    int nparams, const iron_param *params,
                                    int nargs, iron_tensor *const *args,
                                    char **text);
+
+/* The placed design in another form (*text: free with iron_free):
+ * format "text" is iron_jit_dump; "json" (every FIFO with its endpoints,
+ * depths and tiles, links, workers with tiles and kernels, the runtime
+ * sequence, DMA channels, tile use), "dot" (the FIFO graph for Graphviz)
+ * and "grid" (a text picture of the array's tiles) stop after placement
+ * and need no C compiler.  IRON_EINVAL for another format. */
+IRON_API iron_status iron_jit_dump_as(iron_jit *j,
+                                      const iron_launch_config *config,
+                                      int nparams, const iron_param *params,
+                                      int nargs, iron_tensor *const *args,
+                                      const char *format, char **text);
+
+/* Runs the design function, verification and placement for a launch with
+ * these arguments -- no C compiler, nothing cached or loaded -- and
+ * returns a one-line summary in *summary (free with iron_free): "NAME
+ * (SIGNATURE): ok: 2 workers, 3 fifos, ... columns used 1 of 4".  On
+ * failure the status and message of the stage that failed. */
+IRON_API iron_status iron_jit_check(iron_jit *j,
+                                    const iron_launch_config *config,
+                                    int nparams, const iron_param *params,
+                                    int nargs, iron_tensor *const *args,
+                                    char **summary);
 
 /* The debug log.  IRON_LOG=jit,cache (or all) prints each build with its
  * reason and per-stage times, and each disk-cache hit or miss, to stderr.

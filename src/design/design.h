@@ -260,5 +260,18 @@ const char *iron__handle_user(const iron_handle *h, char *buf, size_t len);
 struct iron_program;
 void iron__design_dump(const iron_design *d, const struct iron_program *p,
                        iron__str *s);
+/* The placed design (p built from d, placed) in other forms, headed by
+ * the specialization's signature: JSON (dump_json.c), the FIFO graph in
+ * Graphviz dot (dump_dot.c), a picture of the array's tiles (dump_grid.c).
+ * IRON_ENOMEM only. */
+iron_status iron__design_dump_json(const iron_design *d,
+                                   const struct iron_program *p,
+                                   const char *signature, iron__str *s);
+iron_status iron__design_dump_dot(const iron_design *d,
+                                  const struct iron_program *p,
+                                  const char *signature, iron__str *s);
+iron_status iron__design_dump_grid(const iron_design *d,
+                                   const struct iron_program *p,
+                                   const char *signature, iron__str *s);
 
 #endif

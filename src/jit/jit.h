@@ -207,6 +207,24 @@ iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
 iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
                                   int *index);
 
+/* launch.c: checks a call's tensors against the declared arguments (count,
+ * device, dtypes and shapes, type and size variables). */
+iron_status iron__jit_check_args(const iron_jit *j, const iron_device *dev,
+                                 int nargs, iron_tensor *const *args,
+                                 const iron__pval *params);
+
+/* check.c: runs a call's pipeline up to placement -- design, verify,
+ * place, no compiler -- and hands the placed program (and the
+ * signature) to fn while they live; returns fn's status, or the
+ * pipeline's failure with the stage named. */
+typedef iron_status (*iron__jit_placed_fn)(const iron_program *p,
+                                           const char *signature, void *ctx);
+iron_status iron__jit_place_only(iron_jit *j,
+                                 const iron_launch_config *config,
+                                 int nparams, const iron_param *params,
+                                 int nargs, iron_tensor *const *args,
+                                 iron__jit_placed_fn fn, void *ctx);
+
 /* kcache.c: the kernel objects of a placed program, from a loaded
  * artifact, the disk cache, or the compiler (then stored).  *how says
  * which, for the log. */

@@ -199,6 +199,13 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
     return IRON_OK;
 }
 
+iron_status iron__jit_check_args(const iron_jit *j, const iron_device *dev,
+                                 int nargs, iron_tensor *const *args,
+                                 const iron__pval *params)
+{
+    return check_args(j, dev, nargs, args, params);
+}
+
 /* Resolves the call's compile-time values, checks its tensors and looks
  * the signature up; under the table lock (the bound values and the table
  * are read).  *out NULL on a miss. */

@@ -2,7 +2,10 @@
  * test_cli.c - the `iron` command, run as a program: its path comes from
  * $IRON_CLI (set by `make test`).
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
+
+#include <jansson.h>
 
 #include "test.h"
 
@@ -13,7 +16,7 @@ static int run_cli(const char *args, int keep_stderr, char *out, size_t len)
     const char *cli = getenv("IRON_CLI");
     if (!cli || !cli[0])
         TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
-    char cmd[1024];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "'%s' %s %s", cli, args,
              keep_stderr ? "2>&1" : "2>/dev/null");
     FILE *p = popen(cmd, "r");
@@ -97,6 +100,92 @@ TEST(cli_help)
     ASSERT_CONTAINS(out, "devices");
     ASSERT_EQ(run_cli("--help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron");
+}
+
+TEST(cli_help_lists_the_environment)
+{
+    static const char *const vars[] = {
+        "IRON_DEVICE",  "IRON_TIMEOUT_MS", "IRON_CC",    "IRON_CACHE ",
+        "IRON_CACHE_DIR", "IRON_CACHE_MAX", "IRON_THREADS", "IRON_LOG",
+        "IRON_CHECK",   "IRON_TRACE",      "IRON_RESIDENT_MAX",
+    };
+    ASSERT_EQ(run_cli("--help", 0, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "environment:\n");
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        ASSERT_CONTAINS(out, vars[i]);
+    ASSERT_CONTAINS(out, "(default: npu2)");
+    ASSERT_CONTAINS(out, "(default: 60000)");
+    ASSERT_CONTAINS(out, "jit, cache, emu, all");
+    ASSERT_CONTAINS(out, "check LIB NAME");
+    ASSERT_CONTAINS(out, "run LIB NAME");
+}
+
+/* Every misuse names the offending word and, where one is close, the
+ * word that was probably meant. */
+TEST(cli_usage_errors_name_the_word)
+{
+    ASSERT_EQ(run_cli("version extra", 1, out, sizeof out), 2);
+    ASSERT_STR_EQ(out, "iron: unexpected argument 'extra' to 'version'\n");
+    ASSERT_EQ(run_cli("help me", 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unexpected argument 'me' to 'help'");
+    ASSERT_EQ(run_cli("devics", 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown command 'devics'; did you mean 'devices'?");
+    ASSERT_EQ(run_cli("dupm", 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "did you mean 'dump'?");
+    ASSERT_EQ(run_cli("zzzzzzzz", 1, out, sizeof out), 2);
+    ASSERT(strstr(out, "did you mean") == NULL);
+    ASSERT_EQ(run_cli("devices NPU1", 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "unknown device 'NPU1'");
+    ASSERT_CONTAINS(out, "did you mean 'npu1'?");
+    ASSERT_EQ(run_cli("devices npu2_4cl", 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "did you mean 'npu2_4col'?");
+    ASSERT_EQ(run_cli("devices npu1 x", 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unexpected argument 'x' to 'devices'");
+    ASSERT_EQ(run_cli("devices --jsn", 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown option '--jsn'; did you mean '--json'?");
+    ASSERT_EQ(run_cli("devices --json npu1", 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "--json lists every device");
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2 --strides 1 --ordr", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "iron tap: unknown option '--ordr'; did you mean "
+                         "'--order'?");
+    ASSERT_EQ(run_cli("tap --shape 4y4 --sizes 2 --strides 1", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "--shape '4y4': expected RxC");
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,x --strides 1", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "--sizes '2,x'");
+    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2 --strides 1 extra", 1, out,
+                      sizeof out), 2);
+    ASSERT_CONTAINS(out, "iron tap: unexpected argument 'extra'");
+}
+
+TEST(cli_devices_json)
+{
+    unsetenv("IRON_DEVICE");
+    ASSERT_EQ(run_cli("devices --json", 0, out, sizeof out), 0);
+    json_error_t err;
+    json_t *root = json_loads(out, 0, &err);
+    if (!root)
+        TEST_FAIL_("not JSON (%s): %s", err.text, out);
+    json_t *devs = json_object_get(root, "devices");
+    ASSERT_EQ(json_array_size(devs), iron_device_count());
+    json_t *d0 = json_array_get(devs, 0);
+    ASSERT_STR_EQ(json_string_value(json_object_get(d0, "name")), "npu1");
+    ASSERT_STR_EQ(json_string_value(json_object_get(d0, "arch")), "aie2");
+    ASSERT_EQ(json_integer_value(json_object_get(d0, "columns")), 4);
+    ASSERT_EQ(json_integer_value(json_object_get(
+                  json_object_get(d0, "memtile"), "memory_bytes")),
+              512 * 1024);
+    ASSERT_STR_EQ(json_string_value(json_object_get(root, "current")),
+                  "npu2");
+    json_decref(root);
+    setenv("IRON_DEVICE", "gpu7", 1);
+    ASSERT_EQ(run_cli("devices --json", 0, out, sizeof out), 0);
+    root = json_loads(out, 0, &err);
+    ASSERT(root != NULL);
+    ASSERT(json_is_null(json_object_get(root, "current")));
+    json_decref(root);
 }
 
 TEST(cli_usage_errors_exit_2)
@@ -186,4 +275,387 @@ TEST(cli_dump_draws_the_sequence_taps)
                          "    0  1  2  3  4  5  6  7\n"
                          "0:  0  4  8 12 16 20 24 28\n");
     ASSERT_CONTAINS(out, "1 drain fifo 'in_fwd' (consumer) into argument 2");
+}
+
+static const char *exlib(void)
+{
+    const char *lib = getenv("IRON_EXLIB");
+    if (!lib)
+        TEST_FAIL_("IRON_EXLIB is not set (run through make test)");
+    return lib;
+}
+
+#define VOP_ARGS "--args 'int32[4096], int32[4096], int32[4096]'"
+
+/* check: design, verify, place -- and no compiler: it passes with a
+ * compiler that always fails, where a text dump (a full build) does
+ * not. */
+TEST(cli_check_places_without_compiling)
+{
+    char cmd[512];
+    setenv("IRON_CC", "false", 1);
+    setenv("IRON_CACHE", "0", 1);
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS
+             " --device npu1 --cols 2", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_STR_EQ(out, "vector_op (a: int32[4096], b: int32[4096], c: "
+                       "int32[4096]; tile=16, op='+'; npu1, 2 columns): ok: "
+                       "1 worker, 3 fifos, 0 links, 1 tile (1 compute, 0 "
+                       "memtiles), 3 shim DMA channels, columns used 1 of "
+                       "2\n");
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS, exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "compile");
+    /* The other formats stop after placement too. */
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
+             " --format grid", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    /* A design that does not fit, and a bad argument: exit 1, the
+     * library's message. */
+    snprintf(cmd, sizeof cmd, "check %s matmul_whole --args 'int16[256, 64], "
+             "int16[64, 128], int32[256, 128]' --device npu1", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "16 workers, 29 fifos, 5 links, 20 tiles (16 "
+                         "compute, 4 memtiles)");
+    ASSERT_CONTAINS(out, "columns used 4 of 4");
+    snprintf(cmd, sizeof cmd, "check %s matmul_whole --args 'int16[64, 64], "
+             "int16[64, 32], int32[64, 32]'", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "iron check: matmul_whole (");
+    ASSERT_CONTAINS(out, "design: matmul_whole: 64 x 64 x 32 does not split");
+    snprintf(cmd, sizeof cmd, "check %s vector_op --args 'int32[4096], "
+             "int32[4096], float32[4096]'", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "expected int32[4096], got float32[4096]");
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --cols 9 "
+             "--device npu1", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "asks for 9 columns; device 'npu1' has 4");
+    /* Usage errors. */
+    snprintf(cmd, sizeof cmd, "check %s", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "missing the design's NAME");
+    snprintf(cmd, sizeof cmd, "check %s vector_op", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "missing --args");
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " extra",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "iron check: unexpected argument 'extra'");
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --format json",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown option '--format'");
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --devic npu1",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown option '--devic'; did you mean '--device'?");
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --device NPU2",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown device 'NPU2'; did you mean 'npu2'?");
+    snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --cols x",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "--cols 'x': expected a positive number");
+    ASSERT_EQ(run_cli("check --help", 0, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "usage: iron check");
+}
+
+static json_t *jget(json_t *o, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *k = strtok(buf, "."); k && o; k = strtok(NULL, "."))
+        o = *k >= '0' && *k <= '9' ? json_array_get(o, (size_t)atoi(k))
+                                   : json_object_get(o, k);
+    if (!o)
+        TEST_FAIL_("no %s in the JSON", path);
+    return o;
+}
+
+TEST(cli_dump_json)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
+             " --format json --device npu1 --cols 2", exlib());
+    ASSERT_EQ(run_cli(cmd, 0, out, sizeof out), 0);
+    json_error_t err;
+    json_t *r = json_loads(out, 0, &err);
+    if (!r)
+        TEST_FAIL_("not JSON (%s): %s", err.text, out);
+    ASSERT_STR_EQ(json_string_value(jget(r, "device")), "npu1");
+    ASSERT_EQ(json_integer_value(jget(r, "columns")), 2);
+    ASSERT_STR_EQ(json_string_value(jget(r, "arguments.2.role")), "out");
+    ASSERT_EQ(json_array_size(jget(r, "fifos")), 3);
+    ASSERT_STR_EQ(json_string_value(jget(r, "fifos.0.name")), "a");
+    ASSERT_STR_EQ(json_string_value(jget(r, "fifos.0.dtype")), "int32");
+    ASSERT_EQ(json_integer_value(jget(r, "fifos.0.object_shape.0")), 16);
+    ASSERT_EQ(json_integer_value(jget(r, "fifos.0.depth")), 2);
+    ASSERT_STR_EQ(json_string_value(jget(r, "fifos.0.producer.user")),
+                  "runtime");
+    ASSERT_STR_EQ(json_string_value(jget(r, "fifos.0.consumers.0.worker")),
+                  "eltwise");
+    ASSERT_EQ(json_integer_value(jget(r, "fifos.0.consumers.0.tile.1")), 2);
+    ASSERT_STR_EQ(json_string_value(jget(r, "workers.0.kernel")), "eltwise");
+    ASSERT_EQ(json_integer_value(jget(r, "workers.0.iterations")), 256);
+    ASSERT_EQ(json_integer_value(jget(r, "workers.0.tile.0")), 0);
+    ASSERT_STR_EQ(json_string_value(jget(r, "sequence.0.op")), "fill");
+    ASSERT_STR_EQ(json_string_value(jget(r, "sequence.0.fifo")), "a");
+    ASSERT_EQ(json_integer_value(jget(r, "sequence.0.tap.sizes.0")), 4096);
+    ASSERT_EQ(json_integer_value(jget(r, "sequence.0.shim_column")), 0);
+    ASSERT_STR_EQ(json_string_value(jget(r, "dma.0.direction")), "in");
+    ASSERT_STR_EQ(json_string_value(jget(r, "tiles.0.worker")), "eltwise");
+    json_decref(r);
+    /* Links: a split and joins on memtiles. */
+    snprintf(cmd, sizeof cmd, "dump %s matmul_whole --args 'int16[256, 64], "
+             "int16[64, 128], int32[256, 128]' --device npu1 --format json",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 0, out, sizeof out), 0);
+    r = json_loads(out, 0, &err);
+    ASSERT(r != NULL);
+    ASSERT_EQ(json_array_size(jget(r, "links")), 5);
+    ASSERT_STR_EQ(json_string_value(jget(r, "links.0.kind")), "split");
+    ASSERT_EQ(json_integer_value(jget(r, "links.0.tile.1")), 1);
+    ASSERT_EQ(json_array_size(jget(r, "workers")), 16);
+    json_decref(r);
+}
+
+TEST(cli_dump_dot_and_grid)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
+             " --format dot --cols 1", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "digraph design {\n");
+    ASSERT_CONTAINS(out, "  w0 [shape=box, label=\"eltwise\\nkernel "
+                         "'eltwise'\\ncompute tile (0,2)\"];\n");
+    ASSERT_CONTAINS(out, "  shim0 [shape=cylinder, label=\"shim DMA "
+                         "(0,0)\"];\n");
+    ASSERT_CONTAINS(out, "  shim0 -> w0 [label=\"a\\nint32[16] x 2\"];\n");
+    ASSERT_CONTAINS(out, "  w0 -> shim0 [label=\"c\\nint32[16] x 2\"];\n");
+    ASSERT_CONTAINS(out, "\n}\n");
+
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
+             " --format grid --device npu1 --cols 2", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "           col 0                col 1");
+    ASSERT_CONTAINS(out, "row   5  | .                  | .                  |");
+    ASSERT_CONTAINS(out, "row   2  | eltwise            | .                  |");
+    ASSERT_CONTAINS(out, "mem   1  | .                  | .                  |");
+    ASSERT_CONTAINS(out, "shim  0  | in0:a in1:b out0:c | .                  |");
+    /* Memtile links; cells too long for the picture listed in full. */
+    snprintf(cmd, sizeof cmd, "dump %s matmul_whole --args 'int16[256, 64], "
+             "int16[64, 128], int32[256, 128]' --device npu1 --format grid",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "row   5  | mm3_0 ");
+    ASSERT_CONTAINS(out, "mem   1  | link1:join ");
+    ASSERT_CONTAINS(out, "  (2,1): link0:split link3:join\n");
+    /* Format errors. */
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS " --format jsn",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown format 'jsn'");
+    ASSERT_CONTAINS(out, "did you mean 'json'?");
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS " --fromat=dot",
+             exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown option '--fromat'; did you mean "
+                         "'--format'?");
+    snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
+             " --format json --taps", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "--taps goes with --format text");
+    snprintf(cmd, sizeof cmd, "dump %s vector_op --args", exlib());
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "option '--args' needs a value");
+}
+
+/* ---- iron run ------------------------------------------------------------ */
+
+static void save(iron_tensor *t, const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    ASSERT_OK(iron_tensor_save_npy(t, p));
+}
+
+TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
+{
+    const char *dir = test_temp_dir("cli-run");
+    char d[128], cmd[1024];
+    snprintf(d, sizeof d, "%s", dir);
+    setenv("IRON_CACHE_DIR", d, 1);
+    iron_tensor *a = test_arange(IRON_INT32, 4096);
+    iron_tensor *b = test_randint(IRON_INT32, IRON_SHAPE(4096), -50, 50, 9);
+    iron_tensor *c = test_zeros(IRON_INT32, 4096);
+    for (int i = 0; i < 4096; i++)
+        ASSERT_OK(iron_tensor_set(c, i, test_at(a, i) + test_at(b, i)));
+    save(a, d, "a.npy");
+    save(b, d, "b.npy");
+    save(c, d, "ref.npy");
+    ASSERT_OK(iron_tensor_set(c, 7, test_at(c, 7) + 1));
+    ASSERT_OK(iron_tensor_set(c, 4000, -1));
+    save(c, d, "bad.npy");
+
+    /* Positional and named inputs; a reference that matches. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy --in b=%s/b.npy "
+             "--ref c=%s/ref.npy --out c=%s/c.npy --repeat 2", exlib(), d, d,
+             d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "vector_op: a int32[4096] (");
+    ASSERT_CONTAINS(out, "/a.npy), b int32[4096] (");
+    ASSERT_CONTAINS(out, "c int32[4096] (zeros)");
+    ASSERT_CONTAINS(out, "first call ");
+    ASSERT_CONTAINS(out, " ms (with the build); 2 warm calls: mean ");
+    ASSERT_CONTAINS(out, "c: matches '");
+    ASSERT_CONTAINS(out, "(4096 elements, exact)");
+    char p[512];
+    snprintf(p, sizeof p, "%s/c.npy", d);
+    iron_tensor *got = NULL;
+    ASSERT_OK(iron_tensor_load_npy(p, &got));
+    for (int i = 0; i < 4096; i += 97)
+        ASSERT_EQ(test_at(got, i), test_at(a, i) + test_at(b, i));
+    iron_tensor_free(got);
+
+    /* A mismatch: exit 1, the first differing indices and values. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
+             "c=%s/bad.npy", exlib(), d, d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "c: MISMATCH against '");
+    char line[128];
+    snprintf(line, sizeof line, "  at [7]: got %.0f, expected %.0f\n",
+             test_at(a, 7) + test_at(b, 7), test_at(a, 7) + test_at(b, 7) + 1);
+    ASSERT_CONTAINS(out, line);
+    snprintf(line, sizeof line, "  at [4000]: got %.0f, expected -1\n",
+             test_at(a, 4000) + test_at(b, 4000));
+    ASSERT_CONTAINS(out, line);
+    ASSERT_CONTAINS(out, "c: 2 of 4096 elements differ");
+    /* A reference of another type. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
+             "c=%s/a.npy --ref c=%s/missing.npy", exlib(), d, d, d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
+             "c=%s/missing.npy", exlib(), d, d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "cannot open");
+    ASSERT_CONTAINS(out, "missing.npy");
+
+    /* Seeded random inputs: the same seed gives the same output file. */
+    char o1[300], o2[300];
+    snprintf(o1, sizeof o1, "%s/o1", d);
+    snprintf(o2, sizeof o2, "%s/o2", d);
+    ASSERT_EQ(mkdir(o1, 0700), 0);
+    ASSERT_EQ(mkdir(o2, 0700), 0);
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=256 --seed 5 -o %s",
+             exlib(), o1);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "a int32[256] (random), b int32[256] (random)");
+    snprintf(cmd, sizeof cmd, "run %s vector_op --args 'int32[256], "
+             "int32[256], int32[256]' --seed 5 -o %s", exlib(), o2);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    size_t n1, n2;
+    snprintf(p, sizeof p, "%s/c.npy", o1);
+    unsigned char *f1 = test_slurp(p, &n1);
+    snprintf(p, sizeof p, "%s/c.npy", o2);
+    unsigned char *f2 = test_slurp(p, &n2);
+    ASSERT_EQ(n1, n2);
+    ASSERT(memcmp(f1, f2, n1) == 0);
+    free(f1);
+    free(f2);
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape c=256 --shape a=256 "
+             "--shape b=256 --seed 6 -o %s", exlib(), o2);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    snprintf(p, sizeof p, "%s/c.npy", o2);
+    f2 = test_slurp(p, &n2);
+    snprintf(p, sizeof p, "%s/c.npy", o1);
+    f1 = test_slurp(p, &n1);
+    ASSERT(memcmp(f1, f2, n1) != 0);
+    free(f1);
+    free(f2);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    test_remove_dir(d);
+}
+
+/* Floats compare within a tolerance: bfloat16 sums against references
+ * nudged by less and by more than it. */
+TEST_TIMEOUT(cli_run_float_tolerance, 120)
+{
+    const char *dir = test_temp_dir("cli-run");
+    char d[128], cmd[1024];
+    snprintf(d, sizeof d, "%s", dir);
+    setenv("IRON_CACHE_DIR", d, 1);
+    iron_tensor *a = NULL, *b = NULL, *c = NULL;
+    ASSERT_OK(iron_tensor_full(&a, IRON_BFLOAT16, IRON_SHAPE(4096), 1.5));
+    ASSERT_OK(iron_tensor_full(&b, IRON_BFLOAT16, IRON_SHAPE(4096), 0.25));
+    ASSERT_OK(iron_tensor_full(&c, IRON_BFLOAT16, IRON_SHAPE(4096), 1.75));
+    save(a, d, "a.npy");
+    save(b, d, "b.npy");
+    save(c, d, "exact.npy");
+    ASSERT_OK(iron_tensor_set(c, 3, 1.78125));   /* 0.03 off */
+    save(c, d, "near.npy");
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/exact.npy", exlib(), d, d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "C: matches '");
+    ASSERT_CONTAINS(out, "(4096 elements, atol 0.01, rtol 0.01)");
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/near.npy", exlib(), d, d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "  at [3]: got 1.75, expected 1.78125\n");
+    ASSERT_CONTAINS(out, "C: 1 of 4096 elements differ");
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/near.npy --atol 0.05", exlib(), d, d, d);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "atol 0.05");
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    test_remove_dir(d);
+}
+
+TEST(cli_run_usage_errors)
+{
+    char cmd[1024];
+    const char *lib = exlib();
+    struct {
+        const char *args, *needle;
+        int code;
+    } cases[] = {
+        { "--in d=x.npy", "--in 'd=x.npy': the design has no argument 'd'",
+          2 },
+        { "--in c=x.npy", "'c' is an output argument", 2 },
+        { "--in a", "--in 'a': expected NAME=FILE.npy", 2 },
+        { "--ref q=x.npy --shape N=8", "no argument 'q'", 2 },
+        { "", "cannot tell the type of argument 0 ('a': int32[N])", 2 },
+        { "--shape N=8 x.npy y.npy z.npy", "unexpected argument 'z.npy'", 2 },
+        { "--shape N=0", "--shape 'N=0': expected NAME=DIMS", 2 },
+        { "--shape Q=4x4", "'Q' is neither an argument nor a size variable",
+          2 },
+        { "--shape N=8 --seed x", "--seed 'x': expected a number >= 0", 2 },
+        { "--shape N=8 --repeat 1.5", "whole numbers", 2 },
+        { "--shape N=8 --rtol -1", "--rtol '-1': expected a number >= 0", 2 },
+        { "--shape N=8 --sed 3", "unknown option '--sed'; did you mean "
+                                 "'--seed'?", 2 },
+        { "--args 'int32[8]'", "--args gives 1 tensors; the design declares "
+                               "3", 2 },
+        { "--shape N=8 -o /no/such/folder", "-o '/no/such/folder': no such "
+                                            "folder", 1 },
+        { "/no/such/a.npy --shape N=8", "cannot open '/no/such/a.npy'", 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(cmd, sizeof cmd, "run %s vector_op %s", lib, cases[i].args);
+        int rc = run_cli(cmd, 1, out, sizeof out);
+        if (rc != cases[i].code || !strstr(out, cases[i].needle))
+            TEST_FAIL_("%s: exit %d, expected %d with \"%s\": %s", cmd, rc,
+                       cases[i].code, cases[i].needle, out);
+    }
+    snprintf(cmd, sizeof cmd, "run %s", lib);
+    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "missing the design's NAME");
+    ASSERT_EQ(run_cli("run --help", 0, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "usage: iron run");
 }

@@ -12,6 +12,7 @@
 #include "cache/entry.h"
 #include "core/core.h"
 #include "test.h"
+#include <jansson.h>
 
 static char out[65536];
 
@@ -156,12 +157,70 @@ TEST(cli_cache_list)
     ASSERT_EQ(run(1, "cache --dir=%s list", dir), 0);
     ASSERT_CONTAINS(out, "3 entries");
 
-    /* An empty (or missing) folder. */
+    /* An empty folder; a missing one is an error naming it (a mistyped
+     * folder has no entries, which would be a wrong answer). */
     ASSERT_EQ(run(1, "cache clear --dir %s", dir), 0);
     ASSERT_EQ(run(1, "cache list --dir %s", dir), 0);
     ASSERT_CONTAINS(out, "no entries in ");
-    ASSERT_EQ(run(1, "cache list --dir %s/missing", dir), 0);
-    ASSERT_CONTAINS(out, "no entries in ");
+    ASSERT_EQ(run(1, "cache list --dir %s/missing", dir), 1);
+    char missing[512];
+    snprintf(missing, sizeof missing, "--dir '%s/missing': no such folder",
+             dir);
+    ASSERT_CONTAINS(out, missing);
+    ASSERT_EQ(run(1, "cache clear --dir %s/missing", dir), 1);
+    ASSERT_CONTAINS(out, missing);
+    done_dir(dir);
+}
+
+/* `cache list --json`: one object, the entries most recently used first,
+ * a damaged one with valid false and no name. */
+TEST(cli_cache_list_json)
+{
+    const char *dir = temp_dir();
+    iron__cache *c = NULL;
+    ASSERT_OK(iron__cache_open(&c, dir, 0));
+    put(c, 1, "vadd", "int32[4096]; npu2", 1248);
+    put(c, 2, "matmul", "bf16[64, 64]; npu1", 3720);
+    touch_entry(c, 1);
+    iron__cache_close(c);
+    char path[512], fname[IRON__CACHE_FNAME_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir,
+             iron__cache_entry_fname(key_n(3), fname));
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fputs("not an entry", f);
+    fclose(f);
+    ASSERT_EQ(run(0, "cache list --json --dir %s", dir), 0);
+    json_error_t err;
+    json_t *root = json_loads(out, 0, &err);
+    if (!root)
+        TEST_FAIL_("not JSON (%s): %s", err.text, out);
+    ASSERT_STR_EQ(json_string_value(json_object_get(root, "folder")), dir);
+    json_t *e = json_object_get(root, "entries");
+    ASSERT_EQ(json_array_size(e), 3);
+    int valid = 0, invalid = 0;
+    for (size_t i = 0; i < 3; i++) {
+        json_t *x = json_array_get(e, i);
+        ASSERT_EQ(strlen(json_string_value(json_object_get(x, "key"))), 32);
+        if (json_is_true(json_object_get(x, "valid")))
+            valid++;
+        else {
+            invalid++;
+            ASSERT(json_is_null(json_object_get(x, "name")));
+            ASSERT_EQ(json_integer_value(json_object_get(x, "bytes")), 12);
+        }
+    }
+    ASSERT_EQ(valid, 2);
+    ASSERT_EQ(invalid, 1);
+    json_t *first = NULL;
+    for (size_t i = 0; i < 3 && !first; i++)
+        if (json_is_true(json_object_get(json_array_get(e, i), "valid")))
+            first = json_array_get(e, i);
+    ASSERT_STR_EQ(json_string_value(json_object_get(first, "name")), "vadd");
+    ASSERT_STR_EQ(json_string_value(json_object_get(first, "signature")),
+                  "int32[4096]; npu2");
+    ASSERT_EQ(json_integer_value(json_object_get(first, "bytes")), 1248);
+    json_decref(root);
     done_dir(dir);
 }
 
@@ -290,8 +349,15 @@ TEST(cli_cache_usage_errors_exit_2)
     ASSERT_EQ(run(1, "cache frobnicate --dir /tmp"), 2);
     ASSERT_CONTAINS(out, "unknown command 'frobnicate'");
     ASSERT_EQ(run(1, "cache list extra"), 2);
-    ASSERT_CONTAINS(out, "unexpected 'extra'");
+    ASSERT_CONTAINS(out, "unexpected argument 'extra' to 'list'");
     ASSERT_EQ(run(1, "cache list --verbose"), 2);
+    ASSERT_CONTAINS(out, "unknown option '--verbose'");
+    ASSERT_EQ(run(1, "cache lsit"), 2);
+    ASSERT_CONTAINS(out, "unknown command 'lsit'; did you mean 'list'?");
+    ASSERT_EQ(run(1, "cache list --dri /tmp"), 2);
+    ASSERT_CONTAINS(out, "unknown option '--dri'; did you mean '--dir'?");
+    ASSERT_EQ(run(1, "cache info --json"), 2);
+    ASSERT_CONTAINS(out, "--json only goes with list");
     ASSERT_EQ(run(1, "cache list --dir"), 2);
     ASSERT_EQ(run(1, "cache list --dir ''"), 2);
     ASSERT_EQ(run(1, "cache prune --max-size"), 2);

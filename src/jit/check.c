@@ -1,0 +1,187 @@
+/*
+ * check.c - a call's pipeline up to placement, without the C compiler:
+ * run the design function, verify it, place it.  What `iron check` and
+ * the non-text dumps use: whether a design fits, and where everything
+ * went, in milliseconds and on a machine with no compiler.  Nothing is
+ * cached or loaded; the placed program is freed on return.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "design/design.h"
+#include "jit/jit.h"
+#include "place/place.h"
+#include "tensor/tensor.h"
+#include "verify/verify.h"
+
+#define CONFIG_HAS(c, field)                                                  \
+    ((c)->size >= offsetof(iron_launch_config, field) + sizeof (c)->field)
+
+/* Device and columns the call would use. */
+static iron_status target(const iron_jit *j, const iron_launch_config *c,
+                          iron_device **dev, int *cols)
+{
+    if (c && !CONFIG_HAS(c, timeout_ms))
+        return iron__fail(IRON_EINVAL,
+                          "%s: launch config size is %zu, expected %zu (set "
+                          "it to sizeof(iron_launch_config))",
+                          j->name, c->size, sizeof *c);
+    iron_status s = iron_current_device(dev);
+    if (s != IRON_OK)
+        return iron__fail_context(s, "%s", j->name);
+    *cols = c && c->cols ? c->cols : (*dev)->info.columns;
+    if (*cols < 1 || *cols > (*dev)->info.columns)
+        return iron__fail(IRON_ERESOURCE,
+                          "%s: the launch configuration asks for %d "
+                          "column%s; device '%s' has %d",
+                          j->name, *cols, *cols == 1 ? "" : "s",
+                          (*dev)->info.name, (*dev)->info.columns);
+    return IRON_OK;
+}
+
+/* design -> verify -> place; fn sees the program.  Under build_lock:
+ * the resolved values may point into the jit's bound ones. */
+static iron_status place_locked(iron_jit *j, iron_device *dev, int cols,
+                                iron_tensor *const *args,
+                                const iron__pval *pv,
+                                iron__jit_placed_fn fn, void *ctx)
+{
+    iron__argsig sig[IRON__JIT_MAX_ARGS];
+    for (int i = 0; i < j->nargs; i++) {
+        sig[i].name = j->args[i].name;
+        sig[i].role = j->args[i].role;
+        sig[i].dtype = args[i]->dtype;
+        sig[i].shape = args[i]->shape;
+        sig[i].numel = args[i]->numel;
+    }
+    iron__str desc = { 0 };
+    iron__jit_describe(j, dev, cols, args, pv, &desc);
+    const char *signature = iron__str_get(&desc);
+    const char *stage = "design";
+    iron_design *d = NULL;
+    iron_program *p = NULL;
+    iron_status s = iron__design_new(&d, j->name, j->nargs, sig, j->nparams,
+                                     pv, cols, &dev->info, j->cflags,
+                                     j->nscalars, j->scalar_names);
+    if (s != IRON_OK)
+        goto done;
+    int rc = j->fn(d, j->user);
+    if (d->status != IRON_OK) {
+        s = iron__fail(d->status, "%s",
+                       d->error ? d->error : iron_strerror(d->status));
+        goto done;
+    }
+    if (rc != 0) {
+        s = iron__fail(IRON_EDESIGN,
+                       "the design function returned %d without recording "
+                       "an error (use iron_design_fail to say why)",
+                       rc);
+        goto done;
+    }
+    stage = "verify";
+    if ((s = iron__verify(d)) != IRON_OK)
+        goto done;
+    stage = "place";
+    iron_design *owned = d;
+    d = NULL;  /* the program owns it from here, even on failure */
+    if ((s = iron__program_new(&p, owned, &dev->info)) != IRON_OK ||
+        (s = iron__place(p)) != IRON_OK)
+        goto done;
+    stage = NULL;
+    s = fn(p, signature, ctx);
+done:
+    if (s != IRON_OK && stage)
+        iron__fail_context(s, "%s: %s", signature, stage);
+    iron__design_free(d);
+    iron__program_free(p);
+    iron__str_free(&desc);
+    return s;
+}
+
+iron_status iron__jit_place_only(iron_jit *j,
+                                 const iron_launch_config *config,
+                                 int nparams, const iron_param *params,
+                                 int nargs, iron_tensor *const *args,
+                                 iron__jit_placed_fn fn, void *ctx)
+{
+    iron_device *dev = NULL;
+    int cols = 0;
+    iron_status s = target(j, config, &dev, &cols);
+    if (s != IRON_OK)
+        return s;
+    iron__pval pv[IRON__JIT_MAX_PARAMS];
+    pthread_mutex_lock(&j->build_lock);
+    pthread_mutex_lock(&j->lock);
+    s = iron__jit_resolve_params(j, nparams, params, pv);
+    if (s == IRON_OK)
+        s = iron__jit_check_args(j, dev, nargs, args, pv);
+    pthread_mutex_unlock(&j->lock);
+    if (s == IRON_OK) {
+        j->stats.design_runs++;
+        s = place_locked(j, dev, cols, args, pv, fn, ctx);
+    }
+    pthread_mutex_unlock(&j->build_lock);
+    return s;
+}
+
+/* "1 worker, 3 fifos, 0 links, 2 tiles (1 compute, 1 memtile), 1 shim
+ * channel pair ... on 1 of 4 columns" */
+static iron_status summarize(const iron_program *p, const char *signature,
+                             void *ctx)
+{
+    iron__str *s = ctx;
+    int compute = 0, memtiles = 0, used_cols = 0;
+    unsigned char col_used[64] = { 0 };
+    for (int i = 0; i < p->ntiles; i++) {
+        iron__tile t = p->tiles[i].tile;
+        if (t.row == IRON__ROW_MEMTILE)
+            memtiles++;
+        else
+            compute++;
+        if (t.col >= 0 && t.col < 64)
+            col_used[t.col] = 1;
+    }
+    int shim_channels = 0;
+    for (int i = 0; i < p->nmovers; i++)
+        if (p->movers[i].src.pool < 0 || p->movers[i].ndst == 0) {
+            shim_channels++;
+            if (p->movers[i].shim_col >= 0 && p->movers[i].shim_col < 64)
+                col_used[p->movers[i].shim_col] = 1;
+        }
+    for (int c = 0; c < 64; c++)
+        used_cols += col_used[c];
+    iron__str_printf(s,
+                     "%s: ok: %d worker%s, %d fifo%s, %d link%s, %d tile%s "
+                     "(%d compute, %d memtile%s), %d shim DMA channel%s, "
+                     "columns used %d of %d",
+                     signature, p->nworkers, p->nworkers == 1 ? "" : "s",
+                     p->nfifos, p->nfifos == 1 ? "" : "s", p->nlinks,
+                     p->nlinks == 1 ? "" : "s", p->ntiles,
+                     p->ntiles == 1 ? "" : "s", compute, memtiles,
+                     memtiles == 1 ? "" : "s", shim_channels,
+                     shim_channels == 1 ? "" : "s", used_cols, p->cols);
+    return s->oom ? iron__fail(IRON_ENOMEM, "out of memory") : IRON_OK;
+}
+
+IRON_API iron_status iron_jit_check(iron_jit *j,
+                                    const iron_launch_config *config,
+                                    int nparams, const iron_param *params,
+                                    int nargs, iron_tensor *const *args,
+                                    char **summary)
+{
+    if (!summary)
+        return iron__fail(IRON_EINVAL, "iron_jit_check: summary is NULL");
+    *summary = NULL;
+    if (!j)
+        return iron__fail(IRON_EINVAL, "iron_jit_check: jit is NULL");
+    iron__str s = { 0 };
+    iron_status st = iron__jit_place_only(j, config, nparams, params, nargs,
+                                          args, summarize, &s);
+    if (st != IRON_OK) {
+        iron__str_free(&s);
+        return st;
+    }
+    *summary = iron__str_take(&s);
+    return *summary ? IRON_OK
+                    : iron__fail(IRON_ENOMEM, "iron_jit_check: out of memory");
+}
