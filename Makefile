@@ -49,10 +49,26 @@ help:
 
 $(LIB_OBJ): | deps
 
-$(BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
+# iron_kernel.h is left out: the library has it only as text (below), and
+# editing it should not rebuild everything.
+LIB_HDR  := $(filter-out include/iron/iron_kernel.h,$(wildcard include/iron/*.h))
+
+$(BUILD)/src/%.o: src/%.c $(LIB_HDR) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) $(LIBCFLAGS) -c $< -o $@
+
+# <iron/iron_kernel.h> is built into the library as a string literal
+# (src/compile/kheader.c), so kernels get it from an installed library
+# without any include path.  Backslashes, quotes and '?' (trigraphs) are
+# escaped.
+%/gen/iron_kernel_h.inc: include/iron/iron_kernel.h
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
+	    -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/compile/kheader.o: $(BUILD)/gen/iron_kernel_h.inc
+$(BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -189,7 +205,10 @@ fuzz-build: $(FUZZ_BINS)
 
 $(FUZZ_LIB_OBJ): | deps
 
-$(FUZZ_BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
+$(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc
+$(FUZZ_BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(FUZZ_BUILD)/gen
+
+$(FUZZ_BUILD)/src/%.o: src/%.c $(LIB_HDR) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(LIBCFLAGS) \
