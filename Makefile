@@ -68,7 +68,7 @@ help:
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
-	@echo "make install PREFIX=/usr/local"
+	@echo "make install PREFIX=/usr/local [DESTDIR=staging]  (README: Install)"
 
 $(LIB_OBJ): | deps
 
