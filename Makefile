@@ -100,8 +100,11 @@ $(STATIC): $(LIB_OBJ)
 $(SHARED_REAL): $(LIB_OBJ)
 	$(CC) -shared $(CFLAGS) -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
 
-$(SHARED_LINKS): $(SHARED_REAL)
+# The same links as `make install` makes.
+$(BUILD)/$(SONAME): $(SHARED_REAL)
 	ln -sf $(notdir $(SHARED_REAL)) $@
+$(SHARED): $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # Made from templates with the version and IRON_LIBS filled in.  The
