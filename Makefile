@@ -13,8 +13,24 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings \
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
 CFLAGS   += $(OPT) $(WARN) $(SAN)
 LIBCFLAGS = -fPIC -fvisibility=hidden -DIRON_BUILDING
-LDLIBS   += -lxxhash -lnettle -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm
+# The system libraries libiron needs: linking it, and (from here, the one
+# place) the static library's dependencies in iron.pc, iron-static.pc and
+# the CMake package.
+IRON_LIBS = -lxxhash -lnettle -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm
+LDLIBS   += $(IRON_LIBS)
 PREFIX   ?= /usr/local
+
+# The version, read from include/iron/iron.h (the one place it is written).
+iron_version_part = $(shell sed -n 's/^.define IRON_VERSION_$(1)  *\([0-9][0-9]*\).*/\1/p' include/iron/iron.h)
+VERSION_MAJOR := $(call iron_version_part,MAJOR)
+VERSION_MINOR := $(call iron_version_part,MINOR)
+VERSION_PATCH := $(call iron_version_part,PATCH)
+VERSION  := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+# The ABI version in the soname.  Before 1.0 a minor release may break the
+# ABI, so 0.x sonames carry the minor (libiron.so.0.1); from 1.0 on only
+# the major changes it (libiron.so.1).
+SOVERSION := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
+SONAME   := libiron.so.$(SOVERSION)
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -27,18 +43,25 @@ TUTORIAL_SRC := $(sort $(wildcard examples/tutorial/*.c))
 DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
 
 STATIC   := $(BUILD)/libiron.a
+# libiron.so.X.Y.Z, with the links libiron.so.<SOVERSION> (what programs
+# load) and libiron.so (what -liron finds).
+SHARED_REAL := $(BUILD)/libiron.so.$(VERSION)
 SHARED   := $(BUILD)/libiron.so
+SHARED_LINKS := $(BUILD)/$(SONAME) $(SHARED)
+# pkg-config and CMake package files (cmake/*.in filled in; see below).
+PKG_FILES   := $(BUILD)/pkgconfig/iron.pc $(BUILD)/pkgconfig/iron-static.pc
+CMAKE_FILES := $(patsubst cmake/%.in,$(BUILD)/cmake/%,$(wildcard cmake/*.cmake.in))
 CLI      := $(BUILD)/iron
 EXLIB    := $(BUILD)/libiron-examples.so
 TESTS    := $(BUILD)/iron-tests
 TUTORIALS := $(TUTORIAL_SRC:examples/%.c=$(BUILD)/examples/%)
 EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%) $(TUTORIALS)
 
-.PHONY: all lib test demo bench clean install help asan tsan deps check-clang $(BUILD)/iron.pc
+.PHONY: all lib test demo bench clean install help asan tsan deps check-clang
 
 all: lib $(CLI) $(EXAMPLES) $(EXLIB)
 
-lib: $(STATIC) $(SHARED) $(BUILD)/iron.pc
+lib: $(STATIC) $(SHARED_REAL) $(SHARED_LINKS) $(PKG_FILES) $(CMAKE_FILES)
 
 help:
 	@echo "make            build libiron (static+shared), the iron CLI, examples"
@@ -48,25 +71,66 @@ help:
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
-	@echo "make install PREFIX=/usr/local"
+	@echo "make install PREFIX=/usr/local [DESTDIR=staging]  (README: Install)"
 
 $(LIB_OBJ): | deps
 
-$(BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
+# iron_kernel.h is left out: the library has it only as text (below), and
+# editing it should not rebuild everything.
+LIB_HDR  := $(filter-out include/iron/iron_kernel.h,$(wildcard include/iron/*.h))
+
+$(BUILD)/src/%.o: src/%.c $(LIB_HDR) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) $(LIBCFLAGS) -c $< -o $@
+
+# <iron/iron_kernel.h> is built into the library as a string literal
+# (src/compile/kheader.c), so kernels get it from an installed library
+# without any include path.  Backslashes, quotes and '?' (trigraphs) are
+# escaped.
+%/gen/iron_kernel_h.inc: include/iron/iron_kernel.h
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
+	    -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/compile/kheader.o: $(BUILD)/gen/iron_kernel_h.inc
+$(BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(SHARED): $(LIB_OBJ)
-	$(CC) -shared $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(SHARED_REAL): $(LIB_OBJ)
+	$(CC) -shared $(CFLAGS) -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/iron.pc: Makefile
+# The same links as `make install` makes.
+$(BUILD)/$(SONAME): $(SHARED_REAL)
+	ln -sf $(notdir $(SHARED_REAL)) $@
+$(SHARED): $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+# ---- pkg-config and CMake files ---------------------------------------------
+# Made from templates with the version and IRON_LIBS filled in.  The
+# .pc files name the prefix, so `make install` writes them again with the
+# PREFIX it installs to; the CMake files find the prefix from where they
+# are, so the same files serve every prefix (and DESTDIR, and a moved tree).
+empty :=
+space := $(empty) $(empty)
+FILL = sed -e 's|@IRON_VERSION@|$(VERSION)|g' \
+           -e 's|@IRON_VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
+           -e 's|@IRON_VERSION_MINOR@|$(VERSION_MINOR)|g' \
+           -e 's|@IRON_SOVERSION@|$(SOVERSION)|g' \
+           -e 's|@IRON_LIBS@|$(IRON_LIBS)|g' \
+           -e 's|@IRON_PRIVATE_LIBS@|$(subst $(space),;,$(strip $(IRON_LIBS)))|g' \
+           -e 's|@PREFIX@|$(1)|g'
+
+$(BUILD)/pkgconfig/%.pc: cmake/%.pc.in include/iron/iron.h Makefile
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: iron\nDescription: IRON jit for C with an emulated NPU\nVersion: 0.1.0\nLibs: -L$${libdir} -liron\nLibs.private: -lxxhash -lnettle -lboost_context -ldw -lelf -ljansson -ldl -lpthread -lm\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+	@$(call FILL,$(PREFIX)) $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/cmake/%.cmake: cmake/%.cmake.in include/iron/iron.h Makefile
+	@mkdir -p $(dir $@)
+	@$(FILL) $< > $@.tmp && mv $@.tmp $@
 
 # -rdynamic: design plugins loaded by `iron dump` call the library's API
 # in the executable, so that they share its state.
@@ -122,10 +186,13 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ bench/bench.c \
 	    $(BUILD)/bench/baseline.o $(DESIGN_SRC) $(STATIC) $(LDLIBS) $(bench_blas_libs)
 
-test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS)
+# IRON_BUILD and IRON_SAN let the install test run `make install` on this
+# very build and compile its consumers with the same sanitizer.
+test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
-	    IRON_TUTORIAL=$(BUILD)/examples/tutorial ./$(TESTS) $(T)
+	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
+	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo
@@ -143,18 +210,31 @@ tsan:
 check-clang:
 	$(MAKE) CC=clang BUILD=build-clang all test
 
+# PREFIX (default /usr/local) is where the files will live; DESTDIR, if
+# set, is a staging folder they are copied into instead (for packaging).
+# The .pc files are written here with PREFIX; the rest is copied as built.
 install: lib $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/iron \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(STATIC) $(SHARED) $(DESTDIR)$(PREFIX)/lib/
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/lib/cmake/iron
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(SHARED_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libiron.so
 	install -m 644 include/iron/*.h $(DESTDIR)$(PREFIX)/include/iron/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(BUILD)/iron.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	for pc in iron iron-static; do \
+	    $(call FILL,$(PREFIX)) cmake/$$pc.pc.in \
+	        > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
+	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(PREFIX)/lib/cmake/iron/
 
 # Debian 12 packages the build and the tests need.  Every build checks
 # for them first (cheaply): as root they are installed, otherwise the
 # command to run is printed.
-DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev
+# cmake and pkg-config: the install test builds a program against the
+# installed library with each.
+DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev cmake pkg-config
 deps:
 	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \
@@ -198,7 +278,10 @@ fuzz-build: $(FUZZ_BINS)
 
 $(FUZZ_LIB_OBJ): | deps
 
-$(FUZZ_BUILD)/src/%.o: src/%.c $(wildcard include/iron/*.h) $(wildcard src/*/*.h)
+$(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc
+$(FUZZ_BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(FUZZ_BUILD)/gen
+
+$(FUZZ_BUILD)/src/%.o: src/%.c $(LIB_HDR) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(LIBCFLAGS) \

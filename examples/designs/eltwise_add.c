@@ -30,30 +30,13 @@
 
 /* aie_kernels/aie2/add.cc: eltwise_add_bf16_vector on 1024 elements. */
 static const char add_src[] =
-    "#include <stdint.h>\n"
-    "#include <string.h>\n"
-    "static float bf16_to_float(uint16_t b)\n"
-    "{\n"
-    "    uint32_t u = (uint32_t)b << 16;\n"
-    "    float f;\n"
-    "    memcpy(&f, &u, sizeof f);\n"
-    "    return f;\n"
-    "}\n"
-    "static uint16_t bf16_from_float(float f)\n"
-    "{\n"
-    "    uint32_t u;\n"
-    "    memcpy(&u, &f, sizeof u);\n"
-    "    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0)\n"
-    "        return (uint16_t)((u >> 16) | 0x0040u);\n"
-    "    u += 0x7fffu + ((u >> 16) & 1u);\n"
-    "    return (uint16_t)(u >> 16);\n"
-    "}\n"
+    "#include <iron/iron_kernel.h>\n"
     "void eltwise_add_bf16_vector(const uint16_t *a_in,\n"
     "                             const uint16_t *b_in, uint16_t *c_out)\n"
     "{\n"
     "    for (int i = 0; i < 1024; i++)\n"
-    "        c_out[i] = bf16_from_float(bf16_to_float(a_in[i]) +\n"
-    "                                   bf16_to_float(b_in[i]));\n"
+    "        c_out[i] = iron_k_bf16_from_float(iron_k_bf16_to_float(a_in[i]) +\n"
+    "                                          iron_k_bf16_to_float(b_in[i]));\n"
     "}\n";
 
 /* eltwise_add.py's core_fn, with the kernel as its argument. */

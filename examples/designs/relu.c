@@ -33,16 +33,11 @@
  * travels as its bits; widening to float is exact, and the result is
  * either the input's bits or +0, so no rounding happens. */
 static const char relu_src[] =
-    "#include <stdint.h>\n"
-    "#include <string.h>\n"
+    "#include <iron/iron_kernel.h>\n"
     "static void relu(const uint16_t *a, uint16_t *c, const int TILE_SIZE)\n"
     "{\n"
-    "    for (int i = 0; i < TILE_SIZE; i++) {\n"
-    "        uint32_t u = (uint32_t)a[i] << 16;\n"
-    "        float x;\n"
-    "        memcpy(&x, &u, sizeof x);\n"
-    "        c[i] = x > 0.0f ? a[i] : (uint16_t)0;\n"
-    "    }\n"
+    "    for (int i = 0; i < TILE_SIZE; i++)\n"
+    "        c[i] = iron_k_bf16_to_float(a[i]) > 0.0f ? a[i] : (uint16_t)0;\n"
     "}\n"
     "void bf16_relu(const uint16_t *a_in, uint16_t *c_out)\n"
     "{\n"

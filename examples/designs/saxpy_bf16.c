@@ -7,34 +7,17 @@
  */
 #include "designs/designs.h"
 
-/* bfloat16 travels as its bits (uint16_t).  The conversion is the one
- * iron_bf16_from_float documents: NaN first (kept quiet), then adding
- * 0x7FFF plus the kept LSB rounds to nearest, ties to even. */
+/* bfloat16 travels as its bits (uint16_t); <iron/iron_kernel.h> converts
+ * bit for bit as iron_bf16_from_float / iron_bf16_to_float do, so the C
+ * reference can use those. */
 static const char saxpy_bf16_src[] =
-    "#include <stdint.h>\n"
-    "#include <string.h>\n"
-    "static float bf16_to_float(uint16_t b)\n"
-    "{\n"
-    "    uint32_t u = (uint32_t)b << 16;\n"
-    "    float f;\n"
-    "    memcpy(&f, &u, sizeof f);\n"
-    "    return f;\n"
-    "}\n"
-    "static uint16_t bf16_from_float(float f)\n"
-    "{\n"
-    "    uint32_t u;\n"
-    "    memcpy(&u, &f, sizeof u);\n"
-    "    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0)\n"
-    "        return (uint16_t)((u >> 16) | 0x0040u);\n"
-    "    u += 0x7fffu + ((u >> 16) & 1u);\n"
-    "    return (uint16_t)(u >> 16);\n"
-    "}\n"
+    "#include <iron/iron_kernel.h>\n"
     "void saxpy_bf16(const uint16_t *x, const uint16_t *y, uint16_t *z,\n"
     "                float a, int32_t n)\n"
     "{\n"
     "    for (int32_t i = 0; i < n; i++) {\n"
-    "        float ax = a * bf16_to_float(x[i]);\n"
-    "        z[i] = bf16_from_float(ax + bf16_to_float(y[i]));\n"
+    "        float ax = a * iron_k_bf16_to_float(x[i]);\n"
+    "        z[i] = iron_k_bf16_from_float(ax + iron_k_bf16_to_float(y[i]));\n"
     "    }\n"
     "}\n";
 

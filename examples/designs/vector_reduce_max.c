@@ -43,19 +43,11 @@
  * values of T; LOWEST is numeric_limits<T>::lowest(); the buffers start at the
  * type's minimum (-inf for bfloat16), set by the design. */
 static const char reduce_max_src[] =
-    "#include <stdint.h>\n"
-    "#include <string.h>\n"
+    "#include <iron/iron_kernel.h>\n"
     "\n"
     "#if REDUCE_MAX_BF16\n"
-    "typedef uint16_t T;\n"
-    "static float as_float(T v)\n"
-    "{\n"
-    "    uint32_t bits = (uint32_t)v << 16;\n"
-    "    float f;\n"
-    "    memcpy(&f, &bits, sizeof f);\n"
-    "    return f;\n"
-    "}\n"
-    "#define GT(a, b) (as_float(a) > as_float(b))\n"
+    "typedef iron_bf16 T;\n"
+    "#define GT(a, b) (iron_k_bf16_to_float(a) > iron_k_bf16_to_float(b))\n"
     "#define LOWEST ((T)0xff7fu)\n"
     "#else\n"
     "typedef int32_t T;\n"

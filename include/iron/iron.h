@@ -141,7 +141,10 @@ IRON_API iron_status iron_dtype_parse(const char *name, iron_dtype *out);
 
 /* bfloat16 is stored as the upper 16 bits of an IEEE float32.  Conversion
  * to bfloat16 rounds to nearest even; NaN stays NaN. */
+#ifndef IRON_BF16_DEFINED   /* iron_kernel.h has the same typedef */
+#define IRON_BF16_DEFINED
 typedef uint16_t iron_bf16;
+#endif
 IRON_API iron_bf16 iron_bf16_from_float(float f);
 IRON_API float iron_bf16_to_float(iron_bf16 b);
 

@@ -105,7 +105,7 @@ static char *copy_word(char **argv, int *argc, char *dst, const char *src)
 /* The command for messages, with the temporary files shown by their base
  * names: the directory is gone by the time anyone reads the message. */
 static void show_command(char *buf, size_t cap, char *const *argv,
-                         int argc)
+                         int argc, const char *include_word)
 {
     size_t len = 0;
     buf[0] = '\0';
@@ -118,6 +118,9 @@ static void show_command(char *buf, size_t cap, char *const *argv,
         /* A few hundred bytes of symbol names would crowd out the rest. */
         else if (strcmp(w, wrap_word) == 0)
             w = WRAP_PREFIX "printf,...";
+        /* The kernel header's folder, inside the temporary directory. */
+        else if (w == include_word)
+            w = "-I<tmp>/include";
         int n = snprintf(buf + len, cap - len, "%s%s", i ? " " : "", w);
         if (n < 0)
             break;
@@ -227,10 +230,11 @@ static iron_status wait_child(const iron__cc_job *job, pid_t pid,
 }
 
 static iron_status compiler_failed(const iron__cc_job *job, int wstatus,
-                                   char *const *argv, int argc)
+                                   char *const *argv, int argc,
+                                   const char *include_word)
 {
     char cmd[CMD_SHOW_MAX], how[64], diag[DIAG_MAX];
-    show_command(cmd, sizeof cmd, argv, argc);
+    show_command(cmd, sizeof cmd, argv, argc, include_word);
     size_t more = read_diagnostics(job->log_path, diag);
 
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !diag[0])
@@ -270,8 +274,11 @@ iron_status iron__compile_cc(const iron__cc_job *job)
             fixed[nfixed++] = fixed_all[i];
 
     size_t nwords = count_words(cc) + count_words(cflags) + nfixed +
-                    IRON__COUNT_OF(flags_before) + IRON__COUNT_OF(flags_after);
+                    IRON__COUNT_OF(flags_before) + IRON__COUNT_OF(flags_after) +
+                    1;
     size_t bytes = strlen(cc) + 1 + strlen(cflags) + 1;
+    if (job->include_dir)
+        bytes += strlen(job->include_dir) + 3;
     for (size_t i = 0; i < nfixed; i++)
         bytes += strlen(fixed[i]) + 1;
     for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
@@ -291,6 +298,14 @@ iron_status iron__compile_cc(const iron__cc_job *job)
     char *p = split_words(argv, &argc, arena, cc);
     for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
         p = copy_word(argv, &argc, p, flags_before[i]);
+    /* Before the user's flags: their -I cannot put another copy of
+     * <iron/iron_kernel.h> (an older install) in front of the library's. */
+    char *include_word = NULL;
+    if (job->include_dir) {
+        include_word = p;
+        argv[argc++] = p;
+        p += sprintf(p, "-I%s", job->include_dir) + 1;
+    }
     p = split_words(argv, &argc, p, cflags);
     for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
         p = copy_word(argv, &argc, p, flags_after[i]);
@@ -308,7 +323,7 @@ iron_status iron__compile_cc(const iron__cc_job *job)
     int wstatus = 0;
     st = wait_child(job, pid, &wstatus);
     if (st == IRON_OK && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0))
-        st = compiler_failed(job, wstatus, argv, argc);
+        st = compiler_failed(job, wstatus, argv, argc, include_word);
 
 done:
     iron__free(arena);
@@ -335,7 +350,7 @@ int iron__cc_probe(const char *out_path)
         pid_t pid;
         int wstatus = 0;
         iron__cc_job job = { "compiler probe", NULL, NULL, NULL, out_path,
-                             NULL };
+                             NULL, NULL };
         if (spawn(&pid, argv, out_path) == 0 &&
             wait_child(&job, pid, &wstatus) == IRON_OK)
             ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;

@@ -15,10 +15,13 @@ typedef struct iron__cc_job {
     const char *log_path;      /* receives the compiler's stdout+stderr */
     const char *deps_path;     /* receives the included files (-MD), or
                                   NULL */
+    const char *include_dir;   /* searched first for #include (-I), or
+                                  NULL */
 } iron__cc_job;
 
 /*
- * Runs "<iron__cc() words> -g <cflags words> -fstack-clash-protection
+ * Runs "<iron__cc() words> -g [-I<include_dir>] <cflags words>
+ * -fstack-clash-protection
  * -Wl,--wrap=<each function the runtime shim replaces> -fPIC -shared
  * -o so src" with
  * posix_spawnp, stdin from /dev/null and stdout+stderr into the log, and

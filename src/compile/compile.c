@@ -9,6 +9,7 @@
 
 #include "compile/cc.h"
 #include "compile/compile.h"
+#include "compile/kheader.h"
 #include "compile/loader.h"
 #include "compile/tmpdir.h"
 #include "compile/wrapper.h"
@@ -82,7 +83,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
 
     iron__str text = { 0 };
     iron__ktmp tmp = { 0 };
-    char *src = NULL, *so = NULL, *log = NULL, *deps = NULL;
+    char *src = NULL, *so = NULL, *log = NULL, *deps = NULL, *inc = NULL;
 
     st = iron__kwrap_generate(k, &text);
     if (st != IRON_OK) {
@@ -90,6 +91,8 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
         goto done;
     }
     st = iron__ktmp_create(&tmp);
+    if (st == IRON_OK)
+        st = iron__kheader_install(&tmp, &inc);
     if (st != IRON_OK) {
         iron__fail_context(st, "%.200s", label);
         goto done;
@@ -114,7 +117,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
         iron__fail_context(st, "%.200s", label);
         goto done;
     }
-    iron__cc_job job = { label, k->cflags, src, so, log, deps };
+    iron__cc_job job = { label, k->cflags, src, so, log, deps, inc };
     st = iron__compile_cc(&job);
     char *image = NULL, *dtext = NULL;
     size_t image_len = 0, dlen = 0;
@@ -126,7 +129,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
         st = iron__kobj_load(so, label, out);
     if (st == IRON_OK) {
         iron__kobj_set_image(*out, image, image_len);
-        st = iron__kobj_set_deps(*out, dtext, dlen, src);
+        st = iron__kobj_set_deps(*out, dtext, dlen, tmp.dir);
         if (st != IRON_OK) {
             iron__kobj_free(*out);
             *out = NULL;
@@ -138,6 +141,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
 
 done:
     iron__ktmp_remove(&tmp);
+    iron__free(inc);
     iron__free(deps);
     iron__free(log);
     iron__free(so);

@@ -168,8 +168,9 @@ const char *const *iron__kobj_deps(const iron__kobj *o, int *n)
 /* Make's dependency syntax: "target: dep dep \<newline> dep"; blanks in
  * names are escaped with a backslash. */
 iron_status iron__kobj_set_deps(iron__kobj *o, const char *text, size_t len,
-                                const char *self)
+                                const char *tmp_dir)
 {
+    size_t tmp_len = strlen(tmp_dir);
     const char *p = memchr(text, ':', len);
     if (!p)
         return IRON_OK;
@@ -193,7 +194,8 @@ iron_status iron__kobj_set_deps(iron__kobj *o, const char *text, size_t len,
             p++;
         }
         word[n] = '\0';
-        if (n == 0 || strcmp(word, self) == 0 || word[n - 1] == ':')
+        if (n == 0 || word[n - 1] == ':' ||
+            (strncmp(word, tmp_dir, tmp_len) == 0 && word[tmp_len] == '/'))
             continue;
         char **v = iron__realloc(o->deps, (size_t)(o->ndeps + 1) * sizeof *v);
         if (!v)

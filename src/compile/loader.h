@@ -18,9 +18,11 @@ iron_status iron__kobj_load(const char *so_path, const char *label,
 void iron__kobj_set_image(iron__kobj *o, char *image, size_t len);
 
 /* Parses make-style dependency text ("out: a.c b.h \\\n c.h") into the
- * object's list of included files, leaving out the kernel's own source
- * file `self`. */
+ * object's list of included files, leaving out those inside the build's
+ * temporary folder `tmp_dir`: the kernel's own source and the library's
+ * <iron/iron_kernel.h> (keyed by its text instead), which are gone once
+ * the build ends. */
 iron_status iron__kobj_set_deps(iron__kobj *o, const char *text, size_t len,
-                                const char *self);
+                                const char *tmp_dir);
 
 #endif

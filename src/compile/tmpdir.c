@@ -257,7 +257,8 @@ iron_status iron__ktmp_read(const char *path, char **data, size_t *len)
 }
 
 /* Sweeps the directory rather than unlinking known names: a compiler that
- * failed or was killed may have left files of its own there. */
+ * failed or was killed may have left files of its own there.  Folders
+ * inside are removed with everything in them. */
 void iron__ktmp_remove(iron__ktmp *t)
 {
     if (!t->dir)
@@ -269,8 +270,12 @@ void iron__ktmp_remove(iron__ktmp *t)
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
-            if (unlinkat(dfd, e->d_name, 0) != 0 && errno == EISDIR)
-                unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+            struct stat st;
+            /* A folder: the kernel header's include/iron, or one the
+             * compiler made. */
+            if (unlinkat(dfd, e->d_name, 0) != 0 && errno == EISDIR &&
+                fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                remove_tree(dfd, e->d_name, &st, 1);
         }
         closedir(d);
     } else if (dfd >= 0) {

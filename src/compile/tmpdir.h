@@ -31,9 +31,9 @@ iron_status iron__ktmp_write(const char *path, const char *data, size_t len);
  * the path and the system's reason; IRON_ENOMEM. */
 iron_status iron__ktmp_read(const char *path, char **data, size_t *len);
 
-/* Removes every file in the directory, then the directory, and frees
- * t->dir.  Does nothing for a directory never created.  Errors are
- * ignored: there is nothing better to do with them at this point. */
+/* Removes every file and folder in the directory, then the directory,
+ * and frees t->dir.  Does nothing for a directory never created.  Errors
+ * are ignored: there is nothing better to do with them at this point. */
 void iron__ktmp_remove(iron__ktmp *t);
 
 #endif

@@ -16,13 +16,15 @@
  * specialization's kernel.  Headers a kernel includes are not known
  * before compiling, so an entry records each included file's size and
  * content hash, and a hit whose headers changed is a miss that rebuilds
- * ("header changed").
+ * ("header changed").  The library's own <iron/iron_kernel.h> is the
+ * exception: its text is built in, so its hash is part of the key.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache/cache.h"
+#include "compile/kheader.h"
 #include "core/log.h"
 #include "jit/jit.h"
 #include "jit/payload.h"
@@ -62,8 +64,11 @@ void iron__jit_kernel_text(const iron_jit *j, const iron_kernel *k,
 static void spec_text(const iron_jit *j, const iron_program *p, iron__str *s)
 {
     const iron_device_info *dv = &p->dev;
-    iron__str_printf(s, "iron-spec %s format %d\n", iron_version(),
-                     IRON__CACHE_FORMAT);
+    /* The built-in <iron/iron_kernel.h> is not among a kernel's recorded
+     * headers (it lives in the build's temporary folder): its hash is. */
+    iron__str_printf(s, "iron-spec %s format %d kernel-header %016llx\n",
+                     iron_version(), IRON__CACHE_FORMAT,
+                     (unsigned long long)iron__kheader_hash());
     iron__str_printf(s,
                      "device %s %s cols %d rows %d compute %u/%u/%d/%d/%d/%d "
                      "memtile %u/%d/%d/%d/%d shim %d/%d/%d/%d locks %d\n",
