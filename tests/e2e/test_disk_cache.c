@@ -587,7 +587,7 @@ TEST_TIMEOUT(dcache_hit_in_new_process, 60)
 /* ---- 2. one entry per parameter value and shape ------------------------- */
 
 /* Each variant runs in a process of its own: within one jit, variants
- * that differ only in shapes share the kernels already loaded (kshare.c)
+ * that differ only in shapes share the kernels already loaded (src/kstore/shared.c)
  * and never reach the disk. */
 TEST_TIMEOUT(dcache_entry_per_value_and_shape, 60)
 {
@@ -1575,7 +1575,7 @@ TEST_TIMEOUT(dcache_log_lines, 60)
     ASSERT_CONTAINS(line, "int32[128] (was int32[64])");
     expect_stage_times(line);
     ASSERT_EQ(log_count(r, "jit", "built ("), 3);
-    /* The new shape shares the kernels of the first build (kshare.c):
+    /* The new shape shares the kernels of the first build (src/kstore/shared.c):
      * only the two others reach the disk. */
     ASSERT_EQ(r->st.kernel_shares, 1);
     ASSERT_EQ(log_count(r, "cache", "miss"), 2);
