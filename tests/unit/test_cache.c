@@ -1149,8 +1149,7 @@ TEST(cache_allocation_failures)
  * (the jit then keeps its kernels in memory, with a warning). */
 TEST(cache_refuses_a_folder_others_can_write)
 {
-    char dir[] = "/tmp/iron-cache-perm-XXXXXX";
-    ASSERT(mkdtemp(dir) != NULL);
+    const char *dir = temp_dir();
     ASSERT_EQ(chmod(dir, 0777), 0);
     iron__cache *c = (iron__cache *)1;
     ASSERT_FAILS(iron__cache_open(&c, dir, 0), IRON_EIO,
