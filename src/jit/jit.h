@@ -5,8 +5,9 @@
  *
  * The call path (launch.c) is:  validate tensors -> resolve parameters ->
  * digest of the signature -> lookup with an exact comparison (table.c) ->
- * on a miss, build (spec.c: design -> verify -> place -> compile -> load)
- * -> run on the device.  A warm call builds no strings and touches no disk.
+ * on a miss, build (spec.c: design -> verify -> place -> kernels from the
+ * kernel store, src/kstore -> load) -> run on the device.  A warm call
+ * builds no strings and touches no disk.
  *
  * Threads.  Any number of threads may call one jit.  `lock` guards the
  * table, the LRU order, the bound values and the counters, and is held
