@@ -19,8 +19,8 @@
 
 #include "cache/cache.h"
 #include "cli.h"
-#include "core/env.h"
 #include "iron/iron.h"
+#include "kstore/tools.h"
 
 static const char cache_usage[] =
     "usage: iron cache COMMAND [--dir DIR]\n"
@@ -269,7 +269,7 @@ static void verify_one(const iron__cache_entry *e, void *ctx)
 static int cmd_verify(const char *dir, const char *path)
 {
     verify_tally t = { 0, 0, 0 };
-    if (iron__cache_verify_dir(dir, verify_one, &t) != IRON_OK)
+    if (iron__kstore_verify_dir(dir, verify_one, &t) != IRON_OK)
         return fail();
     uint64_t n = t.valid + t.damaged + t.foreign;
     printf("%" PRIu64 " %s checked in %s: %" PRIu64 " valid, %" PRIu64
@@ -294,20 +294,15 @@ static int cmd_info(const char *dir, const char *path)
     printf("%-8s %" PRIu64 "\n", "entries", entries);
     printf("%-8s %s (%" PRIu64 " bytes)\n", "size",
            size_text(bytes, sz, sizeof sz), bytes);
-    /* The cap a program would use without its own option: the same
-     * strict reading as the library's (a bad IRON_CACHE_MAX warns). */
-    const char *env = getenv("IRON_CACHE_MAX");
-    uint64_t parsed = 0;
-    int from_env = env && *env &&
-                   iron__parse_bytes(env, UINT64_MAX, &parsed) == 0 &&
-                   parsed != 0;
-    uint64_t cap = iron__cache_env_max_bytes();
-    if (cap == 0)
-        cap = IRON__CACHE_DEFAULT_MAX_BYTES;
+    /* The cap a program would use without its own option, decided as the
+     * library decides it (a bad IRON_CACHE_MAX warns). */
+    iron__cache_settings cs;
+    iron__cache_settings_resolve(1, dir, 0, &cs);
     printf("%-8s %s (%s; a program adding an entry evicts the least "
            "recently used beyond it)\n", "cap",
-           size_text(cap, sz, sizeof sz),
-           from_env ? "from IRON_CACHE_MAX" : "default");
+           size_text(cs.max_bytes, sz, sizeof sz),
+           strcmp(cs.max_from, "IRON_CACHE_MAX") == 0 ? "from IRON_CACHE_MAX"
+                                                      : "default");
     return 0;
 }
 
@@ -328,7 +323,7 @@ static int cmd_prune(const char *dir, const char *path, uint64_t max_bytes)
 {
     uint64_t removed = 0, damaged = 0, entries = 0, bytes = 0;
     char sz[32], dmg[48] = "";
-    if (iron__cache_prune_dir(dir, max_bytes, &removed, &damaged) !=
+    if (iron__kstore_prune_dir(dir, max_bytes, &removed, &damaged) !=
             IRON_OK ||
         iron_cache_info(dir, &entries, &bytes) != IRON_OK)
         return fail();

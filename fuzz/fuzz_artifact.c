@@ -6,7 +6,7 @@
  * input is written to a temporary file and loaded with
  * iron_jit_load_artifact; inputs that start with the kernel payload's
  * magic ("IRONPAY1") are also given straight to the payload decoder
- * (iron__payload_decode), which a file only reaches with valid checksums.
+ * (iron__kstore_payload_decode), which a file only reaches with valid checksums.
  * Properties: no crash, no undefined behaviour, no leak; a load is
  * IRON_OK or fails with a message.  The jit is remade after 64 successful
  * loads so that its artifact list stays short.
@@ -31,7 +31,7 @@
 #include "core/core.h"
 #include "fuzz.h"
 #include "iron/iron.h"
-#include "jit/payload.h"
+#include "kstore/payload.h"
 
 static const char copy_src[] =
     "#include <stdint.h>\n"
@@ -104,7 +104,7 @@ static void write_seeds(const char *dir)
     fprintf(stderr, "fuzz_artifact: %s is %zu bytes\n", file, n);
     /* The payload starts at its magic (a heuristic that is good enough
      * for a seed; the target itself knows no layout). */
-    const unsigned char *pay = memmem(buf, n, IRON__PAYLOAD_MAGIC, 8);
+    const unsigned char *pay = memmem(buf, n, IRON__KSTORE_PAYLOAD_MAGIC, 8);
     if (pay) {
         snprintf(file, sizeof file, "%s/payload", dir);
         fuzz_write_file(file, pay, n - (size_t)(pay - buf));
@@ -155,15 +155,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         make_jit();
     }
 
-    if (size >= 8 && memcmp(data, IRON__PAYLOAD_MAGIC, 8) == 0) {
+    if (size >= 8 && memcmp(data, IRON__KSTORE_PAYLOAD_MAGIC, 8) == 0) {
         /* A copy of exactly size bytes, so that ASan sees any overread. */
         unsigned char *copy = malloc(size);
         FUZZ_CHECK(copy, "out of memory");
         memcpy(copy, data, size);
-        iron__payload pl;
+        iron__kstore_payload pl;
         const char *why = NULL;
-        iron_status sp = iron__payload_decode(copy, size, &pl, &why);
-        FUZZ_FAILED_WITH_MESSAGE(sp, "iron__payload_decode");
+        iron_status sp = iron__kstore_payload_decode(copy, size, &pl, &why);
+        FUZZ_FAILED_WITH_MESSAGE(sp, "iron__kstore_payload_decode");
         if (verbose)
             fprintf(stderr, "fuzz_artifact: decode: %s\n",
                     sp == IRON_OK ? "ok" : why);
@@ -174,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(pl.nobjs >= 0 && pl.nobjs <= pl.nkernels,
                        "decoded %d objects for %d kernels", pl.nobjs,
                        pl.nkernels);
-        iron__payload_free(&pl);
+        iron__kstore_payload_free(&pl);
         free(copy);
     }
     return 0;

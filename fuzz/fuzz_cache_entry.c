@@ -9,7 +9,7 @@
  *         FUZZ_KEY_TEXT);
  *   odd:  iron__cache_put writes a well-formed entry whose key text, name,
  *         signature and payload come from the input (so the payload decoder
- *         behind iron__cache_verify_dir sees fuzzed payloads with good
+ *         behind iron__kstore_verify_dir sees fuzzed payloads with good
  *         checksums), then up to 7 edits (flip a byte, truncate, append)
  *         are made to the file, and the entry is read back with its own key
  *         text or another one.
@@ -45,6 +45,7 @@
 #include "cache/entry.h"
 #include "core/core.h"
 #include "fuzz.h"
+#include "kstore/tools.h"
 
 #define FUZZ_KEY_HI 0x0123456789abcdefull
 #define FUZZ_KEY_LO 0xfedcba9876543210ull
@@ -338,8 +339,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(full.entries == 1 && full.valid == 1,
                    "a hit entry is listed as %d entries, %d valid",
                    full.entries, full.valid);
-    sl = iron__cache_verify_dir(folder, count_entry, &verified);
-    FUZZ_FAILED_WITH_MESSAGE(sl, "iron__cache_verify_dir");
+    sl = iron__kstore_verify_dir(folder, count_entry, &verified);
+    FUZZ_FAILED_WITH_MESSAGE(sl, "iron__kstore_verify_dir");
     uint64_t entries = 0, bytes = 0;
     sl = iron__cache_info(cache, &entries, &bytes);
     FUZZ_FAILED_WITH_MESSAGE(sl, "iron__cache_info");

@@ -67,6 +67,28 @@ char *iron__cache_default_dir(char *buf, size_t len);
  * the default applies. */
 uint64_t iron__cache_env_max_bytes(void);
 
+/* ---- settings (settings.c) ------------------------------------------------
+ * Whether a program uses the disk cache, where, and how large it may
+ * grow: the caller's choice (a jit's options, the CLI's --dir), else the
+ * environment (IRON_CACHE, IRON_CACHE_DIR, IRON_CACHE_MAX), else the
+ * defaults -- decided here and nowhere else. */
+typedef struct iron__cache_settings {
+    int enabled;               /* 1: use the disk cache */
+    char dir[4096];            /* the folder; "" when none can be named */
+    const char *no_dir;        /* then why not (static text), else NULL */
+    uint64_t max_bytes;        /* the cap, never 0 */
+    const char *max_from;      /* "option", "IRON_CACHE_MAX" or "default" */
+} iron__cache_settings;
+
+/* disk_cache: 1 on, -1 off, 0 on unless IRON_CACHE=0.  dir: NULL for the
+ * default folder (iron__cache_default_dir).  max_bytes: 0 for
+ * $IRON_CACHE_MAX or the default.  When the cache is off, the folder and
+ * the cap are not looked up (a bad IRON_CACHE_MAX warns only a program
+ * that uses the cache). */
+void iron__cache_settings_resolve(int disk_cache, const char *dir,
+                                  uint64_t max_bytes,
+                                  iron__cache_settings *out);
+
 /* Reads the entry for key, whose full key text must be text[0 .. text_len)
  * exactly.  On a hit, *payload (iron__malloc'd, caller frees) and *len
  * are set and IRON_OK is returned; the entry's last use is refreshed.  A
@@ -91,8 +113,8 @@ iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
                             const char *name, const char *signature,
                             const void *payload, size_t len);
 
-/* A check of a payload beyond its checksum (the jit's decoder, for the
- * tools): 0 when usable, else -1 with the reason in why. */
+/* A check of a payload beyond its checksum (the kernel store's decoder,
+ * for the tools): 0 when usable, else -1 with the reason in why. */
 typedef int (*iron__cache_check_fn)(const void *payload, size_t len,
                                     char *why, size_t why_len);
 
@@ -131,18 +153,6 @@ iron_status iron__cache_clear(iron__cache *c);
 iron_status iron__cache_prune(iron__cache *c, uint64_t max_bytes,
                               iron__cache_check_fn check, uint64_t *removed,
                               uint64_t *damaged);
-
-/* For `iron cache verify`: opens the existing folder dir (NULL: the
- * default) and lists it fully checked, payloads judged by the jit's
- * decoder.  A folder that does not exist has no entries. */
-iron_status iron__cache_verify_dir(const char *dir,
-                                   void (*fn)(const iron__cache_entry *e,
-                                              void *ctx),
-                                   void *ctx);
-/* For `iron cache prune`: iron__cache_prune on the existing folder dir,
- * with the jit's decoder. */
-iron_status iron__cache_prune_dir(const char *dir, uint64_t max_bytes,
-                                  uint64_t *removed, uint64_t *damaged);
 
 /* "0123...ef" (32 hex digits) into buf (33 bytes). */
 char *iron__cache_key_hex(iron__cache_key k, char *buf);

@@ -16,7 +16,6 @@
 
 #include "cache/dir.h"
 #include "core/core.h"
-#include "core/env.h"
 
 /* Copies "<a><b>" into buf; an empty buf when it does not fit, since a
  * cut path would name some other folder. */
@@ -51,14 +50,6 @@ char *iron__cache_default_dir(char *buf, size_t len)
         return join(buf, len, res->pw_dir, "/.cache/iron");
     buf[0] = '\0';
     return buf;
-}
-
-/* Strict (core/env.h): "1e400" or "100MB" is a warning and the default,
- * never a half-read number or an out-of-range conversion. */
-uint64_t iron__cache_env_max_bytes(void)
-{
-    return iron__env_bytes("IRON_CACHE_MAX", UINT64_MAX,
-                           IRON__CACHE_DEFAULT_MAX_BYTES);
 }
 
 /* mkdir -p with mode 0700 (the cache holds code this user will load, so

@@ -1,7 +1,7 @@
 /*
  * entry.h - the cache layer's on-disk entry format: file names, the fixed
  * little-endian header, and reading plus validating an entry file.
- * Artifacts (jit/artifact.c) are files in the same format.
+ * Artifacts (kstore/artifact.c) are files in the same format.
  *
  * Layout of "<32 hex digits>.iron" (all integers little-endian), format 3:
  *

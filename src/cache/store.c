@@ -1,17 +1,17 @@
 /*
  * store.c - the cache layer's reads and writes: get (lock-free, validated,
- * refreshes last use) and put (temporary file, fsync, rename, fsync of the
- * folder, then eviction down to the cap).
+ * refreshes last use) and put (published by the one atomic write,
+ * atomic.h, then eviction down to the cap).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cache/atomic.h"
 #include "cache/dir.h"
 #include "cache/evict.h"
 #include "cache/file.h"
@@ -97,46 +97,28 @@ iron_status iron__cache_get(iron__cache *c, iron__cache_key key,
     return IRON_OK;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0) {
-            errno = ENOSPC;
-            return -1;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
+/* What an entry file holds, for the body of the atomic write. */
+typedef struct entry_parts {
+    const unsigned char *head;
+    const char *text;
+    size_t text_len;
+    const void *payload;
+    size_t len;
+} entry_parts;
 
-/* Creates "<key>.tmp.<pid>.<random>" exclusively, so that concurrent
- * writers (other processes, or threads of this one) never share a
- * temporary file.  Returns the descriptor, or -1 with errno set. */
-static int create_temp(iron__cache *c, iron__cache_key key, char *tmp)
+static iron_status entry_body(iron__cache_out *o, void *ctx)
 {
-    char hex[33];
-    iron__cache_key_hex(key, hex);
-    for (int attempt = 0; attempt < 16; attempt++) {
-        uint64_t r;
-        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
-            r = (uint64_t)iron__cache_now_ns() ^
-                ((uint64_t)(uintptr_t)&r << 16) ^ (uint64_t)attempt;
-        snprintf(tmp, IRON__CACHE_FNAME_MAX, "%s%s%ld.%016llx", hex,
-                 IRON__CACHE_TMP_INFIX, (long)getpid(), (unsigned long long)r);
-        int fd = openat(c->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                        0600);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    errno = EEXIST;
-    return -1;
+    const entry_parts *e = ctx;
+    iron__cache_out_put(o, e->head, IRON__CACHE_HEADER_BYTES);
+    iron__cache_out_put(o, e->text, e->text_len);
+    iron__cache_out_put(o, e->payload, e->len);
+    /* Last use is the entry's creation: set once everything is written
+     * (and flushed, so that no later write moves the time again). */
+    if (!o->err && fflush(o->f) != 0)
+        o->err = errno ? errno : EIO;
+    if (!o->err)
+        touch(fileno(o->f));
+    return IRON_OK;
 }
 
 /* On any failure the temporary file is removed, and the old entry for the
@@ -149,7 +131,7 @@ iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
                             const char *name, const char *signature,
                             const void *payload, size_t len)
 {
-    char fname[IRON__CACHE_FNAME_MAX], tmp[IRON__CACHE_FNAME_MAX];
+    char fname[IRON__CACHE_FNAME_MAX];
     unsigned char head[IRON__CACHE_HEADER_BYTES];
     iron__cache_header h;
     if ((!payload && len) || (!text && text_len))
@@ -172,50 +154,18 @@ iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
                             payload, len);
     iron__cache_header_encode(&h, head);
 
-    int fd = create_temp(c, key, tmp);
-    if (fd < 0)
-        return iron__fail(IRON_EIO,
-                          "cannot write the cache entry '%s/%s': creating "
-                          "'%s': %s", c->dir, fname, tmp, strerror(errno));
-    const char *step;
-    if (write_all(fd, head, sizeof head) != 0 ||
-        write_all(fd, text, text_len) != 0 ||
-        write_all(fd, payload, len) != 0) {
-        step = "write";
-        goto fail;
-    }
-    touch(fd);
-    /* The data must be on disk before the name points at it, or a crash
-     * could leave a complete-looking name over missing blocks. */
-    if (fsync(fd) != 0) {
-        step = "fsync";
-        goto fail;
-    }
-    /* close() can report a delayed write error (NFS). */
-    int rc = close(fd);
-    fd = -1;
-    if (rc != 0) {
-        step = "close";
-        goto fail;
-    }
-    if (renameat(c->dfd, tmp, c->dfd, fname) != 0) {
-        step = "rename";
-        goto fail;
-    }
-    /* Makes the rename itself durable.  Some file systems refuse fsync on
-     * a folder; the entry is published either way and a crash before the
-     * folder reaches the disk only loses it (a miss), never corrupts it. */
-    fsync(c->dfd);
+    char hex[33], shown[4096 + IRON__CACHE_FNAME_MAX];
+    iron__cache_key_hex(key, hex);
+    snprintf(shown, sizeof shown, "%s/%s", c->dir, fname);
+    entry_parts parts = { head, text, text_len, payload, len };
+    /* Temporaries are "<key>.tmp.<pid>.<random>": eviction recognises
+     * them (entry.h) and removes those a crash left behind. */
+    iron__cache_atomic a = { .dirfd = c->dfd, .name = fname, .stem = hex,
+                             .what = "cache entry", .shown = shown,
+                             .mode = 0600, .sync_folder = 1 };
+    iron_status s = iron__cache_write_atomic(&a, entry_body, &parts);
+    if (s != IRON_OK)
+        return s;
     iron__cache_evict(c, c->max_bytes, &key, NULL);
     return IRON_OK;
-
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlinkat(c->dfd, tmp, 0);
-    return iron__fail(IRON_EIO,
-                      "cannot write the cache entry '%s/%s': %s of '%s' "
-                      "failed: %s (nothing was published)",
-                      c->dir, fname, step, tmp, strerror(e));
 }

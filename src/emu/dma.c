@@ -340,7 +340,7 @@ static void choose_step(emu_mover *em, int prof)
     }
 }
 
-/* `prof` is a constant in each caller (see loop_run in core.c). */
+/* `prof` is a constant in each caller (see loop_run in worker.c). */
 static inline void mover_run(emu_inst *in, emu_task *t, const int prof)
 {
     emu_mover *em = (emu_mover *)t;

@@ -94,7 +94,7 @@ struct emu_task {
                               task pumped by its partner leaves its entry
                               behind, skipped when popped) */
     int pump;              /* a whole-object mover its partner worker may
-                              run in place (core.c) */
+                              run in place (worker.c) */
     int is_worker;         /* an emu_worker, else an emu_mover */
     int shared;            /* uses a shared pool: other lanes may wake it */
     emu_lane *lane;        /* the lane (thread) that runs it */
@@ -535,7 +535,7 @@ iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state);
 /* sched.c: words a multi-lane deadlock or timeout (over every task). */
 void iron__emu_phase_fail(emu_inst *in, int why);
 
-/* core.c */
+/* worker.c */
 iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index);
 void iron__emu_worker_fini(emu_worker *ew);
 void iron__emu_barrier_set(emu_barrier *b, int value);

@@ -73,7 +73,7 @@ static void stall_what(const emu_inst *in, int why, int awaited, int ops,
 }
 
 /* Takes the next task off the ready ring and marks it running; NULL for
- * an entry left behind by a task its partner ran in place (core.c). */
+ * an entry left behind by a task its partner ran in place (worker.c). */
 static emu_task *pop_ready(emu_lane *l)
 {
     emu_task *t = l->ready[l->rhead];

@@ -22,14 +22,12 @@
  * "kernel" call (named by its entry point: a C identifier, which cannot
  * contain that word on its own).
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cache/atomic.h"
 #include "core/core.h"
 #include "core/log.h"
 #include "emu/trace.h"
@@ -237,69 +235,44 @@ void iron__trace_instant(iron__trace *t, int track, const char *name,
 
 /* ---- atomic file writing ------------------------------------------------ */
 
-/* A FILE that remembers the errno of its first failed write: stdio's
- * error flag alone would lose the reason (ENOSPC, EDQUOT...). */
-typedef struct sink {
-    FILE *f;
-    int err;
-} sink;
+/* The file being written (cache/atomic.h): a FILE that remembers the
+ * errno of its first failed write. */
+typedef iron__cache_out sink;
 
 static void put(sink *k, const char *p, size_t n)
 {
-    if (n && !k->err && fwrite(p, 1, n, k->f) != n)
-        k->err = errno ? errno : EIO;
+    iron__cache_out_put(k, p, n);
 }
 
 static void puts_(sink *k, const char *s)
 {
-    put(k, s, strlen(s));
+    iron__cache_out_puts(k, s);
 }
 
 typedef iron_status (*body_fn)(sink *k, const char *path, const void *ctx);
 
-static iron_status io_fail(const char *what, const char *path, int err)
+typedef struct body_call {
+    body_fn body;
+    const char *path;
+    const void *ctx;
+} body_call;
+
+static iron_status call_body(iron__cache_out *o, void *ctx)
 {
-    return iron__fail(IRON_EIO, "cannot write %s '%s': %s", what, path,
-                      strerror(err));
+    const body_call *c = ctx;
+    return c->body(o, c->path, c->ctx);
 }
 
-/* Writes `path` through a temporary file in the same folder, synced and
- * renamed over it, so that a reader (or a crash) never sees half a file.
- * The name carries the pid and a process-wide count: two threads writing
- * one path each have their own temporary file. */
+/* Writes `path` with the library's one atomic write: a temporary file in
+ * the same folder, synced and renamed over it, so that a reader (or a
+ * crash) never sees half a file. */
 static iron_status write_atomic(const char *what, const char *path,
                                 body_fn body, const void *ctx)
 {
-    static atomic_ulong seq;
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", path,
-                     (long)getpid(), atomic_fetch_add(&seq, 1));
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        return io_fail(what, path, ENAMETOOLONG);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return io_fail(what, path, errno);
-    sink k = { fdopen(fd, "w"), 0 };
-    if (!k.f) {
-        int err = errno;
-        close(fd);
-        unlink(tmp);
-        return io_fail(what, path, err);
-    }
-    iron_status s = body(&k, path, ctx);
-    if (s == IRON_OK && !k.err && fflush(k.f) != 0)
-        k.err = errno ? errno : EIO;
-    if (s == IRON_OK && !k.err && fsync(fileno(k.f)) != 0)
-        k.err = errno;
-    if (fclose(k.f) != 0 && !k.err)
-        k.err = errno ? errno : EIO;
-    if (s == IRON_OK && !k.err && rename(tmp, path) != 0)
-        k.err = errno;
-    if (s == IRON_OK && k.err)
-        s = io_fail(what, path, k.err);
-    if (s != IRON_OK)
-        unlink(tmp);
-    return s;
+    body_call c = { body, path, ctx };
+    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path, .what = what,
+                             .mode = 0644 };
+    return iron__cache_write_atomic(&a, call_body, &c);
 }
 
 /* ---- trace-event JSON --------------------------------------------------- */

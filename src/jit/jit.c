@@ -4,7 +4,6 @@
  * freeing with every specialization it holds.
  */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "jit/jit.h"
@@ -42,11 +41,10 @@ IRON_API void iron_jit_free(iron_jit *j)
 {
     if (!j)
         return;
+    /* Specializations first: they give their kernel objects back to the
+     * store, which frees the rest. */
     iron__jit_table_free_all(j);
-    iron__jit_kshare_sweep(j, 1);
-    iron__jit_cache_close(j);
-    iron__jit_artifacts_free(j);
-    iron__free(j->cache_dir);
+    iron__kstore_free(j->kstore);
     free_decls(j);
     iron__free(j->name);
     iron__free(j->cflags);
@@ -103,22 +101,23 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
     j->max_resident = OPTS_HAS(opts, max_resident) && opts->max_resident
                           ? opts->max_resident
                           : iron__jit_default_max_resident();
-    /* The disk cache: the option wins, then IRON_CACHE=0 turns it off. */
-    const char *env_cache = getenv("IRON_CACHE");
-    j->cache_mode = opts->disk_cache > 0    ? 1
-                    : opts->disk_cache < 0  ? 0
-                    : env_cache && strcmp(env_cache, "0") == 0 ? 0
-                                                              : 1;
-    j->cache_max = opts->cache_max_bytes;
-    if (opts->cache_dir && !(j->cache_dir = iron__strdup(opts->cache_dir))) {
-        s = iron__fail(IRON_ENOMEM, "out of memory");
-        goto fail;
-    }
     j->stats.size = sizeof j->stats;
     if (!j->name || (opts->cflags && !j->cflags)) {
         s = iron__fail(IRON_ENOMEM, "out of memory");
         goto fail;
     }
+    /* The cache settings (option, else environment, else default) are
+     * resolved here, once, by the store. */
+    iron__kstore_config kc = {
+        .name = j->name,
+        .cflags = j->cflags,
+        .disk_cache = opts->disk_cache,
+        .cache_dir = opts->cache_dir,
+        .cache_max_bytes = opts->cache_max_bytes,
+        .stats = &j->stats,
+    };
+    if ((s = iron__kstore_new(&kc, &j->kstore)) != IRON_OK)
+        goto fail;
     if ((s = iron__jit_parse_args(j, opts->args)) != IRON_OK)
         goto fail;
     if ((s = iron__jit_parse_params(j, opts->params ? opts->params : "")) !=

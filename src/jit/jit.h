@@ -5,8 +5,9 @@
  *
  * The call path (launch.c) is:  validate tensors -> resolve parameters ->
  * digest of the signature -> lookup with an exact comparison (table.c) ->
- * on a miss, build (spec.c: design -> verify -> place -> compile -> load)
- * -> run on the device.  A warm call builds no strings and touches no disk.
+ * on a miss, build (spec.c: design -> verify -> place -> kernels from the
+ * kernel store, src/kstore -> load) -> run on the device.  A warm call
+ * builds no strings and touches no disk.
  *
  * Threads.  Any number of threads may call one jit.  `lock` guards the
  * table, the LRU order, the bound values and the counters, and is held
@@ -24,6 +25,7 @@
 
 #include "design/design.h"
 #include "device/device.h"
+#include "kstore/kstore.h"
 #include "program/program.h"
 
 /* Bounds that keep the call path's records on the stack. */
@@ -117,22 +119,15 @@ struct iron_jit {
      * written under `lock`, or without it for pinned ones (never freed
      * before the jit). */
     struct iron_spec *_Atomic last_run;
-    /* The disk cache: opened at the first build that wants it. */
-    int cache_mode;           /* 1 on, 0 off (option, IRON_CACHE) */
-    char *cache_dir;          /* NULL: the default */
-    uint64_t cache_max;
-    struct iron__cache *cache;
-    int cache_tried;
-    /* Kernel objects shared between specializations (kshare.c). */
-    struct kshare_entry *kshare;
-    int nkshare;
-    /* Artifacts loaded with iron_jit_load_artifact. */
-    struct jit_artifact *artifacts;
+    /* Where kernel objects come from: shared ones, artifacts, the disk
+     * cache, the compiler (src/kstore).  Used under build_lock. */
+    iron__kstore *kstore;
 };
 
-/* Test hook: when nonzero every key digest (in-memory specialization
- * keys, disk-cache and artifact keys) is this constant, so tests can prove
- * that a digest collision is a miss and never a wrong kernel. */
+/* Test hook: when nonzero every in-memory specialization key digest is
+ * this constant, so tests can prove that a digest collision is a miss and
+ * never a wrong kernel (iron__kstore_test_digest does the same for disk
+ * and artifact keys). */
 extern uint64_t iron__jit_test_digest;
 
 /* table.c: the specializations in memory. */
@@ -154,13 +149,6 @@ jit_spec *iron__jit_table_evict(iron_jit *j);
 void iron__jit_table_free_all(iron_jit *j);
 /* IRON_RESIDENT_MAX, else 256. */
 int iron__jit_default_max_resident(void);
-
-/* kshare.c: under build_lock.  fill gives p every kernel object from the
- * shared ones (1), or nothing (0); add shares p's objects without state;
- * sweep drops the entries no specialization uses (all: every entry). */
-int iron__jit_kshare_fill(iron_jit *j, iron_program *p);
-void iron__jit_kshare_add(iron_jit *j, const iron_program *p);
-void iron__jit_kshare_sweep(iron_jit *j, int all);
 
 /* signature.c */
 /* A parameter or scalar (`noun`, declared in the `decl` string `text`)
@@ -225,24 +213,6 @@ iron_status iron__jit_place_only(iron_jit *j,
                                  int nargs, iron_tensor *const *args,
                                  iron__jit_placed_fn fn, void *ctx);
 
-/* kcache.c: the kernel objects of a placed program, from a loaded
- * artifact, the disk cache, or the compiler (then stored).  *how says
- * which, for the log. */
-iron_status iron__jit_kernels(iron_jit *j, iron_program *p,
-                              const char *signature, const char **how);
-/* Appends what identifies a compiled kernel (entry, source, argument
- * types, defines, flags; every field length-prefixed) to s: the kernel's
- * part of the cache key, and the identity shared kernels match on. */
-void iron__jit_kernel_text(const iron_jit *j, const iron_kernel *k,
-                           iron__str *s);
-/* (The keys of entries and artifacts are declared in payload.h.) */
-void iron__jit_cache_close(iron_jit *j);
-
-/* artifact.c */
-/* "'a.iron' was made for vadd (...)" for each loaded artifact. */
-void iron__jit_artifacts_describe(const iron_jit *j, iron__str *s);
-void iron__jit_artifacts_free(iron_jit *j);
-
 /* spec.c */
 /* reason: why it is built, for the log ("first call", "new value for
  * parameter 'op'", ...). */
@@ -255,6 +225,9 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
 void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
                             int cols, iron_tensor *const *args,
                             const iron__pval *params, char *buf, size_t len);
+/* Unloads and frees a specialization; its kernel objects go back to the
+ * kernel store (iron__kstore_release).  Under build_lock, or when the jit
+ * is freed. */
 void iron__jit_spec_free(jit_spec *s);
 /* "vadd (a: int32[4096], b: int32[4096]; tile=16, op='-'; npu2, 1 column)" */
 void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,

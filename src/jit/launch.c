@@ -305,8 +305,6 @@ static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
         iron__jit_spec_free(victims);
         victims = next;
     }
-    if (s == IRON_OK)
-        iron__jit_kshare_sweep(j, 0);
     pthread_mutex_unlock(&j->build_lock);
     *out = s == IRON_OK ? sp : NULL;
     return s;

@@ -4,7 +4,8 @@
  *   design   run the user's design function on the call's types/params
  *   verify   structural rules (src/verify/verify.c)
  *   place    tiles, pools, movers, resource checks (src/place/place.c)
- *   compile  each distinct kernel -> shared object (src/compile)
+ *   kernels  each distinct kernel's shared object, from the kernel store
+ *            (src/kstore: shared, artifact, disk cache or compiler)
  *   load     onto the device through its driver
  *
  * Every failure frees what was built (nothing half-built is cached) and
@@ -47,6 +48,7 @@ void iron__jit_spec_free(jit_spec *s)
         return;
     if (s->loaded)
         iron__drv_unload(s->dev, s->loaded);
+    iron__kstore_release(s->jit->kstore, s->prog);
     iron__program_free(s->prog);
     if (s->params)
         for (int i = 0; s->params[i].name; i++)
@@ -241,15 +243,10 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     now += ms[2];
     stage = "compile";
     uint64_t compiles = j->stats.kernel_compiles;
-    const char *how = "shared with a resident specialization";
-    if (iron__jit_kshare_fill(j, sp->prog)) {
-        j->stats.kernel_shares++;
-    } else {
-        if ((s = iron__jit_kernels(j, sp->prog, sp->signature, &how)) !=
-            IRON_OK)
-            goto fail;
-        iron__jit_kshare_add(j, sp->prog);
-    }
+    const char *how;
+    if ((s = iron__kstore_kernels(j->kstore, sp->prog, sp->signature,
+                                  &how)) != IRON_OK)
+        goto fail;
     stage = "place";
     if ((s = iron__place_kernel_data(sp->prog)) != IRON_OK)
         goto fail;

@@ -1,7 +1,7 @@
 /*
  * test_cache_safety.c - what the disk cache and artifacts refuse: a key
  * whose digest collides with another's (forced with the test hook
- * iron__jit_test_digest) is a miss, never the other's kernel; files that
+ * iron__kstore_test_digest) is a miss, never the other's kernel; files that
  * are not regular files, that are too large, owned by someone else or
  * writable by others are refused without blocking; temporary folders of
  * dead builds are swept; artifacts can be pinned to a SHA-256; and
@@ -30,7 +30,7 @@
 #include "cache/file.h"
 #include "designs/designs.h"
 #include "jit/jit.h"
-#include "jit/payload.h"
+#include "kstore/payload.h"
 #include "test.h"
 
 /* Any constant will do: every key digest becomes it. */
@@ -177,7 +177,7 @@ static iron_jit_stats do_call(const call *cl)
 static void collide_disk_child(const void *arg)
 {
     const char *dir = arg;
-    iron__jit_test_digest = COLLIDE;
+    iron__jit_test_digest = iron__kstore_test_digest = COLLIDE;
     log_start();
     /* vector_op: the str parameter op is the kernel's OP define. */
     call plus = { .dir = dir, .op = "+", .n = 128, .want = IRON_OK };
@@ -235,7 +235,7 @@ typedef struct art_args {
 static void save_plus_child(const void *arg)
 {
     const art_args *a = arg;
-    iron__jit_test_digest = COLLIDE;
+    iron__jit_test_digest = iron__kstore_test_digest = COLLIDE;
     call plus = { .op = "+", .n = 128, .save = a->art, .want = IRON_OK };
     do_call(&plus);
 }
@@ -245,7 +245,7 @@ static void save_plus_child(const void *arg)
 static void load_minus_child(const void *arg)
 {
     const art_args *a = arg;
-    iron__jit_test_digest = COLLIDE;
+    iron__jit_test_digest = iron__kstore_test_digest = COLLIDE;
     log_start();
     call minus = { .op = "-", .n = 128, .load = a->art, .want = IRON_OK };
     iron_jit_stats st = do_call(&minus);
@@ -265,7 +265,7 @@ static void load_minus_child(const void *arg)
 static void load_minus_no_cc_child(const void *arg)
 {
     const art_args *a = arg;
-    iron__jit_test_digest = COLLIDE;
+    iron__jit_test_digest = iron__kstore_test_digest = COLLIDE;
     setenv("IRON_CC", "/nonexistent/iron-test-cc", 1);
     call minus = { .op = "-", .n = 128, .load = a->art,
                    .want = IRON_ECOMPILE };
@@ -563,18 +563,19 @@ TEST(safety_payload_deps_fresh)
         le64(q, 12), q += 8;
         le64(q, XXH3_64bits("#define K 1\n", 12)), q += 8;
         le64(q, 0);
-        iron__payload p;
+        iron__kstore_payload p;
         const char *why = "";
-        ASSERT_OK(iron__payload_decode(b, n, &p, &why));
+        ASSERT_OK(iron__kstore_payload_decode(b, n, &p, &why));
         char changed[512] = "";
-        int fresh = iron__payload_deps_fresh(&p, changed, sizeof changed);
+        int fresh = iron__kstore_payload_deps_fresh(&p, changed,
+                                                    sizeof changed);
         ASSERT_EQ(fresh, i == 0);
         if (i > 0) {
             ASSERT_CONTAINS(changed, paths[i]);
             ASSERT_CONTAINS(changed, "not a regular file (a character "
                                      "device)");
         }
-        iron__payload_free(&p);
+        iron__kstore_payload_free(&p);
         free(b);
     }
     test_drop_dir(dir);
@@ -809,8 +810,9 @@ static void cache_max_child(const void *arg)
     iron_tensor *b = test_arange(IRON_INT32, 64);
     iron_tensor *c = test_zeros(IRON_INT32, 64);
     ASSERT_OK(iron_call(j, a, b, c));
-    ASSERT(j->cache != NULL);
-    ASSERT_EQ(j->cache->max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
+    const iron__cache *cache = iron__kstore_disk_cache(j->kstore);
+    ASSERT(cache != NULL);
+    ASSERT_EQ(cache->max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
     ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400' is not a byte count");
     ASSERT_CONTAINS(test_warning, "using 268435456");
     iron_tensor_free(a);
@@ -825,7 +827,9 @@ static void cache_max_child(const void *arg)
     b = test_arange(IRON_INT32, 64);
     c = test_zeros(IRON_INT32, 64);
     ASSERT_OK(iron_call(j, a, b, c));
-    ASSERT_EQ(j->cache->max_bytes, 3ull << 20);
+    cache = iron__kstore_disk_cache(j->kstore);
+    ASSERT(cache != NULL);
+    ASSERT_EQ(cache->max_bytes, 3ull << 20);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);

@@ -587,7 +587,7 @@ TEST_TIMEOUT(dcache_hit_in_new_process, 60)
 /* ---- 2. one entry per parameter value and shape ------------------------- */
 
 /* Each variant runs in a process of its own: within one jit, variants
- * that differ only in shapes share the kernels already loaded (kshare.c)
+ * that differ only in shapes share the kernels already loaded (src/kstore/shared.c)
  * and never reach the disk. */
 TEST_TIMEOUT(dcache_entry_per_value_and_shape, 60)
 {
@@ -1333,6 +1333,28 @@ TEST_TIMEOUT(dcache_artifact_runs_without_compiler, 60)
     test_drop_dir(base);
 }
 
+/* Saving goes through the one atomic write: a folder that is not there
+ * is IRON_EIO naming the artifact, and nothing is left behind. */
+TEST_TIMEOUT(dcache_artifact_save_failure_leaves_nothing, 60)
+{
+    char *base = test_cache_temp_dir("dcache", "artsave");
+    char art[1024];
+    snprintf(art, sizeof art, "%s/missing/vadd.iron-artifact", base);
+    job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.disk_cache = -1;
+    jb.save_artifact = art;
+    add_call(&jb, "+", 256);
+    result *r = run_child(&jb, NULL);
+    ASSERT_EQ(r->save_status, IRON_EIO);
+    ASSERT_CONTAINS(r->error, "cannot write the artifact");
+    ASSERT_CONTAINS(r->error, art);
+    ASSERT_CONTAINS(r->error, "nothing was published");
+    free(r);
+    ASSERT_EQ(count_files(base, NULL), 0);
+    test_drop_dir(base);
+}
+
 /* Loads path into a fresh jit named `name` in this process (loading
  * launches nothing) and expects failure with `status` and `needle`. */
 static void load_fails(const char *name, const char *path, iron_status status,
@@ -1575,7 +1597,7 @@ TEST_TIMEOUT(dcache_log_lines, 60)
     ASSERT_CONTAINS(line, "int32[128] (was int32[64])");
     expect_stage_times(line);
     ASSERT_EQ(log_count(r, "jit", "built ("), 3);
-    /* The new shape shares the kernels of the first build (kshare.c):
+    /* The new shape shares the kernels of the first build (src/kstore/shared.c):
      * only the two others reach the disk. */
     ASSERT_EQ(r->st.kernel_shares, 1);
     ASSERT_EQ(log_count(r, "cache", "miss"), 2);

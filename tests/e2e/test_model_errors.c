@@ -28,13 +28,19 @@
 #define OBJ 16
 
 
-/* Per-test knobs read by the design functions (each test runs in its own
- * child process). */
-static int g_case;
-static int64_t g_x, g_y;
-
-
-
+/* What a test tells its design: each test fills its own and hands it to
+ * the jit as the design function's user pointer (iron_jit_options.user),
+ * so a design reads only what its test gave it.  Each design's comment
+ * says which fields it reads. */
+typedef struct knobs {
+    int which;                 /* the variant of the design */
+    int64_t x, y;              /* depths, sizes, counts, barrier values */
+    int nd;                    /* a layout transform: dims, sizes, strides */
+    int64_t sz[5], st[5];
+    iron_tap tap;              /* an access pattern for a fill */
+    int pin[24][2];            /* worker i's tile; column -1: not pinned */
+    int init;                  /* a barrier's initial value */
+} knobs;
 
 static iron_tensor *arange(iron_dtype dt, int64_t n)
 {
@@ -92,6 +98,18 @@ static iron_jit *jit(iron_design_fn fn, const char *name, const char *args,
     iron_jit *j = NULL;
     iron_jit_options o = { .size = sizeof o, .name = name, .args = args,
                            .params = params };
+    ASSERT_OK(iron_jit_create(&j, fn, &o));
+    return j;
+}
+
+/* A jit whose design reads kn (which stays the caller's, and must live
+ * as long as the jit). */
+static iron_jit *jit_for(knobs *kn, iron_design_fn fn, const char *name,
+                         const char *args, const char *params)
+{
+    iron_jit *j = NULL;
+    iron_jit_options o = { .size = sizeof o, .name = name, .args = args,
+                           .params = params, .user = kn };
     ASSERT_OK(iron_jit_create(&j, fn, &o));
     return j;
 }
@@ -156,20 +174,20 @@ static const char add1_src[] =
  * ======================================================================== */
 
 /* in -> worker 'copy' -> out, objects of OBJ int32; the consumer endpoint
- * of 'in' gets depth g_x (and the producer of 'out' depth g_y). */
+ * of 'in' gets depth kn->x (and the producer of 'out' depth kn->y). */
 static int depth_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_handle *ic = iron_fifo_cons(in), *op = iron_fifo_prod(out);
-    iron_status s = iron_handle_set_depth(ic, (int)g_x);
-    if (g_x < 1 || g_x > 16) {
+    iron_status s = iron_handle_set_depth(ic, (int)kn->x);
+    if (kn->x < 1 || kn->x > 16) {
         ASSERT_EQ(s, IRON_EINVAL);
         ASSERT_CONTAINS(iron_last_error(), "fifo 'in' (consumer): depth");
     }
-    iron_handle_set_depth(op, (int)g_y);
+    iron_handle_set_depth(op, (int)kn->y);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
                     IRON_ARGS(iron_use(ic), iron_use(op), iron_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
@@ -179,28 +197,29 @@ static int depth_design(iron_design *d, void *user)
 
 TEST(rule_fifo_endpoint_depth_range)
 {
-    iron_jit *j = jit(depth_design, "depth", "in a: int32[N], out b: int32[N]",
-                      NULL);
+    knobs kn = { 0 };
+    iron_jit *j = jit_for(&kn, depth_design, "depth",
+                          "in a: int32[N], out b: int32[N]", NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
-    g_x = 0;
-    g_y = 2;
+    kn.x = 0;
+    kn.y = 2;
     ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
     ASSERT_MSG("fifo 'in' (consumer): depth 0; expected 1 to 16");
     ASSERT_MSG("depth (a: int32[64]");
     assert_rejected_before_run(j, b);
-    g_x = 17;
+    kn.x = 17;
     ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
     ASSERT_MSG("fifo 'in' (consumer): depth 17; expected 1 to 16");
     assert_rejected_before_run(j, b);
-    g_x = 2;
-    g_y = -1;
+    kn.x = 2;
+    kn.y = -1;
     ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
     ASSERT_MSG("fifo 'out' (producer): depth -1; expected 1 to 16");
     assert_rejected_before_run(j, b);
     /* In range, and different per endpoint (1 + 15 buffers: the tile's
      * 16 buffer descriptors). */
-    g_x = 1;
-    g_y = 15;
+    kn.x = 1;
+    kn.y = 15;
     ASSERT_OK(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), i);
@@ -234,7 +253,7 @@ static const char acq_src[] =
  * for acquire is the endpoint's depth. */
 static int acq_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 4);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
@@ -245,24 +264,27 @@ static int acq_design(iron_design *d, void *user)
     iron_worker_new(d, "greedy", k, 1,
                     IRON_ARGS(iron_use_acquire(ic, 2),
                               iron_use(iron_fifo_prod(out)),
-                              iron_int(g_x), iron_int(g_y), iron_int(OBJ)));
+                              iron_int(kn->x), iron_int(kn->y),
+                              iron_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1,
                   iron_tap_linear(iron_design_arg_numel(d, 1)), IRON_WAIT);
     return 0;
 }
 
-static iron_jit *acq_jit(void)
+static iron_jit *acq_jit(knobs *kn)
 {
-    return jit(acq_design, "acq", "in a: int32[N], out b: int32[M]", NULL);
+    return jit_for(kn, acq_design, "acq", "in a: int32[N], out b: int32[M]",
+                   NULL);
 }
 
 TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
 {
-    iron_jit *j = acq_jit();
+    knobs kn = { 0 };
+    iron_jit *j = acq_jit(&kn);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
-    g_x = 3; /* > the consumer endpoint's 2 buffers (the fifo has 4) */
-    g_y = 1;
+    kn.x = 3; /* > the consumer endpoint's 2 buffers (the fifo has 4) */
+    kn.y = 1;
     for (int call = 0; call < 2; call++) {
         ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ERUNTIME);
@@ -274,8 +296,8 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     ASSERT_EQ(stats(j).builds, 1);
     /* acquire(0) is outside 1..depth too. */
     iron_jit_free(j);
-    j = acq_jit();
-    g_x = 0;
+    j = acq_jit(&kn);
+    kn.x = 0;
     ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
     ASSERT_MSG("worker 'greedy' on tile (0,2): acquire(0) on fifo 'in' (consumer)");
@@ -283,9 +305,9 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     /* Taking exactly the endpoint's depth is fine: two objects in, the
      * first of each pair out. */
     iron_jit_free(j);
-    j = acq_jit();
-    g_x = 2;
-    g_y = 2;
+    j = acq_jit(&kn);
+    kn.x = 2;
+    kn.y = 2;
     iron_tensor *c = sentinel(IRON_INT32, 32);
     ASSERT_OK(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, c)));
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
@@ -300,10 +322,11 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
 
 TEST_TIMEOUT(rule_core_release_more_than_held, 20)
 {
-    iron_jit *j = acq_jit();
+    knobs kn = { 0 };
+    iron_jit *j = acq_jit(&kn);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
-    g_x = 1;
-    g_y = 2; /* holds 1, releases 2 */
+    kn.x = 1;
+    kn.y = 2; /* holds 1, releases 2 */
     for (int call = 0; call < 2; call++) {
         ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ERUNTIME);
@@ -312,8 +335,8 @@ TEST_TIMEOUT(rule_core_release_more_than_held, 20)
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     }
     iron_jit_free(j);
-    j = acq_jit();
-    g_y = -1;
+    j = acq_jit(&kn);
+    kn.y = -1;
     ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
     ASSERT_MSG("release(-1) on fifo 'in' (consumer), which holds 1");
@@ -461,7 +484,7 @@ TEST_TIMEOUT(rule_core_sliding_window_order, 20)
 }
 
 /* One core body using both ends of fifo 'loop': it writes 2x into the
- * loop and reads it back to emit 2x + 1.  With g_case set, a layout
+ * loop and reads it back to emit 2x + 1.  With kn->which set, a layout
  * transform is put on one end of the loop, which has no DMA. */
 static const char loop_src[] =
     "#include <stdint.h>\n"
@@ -488,16 +511,16 @@ enum { LOOP_PLAIN, LOOP_DIMS_FROM, LOOP_DIMS_TO };
 
 static int loop_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *lo = iron_fifo_new(d, "loop", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_handle *lp = iron_fifo_prod(lo), *lc = iron_fifo_cons(lo);
     const int64_t sizes[2] = { 4, 4 }, strides[2] = { 1, 4 };
-    if (g_case == LOOP_DIMS_FROM)
+    if (kn->which == LOOP_DIMS_FROM)
         ASSERT_OK(iron_handle_set_dims(lc, 2, sizes, strides));
-    if (g_case == LOOP_DIMS_TO)
+    if (kn->which == LOOP_DIMS_TO)
         ASSERT_OK(iron_handle_set_dims(lp, 2, sizes, strides));
     iron_kernel *k = iron_core_new(d, "loopback", loop_src,
                                    "fifo, fifo, fifo, fifo, int32");
@@ -512,8 +535,9 @@ static int loop_design(iron_design *d, void *user)
 
 TEST_TIMEOUT(rule_core_producer_and_consumer_on_one_tile, 20)
 {
-    g_case = LOOP_PLAIN;
-    iron_jit *j = jit(loop_design, "loop", "in a, out b", NULL);
+    knobs kn = { 0 };
+    kn.which = LOOP_PLAIN;
+    iron_jit *j = jit_for(&kn, loop_design, "loop", "in a, out b", NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
@@ -561,7 +585,7 @@ enum {
  * asserts the builder call's own status and message where it fails. */
 static int link_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(24), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(24), 2);
     iron_kernel *k = copy_kernel(d, IRON_INT32);
@@ -574,7 +598,7 @@ static int link_design(iron_design *d, void *user)
     iron_fifo *parts[9] = { 0 };
     iron_handle *ic = iron_fifo_cons(in);
     iron_status s = IRON_OK;
-    switch (g_case) {
+    switch (kn->which) {
     case L_SPLIT_SUM_SMALL:
         s = iron_fifo_split(d, ic, 2, names, off, sh, NULL, parts);
         break;
@@ -683,11 +707,11 @@ static int link_design(iron_design *d, void *user)
     return 0;
 }
 
-static void link_case(int which, iron_status want)
+static void link_case(knobs *kn, int which, iron_status want)
 {
-    g_case = which;
-    iron_jit *j = jit(link_design, "links", "in a: int32[48], out b: int32[48]",
-                      NULL);
+    kn->which = which;
+    iron_jit *j = jit_for(kn, link_design, "links",
+                          "in a: int32[48], out b: int32[48]", NULL);
     iron_tensor *a = arange(IRON_INT32, 48), *b = sentinel(IRON_INT32, 48);
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
@@ -706,55 +730,59 @@ static void link_case(int which, iron_status want)
 
 TEST(rule_link_split_sizes_must_tile_the_object)
 {
-    link_case(L_SPLIT_SUM_SMALL, IRON_EDESIGN);
+    knobs kn = { 0 };
+    link_case(&kn, L_SPLIT_SUM_SMALL, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in': the pieces' sizes sum to 16 elements, the "
         "object has 24");
-    link_case(L_SPLIT_OVERLAP, IRON_EDESIGN);
+    link_case(&kn, L_SPLIT_OVERLAP, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in': pieces 0 [0, 8) and 1 [4, 12) overlap");
-    link_case(L_SPLIT_OUT_OF_RANGE, IRON_EDESIGN);
+    link_case(&kn, L_SPLIT_OUT_OF_RANGE, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in': piece 2 covers elements [20, 28), outside the "
         "24-element object");
-    link_case(L_JOIN_SUM_LARGE, IRON_EDESIGN);
+    link_case(&kn, L_JOIN_SUM_LARGE, IRON_EDESIGN);
     ASSERT_MSG("join of fifo 'out': piece 3 covers elements [24, 32), outside the "
         "24-element object");
-    link_case(L_SPLIT_TOO_MANY, IRON_EDESIGN);
+    link_case(&kn, L_SPLIT_TOO_MANY, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in' (consumer): 9 pieces; expected 1 to 8");
     test_assert_no_leaks();
 }
 
 TEST(rule_link_output_depths_in_range)
 {
-    link_case(L_SPLIT_DEPTH_NEG, IRON_EINVAL);
+    knobs kn = { 0 };
+    link_case(&kn, L_SPLIT_DEPTH_NEG, IRON_EINVAL);
     ASSERT_MSG("split of fifo 'in' (consumer): piece 1's depth is -1; expected 0 "
         "(the handle's, 2) or 1 to 16");
-    link_case(L_SPLIT_DEPTH_17, IRON_EINVAL);
+    link_case(&kn, L_SPLIT_DEPTH_17, IRON_EINVAL);
     ASSERT_MSG("fifo 'p2': depth 17; expected 1 to 16");
-    link_case(L_FORWARD_DEPTH_NEG, IRON_EINVAL);
+    link_case(&kn, L_FORWARD_DEPTH_NEG, IRON_EINVAL);
     ASSERT_MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");    test_assert_no_leaks();
 }
 
 TEST(rule_link_split_takes_consumer_join_takes_producer)
 {
-    link_case(L_SPLIT_PRODUCER, IRON_EDESIGN);
+    knobs kn = { 0 };
+    link_case(&kn, L_SPLIT_PRODUCER, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in' (producer): a split takes a consumer handle");
     ASSERT_MSG("a producer handle cannot be split");
-    link_case(L_JOIN_CONSUMER, IRON_EDESIGN);
+    link_case(&kn, L_JOIN_CONSUMER, IRON_EDESIGN);
     ASSERT_MSG("join into fifo 'out' (consumer): a join takes the producer handle");
     ASSERT_MSG("a consumer handle cannot be joined");
 }
 
 TEST(rule_link_handle_already_used)
 {
-    link_case(L_SPLIT_WORKER_HANDLE, IRON_EDESIGN);
+    knobs kn = { 0 };
+    link_case(&kn, L_SPLIT_WORKER_HANDLE, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in' (consumer): the handle is already used by "
         "worker 'copy'");
-    link_case(L_FORWARD_RUNTIME_HANDLE, IRON_EDESIGN);
+    link_case(&kn, L_FORWARD_RUNTIME_HANDLE, IRON_EDESIGN);
     ASSERT_MSG("forward of fifo 'out' (consumer): the handle is already used by "
         "the runtime sequence");
-    link_case(L_FORWARD_LINKED_HANDLE, IRON_EDESIGN);
+    link_case(&kn, L_FORWARD_LINKED_HANDLE, IRON_EDESIGN);
     ASSERT_MSG("forward of fifo 'in' (consumer): the handle is already used by a "
         "memtile link");
-    link_case(L_FILL_LINKED_HANDLE, IRON_EDESIGN);
+    link_case(&kn, L_FILL_LINKED_HANDLE, IRON_EDESIGN);
     ASSERT_MSG("fill of fifo 'fwd' (producer): the handle is already used by a "
         "memtile link");
     test_assert_no_leaks();
@@ -762,10 +790,11 @@ TEST(rule_link_handle_already_used)
 
 TEST(rule_link_output_needs_a_consumer)
 {
-    link_case(L_SPLIT_UNCONSUMED_OUTPUT, IRON_EDESIGN);
+    knobs kn = { 0 };
+    link_case(&kn, L_SPLIT_UNCONSUMED_OUTPUT, IRON_EDESIGN);
     ASSERT_MSG("links (a: int32[48], b: int32[48]; npu2, 8 columns): verify");
     ASSERT_MSG("fifo 'p2' has no consumer");
-    link_case(L_FORWARD_UNUSED_CONSUMER, IRON_EDESIGN);
+    link_case(&kn, L_FORWARD_UNUSED_CONSUMER, IRON_EDESIGN);
     ASSERT_MSG("fifo 'fwd' (consumer 1) is never used");
 }
 
@@ -822,41 +851,39 @@ enum {
     D_MEMTILE_PROD,  /* on a forward's producer (memtile) */
 };
 
-static int g_nd;
-static int64_t g_sz[5], g_st[5];
-
-static void set_dims(int nd, const int64_t *sz, const int64_t *st)
+static void set_dims(knobs *kn, int nd, const int64_t *sz,
+                     const int64_t *st)
 {
-    g_nd = nd;
+    kn->nd = nd;
     for (int i = 0; i < nd; i++) {
-        g_sz[i] = sz[i];
-        g_st[i] = st[i];
+        kn->sz[i] = sz[i];
+        kn->st[i] = st[i];
     }
 }
 
 /* T[n] -> (forward) -> worker 'copy' -> T[n], objects of 32 elements,
- * the transform g_sz/g_st on the endpoint g_case names. */
+ * the transform kn->sz/kn->st on the endpoint kn->which names. */
 static int dims_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_dtype dt = iron_design_arg_dtype(d, 0);
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(32), 2);
     iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(32), 2);
     iron_handle *fill = iron_fifo_prod(in), *src = iron_fifo_cons(in);
     iron_handle *drain = iron_fifo_cons(out), *op = iron_fifo_prod(out);
-    iron_handle *on = g_case == D_WORKER_CONS   ? src
-                      : g_case == D_WORKER_PROD ? op
-                      : g_case == D_FILL_PROD   ? fill
-                      : g_case == D_DRAIN_CONS  ? drain
+    iron_handle *on = kn->which == D_WORKER_CONS   ? src
+                      : kn->which == D_WORKER_PROD ? op
+                      : kn->which == D_FILL_PROD   ? fill
+                      : kn->which == D_DRAIN_CONS  ? drain
                                                 : NULL;
-    if (g_case == D_MEMTILE_PROD) {
+    if (kn->which == D_MEMTILE_PROD) {
         iron_fifo *fw = iron_fifo_forward(d, src, "fwd", 0);
         on = iron_fifo_prod(fw);
         src = iron_fifo_cons(fw);
     }
-    iron_status s = iron_handle_set_dims(on, g_nd, g_sz, g_st);
-    if (g_nd > IRON_TAP_MAX_DIMS) {
+    iron_status s = iron_handle_set_dims(on, kn->nd, kn->sz, kn->st);
+    if (kn->nd > IRON_TAP_MAX_DIMS) {
         /* Rejected where it is made: no tile has more than 4. */
         ASSERT_EQ(s, IRON_EDESIGN);
         snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
@@ -872,14 +899,14 @@ static int dims_design(iron_design *d, void *user)
 
 /* Runs dims_design on T[64] with the transform on endpoint `where`;
  * returns the status, with `out` left for checks (freed by the caller). */
-static iron_status dims_run(int where, iron_dtype dt, iron_tensor **out,
-                            iron_jit **jout)
+static iron_status dims_run(knobs *kn, int where, iron_dtype dt,
+                            iron_tensor **out, iron_jit **jout)
 {
-    g_case = where;
+    kn->which = where;
     char args[64];
     snprintf(args, sizeof args, "in a: %s[64], out b: %s[64]",
              iron_dtype_name(dt), iron_dtype_name(dt));
-    iron_jit *j = jit(dims_design, "dims", args, NULL);
+    iron_jit *j = jit_for(kn, dims_design, "dims", args, NULL);
     iron_tensor *a = arange(dt, 64), *b = sentinel(dt, 64);
     iron_status s = launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
     if (s != IRON_OK)
@@ -898,26 +925,27 @@ static iron_status dims_run(int where, iron_dtype dt, iron_tensor **out,
 
 TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
 {
+    knobs kn = { 0 };
     const int64_t sz4[4] = { 2, 2, 2, 4 }, st4[4] = { 16, 8, 4, 1 };
-    set_dims(4, sz4, st4);
+    set_dims(&kn, 4, sz4, st4);
     /* Four on a compute tile's consumer: rejected at verification. */
-    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): place: fifo "
         "'in' (consumer) on compute tile (0,2): dims_from_stream has 4 "
         "dimensions; at most 3 on this tile");
-    ASSERT_STATUS(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream has 4 "
         "dimensions; at most 3 on this tile");
     /* Four on a memtile are fine, and run. */
     iron_tensor *b = NULL;
-    ASSERT_OK(dims_run(D_MEMTILE_PROD, IRON_INT32, &b, NULL));
+    ASSERT_OK(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, &b, NULL));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
     /* Five: no tile takes them, rejected by iron_handle_set_dims. */
     const int64_t sz5[5] = { 2, 2, 2, 2, 2 }, st5[5] = { 16, 8, 4, 2, 1 };
-    set_dims(5, sz5, st5);
-    ASSERT_STATUS(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 5, sz5, st5);
+    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'fwd' (producer): dims_to_stream has 5 dimensions; expected 1 "
         "to 4");
     ASSERT_MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): design");
@@ -925,50 +953,52 @@ TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
 
 TEST(rule_dims_visit_exactly_one_object)
 {
+    knobs kn = { 0 };
     /* 16 of the object's 32 elements. */
-    set_dims(2, (const int64_t[]){ 4, 4 }, (const int64_t[]){ 8, 1 });
-    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 2, (const int64_t[]){ 4, 4 }, (const int64_t[]){ 8, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream visits "
         "16 elements; an object has 32");
     /* 64 visits of a 32-element object, on a memtile. */
-    set_dims(2, (const int64_t[]){ 2, 32 }, (const int64_t[]){ 0, 1 });
-    ASSERT_STATUS(dims_run(D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 2, (const int64_t[]){ 2, 32 }, (const int64_t[]){ 0, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream visits 64 "
         "elements; an object has 32");
     /* Reaching past the object: 3 * 9 + 7 = 34. */
-    set_dims(2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ 9, 1 });
-    ASSERT_STATUS(dims_run(D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ 9, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream "
         "dimension 0 (size 4, stride 9) reaches element 34; the object has "
         "32");
     /* Negative stride and zero size. */
-    set_dims(2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ -8, 1 });
-    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ -8, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("dims_from_stream dimension 0 has stride -8");
-    set_dims(2, (const int64_t[]){ 0, 8 }, (const int64_t[]){ 8, 1 });
-    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 2, (const int64_t[]){ 0, 8 }, (const int64_t[]){ 8, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("dims_from_stream dimension 0 has size 0");
 }
 
 TEST(rule_dims_32bit_granularity)
 {
+    knobs kn = { 0 };
     /* int16: a transpose moves single 2-byte elements. */
-    set_dims(2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
-    ASSERT_STATUS(dims_run(D_WORKER_CONS, IRON_INT16, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT16, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream: "
         "int16 innermost stride is 16; with 2-byte elements it must be 1 "
         "(DMA addresses count 32-bit words)");
     /* int8: runs of 2 bytes, 4 bytes apart. */
-    set_dims(3, (const int64_t[]){ 2, 8, 2 }, (const int64_t[]){ 2, 4, 1 });
-    ASSERT_STATUS(dims_run(D_MEMTILE_PROD, IRON_INT8, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 3, (const int64_t[]){ 2, 8, 2 }, (const int64_t[]){ 2, 4, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT8, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream: int8 "
         "innermost run is 2 elements (2 bytes); with 1-byte elements it must "
         "be a whole number of 4-byte words");
     /* int16 with a whole-word run and word strides is fine: swap the two
      * 16-element halves in runs of 4 elements (8 bytes). */
-    set_dims(3, (const int64_t[]){ 4, 2, 4 }, (const int64_t[]){ 4, 16, 1 });
+    set_dims(&kn, 3, (const int64_t[]){ 4, 2, 4 }, (const int64_t[]){ 4, 16, 1 });
     iron_tensor *b = NULL;
-    ASSERT_OK(dims_run(D_MEMTILE_PROD, IRON_INT16, &b, NULL));
+    ASSERT_OK(dims_run(&kn, D_MEMTILE_PROD, IRON_INT16, &b, NULL));
     for (int o = 0; o < 2; o++)
         for (int r = 0; r < 4; r++)
             for (int h = 0; h < 2; h++)
@@ -977,19 +1007,20 @@ TEST(rule_dims_32bit_granularity)
                               o * 32 + h * 16 + r * 4 + e);
     iron_tensor_free(b);
     /* For 4-byte types any innermost stride is a whole word. */
-    set_dims(2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
-    ASSERT_OK(dims_run(D_WORKER_CONS, IRON_INT32, &b, NULL));
+    set_dims(&kn, 2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
+    ASSERT_OK(dims_run(&kn, D_WORKER_CONS, IRON_INT32, &b, NULL));
     iron_tensor_free(b);
 }
 
 TEST(rule_dims_not_on_runtime_endpoints)
 {
-    set_dims(2, (const int64_t[]){ 8, 4 }, (const int64_t[]){ 1, 8 });
-    ASSERT_STATUS(dims_run(D_FILL_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    knobs kn = { 0 };
+    set_dims(&kn, 2, (const int64_t[]){ 8, 4 }, (const int64_t[]){ 1, 8 });
+    ASSERT_STATUS(dims_run(&kn, D_FILL_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'in' (producer): a layout transform on an endpoint the "
         "runtime sequence uses; give the order with the fill's access "
         "pattern");
-    ASSERT_STATUS(dims_run(D_DRAIN_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_DRAIN_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
     ASSERT_MSG("fifo 'out' (consumer): a layout transform on an endpoint the "
         "runtime sequence uses; give the order with the drain's access "
         "pattern");
@@ -1000,11 +1031,12 @@ TEST(rule_dims_not_on_runtime_endpoints)
  * own instead of sharing the producer's. */
 TEST(rule_dims_force_a_dma_on_one_tile)
 {
+    knobs kn = { 0 };
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     const int cases[] = { LOOP_DIMS_FROM, LOOP_DIMS_TO };
     for (int c = 0; c < 2; c++) {
-        g_case = cases[c];
-        iron_jit *j = jit(loop_design, "loop", "in a, out b", NULL);
+        kn.which = cases[c];
+        iron_jit *j = jit_for(&kn, loop_design, "loop", "in a, out b", NULL);
         char *text = NULL;
         ASSERT_OK(iron_jit_dump(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(a, b),
                                 &text));
@@ -1026,22 +1058,20 @@ TEST(rule_dims_force_a_dma_on_one_tile)
  * 4. Access patterns and the shim DMA's limits
  * ======================================================================== */
 
-static iron_tap g_tap;
-
-/* T[n] filled through g_tap into objects of g_x elements, copied by a
+/* T[n] filled through kn->tap into objects of kn->x elements, copied by a
  * worker, drained linearly into the output (as many elements as the fill
  * moves).  The fill's own status and message are checked in place. */
 static int tap_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_dtype dt = iron_design_arg_dtype(d, 0);
-    iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(g_x), 2);
-    iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(g_x), 2);
+    iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(kn->x), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(kn->x), 2);
     iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
                     IRON_ARGS(iron_use(iron_fifo_cons(in)),
                               iron_use(iron_fifo_prod(out)),
-                              iron_int(g_x)));
-    if (iron_rt_fill(d, iron_fifo_prod(in), 0, g_tap) != IRON_OK) {
+                              iron_int(kn->x)));
+    if (iron_rt_fill(d, iron_fifo_prod(in), 0, kn->tap) != IRON_OK) {
         snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
         return 0;
     }
@@ -1052,17 +1082,17 @@ static int tap_design(iron_design *d, void *user)
 
 /* Fills T[n_in] through `tap` (objects of obj); on success checks that
  * the output holds the tensor's elements in the pattern's order. */
-static iron_status tap_run(iron_dtype dt, int64_t n_in, int64_t obj,
-                           iron_tap tap)
+static iron_status tap_run(knobs *kn, iron_dtype dt, int64_t n_in,
+                           int64_t obj, iron_tap tap)
 {
-    g_tap = tap;
-    g_x = obj;
+    kn->tap = tap;
+    kn->x = obj;
     int64_t n_out = iron_tap_count(&tap);
     char args[96];
     snprintf(args, sizeof args, "in a: %s[%lld], out b: %s[%lld]",
              iron_dtype_name(dt), (long long)n_in, iron_dtype_name(dt),
              (long long)n_out);
-    iron_jit *j = jit(tap_design, "tap", args, NULL);
+    iron_jit *j = jit_for(kn, tap_design, "tap", args, NULL);
     iron_tensor *a = NULL, *b = sentinel(dt, n_out);
     ASSERT_OK(iron_tensor_arange(&a, dt, IRON_SHAPE(n_in), 0, 1));
     test_errmsg[0] = '\0';
@@ -1109,20 +1139,21 @@ static iron_tap tap4(int64_t off, int nd, const int64_t *sz, const int64_t *st)
 
 TEST(rule_tap_repeat_at_most_64)
 {
+    knobs kn = { 0 };
     /* Four dimensions: the outermost is the BD's repeat count. */
     const int64_t st[4] = { 0, 16, 4, 1 };
-    ASSERT_STATUS(tap_run(IRON_INT32, 64, 8,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 64, 8,
                    tap4(0, 4, (const int64_t[]){ 65, 2, 2, 2 }, st)),
            IRON_EBOUNDS);
     ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "dimension 0 repeats 65 times; the shim DMA repeats at most 64");
     ASSERT_MSG("tap (a: int32[64], b: int32[520]");
-    ASSERT_OK(tap_run(IRON_INT32, 64, 8,
+    ASSERT_OK(tap_run(&kn, IRON_INT32, 64, 8,
                       tap4(0, 4, (const int64_t[]){ 64, 2, 2, 2 }, st)));
     /* Upstream's verifier: only the iteration dimension (d3) may have
      * stride 0, so a repeat is a repeat however many dimensions the
      * pattern has ... */
-    ASSERT_STATUS(tap_run(IRON_INT32, 64, 4,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 64, 4,
                           tap4(0, 3, (const int64_t[]){ 65, 2, 2 },
                                (const int64_t[]){ 0, 4, 1 })),
                   IRON_EBOUNDS);
@@ -1130,51 +1161,53 @@ TEST(rule_tap_repeat_at_most_64)
                "repeats at most 64");
     /* ... while a strided outermost loop of three goes to d2, which has
      * no size limit. */
-    ASSERT_OK(tap_run(IRON_INT32, 260, 4,
+    ASSERT_OK(tap_run(&kn, IRON_INT32, 260, 4,
                       tap4(0, 3, (const int64_t[]){ 65, 2, 2 },
                            (const int64_t[]){ 4, 2, 1 })));
 }
 
 TEST(rule_tap_strided_sizes_at_most_1023)
 {
+    knobs kn = { 0 };
     /* Innermost size 1024 with stride 2. */
-    ASSERT_STATUS(tap_run(IRON_INT32, 2048, 16,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 2048, 16,
                    tap4(0, 2, (const int64_t[]){ 2, 1024 },
                         (const int64_t[]){ 1, 2 })),
            IRON_EBOUNDS);
     ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "dimension 1 has size 1024 with stride 2; strided sizes are at most "
         "1023");
-    ASSERT_OK(tap_run(IRON_INT32, 2048, 1023,
+    ASSERT_OK(tap_run(&kn, IRON_INT32, 2048, 1023,
                       tap4(0, 2, (const int64_t[]){ 2, 1023 },
                            (const int64_t[]){ 1, 2 })));
     /* The second-innermost too (d1), once a third loop takes d2. */
-    ASSERT_STATUS(tap_run(IRON_INT32, 270000, 16,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 270000, 16,
                    tap4(0, 3, (const int64_t[]){ 65, 1024, 2 },
                         (const int64_t[]){ 4100, 4, 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("size 1024 with stride 4; strided sizes are at most 1023");
     /* Two loops of 1024 x 2 fit: the 1024 goes to d2 (upstream pads the
      * pattern to [1, 1024, 1, 2]). */
-    ASSERT_OK(tap_run(IRON_INT32, 4096, 16,
+    ASSERT_OK(tap_run(&kn, IRON_INT32, 4096, 16,
                       tap4(0, 2, (const int64_t[]){ 1024, 2 },
                            (const int64_t[]){ 4, 1 })));
     /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025,
      * too many once the transfer is not one linear run. */
-    ASSERT_STATUS(tap_run(IRON_INT8, 60000, 4100,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT8, 60000, 4100,
                    tap4(0, 3, (const int64_t[]){ 2, 2, 4100 },
                         (const int64_t[]){ 20000, 8192, 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("has size 4100 with stride 1 (1025 32-bit words of int8); "
                "strided sizes are at most 1023 words");
     /* One contiguous run is a plain length: no limit. */
-    ASSERT_OK(tap_run(IRON_INT32, 4096, 16, iron_tap_linear(4096)));
+    ASSERT_OK(tap_run(&kn, IRON_INT32, 4096, 16, iron_tap_linear(4096)));
 }
 
 TEST(rule_tap_stride_at_most_2_20_words)
 {
+    knobs kn = { 0 };
     const int64_t big = ((int64_t)1 << 20) + 16;
-    ASSERT_STATUS(tap_run(IRON_INT32, big + 16, 16,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, big + 16, 16,
                    tap4(0, 2, (const int64_t[]){ 2, 16 },
                         (const int64_t[]){ big, 1 })),
            IRON_EBOUNDS);
@@ -1182,42 +1215,44 @@ TEST(rule_tap_stride_at_most_2_20_words)
         "stride 1048592 words exceeds 2^20 (dimension 0: stride 1048592 "
         "int32 elements)");
     /* 2^20 words exactly is the limit, and runs. */
-    ASSERT_OK(tap_run(IRON_INT32, big + 16, 16,
+    ASSERT_OK(tap_run(&kn, IRON_INT32, big + 16, 16,
                       tap4(0, 2, (const int64_t[]){ 2, 16 },
                            (const int64_t[]){ (int64_t)1 << 20, 1 })));
 }
 
 TEST(rule_tap_offsets_in_whole_words)
 {
-    ASSERT_STATUS(tap_run(IRON_INT8, 128, 64,
+    knobs kn = { 0 };
+    ASSERT_STATUS(tap_run(&kn, IRON_INT8, 128, 64,
                    tap4(3, 1, (const int64_t[]){ 64 },
                         (const int64_t[]){ 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "offset of 3 bytes is not a multiple of 4 (offset 3 int8 elements)");
-    ASSERT_STATUS(tap_run(IRON_INT16, 128, 32,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT16, 128, 32,
                    tap4(1, 1, (const int64_t[]){ 64 },
                         (const int64_t[]){ 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("access pattern offset of 2 bytes is not a multiple of 4 (offset 1 "
         "int16 elements)");
     /* Byte strides in whole words as well: int16 rows 3 elements apart. */
-    ASSERT_STATUS(tap_run(IRON_INT16, 128, 32,
+    ASSERT_STATUS(tap_run(&kn, IRON_INT16, 128, 32,
                    tap4(0, 2, (const int64_t[]){ 8, 4 },
                         (const int64_t[]){ 3, 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("stride of 6 bytes is not a multiple of 4");
     /* Whole words run: int16 offset 2, int8 offset 4. */
-    ASSERT_OK(tap_run(IRON_INT16, 128, 32,
+    ASSERT_OK(tap_run(&kn, IRON_INT16, 128, 32,
                       tap4(2, 1, (const int64_t[]){ 64 },
                            (const int64_t[]){ 1 })));
-    ASSERT_OK(tap_run(IRON_INT8, 128, 64,
+    ASSERT_OK(tap_run(&kn, IRON_INT8, 128, 64,
                       tap4(4, 1, (const int64_t[]){ 64 },
                            (const int64_t[]){ 1 })));
 }
 
 TEST(rule_tap_tiler_inputs_and_limits)
 {
+    knobs kn = { 0 };
     iron_tiler2d t = { .size = sizeof t, .rows = 8, .cols = 12,
                        .tile_rows = 2, .tile_cols = 3, .group_rows = 1,
                        .group_cols = 2 };
@@ -1253,42 +1288,40 @@ TEST(rule_tap_tiler_inputs_and_limits)
     ASSERT_OK(iron_tiler2d_tap(&t, 0, &tap));
     ASSERT_EQ(tap.ndim, 4);
     tap.sizes[0] = 65;
-    ASSERT_STATUS(tap_run(IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
     ASSERT_MSG("access pattern dimension 0 repeats 65 times; the shim DMA repeats "
         "at most 64");
     /* 64 repeats run, in the tiler's order. */
     t.repeat = 64;
     ASSERT_OK(iron_tiler2d_tap(&t, 1, &tap));
-    ASSERT_OK(tap_run(IRON_INT32, 96, 12, tap));
+    ASSERT_OK(tap_run(&kn, IRON_INT32, 96, 12, tap));
 }
 
 /* ========================================================================
  * 5. Workers: placement, barriers, kernel kinds
  * ======================================================================== */
 
-/* A chain of g_x workers each adding 1; worker i is pinned to the tile
- * in g_pin[i] when its column is >= 0. */
-static int g_pin[24][2];
-
-static void no_pins(void)
+/* A chain of kn->x workers each adding 1; worker i is pinned to the tile
+ * in kn->pin[i] when its column is >= 0. */
+static void no_pins(knobs *kn)
 {
     for (int i = 0; i < 24; i++)
-        g_pin[i][0] = g_pin[i][1] = -1;
+        kn->pin[i][0] = kn->pin[i][1] = -1;
 }
 
 static int chain_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
                                      "int32*, int32*, int32");
     iron_fifo *f[25];
-    for (int s = 0; s <= g_x; s++) {
+    for (int s = 0; s <= kn->x; s++) {
         char nm[16];
         snprintf(nm, sizeof nm, "f%d", s);
         f[s] = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
     }
-    for (int s = 0; s < g_x; s++) {
+    for (int s = 0; s < kn->x; s++) {
         char nm[16];
         snprintf(nm, sizeof nm, "w%d", s);
         iron_worker *w =
@@ -1296,23 +1329,23 @@ static int chain_design(iron_design *d, void *user)
                             IRON_ARGS(iron_use(iron_fifo_cons(f[s])),
                                       iron_use(iron_fifo_prod(f[s + 1])),
                                       iron_int(OBJ)));
-        if (g_pin[s][0] >= 0 &&
-            iron_worker_place(w, g_pin[s][0], g_pin[s][1]) != IRON_OK) {
+        if (kn->pin[s][0] >= 0 &&
+            iron_worker_place(w, kn->pin[s][0], kn->pin[s][1]) != IRON_OK) {
             snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
             return 0;
         }
     }
     iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(n));
-    iron_rt_drain(d, iron_fifo_cons(f[g_x]), 1, iron_tap_linear(n),
+    iron_rt_drain(d, iron_fifo_cons(f[kn->x]), 1, iron_tap_linear(n),
                   IRON_WAIT);
     return 0;
 }
 
 /* Runs a chain of `workers` on `cols` columns of the current device. */
-static iron_status chain_run(int workers, int cols, char **text)
+static iron_status chain_run(knobs *kn, int workers, int cols, char **text)
 {
-    g_x = workers;
-    iron_jit *j = jit(chain_design, "chain",
+    kn->x = workers;
+    iron_jit *j = jit_for(kn, chain_design, "chain",
                       "in a: int32[N], out b: int32[N]", NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     test_errmsg[0] = '\0';
@@ -1340,31 +1373,32 @@ static iron_status chain_run(int workers, int cols, char **text)
 
 TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
 {
-    no_pins();
-    g_pin[0][0] = 1; /* column 1 of a 1-column launch */
-    g_pin[0][1] = 2;
-    ASSERT_STATUS(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    knobs kn = { 0 };
+    no_pins(&kn);
+    kn.pin[0][0] = 1; /* column 1 of a 1-column launch */
+    kn.pin[0][1] = 2;
+    ASSERT_STATUS(chain_run(&kn, 1, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("worker 'w0': tile (1,2) is not a compute tile of the granted array "
         "(columns 0..0, compute rows 2..5)");
     ASSERT_MSG("chain (a: int32[64], b: int32[64]; npu2, 1 column): design");
-    g_pin[0][0] = 0;
-    g_pin[0][1] = 1; /* the memtile row */
-    ASSERT_STATUS(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    kn.pin[0][0] = 0;
+    kn.pin[0][1] = 1; /* the memtile row */
+    ASSERT_STATUS(chain_run(&kn, 1, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("worker 'w0': tile (0,1) is not a compute tile");
-    g_pin[0][1] = 0; /* the shim */
-    ASSERT_STATUS(chain_run(1, 2, NULL), IRON_ERESOURCE);
+    kn.pin[0][1] = 0; /* the shim */
+    ASSERT_STATUS(chain_run(&kn, 1, 2, NULL), IRON_ERESOURCE);
     ASSERT_MSG("worker 'w0': tile (0,0) is not a compute tile of the granted array "
         "(columns 0..1, compute rows 2..5)");
-    g_pin[0][1] = 6; /* past the last compute row */
-    ASSERT_STATUS(chain_run(1, 1, NULL), IRON_ERESOURCE);
+    kn.pin[0][1] = 6; /* past the last compute row */
+    ASSERT_STATUS(chain_run(&kn, 1, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("tile (0,6) is not a compute tile");
-    no_pins();
-    g_pin[0][0] = 3;
-    g_pin[0][1] = 5;
-    ASSERT_OK(chain_run(1, 4, NULL)); /* the corner of a 4-column grant */
+    no_pins(&kn);
+    kn.pin[0][0] = 3;
+    kn.pin[0][1] = 5;
+    ASSERT_OK(chain_run(&kn, 1, 4, NULL)); /* the corner of a 4-column grant */
     IRON_WITH_DEVICE("npu1_2col")
     {
-        ASSERT_STATUS(chain_run(1, 0, NULL), IRON_ERESOURCE);
+        ASSERT_STATUS(chain_run(&kn, 1, 0, NULL), IRON_ERESOURCE);
     }
     ASSERT_MSG("worker 'w0': tile (3,5) is not a compute tile of the granted array "
         "(columns 0..1");
@@ -1372,22 +1406,24 @@ TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
 
 TEST(rule_worker_two_pinned_on_one_tile)
 {
-    no_pins();
-    g_pin[0][0] = g_pin[2][0] = 0;
-    g_pin[0][1] = g_pin[2][1] = 3;
-    ASSERT_STATUS(chain_run(3, 1, NULL), IRON_ERESOURCE);
+    knobs kn = { 0 };
+    no_pins(&kn);
+    kn.pin[0][0] = kn.pin[2][0] = 0;
+    kn.pin[0][1] = kn.pin[2][1] = 3;
+    ASSERT_STATUS(chain_run(&kn, 3, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("worker 'w2': tile (0,3) is already taken by worker 'w0'");
 }
 
 TEST(rule_worker_unplaced_avoid_pinned_tiles)
 {
-    no_pins();
-    g_pin[1][0] = 0; /* the middle worker takes the first tile */
-    g_pin[1][1] = 2;
-    g_pin[3][0] = 0;
-    g_pin[3][1] = 3;
+    knobs kn = { 0 };
+    no_pins(&kn);
+    kn.pin[1][0] = 0; /* the middle worker takes the first tile */
+    kn.pin[1][1] = 2;
+    kn.pin[3][0] = 0;
+    kn.pin[3][1] = 3;
     char *text = NULL;
-    ASSERT_OK(chain_run(4, 1, &text));
+    ASSERT_OK(chain_run(&kn, 4, 1, &text));
     ASSERT_CONTAINS(text, "w0: kernel 'add1' x 1 on tile (0,4)\n");
     ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (0,2) (pinned)\n");
     ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (0,5)\n");
@@ -1395,20 +1431,18 @@ TEST(rule_worker_unplaced_avoid_pinned_tiles)
     iron_free(text);
     /* Over two columns the others still fill column 0 first, around
      * the pin (upstream's SequentialPlacer order). */
-    no_pins();
-    g_pin[2][0] = 0;
-    g_pin[2][1] = 2;
-    ASSERT_OK(chain_run(3, 2, &text));
+    no_pins(&kn);
+    kn.pin[2][0] = 0;
+    kn.pin[2][1] = 2;
+    ASSERT_OK(chain_run(&kn, 3, 2, &text));
     ASSERT_CONTAINS(text, "w0: kernel 'add1' x 1 on tile (0,3)\n");
     ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (0,4)\n");
     ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (0,2) (pinned)\n");
     iron_free(text);
 }
 
-static int g_init; /* the barrier's initial value */
-
-/* A core body that waits on barrier 'go' for g_x, then moves one object
- * per call adding g_x; the sequence sets the barrier to g_y first (g_y
+/* A core body that waits on barrier 'go' for kn->x, then moves one object
+ * per call adding kn->x; the sequence sets the barrier to kn->y first (kn->y
  * < 0: never). */
 static const char gated_src[] =
     "#include <stdint.h>\n"
@@ -1428,32 +1462,32 @@ static const char gated_src[] =
 
 static int gated_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_barrier *go = iron_barrier_new(d, "go");
-    if (g_init)
-        iron_barrier_set_initial(go, g_init);
+    if (kn->init)
+        iron_barrier_set_initial(go, kn->init);
     iron_kernel *k = iron_core_new(d, "gated", gated_src,
                                    "fifo, fifo, barrier, int32, int32");
     iron_worker_new(d, "gated", k, 1,
                     IRON_ARGS(iron_use(iron_fifo_cons(in)),
                               iron_use(iron_fifo_prod(out)),
-                              iron_use_barrier(go), iron_int(g_x),
+                              iron_use_barrier(go), iron_int(kn->x),
                               iron_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(OBJ));
-    if (g_y >= 0)
-        iron_rt_set_barrier(d, go, (int)g_y);
+    if (kn->y >= 0)
+        iron_rt_set_barrier(d, go, (int)kn->y);
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(OBJ),
                   IRON_WAIT);
     return 0;
 }
 
-static iron_status gated_run(int need, int set, int calls)
+static iron_status gated_run(knobs *kn, int need, int set, int calls)
 {
-    g_x = need;
-    g_y = set;
-    iron_jit *j = jit(gated_design, "gated",
+    kn->x = need;
+    kn->y = set;
+    iron_jit *j = jit_for(kn, gated_design, "gated",
                       "in a: int32[16], out b: int32[16]", NULL);
     iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
     iron_status s = IRON_OK;
@@ -1475,45 +1509,48 @@ static iron_status gated_run(int need, int set, int calls)
 
 TEST_TIMEOUT(rule_core_barrier_never_set_deadlocks, 20)
 {
-    ASSERT_STATUS(gated_run(1, -1, 1), IRON_EDEADLOCK);
+    knobs kn = { 0 };
+    ASSERT_STATUS(gated_run(&kn, 1, -1, 1), IRON_EDEADLOCK);
     ASSERT_MSG("gated (a: int32[16], b: int32[16]; npu2, 1 column): no task can "
         "make progress");
     ASSERT_MSG("worker 'gated' on tile (0,2) waits for barrier 'go' to hold 1 (it "
         "holds 0)");
     ASSERT_MSG("1 awaited drain");
     /* Set, but below what the body waits for. */
-    ASSERT_STATUS(gated_run(63, 62, 1), IRON_EDEADLOCK);
+    ASSERT_STATUS(gated_run(&kn, 63, 62, 1), IRON_EDEADLOCK);
     ASSERT_MSG("waits for barrier 'go' to hold 63 (it holds 62)");
     /* Acquire-equal (upstream's wait_for_value): more is not enough. */
-    ASSERT_STATUS(gated_run(5, 63, 1), IRON_EDEADLOCK);
+    ASSERT_STATUS(gated_run(&kn, 5, 63, 1), IRON_EDEADLOCK);
     ASSERT_MSG("waits for barrier 'go' to hold 5 (it holds 63)");
     test_assert_no_leaks();
 }
 
 TEST_TIMEOUT(rule_barrier_gates_a_core_body, 30)
 {
+    knobs kn = { 0 };
     /* Values 0..63: the body goes once the sequence sets what it waits
      * for, call after call (the sequence sets it again each call). */
-    ASSERT_OK(gated_run(0, 0, 2));
-    ASSERT_OK(gated_run(1, 1, 3));
-    ASSERT_OK(gated_run(63, 63, 3));
+    ASSERT_OK(gated_run(&kn, 0, 0, 2));
+    ASSERT_OK(gated_run(&kn, 1, 1, 3));
+    ASSERT_OK(gated_run(&kn, 63, 63, 3));
     /* The wait leaves the lock as it is: with the barrier's initial value
      * 1 and no set_barrier at all, the body passes every iteration of
      * every call (upstream's wait_for_value(1) in a while_true loop). */
-    g_init = 1;
-    ASSERT_OK(gated_run(1, -1, 3));
-    g_init = 0;
+    kn.init = 1;
+    ASSERT_OK(gated_run(&kn, 1, -1, 3));
+    kn.init = 0;
 }
 
 TEST(rule_barrier_initial_value_range)
 {
+    knobs kn = { 0 };
     const int bad[] = { 64, -1 };
     iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
     for (int i = 0; i < 2; i++) {
-        g_init = bad[i];
-        g_x = 1;
-        g_y = -1;
-        iron_jit *j = jit(gated_design, "gated",
+        kn.init = bad[i];
+        kn.x = 1;
+        kn.y = -1;
+        iron_jit *j = jit_for(&kn, gated_design, "gated",
                           "in a: int32[16], out b: int32[16]", NULL);
         ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                       IRON_EINVAL);
@@ -1524,7 +1561,7 @@ TEST(rule_barrier_initial_value_range)
         assert_rejected_before_run(j, b);
         iron_jit_free(j);
     }
-    g_init = 0;
+    kn.init = 0;
     ASSERT_STATUS(iron_barrier_set_initial(NULL, 1), IRON_EINVAL);
     ASSERT_MSG("iron_barrier_set_initial: barrier is NULL");
     iron_tensor_free(a);
@@ -1550,7 +1587,7 @@ static const char bad_barrier_src[] =
 
 static int bad_barrier_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(1), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(1), 2);
     iron_barrier *go = iron_barrier_new(d, "go");
@@ -1559,8 +1596,8 @@ static int bad_barrier_design(iron_design *d, void *user)
     iron_worker_new(d, "bb", k, 1,
                     IRON_ARGS(iron_use(iron_fifo_cons(in)),
                               iron_use(iron_fifo_prod(out)),
-                              iron_use_barrier(go), iron_int(g_x),
-                              iron_int(g_y)));
+                              iron_use_barrier(go), iron_int(kn->x),
+                              iron_int(kn->y)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(4));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(4), IRON_WAIT);
     return 0;
@@ -1568,28 +1605,29 @@ static int bad_barrier_design(iron_design *d, void *user)
 
 TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
 {
+    knobs kn = { 0 };
     iron_tensor *a = arange(IRON_INT32, 4), *b = sentinel(IRON_INT32, 4);
-    g_x = 64;
-    g_y = 0;
-    iron_jit *j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
+    kn.x = 64;
+    kn.y = 0;
+    iron_jit *j = jit_for(&kn, bad_barrier_design, "bb", "in a, out b", NULL);
     ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
     ASSERT_MSG("worker 'bb' on tile (0,2): waits for value 64 on barrier 'go'; a "
         "lock holds 0..63");
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     iron_jit_free(j);
-    g_x = 0;
-    g_y = 64;
-    j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
+    kn.x = 0;
+    kn.y = 64;
+    j = jit_for(&kn, bad_barrier_design, "bb", "in a, out b", NULL);
     ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
     ASSERT_MSG("worker 'bb' on tile (0,2): releasing 64 on barrier 'go' (at 0) "
         "passes the lock's maximum 63");
     iron_jit_free(j);
     /* 63 released and 63 waited for is fine. */
-    g_x = 63;
-    g_y = 63;
-    j = jit(bad_barrier_design, "bb", "in a, out b", NULL);
+    kn.x = 63;
+    kn.y = 63;
+    j = jit_for(&kn, bad_barrier_design, "bb", "in a, out b", NULL);
     ASSERT_OK(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
     for (int i = 0; i < 4; i++)
         ASSERT_EQ(at(b, i), i);
@@ -1658,13 +1696,13 @@ static const char scale_src[] =
 
 static int kinds_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_handle *ic = iron_fifo_cons(in), *op = iron_fifo_prod(out);
     iron_barrier *go = iron_barrier_new(d, "go");
     iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 1);
-    switch (g_case) {
+    switch (kn->which) {
     case K_FIFO_IN_KERNEL:
         ASSERT(iron_kernel_new(d, "gated", gated_src,
                                "fifo, fifo, barrier, int32, int32") == NULL);
@@ -1687,10 +1725,10 @@ static int kinds_design(iron_design *d, void *user)
     case K_HANDLE_TO_BARRIER: {
         iron_kernel *k = iron_core_new(d, "gated", gated_src,
                                        "fifo, fifo, barrier, int32, int32");
-        iron_arg a0 = g_case == K_SCALAR_TO_FIFO ? iron_int(3)
-                      : g_case == K_RTP_TO_FIFO  ? iron_use_rtp(r)
+        iron_arg a0 = kn->which == K_SCALAR_TO_FIFO ? iron_int(3)
+                      : kn->which == K_RTP_TO_FIFO  ? iron_use_rtp(r)
                                                  : iron_use(ic);
-        iron_arg a2 = g_case == K_HANDLE_TO_BARRIER
+        iron_arg a2 = kn->which == K_HANDLE_TO_BARRIER
                           ? iron_use(iron_fifo_cons(in))
                           : iron_use_barrier(go);
         ASSERT(iron_worker_new(d, "gated", k, 1,
@@ -1703,10 +1741,10 @@ static int kinds_design(iron_design *d, void *user)
     return 0;
 }
 
-static void kinds_case(int which, iron_status want)
+static void kinds_case(knobs *kn, int which, iron_status want)
 {
-    g_case = which;
-    iron_jit *j = jit(kinds_design, "kinds",
+    kn->which = which;
+    iron_jit *j = jit_for(kn, kinds_design, "kinds",
                       "in a: int32[16], out b: int32[16]", NULL);
     iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
     char inside[sizeof test_errmsg];
@@ -1724,22 +1762,23 @@ static void kinds_case(int which, iron_status want)
 
 TEST(rule_worker_fifo_and_barrier_only_in_core_bodies)
 {
-    kinds_case(K_FIFO_IN_KERNEL, IRON_EDESIGN);
+    knobs kn = { 0 };
+    kinds_case(&kn, K_FIFO_IN_KERNEL, IRON_EDESIGN);
     ASSERT_MSG("kernel 'gated': argument 0 is declared 'fifo', which only core "
         "bodies take (iron_core_new)");
-    kinds_case(K_BARRIER_IN_KERNEL, IRON_EDESIGN);
+    kinds_case(&kn, K_BARRIER_IN_KERNEL, IRON_EDESIGN);
     ASSERT_MSG("kernel 'scale': argument 2 is declared 'barrier', which only core "
         "bodies take");
-    kinds_case(K_BARRIER_TO_KERNEL, IRON_EDESIGN);
+    kinds_case(&kn, K_BARRIER_TO_KERNEL, IRON_EDESIGN);
     ASSERT_MSG("worker 'scale': argument 2 is barrier 'go', but 'scale' declares "
         "int32* there (only core bodies take barriers)");
-    kinds_case(K_SCALAR_TO_FIFO, IRON_EDESIGN);
+    kinds_case(&kn, K_SCALAR_TO_FIFO, IRON_EDESIGN);
     ASSERT_MSG("worker 'gated': argument 0 is a scalar, but core body 'gated' "
         "declares fifo there (pass a fifo handle)");
-    kinds_case(K_RTP_TO_FIFO, IRON_EDTYPE);
+    kinds_case(&kn, K_RTP_TO_FIFO, IRON_EDTYPE);
     ASSERT_MSG("worker 'gated': argument 0 is run-time parameter buffer 'factor' "
         "of int32, but 'gated' declares fifo there");
-    kinds_case(K_HANDLE_TO_BARRIER, IRON_EDESIGN);
+    kinds_case(&kn, K_HANDLE_TO_BARRIER, IRON_EDESIGN);
     ASSERT_MSG("worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
         "body 'gated' declares barrier there (declare 'fifo' for a handle)");
     test_assert_no_leaks();
@@ -1765,7 +1804,7 @@ enum {
  * the sequence per case. */
 static int seq_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
@@ -1779,7 +1818,7 @@ static int seq_design(iron_design *d, void *user)
                               iron_use(iron_fifo_prod(out)),
                               iron_use_rtp(r), iron_int(OBJ)));
     iron_status s = IRON_OK;
-    switch (g_case) {
+    switch (kn->which) {
     case S_GROUP_NESTED:
         ASSERT_OK(iron_rt_task_group(d));
         s = iron_rt_task_group(d);
@@ -1811,18 +1850,18 @@ static int seq_design(iron_design *d, void *user)
     if (s != IRON_OK)
         snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
     iron_rt_set_rtp(d, r, 0, 2.0);
-    if (g_case == S_GROUP_OPEN)
+    if (kn->which == S_GROUP_OPEN)
         iron_rt_task_group(d);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
 }
 
-static void seq_case(int which, iron_status want)
+static void seq_case(knobs *kn, int which, iron_status want)
 {
-    g_case = which;
-    iron_jit *j = jit(seq_design, "seq", "in a: int32[64], out b: int32[64]",
-                      NULL);
+    kn->which = which;
+    iron_jit *j = jit_for(kn, seq_design, "seq",
+                          "in a: int32[64], out b: int32[64]", NULL);
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     char inside[sizeof test_errmsg];
     test_errmsg[0] = '\0';
@@ -1839,16 +1878,17 @@ static void seq_case(int which, iron_status want)
 
 TEST(rule_seq_task_groups_open_once_and_close)
 {
-    seq_case(S_GROUP_OPEN, IRON_EDESIGN);
+    knobs kn = { 0 };
+    seq_case(&kn, S_GROUP_OPEN, IRON_EDESIGN);
     ASSERT_MSG("seq (a: int32[64], b: int32[64]; npu2, 8 columns): verify: task "
         "group 1, opened at sequence op 1, is never finished "
         "(iron_rt_task_group_finish)");
     /* Several groups may be open at once (upstream's ping-pong); the
      * inner one is left open here. */
-    seq_case(S_GROUP_NESTED, IRON_EDESIGN);
+    seq_case(&kn, S_GROUP_NESTED, IRON_EDESIGN);
     ASSERT_MSG("verify: task group 1, opened at sequence op 0, is never "
         "finished");
-    seq_case(S_GROUP_FINISH_UNOPENED, IRON_EDESIGN);
+    seq_case(&kn, S_GROUP_FINISH_UNOPENED, IRON_EDESIGN);
     ASSERT_MSG("finish task group: no group is open (open one with "
         "iron_rt_task_group)");
     test_assert_no_leaks();
@@ -1856,26 +1896,29 @@ TEST(rule_seq_task_groups_open_once_and_close)
 
 TEST(rule_seq_set_rtp_index_in_range)
 {
-    seq_case(S_RTP_INDEX_HIGH, IRON_EBOUNDS);
+    knobs kn = { 0 };
+    seq_case(&kn, S_RTP_INDEX_HIGH, IRON_EBOUNDS);
     ASSERT_MSG("set_rtp of 'factor': index 4; the buffer has 4 elements");
-    seq_case(S_RTP_INDEX_NEG, IRON_EBOUNDS);
+    seq_case(&kn, S_RTP_INDEX_NEG, IRON_EBOUNDS);
     ASSERT_MSG("set_rtp of 'factor': index -1; the buffer has 4 elements");
 }
 
 TEST(rule_seq_set_barrier_value_0_to_63)
 {
-    seq_case(S_BARRIER_HIGH, IRON_EINVAL);
+    knobs kn = { 0 };
+    seq_case(&kn, S_BARRIER_HIGH, IRON_EINVAL);
     ASSERT_MSG("set_barrier of 'go': value 64; a lock holds 0..63");
-    seq_case(S_BARRIER_NEG, IRON_EINVAL);
+    seq_case(&kn, S_BARRIER_NEG, IRON_EINVAL);
     ASSERT_MSG("set_barrier of 'go': value -1; a lock holds 0..63");
 }
 
 TEST(rule_seq_sets_only_what_a_worker_takes)
 {
-    seq_case(S_RTP_UNUSED, IRON_EDESIGN);
+    knobs kn = { 0 };
+    seq_case(&kn, S_RTP_UNUSED, IRON_EDESIGN);
     ASSERT_MSG("verify: the sequence sets run-time parameter buffer 'spare', which "
         "no worker takes as an argument");
-    seq_case(S_BARRIER_UNUSED, IRON_EDESIGN);
+    seq_case(&kn, S_BARRIER_UNUSED, IRON_EDESIGN);
     ASSERT_MSG("verify: the sequence sets barrier 'go', which no worker takes as an "
         "argument");
 }
@@ -2048,13 +2091,14 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
 
 /* Runs `fn` on int32 in a[n_in] -> b[n_out] with `cols` columns; on
  * failure checks nothing ran, on success leaves b for the caller. */
-static iron_status res_run(iron_design_fn fn, const char *name, int64_t n_in,
-                           int64_t n_out, int cols, iron_tensor **out)
+static iron_status res_run(knobs *kn, iron_design_fn fn, const char *name,
+                           int64_t n_in, int64_t n_out, int cols,
+                           iron_tensor **out)
 {
     char args[96];
     snprintf(args, sizeof args, "in a: int32[%lld], out b: int32[%lld]",
              (long long)n_in, (long long)n_out);
-    iron_jit *j = jit(fn, name, args, NULL);
+    iron_jit *j = jit_for(kn, fn, name, args, NULL);
     iron_tensor *a = arange(IRON_INT32, n_in), *b = sentinel(IRON_INT32, n_out);
     iron_status s = launch(j, cols, 10000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
     if (s != IRON_OK) {
@@ -2071,17 +2115,17 @@ static iron_status res_run(iron_design_fn fn, const char *name, int64_t n_in,
     return s;
 }
 
-/* One worker: 'in' (4096 int32 = 16 KiB objects) with g_x buffers on its
+/* One worker: 'in' (4096 int32 = 16 KiB objects) with kn->x buffers on its
  * consumer endpoint, 'out' with 1 on its producer, and a 256-element
  * run-time parameter buffer. */
 static int mem_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(4096), 4);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(4096), 4);
     iron_handle *ic = iron_fifo_cons(in), *op = iron_fifo_prod(out);
-    iron_handle_set_depth(ic, (int)g_x);
+    iron_handle_set_depth(ic, (int)kn->x);
     iron_handle_set_depth(op, 1);
     iron_rtp *r = iron_rtp_new(d, "factor", IRON_INT32, 256);
     iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
@@ -2097,32 +2141,33 @@ static int mem_design(iron_design *d, void *user)
 
 TEST(rule_res_compute_tile_memory_64k)
 {
+    knobs kn = { 0 };
     /* 3 x 16 KiB + 16 KiB + 1 KiB rtp + 1 KiB stack = 67584 > 65536. */
-    g_x = 3;
-    ASSERT_STATUS(res_run(mem_design, "mem", 8192, 8192, 1, NULL), IRON_ERESOURCE);
+    kn.x = 3;
+    ASSERT_STATUS(res_run(&kn, mem_design, "mem", 8192, 8192, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("mem (a: int32[8192], b: int32[8192]; npu2, 1 column): place: "
         "compute tile (0,2) (worker 'big'): data memory needs 67584 bytes, "
         "the tile has 65536 (2048 over): fifo 'in' (consumer) 3 x 16384 B "
         "(per-endpoint depth 3), fifo 'out' (producer) 1 x 16384 B "
         "(per-endpoint depth 1), rtp 'factor' 1024 B, stack 1024 B");
     /* Two buffers on the consumer fit (51200 bytes) and run. */
-    g_x = 2;
+    kn.x = 2;
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(mem_design, "mem", 8192, 8192, 1, &b));
+    ASSERT_OK(res_run(&kn, mem_design, "mem", 8192, 8192, 1, &b));
     for (int i = 0; i < 8192; i += 97)
         ASSERT_EQ(at(b, i), 3 * i);
     iron_tensor_free(b);
 }
 
-/* A forward of 256 KiB objects through a memtile with g_x buffers there
+/* A forward of 256 KiB objects through a memtile with kn->x buffers there
  * (the forwarded fifo's consumer endpoint), beside a small worker. */
 static int memtile_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *big = iron_fifo_new(d, "big", IRON_INT32, IRON_SHAPE(65536), 1);
     iron_handle *bc = iron_fifo_cons(big);
-    iron_handle_set_depth(bc, (int)g_x);
+    iron_handle_set_depth(bc, (int)kn->x);
     iron_fifo *fw = iron_fifo_forward(d, bc, "through", 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
@@ -2141,17 +2186,18 @@ static int memtile_design(iron_design *d, void *user)
 
 TEST(rule_res_memtile_memory_512k)
 {
+    knobs kn = { 0 };
     const int64_t n = 2 * 65536;
-    g_x = 3; /* 3 x 256 KiB */
-    ASSERT_STATUS(res_run(memtile_design, "memtile", n, n + OBJ, 1, NULL),
+    kn.x = 3; /* 3 x 256 KiB */
+    ASSERT_STATUS(res_run(&kn, memtile_design, "memtile", n, n + OBJ, 1, NULL),
            IRON_ERESOURCE);
     ASSERT_MSG("memtile (a: int32[131072], b: int32[131088]; npu2, 1 column): "
         "place: memtile (0,1): data memory needs 786432 bytes, the tile has "
         "524288 (262144 over): link 0 forward of fifo 'big' 3 x 262144 B "
         "(declared depth 3 on the memtile (0,1))");
-    g_x = 2; /* exactly 512 KiB */
+    kn.x = 2; /* exactly 512 KiB */
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(memtile_design, "memtile", n, n + OBJ, 1, &b));
+    ASSERT_OK(res_run(&kn, memtile_design, "memtile", n, n + OBJ, 1, &b));
     for (int64_t i = 0; i < n; i += 1031)
         ASSERT_EQ(at(b, i), i);
     for (int i = 0; i < OBJ; i++)
@@ -2161,7 +2207,7 @@ TEST(rule_res_memtile_memory_512k)
 
 /* One core body with 'in' and 'out' (2 pools, 4 locks), five fifos it
  * both produces and consumes on its own tile (5 pools, 10 locks) and
- * g_x barriers (1 lock each). */
+ * kn->x barriers (1 lock each). */
 static const char locks_src[] =
     "#include <stdint.h>\n"
     "void many(iron_objfifo *in, iron_objfifo *out,\n"
@@ -2185,7 +2231,7 @@ static const char locks_src[] =
 
 static int locks_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
@@ -2200,18 +2246,18 @@ static int locks_design(iron_design *d, void *user)
         args[na++] = iron_use(iron_fifo_prod(l));
         args[na++] = iron_use(iron_fifo_cons(l));
     }
-    for (int i = 0; i < g_x; i++) {
+    for (int i = 0; i < kn->x; i++) {
         char nm[16];
         snprintf(nm, sizeof nm, "b%d", i);
         args[na++] = iron_use_barrier(iron_barrier_new(d, nm));
     }
     iron_kernel *k = iron_core_new(
         d, "many", locks_src,
-        g_x == 3 ? "fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, "
+        kn->x == 3 ? "fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, "
                    "fifo, fifo, fifo, barrier, barrier, barrier"
                  : "fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, "
                    "fifo, fifo, fifo, barrier, barrier");
-    iron_kernel_define(k, "EXTRA", g_x == 3 ? ", iron_barrier *b2" : "");
+    iron_kernel_define(k, "EXTRA", kn->x == 3 ? ", iron_barrier *b2" : "");
     iron_worker_new(d, "many", k, 1, na, args);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -2220,14 +2266,15 @@ static int locks_design(iron_design *d, void *user)
 
 TEST(rule_res_compute_tile_locks_16)
 {
-    g_x = 3; /* 4 + 10 + 3 = 17 */
-    ASSERT_STATUS(res_run(locks_design, "locks", 64, 64, 1, NULL), IRON_ERESOURCE);
+    knobs kn = { 0 };
+    kn.x = 3; /* 4 + 10 + 3 = 17 */
+    ASSERT_STATUS(res_run(&kn, locks_design, "locks", 64, 64, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("locks (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
         "tile (0,2) (worker 'many'): needs 17 locks (2 per buffer pool, 1 "
         "per barrier), the tile has 16");
-    g_x = 2; /* 16 */
+    kn.x = 2; /* 16 */
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(locks_design, "locks", 64, 64, 1, &b));
+    ASSERT_OK(res_run(&kn, locks_design, "locks", 64, 64, 1, &b));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
@@ -2242,21 +2289,21 @@ static const char add2_src[] =
     "        c[i] = a[i] + b[i];\n"
     "}\n";
 
-/* c = a + a through two inputs and one output, all with g_x buffers. */
+/* c = a + a through two inputs and one output, all with kn->x buffers. */
 static int bds_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *x = iron_fifo_new(d, "x", IRON_INT32, IRON_SHAPE(OBJ),
-                                 (int)g_x);
+                                 (int)kn->x);
     iron_fifo *y = iron_fifo_new(d, "y", IRON_INT32, IRON_SHAPE(OBJ),
-                                 (int)g_x);
+                                 (int)kn->x);
     iron_fifo *z = iron_fifo_new(d, "z", IRON_INT32, IRON_SHAPE(OBJ),
-                                 (int)g_x);
+                                 (int)kn->x);
     iron_kernel *k = iron_kernel_new(d, "add2", add2_src,
                                      "int32*, int32*, int32*, int32");
     /* Per-endpoint depths (the host ends 2), so that each compute-tile
-     * end gets exactly g_x buffers: one depth would give it max acquire
+     * end gets exactly kn->x buffers: one depth would give it max acquire
      * + 1 = 2. */
     iron_handle *zc = iron_fifo_cons(z);
     iron_handle_set_depth(iron_fifo_prod(x), 2);
@@ -2274,14 +2321,15 @@ static int bds_design(iron_design *d, void *user)
 
 TEST(rule_res_compute_tile_buffer_descriptors_16)
 {
-    g_x = 6; /* 3 DMA'd pools x 6 buffers */
-    ASSERT_STATUS(res_run(bds_design, "bds", 64, 64, 1, NULL), IRON_ERESOURCE);
+    knobs kn = { 0 };
+    kn.x = 6; /* 3 DMA'd pools x 6 buffers */
+    ASSERT_STATUS(res_run(&kn, bds_design, "bds", 64, 64, 1, NULL), IRON_ERESOURCE);
     ASSERT_MSG("bds (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
         "tile (0,2) (worker 'add'): needs 18 buffer descriptors (1 per "
         "buffer a DMA touches), the tile has 16");
-    g_x = 5; /* 15 */
+    kn.x = 5; /* 15 */
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(bds_design, "bds", 64, 64, 1, &b));
+    ASSERT_OK(res_run(&kn, bds_design, "bds", 64, 64, 1, &b));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), 2 * i);
     iron_tensor_free(b);
@@ -2305,16 +2353,16 @@ static const char tee3_src[] =
     "        b[i] = c[i] = d[i] = a[i];\n"
     "}\n";
 
-/* g_case 0: three streams into one worker; 1: three out of it. */
+/* kn->which 0: three streams into one worker; 1: three out of it. */
 static int channels_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     int64_t n = iron_design_arg_numel(d, 0), third = n / 3;
     iron_fifo *f[4];
     const char *names[4] = { "f0", "f1", "f2", "f3" };
     for (int i = 0; i < 4; i++)
         f[i] = iron_fifo_new(d, names[i], IRON_INT32, IRON_SHAPE(OBJ), 2);
-    if (g_case == 0) {
+    if (kn->which == 0) {
         iron_kernel *k = iron_kernel_new(d, "sum3", sum3_src,
                                          "int32*, int32*, int32*, int32*, "
                                          "int32");
@@ -2351,23 +2399,24 @@ static int channels_design(iron_design *d, void *user)
 
 TEST(rule_res_compute_tile_dma_channels_2_in_2_out)
 {
-    g_case = 0;
-    ASSERT_STATUS(res_run(channels_design, "in3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    knobs kn = { 0 };
+    kn.which = 0;
+    ASSERT_STATUS(res_run(&kn, channels_design, "in3", 48, 48, 0, NULL), IRON_ERESOURCE);
     ASSERT_MSG("in3 (a: int32[48], b: int32[48]; npu2, 8 columns): place: compute "
         "tile (0,2) (worker 'sum3'): needs 3 input (S2MM) DMA channels (1 "
         "per stream into the tile), the tile has 2");
-    g_case = 1;
-    ASSERT_STATUS(res_run(channels_design, "out3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    kn.which = 1;
+    ASSERT_STATUS(res_run(&kn, channels_design, "out3", 48, 48, 0, NULL), IRON_ERESOURCE);
     ASSERT_MSG("compute tile (0,2) (worker 'tee3'): needs 3 output (MM2S) DMA "
         "channels (1 per stream out of the tile), the tile has 2");
 }
 
-/* Each 8 * g_x-element object is split on a memtile into g_x pieces, one
+/* Each 8 * kn->x-element object is split on a memtile into kn->x pieces, one
  * per worker, each drained to its place. */
 static int split_n_design(iron_design *d, void *user)
 {
-    (void)user;
-    const int parts = (int)g_x;
+    const knobs *kn = user;
+    const int parts = (int)kn->x;
     int64_t n = iron_design_arg_numel(d, 0), objs = n / (8 * parts);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32,
                                   IRON_SHAPE(8 * parts), 2);
@@ -2380,8 +2429,8 @@ static int split_n_design(iron_design *d, void *user)
     }
     iron_fifo *piece[8];
     iron_handle *ic = iron_fifo_cons(in);
-    if (g_y > 0)
-        iron_handle_set_depth(ic, (int)g_y); /* buffers on the memtile */
+    if (kn->y > 0)
+        iron_handle_set_depth(ic, (int)kn->y); /* buffers on the memtile */
     iron_fifo_split(d, ic, parts, names, off, sh, (const int[]){ 2, 2, 2, 2,
                                                                  2, 2, 2, 2 },
                     piece);
@@ -2407,27 +2456,28 @@ static int split_n_design(iron_design *d, void *user)
 
 TEST(rule_res_memtile_dma_channels_6)
 {
-    g_y = 0;
-    g_x = 7;
-    ASSERT_STATUS(res_run(split_n_design, "split7", 112, 112, 0, NULL),
+    knobs kn = { 0 };
+    kn.y = 0;
+    kn.x = 7;
+    ASSERT_STATUS(res_run(&kn, split_n_design, "split7", 112, 112, 0, NULL),
            IRON_ERESOURCE);
     ASSERT_MSG("split7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
         "link 0 (1 in, 7 out): no memtile from column 0 to 7 has the DMA "
         "channels left (6 in + 6 out each)");
-    g_x = 6;
+    kn.x = 6;
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(split_n_design, "split6", 96, 96, 0, &b));
+    ASSERT_OK(res_run(&kn, split_n_design, "split6", 96, 96, 0, &b));
     for (int i = 0; i < 96; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
 }
 
-/* g_x workers each fill one 8-element piece of a joined object on a
+/* kn->x workers each fill one 8-element piece of a joined object on a
  * memtile. */
 static int join_n_design(iron_design *d, void *user)
 {
-    (void)user;
-    const int parts = (int)g_x;
+    const knobs *kn = user;
+    const int parts = (int)kn->x;
     int64_t n = iron_design_arg_numel(d, 0), objs = n / (8 * parts);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32,
                                    IRON_SHAPE(8 * parts), 2);
@@ -2461,15 +2511,16 @@ static int join_n_design(iron_design *d, void *user)
 
 TEST(rule_res_memtile_join_dma_channels_6)
 {
-    g_x = 7;
-    ASSERT_STATUS(res_run(join_n_design, "join7", 112, 112, 0, NULL),
+    knobs kn = { 0 };
+    kn.x = 7;
+    ASSERT_STATUS(res_run(&kn, join_n_design, "join7", 112, 112, 0, NULL),
            IRON_ERESOURCE);
     ASSERT_MSG("join7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
         "link 0 (7 in, 1 out): no memtile from column 0 to 7 has the DMA "
         "channels left (6 in + 6 out each)");
-    g_x = 6;
+    kn.x = 6;
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(join_n_design, "join6", 96, 96, 0, &b));
+    ASSERT_OK(res_run(&kn, join_n_design, "join6", 96, 96, 0, &b));
     for (int i = 0; i < 96; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
@@ -2477,17 +2528,18 @@ TEST(rule_res_memtile_join_dma_channels_6)
 
 TEST(rule_res_memtile_buffer_descriptors_48)
 {
+    knobs kn = { 0 };
     /* 6 pieces: the split's input and its 6 outputs each touch all of
      * the memtile's 8 buffers: 56 BDs. */
-    g_x = 6;
-    g_y = 8;
-    ASSERT_STATUS(res_run(split_n_design, "split_bds", 96, 96, 0, NULL),
+    kn.x = 6;
+    kn.y = 8;
+    ASSERT_STATUS(res_run(&kn, split_n_design, "split_bds", 96, 96, 0, NULL),
            IRON_ERESOURCE);
     ASSERT_MSG("memtile (0,1): needs 56 buffer descriptors (1 per buffer a DMA "
         "touches), the tile has 48");
-    g_y = 6; /* 42 */
+    kn.y = 6; /* 42 */
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(split_n_design, "split_bds", 96, 96, 0, &b));
+    ASSERT_OK(res_run(&kn, split_n_design, "split_bds", 96, 96, 0, &b));
     for (int i = 0; i < 96; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
@@ -2525,8 +2577,9 @@ static int three_drains_design(iron_design *d, void *user)
 
 TEST(rule_res_shim_channels_2_in_2_out)
 {
+    knobs kn = { 0 };
     /* Three S2MM on one column's two. */
-    ASSERT_STATUS(res_run(three_drains_design, "drains", 32, 96, 1, NULL),
+    ASSERT_STATUS(res_run(&kn, three_drains_design, "drains", 32, 96, 1, NULL),
            IRON_ERESOURCE);
     ASSERT_MSG("drains (a: int32[32], b: int32[96]; npu2, 1 column): place: shim "
         "DMA: fifo 'o2' needs an S2MM (array-to-host) channel on a shim from "
@@ -2534,7 +2587,7 @@ TEST(rule_res_shim_channels_2_in_2_out)
         "granted column has 1 x 2");
     /* Two columns have four. */
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(three_drains_design, "drains", 32, 96, 2, &b));
+    ASSERT_OK(res_run(&kn, three_drains_design, "drains", 32, 96, 2, &b));
     for (int i = 0; i < 96; i++)
         ASSERT_EQ(at(b, i), i % 32);
     iron_tensor_free(b);
@@ -2542,25 +2595,26 @@ TEST(rule_res_shim_channels_2_in_2_out)
 
 TEST(rule_res_workers_within_granted_compute_tiles)
 {
-    no_pins();
+    knobs kn = { 0 };
+    no_pins(&kn);
     IRON_WITH_DEVICE("npu1")
     {
-        ASSERT_STATUS(chain_run(17, 0, NULL), IRON_ERESOURCE);
+        ASSERT_STATUS(chain_run(&kn, 17, 0, NULL), IRON_ERESOURCE);
         ASSERT_MSG("chain (a: int32[64], b: int32[64]; npu1, 4 columns): place: the "
             "design has 17 workers; the launch grants 4 columns x 4 compute "
             "tiles = 16");
-        ASSERT_STATUS(chain_run(9, 2, NULL), IRON_ERESOURCE);
+        ASSERT_STATUS(chain_run(&kn, 9, 2, NULL), IRON_ERESOURCE);
         ASSERT_MSG("the design has 9 workers; the launch grants 2 columns x 4 "
             "compute tiles = 8");
-        ASSERT_OK(chain_run(16, 0, NULL));
+        ASSERT_OK(chain_run(&kn, 16, 0, NULL));
     }
 }
 
-/* g_x fills of one object each and as many drains, all on one shim, in
- * one task group (g_case 0) or split over two groups (g_case 1). */
+/* kn->x fills of one object each and as many drains, all on one shim, in
+ * one task group (kn->which 0) or split over two groups (kn->which 1). */
 static int tasks_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
@@ -2568,8 +2622,8 @@ static int tasks_design(iron_design *d, void *user)
                               iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
     iron_handle *dr = iron_fifo_cons(out);
     iron_rt_task_group(d);
-    for (int i = 0; i < g_x; i++) {
-        if (g_case == 1 && i == g_x / 2) {
+    for (int i = 0; i < kn->x; i++) {
+        if (kn->which == 1 && i == kn->x / 2) {
             iron_rt_finish_task_group(d);
             iron_rt_task_group(d);
         }
@@ -2584,24 +2638,25 @@ static int tasks_design(iron_design *d, void *user)
 
 TEST(rule_res_shim_tasks_per_task_group_16)
 {
-    g_x = 9; /* 18 tasks on shim (0,0) */
-    g_case = 0;
-    ASSERT_STATUS(res_run(tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
+    knobs kn = { 0 };
+    kn.x = 9; /* 18 tasks on shim (0,0) */
+    kn.which = 0;
+    ASSERT_STATUS(res_run(&kn, tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
            IRON_ERESOURCE);
     ASSERT_MSG("tasks (a: int32[144], b: int32[144]; npu2, 1 column): place: shim "
         "(0,0): sequence op 17 (fill of fifo 'in') is the 17th DMA task in "
         "flight on it; the tile has 16 buffer descriptors (finish a task "
         "group to free its tasks' descriptors)");
-    g_x = 8; /* 16: fits */
+    kn.x = 8; /* 16: fits */
     iron_tensor *b = NULL;
-    ASSERT_OK(res_run(tasks_design, "tasks", 8 * OBJ, 8 * OBJ, 1, &b));
+    ASSERT_OK(res_run(&kn, tasks_design, "tasks", 8 * OBJ, 8 * OBJ, 1, &b));
     for (int i = 0; i < 8 * OBJ; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
     /* 18 over two groups of 8 and 10 fit too. */
-    g_x = 9;
-    g_case = 1;
-    ASSERT_OK(res_run(tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, &b));
+    kn.x = 9;
+    kn.which = 1;
+    ASSERT_OK(res_run(&kn, tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, &b));
     for (int i = 0; i < 9 * OBJ; i++)
         ASSERT_EQ(at(b, i), i);
     iron_tensor_free(b);
@@ -2737,12 +2792,12 @@ static const char both_ends_src[] =
 
 static int shared_depth_design(iron_design *d, void *user)
 {
-    (void)user;
+    const knobs *kn = user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *lp = iron_fifo_new(d, "loop", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_handle *lc = iron_fifo_cons(lp);
-    if (g_case == 1)
+    if (kn->which == 1)
         iron_handle_set_depth(lc, 3);
     iron_kernel *k = iron_core_new(d, "both", both_ends_src,
                                    "fifo, fifo, fifo, fifo");
@@ -2757,9 +2812,11 @@ static int shared_depth_design(iron_design *d, void *user)
 
 TEST(rule_fifo_shared_memory_uses_the_producers_depth)
 {
+    knobs kn = { 0 };
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
-    g_case = 0;
-    iron_jit *j = jit(shared_depth_design, "shared", "in a, out b", NULL);
+    kn.which = 0;
+    iron_jit *j = jit_for(&kn, shared_depth_design, "shared", "in a, out b",
+                          NULL);
     ASSERT_OK(launch(j, 1, 2000, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), 2 * i + 1);
@@ -2767,8 +2824,8 @@ TEST(rule_fifo_shared_memory_uses_the_producers_depth)
     /* Upstream's lowering gives a fifo in shared memory its producer's
      * depth; the consumer's own depth does not apply, and the dump says
      * where the buffers are and why. */
-    g_case = 1;
-    j = jit(shared_depth_design, "shared", "in a, out b", NULL);
+    kn.which = 1;
+    j = jit_for(&kn, shared_depth_design, "shared", "in a, out b", NULL);
     char *text = NULL;
     ASSERT_OK(iron_jit_dump(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(a, b),
                             &text));

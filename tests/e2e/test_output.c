@@ -565,8 +565,7 @@ static const char tofile_src[] =
 
 TEST(output_kernel_file_is_not_captured)
 {
-    char dir[] = "/tmp/iron-outfile-XXXXXX";
-    ASSERT(mkdtemp(dir) != NULL);
+    const char *dir = test_temp_dir("outfile");
     char path[128], quoted[160];
     snprintf(path, sizeof path, "%s/kernel.txt", dir);
     snprintf(quoted, sizeof quoted, "\"%s\"", path);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "cache/atomic.h"
 #include "cache/cache.h"
 #include "cache/entry.h"
 #include "cache/file.h"
@@ -1149,8 +1150,7 @@ TEST(cache_allocation_failures)
  * (the jit then keeps its kernels in memory, with a warning). */
 TEST(cache_refuses_a_folder_others_can_write)
 {
-    char dir[] = "/tmp/iron-cache-perm-XXXXXX";
-    ASSERT(mkdtemp(dir) != NULL);
+    const char *dir = temp_dir();
     ASSERT_EQ(chmod(dir, 0777), 0);
     iron__cache *c = (iron__cache *)1;
     ASSERT_FAILS(iron__cache_open(&c, dir, 0), IRON_EIO,
@@ -1352,4 +1352,121 @@ TEST(cache_sha256_vectors)
     ASSERT_STR_EQ(sha_hex_of(buf, 64, hex),
                   "ffe054fe7ae0cb6dc65c3af9b61d5209"
                   "f439851db43d0ba5997337df154668eb");
+}
+
+/* ---- the one atomic write (cache/atomic.c) ------------------------------ */
+
+static iron_status write_hello(iron__cache_out *o, void *ctx)
+{
+    (void)ctx;
+    iron__cache_out_puts(o, "hello");
+    return IRON_OK;
+}
+
+static iron_status fail_midway(iron__cache_out *o, void *ctx)
+{
+    (void)ctx;
+    iron__cache_out_puts(o, "half");
+    return iron__fail(IRON_ENOMEM, "body gave up");
+}
+
+/* Replaces the file whole, with the mode asked for; a failing body or a
+ * missing folder publish nothing and leave no temporary file behind (a
+ * failed write: cache_put_write_failure_leaves_nothing). */
+TEST(cache_atomic_write_all_or_nothing)
+{
+    const char *dir = temp_dir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    test_spit(path, "old", 3);
+    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path,
+                             .what = "test file", .mode = 0600 };
+    ASSERT_OK(iron__cache_write_atomic(&a, write_hello, NULL));
+    size_t n;
+    unsigned char *got = test_slurp(path, &n);
+    ASSERT_EQ(n, 5);
+    ASSERT(memcmp(got, "hello", 5) == 0);
+    free(got);
+    struct stat st;
+    ASSERT_EQ(stat(path, &st), 0);
+    ASSERT_EQ(st.st_mode & 0777, 0600);
+    ASSERT_EQ(test_count_files(dir), 1);
+
+    /* The body's own failure is returned as it is; the old file stays. */
+    ASSERT_FAILS(iron__cache_write_atomic(&a, fail_midway, NULL),
+                 IRON_ENOMEM, "body gave up");
+    got = test_slurp(path, &n);
+    ASSERT_EQ(n, 5);
+    free(got);
+    ASSERT_EQ(test_count_files(dir), 1);
+
+    /* No folder: the step, the file and nothing published. */
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/no/such/file", dir);
+    a.name = missing;
+    ASSERT_FAILS(iron__cache_write_atomic(&a, write_hello, NULL), IRON_EIO,
+                 "cannot write the test file");
+    ASSERT_CONTAINS(iron_last_error(), "create of");
+    ASSERT_CONTAINS(iron_last_error(), "nothing was published");
+
+    done_dir(dir);
+}
+
+/* ---- the cache settings, resolved in one place (cache/settings.c) -------- */
+
+TEST(cache_settings_option_then_environment_then_default)
+{
+    test_catch_warnings();
+    iron__cache_settings cs;
+    /* The option wins over IRON_CACHE, either way. */
+    setenv("IRON_CACHE", "0", 1);
+    iron__cache_settings_resolve(0, NULL, 0, &cs);
+    ASSERT_EQ(cs.enabled, 0);
+    iron__cache_settings_resolve(1, "/some/where", 0, &cs);
+    ASSERT_EQ(cs.enabled, 1);
+    ASSERT_STR_EQ(cs.dir, "/some/where");
+    unsetenv("IRON_CACHE");
+    iron__cache_settings_resolve(-1, NULL, 0, &cs);
+    ASSERT_EQ(cs.enabled, 0);
+    iron__cache_settings_resolve(0, NULL, 0, &cs);
+    ASSERT_EQ(cs.enabled, 1);
+
+    /* The folder: the option, else the default one. */
+    setenv("IRON_CACHE_DIR", "/opt/iron-cache", 1);
+    iron__cache_settings_resolve(0, NULL, 0, &cs);
+    ASSERT_STR_EQ(cs.dir, "/opt/iron-cache");
+    ASSERT(cs.no_dir == NULL);
+    iron__cache_settings_resolve(0, "", 0, &cs);
+    ASSERT_STR_EQ(cs.no_dir, "cache folder: empty path");
+    unsetenv("IRON_CACHE_DIR");
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "", 1);
+    iron__cache_settings_resolve(0, NULL, 0, &cs);
+    /* With no HOME the password database may still name one. */
+    if (!cs.dir[0])
+        ASSERT_CONTAINS(cs.no_dir, "set IRON_CACHE_DIR");
+
+    /* The cap: the option, else IRON_CACHE_MAX, else the default. */
+    setenv("IRON_CACHE_MAX", "3M", 1);
+    iron__cache_settings_resolve(0, "/x", 5000, &cs);
+    ASSERT_EQ(cs.max_bytes, 5000);
+    ASSERT_STR_EQ(cs.max_from, "option");
+    iron__cache_settings_resolve(0, "/x", 0, &cs);
+    ASSERT_EQ(cs.max_bytes, 3ull << 20);
+    ASSERT_STR_EQ(cs.max_from, "IRON_CACHE_MAX");
+    ASSERT_STR_EQ(test_warning, "");
+    setenv("IRON_CACHE_MAX", "1e400", 1);
+    iron__cache_settings_resolve(0, "/x", 0, &cs);
+    ASSERT_EQ(cs.max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
+    ASSERT_STR_EQ(cs.max_from, "default");
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400'");
+
+    /* Off: neither the folder nor the cap is looked up, so a bad value
+     * warns nobody. */
+    test_warning[0] = '\0';
+    iron__cache_settings_resolve(-1, NULL, 0, &cs);
+    ASSERT_EQ(cs.enabled, 0);
+    ASSERT_STR_EQ(cs.dir, "");
+    ASSERT_STR_EQ(test_warning, "");
+    iron_set_log_handler(NULL, NULL);
 }

@@ -40,11 +40,9 @@ static iron__kobj *kb_compile(const kbuild *b)
 
 /* Points TMPDIR at a fresh, empty directory and returns its path, so a
  * test can check that compilation leaves nothing behind. */
-static char *fresh_tmpdir(void)
+static const char *fresh_tmpdir(void)
 {
-    static char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/iron-test-compile-XXXXXX");
-    ASSERT(mkdtemp(dir) != NULL);
+    const char *dir = test_temp_dir("compile");
     ASSERT_EQ(setenv("TMPDIR", dir, 1), 0);
     return dir;
 }
@@ -660,7 +658,7 @@ TEST(compile_bad_input)
  * kind of failure. */
 TEST(compile_temp_files_removed)
 {
-    char *dir = fresh_tmpdir();
+    const char *dir = fresh_tmpdir();
     kbuild b;
     iron__kobj *o = NULL;
 
@@ -710,7 +708,7 @@ TEST(compile_no_fd_leak)
 /* 78 compiles: about 7 s alone, 30 s on a loaded 2-core machine. */
 TEST_TIMEOUT(compile_alloc_failures, 120)
 {
-    char *dir = fresh_tmpdir();
+    const char *dir = fresh_tmpdir();
     const char *names[2] = { "OP", "SCALE" };
     const char *vals[2] = { "+", "2" };
     kbuild b;

@@ -183,8 +183,7 @@ TEST(srcline_kernel_reloaded)
 
 TEST(srcline_kept_file)
 {
-    char dir[] = "/tmp/iron-test-srcline-XXXXXX";
-    ASSERT(mkdtemp(dir) != NULL);
+    const char *dir = test_temp_dir("srcline");
     char src[128], so[128], cmd[512];
     snprintf(src, sizeof src, "%s/kept.c", dir);
     snprintf(so, sizeof so, "%s/kept.so", dir);

@@ -1,5 +1,5 @@
 /*
- * core.c - worker cores.  A standard-loop worker is a state machine:
+ * worker.c - worker cores.  A standard-loop worker is a state machine:
  * acquire one object from every handle, call the kernel with the object
  * pointers and scalars, release them all; repeat.  A custom core body runs
  * in a fiber and calls the FIFO API itself; blocking in it suspends the

@@ -13,7 +13,7 @@
 
 #include "cache/file.h"
 #include "design/design.h"
-#include "jit/payload.h"
+#include "kstore/payload.h"
 
 /* A small growable byte buffer (iron__str is for text). */
 typedef struct bytes {
@@ -121,11 +121,11 @@ static int distinct_index(const iron_program *p, int k)
     return idx;
 }
 
-iron_status iron__payload_encode(const iron_program *p, void **out,
-                                 size_t *len)
+iron_status iron__kstore_payload_encode(const iron_program *p, void **out,
+                                        size_t *len)
 {
     bytes b = { 0 };
-    add(&b, IRON__PAYLOAD_MAGIC, 8);
+    add(&b, IRON__KSTORE_PAYLOAD_MAGIC, 8);
     int nobjs = 0;
     for (int k = 0; k < p->nkernels; k++)
         nobjs += iron__program_kobj_first(p, k);
@@ -192,7 +192,7 @@ static const void *take_bytes(reader *r, uint64_t n)
     return at;
 }
 
-void iron__payload_free(iron__payload *pl)
+void iron__kstore_payload_free(iron__kstore_payload *pl)
 {
     for (int i = 0; pl->objs && i < pl->nobjs; i++)
         iron__free(pl->objs[i].deps);
@@ -201,13 +201,14 @@ void iron__payload_free(iron__payload *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-iron_status iron__payload_decode(const void *buf, size_t len,
-                                 iron__payload *out, const char **why)
+iron_status iron__kstore_payload_decode(const void *buf, size_t len,
+                                        iron__kstore_payload *out,
+                                        const char **why)
 {
     memset(out, 0, sizeof *out);
     reader r = { buf, (const unsigned char *)buf + len, 0 };
     const void *magic = take_bytes(&r, 8);
-    if (!magic || memcmp(magic, IRON__PAYLOAD_MAGIC, 8) != 0) {
+    if (!magic || memcmp(magic, IRON__KSTORE_PAYLOAD_MAGIC, 8) != 0) {
         *why = "not a kernel payload";
         return iron__fail(IRON_EIO, "cache payload: %s", *why);
     }
@@ -221,7 +222,7 @@ iron_status iron__payload_decode(const void *buf, size_t len,
     out->obj_of_kernel = iron__calloc(nk + 1, sizeof *out->obj_of_kernel);
     out->objs = iron__calloc(no + 1, sizeof *out->objs);
     if (!out->obj_of_kernel || !out->objs) {
-        iron__payload_free(out);
+        iron__kstore_payload_free(out);
         *why = "out of memory";
         return iron__fail(IRON_ENOMEM, "out of memory reading a cache entry");
     }
@@ -232,7 +233,7 @@ iron_status iron__payload_decode(const void *buf, size_t len,
         out->obj_of_kernel[k] = (int)o;
     }
     for (uint64_t o = 0; o < no && !r.bad; o++) {
-        iron__payload_obj *ob = &out->objs[o];
+        iron__kstore_payload_obj *ob = &out->objs[o];
         uint64_t nd = take(&r, 4);
         if (nd > 100000) {
             r.bad = 1;
@@ -240,7 +241,7 @@ iron_status iron__payload_decode(const void *buf, size_t len,
         }
         ob->deps = iron__calloc(nd + 1, sizeof *ob->deps);
         if (!ob->deps) {
-            iron__payload_free(out);
+            iron__kstore_payload_free(out);
             *why = "out of memory";
             return iron__fail(IRON_ENOMEM, "out of memory");
         }
@@ -255,19 +256,19 @@ iron_status iron__payload_decode(const void *buf, size_t len,
         ob->image = take_bytes(&r, ob->image_len);
     }
     if (r.bad || r.p != r.end) {
-        iron__payload_free(out);
+        iron__kstore_payload_free(out);
         *why = "payload truncated or malformed";
         return iron__fail(IRON_EIO, "cache payload: %s", *why);
     }
     return IRON_OK;
 }
 
-int iron__payload_deps_fresh(const iron__payload *pl, char *changed,
-                             size_t len)
+int iron__kstore_payload_deps_fresh(const iron__kstore_payload *pl,
+                                    char *changed, size_t len)
 {
     for (int o = 0; o < pl->nobjs; o++)
         for (int d = 0; d < pl->objs[o].ndeps; d++) {
-            const iron__payload_dep *dep = &pl->objs[o].deps[d];
+            const iron__kstore_payload_dep *dep = &pl->objs[o].deps[d];
             char path[4096], why[IRON__FILE_WHY_MAX] = "";
             /* A path that does not fit, or with a NUL inside, would name
              * some other file: stale, not cut. */
@@ -292,20 +293,21 @@ int iron__payload_deps_fresh(const iron__payload *pl, char *changed,
     return 1;
 }
 
-int iron__payload_check(const void *buf, size_t len, char *why,
-                        size_t why_len)
+int iron__kstore_payload_check(const void *buf, size_t len, char *why,
+                               size_t why_len)
 {
-    iron__payload pl;
+    iron__kstore_payload pl;
     const char *w = "";
-    iron_status s = iron__payload_decode(buf, len, &pl, &w);
+    iron_status s = iron__kstore_payload_decode(buf, len, &pl, &w);
     if (s == IRON_OK)
-        iron__payload_free(&pl);
+        iron__kstore_payload_free(&pl);
     else
         snprintf(why, why_len, "%s", w);
     return s == IRON_OK ? 0 : -1;
 }
 
-iron_status iron__payload_load(const iron__payload *pl, iron_program *p)
+iron_status iron__kstore_payload_load(const iron__kstore_payload *pl,
+                                      iron_program *p)
 {
     if (pl->nkernels != p->d->kernels.n)
         return iron__fail(IRON_EIO,

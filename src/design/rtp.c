@@ -1,5 +1,5 @@
 /*
- * params_rt.c - run-time parameter buffers and barriers: objects the
+ * rtp.c - run-time parameter buffers and barriers: objects the
  * runtime sequence writes and workers read or wait on.
  */
 #include <string.h>

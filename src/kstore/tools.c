@@ -1,17 +1,20 @@
 /*
- * api.c - the public disk-cache tools (iron_cache_*), thin wrappers over
- * the cache layer.  Inspecting a folder that does not exist finds it
- * empty and does not create it.  Listing and pruning check every entry
- * whole -- checksums and the kernel payload's structure (jit/payload.c),
- * not only the header -- so that a damaged entry is never shown as valid
- * and prune can remove it.
+ * tools.c - (kernel store) the public disk-cache tools (iron_cache_*),
+ * thin wrappers over the cache layer.  They live here, above both the
+ * cache layer and the payload format, because they judge payloads.
+ * Inspecting a folder that does not exist finds it empty and does not
+ * create it.  Listing and pruning check every entry whole -- checksums
+ * and the kernel payload's structure (payload.c), not only the header --
+ * so that a damaged entry is never shown as valid and prune can remove
+ * it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cache/dir.h"
 #include "core/core.h"
-#include "jit/payload.h"
+#include "kstore/payload.h"
+#include "kstore/tools.h"
 
 IRON_API char *iron_cache_path(const char *dir, char *buf, size_t len)
 {
@@ -56,7 +59,7 @@ IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
     if (s != IRON_OK || !c)
         return s;
     list_adapter a = { fn, ctx };
-    s = iron__cache_list(c, 1, iron__payload_check, list_entry, &a);
+    s = iron__cache_list(c, 1, iron__kstore_payload_check, list_entry, &a);
     iron__cache_close(c);
     return s;
 }
@@ -91,11 +94,11 @@ IRON_API iron_status iron_cache_clear(const char *dir)
 IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
                                       uint64_t *removed)
 {
-    return iron__cache_prune_dir(dir, max_bytes, removed, NULL);
+    return iron__kstore_prune_dir(dir, max_bytes, removed, NULL);
 }
 
-iron_status iron__cache_prune_dir(const char *dir, uint64_t max_bytes,
-                                  uint64_t *removed, uint64_t *damaged)
+iron_status iron__kstore_prune_dir(const char *dir, uint64_t max_bytes,
+                                   uint64_t *removed, uint64_t *damaged)
 {
     iron__cache *c;
     if (removed)
@@ -105,16 +108,16 @@ iron_status iron__cache_prune_dir(const char *dir, uint64_t max_bytes,
     iron_status s = iron__cache_open_existing(&c, dir);
     if (s != IRON_OK || !c)
         return s;
-    s = iron__cache_prune(c, max_bytes, iron__payload_check, removed,
+    s = iron__cache_prune(c, max_bytes, iron__kstore_payload_check, removed,
                           damaged);
     iron__cache_close(c);
     return s;
 }
 
-iron_status iron__cache_verify_dir(const char *dir,
-                                   void (*fn)(const iron__cache_entry *e,
-                                              void *ctx),
-                                   void *ctx)
+iron_status iron__kstore_verify_dir(const char *dir,
+                                    void (*fn)(const iron__cache_entry *e,
+                                               void *ctx),
+                                    void *ctx)
 {
     if (!fn)
         return iron__fail(IRON_EINVAL, "cache verify: no callback");
@@ -122,7 +125,7 @@ iron_status iron__cache_verify_dir(const char *dir,
     iron_status s = iron__cache_open_existing(&c, dir);
     if (s != IRON_OK || !c)
         return s;
-    s = iron__cache_list(c, 1, iron__payload_check, fn, ctx);
+    s = iron__cache_list(c, 1, iron__kstore_payload_check, fn, ctx);
     iron__cache_close(c);
     return s;
 }

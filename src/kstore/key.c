@@ -1,0 +1,98 @@
+/*
+ * key.c - the kernel store's keys.  The spec key is the canonical text of
+ * everything that changes the output but the compiler: the placed
+ * design's canonical text, every kernel's source, entry, argument types,
+ * defines and flags, the device model, the library version, the entry
+ * format and the hash of the built-in <iron/iron_kernel.h>.  Artifacts match on it, so they load where no compiler exists;
+ * the disk key (kstore.c) is the same text followed by the compiler's
+ * identity.  Neither involves file times.  The text is built once per
+ * build; its XXH3-128 digest only names the entry (or indexes the
+ * artifacts), and the entry holds the full text, which must equal ours
+ * byte for byte: a digest collision is a miss ("key mismatch"), never
+ * another specialization's kernel.
+ */
+#include <string.h>
+
+#include "compile/kheader.h"
+#include "design/design.h"
+#include "kstore/store.h"
+
+uint64_t iron__kstore_test_digest;
+
+XXH128_hash_t iron__kstore_key_digest(const char *text, size_t len)
+{
+    if (iron__kstore_test_digest) {
+        XXH128_hash_t h = { iron__kstore_test_digest,
+                            iron__kstore_test_digest };
+        return h;
+    }
+    return XXH3_128bits(len ? text : "", len);
+}
+
+/* Every variable-length field is preceded by its length, so that two
+ * different kernels can never print the same text. */
+void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
+                              iron__str *s)
+{
+    const char *jf = ks->cflags ? ks->cflags : "-O2";
+    const char *kf = k->cflags ? k->cflags : "";
+    iron__str_printf(s, "%zu:%s core=%d flags %zu:%s %zu:%s args",
+                     strlen(k->entry), k->entry, k->is_core, strlen(jf), jf,
+                     strlen(kf), kf);
+    for (int a = 0; a < k->nargs; a++)
+        iron__str_printf(s, " %d/%d/%d", (int)k->args[a].dtype,
+                         k->args[a].is_ptr, (int)k->args[a].handle);
+    for (int m = 0; m < k->ndefines; m++)
+        iron__str_printf(s, " -D%zu:%s=%zu:%s", strlen(k->defines[m].name),
+                         k->defines[m].name, strlen(k->defines[m].value),
+                         k->defines[m].value);
+    iron__str_printf(s, "\n%zu\n", strlen(k->source));
+    iron__str_append(s, k->source);
+    iron__str_append(s, "\n");
+}
+
+/* Appends the spec key's text to s. */
+static void spec_text(const iron__kstore *ks, const iron_program *p,
+                      iron__str *s)
+{
+    const iron_device_info *dv = &p->dev;
+    /* The built-in <iron/iron_kernel.h> is not among a kernel's recorded
+     * headers (it lives in the build's temporary folder): its hash is. */
+    iron__str_printf(s, "iron-spec %s format %d kernel-header %016llx\n",
+                     iron_version(), IRON__CACHE_FORMAT,
+                     (unsigned long long)iron__kheader_hash());
+    iron__str_printf(s,
+                     "device %s %s cols %d rows %d compute %u/%u/%d/%d/%d/%d "
+                     "memtile %u/%d/%d/%d/%d shim %d/%d/%d/%d locks %d\n",
+                     dv->name, dv->arch, dv->columns, dv->rows,
+                     dv->compute.memory_bytes, dv->compute.stack_bytes,
+                     dv->compute.locks, dv->compute.buffer_descriptors,
+                     dv->compute.dma_in, dv->compute.dma_out,
+                     dv->memtile.memory_bytes, dv->memtile.locks,
+                     dv->memtile.buffer_descriptors, dv->memtile.dma_in,
+                     dv->memtile.dma_out, dv->shim.locks,
+                     dv->shim.buffer_descriptors, dv->shim.dma_in,
+                     dv->shim.dma_out, dv->lock_max_value);
+    iron__design_dump(p->d, p, s);
+    for (int i = 0; i < p->d->kernels.n; i++) {
+        iron__str_printf(s, "kernel %d ", i);
+        iron__kstore_kernel_text(ks, p->d->kernels.v[i], s);
+    }
+}
+
+iron_status iron__kstore_spec_key(const iron__kstore *ks,
+                                  const iron_program *p, iron__str *buf,
+                                  iron__kstore_key *out)
+{
+    memset(out, 0, sizeof *out);
+    spec_text(ks, p, buf);
+    if (buf->oom) {
+        iron__str_free(buf);
+        return iron__fail(IRON_ENOMEM, "%s: out of memory building the "
+                                       "cache key", ks->name);
+    }
+    out->text = iron__str_get(buf);
+    out->len = buf->len;
+    out->digest = iron__kstore_key_digest(out->text, out->len);
+    return IRON_OK;
+}
