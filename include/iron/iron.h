@@ -246,7 +246,8 @@ IRON_API iron_status iron_current_device(iron_device **out);
  * Tensors
  *
  * A tensor is host-visible memory allocated through the current device's
- * driver.  Data is row-major and contiguous.
+ * driver, or the caller's memory wrapped for it (iron_tensor_wrap).  Data
+ * of the factories is row-major and contiguous.
  * ------------------------------------------------------------------------ */
 
 typedef struct iron_tensor iron_tensor;
@@ -280,7 +281,50 @@ IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
                                          iron_shape shape, int64_t low,
                                          int64_t high, uint64_t seed);
 
+/* Frees t.  Waits first for the calls using t to finish.  The memory goes
+ * back when the last tensor sharing it (views, reshapes, DLPack exports)
+ * is freed, and wrapped memory's release callback runs then. */
 IRON_API void iron_tensor_free(iron_tensor *t);
+
+/* Wrapping caller memory.
+ *
+ * Called exactly once when wrapped memory is no longer used: by the
+ * iron_tensor_free that drops the last tensor on it (a wrapped tensor's
+ * views and DLPack exports share it), after every call using those
+ * tensors has finished.  data is the pointer given to iron_tensor_wrap;
+ * the callback may free it.  It runs on the freeing thread, with no
+ * library lock held. */
+typedef void (*iron_tensor_release_fn)(void *ctx, void *data);
+
+/* The alignment iron_tensor_wrap recommends (and the library's own
+ * tensors have): whole cache lines, and the 16-byte alignment the
+ * emulator's streaming stores need for large outputs.  Only the dtype's
+ * size is required. */
+#define IRON_TENSOR_ALIGN 64
+
+/* A tensor of dt x shape over the caller's memory at data, without
+ * copying: the device sees and writes data itself.  Row-major and
+ * contiguous, so element i is at data + i * iron_dtype_size(dt).
+ *   - data must be aligned to iron_dtype_size(dt) (what typed access to
+ *     the elements needs; the emulator's DMA needs no more).  Misaligned
+ *     data is IRON_EINVAL naming the address and the alignment; prefer
+ *     IRON_TENSOR_ALIGN for speed.
+ *   - bytes (the memory's size) must be at least numel x the dtype's size
+ *     (more is accepted and ignored); smaller is IRON_ESHAPE giving both.
+ *   - The current device's driver must accept host memory (its buf_wrap
+ *     op); the emulator does; a driver without it gives IRON_ENOTSUP
+ *     naming the driver.
+ *   - Lifetime: the caller keeps data alive and does not free it until
+ *     release runs (or, with release NULL, until every tensor on it is
+ *     freed).  release is not called when the wrap fails: the memory is
+ *     still the caller's then. */
+IRON_API iron_status iron_tensor_wrap(void *data, size_t bytes, iron_dtype dt,
+                                      iron_shape shape,
+                                      iron_tensor_release_fn release,
+                                      void *release_ctx, iron_tensor **out);
+/* 1 when t wraps caller memory (iron_tensor_wrap, iron_tensor_from_dlpack
+ * or a view of such a tensor); 0 otherwise and for NULL. */
+IRON_API int iron_tensor_is_wrapped(const iron_tensor *t);
 
 /* Host pointer to the elements; NULL for NULL.  The other accessors return
  * IRON_DTYPE_COUNT_, ndim 0, 0 or NULL for a NULL tensor. */
