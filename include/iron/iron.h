@@ -326,7 +326,8 @@ IRON_API iron_status iron_tensor_wrap(void *data, size_t bytes, iron_dtype dt,
  * or a view of such a tensor); 0 otherwise and for NULL. */
 IRON_API int iron_tensor_is_wrapped(const iron_tensor *t);
 
-/* Host pointer to the elements; NULL for NULL.  The other accessors return
+/* Host pointer to the elements (a view's element 0: its base's data +
+ * its offset); NULL for NULL.  The other accessors return
  * IRON_DTYPE_COUNT_, ndim 0, 0 or NULL for a NULL tensor. */
 IRON_API void *iron_tensor_data(iron_tensor *t);
 IRON_API iron_dtype iron_tensor_dtype(const iron_tensor *t);
@@ -336,8 +337,8 @@ IRON_API size_t iron_tensor_nbytes(const iron_tensor *t);
 /* The device whose driver holds the memory. */
 IRON_API iron_device *iron_tensor_device(const iron_tensor *t);
 
-/* Element i (row-major) as a double, and set from a double (converted as in
- * iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
+/* Element i (row-major, through a view's strides) as a double, and set
+ * from a double (converted as in iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
  * tests and examples, not for speed. */
 IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
                                      double *out);
@@ -346,6 +347,45 @@ IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v);
 /* "int32[16, 4]" into buf (always NUL-terminated); returns buf. */
 IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
                                     size_t len);
+
+/* Views: tensors sharing another tensor's memory.
+ *
+ * A view, reshape or slice shares the memory of the tensor it came from
+ * (writes through one show in the other) and keeps that memory alive: the
+ * tensors may be freed in any order, and the memory goes (with a wrapped
+ * tensor's release callback) when the last of them is freed.  Each must
+ * be freed with iron_tensor_free.  The element accessors, copies and
+ * printing follow a view's strides; a jit call takes only contiguous
+ * tensors (IRON_EARG naming the argument otherwise: pass iron_tensor_copy
+ * or iron_tensor_contiguous of it). */
+
+/* The same elements in another shape of the same element count: one dim
+ * may be -1, inferred from the others as in numpy.  t must be contiguous
+ * (IRON_ESHAPE otherwise, as for a count that differs). */
+IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
+                                         iron_tensor **out);
+/* A view of shape whose element (i0, i1, ...) is element offset + i0 *
+ * strides[0] + i1 * strides[1] + ... counted from t's first element, in
+ * elements of t's dtype.  strides NULL means row-major for shape; strides
+ * may be negative or zero.  Every element the view reaches must lie in
+ * t's memory (IRON_EBOUNDS naming the element and the range otherwise).
+ * Strides are absolute: a view of a view does not compose them with its
+ * base's (read them with iron_tensor_strides). */
+IRON_API iron_status iron_tensor_view(iron_tensor *t, int64_t offset,
+                                      iron_shape shape,
+                                      const int64_t *strides,
+                                      iron_tensor **out);
+/* numpy's t[..., start:stop:step, ...] along dim: 0 <= start < stop <=
+ * dims[dim], step >= 1 (IRON_EBOUNDS otherwise). */
+IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
+                                       int64_t start, int64_t stop,
+                                       int64_t step, iron_tensor **out);
+/* 1 when t's elements lie in row-major order without gaps (the strides
+ * are the row-major ones; dims of extent 1 may have any); 0 for NULL. */
+IRON_API int iron_tensor_is_contiguous(const iron_tensor *t);
+/* t's strides in elements, one per dim (shape.ndim of them); NULL for
+ * NULL.  Borrowed: valid as long as t. */
+IRON_API const int64_t *iron_tensor_strides(const iron_tensor *t);
 
 typedef enum iron_sync_dir {
     IRON_SYNC_TO_DEVICE,

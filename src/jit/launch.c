@@ -165,6 +165,9 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
         if (!t)
             return iron__fail(IRON_EARG, "%s: argument %d ('%s') is NULL",
                               j->name, i, a->name);
+        iron_status s = iron__tensor_check_callable(t, j->name, i, a->name);
+        if (s != IRON_OK)
+            return s;
         if (t->dev->drv != dev->drv)
             return iron__fail(IRON_EDEVICE,
                               "%s: argument %d ('%s') lives on device '%s' "
@@ -521,6 +524,10 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
                               t ? iron_tensor_describe(t, got, sizeof got)
                                 : "NULL");
         }
+        iron_status s = iron__tensor_check_callable(t, sp->signature, i,
+                                                    a->name);
+        if (s != IRON_OK)
+            return s;
     }
     int64_t values[IRON__JIT_MAX_SCALARS];
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);

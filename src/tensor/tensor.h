@@ -65,6 +65,14 @@ void iron__tensor_rowmajor(const iron_shape *shape, int64_t *strides);
 /* The address of element i in row-major order through t's strides. */
 unsigned char *iron__tensor_elem(const iron_tensor *t, int64_t i);
 
+/* --- view.c ------------------------------------------------------------- */
+
+/* IRON_EARG naming argument i ('name') of `who` when t is not contiguous:
+ * a call hands the device one row-major range. */
+iron_status iron__tensor_check_callable(const iron_tensor *t,
+                                        const char *who, int i,
+                                        const char *name);
+
 /* --- storage.c ----------------------------------------------------------- */
 
 void iron__storage_ref(iron__storage *st);
