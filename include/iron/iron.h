@@ -387,6 +387,40 @@ IRON_API int iron_tensor_is_contiguous(const iron_tensor *t);
  * NULL.  Borrowed: valid as long as t. */
 IRON_API const int64_t *iron_tensor_strides(const iron_tensor *t);
 
+/* Tensors like t: its dtype and shape, contiguous, on its device.  empty
+ * and zeros give zeros (the driver contract), ones ones, full value
+ * converted as in iron_tensor_full. */
+IRON_API iron_status iron_tensor_empty_like(const iron_tensor *t,
+                                            iron_tensor **out);
+IRON_API iron_status iron_tensor_zeros_like(const iron_tensor *t,
+                                            iron_tensor **out);
+IRON_API iron_status iron_tensor_ones_like(const iron_tensor *t,
+                                           iron_tensor **out);
+IRON_API iron_status iron_tensor_full_like(const iron_tensor *t,
+                                           double value, iron_tensor **out);
+
+/* Copies between t and the caller's row-major contiguous memory: bytes
+ * must be exactly iron_tensor_nbytes(t) (IRON_ESHAPE giving both
+ * otherwise).  A strided view is filled or read in row-major order. */
+IRON_API iron_status iron_tensor_copy_from(iron_tensor *t, const void *src,
+                                           size_t bytes);
+IRON_API iron_status iron_tensor_copy_to(const iron_tensor *t, void *dst,
+                                         size_t bytes);
+/* A new contiguous tensor with src's elements (a clone; from a strided
+ * view, its elements in row-major order), on src's device. */
+IRON_API iron_status iron_tensor_copy(const iron_tensor *src,
+                                      iron_tensor **out);
+/* t itself as a new reference (a reshape to its own shape) when it is
+ * contiguous, else iron_tensor_copy of it: what a jit call can take.
+ * Free *out either way. */
+IRON_API iron_status iron_tensor_contiguous(iron_tensor *t,
+                                            iron_tensor **out);
+/* dst's elements set to src's (numpy's dst[...] = src): same dtype
+ * (IRON_EDTYPE) and shape (IRON_ESHAPE), either may be a view; correct
+ * when the two overlap. */
+IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
+                                        const iron_tensor *src);
+
 typedef enum iron_sync_dir {
     IRON_SYNC_TO_DEVICE,
     IRON_SYNC_TO_HOST

@@ -30,14 +30,14 @@ void iron__storage_unref(iron__storage *st)
     iron__free(st);
 }
 
-/* Zeroed driver memory of nbytes on the current device, one reference. */
-iron_status iron__storage_alloc(const char *fn, size_t nbytes,
-                                iron__storage **out)
+/* Zeroed driver memory of nbytes on dev (NULL: the current device), one
+ * reference. */
+iron_status iron__storage_alloc(const char *fn, iron_device *dev,
+                                size_t nbytes, iron__storage **out)
 {
-    iron_device *dev;
+    iron_status s;
     *out = NULL;
-    iron_status s = iron_current_device(&dev);
-    if (s != IRON_OK)
+    if (!dev && (s = iron_current_device(&dev)) != IRON_OK)
         return iron__fail_context(s, "%s", fn);
     iron__storage *st = iron__calloc(1, sizeof *st);
     if (!st)

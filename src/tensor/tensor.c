@@ -146,6 +146,12 @@ unsigned char *iron__tensor_elem(const iron_tensor *t, int64_t i)
 static iron_status tensor_new(const char *fn, iron_tensor **out,
                               iron_dtype dt, iron_shape shape)
 {
+    return iron__tensor_new(fn, NULL, dt, shape, out);
+}
+
+iron_status iron__tensor_new(const char *fn, iron_device *dev, iron_dtype dt,
+                             iron_shape shape, iron_tensor **out)
+{
     iron_status s;
     int64_t numel = 0;
     size_t nbytes = 0;
@@ -159,7 +165,7 @@ static iron_status tensor_new(const char *fn, iron_tensor **out,
     if ((s = iron__tensor_check_shape(fn, dt, &shape, &numel, &nbytes)) !=
         IRON_OK)
         return s;
-    if ((s = iron__storage_alloc(fn, nbytes, &st)) != IRON_OK)
+    if ((s = iron__storage_alloc(fn, dev, nbytes, &st)) != IRON_OK)
         return s;
     iron_tensor *t = iron__tensor_on(st, dt, &shape, numel, nbytes, st->host,
                                      NULL);
@@ -185,8 +191,9 @@ IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
     return tensor_new("iron_tensor_zeros", out, dt, shape);
 }
 
-/* Converts once and replicates the bytes: every element is the same. */
-static void fill_value(iron_tensor *t, double value)
+/* Converts once and replicates the bytes: every element is the same.  t
+ * is contiguous (a new tensor). */
+void iron__tensor_fill(iron_tensor *t, double value)
 {
     unsigned char elem[8];
     size_t size = iron_dtype_size(t->dtype);
@@ -201,7 +208,7 @@ static iron_status tensor_full(const char *fn, iron_tensor **out,
 {
     iron_status s = tensor_new(fn, out, dt, shape);
     if (s == IRON_OK)
-        fill_value(*out, value);
+        iron__tensor_fill(*out, value);
     return s;
 }
 

@@ -60,6 +60,8 @@ iron_tensor *iron__tensor_on(iron__storage *st, iron_dtype dt,
                              const iron_shape *shape, int64_t numel,
                              size_t nbytes, void *host,
                              const int64_t *strides);
+/* Every element of the contiguous t set to value (as iron_tensor_full). */
+void iron__tensor_fill(iron_tensor *t, double value);
 /* The row-major strides of shape (in elements). */
 void iron__tensor_rowmajor(const iron_shape *shape, int64_t *strides);
 /* The address of element i in row-major order through t's strides. */
@@ -78,9 +80,14 @@ iron_status iron__tensor_check_callable(const iron_tensor *t,
 void iron__storage_ref(iron__storage *st);
 /* Drops one reference; the last one returns the memory (see above). */
 void iron__storage_unref(iron__storage *st);
-/* Zeroed driver memory of nbytes on the current device, one reference. */
-iron_status iron__storage_alloc(const char *fn, size_t nbytes,
-                                iron__storage **out);
+/* Zeroed driver memory of nbytes on dev (NULL: the current device), one
+ * reference. */
+iron_status iron__storage_alloc(const char *fn, iron_device *dev,
+                                size_t nbytes, iron__storage **out);
+/* A new zeroed contiguous tensor of dt x shape on dev (NULL: the current
+ * device), validated like iron_tensor_zeros. */
+iron_status iron__tensor_new(const char *fn, iron_device *dev, iron_dtype dt,
+                             iron_shape shape, iron_tensor **out);
 /* Wraps caller memory on the current device (the checks of
  * iron_tensor_wrap are the caller's).  On failure nothing is held and
  * release is not called. */
