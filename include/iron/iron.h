@@ -42,6 +42,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -420,6 +421,40 @@ IRON_API iron_status iron_tensor_contiguous(iron_tensor *t,
  * when the two overlap. */
 IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
                                         const iron_tensor *src);
+
+/* Printing tensors the way numpy prints arrays.
+ *
+ * The text is what numpy's repr() of the same array gives (numpy 1.x and
+ * 2.0 with default print options): "array([[1, 2],\n       [3, 4]],
+ * dtype=int32)" -- nested brackets, columns of equal width, lines wrapped
+ * at 75 characters, the dtype named unless numpy's default (int64,
+ * float64).  With plain set it is str() instead: "[[1 2]\n [3 4]]".
+ * Tensors of more than threshold elements are summarised: along each axis
+ * longer than 2 x edgeitems, only the first and last edgeitems appear,
+ * with "..." between.  Floats take numpy's 'maxprec' style: each value
+ * with the fewest digits that read back as the same value of its dtype,
+ * at most precision digits after the point, the points aligned ("1.5 ",
+ * "2.25"); scientific notation ("1.0e+10") when the largest magnitude is
+ * >= 1e8 or the smallest non-zero one < 1e-4 or their ratio > 1000.
+ * bfloat16 prints as a float, with the digits that identify it as a
+ * bfloat16 (0.1 prints "0.1", not 0.10009765625). */
+typedef struct iron_print_options {
+    size_t size;        /* sizeof(iron_print_options) */
+    int precision;      /* digits after the point at most; 0: 8 */
+    int64_t threshold;  /* summarise above this many elements; 0: 1000,
+                           < 0: never */
+    int edgeitems;      /* elements kept at each end; 0: 3 */
+    int linewidth;      /* characters per line; 0: 75 */
+    int plain;          /* 1: str() style, no "array(" nor commas */
+} iron_print_options;
+
+/* t as text in *out (free with iron_free).  opts NULL gives the defaults;
+ * opts->size smaller than the struct is IRON_EINVAL. */
+IRON_API iron_status iron_tensor_format(const iron_tensor *t,
+                                        const iron_print_options *opts,
+                                        char **out);
+/* iron_tensor_format with the defaults, and a newline, to f. */
+IRON_API iron_status iron_tensor_print(const iron_tensor *t, FILE *f);
 
 typedef enum iron_sync_dir {
     IRON_SYNC_TO_DEVICE,
