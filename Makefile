@@ -145,7 +145,7 @@ install: lib $(CLI)
 # Debian 12 packages the build and the tests need.  Every build checks
 # for them first (cheaply): as root they are installed, otherwise the
 # command to run is printed.
-DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev
+DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev libdlpack-dev gcc libc6-dev
 deps:
 	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \

@@ -456,6 +456,34 @@ IRON_API iron_status iron_tensor_format(const iron_tensor *t,
 /* iron_tensor_format with the defaults, and a newline, to f. */
 IRON_API iron_status iron_tensor_print(const iron_tensor *t, FILE *f);
 
+/* DLPack interchange (version 0.6 and later's DLManagedTensor; the
+ * declarations need <dlpack/dlpack.h> only where the struct is used).
+ *
+ * iron_tensor_from_dlpack: a tensor on the producer's memory, without
+ * copying, on the current device (whose driver must accept host memory,
+ * as for iron_tensor_wrap).  On success it owns m: m->deleter (when not
+ * NULL) is called once, when the last tensor on that memory is freed
+ * (after the calls using it finish); on failure m stays the caller's.
+ * Accepted: device kDLCPU (IRON_EDEVICE naming any other), one lane
+ * (IRON_EDTYPE otherwise), kDLInt/kDLUInt of 8..64 bits, kDLFloat of 32
+ * and 64, kDLBfloat of 16 (IRON_EDTYPE naming code and bits otherwise),
+ * ndim 1..IRON_MAX_DIMS with dims >= 1 (IRON_ESHAPE), data + byte_offset
+ * aligned to the element size (IRON_EINVAL naming the address).  Strides
+ * (NULL: row-major) may be anything the views take, negative and zero
+ * included: a strided tensor arrives as a view (iron_tensor_is_contiguous
+ * tells).
+ *
+ * iron_tensor_to_dlpack: t lent out as kDLCPU memory (device_id 0) with
+ * its shape and strides (always given) and byte_offset 0.  The memory
+ * stays alive until the consumer calls (*out)->deleter(*out), even if t
+ * is freed first; the consumer must call it exactly once.  The export
+ * shares t's elements: writes through either show in the other. */
+struct DLManagedTensor;
+IRON_API iron_status iron_tensor_from_dlpack(struct DLManagedTensor *m,
+                                             iron_tensor **out);
+IRON_API iron_status iron_tensor_to_dlpack(iron_tensor *t,
+                                           struct DLManagedTensor **out);
+
 typedef enum iron_sync_dir {
     IRON_SYNC_TO_DEVICE,
     IRON_SYNC_TO_HOST
