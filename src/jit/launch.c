@@ -185,6 +185,16 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
                                   "writes (out/inout) must not be passed "
                                   "twice",
                                   j->name, i, a->name, k, j->args[k].name);
+        for (int k = 0; k < i; k++)
+            if (args[k] != t && iron__tensor_overlaps(args[k], t) &&
+                (a->role != IRON__ROLE_IN || j->args[k].role != IRON__ROLE_IN))
+                return iron__fail(IRON_EARG,
+                                  "%s: argument %d ('%s') shares memory with "
+                                  "argument %d ('%s') (views of one "
+                                  "tensor); a tensor the call writes "
+                                  "(out/inout) must not overlap another "
+                                  "argument", j->name, i, a->name, k,
+                                  j->args[k].name);
         if (!a->has_type)
             continue;
         int ok = a->dtype_var ? bind(b, &nb, a->dtype_var, 1, t->dtype, i)

@@ -344,6 +344,8 @@ static void layout(fmt_ctx *c, int axis, int64_t flat, int hang, int width,
         extend_line(&s, &line, word_at(c, flat + (n - 1) * stride),
                     elem_width, hang);
         iron__str_append(&s, iron__str_get(&line));
+        if (line.oom)
+            s.oom = 1;
         iron__str_free(&line);
     } else {
         char line_sep[16];
@@ -375,6 +377,8 @@ static void layout(fmt_ctx *c, int axis, int64_t flat, int hang, int width,
     const char *body = iron__str_get(&s);
     iron__str_append(out, strlen(body) >= (size_t)hang ? body + hang : "");
     iron__str_append(out, "]");
+    if (s.oom)
+        out->oom = 1;  /* a part lost is the whole text lost */
     iron__str_free(&s);
 }
 

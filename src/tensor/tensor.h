@@ -75,6 +75,9 @@ iron_status iron__tensor_check_callable(const iron_tensor *t,
                                         const char *who, int i,
                                         const char *name);
 
+/* 1 when the contiguous tensors a and b share any byte of memory. */
+int iron__tensor_overlaps(const iron_tensor *a, const iron_tensor *b);
+
 /* --- storage.c ----------------------------------------------------------- */
 
 void iron__storage_ref(iron__storage *st);

@@ -241,3 +241,13 @@ iron_status iron__tensor_check_callable(const iron_tensor *t,
                       iron_tensor_describe(t, desc, sizeof desc),
                       dims_text(t->strides, t->shape.ndim, st, sizeof st));
 }
+
+/* The byte range a contiguous tensor covers; the jit passes only
+ * contiguous tensors, so that is all it needs to compare. */
+int iron__tensor_overlaps(const iron_tensor *a, const iron_tensor *b)
+{
+    if (a->st != b->st)
+        return 0;
+    const unsigned char *pa = a->host, *pb = b->host;
+    return pa < pb + b->nbytes && pb < pa + a->nbytes;
+}

@@ -8,6 +8,7 @@
 
 #include <dlpack/dlpack.h>
 
+#include "core/core.h"
 #include "designs/designs.h"
 #include "test.h"
 
@@ -276,4 +277,47 @@ TEST(tensor_dlpack_import_passed_to_jit)
     iron_jit_free(j);
     free(a);
     free(c);
+}
+
+/* Every allocation of an import or export failing in turn: a clean
+ * IRON_ENOMEM, *out NULL, and the producer's deleter not called. */
+TEST(tensor_dlpack_alloc_failure_loop)
+{
+    int32_t mem[16] __attribute__((aligned(64))) = { 0 };
+    producer p;
+    long n;
+    for (n = 1; n < 50; n++) {
+        producer_init(&p, mem, I32, 1, (const int64_t[]){ 16 }, NULL);
+        iron_tensor *t = (iron_tensor *)mem;
+        iron__alloc_fail_at(n);
+        iron_status s = iron_tensor_from_dlpack(&p.m, &t);
+        iron__alloc_fail_at(0);
+        if (s == IRON_OK) {
+            iron_tensor_free(t);
+            ASSERT_EQ(p.deleted, 1);
+            break;
+        }
+        ASSERT_EQ(s, IRON_ENOMEM);
+        ASSERT(t == NULL);
+        ASSERT_EQ(p.deleted, 0);
+    }
+    ASSERT_GT(n, 1);
+    ASSERT_LT(n, 50);
+
+    iron_tensor *src = test_zeros(IRON_INT8, 8);
+    for (n = 1; n < 50; n++) {
+        DLManagedTensor *m = (DLManagedTensor *)mem;
+        iron__alloc_fail_at(n);
+        iron_status s = iron_tensor_to_dlpack(src, &m);
+        iron__alloc_fail_at(0);
+        if (s == IRON_OK) {
+            m->deleter(m);
+            break;
+        }
+        ASSERT_EQ(s, IRON_ENOMEM);
+        ASSERT(m == NULL);
+    }
+    ASSERT_GT(n, 1);
+    ASSERT_LT(n, 50);
+    iron_tensor_free(src);
 }

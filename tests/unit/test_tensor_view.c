@@ -283,6 +283,24 @@ TEST(tensor_view_strided_refused_by_jit)
     ASSERT_FAILS(iron_spec_run(sp, IRON_NO_SCALARS,
                                IRON_TENSORS(b, every2, c)),
                  IRON_EARG, "argument 1 ('b') is a non-contiguous view");
+
+    /* Views of one tensor: overlapping with a written argument is refused,
+     * disjoint halves are fine. */
+    iron_tensor *lo = NULL, *hi = NULL, *whole = NULL;
+    ASSERT_OK(iron_tensor_view(big, 0, IRON_SHAPE(1024), NULL, &lo));
+    ASSERT_OK(iron_tensor_view(big, 1024, IRON_SHAPE(1024), NULL, &hi));
+    ASSERT_OK(iron_tensor_view(big, 512, IRON_SHAPE(1024), NULL, &whole));
+    ASSERT_FAILS(iron_call(j, lo, b, whole), IRON_EARG,
+                 "vector_op: argument 2 ('c') shares memory with argument 0 "
+                 "('a') (views of one tensor); a tensor the call writes "
+                 "(out/inout) must not overlap another argument");
+    ASSERT_OK(iron_call(j, lo, lo, hi));  /* inputs may share */
+    ASSERT_EQ(test_at(big, 1024), 0);
+    ASSERT_EQ(test_at(big, 1025), 2);
+    ASSERT_EQ(test_at(big, 2047), 2 * 1023);
+    iron_tensor_free(lo);
+    iron_tensor_free(hi);
+    iron_tensor_free(whole);
     iron_tensor_free(every2);
     iron_tensor_free(big);
     iron_tensor_free(b);

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "core/core.h"
 #include "designs/designs.h"
 #include "iron/iron_driver.h"
 #include "test.h"
@@ -290,4 +291,82 @@ TEST(tensor_wrap_jit_call_writes_caller_memory)
     free(a);
     free(b);
     free(c);
+}
+
+/* ------------------------------------------------------------------------
+ * Allocation failures: fail the 1st, 2nd, ... allocation until the call
+ * succeeds; each failure is a clean IRON_ENOMEM, *out NULL, and the
+ * caller's memory untouched (no release call).
+ * ------------------------------------------------------------------------ */
+
+static int32_t wrap_mem[64] __attribute__((aligned(64)));
+static released loop_released;
+static iron_tensor *loop_base;
+
+static iron_status make_wrap(iron_tensor **t)
+{
+    return iron_tensor_wrap(wrap_mem, sizeof wrap_mem, IRON_INT32,
+                            IRON_SHAPE(8, 8), on_release, &loop_released, t);
+}
+
+static iron_status make_view(iron_tensor **t)
+{
+    return iron_tensor_view(loop_base, 1, IRON_SHAPE(4),
+                            (const int64_t[]){ 2 }, t);
+}
+
+static iron_status make_copy(iron_tensor **t)
+{
+    return iron_tensor_copy(loop_base, t);
+}
+
+static iron_status make_format(iron_tensor **t)
+{
+    char *text = NULL;
+    iron_status s = iron_tensor_format(loop_base, NULL, &text);
+    if (s == IRON_OK) {
+        ASSERT_STR_EQ(text, "array([[0, 1, 2, 3],\n       [4, 5, 6, 7]], "
+                            "dtype=int32)");
+        iron_free(text);
+        *t = iron_tensor_view(loop_base, 0, IRON_SHAPE(1), NULL, t) ==
+                     IRON_OK ? *t : NULL;
+    } else {
+        ASSERT(text == NULL);
+        *t = NULL;
+    }
+    return s;
+}
+
+static void alloc_failure_loop(iron_status (*make)(iron_tensor **))
+{
+    long n;
+    for (n = 1; n < 100; n++) {
+        iron_tensor *t = (iron_tensor *)wrap_mem;
+        loop_released.calls = 0;
+        iron__alloc_fail_at(n);
+        iron_status s = make(&t);
+        iron__alloc_fail_at(0);
+        if (s == IRON_OK) {
+            iron_tensor_free(t);
+            break;
+        }
+        if (s != IRON_ENOMEM)
+            TEST_FAIL_("allocation %ld failing gave %s: %s", n,
+                       iron_status_name(s), iron_last_error());
+        ASSERT(t == NULL);
+        ASSERT_EQ(loop_released.calls, 0);
+    }
+    ASSERT_LT(n, 100);
+    ASSERT_GT(n, 1);
+}
+
+TEST(tensor_wrap_views_alloc_failure_loop)
+{
+    alloc_failure_loop(make_wrap);
+    ASSERT_OK(iron_tensor_arange(&loop_base, IRON_INT32, IRON_SHAPE(2, 4), 0,
+                                 1));
+    alloc_failure_loop(make_view);
+    alloc_failure_loop(make_copy);
+    alloc_failure_loop(make_format);
+    iron_tensor_free(loop_base);
 }
