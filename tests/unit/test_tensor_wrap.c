@@ -3,7 +3,10 @@
  * release callback's timing, every refusal (alignment, size, a driver
  * that cannot take host memory) and a jit call on wrapped memory.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "designs/designs.h"
@@ -369,4 +372,93 @@ TEST(tensor_wrap_views_alloc_failure_loop)
     alloc_failure_loop(make_copy);
     alloc_failure_loop(make_format);
     iron_tensor_free(loop_base);
+}
+
+/* ------------------------------------------------------------------------
+ * The release callback waits for a running call
+ * ------------------------------------------------------------------------ */
+
+typedef struct slow_call {
+    iron_jit *j;
+    iron_tensor *a, *b, *c;
+    atomic_int started;
+    iron_status status;
+} slow_call;
+
+static void *run_slow(void *arg)
+{
+    slow_call *sc = arg;
+    atomic_store(&sc->started, 1);
+    sc->status = iron_call(sc->j, sc->a, sc->b, sc->c);
+    return NULL;
+}
+
+/* At release time the call must be over: every output element written. */
+typedef struct check_release {
+    int64_t n;
+    int calls, complete;
+} check_release;
+
+static void release_checks_output(void *ctx, void *data)
+{
+    check_release *cr = ctx;
+    const int32_t *c = data;
+    cr->calls++;
+    cr->complete = 1;
+    for (int64_t i = 0; i < cr->n; i++)
+        if (c[i] != 3)
+            cr->complete = 0;
+}
+
+static atomic_int waited_lines;
+
+static void note_wait(const char *topic, const char *line, void *ctx)
+{
+    (void)topic, (void)ctx;
+    if (strstr(line, "is used by a running call; waiting"))
+        atomic_fetch_add(&waited_lines, 1);
+}
+
+TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
+{
+    const int64_t n = 4 << 20;  /* tens of ms on the emulator */
+    size_t bytes = (size_t)n * 4;
+    slow_call sc = { .j = test_new_jit(vector_op_design, &vector_op_options) };
+    ASSERT_OK(iron_tensor_full(&sc.a, IRON_INT32, IRON_SHAPE(n), 1));
+    ASSERT_OK(iron_tensor_full(&sc.b, IRON_INT32, IRON_SHAPE(n), 2));
+    int32_t *mem = aligned_alloc(64, bytes);
+    check_release cr = { .n = n };
+    /* Built first: a call holds its tensors from the run on, and the free
+     * below must come while the run goes, not while the design builds. */
+    iron_tensor *warm = test_zeros(IRON_INT32, n);
+    ASSERT_OK(iron_call(sc.j, sc.a, sc.b, warm));
+    iron_tensor_free(warm);
+    iron_set_log_handler(note_wait, NULL);
+    for (int round = 0; round < 5 && !atomic_load(&waited_lines); round++) {
+        memset(mem, 0, bytes);
+        cr.calls = cr.complete = 0;
+        ASSERT_OK(iron_tensor_wrap(mem, bytes, IRON_INT32, IRON_SHAPE(n),
+                                   release_checks_output, &cr, &sc.c));
+        atomic_store(&sc.started, 0);
+        pthread_t th;
+        ASSERT_EQ(pthread_create(&th, NULL, run_slow, &sc), 0);
+        while (!atomic_load(&sc.started))
+            ;
+        usleep(5000);
+        int before = atomic_load(&waited_lines);
+        iron_tensor_free(sc.c);  /* waits while the call uses it */
+        ASSERT_EQ(cr.calls, 1);
+        /* When this free found the call running (it says so in the log),
+         * the release came after the call's last write. */
+        if (atomic_load(&waited_lines) > before)
+            ASSERT_EQ(cr.complete, 1);
+        pthread_join(th, NULL);
+        ASSERT_OK(sc.status);
+    }
+    iron_set_log_handler(NULL, NULL);
+    ASSERT_GT(atomic_load(&waited_lines), 0);
+    free(mem);
+    iron_tensor_free(sc.a);
+    iron_tensor_free(sc.b);
+    iron_jit_free(sc.j);
 }
