@@ -22,8 +22,9 @@
  *                     turns); valid until its jit is freed.
  *       iron_tensor   a tensor may be an input of concurrent calls; one that
  *                     a call writes must not be read or written elsewhere
- *                     meanwhile.  iron_tensor_free waits for the calls
- *                     that use the tensor to finish.
+ *                     meanwhile (views of one memory count as one
+ *                     tensor where they overlap).  iron_tensor_free waits
+ *                     for the calls that use the tensor to finish.
  *       iron_design   only on the thread running the design function.
  *       devices       the registry is thread-safe; scoped devices
  *                     (iron_device_push) belong to the calling thread.
