@@ -234,7 +234,7 @@ install: lib $(CLI)
 # command to run is printed.
 # cmake and pkg-config: the install test builds a program against the
 # installed library with each.
-DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev gcc libc6-dev cmake pkg-config
+DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev libdlpack-dev gcc libc6-dev cmake pkg-config
 deps:
 	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \

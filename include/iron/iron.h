@@ -22,8 +22,9 @@
  *                     turns); valid until its jit is freed.
  *       iron_tensor   a tensor may be an input of concurrent calls; one that
  *                     a call writes must not be read or written elsewhere
- *                     meanwhile.  iron_tensor_free waits for the calls
- *                     that use the tensor to finish.
+ *                     meanwhile (views of one memory count as one
+ *                     tensor where they overlap).  iron_tensor_free waits
+ *                     for the calls that use the tensor to finish.
  *       iron_design   only on the thread running the design function.
  *       devices       the registry is thread-safe; scoped devices
  *                     (iron_device_push) belong to the calling thread.
@@ -42,6 +43,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -249,7 +251,8 @@ IRON_API iron_status iron_current_device(iron_device **out);
  * Tensors
  *
  * A tensor is host-visible memory allocated through the current device's
- * driver.  Data is row-major and contiguous.
+ * driver, or the caller's memory wrapped for it (iron_tensor_wrap).  Data
+ * of the factories is row-major and contiguous.
  * ------------------------------------------------------------------------ */
 
 typedef struct iron_tensor iron_tensor;
@@ -283,9 +286,53 @@ IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
                                          iron_shape shape, int64_t low,
                                          int64_t high, uint64_t seed);
 
+/* Frees t.  Waits first for the calls using t to finish.  The memory goes
+ * back when the last tensor sharing it (views, reshapes, DLPack exports)
+ * is freed, and wrapped memory's release callback runs then. */
 IRON_API void iron_tensor_free(iron_tensor *t);
 
-/* Host pointer to the elements; NULL for NULL.  The other accessors return
+/* Wrapping caller memory.
+ *
+ * Called exactly once when wrapped memory is no longer used: by the
+ * iron_tensor_free that drops the last tensor on it (a wrapped tensor's
+ * views and DLPack exports share it), after every call using those
+ * tensors has finished.  data is the pointer given to iron_tensor_wrap;
+ * the callback may free it.  It runs on the freeing thread, with no
+ * library lock held. */
+typedef void (*iron_tensor_release_fn)(void *ctx, void *data);
+
+/* The alignment iron_tensor_wrap recommends (and the library's own
+ * tensors have): whole cache lines, and the 16-byte alignment the
+ * emulator's streaming stores need for large outputs.  Only the dtype's
+ * size is required. */
+#define IRON_TENSOR_ALIGN 64
+
+/* A tensor of dt x shape over the caller's memory at data, without
+ * copying: the device sees and writes data itself.  Row-major and
+ * contiguous, so element i is at data + i * iron_dtype_size(dt).
+ *   - data must be aligned to iron_dtype_size(dt) (what typed access to
+ *     the elements needs; the emulator's DMA needs no more).  Misaligned
+ *     data is IRON_EINVAL naming the address and the alignment; prefer
+ *     IRON_TENSOR_ALIGN for speed.
+ *   - bytes (the memory's size) must be at least numel x the dtype's size
+ *     (more is accepted and ignored); smaller is IRON_ESHAPE giving both.
+ *   - The current device's driver must accept host memory (its buf_wrap
+ *     op); the emulator does; a driver without it gives IRON_ENOTSUP
+ *     naming the driver.
+ *   - Lifetime: the caller keeps data alive and does not free it until
+ *     release runs (or, with release NULL, until every tensor on it is
+ *     freed).  release is not called when the wrap fails: the memory is
+ *     still the caller's then. */
+IRON_API iron_status iron_tensor_wrap(void *data, size_t bytes, iron_dtype dt,
+                                      iron_shape shape,
+                                      iron_tensor_release_fn release,
+                                      void *release_ctx, iron_tensor **out);
+/* 1 when t wraps caller memory (iron_tensor_wrap, iron_tensor_from_dlpack
+ * or a view of such a tensor); 0 otherwise and for NULL. */
+IRON_API int iron_tensor_is_wrapped(const iron_tensor *t);
+
+/* Host pointer to the elements (a view's element 0: its base's data +
+ * its offset); NULL for NULL.  The other accessors return
  * IRON_DTYPE_COUNT_, ndim 0, 0 or NULL for a NULL tensor. */
 IRON_API void *iron_tensor_data(iron_tensor *t);
 IRON_API iron_dtype iron_tensor_dtype(const iron_tensor *t);
@@ -295,8 +342,8 @@ IRON_API size_t iron_tensor_nbytes(const iron_tensor *t);
 /* The device whose driver holds the memory. */
 IRON_API iron_device *iron_tensor_device(const iron_tensor *t);
 
-/* Element i (row-major) as a double, and set from a double (converted as in
- * iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
+/* Element i (row-major, through a view's strides) as a double, and set
+ * from a double (converted as in iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
  * tests and examples, not for speed. */
 IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
                                      double *out);
@@ -305,6 +352,141 @@ IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v);
 /* "int32[16, 4]" into buf (always NUL-terminated); returns buf. */
 IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
                                     size_t len);
+
+/* Views: tensors sharing another tensor's memory.
+ *
+ * A view, reshape or slice shares the memory of the tensor it came from
+ * (writes through one show in the other) and keeps that memory alive: the
+ * tensors may be freed in any order, and the memory goes (with a wrapped
+ * tensor's release callback) when the last of them is freed.  Each must
+ * be freed with iron_tensor_free.  The element accessors, copies and
+ * printing follow a view's strides; a jit call takes only contiguous
+ * tensors (IRON_EARG naming the argument otherwise: pass iron_tensor_copy
+ * or iron_tensor_contiguous of it). */
+
+/* The same elements in another shape of the same element count: one dim
+ * may be -1, inferred from the others as in numpy.  t must be contiguous
+ * (IRON_ESHAPE otherwise, as for a count that differs). */
+IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
+                                         iron_tensor **out);
+/* A view of shape whose element (i0, i1, ...) is element offset + i0 *
+ * strides[0] + i1 * strides[1] + ... counted from t's first element, in
+ * elements of t's dtype.  strides NULL means row-major for shape; strides
+ * may be negative or zero.  Every element the view reaches must lie in
+ * t's memory (IRON_EBOUNDS naming the element and the range otherwise).
+ * Strides are absolute: a view of a view does not compose them with its
+ * base's (read them with iron_tensor_strides). */
+IRON_API iron_status iron_tensor_view(iron_tensor *t, int64_t offset,
+                                      iron_shape shape,
+                                      const int64_t *strides,
+                                      iron_tensor **out);
+/* numpy's t[..., start:stop:step, ...] along dim: 0 <= start < stop <=
+ * dims[dim], step >= 1 (IRON_EBOUNDS otherwise). */
+IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
+                                       int64_t start, int64_t stop,
+                                       int64_t step, iron_tensor **out);
+/* 1 when t's elements lie in row-major order without gaps (the strides
+ * are the row-major ones; dims of extent 1 may have any); 0 for NULL. */
+IRON_API int iron_tensor_is_contiguous(const iron_tensor *t);
+/* t's strides in elements, one per dim (shape.ndim of them); NULL for
+ * NULL.  Borrowed: valid as long as t. */
+IRON_API const int64_t *iron_tensor_strides(const iron_tensor *t);
+
+/* Tensors like t: its dtype and shape, contiguous, on its device.  empty
+ * and zeros give zeros (the driver contract), ones ones, full value
+ * converted as in iron_tensor_full. */
+IRON_API iron_status iron_tensor_empty_like(const iron_tensor *t,
+                                            iron_tensor **out);
+IRON_API iron_status iron_tensor_zeros_like(const iron_tensor *t,
+                                            iron_tensor **out);
+IRON_API iron_status iron_tensor_ones_like(const iron_tensor *t,
+                                           iron_tensor **out);
+IRON_API iron_status iron_tensor_full_like(const iron_tensor *t,
+                                           double value, iron_tensor **out);
+
+/* Copies between t and the caller's row-major contiguous memory: bytes
+ * must be exactly iron_tensor_nbytes(t) (IRON_ESHAPE giving both
+ * otherwise).  A strided view is filled or read in row-major order. */
+IRON_API iron_status iron_tensor_copy_from(iron_tensor *t, const void *src,
+                                           size_t bytes);
+IRON_API iron_status iron_tensor_copy_to(const iron_tensor *t, void *dst,
+                                         size_t bytes);
+/* A new contiguous tensor with src's elements (a clone; from a strided
+ * view, its elements in row-major order), on src's device. */
+IRON_API iron_status iron_tensor_copy(const iron_tensor *src,
+                                      iron_tensor **out);
+/* t itself as a new reference (a reshape to its own shape) when it is
+ * contiguous, else iron_tensor_copy of it: what a jit call can take.
+ * Free *out either way. */
+IRON_API iron_status iron_tensor_contiguous(iron_tensor *t,
+                                            iron_tensor **out);
+/* dst's elements set to src's (numpy's dst[...] = src): same dtype
+ * (IRON_EDTYPE) and shape (IRON_ESHAPE), either may be a view; correct
+ * when the two overlap. */
+IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
+                                        const iron_tensor *src);
+
+/* Printing tensors the way numpy prints arrays.
+ *
+ * The text is what numpy's repr() of the same array gives (numpy 1.x and
+ * 2.0 with default print options): "array([[1, 2],\n       [3, 4]],
+ * dtype=int32)" -- nested brackets, columns of equal width, lines wrapped
+ * at 75 characters, the dtype named unless numpy's default (int64,
+ * float64).  With plain set it is str() instead: "[[1 2]\n [3 4]]".
+ * Tensors of more than threshold elements are summarised: along each axis
+ * longer than 2 x edgeitems, only the first and last edgeitems appear,
+ * with "..." between.  Floats take numpy's 'maxprec' style: each value
+ * with the fewest digits that read back as the same value of its dtype,
+ * at most precision digits after the point, the points aligned ("1.5 ",
+ * "2.25"); scientific notation ("1.0e+10") when the largest magnitude is
+ * >= 1e8 or the smallest non-zero one < 1e-4 or their ratio > 1000.
+ * bfloat16 prints as a float, with the digits that identify it as a
+ * bfloat16 (0.1 prints "0.1", not 0.10009765625). */
+typedef struct iron_print_options {
+    size_t size;        /* sizeof(iron_print_options) */
+    int precision;      /* digits after the point at most; 0: 8 */
+    int64_t threshold;  /* summarise above this many elements; 0: 1000,
+                           < 0: never */
+    int edgeitems;      /* elements kept at each end; 0: 3 */
+    int linewidth;      /* characters per line; 0: 75 */
+    int plain;          /* 1: str() style, no "array(" nor commas */
+} iron_print_options;
+
+/* t as text in *out (free with iron_free).  opts NULL gives the defaults;
+ * opts->size smaller than the struct is IRON_EINVAL. */
+IRON_API iron_status iron_tensor_format(const iron_tensor *t,
+                                        const iron_print_options *opts,
+                                        char **out);
+/* iron_tensor_format with the defaults, and a newline, to f. */
+IRON_API iron_status iron_tensor_print(const iron_tensor *t, FILE *f);
+
+/* DLPack interchange (version 0.6 and later's DLManagedTensor; the
+ * declarations need <dlpack/dlpack.h> only where the struct is used).
+ *
+ * iron_tensor_from_dlpack: a tensor on the producer's memory, without
+ * copying, on the current device (whose driver must accept host memory,
+ * as for iron_tensor_wrap).  On success it owns m: m->deleter (when not
+ * NULL) is called once, when the last tensor on that memory is freed
+ * (after the calls using it finish); on failure m stays the caller's.
+ * Accepted: device kDLCPU (IRON_EDEVICE naming any other), one lane
+ * (IRON_EDTYPE otherwise), kDLInt/kDLUInt of 8..64 bits, kDLFloat of 32
+ * and 64, kDLBfloat of 16 (IRON_EDTYPE naming code and bits otherwise),
+ * ndim 1..IRON_MAX_DIMS with dims >= 1 (IRON_ESHAPE), data + byte_offset
+ * aligned to the element size (IRON_EINVAL naming the address).  Strides
+ * (NULL: row-major) may be anything the views take, negative and zero
+ * included: a strided tensor arrives as a view (iron_tensor_is_contiguous
+ * tells).
+ *
+ * iron_tensor_to_dlpack: t lent out as kDLCPU memory (device_id 0) with
+ * its shape and strides (always given) and byte_offset 0.  The memory
+ * stays alive until the consumer calls (*out)->deleter(*out), even if t
+ * is freed first; the consumer must call it exactly once.  The export
+ * shares t's elements: writes through either show in the other. */
+struct DLManagedTensor;
+IRON_API iron_status iron_tensor_from_dlpack(struct DLManagedTensor *m,
+                                             iron_tensor **out);
+IRON_API iron_status iron_tensor_to_dlpack(iron_tensor *t,
+                                           struct DLManagedTensor **out);
 
 typedef enum iron_sync_dir {
     IRON_SYNC_TO_DEVICE,

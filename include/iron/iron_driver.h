@@ -77,7 +77,24 @@ struct iron_driver {
     /* The counters of the loaded program's last run, valid until its next
      * run or unload; NULL when the driver keeps none (or the op is NULL). */
     const iron_run_counters *(*counters)(iron_driver *drv, void *loaded);
+
+    /* Since ABI 1 with a larger size (IRON_DRIVER_SIZE_V1 is the size
+     * without them); both or neither.  Caller memory used as a buffer
+     * (iron_tensor_wrap): buf_wrap makes host .. host + nbytes usable as
+     * buffer memory and gives the driver's reference in *handle, or
+     * refuses (a device that cannot reach host memory); buf_unwrap drops
+     * that reference, after the last run using it, and must not free the
+     * memory.  Without them wrapping is refused.  The host pointer of a
+     * run argument or sync may lie inside a buffer, past its start (a
+     * view): the driver finds the offset from its handle's own start. */
+    iron_status (*buf_wrap)(iron_driver *drv, void *host, size_t nbytes,
+                            void **handle);
+    void (*buf_unwrap)(iron_driver *drv, void *host, void *handle);
 };
+
+/* sizeof(iron_driver) before buf_wrap and buf_unwrap: drivers built then
+ * register with this size and cannot wrap memory. */
+#define IRON_DRIVER_SIZE_V1 offsetof(iron_driver, buf_wrap)
 
 /* Adds a device served by drv (a copy of *info is kept, with info->driver
  * set to drv->name).  IRON_EINVAL if the name is taken or the table's ABI

@@ -21,6 +21,10 @@ struct iron_device {
 iron_status iron__drv_buf_alloc(iron_device *dev, size_t nbytes, void **host,
                                 void **handle);
 void iron__drv_buf_free(iron_device *dev, void *host, void *handle);
+/* Caller memory as a buffer (IRON_ENOTSUP when the driver cannot). */
+iron_status iron__drv_buf_wrap(iron_device *dev, void *host, size_t nbytes,
+                               void **handle);
+void iron__drv_buf_unwrap(iron_device *dev, void *host, void *handle);
 iron_status iron__drv_buf_sync(iron_device *dev, void *host, void *handle,
                                size_t nbytes, iron_sync_dir dir);
 iron_status iron__drv_load(iron_device *dev, const iron_program *prog,

@@ -48,6 +48,39 @@ void iron__drv_buf_free(iron_device *dev, void *host, void *handle)
     dev->drv->buf_free(dev->drv, host, handle);
 }
 
+/* Refused with the driver's name when its table has no buf_wrap: one of
+ * the first version, or one that cannot reach host memory. */
+iron_status iron__drv_buf_wrap(iron_device *dev, void *host, size_t nbytes,
+                               void **handle)
+{
+    if (handle)
+        *handle = NULL;
+    if (!dev || !host || !handle)
+        return iron__fail(IRON_EINVAL, "buf_wrap: %s is NULL",
+                          !dev ? "device" : !host ? "host" : "handle");
+    if (dev->drv->size < sizeof *dev->drv || !dev->drv->buf_wrap)
+        return iron__fail(IRON_ENOTSUP,
+                          "device '%s': driver '%s' cannot use caller "
+                          "memory (it has no buf_wrap op); allocate the "
+                          "tensor with iron_tensor_empty and copy the data "
+                          "in instead", dev->info.name, dev->drv->name);
+    iron_status s = dev->drv->buf_wrap(dev->drv, host, nbytes, handle);
+    if (s != IRON_OK) {
+        *handle = NULL;
+        return iron__fail_context(s, "device '%s': wrapping %zu bytes at %p",
+                                  dev->info.name, nbytes, host);
+    }
+    return IRON_OK;
+}
+
+void iron__drv_buf_unwrap(iron_device *dev, void *host, void *handle)
+{
+    if (!dev || !host || dev->drv->size < sizeof *dev->drv ||
+        !dev->drv->buf_unwrap)
+        return;
+    dev->drv->buf_unwrap(dev->drv, host, handle);
+}
+
 iron_status iron__drv_buf_sync(iron_device *dev, void *host, void *handle,
                                size_t nbytes, iron_sync_dir dir)
 {

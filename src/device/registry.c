@@ -218,11 +218,14 @@ static iron_status check_driver(const iron_driver *drv)
                           "iron_driver_register: drv->abi_version is %d; "
                           "this library speaks IRON_DRIVER_ABI %d",
                           drv->abi_version, IRON_DRIVER_ABI);
-    if (drv->size != sizeof *drv)
+    /* A table of the first version (without buf_wrap) is still taken;
+     * driver.c reads the later ops only when the size covers them. */
+    if (drv->size != sizeof *drv && drv->size != IRON_DRIVER_SIZE_V1)
         return iron__fail(IRON_EINVAL,
                           "iron_driver_register: drv->size is %zu; expected "
-                          "sizeof(iron_driver) = %zu",
-                          drv->size, sizeof *drv);
+                          "sizeof(iron_driver) = %zu (or %zu, "
+                          "IRON_DRIVER_SIZE_V1)",
+                          drv->size, sizeof *drv, (size_t)IRON_DRIVER_SIZE_V1);
     iron_status s = check_name("drv->name", drv->name);
     if (s != IRON_OK)
         return s;
@@ -238,6 +241,12 @@ static iron_status check_driver(const iron_driver *drv)
                           "iron_driver_register: driver '%s' has no %s op "
                           "(drv->%s is NULL); every op is required",
                           drv->name, missing, missing);
+    if (drv->size == sizeof *drv && !drv->buf_wrap != !drv->buf_unwrap)
+        return iron__fail(IRON_EINVAL,
+                          "iron_driver_register: driver '%s' has %s but no "
+                          "%s; give both ops or neither",
+                          drv->name, drv->buf_wrap ? "buf_wrap" : "buf_unwrap",
+                          drv->buf_wrap ? "buf_unwrap" : "buf_wrap");
     return IRON_OK;
 }
 

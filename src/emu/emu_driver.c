@@ -68,6 +68,25 @@ static void emu_buf_free(iron_driver *drv, void *host, void *handle)
         iron__free_aligned(host);
 }
 
+/* Host and device share memory in the emulator, so any host memory is
+ * buffer memory: the handle is the pointer itself, and there is nothing
+ * to give back. */
+static iron_status emu_buf_wrap(iron_driver *drv, void *host, size_t nbytes,
+                                void **handle)
+{
+    (void)drv;
+    (void)nbytes;
+    *handle = host;
+    return IRON_OK;
+}
+
+static void emu_buf_unwrap(iron_driver *drv, void *host, void *handle)
+{
+    (void)drv;
+    (void)host;
+    (void)handle;
+}
+
 /* Host and device share memory in the emulator: syncing is free. */
 static iron_status emu_buf_sync(iron_driver *drv, void *host, void *handle,
                                 size_t nbytes, iron_sync_dir dir)
@@ -465,6 +484,8 @@ iron_driver iron__emu_driver = {
     .buf_alloc = emu_buf_alloc,
     .buf_free = emu_buf_free,
     .buf_sync = emu_buf_sync,
+    .buf_wrap = emu_buf_wrap,
+    .buf_unwrap = emu_buf_unwrap,
     .load = emu_load,
     .run = emu_run,
     .unload = emu_unload,

@@ -165,6 +165,9 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
         if (!t)
             return iron__fail(IRON_EARG, "%s: argument %d ('%s') is NULL",
                               j->name, i, a->name);
+        iron_status s = iron__tensor_check_callable(t, j->name, i, a->name);
+        if (s != IRON_OK)
+            return s;
         if (t->dev->drv != dev->drv)
             return iron__fail(IRON_EDEVICE,
                               "%s: argument %d ('%s') lives on device '%s' "
@@ -182,6 +185,16 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
                                   "writes (out/inout) must not be passed "
                                   "twice",
                                   j->name, i, a->name, k, j->args[k].name);
+        for (int k = 0; k < i; k++)
+            if (args[k] != t && iron__tensor_overlaps(args[k], t) &&
+                (a->role != IRON__ROLE_IN || j->args[k].role != IRON__ROLE_IN))
+                return iron__fail(IRON_EARG,
+                                  "%s: argument %d ('%s') shares memory with "
+                                  "argument %d ('%s') (views of one "
+                                  "tensor); a tensor the call writes "
+                                  "(out/inout) must not overlap another "
+                                  "argument", j->name, i, a->name, k,
+                                  j->args[k].name);
         if (!a->has_type)
             continue;
         int ok = a->dtype_var ? bind(b, &nb, a->dtype_var, 1, t->dtype, i)
@@ -526,6 +539,10 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
                               t ? iron_tensor_describe(t, got, sizeof got)
                                 : "NULL");
         }
+        iron_status s = iron__tensor_check_callable(t, sp->signature, i,
+                                                    a->name);
+        if (s != IRON_OK)
+            return s;
     }
     int64_t values[IRON__JIT_MAX_SCALARS];
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);

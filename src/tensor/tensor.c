@@ -14,7 +14,7 @@
  * Validation
  * ------------------------------------------------------------------------ */
 
-static iron_status check_dtype(const char *fn, iron_dtype dt)
+iron_status iron__tensor_check_dtype(const char *fn, iron_dtype dt)
 {
     if (!iron__dtype_valid(dt))
         return iron__fail(IRON_EDTYPE,
@@ -27,9 +27,9 @@ static iron_status check_dtype(const char *fn, iron_dtype dt)
  * nbytes (numel x the dtype's size), refusing shapes whose byte count does
  * not fit both int64_t and size_t: every later index and byte offset is
  * computed from these without further checks. */
-static iron_status check_shape(const char *fn, iron_dtype dt,
-                               const iron_shape *shape, int64_t *numel,
-                               size_t *nbytes)
+iron_status iron__tensor_check_shape(const char *fn, iron_dtype dt,
+                                     const iron_shape *shape, int64_t *numel,
+                                     size_t *nbytes)
 {
     if (shape->ndim < 1 || shape->ndim > IRON_MAX_DIMS)
         return iron__fail(IRON_ESHAPE,
@@ -72,43 +72,107 @@ static iron_status check_shape(const char *fn, iron_dtype dt,
  * Construction
  * ------------------------------------------------------------------------ */
 
+void iron__tensor_rowmajor(const iron_shape *shape, int64_t *strides)
+{
+    int64_t step = 1;
+    for (int d = IRON_MAX_DIMS - 1; d >= 0; d--) {
+        if (d >= shape->ndim) {
+            strides[d] = 0;
+            continue;
+        }
+        strides[d] = step;
+        step *= shape->dims[d];
+    }
+}
+
+/* Dims of extent 1 may have any stride: numpy's rule, so that a view
+ * selecting one row of a matrix is contiguous. */
+static int is_rowmajor(const iron_shape *shape, const int64_t *strides)
+{
+    int64_t step = 1;
+    for (int d = shape->ndim - 1; d >= 0; d--) {
+        if (shape->dims[d] != 1 && strides[d] != step)
+            return 0;
+        step *= shape->dims[d];
+    }
+    return 1;
+}
+
+iron_tensor *iron__tensor_on(iron__storage *st, iron_dtype dt,
+                             const iron_shape *shape, int64_t numel,
+                             size_t nbytes, void *host,
+                             const int64_t *strides)
+{
+    iron_tensor *t = iron__calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->dtype = dt;
+    t->shape = *shape;
+    for (int i = shape->ndim; i < IRON_MAX_DIMS; i++)
+        t->shape.dims[i] = 0;
+    t->numel = numel;
+    t->nbytes = nbytes;
+    t->host = host;
+    t->handle = st->handle;
+    t->dev = st->dev;
+    if (strides) {
+        for (int i = 0; i < IRON_MAX_DIMS; i++)
+            t->strides[i] = i < shape->ndim ? strides[i] : 0;
+    } else {
+        iron__tensor_rowmajor(shape, t->strides);
+    }
+    t->contiguous = is_rowmajor(shape, t->strides);
+    t->st = st;
+    iron__storage_ref(st);
+    return t;
+}
+
+unsigned char *iron__tensor_elem(const iron_tensor *t, int64_t i)
+{
+    size_t size = iron_dtype_size(t->dtype);
+    unsigned char *p = t->host;
+    if (t->contiguous)
+        return p + (size_t)i * size;
+    int64_t off = 0;
+    for (int d = t->shape.ndim - 1; d >= 0; d--) {
+        off += (i % t->shape.dims[d]) * t->strides[d];
+        i /= t->shape.dims[d];
+    }
+    return p + off * (int64_t)size;
+}
+
 /* The shared constructor: validates, then takes zeroed memory from the
  * current device's driver.  On failure *out is NULL and nothing is held. */
 static iron_status tensor_new(const char *fn, iron_tensor **out,
                               iron_dtype dt, iron_shape shape)
 {
+    return iron__tensor_new(fn, NULL, dt, shape, out);
+}
+
+iron_status iron__tensor_new(const char *fn, iron_device *dev, iron_dtype dt,
+                             iron_shape shape, iron_tensor **out)
+{
     iron_status s;
     int64_t numel = 0;
     size_t nbytes = 0;
-    iron_device *dev;
-    iron_tensor *t;
+    iron__storage *st;
 
     if (!out)
         return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
     *out = NULL;
-    if ((s = check_dtype(fn, dt)) != IRON_OK)
+    if ((s = iron__tensor_check_dtype(fn, dt)) != IRON_OK)
         return s;
-    if ((s = check_shape(fn, dt, &shape, &numel, &nbytes)) != IRON_OK)
+    if ((s = iron__tensor_check_shape(fn, dt, &shape, &numel, &nbytes)) !=
+        IRON_OK)
         return s;
-    if ((s = iron_current_device(&dev)) != IRON_OK)
-        return iron__fail_context(s, "%s", fn);
-
-    t = iron__calloc(1, sizeof *t);
+    if ((s = iron__storage_alloc(fn, dev, nbytes, &st)) != IRON_OK)
+        return s;
+    iron_tensor *t = iron__tensor_on(st, dt, &shape, numel, nbytes, st->host,
+                                     NULL);
+    iron__storage_unref(st);  /* the tensor holds it now, or nobody */
     if (!t)
         return iron__fail(IRON_ENOMEM, "%s: out of memory for the tensor",
                           fn);
-    t->dtype = dt;
-    t->shape = shape;
-    for (int i = shape.ndim; i < IRON_MAX_DIMS; i++)
-        t->shape.dims[i] = 0;
-    t->numel = numel;
-    t->nbytes = nbytes;
-    t->dev = dev;
-    s = iron__drv_buf_alloc(dev, nbytes, &t->host, &t->handle);
-    if (s != IRON_OK) {
-        iron__free(t);
-        return iron__fail_context(s, "%s", fn);
-    }
     *out = t;
     return IRON_OK;
 }
@@ -127,8 +191,9 @@ IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
     return tensor_new("iron_tensor_zeros", out, dt, shape);
 }
 
-/* Converts once and replicates the bytes: every element is the same. */
-static void fill_value(iron_tensor *t, double value)
+/* Converts once and replicates the bytes: every element is the same.  t
+ * is contiguous (a new tensor). */
+void iron__tensor_fill(iron_tensor *t, double value)
 {
     unsigned char elem[8];
     size_t size = iron_dtype_size(t->dtype);
@@ -143,7 +208,7 @@ static iron_status tensor_full(const char *fn, iron_tensor **out,
 {
     iron_status s = tensor_new(fn, out, dt, shape);
     if (s == IRON_OK)
-        fill_value(*out, value);
+        iron__tensor_fill(*out, value);
     return s;
 }
 
@@ -186,7 +251,7 @@ IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
     if (!out)
         return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
     *out = NULL;
-    iron_status s = check_dtype(fn, dt);
+    iron_status s = iron__tensor_check_dtype(fn, dt);
     if (s != IRON_OK)
         return s;
     if (!iron__dtype_is_float(dt))
@@ -263,7 +328,7 @@ IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
     if (!out)
         return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
     *out = NULL;
-    iron_status s = check_dtype(fn, dt);
+    iron_status s = iron__tensor_check_dtype(fn, dt);
     if (s != IRON_OK)
         return s;
     if ((s = check_int_range(fn, dt, low, high)) != IRON_OK)
@@ -294,7 +359,7 @@ IRON_API void iron_tensor_free(iron_tensor *t)
         return;
     /* A call on another thread may still be moving its data. */
     iron__tensor_wait_unheld(t);
-    iron__drv_buf_free(t->dev, t->host, t->handle);
+    iron__storage_unref(t->st);
     iron__free(t);
 }
 
@@ -357,9 +422,7 @@ IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
     iron_status s = check_index("iron_tensor_get", t, i);
     if (s != IRON_OK)
         return s;
-    const unsigned char *p = t->host;
-    *out = iron__dtype_load(t->dtype,
-                            p + (size_t)i * iron_dtype_size(t->dtype));
+    *out = iron__dtype_load(t->dtype, iron__tensor_elem(t, i));
     return IRON_OK;
 }
 
@@ -368,8 +431,7 @@ IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
     iron_status s = check_index("iron_tensor_set", t, i);
     if (s != IRON_OK)
         return s;
-    unsigned char *p = t->host;
-    iron__dtype_store(t->dtype, p + (size_t)i * iron_dtype_size(t->dtype), v);
+    iron__dtype_store(t->dtype, iron__tensor_elem(t, i), v);
     return IRON_OK;
 }
 
@@ -408,8 +470,13 @@ IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir)
                           "iron_tensor_sync: direction %d is neither "
                           "IRON_SYNC_TO_DEVICE nor IRON_SYNC_TO_HOST",
                           (int)dir);
-    iron_status s = iron__drv_buf_sync(t->dev, t->host, t->handle, t->nbytes,
-                                       dir);
+    /* A strided view's elements are spread over its storage: sync all of
+     * it rather than work out the span. */
+    iron_status s = t->contiguous
+                        ? iron__drv_buf_sync(t->dev, t->host, t->handle,
+                                             t->nbytes, dir)
+                        : iron__drv_buf_sync(t->dev, t->st->host, t->handle,
+                                             t->st->nbytes, dir);
     if (s != IRON_OK)
         return iron__fail_context(s, "iron_tensor_sync");
     return IRON_OK;

@@ -8,10 +8,29 @@
 #include <stdatomic.h>
 #include "iron/iron.h"
 
-/* A tensor's memory belongs to the driver of `dev`: host is what the user
- * reads and writes, handle the driver's own reference.  Both are returned
- * to that driver by iron_tensor_free.  shape, numel and nbytes never change
- * after construction. */
+/* The memory one or more tensors share: driver memory from buf_alloc, or
+ * caller memory the driver accepted through buf_wrap.  refs counts the
+ * tensors on it (a tensor and its views, reshapes, DLPack exports); the
+ * last iron_tensor_free gives it back to the driver and, for wrapped
+ * memory, then calls release (once).  host .. host + nbytes is the whole
+ * range any tensor on it may reach. */
+typedef struct iron__storage {
+    atomic_int refs;
+    iron_device *dev;
+    void *host;
+    void *handle;
+    size_t nbytes;
+    int wrapped;
+    iron_tensor_release_fn release;
+    void *release_ctx;
+} iron__storage;
+
+/* host is the tensor's element (0, ..., 0) inside its storage, handle the
+ * storage's driver handle (a view's host lies inside it, past its start).
+ * strides are in elements (any sign); contiguous is 1 when they are the
+ * row-major ones, so that host .. host + nbytes holds the elements in
+ * order.  nbytes is always numel x the dtype's size.  None of these
+ * change after construction. */
 struct iron_tensor {
     iron_dtype dtype;
     iron_shape shape;
@@ -20,9 +39,64 @@ struct iron_tensor {
     void *host;
     void *handle;
     iron_device *dev;
+    int64_t strides[IRON_MAX_DIMS];
+    int contiguous;
+    iron__storage *st;
     atomic_int holds;         /* running calls using it (inuse.c) */
     atomic_int waiters;       /* frees waiting for holds to reach 0 */
 };
+
+/* --- tensor.c: shared validation ----------------------------------------- */
+
+iron_status iron__tensor_check_dtype(const char *fn, iron_dtype dt);
+/* Checks the shape and computes numel and nbytes (see tensor.c). */
+iron_status iron__tensor_check_shape(const char *fn, iron_dtype dt,
+                                     const iron_shape *shape, int64_t *numel,
+                                     size_t *nbytes);
+/* A tensor struct on st (taking one reference) with the given layout; the
+ * caller has checked that the layout lies inside st.  NULL when out of
+ * memory (st untouched then). */
+iron_tensor *iron__tensor_on(iron__storage *st, iron_dtype dt,
+                             const iron_shape *shape, int64_t numel,
+                             size_t nbytes, void *host,
+                             const int64_t *strides);
+/* Every element of the contiguous t set to value (as iron_tensor_full). */
+void iron__tensor_fill(iron_tensor *t, double value);
+/* The row-major strides of shape (in elements). */
+void iron__tensor_rowmajor(const iron_shape *shape, int64_t *strides);
+/* The address of element i in row-major order through t's strides. */
+unsigned char *iron__tensor_elem(const iron_tensor *t, int64_t i);
+
+/* --- view.c ------------------------------------------------------------- */
+
+/* IRON_EARG naming argument i ('name') of `who` when t is not contiguous:
+ * a call hands the device one row-major range. */
+iron_status iron__tensor_check_callable(const iron_tensor *t,
+                                        const char *who, int i,
+                                        const char *name);
+
+/* 1 when the contiguous tensors a and b share any byte of memory. */
+int iron__tensor_overlaps(const iron_tensor *a, const iron_tensor *b);
+
+/* --- storage.c ----------------------------------------------------------- */
+
+void iron__storage_ref(iron__storage *st);
+/* Drops one reference; the last one returns the memory (see above). */
+void iron__storage_unref(iron__storage *st);
+/* Zeroed driver memory of nbytes on dev (NULL: the current device), one
+ * reference. */
+iron_status iron__storage_alloc(const char *fn, iron_device *dev,
+                                size_t nbytes, iron__storage **out);
+/* A new zeroed contiguous tensor of dt x shape on dev (NULL: the current
+ * device), validated like iron_tensor_zeros. */
+iron_status iron__tensor_new(const char *fn, iron_device *dev, iron_dtype dt,
+                             iron_shape shape, iron_tensor **out);
+/* Wraps caller memory on the current device (the checks of
+ * iron_tensor_wrap are the caller's).  On failure nothing is held and
+ * release is not called. */
+iron_status iron__storage_wrap(const char *fn, void *data, size_t bytes,
+                               iron_tensor_release_fn release,
+                               void *release_ctx, iron__storage **out);
 
 /* --- dtype.c ------------------------------------------------------------ */
 
