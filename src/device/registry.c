@@ -133,7 +133,7 @@ IRON_API iron_status iron_device_get(const char *name, iron_device **out)
                           "unknown device '%s'; known devices: %s", name,
                           known_names(known, sizeof known));
     *out = d;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API int iron_device_count(void)
@@ -175,7 +175,7 @@ IRON_API iron_status iron_device_query(const iron_device *dev,
     size_t size = info->size;
     *info = dev->info;
     info->size = size;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* ------------------------------------------------------------------------
@@ -330,7 +330,7 @@ IRON_API iron_status iron_driver_register(iron_driver *drv,
     dev->index = ndevices;
     devices[ndevices++] = dev;
     registry_leave();
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* ------------------------------------------------------------------------
@@ -348,7 +348,7 @@ IRON_API iron_status iron_set_default_device(const char *name)
     registry_enter();
     default_device = d;
     registry_leave();
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* Below an explicit default: $IRON_DEVICE, then the fallback. */
@@ -410,7 +410,7 @@ IRON_API iron_status iron_device_push(const char *name)
     iron_status s = iron_device_get(name, &sc->dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "iron_device_push");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_device_pop(void)
@@ -420,7 +420,7 @@ IRON_API iron_status iron_device_pop(void)
                           "iron_device_pop: no device scope is open on this "
                           "thread (a pop without its push)");
     scope_depth--;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_current_device(iron_device **out)
@@ -442,12 +442,12 @@ IRON_API iron_status iron_current_device(iron_device **out)
                               sc->bad_name, known_names(known, sizeof known));
         }
         *out = sc->dev;
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
     iron_device *d = explicit_default();
     if (d) {
         *out = d;
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
-    return environment_device(out);
+    return iron__public_result(environment_device(out));
 }

@@ -175,7 +175,7 @@ IRON_API iron_status iron_jit_save_artifact(iron_jit *j,
         unlink(tmp);
     iron__free(payload);
     iron__str_free(&text);
-    return s;
+    return iron__public_result(s);
 }
 
 /* sha_hex as 64 lower-case hex digits into out; -1 when it is not 64 hex
@@ -283,7 +283,7 @@ IRON_API iron_status iron_jit_load_artifact(iron_jit *j, const char *path)
     if (!j || !path)
         return iron__fail(IRON_EINVAL, "iron_jit_load_artifact: %s is NULL",
                           j ? "path" : "jit");
-    return load(j, path, NULL);
+    return iron__public_result(load(j, path, NULL));
 }
 
 IRON_API iron_status iron_jit_load_artifact_pinned(iron_jit *j,
@@ -300,5 +300,5 @@ IRON_API iron_status iron_jit_load_artifact_pinned(iron_jit *j,
                           "iron_jit_load_artifact_pinned: '%s' is not a "
                           "SHA-256 digest (64 hex digits, as sha256sum "
                           "prints)", sha256_hex);
-    return load(j, path, pin);
+    return iron__public_result(load(j, path, pin));
 }

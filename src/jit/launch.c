@@ -455,8 +455,8 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
     if (s != IRON_OK)
         return s;
     jit_runopts ro = runopts_of(config);
-    return run_spec(j, sp, &ro, values, nargs,
-                    args);
+    s = run_spec(j, sp, &ro, values, nargs, args);
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_jit_specialize(iron_jit *j,
@@ -492,7 +492,7 @@ IRON_API iron_status iron_jit_specialize(iron_jit *j,
     pthread_mutex_unlock(&sp->run_lock);
     release(sp);
     *out = sp;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* The direct path checks only what can change between calls of one
@@ -529,7 +529,8 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     /* A handed-out specialization is pinned: no table lock on this
      * path. */
     hold(j, sp, 0);
-    return run_spec(j, sp, &sp->run, values, nargs, args);
+    s = run_spec(j, sp, &sp->run, values, nargs, args);
+    return iron__public_result(s);
 }
 
 IRON_API const char *iron_spec_signature(const iron_spec *sp)
@@ -574,7 +575,7 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
     *text = iron__str_take(&out);
     if (!*text)
         return iron__fail(IRON_ENOMEM, "out of memory dumping the design");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API void iron_free(void *p)

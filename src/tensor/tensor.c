@@ -116,7 +116,8 @@ static iron_status tensor_new(const char *fn, iron_tensor **out,
 IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
                                        iron_shape shape)
 {
-    return tensor_new("iron_tensor_empty", out, dt, shape);
+    iron_status result = tensor_new("iron_tensor_empty", out, dt, shape);
+    return iron__public_result(result);
 }
 
 /* Drivers hand out zeroed memory (the driver contract), so zeros is empty
@@ -124,7 +125,8 @@ IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
 IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
                                        iron_shape shape)
 {
-    return tensor_new("iron_tensor_zeros", out, dt, shape);
+    iron_status result = tensor_new("iron_tensor_zeros", out, dt, shape);
+    return iron__public_result(result);
 }
 
 /* Converts once and replicates the bytes: every element is the same. */
@@ -150,13 +152,16 @@ static iron_status tensor_full(const char *fn, iron_tensor **out,
 IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape)
 {
-    return tensor_full("iron_tensor_ones", out, dt, shape, 1.0);
+    iron_status result = tensor_full("iron_tensor_ones", out, dt, shape, 1.0);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape, double value)
 {
-    return tensor_full("iron_tensor_full", out, dt, shape, value);
+    iron_status result = tensor_full("iron_tensor_full", out, dt, shape,
+                                     value);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
@@ -174,7 +179,7 @@ IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
     for (int64_t i = 0; i < t->numel; i++)
         iron__dtype_store(dt, p + (size_t)i * size,
                           start + (double)i * step);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* Every value k * 2^-bits with bits the dtype's significand width is exact
@@ -206,7 +211,7 @@ IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
     for (int64_t i = 0; i < t->numel; i++)
         iron__dtype_store(dt, p + (size_t)i * size,
                           iron__rng_unit(&rng, bits));
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* Integer stores bypass double so that int64/uint64 values keep all their
@@ -285,7 +290,7 @@ IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
         memcpy(&v, &u, sizeof v);
         store_int(dt, p + (size_t)i * size, v);
     }
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API void iron_tensor_free(iron_tensor *t)
@@ -360,7 +365,7 @@ IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
     const unsigned char *p = t->host;
     *out = iron__dtype_load(t->dtype,
                             p + (size_t)i * iron_dtype_size(t->dtype));
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
@@ -370,7 +375,7 @@ IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
         return s;
     unsigned char *p = t->host;
     iron__dtype_store(t->dtype, p + (size_t)i * iron_dtype_size(t->dtype), v);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
@@ -412,5 +417,5 @@ IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir)
                                        dir);
     if (s != IRON_OK)
         return iron__fail_context(s, "iron_tensor_sync");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
