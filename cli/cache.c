@@ -259,11 +259,8 @@ static int cmd_info(const char *dir, const char *path)
            size_text(bytes, sz, sizeof sz), bytes);
     /* The cap a program would use without its own option: the same
      * strict reading as the library's (a bad IRON_CACHE_MAX warns). */
-    const char *env = getenv("IRON_CACHE_MAX");
-    uint64_t parsed = 0;
-    int from_env = env && *env &&
-                   iron__parse_bytes(env, UINT64_MAX, &parsed) == 0 &&
-                   parsed != 0;
+    iron__env_value env;
+    int from_env = iron__env_get(IRON__ENV_CACHE_MAX, &env) && env.u != 0;
     uint64_t cap = iron__cache_env_max_bytes();
     if (cap == 0)
         cap = IRON__CACHE_DEFAULT_MAX_BYTES;

@@ -35,8 +35,8 @@ char *iron__cache_default_dir(char *buf, size_t len)
 {
     if (!buf || len == 0)
         return buf;
-    const char *v = getenv("IRON_CACHE_DIR");
-    if (v && *v)
+    const char *v = iron__env_get_text(IRON__ENV_CACHE_DIR);
+    if (v)
         return join(buf, len, v, "");
     v = getenv("XDG_CACHE_HOME");
     if (v && v[0] == '/')
@@ -57,8 +57,7 @@ char *iron__cache_default_dir(char *buf, size_t len)
  * never a half-read number or an out-of-range conversion. */
 uint64_t iron__cache_env_max_bytes(void)
 {
-    return iron__env_bytes("IRON_CACHE_MAX", UINT64_MAX,
-                           IRON__CACHE_DEFAULT_MAX_BYTES);
+    return iron__env_get_bytes(IRON__ENV_CACHE_MAX);
 }
 
 /* mkdir -p with mode 0700 (the cache holds code this user will load, so

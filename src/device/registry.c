@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "device/builtin.h"
 #include "device/device.h"
@@ -354,8 +355,8 @@ IRON_API iron_status iron_set_default_device(const char *name)
 /* Below an explicit default: $IRON_DEVICE, then the fallback. */
 static iron_status environment_device(iron_device **out)
 {
-    const char *env = getenv(ENV_DEVICE);
-    if (env && env[0]) {
+    const char *env = iron__env_get_text(IRON__ENV_DEVICE);
+    if (env) {
         *out = find(env);
         if (!*out) {
             char known[1024];

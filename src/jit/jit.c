@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/env.h"
 #include "jit/jit.h"
 
 /* A field of the caller's options, if its size says it has it. */
@@ -104,11 +105,9 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
                           ? opts->max_resident
                           : iron__jit_default_max_resident();
     /* The disk cache: the option wins, then IRON_CACHE=0 turns it off. */
-    const char *env_cache = getenv("IRON_CACHE");
     j->cache_mode = opts->disk_cache > 0    ? 1
                     : opts->disk_cache < 0  ? 0
-                    : env_cache && strcmp(env_cache, "0") == 0 ? 0
-                                                              : 1;
+                    : (int)iron__env_get_int(IRON__ENV_CACHE);
     j->cache_max = opts->cache_max_bytes;
     if (opts->cache_dir && !(j->cache_dir = iron__strdup(opts->cache_dir))) {
         s = iron__fail(IRON_ENOMEM, "out of memory");

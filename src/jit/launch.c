@@ -14,21 +14,16 @@
 #include "jit/jit.h"
 #include "tensor/tensor.h"
 
-#define DEFAULT_TIMEOUT_MS 60000
-
-static int env_timeout_ms = DEFAULT_TIMEOUT_MS;
+static int env_timeout_ms;
 static int env_check;
 static const char *env_trace;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
 static void read_env(void)
 {
-    env_timeout_ms = (int)iron__env_int("IRON_TIMEOUT_MS", 1, INT32_MAX,
-                                        DEFAULT_TIMEOUT_MS);
-    const char *e = getenv("IRON_CHECK");
-    env_check = e && strcmp(e, "1") == 0;
-    e = getenv("IRON_TRACE");
-    env_trace = e && *e ? e : NULL;
+    env_timeout_ms = (int)iron__env_get_int(IRON__ENV_TIMEOUT_MS);
+    env_check = (int)iron__env_get_int(IRON__ENV_CHECK);
+    env_trace = iron__env_get_text(IRON__ENV_TRACE);
 }
 
 /* A field of the caller's configuration, if its size says it has it. */
