@@ -1,12 +1,14 @@
 /*
  * iron.c - the `iron` command: version, the device table, design dumps,
  * help.  It uses
- * only the public header, the way lua.c uses only lua.h.
+ * only the public header, the way lua.c uses only lua.h -- and, for the
+ * help's environment section, the library's table of IRON_* variables.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/env.h"
 #include "iron/iron.h"
 
 static const char usage_text[] =
@@ -25,17 +27,14 @@ static const char usage_text[] =
     "  cache list|info|verify|clear|prune [--max-size SIZE] [--dir DIR]\n"
     "                   inspect or trim the disk cache of compiled\n"
     "                   specializations (iron cache --help for details)\n"
-    "  help             show this text\n"
-    "\n"
-    "environment:\n"
-    "  IRON_DEVICE      the device used when no default or scope is set\n"
-    "                   (otherwise npu2)\n"
-    "  IRON_CACHE_DIR   the disk cache folder (otherwise\n"
-    "                   $XDG_CACHE_HOME/iron, else ~/.cache/iron)\n";
+    "  help             show this text\n";
+
+static void cli_print_env_help(FILE *f);
 
 static int usage(FILE *f, int code)
 {
     fputs(usage_text, f);
+    cli_print_env_help(f);
     return code;
 }
 
@@ -181,4 +180,45 @@ int main(int argc, char **argv)
         return cli_tap(argc, argv);
     fprintf(stderr, "iron: unknown command '%s'\n\n", cmd);
     return usage(stderr, EXIT_USAGE);
+}
+
+/* Prints words wrapped before column 79, continuing at column `indent`;
+ * the cursor is at column `at`. */
+static void print_wrapped(FILE *f, const char *words, int at, int indent)
+{
+    int col = at, first = 1;
+    for (const char *p = words; *p; first = 0) {
+        size_t n = strcspn(p, " ");
+        if (!first && col + 1 + (int)n > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)n, p);
+        col += (int)n;
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
+
+/* The environment section of the help: the library's table of IRON_*
+ * variables (src/core/env.c), so the help cannot drift from it. */
+static void cli_print_env_help(FILE *f)
+{
+    fputs("\nenvironment (a value a variable does not accept is a warning, "
+          "and the\ndefault applies; empty means unset):\n", f);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        char more[512];
+        fprintf(f, "  %-18s", v->name);
+        print_wrapped(f, v->meaning, 20, 20);
+        snprintf(more, sizeof more, "default %s; accepts %s; read %s",
+                 v->def, v->accepts, v->read);
+        fprintf(f, "%20s", "");
+        print_wrapped(f, more, 20, 20);
+    }
 }
