@@ -318,3 +318,58 @@ TEST(env_cli_help_lists_table)
         ASSERT_CONTAINS(out, start);
     }
 }
+
+/* The runner gives the tests a disk-cache folder of their own and keeps
+ * the user's IRON_* settings from them (IRON_CC aside). */
+TEST(env_tests_run_private)
+{
+    const char *dir = getenv("IRON_CACHE_DIR");
+    ASSERT(dir != NULL);
+    ASSERT_CONTAINS(dir, "/iron-tests-cache-");
+    struct stat st;
+    ASSERT_EQ(stat(dir, &st), 0);
+    ASSERT(S_ISDIR(st.st_mode));
+    ASSERT_EQ(st.st_uid, getuid());
+    ASSERT_STR_EQ(getenv("IRON_CACHE"), "0");
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const char *name = iron__env_var_of((iron__env_id)i)->name;
+        if (i != IRON__ENV_CC && i != IRON__ENV_CACHE &&
+            i != IRON__ENV_CACHE_DIR && getenv(name))
+            TEST_FAIL_("%s='%s' reached the test", name, getenv(name));
+    }
+}
+
+/* docs/architecture.md's "Environment" table has a row per variable,
+ * with the table's default. */
+TEST(env_docs_list_table)
+{
+    FILE *f = fopen("docs/architecture.md", "r");
+    if (!f)
+        TEST_FAIL_("docs/architecture.md not found (run from the "
+                   "repository's top folder, as `make test` does)");
+    static char doc[1 << 16];
+    size_t len = fread(doc, 1, sizeof doc - 1, f);
+    doc[len] = '\0';
+    fclose(f);
+    const char *sec = strstr(doc, "\n## Environment\n");
+    ASSERT(sec != NULL);
+    const char *end = strstr(sec + 1, "\n## ");
+    ASSERT(end != NULL);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        char row[96];
+        snprintf(row, sizeof row, "\n| `%s` |", v->name);
+        const char *r = strstr(sec, row);
+        if (!r || r > end)
+            TEST_FAIL_("no row for %s in the Environment section", v->name);
+        const char *eol = strchr(r + 1, '\n');
+        char def[96];
+        snprintf(def, sizeof def, "%s", v->def);
+        if (strncmp(def, "$XDG", 4) == 0)
+            snprintf(def, sizeof def, "$XDG_CACHE_HOME/iron");
+        const char *d = strstr(r, def);
+        if (!d || d > eol)
+            TEST_FAIL_("the row of %s does not give its default '%s'",
+                       v->name, def);
+    }
+}
