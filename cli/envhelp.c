@@ -1,45 +1,51 @@
 /*
- * envhelp.c - the environment section of `iron --help`: every IRON_*
- * variable the library reads, what it does and its default.  (One place,
- * so that the table can later come from the library's own list.)
+ * envhelp.c - the environment section of `iron --help`, printed from the
+ * library's one table of IRON_* variables (src/core/env.c), so the help
+ * cannot drift from what the library reads.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "core/env.h"
 
-typedef struct env_row {
-    const char *name, *meaning, *fallback;
-} env_row;
+/* Prints words wrapped before column 79, continuing at column `indent`;
+ * the cursor is at column `at`. */
+static void print_wrapped(FILE *f, const char *words, int at, int indent)
+{
+    int col = at, first = 1;
+    for (const char *p = words; *p; first = 0) {
+        size_t n = strcspn(p, " ");
+        if (!first && col + 1 + (int)n > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)n, p);
+        col += (int)n;
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
 
-static const env_row rows[] = {
-    { "IRON_DEVICE", "the device used when no default or scope is set",
-      "npu2" },
-    { "IRON_TIMEOUT_MS", "how long a run may take before it is stopped, ms",
-      "60000" },
-    { "IRON_CC", "the C compiler for kernels (a command, may have words)",
-      "cc" },
-    { "IRON_CACHE", "0 bypasses the disk cache of compiled kernels",
-      "on" },
-    { "IRON_CACHE_DIR", "the disk cache folder",
-      "$XDG_CACHE_HOME/iron, else ~/.cache/iron" },
-    { "IRON_CACHE_MAX", "the disk cache's size cap (512K, 100M, 1G, bytes)",
-      "256M" },
-    { "IRON_THREADS", "host threads the emulated array runs on (1..1024)",
-      "timed: CPU count or 1" },
-    { "IRON_LOG", "debug log topics, comma-separated: jit, cache, emu, all",
-      "none" },
-    { "IRON_CHECK", "1 runs in checked mode (buffer, stack and poison "
-                    "checks)", "off" },
-    { "IRON_TRACE", "write each run's trace (Perfetto JSON) to this file",
-      "none" },
-    { "IRON_RESIDENT_MAX", "specializations a jit keeps loaded (1..)",
-      "256" },
-};
-
+/* The environment section of the help: the library's table of IRON_*
+ * variables (src/core/env.c), so the help cannot drift from it. */
 void cli_print_env_help(FILE *f)
 {
-    fputs("environment:\n", f);
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        fprintf(f, "  %-18s %s\n  %-18s (default: %s)\n", rows[i].name,
-                rows[i].meaning, "", rows[i].fallback);
+    fputs("\nenvironment (a value a variable does not accept is a warning, "
+          "and the\ndefault applies; empty means unset):\n", f);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        char more[512];
+        fprintf(f, "  %-18s", v->name);
+        print_wrapped(f, v->meaning, 20, 20);
+        snprintf(more, sizeof more, "default %s; accepts %s; read %s",
+                 v->def, v->accepts, v->read);
+        fprintf(f, "%20s", "");
+        print_wrapped(f, more, 20, 20);
+    }
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/env.h"
 #include "iron/iron.h"
 
 static const char usage_text[] =

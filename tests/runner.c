@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/env.h"
 #include "test.h"
 
 #define MAX_TESTS 2048
@@ -81,21 +82,26 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Tests never touch the user's disk cache: it is off unless a test turns
- * it on (then in a private folder, removed at the end). */
+/* Tests run in an environment of their own: the user's IRON_* settings
+ * (every variable of the library's table) do not reach them, the disk
+ * cache is off unless a test turns it on, and then it lives in a folder
+ * made for this run and removed at its end -- whatever IRON_CACHE_DIR the
+ * user has, even one that does not exist.  IRON_CC stays: which compiler
+ * works is the machine's business. */
 static char cache_dir[64];
 
-static void private_cache(void)
+static void private_environment(void)
 {
-    if (!getenv("IRON_CACHE"))
-        setenv("IRON_CACHE", "0", 1);
-    if (getenv("IRON_CACHE_DIR"))
-        return;
+    for (int i = 0; i < IRON__ENV_COUNT; i++)
+        if (i != IRON__ENV_CC)
+            unsetenv(iron__env_var_of((iron__env_id)i)->name);
+    setenv("IRON_CACHE", "0", 1);
     snprintf(cache_dir, sizeof cache_dir, "/tmp/iron-tests-cache-XXXXXX");
-    if (mkdtemp(cache_dir))
-        setenv("IRON_CACHE_DIR", cache_dir, 1);
-    else
-        cache_dir[0] = '\0';
+    if (!mkdtemp(cache_dir)) {
+        perror("runner: cannot make the tests' cache folder in /tmp");
+        exit(2);
+    }
+    setenv("IRON_CACHE_DIR", cache_dir, 1);
 }
 
 static void remove_private_cache(void)
@@ -111,7 +117,7 @@ static void remove_private_cache(void)
 int main(int argc, char **argv)
 {
     int passed = 0, failed = 0, skipped = 0;
-    private_cache();
+    private_environment();
     qsort(tests, (size_t)ntests, sizeof tests[0], cmp_test);
     for (int i = 0; i < ntests; i++) {
         if (!selected(tests[i].name, argc, argv))

@@ -109,8 +109,9 @@ IRON_API const char *iron_status_name(iron_status s);
 /* The table's one-line description of a status.  Thread-safe; static. */
 IRON_API const char *iron_strerror(iron_status s);
 
-/* The message of the last failed call on this thread ("" if none).  Owned by
- * the library, valid until the next iron_* call on this thread. */
+/* The message of the last failed call on this thread; "" after a call that
+ * returned IRON_OK (and before any call).  Owned by the library, valid
+ * until the next iron_* call on this thread. */
 IRON_API const char *iron_last_error(void);
 
 /* ------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache/dir.h"
+#include "core/env.h"
 #include "core/core.h"
 
 /* Copies "<a><b>" into buf; an empty buf when it does not fit, since a
@@ -34,8 +35,8 @@ char *iron__cache_default_dir(char *buf, size_t len)
 {
     if (!buf || len == 0)
         return buf;
-    const char *v = getenv("IRON_CACHE_DIR");
-    if (v && *v)
+    const char *v = iron__env_get_text(IRON__ENV_CACHE_DIR);
+    if (v)
         return join(buf, len, v, "");
     v = getenv("XDG_CACHE_HOME");
     if (v && v[0] == '/')

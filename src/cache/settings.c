@@ -14,8 +14,7 @@
  * never a half-read number or an out-of-range conversion. */
 uint64_t iron__cache_env_max_bytes(void)
 {
-    return iron__env_bytes("IRON_CACHE_MAX", UINT64_MAX,
-                           IRON__CACHE_DEFAULT_MAX_BYTES);
+    return iron__env_get_bytes(IRON__ENV_CACHE_MAX);
 }
 
 void iron__cache_settings_resolve(int disk_cache, const char *dir,
@@ -24,11 +23,9 @@ void iron__cache_settings_resolve(int disk_cache, const char *dir,
 {
     memset(out, 0, sizeof *out);
     /* The caller's choice wins; then IRON_CACHE=0 turns the cache off. */
-    const char *env = getenv("IRON_CACHE");
     out->enabled = disk_cache > 0   ? 1
                    : disk_cache < 0 ? 0
-                   : env && strcmp(env, "0") == 0 ? 0
-                                                  : 1;
+                                    : (int)iron__env_get_int(IRON__ENV_CACHE);
     out->max_from = "default";
     out->max_bytes = IRON__CACHE_DEFAULT_MAX_BYTES;
     if (!out->enabled)
@@ -47,10 +44,8 @@ void iron__cache_settings_resolve(int disk_cache, const char *dir,
         out->max_from = "option";
         return;
     }
-    const char *v = getenv("IRON_CACHE_MAX");
-    uint64_t parsed = 0;
-    if (v && *v && iron__parse_bytes(v, UINT64_MAX, &parsed) == 0 &&
-        parsed != 0)
+    iron__env_value env;
+    if (iron__env_get(IRON__ENV_CACHE_MAX, &env) && env.u != 0)
         out->max_from = "IRON_CACHE_MAX";
     out->max_bytes = iron__cache_env_max_bytes();
     if (!out->max_bytes)

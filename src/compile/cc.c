@@ -17,6 +17,7 @@
 #include "compile/cc.h"
 #include "compile/compile.h"
 #include "core/core.h"
+#include "core/env.h"
 
 /* The status message is 4 KiB per thread and outer layers prefix it with
  * context, so the diagnostics get about 2.5 KiB and the command line a few
@@ -53,12 +54,7 @@ static const char *const flags_after[] = { "-fstack-clash-protection",
 
 const char *iron__cc(void)
 {
-    const char *cc = getenv("IRON_CC");
-    if (cc)
-        for (const char *p = cc; *p; p++)
-            if (!isspace((unsigned char)*p))
-                return cc;
-    return "cc";
+    return iron__env_get_text(IRON__ENV_CC);
 }
 
 static size_t count_words(const char *s)
@@ -166,13 +162,14 @@ static size_t read_diagnostics(const char *path, char *buf)
 static iron_status cannot_run(const iron__cc_job *job, const char *cc,
                               int err)
 {
-    const char *env = getenv("IRON_CC");
+    iron__env_value env;
+    int set = iron__env_get(IRON__ENV_CC, &env);
     return iron__fail(IRON_ECOMPILE,
                       "%.200s: cannot run C compiler '%.200s': %s (the "
                       "command comes from IRON_CC%s; set IRON_CC to a "
                       "working compiler such as gcc or clang)",
                       job->label, cc, strerror(err),
-                      env ? "" : ", which is unset, so 'cc' on PATH");
+                      set ? "" : ", which is unset, so 'cc' on PATH");
 }
 
 /* Spawns argv with the log as stdout and stderr.  Returns 0 or an errno

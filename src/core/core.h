@@ -27,8 +27,16 @@ iron_status iron__vfail(iron_status s, const char *fmt, va_list ap);
 iron_status iron__fail_context(iron_status s, const char *fmt, ...)
     IRON__PRINTF(2, 3);
 
-/* Clears the message (successful public calls need not do this). */
+/* Clears the message. */
 void iron__clear_error(void);
+
+/* What a public function returns: s, and on success this thread's message
+ * is cleared, so that iron_last_error() is "" after every successful call
+ * -- also when an internal probe failed on the way and was recovered from
+ * (a disk-cache miss that was then compiled; such misses go to the log).
+ * One thread-local store: nothing on the warm path.  Wrap the returns
+ * that can be IRON_OK: return iron__public_result(IRON_OK); */
+iron_status iron__public_result(iron_status s);
 
 /* Allocation.  Every allocation of the library goes through these so that
  * tests can make the N-th one fail (iron__alloc_fail_at). */

@@ -1,6 +1,7 @@
 /*
  * log.c - the debug log.  Topics are read from IRON_LOG once per process
- * ("jit,cache", "all"); a handler set by the user receives each line
+ * ("jit,cache", "all"; an unknown topic is a warning that suggests the
+ * closest); a handler set by the user receives each line
  * instead of stderr.  Thread-safe: the topic mask is set once; the
  * handler and its context are one pair, read and swapped under one lock
  * that is held while the handler runs, so a line never meets a new
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/env.h"
 #include "core/log.h"
 
 static int topics;
@@ -24,27 +26,101 @@ static iron_log_fn handler;          /* under handler_lock */
 static void *handler_ctx;            /* under handler_lock */
 static atomic_int handler_set;       /* for iron__log_on without the lock */
 
-static void read_topics(void)
+static const struct {
+    const char *name;
+    int bits;
+} topic_names[] = { { "jit", IRON__LOG_JIT },
+                    { "cache", IRON__LOG_CACHE },
+                    { "emu", IRON__LOG_EMU },
+                    { "all",
+                      IRON__LOG_JIT | IRON__LOG_CACHE | IRON__LOG_EMU } };
+
+/* Edit distance between a (len n) and b, for "did you mean": topic names
+ * are a few letters, so the table fits on the stack. */
+static size_t distance(const char *a, size_t n, const char *b)
 {
-    const char *e = getenv("IRON_LOG");
-    if (!e)
-        return;
-    static const struct {
-        const char *name;
-        int bit;
-    } names[] = { { "jit", IRON__LOG_JIT },
-                  { "cache", IRON__LOG_CACHE },
-                  { "emu", IRON__LOG_EMU },
-                  { "all", IRON__LOG_JIT | IRON__LOG_CACHE | IRON__LOG_EMU } };
-    for (const char *p = e; *p;) {
+    size_t m = strlen(b), row[16];
+    if (n >= 16 || m >= 16)
+        return (size_t)-1;
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[m];
+}
+
+/* The topic nearest to an unknown one, if it is close (a typo). */
+static const char *closest_topic(const char *p, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < IRON__COUNT_OF(topic_names); i++) {
+        size_t d = distance(p, n, topic_names[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = topic_names[i].name;
+        }
+    }
+    return best;
+}
+
+int iron__log_parse_topics(const iron__env_var *v, const char *text,
+                           iron__env_value *out, char *why, size_t why_len)
+{
+    (void)v;
+    iron__str unknown = { 0 };
+    int bad = 0;
+    out->i = 0;
+    for (const char *p = text; *p;) {
         size_t n = strcspn(p, ",; ");
-        for (size_t i = 0; i < IRON__COUNT_OF(names); i++)
-            if (strlen(names[i].name) == n && strncmp(p, names[i].name, n) == 0)
-                topics |= names[i].bit;
+        int found = n == 0;
+        for (size_t i = 0; !found && i < IRON__COUNT_OF(topic_names); i++)
+            if (strlen(topic_names[i].name) == n &&
+                strncmp(p, topic_names[i].name, n) == 0) {
+                out->i |= topic_names[i].bits;
+                found = 1;
+            }
+        if (!found) {
+            const char *near = closest_topic(p, n);
+            iron__str_printf(&unknown, "%s'%.*s'", bad++ ? ", " : "",
+                             (int)n, p);
+            if (near)
+                iron__str_printf(&unknown, " (did you mean '%s'?)", near);
+        }
         p += n;
         if (*p)
             p++;
     }
+    if (!bad) {
+        iron__str_free(&unknown);
+        return 0;
+    }
+    iron__str_append(&unknown, "; known topics: ");
+    for (size_t i = 0; i < IRON__COUNT_OF(topic_names); i++)
+        iron__str_printf(&unknown, "%s%s", i ? ", " : "",
+                         topic_names[i].name);
+    snprintf(why, why_len, "names unknown %s %s; %s",
+             bad == 1 ? "topic" : "topics", iron__str_get(&unknown),
+             bad == 1 ? "ignoring it" : "ignoring them");
+    iron__str_free(&unknown);
+    return 1;
+}
+
+static void read_topics(void)
+{
+    topics = (int)iron__env_get_int(IRON__ENV_LOG);
 }
 
 int iron__log_selected(iron__log_topic t)

@@ -6,12 +6,18 @@
 #define IRON_CORE_LOG_H
 
 #include "core/core.h"
+#include "core/env.h"
 
 typedef enum iron__log_topic {
     IRON__LOG_JIT = 1,
     IRON__LOG_CACHE = 2,
     IRON__LOG_EMU = 4
 } iron__log_topic;
+
+/* The parser of IRON_LOG's row in the environment table (core/env.h):
+ * the topics' mask; unknown topics are warned about (with the closest
+ * known one) and skipped, the others apply. */
+iron__env_parse_fn iron__log_parse_topics;
 
 /* Whether a topic is on (reads IRON_LOG once; cheap afterwards). */
 int iron__log_on(iron__log_topic t);

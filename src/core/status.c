@@ -1,6 +1,7 @@
 /*
  * status.c - the status table (names, descriptions) and the per-thread
- * last-error message.
+ * last-error message: set by a failure, cleared by a successful public
+ * call (iron__public_result).
  */
 #include <stdio.h>
 #include <string.h>
@@ -88,6 +89,13 @@ iron_status iron__fail_context(iron_status s, const char *fmt, ...)
 void iron__clear_error(void)
 {
     last_msg[0] = '\0';
+}
+
+iron_status iron__public_result(iron_status s)
+{
+    if (s == IRON_OK)
+        last_msg[0] = '\0';
+    return s;
 }
 
 IRON_API const char *iron_version(void)

@@ -165,7 +165,7 @@ IRON_API iron_status iron_handle_set_depth(iron_handle *h, int depth)
                                  iron__handle_label(h, hl, sizeof hl), depth,
                                  IRON__MAX_DEPTH);
     h->depth = depth;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
@@ -190,7 +190,7 @@ IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
                                  IRON_TAP_MAX_DIMS);
     h->dims = iron_tap_make(0, ndim, sizes, strides);
     h->has_dims = 1;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 const char *iron__handle_user(const iron_handle *h, char *buf, size_t len)
@@ -229,5 +229,5 @@ IRON_API iron_status iron_handle_set_shim(iron_handle *h, int col)
                                  d->cols - 1);
     h->shim_pinned = 1;
     h->shim_col = col;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -131,7 +131,7 @@ IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,
     nd[k->ndefines].name = n;
     nd[k->ndefines].value = v;
     k->ndefines++;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
@@ -139,7 +139,7 @@ IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", (long long)value);
-    return iron_kernel_define(k, name, buf);
+    return iron__public_result(iron_kernel_define(k, name, buf));
 }
 
 IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags)
@@ -156,5 +156,5 @@ IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags)
         return iron__design_fail(k->d, IRON_ENOMEM, "out of memory");
     iron__free(k->cflags);
     k->cflags = f;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -288,8 +288,9 @@ IRON_API iron_status iron_fifo_split(iron_design *d, iron_handle *cons, int n,
                                      const iron_shape *shapes,
                                      const int *depths, iron_fifo **outs)
 {
-    return make_link(d, IRON__LINK_SPLIT, cons, n, names, offsets, shapes,
-                     depths, outs, NULL);
+    iron_status result = make_link(d, IRON__LINK_SPLIT, cons, n, names,
+                                   offsets, shapes, depths, outs, NULL);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_fifo_split_with(iron_design *d, iron_handle *cons,
@@ -300,8 +301,9 @@ IRON_API iron_status iron_fifo_split_with(iron_design *d, iron_handle *cons,
                                           iron_fifo **outs,
                                           const iron_link_options *opts)
 {
-    return make_link(d, IRON__LINK_SPLIT, cons, n, names, offsets, shapes,
-                     depths, outs, opts);
+    iron_status result = make_link(d, IRON__LINK_SPLIT, cons, n, names,
+                                   offsets, shapes, depths, outs, opts);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_fifo_join(iron_design *d, iron_handle *prod, int n,
@@ -310,8 +312,9 @@ IRON_API iron_status iron_fifo_join(iron_design *d, iron_handle *prod, int n,
                                     const iron_shape *shapes,
                                     const int *depths, iron_fifo **ins)
 {
-    return make_link(d, IRON__LINK_JOIN, prod, n, names, offsets, shapes,
-                     depths, ins, NULL);
+    iron_status result = make_link(d, IRON__LINK_JOIN, prod, n, names,
+                                   offsets, shapes, depths, ins, NULL);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_fifo_join_with(iron_design *d, iron_handle *prod,
@@ -321,6 +324,7 @@ IRON_API iron_status iron_fifo_join_with(iron_design *d, iron_handle *prod,
                                          const int *depths, iron_fifo **ins,
                                          const iron_link_options *opts)
 {
-    return make_link(d, IRON__LINK_JOIN, prod, n, names, offsets, shapes,
-                     depths, ins, opts);
+    iron_status result = make_link(d, IRON__LINK_JOIN, prod, n, names,
+                                   offsets, shapes, depths, ins, opts);
+    return iron__public_result(result);
 }

@@ -97,7 +97,7 @@ IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value)
                                  "holds 0..%d",
                                  b->name, value, max);
     b->initial = value;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_buffer_set_initial(iron_rtp *r, const void *values)
@@ -119,5 +119,5 @@ IRON_API iron_status iron_buffer_set_initial(iron_rtp *r, const void *values)
     memcpy(copy, values, bytes);
     iron__free(r->initial);
     r->initial = copy;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -25,7 +25,7 @@ IRON_API iron_status iron_rt_start(iron_design *d, iron_worker *w)
         w->start_order = d->nstarted++;
     w->started = 1;
     d->any_started = 1;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 static iron_status check_scalar(iron_design *d, const char *what, int scalar)
@@ -230,7 +230,7 @@ IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
     op.rtp = r;
     op.index = index;
     op.value = value;
-    return push_op(d, &op);
+    return iron__public_result(push_op(d, &op));
 }
 
 IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
@@ -255,7 +255,7 @@ IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
     op.scalar = -1;
     op.barrier = b;
     op.value = value;
-    return push_op(d, &op);
+    return iron__public_result(push_op(d, &op));
 }
 
 /* Task groups.  Each fill, drain, set_rtp and set_barrier joins the
@@ -324,14 +324,15 @@ IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
     g->finished = 1;
     if (d->current == g)
         d->current = last_open(d);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_rt_task_group(iron_design *d)
 {
     if (!d)
         return iron__fail(IRON_EINVAL, "iron_rt_task_group: design is NULL");
-    return iron_rt_task_group_new(d) ? IRON_OK : d->status;
+    iron_status result = iron_rt_task_group_new(d) ? IRON_OK : d->status;
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
@@ -345,32 +346,38 @@ IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "finish task group: no group is open "
                                  "(open one with iron_rt_task_group)");
-    return iron_rt_task_group_finish(d, d->current);
+    return iron__public_result(iron_rt_task_group_finish(d, d->current));
 }
 
 IRON_API iron_status iron_rt_fill(iron_design *d, iron_handle *prod, int arg,
                                   iron_tap tap)
 {
-    return add_op(d, IRON__RT_FILL, prod, arg, tap, 0, -1);
+    iron_status result = add_op(d, IRON__RT_FILL, prod, arg, tap, 0, -1);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
                                    iron_tap tap, int wait)
 {
-    return add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0, -1);
+    iron_status result = add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0,
+                                -1);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_rt_fill_at(iron_design *d, iron_handle *prod,
                                      int arg, iron_tap tap, int scalar)
 {
-    return add_op(d, IRON__RT_FILL, prod, arg, tap, 0, scalar);
+    iron_status result = add_op(d, IRON__RT_FILL, prod, arg, tap, 0, scalar);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_rt_drain_at(iron_design *d, iron_handle *cons,
                                       int arg, iron_tap tap, int scalar,
                                       int wait)
 {
-    return add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0, scalar);
+    iron_status result = add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0,
+                                scalar);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
@@ -386,5 +393,5 @@ IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
     iron_status s = iron_rt_set_rtp(d, r, index, 0.0);
     if (s == IRON_OK)
         d->ops.v[d->ops.n - 1].scalar = scalar;
-    return s;
+    return iron__public_result(s);
 }

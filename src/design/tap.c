@@ -122,7 +122,7 @@ IRON_API iron_status iron_tap_check(const iron_tap *tap, int64_t numel)
                           (long long)reach, (long long)numel,
                           (long long)tap->offset,
                           (long long)(reach - tap->offset));
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* "offset 0 sizes [4, 4] strides [8, 1]", for dumps and pictures. */

@@ -105,7 +105,7 @@ IRON_API iron_status iron_tap_access_order(const iron_tap *tap, int64_t numel,
     walk_init(&w, tap);
     while (walk_next(&w, &index))
         order[index] = step++;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tap_access_count(const iron_tap *tap, int64_t numel,
@@ -121,7 +121,7 @@ IRON_API iron_status iron_tap_access_count(const iron_tap *tap, int64_t numel,
     walk_init(&w, tap);
     while (walk_next(&w, &index))
         count[index]++;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* ---- the picture --------------------------------------------------------

@@ -208,7 +208,7 @@ IRON_API iron_status iron_tiler2d_count(const iron_tiler2d *t, int64_t *count)
     if (s != IRON_OK)
         return s;
     *count = g.r.steps * g.c.steps;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* The first tile of pattern i along an axis, and how many tiles its group
@@ -348,5 +348,5 @@ IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
                                   "these fields)",
                                   (long long)index);
     *out = inner;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -309,7 +309,7 @@ IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row)
     w->tile.col = col;
     w->tile.row = row;
     w->pinned = 1;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_worker_set_stack(iron_worker *w, uint32_t bytes)
@@ -328,5 +328,5 @@ IRON_API iron_status iron_worker_set_stack(iron_worker *w, uint32_t bytes)
                                  "compute tile's memory)",
                                  w->name, bytes, mem);
     w->stack_bytes = bytes;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

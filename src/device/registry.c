@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "device/builtin.h"
 #include "device/device.h"
@@ -133,7 +134,7 @@ IRON_API iron_status iron_device_get(const char *name, iron_device **out)
                           "unknown device '%s'; known devices: %s", name,
                           known_names(known, sizeof known));
     *out = d;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API int iron_device_count(void)
@@ -175,7 +176,7 @@ IRON_API iron_status iron_device_query(const iron_device *dev,
     size_t size = info->size;
     *info = dev->info;
     info->size = size;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* ------------------------------------------------------------------------
@@ -339,7 +340,7 @@ IRON_API iron_status iron_driver_register(iron_driver *drv,
     dev->index = ndevices;
     devices[ndevices++] = dev;
     registry_leave();
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* ------------------------------------------------------------------------
@@ -357,14 +358,14 @@ IRON_API iron_status iron_set_default_device(const char *name)
     registry_enter();
     default_device = d;
     registry_leave();
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* Below an explicit default: $IRON_DEVICE, then the fallback. */
 static iron_status environment_device(iron_device **out)
 {
-    const char *env = getenv(ENV_DEVICE);
-    if (env && env[0]) {
+    const char *env = iron__env_get_text(IRON__ENV_DEVICE);
+    if (env) {
         *out = find(env);
         if (!*out) {
             char known[1024];
@@ -419,7 +420,7 @@ IRON_API iron_status iron_device_push(const char *name)
     iron_status s = iron_device_get(name, &sc->dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "iron_device_push");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_device_pop(void)
@@ -429,7 +430,7 @@ IRON_API iron_status iron_device_pop(void)
                           "iron_device_pop: no device scope is open on this "
                           "thread (a pop without its push)");
     scope_depth--;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_current_device(iron_device **out)
@@ -451,12 +452,12 @@ IRON_API iron_status iron_current_device(iron_device **out)
                               sc->bad_name, known_names(known, sizeof known));
         }
         *out = sc->dev;
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
     iron_device *d = explicit_default();
     if (d) {
         *out = d;
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
-    return environment_device(out);
+    return iron__public_result(environment_device(out));
 }

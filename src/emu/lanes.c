@@ -34,11 +34,10 @@ static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
 static void read_threads(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *e = getenv("IRON_THREADS");
-    /* -1: unset or not a count (env.c warns); then the CPU count. */
-    int64_t n = iron__env_int("IRON_THREADS", 1, 1024, -1);
-    threads_env_set = e && *e && n > 0;
-    threads_env = n > 0 ? (int)n : cpus < 1 ? 1 : (int)cpus;
+    /* Unset or not a count (env.c warns): the CPU count. */
+    iron__env_value n;
+    threads_env_set = iron__env_get(IRON__ENV_THREADS, &n);
+    threads_env = threads_env_set ? (int)n.i : cpus < 1 ? 1 : (int)cpus;
 }
 
 int iron__emu_threads_default(void)

@@ -24,8 +24,8 @@ IRON_API iron_status iron_jit_save_artifact(iron_jit *j,
                                         args, &sp);
     if (s != IRON_OK)
         return s;
-    return iron__kstore_artifact_save(j->kstore, sp->prog, sp->signature,
-                                      path);
+    return iron__public_result(
+        iron__kstore_artifact_save(j->kstore, sp->prog, sp->signature, path));
 }
 
 /* sha_hex as 64 lower-case hex digits into out; -1 when it is not 64 hex
@@ -49,7 +49,8 @@ IRON_API iron_status iron_jit_load_artifact(iron_jit *j, const char *path)
     if (!j || !path)
         return iron__fail(IRON_EINVAL, "iron_jit_load_artifact: %s is NULL",
                           j ? "path" : "jit");
-    return iron__kstore_artifact_load(j->kstore, path, NULL);
+    return iron__public_result(
+        iron__kstore_artifact_load(j->kstore, path, NULL));
 }
 
 IRON_API iron_status iron_jit_load_artifact_pinned(iron_jit *j,
@@ -66,5 +67,6 @@ IRON_API iron_status iron_jit_load_artifact_pinned(iron_jit *j,
                           "iron_jit_load_artifact_pinned: '%s' is not a "
                           "SHA-256 digest (64 hex digits, as sha256sum "
                           "prints)", sha256_hex);
-    return iron__kstore_artifact_load(j->kstore, path, pin);
+    return iron__public_result(
+        iron__kstore_artifact_load(j->kstore, path, pin));
 }

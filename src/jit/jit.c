@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/env.h"
 #include "jit/jit.h"
 
 /* A field of the caller's options, if its size says it has it. */
@@ -141,11 +142,11 @@ IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
         goto fail;
     }
     *out = j;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 fail:
     iron__fail_context(s, "jit '%s'", opts->name);
     iron_jit_free(j);
-    return s;
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
@@ -191,7 +192,7 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
         pthread_mutex_unlock(&j->lock);
         pthread_mutex_unlock(&j->build_lock);
     }
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_jit_counters(const iron_jit *j,
@@ -214,7 +215,7 @@ IRON_API iron_status iron_jit_counters(const iron_jit *j,
     if (!*out)
         return iron__fail(IRON_ENOTSUP, "%s: device '%s' keeps no "
                           "counters", j->name, last->dev->info.name);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_run_state iron_jit_last_state(const iron_jit *j)
@@ -248,5 +249,5 @@ IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
     pthread_mutex_unlock(&mj->build_lock);
     all.size = given;
     memcpy(stats, &all, given);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

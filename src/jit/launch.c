@@ -14,21 +14,16 @@
 #include "jit/jit.h"
 #include "tensor/tensor.h"
 
-#define DEFAULT_TIMEOUT_MS 60000
-
-static int env_timeout_ms = DEFAULT_TIMEOUT_MS;
+static int env_timeout_ms;
 static int env_check;
 static const char *env_trace;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
 static void read_env(void)
 {
-    env_timeout_ms = (int)iron__env_int("IRON_TIMEOUT_MS", 1, INT32_MAX,
-                                        DEFAULT_TIMEOUT_MS);
-    const char *e = getenv("IRON_CHECK");
-    env_check = e && strcmp(e, "1") == 0;
-    e = getenv("IRON_TRACE");
-    env_trace = e && *e ? e : NULL;
+    env_timeout_ms = (int)iron__env_get_int(IRON__ENV_TIMEOUT_MS);
+    env_check = (int)iron__env_get_int(IRON__ENV_CHECK);
+    env_trace = iron__env_get_text(IRON__ENV_TRACE);
 }
 
 /* A field of the caller's configuration, if its size says it has it. */
@@ -473,8 +468,8 @@ IRON_API iron_status iron_jit_run(iron_jit *j,
     if (s != IRON_OK)
         return s;
     jit_runopts ro = runopts_of(config);
-    return run_spec(j, sp, &ro, values, nargs,
-                    args);
+    s = run_spec(j, sp, &ro, values, nargs, args);
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_jit_specialize(iron_jit *j,
@@ -510,7 +505,7 @@ IRON_API iron_status iron_jit_specialize(iron_jit *j,
     pthread_mutex_unlock(&sp->run_lock);
     release(sp);
     *out = sp;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* The direct path checks only what can change between calls of one
@@ -551,7 +546,8 @@ IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
     /* A handed-out specialization is pinned: no table lock on this
      * path. */
     hold(j, sp, 0);
-    return run_spec(j, sp, &sp->run, values, nargs, args);
+    s = run_spec(j, sp, &sp->run, values, nargs, args);
+    return iron__public_result(s);
 }
 
 IRON_API const char *iron_spec_signature(const iron_spec *sp)
@@ -596,7 +592,7 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
     *text = iron__str_take(&out);
     if (!*text)
         return iron__fail(IRON_ENOMEM, "out of memory dumping the design");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API void iron_free(void *p)

@@ -18,6 +18,10 @@
 
 #include "jit/jit.h"
 
+/* The parameter types a params declaration may name, for its messages:
+ * iron__param_type_name of IRON_PARAM_INT .. IRON_PARAM_KERNEL. */
+#define PARAM_TYPES "int, float, bool, str, dtype, kernel"
+
 typedef struct lexer {
     const char *what;         /* "args" or "params", for messages */
     const char *text, *p;
@@ -385,12 +389,10 @@ iron_status iron__jit_parse_params(iron_jit *j, const char *text)
         if (clash != IRON_OK)
             return clash;
         if (!accept(&lx, ':'))
-            return syntax(&lx, "':' and a type (int, float, bool, str, "
-                               "dtype)");
+            return syntax(&lx, "':' and a type (" PARAM_TYPES ")");
         char *t = ident(&lx, &no_mem);
         if (!t)
-            return no_mem ? oom() : syntax(&lx, "a type (int, float, bool, "
-                                                "str, dtype)");
+            return no_mem ? oom() : syntax(&lx, "a type (" PARAM_TYPES ")");
         int found = -1;
         for (int i = 0; i <= (int)IRON_PARAM_KERNEL; i++)
             if (strcmp(t, iron__param_type_name((iron_param_type)i)) == 0)
@@ -398,8 +400,8 @@ iron_status iron__jit_parse_params(iron_jit *j, const char *text)
         if (found < 0) {
             iron_status s = iron__fail(IRON_EINVAL,
                                        "jit params \"%s\": parameter '%s' has "
-                                       "type '%s'; expected int, float, bool, "
-                                       "str, dtype or kernel",
+                                       "type '%s'; expected one of "
+                                       PARAM_TYPES,
                                        text, pd->name, t);
             iron__free(t);
             return s;

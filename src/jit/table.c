@@ -20,13 +20,9 @@
 
 uint64_t iron__jit_test_digest;
 
-#define DEFAULT_MAX_RESIDENT 256
-#define LIMIT_MAX_RESIDENT (1 << 20)
-
 int iron__jit_default_max_resident(void)
 {
-    return (int)iron__env_int("IRON_RESIDENT_MAX", 1, LIMIT_MAX_RESIDENT,
-                              DEFAULT_MAX_RESIDENT);
+    return (int)iron__env_get_int(IRON__ENV_RESIDENT_MAX);
 }
 
 /* The digest of a small fixed record; strings and kernel sources enter as

@@ -61,7 +61,7 @@ IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
     list_adapter a = { fn, ctx };
     s = iron__cache_list(c, 1, iron__kstore_payload_check, list_entry, &a);
     iron__cache_close(c);
-    return s;
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
@@ -77,7 +77,7 @@ IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
         return s;
     s = iron__cache_info(c, entries, bytes);
     iron__cache_close(c);
-    return s;
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_cache_clear(const char *dir)
@@ -88,13 +88,14 @@ IRON_API iron_status iron_cache_clear(const char *dir)
         return s;
     s = iron__cache_clear(c);
     iron__cache_close(c);
-    return s;
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
                                       uint64_t *removed)
 {
-    return iron__kstore_prune_dir(dir, max_bytes, removed, NULL);
+    iron_status s = iron__kstore_prune_dir(dir, max_bytes, removed, NULL);
+    return iron__public_result(s);
 }
 
 iron_status iron__kstore_prune_dir(const char *dir, uint64_t max_bytes,

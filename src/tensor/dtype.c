@@ -99,13 +99,13 @@ IRON_API iron_status iron_dtype_parse(const char *name, iron_dtype *out)
     for (int i = 0; i < IRON_DTYPE_COUNT_; i++) {
         if (strcmp(name, dtypes[i].name) == 0) {
             *out = (iron_dtype)i;
-            return IRON_OK;
+            return iron__public_result(IRON_OK);
         }
     }
     for (size_t i = 0; i < IRON__COUNT_OF(aliases); i++) {
         if (strcmp(name, aliases[i].alias) == 0) {
             *out = aliases[i].dt;
-            return IRON_OK;
+            return iron__public_result(IRON_OK);
         }
     }
     char known[256] = "";

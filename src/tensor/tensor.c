@@ -180,7 +180,8 @@ iron_status iron__tensor_new(const char *fn, iron_device *dev, iron_dtype dt,
 IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
                                        iron_shape shape)
 {
-    return tensor_new("iron_tensor_empty", out, dt, shape);
+    iron_status result = tensor_new("iron_tensor_empty", out, dt, shape);
+    return iron__public_result(result);
 }
 
 /* Drivers hand out zeroed memory (the driver contract), so zeros is empty
@@ -188,7 +189,8 @@ IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
 IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
                                        iron_shape shape)
 {
-    return tensor_new("iron_tensor_zeros", out, dt, shape);
+    iron_status result = tensor_new("iron_tensor_zeros", out, dt, shape);
+    return iron__public_result(result);
 }
 
 /* Converts once and replicates the bytes: every element is the same.  t
@@ -215,13 +217,16 @@ static iron_status tensor_full(const char *fn, iron_tensor **out,
 IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape)
 {
-    return tensor_full("iron_tensor_ones", out, dt, shape, 1.0);
+    iron_status result = tensor_full("iron_tensor_ones", out, dt, shape, 1.0);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
                                       iron_shape shape, double value)
 {
-    return tensor_full("iron_tensor_full", out, dt, shape, value);
+    iron_status result = tensor_full("iron_tensor_full", out, dt, shape,
+                                     value);
+    return iron__public_result(result);
 }
 
 IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
@@ -239,7 +244,7 @@ IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
     for (int64_t i = 0; i < t->numel; i++)
         iron__dtype_store(dt, p + (size_t)i * size,
                           start + (double)i * step);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* Every value k * 2^-bits with bits the dtype's significand width is exact
@@ -271,7 +276,7 @@ IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
     for (int64_t i = 0; i < t->numel; i++)
         iron__dtype_store(dt, p + (size_t)i * size,
                           iron__rng_unit(&rng, bits));
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* Integer stores bypass double so that int64/uint64 values keep all their
@@ -350,7 +355,7 @@ IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
         memcpy(&v, &u, sizeof v);
         store_int(dt, p + (size_t)i * size, v);
     }
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API void iron_tensor_free(iron_tensor *t)
@@ -423,7 +428,7 @@ IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
     if (s != IRON_OK)
         return s;
     *out = iron__dtype_load(t->dtype, iron__tensor_elem(t, i));
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
@@ -432,7 +437,7 @@ IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
     if (s != IRON_OK)
         return s;
     iron__dtype_store(t->dtype, iron__tensor_elem(t, i), v);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
@@ -479,5 +484,5 @@ IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir)
                                              t->st->nbytes, dir);
     if (s != IRON_OK)
         return iron__fail_context(s, "iron_tensor_sync");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

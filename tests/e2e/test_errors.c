@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "designs/designs.h"
+#include "design/design.h"
 #include "test.h"
 
 /* ------------------------------------------------------------------------
@@ -174,7 +175,19 @@ TEST(err_params_spec_unknown_type)
     create_fails("in a", "tile: integer = 3", "parameter 'tile' has type "
                                               "'integer'");
     create_fails("in a", "tile int = 3", "':' and a type");
-    create_fails("in a", "tile:", "a type (int, float, bool, str, dtype)");
+    create_fails("in a", "tile:", "a type (int, float, bool, str, dtype, "
+                                  "kernel)");
+    create_fails("in a", "tile = 3", "':' and a type (int, float, bool, str, "
+                                     "dtype, kernel)");
+    /* The hints name every type there is. */
+    for (int t = 0; t <= (int)IRON_PARAM_KERNEL; t++) {
+        create_fails("in a", "tile:", "a type (");
+        ASSERT_CONTAINS(iron_last_error(),
+                        iron__param_type_name((iron_param_type)t));
+        create_fails("in a", "tile: integer", "expected one of");
+        ASSERT_CONTAINS(iron_last_error(),
+                        iron__param_type_name((iron_param_type)t));
+    }
 }
 
 TEST(err_params_spec_bad_default)

@@ -1,12 +1,22 @@
 /*
- * test_env.c - strict reading of IRON_* variables: a value the variable
- * does not accept is a warning naming it, never half-read.
+ * test_env.c - the one table of IRON_* variables: every row complete,
+ * every bad value a warning naming the variable, the value and what is
+ * accepted (once per value), the default applying, and the table in
+ * `iron --help`.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "cache/cache.h"
+#include "core/core.h"
 #include "core/env.h"
+#include "core/log.h"
 #include "designs/designs.h"
+#include "emu/emu.h"
+#include "jit/jit.h"
 #include "test.h"
 
 TEST(env_parse_int_strict)
@@ -41,28 +51,227 @@ TEST(env_parse_bytes_strict)
                        (unsigned long long)v);
 }
 
-
-TEST(env_bad_value_warns_and_defaults)
+/* Every row says what the variable means, accepts and defaults to, and
+ * when it is read; names are unique IRON_* names. */
+TEST(env_table_rows_complete)
 {
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        ASSERT(v != NULL);
+        ASSERT(v->name && strncmp(v->name, "IRON_", 5) == 0);
+        ASSERT(v->meaning && v->meaning[0]);
+        ASSERT(v->def && v->def[0]);
+        ASSERT(v->accepts && v->accepts[0]);
+        ASSERT(v->read && v->read[0]);
+        ASSERT(v->parse != NULL);
+        for (int k = 0; k < i; k++)
+            ASSERT(strcmp(v->name, iron__env_var_of((iron__env_id)k)->name));
+    }
+    ASSERT(iron__env_var_of(IRON__ENV_COUNT) == NULL);
+    ASSERT(iron__env_var_of((iron__env_id)-1) == NULL);
+}
+
+/* The default written as text (in warnings, docs and --help) is the one
+ * that applies, and agrees with the modules' own constants. */
+TEST(env_defaults_agree)
+{
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        char why[256];
+        iron__env_value got = { 0 };
+        if (v->parse == iron__env_parse_int && strcmp(v->def, "the number "
+                                                               "of CPUs")) {
+            ASSERT_EQ(v->parse(v, v->def, &got, why, sizeof why), 0);
+            ASSERT_EQ(got.i, v->def_value.i);
+        } else if (v->parse == iron__env_parse_bytes ||
+                   v->parse == iron__env_parse_flag) {
+            ASSERT_EQ(v->parse(v, v->def, &got, why, sizeof why), 0);
+            ASSERT_EQ(got.i, v->def_value.i);
+            ASSERT_EQ(got.u, v->def_value.u);
+        }
+    }
+    ASSERT_EQ(iron__env_var_of(IRON__ENV_CACHE_MAX)->def_value.u,
+              IRON__CACHE_DEFAULT_MAX_BYTES);
+    unsetenv("IRON_CC");
+    ASSERT_STR_EQ(iron__env_get_text(IRON__ENV_CC), "cc");
+    unsetenv("IRON_CACHE");
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_CACHE), 1);
+    unsetenv("IRON_RESIDENT_MAX");
+    ASSERT_EQ(iron__jit_default_max_resident(), 256);
+}
+
+/* Each variable that takes a number or a flag: a bad value warns with the
+ * name, the value, what is accepted and the default, which applies. */
+TEST(env_bad_values_warn_and_default)
+{
+    static const struct {
+        iron__env_id id;
+        const char *bad, *accepts, *using;
+    } cases[] = {
+        { IRON__ENV_TIMEOUT_MS, "1e3", "is not an integer from 1 to "
+                                       "2147483647", "using 60000" },
+        { IRON__ENV_TIMEOUT_MS, "0", "is not an integer", "using 60000" },
+        { IRON__ENV_THREADS, "0", "is not an integer from 1 to 1024",
+          "using the number of CPUs" },
+        { IRON__ENV_THREADS, "four", "is not an integer", "using the number" },
+        { IRON__ENV_RESIDENT_MAX, "-1", "is not an integer from 1 to "
+                                        "1048576", "using 256" },
+        { IRON__ENV_CACHE_MAX, "1e400", "is not a byte count (digits with "
+                                        "an optional K, M or G suffix",
+          "using 268435456" },
+        { IRON__ENV_CACHE, "yes", "is not 0 or 1", "using 1" },
+        { IRON__ENV_CACHE, "off", "is not 0 or 1", "using 1" },
+        { IRON__ENV_CHECK, "true", "is not 0 or 1", "using 0" },
+        { IRON__ENV_CHECK, "10", "is not 0 or 1", "using 0" },
+        { IRON__ENV_CC, "   ", "is only blanks", "using cc" },
+    };
     test_catch_warnings();
-    setenv("IRON_TIMEOUT_MS", "1e3", 1);
-    ASSERT_EQ(iron__env_int("IRON_TIMEOUT_MS", 1, 1000000, 60000), 60000);
-    ASSERT_CONTAINS(test_warning, "IRON_TIMEOUT_MS='1e3' is not an integer");
-    ASSERT_CONTAINS(test_warning, "using 60000");
-    test_warning[0] = '\0';
-    setenv("IRON_CACHE_MAX", "1e400", 1);
-    ASSERT_EQ(iron__env_bytes("IRON_CACHE_MAX", UINT64_MAX, 123), 123);
-    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400' is not a byte count");
-    setenv("IRON_TIMEOUT_MS", "250", 1);
-    ASSERT_EQ(iron__env_int("IRON_TIMEOUT_MS", 1, 1000000, 60000), 250);
+    for (size_t i = 0; i < IRON__COUNT_OF(cases); i++) {
+        const iron__env_var *v = iron__env_var_of(cases[i].id);
+        test_warning[0] = '\0';
+        setenv(v->name, cases[i].bad, 1);
+        iron__env_value got;
+        ASSERT_EQ(iron__env_get(cases[i].id, &got), 0);
+        ASSERT_EQ(got.i, v->def_value.i);
+        ASSERT_EQ(got.u, v->def_value.u);
+        char head[128];
+        snprintf(head, sizeof head, "%s='%s' ", v->name, cases[i].bad);
+        ASSERT_CONTAINS(test_warning, head);
+        ASSERT_CONTAINS(test_warning, cases[i].accepts);
+        ASSERT_CONTAINS(test_warning, cases[i].using);
+        unsetenv(v->name);
+    }
     iron_set_log_handler(NULL, NULL);
 }
 
-/* atoi read "1e3" as 1 ms: a call of a few ms timed out. */
-TEST(env_timeout_1e3_is_not_one_ms)
+/* Good values: no warning, the value applies; empty means unset. */
+TEST(env_good_values_quiet)
+{
+    test_catch_warnings();
+    setenv("IRON_TIMEOUT_MS", "250", 1);
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_TIMEOUT_MS), 250);
+    setenv("IRON_CACHE_MAX", "100M", 1);
+    ASSERT_EQ(iron__env_get_bytes(IRON__ENV_CACHE_MAX), 100ull << 20);
+    setenv("IRON_CACHE", "0", 1);
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_CACHE), 0);
+    setenv("IRON_CHECK", "1", 1);
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_CHECK), 1);
+    setenv("IRON_LOG", "jit, cache", 1);
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_LOG),
+              IRON__LOG_JIT | IRON__LOG_CACHE);
+    setenv("IRON_TIMEOUT_MS", "", 1);
+    iron__env_value v;
+    ASSERT_EQ(iron__env_get(IRON__ENV_TIMEOUT_MS, &v), 0);
+    ASSERT_EQ(v.i, 60000);
+    setenv("IRON_TRACE", "", 1);
+    ASSERT(iron__env_get_text(IRON__ENV_TRACE) == NULL);
+    ASSERT_STR_EQ(test_warning, "");
+    iron_set_log_handler(NULL, NULL);
+}
+
+/* A value read on every jit creation or call warns once, not per read;
+ * another bad value warns again. */
+TEST(env_warns_once_per_value)
+{
+    test_catch_warnings();
+    setenv("IRON_RESIDENT_MAX", "lots", 1);
+    ASSERT_EQ(iron__jit_default_max_resident(), 256);
+    ASSERT_CONTAINS(test_warning, "IRON_RESIDENT_MAX='lots'");
+    test_warning[0] = '\0';
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(iron__jit_default_max_resident(), 256);
+    ASSERT_STR_EQ(test_warning, "");
+    setenv("IRON_RESIDENT_MAX", "0", 1);
+    ASSERT_EQ(iron__jit_default_max_resident(), 256);
+    ASSERT_CONTAINS(test_warning, "IRON_RESIDENT_MAX='0'");
+    iron_set_log_handler(NULL, NULL);
+}
+
+/* IRON_LOG names its unknown topics, suggests the closest known one and
+ * lists them all; the known topics of the value still apply. */
+TEST(env_log_unknown_topic)
+{
+    test_catch_warnings();
+    setenv("IRON_LOG", "jit,cach", 1);
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_LOG), IRON__LOG_JIT);
+    ASSERT_CONTAINS(test_warning, "IRON_LOG='jit,cach' names unknown topic "
+                                  "'cach' (did you mean 'cache'?)");
+    ASSERT_CONTAINS(test_warning, "known topics: jit, cache, emu, all");
+    ASSERT_CONTAINS(test_warning, "ignoring it");
+    test_warning[0] = '\0';
+    setenv("IRON_LOG", "everything,emu,zzzzzz", 1);
+    ASSERT_EQ(iron__env_get_int(IRON__ENV_LOG), IRON__LOG_EMU);
+    ASSERT_CONTAINS(test_warning, "unknown topics 'everything', 'zzzzzz'; "
+                                  "known topics");
+    ASSERT(strstr(test_warning, "did you mean") == NULL);
+    iron_set_log_handler(NULL, NULL);
+}
+
+/* The library's own read (once per process, at the first log line). */
+TEST(env_log_unknown_topic_in_library)
+{
+    setenv("IRON_LOG", "emmu", 1);
+    test_catch_warnings();
+    ASSERT(!iron__log_selected(IRON__LOG_EMU));
+    ASSERT_CONTAINS(test_warning, "IRON_LOG='emmu' names unknown topic "
+                                  "'emmu' (did you mean 'emu'?)");
+    iron_set_log_handler(NULL, NULL);
+}
+
+/* IRON_THREADS that is not a count: the CPU count, and the count is not
+ * taken as the user's choice. */
+TEST(env_threads_bad_uses_cpus)
+{
+    setenv("IRON_THREADS", "0", 1);
+    test_catch_warnings();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    ASSERT_EQ(iron__emu_threads_default(), cpus < 1 ? 1 : (int)cpus);
+    ASSERT_CONTAINS(test_warning, "IRON_THREADS='0' is not an integer from "
+                                  "1 to 1024; using the number of CPUs");
+    iron_set_log_handler(NULL, NULL);
+}
+
+/* IRON_CACHE=yes at jit creation: a warning, and the cache stays on. */
+TEST(env_cache_not_a_flag)
+{
+    setenv("IRON_CACHE", "yes", 1);
+    test_catch_warnings();
+    iron_jit *j;
+    iron_jit_options o = vector_op_options;
+    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE='yes' is not 0 or 1; using 1");
+    iron__cache_settings cs;
+    iron__cache_settings_resolve(0, NULL, 0, &cs);
+    ASSERT_EQ(cs.enabled, 1);
+    test_warning[0] = '\0';
+    iron_jit *j2;
+    ASSERT_OK(iron_jit_create(&j2, vector_op_design, &o));
+    ASSERT_STR_EQ(test_warning, "");  /* once per value */
+    iron_set_log_handler(NULL, NULL);
+    iron_jit_free(j);
+    iron_jit_free(j2);
+}
+
+static char warnings[8192];
+
+static void keep_warnings(const char *topic, const char *line, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(topic, "warning") == 0 &&
+        strlen(warnings) + strlen(line) + 2 < sizeof warnings) {
+        strcat(warnings, line);
+        strcat(warnings, "\n");
+    }
+}
+
+/* atoi read "1e3" as 1 ms: a call of a few ms timed out.  IRON_CHECK=on
+ * is not 1.  Both warn at the first call, once, and the calls run
+ * unchecked with the default timeout. */
+TEST(env_call_variables_warn)
 {
     setenv("IRON_TIMEOUT_MS", "1e3", 1);
-    test_catch_warnings();
+    setenv("IRON_CHECK", "on", 1);
+    iron_set_log_handler(keep_warnings, NULL);
     iron_jit *j;
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
@@ -75,10 +284,94 @@ TEST(env_timeout_1e3_is_not_one_ms)
     for (int call = 0; call < 3; call++)
         ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                                   IRON_TENSORS(a, b, c)));
-    ASSERT_CONTAINS(test_warning, "IRON_TIMEOUT_MS='1e3'");
     iron_set_log_handler(NULL, NULL);
+    ASSERT_CONTAINS(warnings, "IRON_TIMEOUT_MS='1e3' is not an integer from "
+                              "1 to 2147483647; using 60000\n");
+    ASSERT_CONTAINS(warnings, "IRON_CHECK='on' is not 0 or 1; using 0\n");
+    const char *first = strstr(warnings, "IRON_CHECK");
+    ASSERT(strstr(first + 1, "IRON_CHECK") == NULL);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
     iron_jit_free(j);
+}
+
+/* `iron --help` lists every variable of the table with its meaning. */
+TEST(env_cli_help_lists_table)
+{
+    const char *cli = getenv("IRON_CLI");
+    if (!cli || !cli[0])
+        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --help 2>&1", cli);
+    FILE *p = popen(cmd, "r");
+    ASSERT(p != NULL);
+    static char out[65536];
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    int st = pclose(p);
+    ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ASSERT_CONTAINS(out, "\nenvironment (");
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        ASSERT_CONTAINS(out, v->name);
+        char start[24];  /* the meaning may be wrapped: its first words */
+        snprintf(start, sizeof start, "%s", v->meaning);
+        ASSERT_CONTAINS(out, start);
+    }
+}
+
+/* The runner gives the tests a disk-cache folder of their own and keeps
+ * the user's IRON_* settings from them (IRON_CC aside). */
+TEST(env_tests_run_private)
+{
+    const char *dir = getenv("IRON_CACHE_DIR");
+    ASSERT(dir != NULL);
+    ASSERT_CONTAINS(dir, "/iron-tests-cache-");
+    struct stat st;
+    ASSERT_EQ(stat(dir, &st), 0);
+    ASSERT(S_ISDIR(st.st_mode));
+    ASSERT_EQ(st.st_uid, getuid());
+    ASSERT_STR_EQ(getenv("IRON_CACHE"), "0");
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const char *name = iron__env_var_of((iron__env_id)i)->name;
+        if (i != IRON__ENV_CC && i != IRON__ENV_CACHE &&
+            i != IRON__ENV_CACHE_DIR && getenv(name))
+            TEST_FAIL_("%s='%s' reached the test", name, getenv(name));
+    }
+}
+
+/* docs/architecture.md's "Environment" table has a row per variable,
+ * with the table's default. */
+TEST(env_docs_list_table)
+{
+    FILE *f = fopen("docs/architecture.md", "r");
+    if (!f)
+        TEST_FAIL_("docs/architecture.md not found (run from the "
+                   "repository's top folder, as `make test` does)");
+    static char doc[1 << 16];
+    size_t len = fread(doc, 1, sizeof doc - 1, f);
+    doc[len] = '\0';
+    fclose(f);
+    const char *sec = strstr(doc, "\n## Environment\n");
+    ASSERT(sec != NULL);
+    const char *end = strstr(sec + 1, "\n## ");
+    ASSERT(end != NULL);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        char row[96];
+        snprintf(row, sizeof row, "\n| `%s` |", v->name);
+        const char *r = strstr(sec, row);
+        if (!r || r > end)
+            TEST_FAIL_("no row for %s in the Environment section", v->name);
+        const char *eol = strchr(r + 1, '\n');
+        char def[96];
+        snprintf(def, sizeof def, "%s", v->def);
+        if (strncmp(def, "$XDG", 4) == 0)
+            snprintf(def, sizeof def, "$XDG_CACHE_HOME/iron");
+        const char *d = strstr(r, def);
+        if (!d || d > eol)
+            TEST_FAIL_("the row of %s does not give its default '%s'",
+                       v->name, def);
+    }
 }

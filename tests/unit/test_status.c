@@ -1,9 +1,10 @@
 /*
  * test_status.c - the status table (names, descriptions) and the
- * per-thread last-error message.
+ * per-thread last-error message, which a successful call clears.
  */
 #include <pthread.h>
 
+#include "designs/designs.h"
 #include "test.h"
 
 TEST(status_names_cover_every_code)
@@ -95,4 +96,124 @@ TEST(status_last_error_is_per_thread)
     ASSERT_EQ(pthread_join(th, &res), 0);
     ASSERT(res == NULL);
     ASSERT_CONTAINS(iron_last_error(), "dim 0 is 0");
+}
+
+/* A successful call clears the message of the failed one before it: the
+ * message always belongs to the last call. */
+TEST(status_last_error_cleared_by_success)
+{
+    iron_device *d;
+    ASSERT_EQ(iron_device_get("npu9", &d), IRON_EDEVICE);
+    ASSERT_OK(iron_device_get("npu2", &d));
+    ASSERT_STR_EQ(iron_last_error(), "");
+
+    iron_dtype dt;
+    ASSERT_EQ(iron_dtype_parse("complex64", &dt), IRON_EDTYPE);
+    ASSERT_OK(iron_dtype_parse("int16", &dt));
+    ASSERT_STR_EQ(iron_last_error(), "");
+
+    iron_tensor *t;
+    ASSERT_EQ(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(0)), IRON_ESHAPE);
+    ASSERT_OK(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(4)));
+    ASSERT_STR_EQ(iron_last_error(), "");
+    iron_tensor_free(t);
+
+    ASSERT_EQ(iron_set_default_device("tpu"), IRON_EDEVICE);
+    ASSERT_OK(iron_set_default_device(NULL));
+    ASSERT_STR_EQ(iron_last_error(), "");
+
+    iron_jit *j;
+    iron_jit_options o = vector_op_options;
+    o.disk_cache = -1;
+    ASSERT_EQ(iron_jit_create(&j, NULL, &o), IRON_EINVAL);
+    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_STR_EQ(iron_last_error(), "");
+
+    /* A failed call of a jit, then a good one (cold, then warm). */
+    iron_tensor *a = test_arange(IRON_INT32, 64);
+    iron_tensor *b = test_arange(IRON_INT32, 64);
+    iron_tensor *c = test_zeros(IRON_INT32, 64);
+    ASSERT_EQ(iron_call(j, a, b), IRON_EARG);
+    ASSERT(iron_last_error()[0] != '\0');
+    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_STR_EQ(iron_last_error(), "");
+    ASSERT_EQ(iron_call(j, a, b), IRON_EARG);
+    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_STR_EQ(iron_last_error(), "");
+
+    /* The direct path of a specialization. */
+    iron_spec *sp;
+    ASSERT_OK(iron_jit_specialize(j, NULL, IRON_NO_PARAMS,
+                                  IRON_TENSORS(a, b, c), &sp));
+    ASSERT_EQ(iron_spec_run(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b)),
+              IRON_EARG);
+    ASSERT_OK(iron_spec_run(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
+    ASSERT_STR_EQ(iron_last_error(), "");
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_jit_free(j);
+}
+
+static char cache_lines[4096];
+
+static void keep_cache_lines(const char *topic, const char *line, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(topic, "cache") == 0 &&
+        strlen(cache_lines) + strlen(line) + 2 < sizeof cache_lines) {
+        strcat(cache_lines, line);
+        strcat(cache_lines, "\n");
+    }
+}
+
+/* A cold call whose disk-cache lookup misses compiles and succeeds: the
+ * miss is in the log (cache topic), never the error text.  So with
+ * iron_jit_specialize, and with a hit by a second jit. */
+TEST(status_last_error_empty_after_disk_cache_miss)
+{
+    char *dir = test_cache_temp_dir("status", "miss");
+    iron_set_log_handler(keep_cache_lines, NULL);
+    iron_jit_options o = vector_op_options;
+    o.disk_cache = 1;
+    o.cache_dir = dir;
+    iron_jit *j;
+    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    iron_tensor *a = test_arange(IRON_INT32, 64);
+    iron_tensor *b = test_arange(IRON_INT32, 64);
+    iron_tensor *c = test_zeros(IRON_INT32, 64);
+    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_STR_EQ(iron_last_error(), "");
+    iron_jit_stats st = { .size = sizeof st };
+    ASSERT_OK(iron_jit_get_stats(j, &st));
+    ASSERT_EQ(st.disk_misses, 1);
+    ASSERT_CONTAINS(cache_lines, "miss");
+    ASSERT_CONTAINS(cache_lines, "absent");
+
+    /* Another signature, built ahead of its first call. */
+    iron_tensor *a2 = test_arange(IRON_INT32, 128);
+    iron_tensor *b2 = test_arange(IRON_INT32, 128);
+    iron_tensor *c2 = test_zeros(IRON_INT32, 128);
+    iron_spec *sp;
+    ASSERT_OK(iron_jit_specialize(j, NULL, IRON_NO_PARAMS,
+                                  IRON_TENSORS(a2, b2, c2), &sp));
+    ASSERT_STR_EQ(iron_last_error(), "");
+
+    /* A second jit finds the entry. */
+    iron_jit *j2;
+    ASSERT_OK(iron_jit_create(&j2, vector_op_design, &o));
+    ASSERT_OK(iron_call(j2, a, b, c));
+    ASSERT_STR_EQ(iron_last_error(), "");
+    ASSERT_OK(iron_jit_get_stats(j2, &st));
+    ASSERT_EQ(st.disk_hits, 1);
+    iron_set_log_handler(NULL, NULL);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_tensor_free(a2);
+    iron_tensor_free(b2);
+    iron_tensor_free(c2);
+    iron_jit_free(j);
+    iron_jit_free(j2);
+    test_drop_dir(dir);
 }

@@ -434,7 +434,8 @@ TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
     ASSERT_OK(iron_call(sc.j, sc.a, sc.b, warm));
     iron_tensor_free(warm);
     iron_set_log_handler(note_wait, NULL);
-    for (int round = 0; round < 5 && !atomic_load(&waited_lines); round++) {
+    for (int round = 0; round < 50 && !atomic_load(&waited_lines);
+         round++) {
         memset(mem, 0, bytes);
         cr.calls = cr.complete = 0;
         ASSERT_OK(iron_tensor_wrap(mem, bytes, IRON_INT32, IRON_SHAPE(n),
