@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jit/jit.h"
+#include "jit/run.h"
 
 /* A field of the caller's options, if its size says it has it. */
 #define OPTS_HAS(o, field)                                                    \
@@ -42,6 +43,7 @@ IRON_API void iron_jit_free(iron_jit *j)
 {
     if (!j)
         return;
+    iron__run_drain_jit(j);
     iron__jit_table_free_all(j);
     iron__jit_kshare_sweep(j, 1);
     iron__jit_cache_close(j);
@@ -218,9 +220,10 @@ IRON_API iron_status iron_jit_counters(const iron_jit *j,
     return IRON_OK;
 }
 
-IRON_API iron_run_state iron_jit_last_state(const iron_jit *j)
+IRON_API enum iron_run_state iron_jit_last_state(const iron_jit *j)
 {
-    return j ? (iron_run_state)atomic_load(&j->last_state) : IRON_RUN_ERROR;
+    return j ? (enum iron_run_state)atomic_load(&j->last_state)
+             : IRON_RUN_ERROR;
 }
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
