@@ -68,19 +68,19 @@ int main(void)
     for (int64_t i = 0; i < n; i++)
         px[i] -= 0.5f;
 
-    s = iron_call_with(t, IRON_PARAMS(iron_param_kernel("f", &relu)), x, y);
+    s = IRON_CALL_WITH(t, IRON_PARAMS(iron_param_kernel("f", &relu)), x, y);
     int64_t bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += py[i] != (px[i] > 0.0f ? px[i] : 0.0f);
     failed |= check("transform(relu) float32", s, bad);
 
-    s = iron_call_with(t, IRON_PARAMS(iron_param_kernel("f", &square)), x, y);
+    s = IRON_CALL_WITH(t, IRON_PARAMS(iron_param_kernel("f", &square)), x, y);
     bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += py[i] != px[i] * px[i];
     failed |= check("transform(square) float32", s, bad);
 
-    s = iron_call_with(t2, IRON_PARAMS(iron_param_kernel("f", &maximum)), a,
+    s = IRON_CALL_WITH(t2, IRON_PARAMS(iron_param_kernel("f", &maximum)), a,
                        b, c);
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     const int32_t *pc = iron_tensor_data(c);

@@ -142,7 +142,8 @@ static iron_jit_stats do_call(const call *cl)
     int nt = cl->add_constant ? 2 : 3;
     if (cl->save)
         ASSERT_OK(iron_jit_save_artifact(j, NULL, np, p, nt, ts, cl->save));
-    iron_status s = test_keep(iron_jit_launch(j, NULL, np, p, nt, ts));
+    iron_status s = test_keep(iron_jit_launch(j, NULL, np, p, IRON_NO_SCALARS,
+                                              nt, ts));
     if (s != cl->want)
         TEST_FAIL_("%s %s%lld: expected %s, got %s: %s",
                    cl->add_constant ? "add_constant c=" : "vector_op op=",
@@ -607,7 +608,7 @@ static void pinned_call_child(const void *arg)
     iron_tensor *a = test_arange(IRON_INT32, 128);
     iron_tensor *b = test_arange(IRON_INT32, 128);
     iron_tensor *c = test_zeros(IRON_INT32, 128);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "+")), a, b,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "+")), a, b,
                              c));
     for (int i = 0; i < 128; i++)
         ASSERT_EQ(test_at(c, i), 2 * i);
@@ -808,7 +809,7 @@ static void cache_max_child(const void *arg)
     iron_tensor *a = test_arange(IRON_INT32, 64);
     iron_tensor *b = test_arange(IRON_INT32, 64);
     iron_tensor *c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT(j->cache != NULL);
     ASSERT_EQ(j->cache->max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
     ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400' is not a byte count");
@@ -824,7 +825,7 @@ static void cache_max_child(const void *arg)
     a = test_arange(IRON_INT32, 64);
     b = test_arange(IRON_INT32, 64);
     c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT_EQ(j->cache->max_bytes, 3ull << 20);
     iron_tensor_free(a);
     iron_tensor_free(b);

@@ -73,7 +73,7 @@ TEST(env_timeout_1e3_is_not_one_ms)
     ASSERT_OK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9, 9, 2));
     ASSERT_OK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
     for (int call = 0; call < 3; call++)
-        ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b, c)));
     ASSERT_CONTAINS(test_warning, "IRON_TIMEOUT_MS='1e3'");
     iron_set_log_handler(NULL, NULL);
