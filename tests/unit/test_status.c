@@ -33,6 +33,7 @@ TEST(status_names_cover_every_code)
         { IRON_ESTATE, "IRON_ESTATE", "call not valid in this state" },
         { IRON_ENOTSUP, "IRON_ENOTSUP", "not supported" },
         { IRON_EKERNEL, "IRON_EKERNEL", "a kernel or core body faulted" },
+        { IRON_EPENDING, "IRON_EPENDING", "the run is still going on" },
     };
     ASSERT_EQ(sizeof table / sizeof table[0], IRON_STATUS_COUNT_);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
