@@ -587,7 +587,9 @@ iron_status iron__run_execute(iron_run *r, int *state)
         /* Calls of one specialization take turns: its loaded instance
          * is one array.  The run is on the device once it has its turn. */
         jit_spec *sp = r->sp;
-        pthread_mutex_lock(&sp->run_lock);
+        if (!r->has_turn)
+            pthread_mutex_lock(&sp->run_lock);
+        r->has_turn = 0;
         atomic_store_explicit(&r->state, IRON_RUN_RUNNING,
                               memory_order_relaxed);
         s = run_spec_locked(j, sp, r->ro, r->values, r->nargs, r->args,
@@ -616,6 +618,7 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
         return iron__fail(IRON_EINVAL, "iron_jit_launch: jit is NULL");
     iron_run r;
     r.async = 0;
+    r.has_turn = 0;
     iron_status s = iron__run_prepare(&r, j, config, nparams, params,
                                       nscalars, scalars, nargs, args);
     if (s != IRON_OK)
@@ -632,6 +635,7 @@ IRON_API iron_status iron_spec_launch(iron_spec *sp, int nscalars,
         return iron__fail(IRON_EINVAL, "iron_spec_launch: spec is NULL");
     iron_run r;
     r.async = 0;
+    r.has_turn = 0;
     iron_status s = iron__run_prepare_spec(&r, sp, nscalars, scalars, nargs,
                                            args);
     if (s != IRON_OK)

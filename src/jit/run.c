@@ -31,6 +31,10 @@
  * the emulator's own threads); more on a machine with more CPUs. */
 #define MIN_LAUNCHERS 4
 
+/* How often an idle launcher looks again at queued runs whose
+ * specialization is busy with a call from outside the queue. */
+#define TURN_POLL_NS 1000000L
+
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;      /* queue grew */
 static pthread_cond_t any_ended = PTHREAD_COND_INITIALIZER; /* flight shrank */
@@ -99,15 +103,24 @@ static void queue_remove(iron_run *r)
     nqueued--;
 }
 
-static iron_run *queue_pop(void)
+/* The first queued run a launcher can execute now: one whose
+ * specialization is not on the device (its run lock is free: taken here,
+ * for the run), or a miss (its build comes first).  Runs of one
+ * specialization thus leave the queue one at a time and in start order,
+ * and never tie up launcher threads waiting for their turn while runs of
+ * other jits are queued behind them.  NULL: none can go now. */
+static iron_run *queue_take(void)
 {
-    iron_run *r = queue_head;
-    queue_head = r->next_queued;
-    if (!queue_head)
-        queue_tail = NULL;
-    r->queued = 0;
-    nqueued--;
-    return r;
+    for (iron_run *r = queue_head; r; r = r->next_queued) {
+        if (r->sp) {
+            if (pthread_mutex_trylock(&r->sp->run_lock) != 0)
+                continue;
+            r->has_turn = 1;
+        }
+        queue_remove(r);
+        return r;
+    }
+    return NULL;
 }
 
 /* --- fork ---------------------------------------------------------------
@@ -185,6 +198,9 @@ static void execute(iron_run *r)
     int detached = r->detached;
     pthread_cond_broadcast(&r->ended);
     pthread_cond_broadcast(&any_ended);
+    /* Its specialization is free again: a run of it may be queued. */
+    if (queue_head)
+        pthread_cond_broadcast(&work);
     pthread_mutex_unlock(&mu);
     if (detached)
         free_run(r);
@@ -195,12 +211,27 @@ static void *launcher_main(void *arg)
     (void)arg;
     pthread_mutex_lock(&mu);
     for (;;) {
-        while (!queue_head) {
+        iron_run *r = queue_take();
+        if (!r) {
             nidle++;
-            pthread_cond_wait(&work, &mu);
+            if (!queue_head) {
+                pthread_cond_wait(&work, &mu);
+            } else {
+                /* Only runs waiting for their turn.  A synchronous call
+                 * may have it, and its end tells nobody: look again soon
+                 * (the end of a run from this queue wakes us at once). */
+                struct timespec t;
+                clock_gettime(CLOCK_REALTIME, &t);
+                t.tv_nsec += TURN_POLL_NS;
+                if (t.tv_nsec >= 1000000000L) {
+                    t.tv_sec++;
+                    t.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&work, &mu, &t);
+            }
             nidle--;
+            continue;
         }
-        iron_run *r = queue_pop();
         pthread_mutex_unlock(&mu);
         execute(r);
         pthread_mutex_lock(&mu);

@@ -43,6 +43,7 @@ struct iron_run {
     char *trace;              /* opts.trace, owned */
     char *error;              /* the failure's message, owned */
     int queued;               /* in the launcher queue */
+    int has_turn;             /* sp's run lock taken for it (run.c) */
     int detached;             /* freed by its owner before it ended */
     pthread_cond_t ended;
     struct iron_run *prev, *next;   /* in flight: queued or executing */

@@ -252,33 +252,85 @@ TEST(async_wait_with_limit_gives_up_and_run_goes_on)
     test_assert_no_leaks();
 }
 
+typedef struct sync_call {
+    iron_jit *j;
+    iron_tensor *a, *b;
+    iron_status s;
+} sync_call;
+
+static void *call_in_thread(void *arg)
+{
+    sync_call *c = arg;
+    c->s = IRON_CALL(c->j, c->a, c->b);
+    return NULL;
+}
+
 TEST(async_runs_of_one_specialization_take_turns)
 {
     const char *flag = flag_path();
     iron_jit *j = spin_jit("spin", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N), *b1 = test_zeros(IRON_INT32, N),
-                *b2 = test_zeros(IRON_INT32, N);
-    iron_run *r1 = start_ab(j, NULL, a, b1);
-    await_state(r1, IRON_RUN_RUNNING);
-    /* The same signature: the second waits for its turn, queued. */
-    iron_run *r2 = start_ab(j, NULL, a, b2);
+    iron_tensor *a = test_arange(IRON_INT32, N), *b[6];
+    iron_run *r[6];
+    for (int k = 0; k < 6; k++)
+        b[k] = test_zeros(IRON_INT32, N);
+    r[0] = start_ab(j, NULL, a, b[0]);
+    await_state(r[0], IRON_RUN_RUNNING);
+    /* The same signature: the others wait for their turn, queued ... */
+    for (int k = 1; k < 6; k++)
+        r[k] = start_ab(j, NULL, a, b[k]);
     struct timespec ts = { 0, 100 * 1000000L };
     nanosleep(&ts, NULL);
-    ASSERT_EQ(iron_run_state(r2), IRON_RUN_QUEUED);
-    ASSERT_EQ(iron_run_state(r1), IRON_RUN_RUNNING);
+    for (int k = 1; k < 6; k++)
+        ASSERT_EQ(iron_run_state(r[k]), IRON_RUN_QUEUED);
+    ASSERT_EQ(iron_run_state(r[0]), IRON_RUN_RUNNING);
+    /* ... without tying up the launcher threads: a run of another jit
+     * started behind them goes ahead (a limited wait never executes it
+     * itself). */
+    iron_jit_options o = vector_op_options;
+    o.disk_cache = -1;
+    iron_jit *quick = test_new_jit(vector_op_design, &o);
+    iron_tensor *x = test_arange(IRON_INT32, 64), *z = test_zeros(IRON_INT32, 64);
+    iron_run *q = NULL;
+    ASSERT_OK(iron_jit_start(quick, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                             IRON_TENSORS(x, x, z), &q));
+    ASSERT_OK(iron_run_wait(q, 20000));
+    ASSERT_EQ(((int32_t *)iron_tensor_data(z))[63], 126);
+    ASSERT_EQ(iron_run_state(r[0]), IRON_RUN_RUNNING);
+    iron_run_free(q);
     raise_flag(flag);
-    ASSERT_OK(iron_run_wait(r2, -1));
-    ASSERT_OK(iron_run_wait(r1, -1));
-    check_add1(a, b1, N);
-    check_add1(a, b2, N);
+    for (int k = 0; k < 6; k++) {
+        ASSERT_OK(iron_run_wait(r[k], 20000));
+        check_add1(a, b[k], N);
+        iron_run_free(r[k]);
+    }
     ASSERT_EQ(test_stats(j).builds, 1);
-    iron_run_free(r1);
-    iron_run_free(r2);
-    iron_tensor_free(a);
-    iron_tensor_free(b1);
-    iron_tensor_free(b2);
-    iron_jit_free(j);
+    /* A synchronous call of the specialization on another thread has
+     * the turn: a started run waits, and goes once the call is over. */
     remove(flag);
+    sync_call c = { j, a, b[0], IRON_EINVAL };
+    pthread_t th;
+    ASSERT_EQ(pthread_create(&th, NULL, call_in_thread, &c), 0);
+    double t0 = now_ms();
+    while (test_stats(j).calls < 7)
+        ASSERT_LT(now_ms() - t0, 20000);
+    nanosleep(&ts, NULL);      /* the call is on the device by now */
+    iron_run *after = start_ab(j, NULL, a, b[1]);
+    nanosleep(&ts, NULL);
+    ASSERT_EQ(iron_run_state(after), IRON_RUN_QUEUED);
+    raise_flag(flag);
+    pthread_join(th, NULL);
+    ASSERT_OK(c.s);
+    ASSERT_OK(iron_run_wait(after, 20000));
+    iron_run_free(after);
+    for (int k = 0; k < 6; k++)
+        iron_tensor_free(b[k]);
+    iron_tensor_free(a);
+    iron_tensor_free(x);
+    iron_tensor_free(z);
+    iron_jit_free(j);
+    iron_jit_free(quick);
+    remove(flag);
+    test_assert_no_leaks();
 }
 
 TEST(async_error_state_keeps_its_message)
