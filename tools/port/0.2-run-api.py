@@ -77,7 +77,7 @@ def split_call(text, open_paren):
 
 
 def width(arg):
-    a = arg.strip()
+    a = re.sub(r"\\\n", " ", arg).strip()    # macro continuation lines
     if a in PAIR_WORDS or PAIR_MACROS.match(a):
         return 2
     return 1
