@@ -1105,11 +1105,11 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
  * the CPU count and at least 4) while the caller goes on.  A first
  * call's build happens in the run.  Runs of different jits, or of
  * different specializations of one jit, overlap; runs of one
- * specialization take turns, in the order they were started (a wait
- * that executes a queued run itself lets it go ahead).  The device is the calling thread's current
- * one, taken at the start.  The tensors are held from the start until the
- * run ends: iron_tensor_free of one waits for it; one the run writes must
- * not be read or written meanwhile. */
+ * specialization take turns, in the order they were started (a wait that
+ * executes a queued run itself lets it go ahead).  The device is the
+ * calling thread's current one, taken at the start.  The tensors are held
+ * from the start until the run ends: iron_tensor_free of one waits for it;
+ * one the run writes must not be read or written meanwhile. */
 typedef struct iron_run iron_run;
 
 IRON_API iron_status iron_jit_start(iron_jit *j,
