@@ -413,11 +413,11 @@ static void run_begin(iron_run *r, iron_jit *j)
     __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
 }
 
-iron_status iron__run_prepare(iron_run *r, iron_jit *j,
-                              const iron_launch_config *config, int nparams,
-                              const iron_param *params, int nscalars,
-                              const iron_scalar *scalars, int nargs,
-                              iron_tensor *const *args)
+static inline iron_status prepare(iron_run *r, iron_jit *j,
+                                  const iron_launch_config *config,
+                                  int nparams, const iron_param *params,
+                                  int nscalars, const iron_scalar *scalars,
+                                  int nargs, iron_tensor *const *args)
 {
     run_begin(r, j);
     iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars,
@@ -450,9 +450,10 @@ iron_status iron__run_prepare(iron_run *r, iron_jit *j,
 
 /* The direct path checks only what can change between calls of one
  * signature: the tensors' count, types and shapes. */
-iron_status iron__run_prepare_spec(iron_run *r, jit_spec *sp, int nscalars,
-                                   const iron_scalar *scalars, int nargs,
-                                   iron_tensor *const *args)
+static inline iron_status prepare_spec(iron_run *r, jit_spec *sp,
+                                       int nscalars,
+                                       const iron_scalar *scalars, int nargs,
+                                       iron_tensor *const *args)
 {
     iron_jit *j = sp->jit;
     run_begin(r, j);
@@ -572,7 +573,7 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
     return IRON_OK;
 }
 
-iron_status iron__run_execute(iron_run *r, int *state)
+static inline iron_status execute(iron_run *r, int *state)
 {
     iron_jit *j = r->jit;
     iron_status s = IRON_OK;
@@ -606,6 +607,30 @@ iron_status iron__run_execute(iron_run *r, int *state)
     return s;
 }
 
+/* The same for run.c; the synchronous calls below use the static ones,
+ * which the compiler may inline into them. */
+iron_status iron__run_prepare(iron_run *r, iron_jit *j,
+                              const iron_launch_config *config, int nparams,
+                              const iron_param *params, int nscalars,
+                              const iron_scalar *scalars, int nargs,
+                              iron_tensor *const *args)
+{
+    return prepare(r, j, config, nparams, params, nscalars, scalars, nargs,
+                   args);
+}
+
+iron_status iron__run_prepare_spec(iron_run *r, jit_spec *sp, int nscalars,
+                                   const iron_scalar *scalars, int nargs,
+                                   iron_tensor *const *args)
+{
+    return prepare_spec(r, sp, nscalars, scalars, nargs, args);
+}
+
+iron_status iron__run_execute(iron_run *r, int *state)
+{
+    return execute(r, state);
+}
+
 /* The synchronous call is a run started and waited for at once: prepared
  * on this stack and executed on this thread. */
 IRON_API iron_status iron_jit_launch(iron_jit *j,
@@ -619,12 +644,12 @@ IRON_API iron_status iron_jit_launch(iron_jit *j,
     iron_run r;
     r.async = 0;
     r.has_turn = 0;
-    iron_status s = iron__run_prepare(&r, j, config, nparams, params,
-                                      nscalars, scalars, nargs, args);
+    iron_status s = prepare(&r, j, config, nparams, params, nscalars,
+                            scalars, nargs, args);
     if (s != IRON_OK)
         return s;
     int state;
-    return iron__run_execute(&r, &state);
+    return execute(&r, &state);
 }
 
 IRON_API iron_status iron_spec_launch(iron_spec *sp, int nscalars,
@@ -636,12 +661,11 @@ IRON_API iron_status iron_spec_launch(iron_spec *sp, int nscalars,
     iron_run r;
     r.async = 0;
     r.has_turn = 0;
-    iron_status s = iron__run_prepare_spec(&r, sp, nscalars, scalars, nargs,
-                                           args);
+    iron_status s = prepare_spec(&r, sp, nscalars, scalars, nargs, args);
     if (s != IRON_OK)
         return s;
     int state;
-    return iron__run_execute(&r, &state);
+    return execute(&r, &state);
 }
 
 IRON_API iron_status iron_jit_specialize(iron_jit *j,
