@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/core.h"
 #include "designs/designs.h"
 #include "test.h"
 
@@ -557,6 +558,51 @@ TEST(async_bad_input_is_named)
     iron_tensor_free(b);
     iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.builds, 1);
+    iron_jit_free(j);
+    test_assert_no_leaks();
+}
+
+/* Every allocation a start makes on the calling thread, failing in turn:
+ * the start fails with IRON_ENOMEM, leaves *out NULL and holds nothing;
+ * then one succeeds and its run gives the right result. */
+TEST(async_start_out_of_memory_leaves_nothing)
+{
+    iron_jit_options o = vector_op_options;
+    o.disk_cache = -1;
+    iron_jit *j = test_new_jit(vector_op_design, &o);
+    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64),
+                *c = test_zeros(IRON_INT32, 64);
+    char trace[96];
+    snprintf(trace, sizeof trace, "/tmp/iron-test-async-trace-%d.json",
+             (int)getpid());
+    iron_launch_config cfg = { .size = sizeof cfg, .trace = trace };
+    iron_run *r = NULL;
+    int failures = 0;
+    for (long n = 1; n < 1000; n++) {
+        iron__alloc_fail_at(n);
+        /* A miss (its values are copied) with a trace name (copied). */
+        iron_status s = iron_jit_start(j, &cfg,
+                                       IRON_PARAMS(iron_param_str("op", "-")),
+                                       IRON_NO_SCALARS, IRON_TENSORS(a, b, c),
+                                       &r);
+        iron__alloc_fail_at(0);
+        if (s == IRON_OK)
+            break;
+        ASSERT_EQ(s, IRON_ENOMEM);
+        ASSERT(r == NULL);
+        failures++;
+    }
+    ASSERT_GE(failures, 3);    /* the run, the value, the trace name */
+    ASSERT(r != NULL);
+    /* The run writes its trace under the copied name. */
+    ASSERT_OK(iron_run_wait(r, -1));
+    iron_run_free(r);
+    ASSERT_EQ(remove(trace), 0);
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(((int32_t *)iron_tensor_data(c))[i], i);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
     iron_jit_free(j);
     test_assert_no_leaks();
 }
