@@ -3,7 +3,8 @@
  * the synchronous result; runs of different jits overlap; a wait with a
  * limit gives up while the run goes on; the states a run goes through
  * (queued, running, completed, error, timeout, abort); runs freed without
- * a wait; a wait that executes a run nobody has taken; bad input; fork.
+ * a wait; a wait that executes a run nobody has taken; bad input;
+ * allocation failures at the start; fork.
  *
  * The long runs use a kernel that spins until a file exists (named by
  * $IRON_TEST_ASYNC_FLAG), so the test decides when they end.
