@@ -156,7 +156,7 @@ static void bench_warm_latency(void)
     iron_tensor *in, *out;
     CHECK(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(256), 0, 256, 1));
     CHECK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(256)));
-    CHECK(iron_call(j, in, out));
+    CHECK(IRON_CALL(j, in, out));
     /* The same run through the compiled handle: what the jit's own call
      * path (parameters, argument checks, key, lookup) adds on top. */
     iron_spec *sp;
@@ -168,10 +168,10 @@ static void bench_warm_latency(void)
     for (int r = 0; r < 7; r++) {
         double t0 = now_s();
         for (int i = 0; i < calls; i++)
-            CHECK(iron_spec_run(sp, IRON_NO_SCALARS, IRON_TENSORS(in, out)));
+            CHECK(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(in, out)));
         double t1 = now_s();
         for (int i = 0; i < calls; i++)
-            CHECK(iron_call(j, in, out));
+            CHECK(IRON_CALL(j, in, out));
         double t2 = now_s();
         direct = t1 - t0 < direct ? t1 - t0 : direct;
         jitted = t2 - t1 < jitted ? t2 - t1 : jitted;
@@ -180,8 +180,8 @@ static void bench_warm_latency(void)
         fail("passthrough result wrong");
     emit((bench_row){ "warm_call_us", "us", jitted / calls * 1e6,
                       direct / calls * 1e6, 0 },
-         "warm iron_call, passthrough uint8[256] (4 objects); baseline: "
-         "the same through the compiled handle (iron_spec_run)");
+         "warm IRON_CALL, passthrough uint8[256] (4 objects); baseline: "
+         "the same through the compiled handle (iron_spec_launch)");
     emit((bench_row){ "jit_overhead_us", "us",
                       (jitted - direct) / calls * 1e6, 0, 0 },
          "what the jit's call path adds to a warm call (bar: <= 1 us)");
@@ -210,11 +210,11 @@ static void bench_passthrough(void)
         iron_jit *j = jit_new(passthrough_design, &passthrough_options);
         memset(iron_tensor_data(out), 0, (size_t)n);
         iron_param p = iron_param_int("obj", cases[k].obj);
-        CHECK(iron_call_with(j, IRON_PARAMS(p), in, out));
+        CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), in, out));
         if (memcmp(iron_tensor_data(in), iron_tensor_data(out), (size_t)n))
             fail("passthrough 64 MiB result wrong");
         double t;
-        BEST_OF(5, t, CHECK(iron_call_with(j, IRON_PARAMS(p), in, out)));
+        BEST_OF(5, t, CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), in, out)));
         emit((bench_row){ cases[k].row, "ms", t * 1e3, t_memcpy * 1e3, 0 },
              "passthrough 64 MiB, %lld-byte objects, %.2f GB/s; baseline: "
              "memcpy of 64 MiB, %.2f GB/s",
@@ -255,10 +255,10 @@ static void bench_vector_add(void)
         const long long tile = (long long)tiles[k];
         iron_jit *j = jit_new(vector_op_design, &vector_op_options);
         iron_param p = iron_param_int("tile", tiles[k]);
-        CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c));
+        CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), a, b, c));
         check_same(c, ref, "vector add");
         double t, t_floor;
-        BEST_OF(5, t, CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c)));
+        BEST_OF(5, t, CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), a, b, c)));
         iron_jit_free(j);
         memset(iron_tensor_data(c), 0, (size_t)n * 4);
         BEST_OF(5, t_floor,
@@ -323,10 +323,11 @@ static void bench_vector_add_cols(void)
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
     iron_param p[] = { iron_param_kernel("f", &add_kernel),
                        iron_param_int("tile", tile) };
-    CHECK(iron_jit_launch(j, &cfg, 2, p, IRON_TENSORS(a, b, c)));
+    CHECK(iron_jit_launch(j, &cfg, 2, p, IRON_NO_SCALARS,
+                          IRON_TENSORS(a, b, c)));
     check_same(c, ref, "multi-column vector add");
     double t;
-    BEST_OF(5, t, CHECK(iron_jit_launch(j, &cfg, 2, p,
+    BEST_OF(5, t, CHECK(iron_jit_launch(j, &cfg, 2, p, IRON_NO_SCALARS,
                                         IRON_TENSORS(a, b, c))));
     emit((bench_row){ "vadd_cols_time_vs_c2t", "ms", t * 1e3, t_c * 1e3, 0 },
          "emulator, add 16 Mi int32 on %d columns "
@@ -369,7 +370,7 @@ static double vadd_ns_per_elem(iron_jit *j, int64_t n, int reps,
     CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 10));
     CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
     iron_param p = iron_param_int("tile", 1024);
-    CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c));
+    CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), a, b, c));
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     const int32_t *pc = iron_tensor_data(c);
     for (int64_t i = 0; i < n; i++)
@@ -380,7 +381,7 @@ static double vadd_ns_per_elem(iron_jit *j, int64_t n, int reps,
     for (int r = 0; r < reps; r++) {
         flush_caches();
         double t0 = now_s();
-        CHECK(iron_call_with(j, IRON_PARAMS(p), a, b, c));
+        CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), a, b, c));
         double dt = now_s() - t0;
         t = dt < t ? dt : t;
         flush_caches();
@@ -422,7 +423,8 @@ static double matmul_launch(iron_jit *j, int threads, iron_tensor *a,
 {
     iron_launch_config cfg = { .size = sizeof cfg, .threads = threads };
     double t0 = now_s();
-    CHECK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b, c)));
+    CHECK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                          IRON_TENSORS(a, b, c)));
     return now_s() - t0;
 }
 
@@ -565,10 +567,11 @@ static void bench_debug_modes(void)
     double plain = 0;
     for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
         const iron_launch_config *cfg = &modes[k].cfg;
-        CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p), IRON_TENSORS(a, b, c)));
+        CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p), IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b, c)));
         double t;
         BEST_OF(3, t, CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p),
-                                            IRON_TENSORS(a, b, c))));
+                                            IRON_NO_SCALARS, IRON_TENSORS(a, b, c))));
         if (k == 0) {
             plain = t;
             continue;
@@ -599,7 +602,7 @@ static void bench_cold(void)
         iron_jit *j;
         CHECK(iron_jit_create(&j, vector_op_design, &o));
         double t0 = now_s();
-        CHECK(iron_call(j, a, b, c));
+        CHECK(IRON_CALL(j, a, b, c));
         double t = now_s() - t0;
         iron_jit_stats st = { .size = sizeof st };
         CHECK(iron_jit_get_stats(j, &st));
@@ -647,7 +650,7 @@ static int child_first_result(double t_main)
     CHECK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 0, 1));
     CHECK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(n), 1000));
     CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
-    CHECK(iron_call(j, a, b, c));
+    CHECK(IRON_CALL(j, a, b, c));
     const int32_t *vc = iron_tensor_data(c);
     for (int64_t i = 0; i < n; i++)
         if (vc[i] != (int32_t)i + 1000) {
@@ -699,7 +702,7 @@ static int child_rss(void)
         CHECK(iron_tensor_full(&a, IRON_INT32, IRON_SHAPE(n), 1));
         CHECK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(n), 2));
         CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
-        CHECK(iron_call(j, a, b, c));
+        CHECK(IRON_CALL(j, a, b, c));
         if (((const int32_t *)iron_tensor_data(c))[n - 1] != 3) {
             fprintf(stderr, "bench child: vector add of %lld wrong\n",
                     (long long)n);

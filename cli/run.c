@@ -610,7 +610,8 @@ static int run_design(run_state *st)
     if (rc == 0) {
         double t0 = now_ms();
         iron_status s = iron_jit_launch(cd.jit, &cd.cfg, cd.nparams,
-                                        cd.params, st->ndecl, st->t);
+                                        cd.params, IRON_NO_SCALARS,
+                                        st->ndecl, st->t);
         double first = now_ms() - t0;
         if (s != IRON_OK) {
             fprintf(stderr, "iron run: %s\n", iron_last_error());
@@ -621,7 +622,7 @@ static int run_design(run_state *st)
         for (int k = 0; rc == 0 && k < reps; k++) {
             t0 = now_ms();
             s = iron_jit_launch(cd.jit, &cd.cfg, cd.nparams, cd.params,
-                                st->ndecl, st->t);
+                                IRON_NO_SCALARS, st->ndecl, st->t);
             double ms = now_ms() - t0;
             if (s != IRON_OK) {
                 fprintf(stderr, "iron run: call %d: %s\n", k + 2,

@@ -97,20 +97,20 @@ int main(void)
     for (int64_t i = 0; i < n; i++)
         px[i] -= 0.5f;
 
-    s = iron_call_with(t, KERNEL(relu), x, y);
+    s = IRON_CALL_WITH(t, KERNEL(relu), x, y);
     int64_t bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += py[i] != (px[i] > 0.0f ? px[i] : 0.0f);
     failed |= check("transform(relu) float32", s, bad);
 
-    s = iron_call_with(t, KERNEL(square), x, y);
+    s = IRON_CALL_WITH(t, KERNEL(square), x, y);
     bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < n; i++)
         bad += py[i] != px[i] * px[i];
     failed |= check("transform(square) float32", s, bad);
 
     /* One worker per granted column, each a slice of n / columns. */
-    s = iron_call_with(t2, KERNEL(maximum), a, b, c);
+    s = IRON_CALL_WITH(t2, KERNEL(maximum), a, b, c);
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     const int32_t *pc = iron_tensor_data(c);
     bad = 0;
@@ -123,12 +123,12 @@ int main(void)
     iron_tensor *v = NULL;
     s = iron_tensor_arange(&v, IRON_INT32, IRON_SHAPE(nred), 0, 3);
     if (s == IRON_OK)
-        s = iron_call_with(red, KERNEL(sum), v, s64);
+        s = IRON_CALL_WITH(red, KERNEL(sum), v, s64);
     bad = s == IRON_OK &&
           *(int64_t *)iron_tensor_data(s64) != 3 * nred * (nred - 1) / 2;
     failed |= check("reduce(sum) int32 -> int64", s, bad);
 
-    s = iron_call_with(each, KERNEL(halve), v);
+    s = IRON_CALL_WITH(each, KERNEL(halve), v);
     const int32_t *pv = iron_tensor_data(v);
     bad = 0;
     for (int64_t i = 0; s == IRON_OK && i < nred; i++)

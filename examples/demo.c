@@ -52,12 +52,12 @@ static iron_status call_twice(iron_jit *j, int np, const iron_param *p,
                               double *warm)
 {
     double t0 = now_ms();
-    iron_status s = iron_jit_launch(j, NULL, np, p, nt, t);
+    iron_status s = iron_jit_launch(j, NULL, np, p, IRON_NO_SCALARS, nt, t);
     *cold = now_ms() - t0;
     if (s != IRON_OK)
         return s;
     t0 = now_ms();
-    s = iron_jit_launch(j, NULL, np, p, nt, t);
+    s = iron_jit_launch(j, NULL, np, p, IRON_NO_SCALARS, nt, t);
     *warm = now_ms() - t0;
     return s;
 }
@@ -135,12 +135,14 @@ static void demo_parallel(int cols)
         s = iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n));
     if (s == IRON_OK) {
         double t0 = now_ms();
-        s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out));
+        s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                            IRON_TENSORS(in, out));
         cold = now_ms() - t0;
     }
     if (s == IRON_OK) {
         double t0 = now_ms();
-        s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out));
+        s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                            IRON_TENSORS(in, out));
         warm = now_ms() - t0;
     }
     int64_t bad = 0;
@@ -180,14 +182,14 @@ static void demo_matmul_whole(int cores)
         s = iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(M, N));
     if (s == IRON_OK) {
         double t0 = now_ms();
-        s = iron_call(j, a, b, c);
+        s = IRON_CALL(j, a, b, c);
         cold = now_ms() - t0;
     }
     /* Cleared between the calls, so the check sees the warm call's C. */
     if (s == IRON_OK) {
         memset(iron_tensor_data(c), 0, iron_tensor_nbytes(c));
         double t0 = now_ms();
-        s = iron_call(j, a, b, c);
+        s = IRON_CALL(j, a, b, c);
         warm = now_ms() - t0;
     }
     int64_t bad = 0;

@@ -37,14 +37,16 @@ typedef struct call {
 static iron_status run_twice(call *c, double *cold, double *warm)
 {
     double t0 = now_ms();
-    iron_status s = iron_jit_launch(c->j, c->cfg, c->np, c->p, c->nt, c->t);
+    iron_status s = iron_jit_launch(c->j, c->cfg, c->np, c->p, IRON_NO_SCALARS,
+                                    c->nt, c->t);
     *cold = now_ms() - t0;
     if (s != IRON_OK)
         return s;
     iron_tensor *out = c->t[c->nt - 1];
     memset(iron_tensor_data(out), 0, iron_tensor_nbytes(out));
     t0 = now_ms();
-    s = iron_jit_launch(c->j, c->cfg, c->np, c->p, c->nt, c->t);
+    s = iron_jit_launch(c->j, c->cfg, c->np, c->p, IRON_NO_SCALARS,
+                        c->nt, c->t);
     *warm = now_ms() - t0;
     return s;
 }

@@ -16,7 +16,7 @@
  *   "entry;source;types", missing parts NULL; no '=' gives a NULL kernel)
  *   or n (an int with a NULL name).
  * iron_jit_create parses the three strings; if it succeeds the b values
- * are bound and, when there are tensors, iron_jit_run is called with the p
+ * are bound and, when there are tensors, iron_jit_launch is called with the p
  * values, scalars and tensors.  Its design function reads the given
  * parameters back (any type, as a design might) and then refuses, so no
  * kernel is ever compiled: the call must fail.
@@ -274,11 +274,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         st == IRON_OK ? "ok" : iron_last_error());
         }
         if (in->ntensors > 0) {
-            st = iron_jit_run(j, NULL, in->ncall, in->call, in->nscalars,
-                              in->scalars, in->ntensors, in->tensors);
-            FUZZ_CHECK(st != IRON_OK, "iron_jit_run succeeded although the "
+            st = iron_jit_launch(j, NULL, in->ncall, in->call, in->nscalars,
+                                 in->scalars, in->ntensors, in->tensors);
+            FUZZ_CHECK(st != IRON_OK, "iron_jit_launch succeeded although the "
                                       "design refuses");
-            FUZZ_FAILED_WITH_MESSAGE(st, "iron_jit_run");
+            FUZZ_FAILED_WITH_MESSAGE(st, "iron_jit_launch");
             if (verbose)
                 fprintf(stderr, "fuzz_decl: run: %s\n", iron_last_error());
         }

@@ -28,7 +28,7 @@
  * parameter, so one jit (disk cache in /tmp/iron-fuzz-design-cache, kept
  * between runs) specialises once per configuration.  iron_jit_specialize
  * may refuse a design (it must say why: a non-empty iron_last_error()); a
- * design it accepts must run (iron_spec_run IRON_OK), and the outputs must
+ * design it accepts must run (iron_spec_launch IRON_OK), and the outputs must
  * equal the model's element for element.  Unwritten output elements keep a
  * sentinel, in the model too.
  *
@@ -668,7 +668,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "fuzz_design: cfg %s refused: %s: %s\n", text,
                     iron_status_name(st), iron_last_error());
     } else {
-        st = iron_spec_run(sp, 0, NULL, IRON_TENSORS(a, b, cc));
+        st = iron_spec_launch(sp, 0, NULL, IRON_TENSORS(a, b, cc));
         FUZZ_CHECK(st == IRON_OK,
                    "design cfg %s was accepted but failed to run: %s: %s",
                    text, iron_status_name(st), iron_last_error());

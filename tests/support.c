@@ -92,7 +92,8 @@ iron_status test_launch(iron_jit *j, int cols, int nargs,
 {
     iron_launch_config c = { .size = sizeof c, .cols = cols,
                              .timeout_ms = 5000 };
-    return test_keep(iron_jit_launch(j, &c, IRON_NO_PARAMS, nargs, args));
+    return test_keep(iron_jit_launch(j, &c, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                     nargs, args));
 }
 
 char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args)

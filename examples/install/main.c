@@ -53,7 +53,7 @@ int main(void)
     if (s == IRON_OK)
         s = iron_tensor_zeros(&y, IRON_UINT8, IRON_SHAPE(n));
     if (s == IRON_OK)
-        s = iron_call(j, x, y);
+        s = IRON_CALL(j, x, y);
     if (s == IRON_OK) {
         const uint8_t *in = iron_tensor_data(x), *out = iron_tensor_data(y);
         bad = 0;

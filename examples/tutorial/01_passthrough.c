@@ -57,7 +57,7 @@ int main(void)
        "iron_tensor_zeros");
 
     /* First call: design, verify, place, compile, load, run. */
-    ok(iron_call(j, in, out), "first call");
+    ok(IRON_CALL(j, in, out), "first call");
     const uint8_t *x = iron_tensor_data(in);
     const uint8_t *y = iron_tensor_data(out);
     for (int i = 0; i < 1024; i++)
@@ -72,21 +72,21 @@ int main(void)
     iron_tensor *small = NULL;
     ok(iron_tensor_zeros(&small, IRON_UINT8, IRON_SHAPE(512)),
        "iron_tensor_zeros");
-    iron_status s = iron_call(j, in, small);
+    iron_status s = IRON_CALL(j, in, small);
     printf("too small: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EARG)
         return 1;
 
     /* Mistake 2: more buffers than a FIFO may have.  The builder's error
      * is sticky; the jit reports it with the call's signature. */
-    s = iron_call_with(j, IRON_PARAMS(iron_param_int("depth", 32)), in, out);
+    s = IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("depth", 32)), in, out);
     printf("too deep: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EDESIGN && s != IRON_EINVAL)
         return 1;
 
     /* Mistake 3: no drain the call waits for.  The design builds, but
      * verification refuses it: the call would not know when it is done. */
-    s = iron_call_with(j, IRON_PARAMS(iron_param_bool("wait", 0)), in, out);
+    s = IRON_CALL_WITH(j, IRON_PARAMS(iron_param_bool("wait", 0)), in, out);
     printf("no wait: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EDESIGN)
         return 1;

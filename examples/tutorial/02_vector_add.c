@@ -91,7 +91,7 @@ int main(void)
 
     /* The first call builds; the next two find the specialization. */
     for (int call = 0; call < 3; call++)
-        ok(iron_call(j, a, b, c), "vector_add");
+        ok(IRON_CALL(j, a, b, c), "vector_add");
     if (!check_sum(a, b, c))
         return 1;
 
@@ -104,7 +104,7 @@ int main(void)
        "iron_tensor_randint");
     ok(iron_tensor_zeros(&c2, IRON_INT32, IRON_SHAPE(1024)),
        "iron_tensor_zeros");
-    ok(iron_call(j, a2, b2, c2), "vector_add (1024)");
+    ok(IRON_CALL(j, a2, b2, c2), "vector_add (1024)");
     if (!check_sum(a2, b2, c2))
         return 1;
 
@@ -122,7 +122,7 @@ int main(void)
     ok(iron_tensor_zeros(&a3, IRON_INT32, IRON_SHAPE(1000)), "zeros");
     ok(iron_tensor_zeros(&b3, IRON_INT32, IRON_SHAPE(1000)), "zeros");
     ok(iron_tensor_zeros(&c3, IRON_INT32, IRON_SHAPE(1000)), "zeros");
-    iron_status s = iron_call(j, a3, b3, c3);
+    iron_status s = IRON_CALL(j, a3, b3, c3);
     printf("1000 elements: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_ESHAPE)
         return 1;

@@ -108,14 +108,14 @@ int main(void)
        "iron_tensor_zeros");
 
     /* Defaults: op '+', bias 0. */
-    ok(iron_call(j, a, b, c), "add");
+    ok(IRON_CALL(j, a, b, c), "add");
     if (!check(a, b, c, '+', 0))
         return 1;
     printf("add:           builds so far %llu\n",
            (unsigned long long)builds(j));
 
     /* A compile-time value: a second specialization. */
-    ok(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "-")), a, b, c),
+    ok(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "-")), a, b, c),
        "sub");
     if (!check(a, b, c, '-', 0))
         return 1;
@@ -123,9 +123,9 @@ int main(void)
            (unsigned long long)builds(j));
 
     /* A dispatch-time scalar: the compiled add runs again, no build. */
-    ok(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                    IRON_SCALARS(iron_scalar_value("bias", 1000)),
-                    IRON_TENSORS(a, b, c)),
+    ok(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                       IRON_SCALARS(iron_scalar_value("bias", 1000)),
+                       IRON_TENSORS(a, b, c)),
        "add + 1000");
     if (!check(a, b, c, '+', 1000))
         return 1;
@@ -134,21 +134,21 @@ int main(void)
 
     /* Pre-bound values apply to every call that does not give its own. */
     ok(iron_jit_bind(j, IRON_PARAMS(iron_param_str("op", "-"))), "bind");
-    ok(iron_call(j, a, b, c), "bound sub");
+    ok(IRON_CALL(j, a, b, c), "bound sub");
     if (!check(a, b, c, '-', 0))
         return 1;
     printf("bound sub:     builds so far %llu\n",
            (unsigned long long)builds(j));
 
     /* Mistake 1: a misspelt parameter. */
-    iron_status s = iron_call_with(j, IRON_PARAMS(iron_param_int("tlie", 32)),
+    iron_status s = IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("tlie", 32)),
                                    a, b, c);
     printf("misspelt: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EPARAM)
         return 1;
 
     /* Mistake 2: objects too big for a compute tile's 64 KiB. */
-    s = iron_call_with(j, IRON_PARAMS(iron_param_int("tile", 4096)), a, b, c);
+    s = IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("tile", 4096)), a, b, c);
     printf("too big: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_ERESOURCE)
         return 1;

@@ -131,7 +131,8 @@ int main(void)
     for (int c = 0; c < 3; c++) {
         iron_launch_config cfg = { .size = sizeof cfg,
                                    .cols = col_counts[c] };
-        ok(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(x, y)),
+        ok(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                           IRON_TENSORS(x, y)),
            "scale_cols");
         if (!check(x, y))
             return 1;
@@ -150,7 +151,7 @@ int main(void)
     /* No configuration: every column of the current device, here a
      * 4-column npu1 chosen for this block only. */
     IRON_WITH_DEVICE("npu1") {
-        ok(iron_call(j, x, y), "scale_cols on npu1");
+        ok(IRON_CALL(j, x, y), "scale_cols on npu1");
     }
     if (!check(x, y))
         return 1;
@@ -161,7 +162,7 @@ int main(void)
 
     /* Mistake: more columns than the device has. */
     iron_launch_config wide = { .size = sizeof wide, .cols = 16 };
-    iron_status s = iron_jit_launch(j, &wide, IRON_NO_PARAMS,
+    iron_status s = iron_jit_launch(j, &wide, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                     IRON_TENSORS(x, y));
     printf("16 columns: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s == IRON_OK)

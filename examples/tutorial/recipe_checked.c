@@ -64,7 +64,8 @@ int main(void)
 
     /* Plain run: the bug goes unnoticed. */
     iron_launch_config plain = { .size = sizeof plain, .check = -1 };
-    ok(iron_jit_launch(j, &plain, IRON_NO_PARAMS, IRON_TENSORS(x, y)),
+    ok(iron_jit_launch(j, &plain, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                       IRON_TENSORS(x, y)),
        "plain run");
     double y5 = 0;
     ok(iron_tensor_get(y, 5, &y5), "iron_tensor_get");
@@ -73,7 +74,7 @@ int main(void)
     /* Checked run: the store past the object faults and is named. */
     iron_launch_config checked = { .size = sizeof checked, .check = 1 };
     iron_status s = iron_jit_launch(j, &checked, IRON_NO_PARAMS,
-                                    IRON_TENSORS(x, y));
+                                    IRON_NO_SCALARS, IRON_TENSORS(x, y));
     printf("checked run: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EKERNEL)
         return 1;

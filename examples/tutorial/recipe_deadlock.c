@@ -69,7 +69,7 @@ int main(void)
              (long)getpid());
     snprintf(dot, sizeof dot, "%s.dot", trace);
     iron_launch_config cfg = { .size = sizeof cfg, .trace = trace };
-    iron_status s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+    iron_status s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                     IRON_TENSORS(a, b, c));
     printf("status: %s\n%s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_EDEADLOCK || iron_jit_last_state(j) != IRON_RUN_ERROR)

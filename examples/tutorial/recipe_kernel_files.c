@@ -102,7 +102,7 @@ static double run_once(kernel_dir *dir, const char *cache, const char *label)
        "iron_tensor_arange");
     ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)),
        "iron_tensor_zeros");
-    ok(iron_call(j, x, y), label);
+    ok(IRON_CALL(j, x, y), label);
     iron_jit_stats st = { .size = sizeof st };
     ok(iron_jit_get_stats(j, &st), "iron_jit_get_stats");
     double y1 = 0;
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
     iron_tensor *x = NULL, *y = NULL;
     ok(iron_tensor_zeros(&x, IRON_INT32, IRON_SHAPE(256)), "zeros");
     ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)), "zeros");
-    iron_status s = iron_call(j, x, y);
+    iron_status s = IRON_CALL(j, x, y);
     printf("without -I: %s: %s\n", iron_status_name(s), iron_last_error());
     iron_tensor_free(x);
     iron_tensor_free(y);

@@ -83,13 +83,13 @@ int main(void)
        "iron_tensor_zeros");
 
     /* Default: tagged lines on the program's stdout. */
-    ok(iron_call(j, x, y), "copy_sum");
+    ok(IRON_CALL(j, x, y), "copy_sum");
     fflush(stdout);
 
     /* Captured: nothing is printed; the handler sees each line. */
     captured cap = { 0, "" };
     iron_set_output_handler(keep_line, &cap);
-    ok(iron_call(j, x, y), "copy_sum (captured)");
+    ok(IRON_CALL(j, x, y), "copy_sum (captured)");
     iron_set_output_handler(NULL, NULL);
     printf("captured %d lines; last: %s\n", cap.lines, cap.last);
     if (cap.lines != 3 || strstr(cap.last, "sum = 42") == NULL)

@@ -76,7 +76,7 @@ int main(void)
        "iron_tensor_zeros");
     ok(iron_tensor_zeros(&mid, IRON_INT32, IRON_SHAPE(1024)),
        "iron_tensor_zeros");
-    ok(iron_call(j, x, y, mid), "pipeline");
+    ok(IRON_CALL(j, x, y, mid), "pipeline");
 
     const int32_t *xv = iron_tensor_data(x);
     const int32_t *yv = iron_tensor_data(y);

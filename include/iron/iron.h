@@ -12,12 +12,13 @@
  *   - Destructors accept NULL.
  *   - Threads, object by object:
  *       iron_jit      thread-safe: any number of threads may call one jit
- *                     at once (launch, run, call, specialize, dump, bind,
+ *                     at once (launch, start, specialize, dump, bind,
  *                     stats).  Builds of one jit run one at a time; a call
  *                     of a built specialization never waits for a build.
  *                     Calls of one specialization take turns (its loaded
  *                     instance is one emulated array).  iron_jit_free must
- *                     not overlap any other use of the jit.
+ *                     not overlap any other use of the jit; it waits for
+ *                     the jit's runs still in flight.
  *       iron_spec     thread-safe to run from several threads (they take
  *                     turns); valid until its jit is freed.
  *       iron_tensor   a tensor may be an input of concurrent calls; one that
@@ -25,6 +26,8 @@
  *                     meanwhile (views of one memory count as one
  *                     tensor where they overlap).  iron_tensor_free waits
  *                     for the calls that use the tensor to finish.
+ *       iron_run      any thread may wait for a run or read its state;
+ *                     iron_run_free must not overlap another use of it.
  *       iron_design   only on the thread running the design function.
  *       devices       the registry is thread-safe; scoped devices
  *                     (iron_device_push) belong to the calling thread.
@@ -33,9 +36,11 @@
  *                     no thread is still inside the old handler.
  *       errors        iron_last_error() is per thread.
  *     Pure functions (access patterns, dtypes, tilers) are thread-safe.
- *   - fork(): the child may use the library (the emulator's thread pool and
- *     watchdog start afresh), provided no other thread of the parent was
- *     inside a call of the same jit at the moment of the fork.
+ *   - fork(): the child may use the library (the emulator's thread pool,
+ *     the launcher threads and the watchdog start afresh), provided no
+ *     other thread of the parent was inside a call of the same jit at the
+ *     moment of the fork.  Runs the parent had in flight belong to the
+ *     parent: in the child they are ABORT (iron_run_wait says so).
  *   - Strings passed in are copied; strings returned are owned by the library.
  */
 #ifndef IRON_IRON_H
@@ -93,7 +98,8 @@ IRON_API const char *iron_version(void);
     XX(EIO,       16, "input/output error")                                   \
     XX(ESTATE,    17, "call not valid in this state")                         \
     XX(ENOTSUP,   18, "not supported")                                      \
-    XX(EKERNEL,   19, "a kernel or core body faulted")
+    XX(EKERNEL,   19, "a kernel or core body faulted")                      \
+    XX(EPENDING,  20, "the run is still going on")
 
 typedef enum iron_status {
 #define IRON__STATUS_ENUM(name, code, text) IRON_##name = code,
@@ -965,7 +971,7 @@ IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
 IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
                                      int64_t index, double value);
 /* Dispatch-time scalars: integer values given per call (declared in
- * iron_jit_options.scalars, passed with iron_jit_run) that change what a
+ * iron_jit_options.scalars, passed with iron_jit_launch) that change what a
  * compiled design does without recompiling it -- as upstream patches them
  * into the instruction stream.  iron_design_scalar gives the index of a
  * declared scalar (-1 and the sticky error for an unknown name). */
@@ -1163,7 +1169,7 @@ typedef struct iron_jit_options {
     void *user;          /* passed to the design function */
     /* Dispatch-time scalars, comma-separated, with optional defaults:
      *   "count, offset = 0"
-     * Their values are given per call (iron_jit_run) and never cause a
+     * Their values are given per call (iron_jit_launch) and never cause a
      * rebuild.  NULL: none. */
     const char *scalars;
     /* The disk cache: 0 = on unless IRON_CACHE=0, 1 = on, -1 = off. */
@@ -1222,22 +1228,31 @@ typedef struct iron_launch_config {
     int threads;
 } iron_launch_config;
 
-/* Completion state of a run, as XRT reports them. */
-typedef enum iron_run_state {
-    IRON_RUN_COMPLETED,
-    IRON_RUN_ERROR,
-    IRON_RUN_TIMEOUT,
-    IRON_RUN_ABORT
-} iron_run_state;
-
-/* The full call: the launch configuration (NULL = default), compile-time
- * parameter values by name, and the tensors positionally.  Specialises on
- * the first call of each signature; later calls go straight to the device.
- * The device is iron_current_device(). */
-IRON_API iron_status iron_jit_launch(iron_jit *j,
-                                     const iron_launch_config *config,
-                                     int nparams, const iron_param *params,
-                                     int nargs, iron_tensor *const *args);
+/* The state of a run, after XRT's ert_cmd_state.  The first four values
+ * keep their numbers from before runs had handles (drivers report them).
+ *   NEW        being prepared by iron_jit_start (never seen after it
+ *              returns)
+ *   QUEUED     started, not on the device yet: waiting for a launcher
+ *              thread, for its build (a first call), or for its turn on
+ *              its specialization (runs of one specialization take turns)
+ *   RUNNING    on the device
+ *   COMPLETED  finished successfully
+ *   ERROR      failed: a deadlock on the device, or a build or sync that
+ *              failed (iron_run_error says why)
+ *   TIMEOUT    the launch configuration's timeout fired
+ *   ABORT      cancelled before it ran (iron_run_free of a queued run; in a
+ *              forked child, a run its parent had in flight)
+ * The type is spelled `enum iron_run_state`, as `struct stat` beside
+ * stat(): iron_run_state(r) is the accessor below. */
+enum iron_run_state {
+    IRON_RUN_COMPLETED = 0,
+    IRON_RUN_ERROR = 1,
+    IRON_RUN_TIMEOUT = 2,
+    IRON_RUN_ABORT = 3,
+    IRON_RUN_NEW = 4,
+    IRON_RUN_QUEUED = 5,
+    IRON_RUN_RUNNING = 6
+};
 
 /* A dispatch-time scalar's value for one call. */
 typedef struct iron_scalar {
@@ -1257,31 +1272,85 @@ static inline iron_scalar iron_scalar_value(const char *name, int64_t v)
         (const iron_scalar[]){ __VA_ARGS__ }
 #define IRON_NO_SCALARS 0, (const iron_scalar *)NULL
 
-/* iron_jit_launch with dispatch-time scalar values: every declared scalar
- * without a default must be given; an unknown name is IRON_EPARAM with the
- * declared ones and the closest name. */
-IRON_API iron_status iron_jit_run(iron_jit *j,
-                                  const iron_launch_config *config,
-                                  int nparams, const iron_param *params,
-                                  int nscalars, const iron_scalar *scalars,
-                                  int nargs, iron_tensor *const *args);
-
 /* IRON_TENSORS(a, b) expands to: 2, (iron_tensor *const[]){ a, b } */
 #define IRON_TENSORS(...)                                                     \
     (int)(sizeof((iron_tensor *[]){ __VA_ARGS__ }) / sizeof(iron_tensor *)),  \
         (iron_tensor *const[]){ __VA_ARGS__ }
 
-/* iron_call(jit, a, b, c): tensors only. */
-#define iron_call(j, ...)                                                     \
-    iron_jit_launch((j), NULL, IRON_NO_PARAMS, IRON_TENSORS(__VA_ARGS__))
-/* iron_call_with(jit, IRON_PARAMS(...), a, b, c) */
-#define iron_call_with(j, params, ...)                                        \
-    iron_jit_launch((j), NULL, params, IRON_TENSORS(__VA_ARGS__))
+/* The call, synchronous: the launch configuration (NULL = default),
+ * compile-time parameter values by name, dispatch-time scalar values by
+ * name (every declared scalar without a default must be given; an unknown
+ * name is IRON_EPARAM with the declared ones and the closest name), and
+ * the tensors positionally.  Specialises on the first call of each
+ * signature; later calls go straight to the device.  The device is
+ * iron_current_device().  It is iron_jit_start followed by iron_run_wait,
+ * done on the calling thread without a handle or another thread. */
+IRON_API iron_status iron_jit_launch(iron_jit *j,
+                                     const iron_launch_config *config,
+                                     int nparams, const iron_param *params,
+                                     int nscalars, const iron_scalar *scalars,
+                                     int nargs, iron_tensor *const *args);
+
+/* IRON_CALL(jit, a, b, c): tensors only, default configuration. */
+#define IRON_CALL(j, ...)                                                     \
+    iron_jit_launch((j), NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,               \
+                    IRON_TENSORS(__VA_ARGS__))
+/* IRON_CALL_WITH(jit, IRON_PARAMS(...), a, b, c) */
+#define IRON_CALL_WITH(j, params, ...)                                        \
+    iron_jit_launch((j), NULL, params, IRON_NO_SCALARS,                       \
+                    IRON_TENSORS(__VA_ARGS__))
+
+/* --- Asynchronous runs ----------------------------------------------------
+ * iron_jit_start checks the call as iron_jit_launch does -- configuration,
+ * parameters, scalars, tensors: a bad call fails here, with its message --
+ * and returns a run in *out that executes on a launcher thread (a small
+ * process-wide pool, made on demand: at most IRON_LAUNCH_THREADS, default
+ * the CPU count and at least 4) while the caller goes on.  A first
+ * call's build happens in the run.  Runs of different jits, or of
+ * different specializations of one jit, overlap; runs of one
+ * specialization take turns, in the order they were started (a wait that
+ * executes a queued run itself lets it go ahead).  The device is the
+ * calling thread's current one, taken at the start.  The tensors are held
+ * from the start until the run ends: iron_tensor_free of one waits for it;
+ * one the run writes must not be read or written meanwhile. */
+typedef struct iron_run iron_run;
+
+IRON_API iron_status iron_jit_start(iron_jit *j,
+                                    const iron_launch_config *config,
+                                    int nparams, const iron_param *params,
+                                    int nscalars, const iron_scalar *scalars,
+                                    int nargs, iron_tensor *const *args,
+                                    iron_run **out);
+
+/* Waits for the run to end, at most timeout_ms milliseconds (-1: as long
+ * as it takes, 0: just look), and returns its status: IRON_OK, or its
+ * failure, whose message is also iron_last_error() on this thread.
+ * IRON_EPENDING when the time is up first; the run goes on, and may be
+ * waited for again.  A run no launcher thread has taken yet is executed
+ * by a wait without a limit on the calling thread.  Waiting again for an
+ * ended run returns the same status.  Any thread may wait. */
+IRON_API iron_status iron_run_wait(iron_run *r, int64_t timeout_ms);
+
+/* The run's state now (IRON_RUN_ERROR for NULL). */
+IRON_API enum iron_run_state iron_run_state(const iron_run *r);
+
+/* The message of a run that ended in failure, "" otherwise (and for NULL):
+ * what iron_last_error() said on the thread that executed it.  Valid
+ * until iron_run_free. */
+IRON_API const char *iron_run_error(const iron_run *r);
+
+/* Frees a run.  One that has not ended is not waited for: a queued run is
+ * cancelled (ABORT) and lets its tensors go; a running one completes in
+ * the background and then releases everything.  Not while another thread
+ * waits for r.  iron_jit_free waits for the runs of its jit still in
+ * flight. */
+IRON_API void iron_run_free(iron_run *r);
 
 /* How the jit's last launch ended on the device: IRON_RUN_COMPLETED, or
  * IRON_RUN_ERROR (deadlock) / IRON_RUN_TIMEOUT when it failed there.
- * Launches that fail before reaching the device leave it unchanged. */
-IRON_API iron_run_state iron_jit_last_state(const iron_jit *j);
+ * Launches that fail before reaching the device leave it unchanged. With
+ * several runs in flight: the last one to leave the device. */
+IRON_API enum iron_run_state iron_jit_last_state(const iron_jit *j);
 
 /* --- Counters of the last call on the emulator ---------------------------
  * Counts are always kept; times (the *_ns fields) only when the call was
@@ -1356,17 +1425,21 @@ IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
 
 /* A compiled specialization, owned by its jit (valid until iron_jit_free).
  * iron_jit_specialize builds it ahead of the first call (warm-up) or finds
- * it; iron_spec_run launches it directly, checking only the tensors'
- * count, dtypes and shapes against its signature -- the fastest path. */
+ * it; iron_spec_launch runs it directly, checking only the tensors'
+ * count, dtypes and shapes against its signature -- the fastest path --
+ * and iron_spec_start is its asynchronous form (see iron_jit_start). */
 typedef struct iron_spec iron_spec;
 IRON_API iron_status iron_jit_specialize(iron_jit *j,
                                          const iron_launch_config *config,
                                          int nparams, const iron_param *params,
                                          int nargs, iron_tensor *const *args,
                                          iron_spec **out);
-IRON_API iron_status iron_spec_run(iron_spec *s, int nscalars,
-                                   const iron_scalar *scalars, int nargs,
-                                   iron_tensor *const *args);
+IRON_API iron_status iron_spec_launch(iron_spec *s, int nscalars,
+                                      const iron_scalar *scalars, int nargs,
+                                      iron_tensor *const *args);
+IRON_API iron_status iron_spec_start(iron_spec *s, int nscalars,
+                                     const iron_scalar *scalars, int nargs,
+                                     iron_tensor *const *args, iron_run **out);
 /* "vadd (a: int32[4096], ...; tile=16; npu2, 8 columns)" */
 IRON_API const char *iron_spec_signature(const iron_spec *s);
 
@@ -1523,7 +1596,7 @@ IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
  *
  *   iron_jit *j;
  *   iron_algo_jit_create(IRON_ALGO_TRANSFORM, "relu", &j);
- *   iron_call_with(j, IRON_PARAMS(iron_param_kernel("f", &relu)), x, y);
+ *   IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f", &relu)), x, y);
  *
  * Arguments, parameters and the kernel's calling convention (T is the
  * tensors' dtype; the kernel's arg_types must say exactly these types,

@@ -72,7 +72,7 @@ struct iron_driver {
      * IRON_RUN_TIMEOUT the status is not IRON_OK and the message says who
      * waited on what. */
     iron_status (*run)(iron_driver *drv, void *loaded,
-                       const iron_run_args *args, iron_run_state *state);
+                       const iron_run_args *args, enum iron_run_state *state);
     void (*unload)(iron_driver *drv, void *loaded);
     /* The counters of the loaded program's last run, valid until its next
      * run or unload; NULL when the driver keeps none (or the op is NULL). */

@@ -35,8 +35,10 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         "once per process, at the first run", INT_ROW(1, INT32_MAX, 60000) },
     [IRON__ENV_THREADS] = {
         "IRON_THREADS",
-        "host threads the emulator runs one design on",
-        "the number of CPUs", "an integer from 1 to 1024",
+        "host threads the emulator runs one design on (automatic: a "
+        "specialization's first calls are timed on the number of CPUs and "
+        "on one thread, and the faster is kept)",
+        "automatic", "an integer from 1 to 1024",
         "once per process, at the first run", INT_ROW(1, 1024, 0) },
     [IRON__ENV_CHECK] = {
         "IRON_CHECK",
@@ -86,6 +88,13 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         "max_resident option wins)",
         "256", "an integer from 1 to 1048576", "at each jit creation",
         INT_ROW(1, 1 << 20, 256) },
+    [IRON__ENV_LAUNCH_THREADS] = {
+        "IRON_LAUNCH_THREADS",
+        "at most this many threads run asynchronous runs (iron_jit_start) "
+        "in the background (automatic: the number of CPUs, at least 4)",
+        "automatic", "an integer from 1 to 1024",
+        "once per process, at the first asynchronous start",
+        INT_ROW(1, 1024, 0) },
 };
 
 const iron__env_var *iron__env_var_of(iron__env_id id)

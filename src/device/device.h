@@ -30,7 +30,8 @@ iron_status iron__drv_buf_sync(iron_device *dev, void *host, void *handle,
 iron_status iron__drv_load(iron_device *dev, const iron_program *prog,
                            void **loaded);
 iron_status iron__drv_run(iron_device *dev, void *loaded,
-                          const iron_run_args *args, iron_run_state *state);
+                          const iron_run_args *args,
+                          enum iron_run_state *state);
 void iron__drv_unload(iron_device *dev, void *loaded);
 /* The last run's counters, or NULL when the driver keeps none. */
 const iron_run_counters *iron__drv_counters(iron_device *dev, void *loaded);

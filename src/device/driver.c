@@ -118,7 +118,8 @@ iron_status iron__drv_load(iron_device *dev, const iron_program *prog,
 /* The driver's message is passed on unchanged: it already says who waited
  * on what, and the jit adds the design's name in front. */
 iron_status iron__drv_run(iron_device *dev, void *loaded,
-                          const iron_run_args *args, iron_run_state *state)
+                          const iron_run_args *args,
+                          enum iron_run_state *state)
 {
     if (state)
         *state = IRON_RUN_ERROR;

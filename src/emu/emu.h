@@ -203,7 +203,7 @@ struct emu_lane {
     int ops_left;          /* ops issued and not yet done */
     /* Outcome of the lane's part of a run. */
     iron_status status;
-    iron_run_state state;
+    enum iron_run_state state;
     char error[1536];
     /* Wakes from other lanes (handoff.c), on a line of their own (the
      * fields above are the owner's): a lock-free stack the owner empties
@@ -531,7 +531,7 @@ int iron__emu_lanes_auto(const emu_inst *in);
 int iron__emu_lanes_tuning(const emu_inst *in);
 void iron__emu_lanes_timed(emu_inst *in, uint64_t ns);
 iron_status iron__emu_lanes_assign(emu_inst *in, int threads);
-iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state);
+iron_status iron__emu_lanes_run(emu_inst *in, enum iron_run_state *state);
 /* sched.c: words a multi-lane deadlock or timeout (over every task). */
 void iron__emu_phase_fail(emu_inst *in, int why);
 

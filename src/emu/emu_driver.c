@@ -261,7 +261,7 @@ static void set_barrier(emu_inst *in, const iron__prog_op *op)
 
 /* Runs the lanes until task group g's awaited drains are done (g 0: the
  * drains awaited outside groups). */
-static iron_status run_group(emu_inst *in, int g, iron_run_state *state)
+static iron_status run_group(emu_inst *in, int g, enum iron_run_state *state)
 {
     in->final_phase = 0;
     in->phase_group = g;
@@ -319,7 +319,8 @@ static void unissued(const emu_inst *in, int at, char *out, size_t n)
 }
 
 static iron_status emu_run(iron_driver *drv, void *loaded,
-                           const iron_run_args *args, iron_run_state *state)
+                           const iron_run_args *args,
+                           enum iron_run_state *state)
 {
     (void)drv;
     emu_inst *in = loaded;

@@ -428,7 +428,7 @@ static iron_status run_multi(emu_inst *in)
     return IRON_OK;
 }
 
-iron_status iron__emu_lanes_run(emu_inst *in, iron_run_state *state)
+iron_status iron__emu_lanes_run(emu_inst *in, enum iron_run_state *state)
 {
     if (in->nlanes == 1) {
         iron__emu_run_lane(&in->lanes[0]);

@@ -44,7 +44,7 @@ void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
  * read, so the limit is kept to within a few ms of kernel time. */
 #define CLOCK_EVERY 8
 
-static void lane_fail(emu_lane *l, iron_status s, iron_run_state state,
+static void lane_fail(emu_lane *l, iron_status s, enum iron_run_state state,
                       const char *what)
 {
     iron__str r = { 0 };

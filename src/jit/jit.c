@@ -8,6 +8,7 @@
 
 #include "core/env.h"
 #include "jit/jit.h"
+#include "jit/run.h"
 
 /* A field of the caller's options, if its size says it has it. */
 #define OPTS_HAS(o, field)                                                    \
@@ -42,8 +43,9 @@ IRON_API void iron_jit_free(iron_jit *j)
 {
     if (!j)
         return;
-    /* Specializations first: they give their kernel objects back to the
-     * store, which frees the rest. */
+    /* Runs in flight first; then the specializations, which give their
+     * kernel objects back to the store, which frees the rest. */
+    iron__run_drain_jit(j);
     iron__jit_table_free_all(j);
     iron__kstore_free(j->kstore);
     free_decls(j);
@@ -218,9 +220,10 @@ IRON_API iron_status iron_jit_counters(const iron_jit *j,
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_run_state iron_jit_last_state(const iron_jit *j)
+IRON_API enum iron_run_state iron_jit_last_state(const iron_jit *j)
 {
-    return j ? (iron_run_state)atomic_load(&j->last_state) : IRON_RUN_ERROR;
+    return j ? (enum iron_run_state)atomic_load(&j->last_state)
+             : IRON_RUN_ERROR;
 }
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,

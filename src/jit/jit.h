@@ -114,7 +114,7 @@ struct iron_jit {
     int nbuckets, nspecs, max_resident;
     jit_spec *lru_head, *lru_tail;
     iron_jit_stats stats;
-    atomic_int last_state;    /* an iron_run_state */
+    atomic_int last_state;    /* an enum iron_run_state */
     /* The specialization of the last call that reached the device;
      * written under `lock`, or without it for pinned ones (never freed
      * before the jit). */

@@ -1,7 +1,9 @@
 /*
  * launch.c - the call path: validate the tensors against the declared
  * arguments, resolve compile-time values, key the signature, find or build
- * the specialization, and run it on the current device.
+ * the specialization, and run it on the current device.  Every call is a
+ * run (run.h): prepared here, then executed at once on the calling thread
+ * (iron_jit_launch) or later by a launcher thread (run.c).
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include "core/env.h"
 #include "core/log.h"
 #include "jit/jit.h"
+#include "jit/run.h"
 #include "tensor/tensor.h"
 
 static int env_timeout_ms;
@@ -259,38 +262,38 @@ static void release(jit_spec *sp)
     atomic_fetch_sub_explicit(&sp->busy, 1, memory_order_release);
 }
 
+static void release_params(iron_jit *j, iron__pval *pv)
+{
+    for (int i = 0; i < j->nparams; i++)
+        iron__pval_release(&pv[i]);
+}
+
 /* The miss path: one build at a time per jit (build_lock), the table
  * lock only around lookups and the insertion.  Another thread may have
  * built the same signature while this one waited: it is looked up again
- * first. */
+ * first.  pv owns its strings (a bind meanwhile cannot pull them away). */
 static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
-                                    int nparams, const iron_param *params,
-                                    int nargs, iron_tensor *const *args,
-                                    int pin, jit_spec **out)
+                                    const iron__pval *pv, uint64_t digest,
+                                    iron_tensor *const *args, int pin,
+                                    jit_spec **out)
 {
-    iron__pval pv[IRON__JIT_MAX_PARAMS];
-    uint64_t digest = 0;
-    jit_spec *sp;
     pthread_mutex_lock(&j->build_lock);
     pthread_mutex_lock(&j->lock);
-    iron_status s = find_locked(j, dev, cols, nparams, params, nargs, args,
-                                pv, &digest, &sp);
-    if (s != IRON_OK || sp) {
-        if (sp)
-            hit(j, sp, pin);
+    jit_spec *sp = iron__jit_table_find(j, digest, dev, cols, args, pv);
+    if (sp) {
+        hit(j, sp, pin);
         pthread_mutex_unlock(&j->lock);
         pthread_mutex_unlock(&j->build_lock);
         *out = sp;
-        return s;
+        return IRON_OK;
     }
     char reason[256] = "";
     if (iron__log_on(IRON__LOG_JIT))
         iron__jit_build_reason(j, dev, cols, args, pv, reason, sizeof reason);
     pthread_mutex_unlock(&j->lock);
 
-    /* pv's strings point into the caller's values or the jit's bound ones;
-     * iron_jit_bind waits for build_lock, so they stay put. */
-    s = iron__jit_build(j, dev, cols, args, pv, digest, reason, &sp);
+    iron_status s = iron__jit_build(j, dev, cols, args, pv, digest, reason,
+                                    &sp);
     jit_spec *victims = NULL;
     if (s == IRON_OK) {
         pthread_mutex_lock(&j->lock);
@@ -318,13 +321,22 @@ static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
     return s;
 }
 
+/* What a lookup decided: the device and columns, and the held
+ * specialization -- or, on a miss, NULL and the key to build it with. */
+typedef struct lookup {
+    iron_device *dev;
+    int cols;
+    jit_spec *sp;
+    uint64_t digest;
+} lookup;
+
 /* The call path up to the specialization: configuration, device,
- * parameters, argument checks, digest, exact lookup or build.  On
- * success the specialization is held (release() it). */
-static iron_status specialize(iron_jit *j, const iron_launch_config *config,
-                              int nparams, const iron_param *params,
-                              int nargs, iron_tensor *const *args, int pin,
-                              jit_spec **out)
+ * parameters, argument checks, digest, exact lookup.  A hit is held
+ * (release() it); on a miss pv owns its strings (release_params). */
+static iron_status look_up(iron_jit *j, const iron_launch_config *config,
+                           int nparams, const iron_param *params, int nargs,
+                           iron_tensor *const *args, int pin,
+                           iron__pval *pv, lookup *out)
 {
     if (config && !CONFIG_HAS(config, timeout_ms))
         return iron__fail(IRON_EINVAL,
@@ -336,10 +348,10 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                           "%s: the launch configuration asks for %d threads; "
                           "expected 0 (the default) or more",
                           j->name, config->threads);
-    iron_device *dev;
-    iron_status s = iron_current_device(&dev);
+    iron_status s = iron_current_device(&out->dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", j->name);
+    iron_device *dev = out->dev;
     int cols = config && config->cols ? config->cols : dev->info.columns;
     if (cols < 1 || cols > dev->info.columns)
         return iron__fail(IRON_ERESOURCE,
@@ -347,40 +359,186 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
                           "column%s; device '%s' has %d",
                           j->name, cols, cols == 1 ? "" : "s", dev->info.name,
                           dev->info.columns);
-    iron__pval pv[IRON__JIT_MAX_PARAMS];
-    uint64_t digest;
-    jit_spec *sp;
+    out->cols = cols;
     pthread_mutex_lock(&j->lock);
-    s = find_locked(j, dev, cols, nparams, params, nargs, args, pv, &digest,
-                    &sp);
-    if (sp)
-        hit(j, sp, pin);
+    s = find_locked(j, dev, cols, nparams, params, nargs, args, pv,
+                    &out->digest, &out->sp);
+    if (out->sp)
+        hit(j, out->sp, pin);
+    /* A miss keeps its values for the build, which may come later and
+     * on another thread: copies, taken while a bind cannot change the
+     * jit's bound ones. */
+    for (int i = 0; s == IRON_OK && !out->sp && i < j->nparams; i++)
+        if ((s = iron__pval_own(&pv[i])) != IRON_OK)
+            for (int k = 0; k < i; k++)
+                iron__pval_release(&pv[k]);
     pthread_mutex_unlock(&j->lock);
+    return s;
+}
+
+/* look_up, and a build on a miss: the held specialization. */
+static iron_status specialize(iron_jit *j, const iron_launch_config *config,
+                              int nparams, const iron_param *params,
+                              int nargs, iron_tensor *const *args, int pin,
+                              jit_spec **out)
+{
+    iron__pval pv[IRON__JIT_MAX_PARAMS];
+    lookup lk;
+    iron_status s = look_up(j, config, nparams, params, nargs, args, pin, pv,
+                            &lk);
     if (s != IRON_OK)
         return s;
-    if (!sp && (s = build_and_insert(j, dev, cols, nparams, params, nargs,
-                                     args, pin, &sp)) != IRON_OK)
+    if (!lk.sp) {
+        s = build_and_insert(j, lk.dev, lk.cols, pv, lk.digest, args, pin,
+                             &lk.sp);
+        release_params(j, pv);
+    }
+    *out = lk.sp;
+    return s;
+}
+
+static void hold_tensors(iron_run *r, iron_tensor *const *args)
+{
+    /* Held from the start until the run ends: iron_tensor_free on
+     * another thread waits meanwhile. */
+    for (int i = 0; i < r->nargs; i++) {
+        r->args[i] = args[i];
+        iron__tensor_hold(args[i]);
+    }
+}
+
+static void release_tensors(iron_run *r)
+{
+    for (int i = 0; i < r->nargs; i++)
+        iron__tensor_release(r->args[i]);
+}
+
+/* The fields every run starts with; the large arrays are filled as far
+ * as the call needs (a synchronous run lives on the stack). */
+static void run_begin(iron_run *r, iron_jit *j)
+{
+    r->jit = j;
+    r->sp = NULL;
+    r->miss = 0;
+    r->nargs = 0;
+    r->status = IRON_OK;
+    atomic_store_explicit(&r->state, IRON_RUN_NEW, memory_order_relaxed);
+    __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
+}
+
+static inline iron_status prepare(iron_run *r, iron_jit *j,
+                                  const iron_launch_config *config,
+                                  int nparams, const iron_param *params,
+                                  int nscalars, const iron_scalar *scalars,
+                                  int nargs, iron_tensor *const *args)
+{
+    run_begin(r, j);
+    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars,
+                                              r->values);
+    if (s != IRON_OK)
         return s;
-    *out = sp;
+    lookup lk;
+    if ((s = look_up(j, config, nparams, params, nargs, args, 0, r->pv,
+                     &lk)) != IRON_OK)
+        return s;
+    r->dev = lk.dev;
+    r->cols = lk.cols;
+    r->sp = lk.sp;
+    r->miss = !lk.sp;
+    r->digest = lk.digest;
+    r->opts = runopts_of(config);
+    r->ro = &r->opts;
+    if (r->async && r->opts.trace) {
+        /* The caller's string may be gone when the run executes. */
+        if (!(r->trace = iron__strdup(r->opts.trace))) {
+            iron__run_drop(r);
+            return iron__fail(IRON_ENOMEM, "%s: out of memory", j->name);
+        }
+        r->opts.trace = r->trace;
+    }
+    r->nargs = nargs;
+    hold_tensors(r, args);
     return IRON_OK;
 }
 
-IRON_API iron_status iron_jit_launch(iron_jit *j,
-                                     const iron_launch_config *config,
-                                     int nparams, const iron_param *params,
-                                     int nargs, iron_tensor *const *args)
+/* The direct path checks only what can change between calls of one
+ * signature: the tensors' count, types and shapes. */
+static inline iron_status prepare_spec(iron_run *r, jit_spec *sp,
+                                       int nscalars,
+                                       const iron_scalar *scalars, int nargs,
+                                       iron_tensor *const *args)
 {
-    return iron_jit_run(j, config, nparams, params, IRON_NO_SCALARS, nargs,
-                        args);
+    iron_jit *j = sp->jit;
+    run_begin(r, j);
+    if (nargs != j->nargs || (nargs > 0 && !args))
+        return iron__fail(IRON_EARG, "%s: %d tensor arguments given, the "
+                                     "specialization takes %d",
+                          sp->signature, nargs, j->nargs);
+    for (int i = 0; i < nargs; i++) {
+        const iron_tensor *t = args[i];
+        const iron__argsig *a = &sp->args[i];
+        if (!t || !iron__argsig_fits(a, t) || t->dev->drv != sp->dev->drv) {
+            char got[128];
+            return iron__fail(IRON_EARG,
+                              "%s: argument %d ('%s') is %s; this "
+                              "specialization takes the signature above",
+                              sp->signature, i, a->name,
+                              t ? iron_tensor_describe(t, got, sizeof got)
+                                : "NULL");
+        }
+        iron_status s = iron__tensor_check_callable(t, sp->signature, i,
+                                                    a->name);
+        if (s != IRON_OK)
+            return s;
+    }
+    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars,
+                                              r->values);
+    if (s != IRON_OK)
+        return s;
+    /* A handed-out specialization is pinned: no table lock on this
+     * path.  Its run options are its own, read in its turn. */
+    hold(j, sp, 0);
+    r->sp = sp;
+    r->dev = sp->dev;
+    r->cols = sp->cols;
+    r->ro = &sp->run;
+    r->nargs = nargs;
+    hold_tensors(r, args);
+    return IRON_OK;
+}
+
+void iron__run_drop(iron_run *r)
+{
+    if (r->miss)
+        release_params(r->jit, r->pv);
+    r->miss = 0;
+    release_tensors(r);
+    r->nargs = 0;
+    if (r->sp)
+        release(r->sp);
+    r->sp = NULL;
+}
+
+void iron__run_orphan(iron_run *r)
+{
+    if (r->miss)
+        release_params(r->jit, r->pv);
+    r->miss = 0;
+    for (int i = 0; i < r->nargs; i++)
+        atomic_fetch_sub(&r->args[i]->holds, 1);
+    r->nargs = 0;
+    if (r->sp)
+        release(r->sp);
+    r->sp = NULL;
 }
 
 /* Runs a specialization with tensors already checked against it: sync
  * inputs, run on the device, sync outputs.  The caller holds sp and its
- * run lock. */
+ * run lock.  *state: how it ended on the device. */
 static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
                                    const jit_runopts *ro,
                                    const int64_t *values, int nargs,
-                                   iron_tensor *const *args)
+                                   iron_tensor *const *args, int *state)
 {
     iron_status s;
     iron_device *dev = sp->dev;
@@ -417,9 +575,10 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
     if (ro->profile > 0 ||
         (ro->profile == 0 && (ra.trace_path || iron__log_selected(IRON__LOG_EMU))))
         ra.flags |= IRON_RUN_PROFILE;
-    iron_run_state state = IRON_RUN_ERROR;
-    s = iron__drv_run(dev, sp->loaded, &ra, &state);
-    atomic_store_explicit(&j->last_state, (int)state, memory_order_relaxed);
+    enum iron_run_state ended = IRON_RUN_ERROR;
+    s = iron__drv_run(dev, sp->loaded, &ra, &ended);
+    *state = (int)ended;
+    atomic_store_explicit(&j->last_state, (int)ended, memory_order_relaxed);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", sp->signature);
     for (int i = 0; i < nargs; i++)
@@ -431,45 +590,99 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
     return IRON_OK;
 }
 
-/* run_spec_locked in turn: calls of one specialization take turns (its
- * loaded instance is one array).  Releases the caller's hold on sp. */
-static iron_status run_spec(iron_jit *j, jit_spec *sp, const jit_runopts *ro,
-                            const int64_t *values, int nargs,
-                            iron_tensor *const *args)
+static inline iron_status execute(iron_run *r, int *state)
 {
-    /* Held from before the inputs are synced until the outputs are:
-     * iron_tensor_free on another thread waits meanwhile. */
-    for (int i = 0; i < nargs; i++)
-        iron__tensor_hold(args[i]);
-    pthread_mutex_lock(&sp->run_lock);
-    iron_status s = run_spec_locked(j, sp, ro, values, nargs, args);
-    pthread_mutex_unlock(&sp->run_lock);
-    for (int i = 0; i < nargs; i++)
-        iron__tensor_release(args[i]);
-    release(sp);
+    iron_jit *j = r->jit;
+    iron_status s = IRON_OK;
+    *state = IRON_RUN_ERROR;
+    if (r->miss) {
+        s = build_and_insert(j, r->dev, r->cols, r->pv, r->digest, r->args,
+                             0, &r->sp);
+        release_params(j, r->pv);
+        r->miss = 0;
+    }
+    if (s == IRON_OK) {
+        /* Calls of one specialization take turns: its loaded instance
+         * is one array.  The run is on the device once it has its turn. */
+        jit_spec *sp = r->sp;
+        if (!r->has_turn)
+            pthread_mutex_lock(&sp->run_lock);
+        r->has_turn = 0;
+        atomic_store_explicit(&r->state, IRON_RUN_RUNNING,
+                              memory_order_relaxed);
+        s = run_spec_locked(j, sp, r->ro, r->values, r->nargs, r->args,
+                            state);
+        pthread_mutex_unlock(&sp->run_lock);
+        release(sp);
+        r->sp = NULL;
+    }
+    release_tensors(r);
+    r->nargs = 0;
+    r->status = s;
+    if (s == IRON_OK)
+        *state = IRON_RUN_COMPLETED;
     return s;
 }
 
-IRON_API iron_status iron_jit_run(iron_jit *j,
-                                  const iron_launch_config *config,
-                                  int nparams, const iron_param *params,
-                                  int nscalars, const iron_scalar *scalars,
-                                  int nargs, iron_tensor *const *args)
+/* The same for run.c; the synchronous calls below use the static ones,
+ * which the compiler may inline into them. */
+iron_status iron__run_prepare(iron_run *r, iron_jit *j,
+                              const iron_launch_config *config, int nparams,
+                              const iron_param *params, int nscalars,
+                              const iron_scalar *scalars, int nargs,
+                              iron_tensor *const *args)
+{
+    return prepare(r, j, config, nparams, params, nscalars, scalars, nargs,
+                   args);
+}
+
+iron_status iron__run_prepare_spec(iron_run *r, jit_spec *sp, int nscalars,
+                                   const iron_scalar *scalars, int nargs,
+                                   iron_tensor *const *args)
+{
+    return prepare_spec(r, sp, nscalars, scalars, nargs, args);
+}
+
+iron_status iron__run_execute(iron_run *r, int *state)
+{
+    return execute(r, state);
+}
+
+/* The synchronous call is a run started and waited for at once: prepared
+ * on this stack and executed on this thread. */
+IRON_API iron_status iron_jit_launch(iron_jit *j,
+                                     const iron_launch_config *config,
+                                     int nparams, const iron_param *params,
+                                     int nscalars, const iron_scalar *scalars,
+                                     int nargs, iron_tensor *const *args)
 {
     if (!j)
-        return iron__fail(IRON_EINVAL, "iron_jit_run: jit is NULL");
-    __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
-    int64_t values[IRON__JIT_MAX_SCALARS];
-    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
+        return iron__fail(IRON_EINVAL, "iron_jit_launch: jit is NULL");
+    iron_run r;
+    r.async = 0;
+    r.has_turn = 0;
+    iron_status s = prepare(&r, j, config, nparams, params, nscalars,
+                            scalars, nargs, args);
     if (s != IRON_OK)
         return s;
-    jit_spec *sp;
-    s = specialize(j, config, nparams, params, nargs, args, 0, &sp);
+    int state;
+    return iron__public_result(execute(&r, &state));
+}
+
+IRON_API iron_status iron_spec_launch(iron_spec *sp, int nscalars,
+                                      const iron_scalar *scalars, int nargs,
+                                      iron_tensor *const *args)
+{
+    if (!sp)
+        return iron__fail(IRON_EINVAL, "iron_spec_launch: spec is NULL");
+    iron_run r;
+    r.async = 0;
+    r.has_turn = 0;
+    iron_status s = prepare_spec(&r, sp, nscalars, scalars, nargs, args);
     if (s != IRON_OK)
         return s;
-    jit_runopts ro = runopts_of(config);
-    s = run_spec(j, sp, &ro, values, nargs, args);
-    return iron__public_result(s);
+    int state;
+    return iron__public_result(execute(&r, &state));
 }
 
 IRON_API iron_status iron_jit_specialize(iron_jit *j,
@@ -506,48 +719,6 @@ IRON_API iron_status iron_jit_specialize(iron_jit *j,
     release(sp);
     *out = sp;
     return iron__public_result(IRON_OK);
-}
-
-/* The direct path checks only what can change between calls of one
- * signature: the tensors' count, types and shapes. */
-IRON_API iron_status iron_spec_run(iron_spec *sp, int nscalars,
-                                   const iron_scalar *scalars, int nargs,
-                                   iron_tensor *const *args)
-{
-    if (!sp)
-        return iron__fail(IRON_EINVAL, "iron_spec_run: spec is NULL");
-    iron_jit *j = sp->jit;
-    __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
-    if (nargs != j->nargs || (nargs > 0 && !args))
-        return iron__fail(IRON_EARG, "%s: %d tensor arguments given, the "
-                                     "specialization takes %d",
-                          sp->signature, nargs, j->nargs);
-    for (int i = 0; i < nargs; i++) {
-        const iron_tensor *t = args[i];
-        const iron__argsig *a = &sp->args[i];
-        if (!t || !iron__argsig_fits(a, t) || t->dev->drv != sp->dev->drv) {
-            char got[128];
-            return iron__fail(IRON_EARG,
-                              "%s: argument %d ('%s') is %s; this "
-                              "specialization takes the signature above",
-                              sp->signature, i, a->name,
-                              t ? iron_tensor_describe(t, got, sizeof got)
-                                : "NULL");
-        }
-        iron_status s = iron__tensor_check_callable(t, sp->signature, i,
-                                                    a->name);
-        if (s != IRON_OK)
-            return s;
-    }
-    int64_t values[IRON__JIT_MAX_SCALARS];
-    iron_status s = iron__jit_resolve_scalars(j, nscalars, scalars, values);
-    if (s != IRON_OK)
-        return s;
-    /* A handed-out specialization is pinned: no table lock on this
-     * path. */
-    hold(j, sp, 0);
-    s = run_spec(j, sp, &sp->run, values, nargs, args);
-    return iron__public_result(s);
 }
 
 IRON_API const char *iron_spec_signature(const iron_spec *sp)

@@ -85,7 +85,8 @@ static iron_status launch(iron_jit *j, int cols, int nparams,
 {
     iron_launch_config c = { .size = sizeof c, .cols = cols,
                              .timeout_ms = 10000 };
-    return test_keep(iron_jit_launch(j, &c, nparams, params, nargs, args));
+    return test_keep(iron_jit_launch(j, &c, nparams, params, IRON_NO_SCALARS,
+                                     nargs, args));
 }
 
 /* --- transform and transform_binary -------------------------------------- */
@@ -191,7 +192,7 @@ TEST(algo_kernel_parameter_changes_the_operation)
     const iron_kernel_ref *order[] = { add, sub, add };
     for (int r = 0; r < 3; r++) {
         int is_add = order[r] == add;
-        ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_kernel("f",
+        ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f",
                                                                   order[r])),
                                  a, b, c));
         for (int64_t i = 0; i < 2048; i++)
@@ -446,7 +447,7 @@ TEST(algo_jit_create_errors)
     ASSERT_OK(iron_algo_jit_create(IRON_ALGO_REDUCE, NULL, &j));
     iron_tensor *x = test_zeros(IRON_INT32, 16);
     iron_tensor *y = test_zeros(IRON_INT32, 1);
-    ASSERT_STATUS(iron_call(j, x, y), IRON_EPARAM);
+    ASSERT_STATUS(IRON_CALL(j, x, y), IRON_EPARAM);
     ASSERT_MSG("reduce");
     ASSERT_MSG("parameter 'f' (kernel) has no default and was not given");
     iron_tensor_free(x);

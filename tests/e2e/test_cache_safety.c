@@ -142,7 +142,8 @@ static iron_jit_stats do_call(const call *cl)
     int nt = cl->add_constant ? 2 : 3;
     if (cl->save)
         ASSERT_OK(iron_jit_save_artifact(j, NULL, np, p, nt, ts, cl->save));
-    iron_status s = test_keep(iron_jit_launch(j, NULL, np, p, nt, ts));
+    iron_status s = test_keep(iron_jit_launch(j, NULL, np, p, IRON_NO_SCALARS,
+                                              nt, ts));
     if (s != cl->want)
         TEST_FAIL_("%s %s%lld: expected %s, got %s: %s",
                    cl->add_constant ? "add_constant c=" : "vector_op op=",
@@ -608,7 +609,7 @@ static void pinned_call_child(const void *arg)
     iron_tensor *a = test_arange(IRON_INT32, 128);
     iron_tensor *b = test_arange(IRON_INT32, 128);
     iron_tensor *c = test_zeros(IRON_INT32, 128);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "+")), a, b,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "+")), a, b,
                              c));
     for (int i = 0; i < 128; i++)
         ASSERT_EQ(test_at(c, i), 2 * i);
@@ -809,7 +810,7 @@ static void cache_max_child(const void *arg)
     iron_tensor *a = test_arange(IRON_INT32, 64);
     iron_tensor *b = test_arange(IRON_INT32, 64);
     iron_tensor *c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     const iron__cache *cache = iron__kstore_disk_cache(j->kstore);
     ASSERT(cache != NULL);
     ASSERT_EQ(cache->max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
@@ -826,7 +827,7 @@ static void cache_max_child(const void *arg)
     a = test_arange(IRON_INT32, 64);
     b = test_arange(IRON_INT32, 64);
     c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     cache = iron__kstore_disk_cache(j->kstore);
     ASSERT(cache != NULL);
     ASSERT_EQ(cache->max_bytes, 3ull << 20);

@@ -73,7 +73,7 @@ static iron_status run_v(iron_jit *j, int check, int values_from, int verify)
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = 2000, .check = check };
     iron_status s = test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
-                                              IRON_TENSORS(a, b)));
+                                              IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     if (s == IRON_OK && verify)
         for (int i = 0; i < N; i++)
             ASSERT_EQ(test_at(b, i), 2 * (values_from + i));
@@ -222,7 +222,8 @@ TEST(checked_warns_released_unwritten_object)
     iron_jit *j = test_jit(kernel_design, "unwritten", "in a, out b");
     iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1, .check = 1 };
-    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
     ASSERT_CONTAINS(warnings, "worker 'w0' on tile (0,2) released object");
     ASSERT_CONTAINS(warnings, "of fifo 'out' (producer) without writing it "
                               "(iteration 1");

@@ -57,7 +57,7 @@ TEST(e2e_core_static_state_is_per_worker_and_persists)
     ASSERT_OK(iron_tensor_zeros(&x, IRON_INT32, IRON_SHAPE(n)));
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(n)));
     for (int call = 0; call < 2; call++) {
-        ASSERT_OK(iron_call(j, a, b, x, y));
+        ASSERT_OK(IRON_CALL(j, a, b, x, y));
         const int32_t *px = iron_tensor_data(x), *py = iron_tensor_data(y);
         for (int64_t i = 0; i < n; i++) {
             int32_t seen = (int32_t)(call * (n / TILE) + i / TILE);

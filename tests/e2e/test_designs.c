@@ -87,7 +87,7 @@ static void run_passthrough(int64_t n, int64_t obj, uint64_t seed)
     iron_jit *j = make_jit(passthrough_design, &passthrough_options);
     iron_tensor *in = randint_1d(IRON_UINT8, n, 0, 256, seed);
     iron_tensor *out = zeros_1d(IRON_UINT8, n);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_int("obj", obj)), in,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("obj", obj)), in,
                              out));
     const uint8_t *a = iron_tensor_data(in), *b = iron_tensor_data(out);
     for (int64_t i = 0; i < n; i++)
@@ -125,7 +125,7 @@ TEST(e2e_passthrough_shapes_revisited)
         int64_t n = sizes[k];
         iron_tensor *in = randint_1d(IRON_UINT8, n, 0, 256, (uint64_t)k);
         iron_tensor *out = zeros_1d(IRON_UINT8, n);
-        ASSERT_OK(iron_call(j, in, out));
+        ASSERT_OK(IRON_CALL(j, in, out));
         ASSERT_EQ(memcmp(iron_tensor_data(in), iron_tensor_data(out),
                          (size_t)n),
                   0);
@@ -153,12 +153,12 @@ static void check_vector_op(iron_jit *j, int64_t n, const char *op,
     iron_tensor *b = randint_1d(IRON_INT32, n, -r, r, 12);
     iron_tensor *c = zeros_1d(IRON_INT32, n);
     if (use_params)
-        ASSERT_OK(iron_call_with(j,
+        ASSERT_OK(IRON_CALL_WITH(j,
                                  IRON_PARAMS(iron_param_str("op", op),
                                              iron_param_int("tile", tile)),
                                  a, b, c));
     else
-        ASSERT_OK(iron_call(j, a, b, c));
+        ASSERT_OK(IRON_CALL(j, a, b, c));
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
     const int32_t *z = iron_tensor_data(c);
     for (int64_t i = 0; i < n; i++) {
@@ -239,7 +239,7 @@ TEST(e2e_cache_same_call_twice)
     iron_tensor *b = randint_1d(IRON_INT32, 1024, -5, 5, 2);
     iron_tensor *c = zeros_1d(IRON_INT32, 1024);
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 0 };
-    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                               IRON_TENSORS(a, b, c)));
     st = test_stats(j);
     ASSERT_EQ(st.calls, 4);
@@ -323,10 +323,10 @@ TEST(e2e_param_string_copied)
     iron_tensor *a = randint_1d(IRON_INT32, 256, -50, 50, 3);
     iron_tensor *b = randint_1d(IRON_INT32, 256, -50, 50, 4);
     iron_tensor *c = zeros_1d(IRON_INT32, 256);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", op)), a, b,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", op)), a, b,
                              c));
     op[0] = '+';
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", op)), a, b,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", op)), a, b,
                              c));
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b),
                   *z = iron_tensor_data(c);
@@ -383,7 +383,7 @@ static void check_bump(iron_jit *j, int64_t n, int first_count)
 {
     iron_tensor *a = randint_1d(IRON_INT32, n, -1000, 1000, 5);
     iron_tensor *b = zeros_1d(IRON_INT32, n);
-    ASSERT_OK(iron_call(j, a, b));
+    ASSERT_OK(IRON_CALL(j, a, b));
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
     for (int64_t i = 0; i < n; i++)
         if (y[i] != x[i] + first_count + (int32_t)(i / OBJ))
@@ -468,7 +468,8 @@ static void probe_call(iron_jit *j, const iron_launch_config *cfg)
 {
     iron_tensor *a = randint_1d(IRON_INT32, 128, -9, 9, 21);
     iron_tensor *b = zeros_1d(IRON_INT32, 128);
-    ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
     ASSERT_EQ(memcmp(iron_tensor_data(a), iron_tensor_data(b), 128 * 4), 0);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -613,7 +614,7 @@ static void check_parallel(iron_jit *j, probe *pr, int cols, int per_col,
     pr->cols = -1;
     ASSERT_OK(iron_jit_launch(j, &cfg,
                               IRON_PARAMS(iron_param_int("per_col", per_col)),
-                              IRON_TENSORS(a, b)));
+                              IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     if (pr->cols != -1)  /* the design ran: it saw the granted columns */
         ASSERT_EQ(pr->cols, cols);
     int64_t nw = (int64_t)cols * per_col, chunk = n / nw;
@@ -690,7 +691,8 @@ static void check_chain2(iron_jit *j, const iron_launch_config *cfg,
 {
     iron_tensor *a = randint_1d(IRON_INT32, n, -100000, 100000, 41);
     iron_tensor *b = zeros_1d(IRON_INT32, n);
-    ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
     for (int64_t i = 0; i < n; i++)
         if (y[i] != (x[i] + 1) * 2)
@@ -771,7 +773,7 @@ TEST(e2e_pipeline_across_columns)
         iron_launch_config cfg = { .size = sizeof cfg, .cols = cols[t] };
         ASSERT_OK(iron_jit_launch(
             j, &cfg, IRON_PARAMS(iron_param_int("stages", stages[t])),
-            IRON_TENSORS(a, b)));
+            IRON_NO_SCALARS, IRON_TENSORS(a, b)));
         const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
         for (int i = 0; i < 512; i++)
             ASSERT_EQ(y[i], x[i] + stages[t]);
@@ -829,7 +831,7 @@ TEST(e2e_broadcast_two_consumers)
         iron_tensor *y = zeros_1d(IRON_INT32, n);
         iron_tensor *z = zeros_1d(IRON_INT32, n);
         iron_launch_config cfg = { .size = sizeof cfg, .cols = cols[t] };
-        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(x, y, z)));
         const int32_t *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
                       *zv = iron_tensor_data(z);
@@ -880,7 +882,7 @@ static void run_tap_case(tap_case *tc, iron_tensor *in, iron_tensor *out)
         .user = tc,
     };
     iron_jit *j = make_jit(tap_design, &o);
-    ASSERT_OK(iron_call(j, in, out));
+    ASSERT_OK(IRON_CALL(j, in, out));
     iron_jit_free(j);
 }
 
@@ -1126,10 +1128,10 @@ static void check_saxpy_f32(iron_jit *j, double a, int give)
     iron_tensor *y = rand_1d(IRON_FLOAT32, n, 72);
     iron_tensor *z = zeros_1d(IRON_FLOAT32, n);
     if (give)
-        ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_float("a", a)), x,
+        ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_float("a", a)), x,
                                  y, z));
     else
-        ASSERT_OK(iron_call(j, x, y, z));
+        ASSERT_OK(IRON_CALL(j, x, y, z));
     const float *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
                 *zv = iron_tensor_data(z);
     const float af = (float)a;
@@ -1162,7 +1164,7 @@ TEST(e2e_saxpy_float64)
     iron_tensor *x = rand_1d(IRON_FLOAT64, n, 73);
     iron_tensor *y = rand_1d(IRON_FLOAT64, n, 74);
     iron_tensor *z = zeros_1d(IRON_FLOAT64, n);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_float("a", 0.1)), x,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_float("a", 0.1)), x,
                              y, z));
     const double *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
                  *zv = iron_tensor_data(z);
@@ -1181,7 +1183,7 @@ static void check_saxpy_bf16(iron_jit *j, double a, int64_t n)
     iron_tensor *x = rand_1d(IRON_BFLOAT16, n, 81);
     iron_tensor *y = rand_1d(IRON_BFLOAT16, n, 82);
     iron_tensor *z = zeros_1d(IRON_BFLOAT16, n);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_float("a", a)), x, y,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_float("a", a)), x, y,
                              z));
     const iron_bf16 *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
                     *zv = iron_tensor_data(z);
@@ -1280,7 +1282,7 @@ static void check_add_const(iron_jit *j, iron_dtype dt, int64_t c,
     const int64_t n = 256;
     iron_tensor *a = randint_1d(dt, n, lo, hi, 91);
     iron_tensor *b = zeros_1d(dt, n);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_int("c", c)), a, b));
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("c", c)), a, b));
     for (int64_t i = 0; i < n; i++) {
         const uint8_t *xa = iron_tensor_data(a), *xb = iron_tensor_data(b);
         int64_t x = 0, y = 0;
@@ -1344,7 +1346,7 @@ TEST(e2e_interleaved_jits)
         iron_tensor *in = randint_1d(IRON_UINT8, 1024, 0, 256,
                                      (uint64_t)round);
         iron_tensor *out = zeros_1d(IRON_UINT8, 1024);
-        ASSERT_OK(iron_call(pt, in, out));
+        ASSERT_OK(IRON_CALL(pt, in, out));
         ASSERT_EQ(memcmp(iron_tensor_data(in), iron_tensor_data(out), 1024),
                   0);
         iron_tensor_free(in);
@@ -1389,7 +1391,7 @@ TEST(e2e_warm_calls_keep_fifo_positions)
         iron_tensor *a = randint_1d(IRON_INT32, 5 * OBJ, -99, 99,
                                     (uint64_t)k);
         iron_tensor *b = zeros_1d(IRON_INT32, 5 * OBJ);
-        ASSERT_OK(iron_call(j, a, b));
+        ASSERT_OK(IRON_CALL(j, a, b));
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
         const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
         for (int i = 0; i < 5 * OBJ; i++)
@@ -1435,8 +1437,8 @@ TEST(e2e_inout_in_place)
     iron_jit *j = make_jit(inplace_design, &o);
     iron_tensor *x = NULL;
     ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), -100, 1));
-    ASSERT_OK(iron_call(j, x));
-    ASSERT_OK(iron_call(j, x));
+    ASSERT_OK(IRON_CALL(j, x));
+    ASSERT_OK(IRON_CALL(j, x));
     const int32_t *v = iron_tensor_data(x);
     for (int i = 0; i < 256; i++)
         ASSERT_EQ(v[i], -100 + i + 10);
@@ -1480,7 +1482,7 @@ TEST(e2e_several_ops_on_one_fifo)
         iron_tensor *a = randint_1d(IRON_INT32, 128, -500, 500,
                                     (uint64_t)round);
         iron_tensor *b = zeros_1d(IRON_INT32, 128);
-        ASSERT_OK(iron_call(j, a, b));
+        ASSERT_OK(IRON_CALL(j, a, b));
         const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
         for (int i = 0; i < 128; i++)
             ASSERT_EQ(y[i], x[(i + 64) % 128]);
@@ -1566,21 +1568,21 @@ TEST(e2e_bool_dtype_float_params)
     iron_tensor *b16 = zeros_1d(IRON_INT16, 64);
     iron_tensor *bf = zeros_1d(IRON_FLOAT32, 64);
 
-    ASSERT_OK(iron_call(j, a, b32));
+    ASSERT_OK(IRON_CALL(j, a, b32));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(((const int32_t *)iron_tensor_data(b32))[i], i - 32);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_bool("relu", 1)), a,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_bool("relu", 1)), a,
                              b32));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(((const int32_t *)iron_tensor_data(b32))[i],
                   i < 32 ? 0 : i - 32);
-    ASSERT_OK(iron_call_with(j,
+    ASSERT_OK(IRON_CALL_WITH(j,
                              IRON_PARAMS(iron_param_dtype("OT", IRON_INT16),
                                          iron_param_float("scale", 3)),
                              a, b16));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(((const int16_t *)iron_tensor_data(b16))[i], 3 * (i - 32));
-    ASSERT_OK(iron_call_with(j,
+    ASSERT_OK(IRON_CALL_WITH(j,
                              IRON_PARAMS(iron_param_dtype("OT", IRON_FLOAT32),
                                          iron_param_bool("relu", 7),
                                          iron_param_float("scale", 0.5)),
@@ -1589,7 +1591,7 @@ TEST(e2e_bool_dtype_float_params)
         ASSERT_DBL_NEAR(((const float *)iron_tensor_data(bf))[i],
                         i < 32 ? 0.0 : (i - 32) * 0.5, 0);
     /* relu=7 is relu=true: the same specialization. */
-    ASSERT_OK(iron_call_with(j,
+    ASSERT_OK(IRON_CALL_WITH(j,
                              IRON_PARAMS(iron_param_dtype("OT", IRON_FLOAT32),
                                          iron_param_bool("relu", 1),
                                          iron_param_float("scale", 0.5)),
@@ -1598,7 +1600,7 @@ TEST(e2e_bool_dtype_float_params)
     ASSERT_EQ(st.builds, 4);
     ASSERT_EQ(st.memory_hits, 1);
     /* The design's own check: OT must match the output's dtype. */
-    iron_status s = iron_call_with(
+    iron_status s = IRON_CALL_WITH(
         j, IRON_PARAMS(iron_param_dtype("OT", IRON_FLOAT32)), a, b16);
     ASSERT_EQ(s, IRON_EDTYPE);
     ASSERT_CONTAINS(iron_last_error(), "OT=float32 but the output is int16");
@@ -1671,7 +1673,7 @@ TEST(e2e_broadcast_between_workers)
         iron_tensor *y = zeros_1d(IRON_INT32, 512);
         iron_tensor *z = zeros_1d(IRON_INT32, 512);
         iron_launch_config cfg = { .size = sizeof cfg, .cols = cols[t] };
-        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(x, y, z)));
         const int32_t *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
                       *zv = iron_tensor_data(z);
@@ -1718,7 +1720,7 @@ TEST(e2e_generator_worker_persists)
     iron_jit *j = make_jit(generator_design, &o);
     iron_tensor *t = zeros_1d(IRON_INT32, 64);
     for (int call = 0; call < 3; call++) {
-        ASSERT_OK(iron_call(j, t));
+        ASSERT_OK(IRON_CALL(j, t));
         const int32_t *v = iron_tensor_data(t);
         for (int i = 0; i < 64; i++)
             ASSERT_EQ(v[i], call * 64 + i);
@@ -1757,7 +1759,7 @@ TEST(e2e_thread_counts_agree)
         iron_tensor *x = randint_1d(IRON_INT32, 256, -99, 99, 7);
         iron_tensor *y = zeros_1d(IRON_INT32, 256);
         iron_tensor *z = zeros_1d(IRON_INT32, 256);
-        ASSERT_OK(iron_call(wb, x, y, z));
+        ASSERT_OK(IRON_CALL(wb, x, y, z));
         const int32_t *xv = iron_tensor_data(x), *yv = iron_tensor_data(y),
                       *zv = iron_tensor_data(z);
         for (int i = 0; i < 256; i++) {

@@ -296,7 +296,7 @@ static void child_call(iron_jit *j, const job *jb, int i, result *r)
         if (r->save_status != IRON_OK)
             copy_error(r->error, sizeof r->error);
     }
-    cr->status = iron_jit_launch(j, NULL, np, p, nt, ts);
+    cr->status = iron_jit_launch(j, NULL, np, p, IRON_NO_SCALARS, nt, ts);
     if (cr->status != IRON_OK) {
         copy_error(cr->error, sizeof cr->error);
     } else {

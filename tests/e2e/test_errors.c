@@ -218,13 +218,13 @@ TEST(err_params_spec_duplicate)
 TEST(err_param_unknown_suggests)
 {
     vcall v = vcall_new(64);
-    ASSERT_STATUS(iron_call_with(v.j, IRON_PARAMS(iron_param_int("tlie", 32)),
+    ASSERT_STATUS(IRON_CALL_WITH(v.j, IRON_PARAMS(iron_param_int("tlie", 32)),
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
     ASSERT_MSG("vector_op");
     ASSERT_MSG("unknown parameter 'tlie' (did you mean 'tile'?)");
     ASSERT_MSG("declared: tile: int, op: str");
-    ASSERT_STATUS(iron_call_with(v.j,
+    ASSERT_STATUS(IRON_CALL_WITH(v.j,
                                  IRON_PARAMS(iron_param_str("zzzzzz", "+")),
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
@@ -237,21 +237,21 @@ TEST(err_param_unknown_suggests)
 TEST(err_param_wrong_type)
 {
     vcall v = vcall_new(64);
-    ASSERT_STATUS(iron_call_with(v.j,
+    ASSERT_STATUS(IRON_CALL_WITH(v.j,
                                  IRON_PARAMS(iron_param_str("tile", "16")),
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
     ASSERT_MSG("parameter 'tile' is declared int, got a str value");
-    ASSERT_STATUS(iron_call_with(v.j, IRON_PARAMS(iron_param_int("op", 1)),
+    ASSERT_STATUS(IRON_CALL_WITH(v.j, IRON_PARAMS(iron_param_int("op", 1)),
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
     ASSERT_MSG("parameter 'op' is declared str, got a int value");
-    ASSERT_STATUS(iron_call_with(v.j,
+    ASSERT_STATUS(IRON_CALL_WITH(v.j,
                                  IRON_PARAMS(iron_param_str("op", NULL)),
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
     ASSERT_MSG("parameter 'op' (str) is NULL");
-    ASSERT_STATUS(iron_call_with(v.j,
+    ASSERT_STATUS(IRON_CALL_WITH(v.j,
                                  IRON_PARAMS(iron_param_int(NULL, 1)),
                                  v.a, v.b, v.c),
                   IRON_EPARAM);
@@ -277,16 +277,16 @@ TEST(err_param_missing_no_default)
     };
     ASSERT_OK(iron_jit_create(&j, needs_n_design, &o));
     iron_tensor *a = test_zeros(IRON_INT32, 16);
-    ASSERT_STATUS(iron_call(j, a), IRON_EPARAM);
+    ASSERT_STATUS(IRON_CALL(j, a), IRON_EPARAM);
     ASSERT_MSG("needs_n: parameter 'n' (int) has no default and was not "
                "given");
     ASSERT_MSG("declared: tile: int, n: int, scale: float");
     /* Given, the design function runs (and fails on its own terms). */
-    ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_int("n", 3)), a),
+    ASSERT_STATUS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("n", 3)), a),
                   IRON_ENOTSUP);
     /* Bound, too. */
     ASSERT_OK(iron_jit_bind(j, IRON_PARAMS(iron_param_int("n", 4))));
-    ASSERT_STATUS(iron_call(j, a), IRON_ENOTSUP);
+    ASSERT_STATUS(IRON_CALL(j, a), IRON_ENOTSUP);
     ASSERT_EQ(test_stats(j).specializations, 0);
     ASSERT_EQ(test_stats(j).design_runs, 2);
     iron_tensor_free(a);
@@ -296,7 +296,7 @@ TEST(err_param_missing_no_default)
 TEST(err_param_given_twice)
 {
     vcall v = vcall_new(64);
-    ASSERT_STATUS(iron_call_with(v.j,
+    ASSERT_STATUS(IRON_CALL_WITH(v.j,
                                  IRON_PARAMS(iron_param_int("tile", 16),
                                              iron_param_str("op", "+"),
                                              iron_param_int("tile", 32)),
@@ -324,7 +324,7 @@ TEST(err_bind_checked_like_calls)
         a[i] = i;
         b[i] = 1000;
     }
-    ASSERT_OK(iron_call(v.j, v.a, v.b, v.c));
+    ASSERT_OK(IRON_CALL(v.j, v.a, v.b, v.c));
     const int32_t *c = iron_tensor_data(v.c);
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(c[i], i + 1000);
@@ -340,7 +340,7 @@ TEST(err_bind_checked_like_calls)
 TEST(err_launch_null_jit)
 {
     iron_tensor *a = test_zeros(IRON_INT32, 16);
-    ASSERT_FAILS(iron_call(NULL, a), IRON_EINVAL, "jit is NULL");
+    ASSERT_FAILS(IRON_CALL(NULL, a), IRON_EINVAL, "jit is NULL");
     iron_jit_stats st = { .size = sizeof st };
     ASSERT_FAILS(iron_jit_get_stats(NULL, &st), IRON_EINVAL, "jit is NULL");
     ASSERT_EQ(iron_jit_last_state(NULL), IRON_RUN_ERROR);
@@ -351,17 +351,19 @@ TEST(err_launch_null_jit)
 TEST(err_wrong_tensor_count)
 {
     vcall v = vcall_new(64);
-    ASSERT_STATUS(iron_call(v.j, v.a, v.b), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b), IRON_EARG);
     ASSERT_MSG("vector_op: 2 tensor arguments given, expected 3 (in a, in b, "
                "out c)");
-    ASSERT_STATUS(iron_call(v.j, v.a), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a), IRON_EARG);
     ASSERT_MSG("1 tensor argument given, expected 3");
-    ASSERT_STATUS(iron_call(v.j, v.a, v.b, v.c, v.c), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, v.c, v.c), IRON_EARG);
     ASSERT_MSG("4 tensor arguments given");
-    ASSERT_STATUS(iron_jit_launch(v.j, NULL, IRON_NO_PARAMS, 0, NULL),
+    ASSERT_STATUS(iron_jit_launch(v.j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                  0, NULL),
                   IRON_EARG);
     ASSERT_MSG("0 tensor arguments given");
-    ASSERT_STATUS(iron_jit_launch(v.j, NULL, IRON_NO_PARAMS, 3, NULL),
+    ASSERT_STATUS(iron_jit_launch(v.j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                  3, NULL),
                   IRON_EARG);
     ASSERT_MSG("3 tensor arguments announced but the argument array is "
                "NULL");
@@ -374,9 +376,9 @@ TEST(err_wrong_tensor_count)
 TEST(err_null_tensor)
 {
     vcall v = vcall_new(64);
-    ASSERT_STATUS(iron_call(v.j, v.a, NULL, v.c), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a, NULL, v.c), IRON_EARG);
     ASSERT_MSG("vector_op: argument 1 ('b') is NULL");
-    ASSERT_STATUS(iron_call(v.j, NULL, v.b, v.c), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, NULL, v.b, v.c), IRON_EARG);
     ASSERT_MSG("argument 0 ('a') is NULL");
     vcall_free(&v);
 }
@@ -385,10 +387,10 @@ TEST(err_dtype_mismatch)
 {
     vcall v = vcall_new(64);
     iron_tensor *f = test_zeros(IRON_FLOAT32, 64);
-    ASSERT_STATUS(iron_call(v.j, f, v.b, v.c), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, f, v.b, v.c), IRON_EARG);
     ASSERT_MSG("argument 0 ('a'): expected int32[N], got float32[64]");
     ASSERT_MSG("compile-time: tile=16, op='+'");
-    ASSERT_STATUS(iron_call_with(v.j, IRON_PARAMS(iron_param_str("op", "-")),
+    ASSERT_STATUS(IRON_CALL_WITH(v.j, IRON_PARAMS(iron_param_str("op", "-")),
                                  v.a, f, v.c),
                   IRON_EARG);
     ASSERT_MSG("argument 1 ('b'): expected int32[64], got float32[64]");
@@ -402,12 +404,12 @@ TEST(err_shape_mismatch_bound_by_other_arg)
 {
     vcall v = vcall_new(64);
     iron_tensor *s = test_zeros(IRON_INT32, 32);
-    ASSERT_STATUS(iron_call(v.j, v.a, s, v.c), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a, s, v.c), IRON_EARG);
     ASSERT_MSG("argument 1 ('b'): expected int32[64], got int32[32]");
     ASSERT_MSG("N bound by argument 0 ('a')");
     iron_tensor *m = NULL;
     ASSERT_OK(iron_tensor_zeros(&m, IRON_INT32, IRON_SHAPE(8, 8)));
-    ASSERT_STATUS(iron_call(v.j, v.a, v.b, m), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, m), IRON_EARG);
     ASSERT_MSG("argument 2 ('c'): expected int32[64], got int32[8, 8]");
     iron_tensor_free(m);
     iron_tensor_free(s);
@@ -424,7 +426,7 @@ TEST(err_shape_mismatch_within_one_arg)
     ASSERT_OK(iron_jit_create(&j, needs_n_design, &o));
     iron_tensor *a = NULL;
     ASSERT_OK(iron_tensor_zeros(&a, IRON_INT16, IRON_SHAPE(3, 4)));
-    ASSERT_STATUS(iron_call(j, a, a), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(j, a, a), IRON_EARG);
     ASSERT_MSG("square: argument 0 ('a'): expected int16[3, 3], got "
                "int16[3, 4]");
     /* Nothing about other arguments, and balanced parentheses. */
@@ -443,10 +445,10 @@ TEST(err_shape_mismatch_within_one_arg)
 TEST(err_same_tensor_in_and_out)
 {
     vcall v = vcall_new(64);
-    ASSERT_STATUS(iron_call(v.j, v.a, v.b, v.a), IRON_EARG);
+    ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, v.a), IRON_EARG);
     ASSERT_MSG("argument 2 ('c') is the same tensor as argument 0 ('a')");
     /* The same tensor for two inputs is fine. */
-    ASSERT_OK(iron_call(v.j, v.a, v.a, v.c));
+    ASSERT_OK(IRON_CALL(v.j, v.a, v.a, v.c));
     vcall_free(&v);
 }
 
@@ -460,7 +462,7 @@ TEST(err_scoped_unknown_device)
     iron_status pushed = IRON_OK;
     IRON_WITH_DEVICE("npu9")
     {
-        ASSERT_STATUS(iron_call(v.j, v.a, v.b, v.c), IRON_EDEVICE);
+        ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, v.c), IRON_EDEVICE);
         iron_device *dev = (iron_device *)(uintptr_t)1;
         pushed = iron_current_device(&dev);
         ASSERT(dev == NULL);
@@ -471,16 +473,16 @@ TEST(err_scoped_unknown_device)
     ASSERT_MSG("npu1_1col");   /* the known devices are listed */
     ASSERT_EQ(test_stats(v.j).design_runs, 0);
     /* The scope is closed: calls run on the default device again. */
-    ASSERT_OK(iron_call(v.j, v.a, v.b, v.c));
+    ASSERT_OK(IRON_CALL(v.j, v.a, v.b, v.c));
     /* A bad inner scope is not rescued by a good outer one. */
     IRON_WITH_DEVICE("npu1")
     {
         IRON_WITH_DEVICE("npu9_9col")
         {
-            ASSERT_STATUS(iron_call(v.j, v.a, v.b, v.c), IRON_EDEVICE);
+            ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, v.c), IRON_EDEVICE);
             ASSERT_MSG("npu9_9col");
         }
-        ASSERT_OK(iron_call(v.j, v.a, v.b, v.c));
+        ASSERT_OK(IRON_CALL(v.j, v.a, v.b, v.c));
     }
     vcall_free(&v);
 }
@@ -492,19 +494,19 @@ TEST(err_launch_cols_exceed_device)
     IRON_WITH_DEVICE("npu1")
     {
         ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS,
-                                      IRON_TENSORS(v.a, v.b, v.c)),
+                                      IRON_NO_SCALARS, IRON_TENSORS(v.a, v.b, v.c)),
                       IRON_ERESOURCE);
     }
     ASSERT_MSG("vector_op");
     ASSERT_MSG("5 columns");
     ASSERT_MSG("device 'npu1' has 4");
     cfg.cols = 9;
-    ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(v.a, v.b, v.c)),
                   IRON_ERESOURCE);
     ASSERT_MSG("9 columns; device 'npu2' has 8");
     cfg.cols = -1;
-    ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(v.a, v.b, v.c)),
                   IRON_ERESOURCE);
     ASSERT_MSG("-1");
@@ -516,7 +518,7 @@ TEST(err_launch_config_size)
 {
     vcall v = vcall_new(64);
     iron_launch_config cfg = { .size = 4, .cols = 1 };
-    ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(v.a, v.b, v.c)),
                   IRON_EINVAL);
     ASSERT_MSG("launch config size is 4");
@@ -795,7 +797,7 @@ static iron_status run_case_cfg(int which, int64_t n_in, int64_t n_out,
     iron_tensor *a = test_zeros(IRON_INT32, n_in);
     iron_tensor *b = test_zeros(IRON_INT32, n_out);
     iron_status s = test_keep(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
-                                         IRON_TENSORS(a, b)));
+                                         IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     iron_jit_stats st = test_stats(j);
     if (s != IRON_OK && s != IRON_EDEADLOCK && st.specializations != 0)
         TEST_FAIL_("case %d failed (%s) but left %llu specializations",
@@ -1068,7 +1070,7 @@ static iron_status run_chain(int workers, int cols)
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
     iron_status s = test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
-                                         IRON_TENSORS(a, b)));
+                                         IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     if (s == IRON_OK) {
         const int32_t *y = iron_tensor_data(b);
         for (int i = 0; i < 64; i++)
@@ -1131,7 +1133,7 @@ TEST(err_compute_tile_memory_overflow)
     iron_tensor *a = test_zeros(IRON_INT32, 8192);
     iron_tensor *b = test_zeros(IRON_INT32, 8192);
     /* 16 KiB objects: 4 buffers = 64 KiB, plus the 1 KiB stack. */
-    ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_int("words", 4096)),
+    ASSERT_STATUS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("words", 4096)),
                                  a, b),
                   IRON_ERESOURCE);
     ASSERT_MSG("compute tile (0,2)");
@@ -1146,7 +1148,7 @@ TEST(err_compute_tile_memory_overflow)
     iron_tensor_free(b);
     a = test_zeros(IRON_INT32, 2 * 4032);
     b = test_zeros(IRON_INT32, 2 * 4032);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_int("words", 4032)),
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("words", 4032)),
                              a, b));
     ASSERT_EQ(test_stats(j).specializations, 1);
     iron_tensor_free(a);
@@ -1157,7 +1159,7 @@ TEST(err_compute_tile_memory_overflow)
     ASSERT_OK(iron_jit_create(&j, passthrough_design, &passthrough_options));
     a = test_zeros(IRON_UINT8, 65536);
     b = test_zeros(IRON_UINT8, 65536);
-    ASSERT_STATUS(iron_call(j, a, b), IRON_ERESOURCE);
+    ASSERT_STATUS(IRON_CALL(j, a, b), IRON_ERESOURCE);
     ASSERT_MSG("passthrough (input: uint8[65536]");
     ASSERT_MSG("data memory");
     iron_tensor_free(a);
@@ -1204,7 +1206,8 @@ TEST(err_too_many_shim_channels)
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(96), 5, 3));
     iron_launch_config one = { .size = sizeof one, .cols = 1 };
-    ASSERT_STATUS(iron_jit_launch(j, &one, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_STATUS(iron_jit_launch(j, &one, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                  IRON_TENSORS(a, b)),
                   IRON_ERESOURCE);
     ASSERT_MSG("shim DMA");
     ASSERT_MSG("fifo 'in2' needs an MM2S");
@@ -1212,7 +1215,8 @@ TEST(err_too_many_shim_channels)
     ASSERT_EQ(test_stats(j).specializations, 0);
     /* Two columns have four MM2S channels: it fits and runs. */
     iron_launch_config two = { .size = sizeof two, .cols = 2 };
-    ASSERT_OK(iron_jit_launch(j, &two, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    ASSERT_OK(iron_jit_launch(j, &two, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
     for (int i = 0; i < 96; i++)
         ASSERT_EQ(y[i], x[i] + 1);
@@ -1278,7 +1282,7 @@ TEST(err_failed_build_caches_nothing)
     ASSERT_OK(iron_jit_create(&j, op_design, &o));
     iron_tensor *a = NULL, *c = test_zeros(IRON_INT32, 64);
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
-    ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "@")), a,
+    ASSERT_STATUS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "@")), a,
                                  c),
                   IRON_ECOMPILE);
     ASSERT_MSG("opjit (a: int32[64], c: int32[64]; op='@'");
@@ -1288,12 +1292,12 @@ TEST(err_failed_build_caches_nothing)
     ASSERT_EQ(st.design_runs, 1);
     ASSERT_EQ(st.kernel_compiles, 0);  /* counts kernels built, not attempts */
     /* The same bad value again: built again (not cached), fails again. */
-    ASSERT_STATUS(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "@")), a,
+    ASSERT_STATUS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "@")), a,
                                  c),
                   IRON_ECOMPILE);
     ASSERT_EQ(test_stats(j).design_runs, 2);
     ASSERT_EQ(test_stats(j).memory_hits, 0);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "*")), a, c));
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "*")), a, c));
     const int32_t *y = iron_tensor_data(c);
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(y[i], i * 3);
@@ -1326,7 +1330,7 @@ TEST(err_deadlock_drain_expects_more)
     iron_tensor *a = test_zeros(IRON_INT32, 64);
     iron_tensor *b = test_zeros(IRON_INT32, 128);
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
-    ASSERT_STATUS(iron_call(j, a, b), IRON_EDEADLOCK);
+    ASSERT_STATUS(IRON_CALL(j, a, b), IRON_EDEADLOCK);
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     ASSERT_MSG("stuck (a: int32[64], b: int32[128]");
     ASSERT_MSG("1 awaited drain");
@@ -1336,7 +1340,7 @@ TEST(err_deadlock_drain_expects_more)
     /* The specialization itself is fine and cached; calling it again
      * resets the array and reports the same stall. */
     ASSERT_EQ(test_stats(j).specializations, 1);
-    ASSERT_STATUS(iron_call(j, a, b), IRON_EDEADLOCK);
+    ASSERT_STATUS(IRON_CALL(j, a, b), IRON_EDEADLOCK);
     ASSERT_MSG("64 of 128 elements moved");
     ASSERT_EQ(test_stats(j).builds, 1);
     /* The same jit with a shape that matches runs fine. */
@@ -1344,7 +1348,7 @@ TEST(err_deadlock_drain_expects_more)
     for (int i = 0; i < 64; i++)
         x[i] = 3 * i;
     iron_tensor *c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_call(j, a, c));
+    ASSERT_OK(IRON_CALL(j, a, c));
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
     ASSERT_EQ(memcmp(iron_tensor_data(a), iron_tensor_data(c), 64 * 4), 0);
     iron_tensor_free(a);
@@ -1366,7 +1370,7 @@ TEST(err_deadlock_then_other_jit_works)
         a[i] = i;
         b[i] = -2 * i;
     }
-    ASSERT_OK(iron_call(v.j, v.a, v.b, v.c));
+    ASSERT_OK(IRON_CALL(v.j, v.a, v.b, v.c));
     ASSERT_EQ(iron_jit_last_state(v.j), IRON_RUN_COMPLETED);
     const int32_t *c = iron_tensor_data(v.c);
     for (int i = 0; i < 1024; i++)
@@ -1393,9 +1397,9 @@ TEST(err_deadlock_recovery_sequence)
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 1, 2));
     iron_tensor *c = test_zeros(IRON_INT32, 64);
     for (int round = 0; round < 3; round++) {
-        ASSERT_STATUS(iron_call(stuck, a, b), IRON_EDEADLOCK);
+        ASSERT_STATUS(IRON_CALL(stuck, a, b), IRON_EDEADLOCK);
         ASSERT_EQ(iron_jit_last_state(stuck), IRON_RUN_ERROR);
-        ASSERT_OK(iron_call(good, a, a, c));
+        ASSERT_OK(IRON_CALL(good, a, a, c));
         ASSERT_EQ(iron_jit_last_state(good), IRON_RUN_COMPLETED);
         const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(c);
         for (int i = 0; i < 64; i++)
@@ -1464,7 +1468,7 @@ TEST_TIMEOUT(err_free_running_workers_do_not_block_a_call, 20)
     iron_tensor *b = test_zeros(IRON_INT32, 64);
     iron_launch_config cfg = { .size = sizeof cfg, .timeout_ms = 2000 };
     for (int call = 0; call < 3; call++) {
-        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b)));
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
         for (int i = 0; i < 64; i++)
@@ -1525,7 +1529,7 @@ static void alloc_fail_first_call(iron_design_fn fn,
     int ok = 0;
     for (n = 1; n < 5000 && !ok; n++) {
         iron__alloc_fail_at(n);
-        iron_status s = iron_jit_launch(j, cfg, np, p, nt, t);
+        iron_status s = iron_jit_launch(j, cfg, np, p, IRON_NO_SCALARS, nt, t);
         iron__alloc_fail_at(0);
         if (s == IRON_OK) {
             ok = 1;
@@ -1549,13 +1553,13 @@ static void alloc_fail_first_call(iron_design_fn fn,
     /* Warm calls under the same injection: success or clean ENOMEM. */
     for (n = 1; n < 50; n++) {
         iron__alloc_fail_at(n);
-        iron_status s = iron_jit_launch(j, cfg, np, p, nt, t);
+        iron_status s = iron_jit_launch(j, cfg, np, p, IRON_NO_SCALARS, nt, t);
         iron__alloc_fail_at(0);
         if (s != IRON_OK && s != IRON_ENOMEM)
             TEST_FAIL_("warm call, allocation %ld failing gave %s: %s", n,
                        iron_status_name(s), iron_last_error());
     }
-    ASSERT_OK(iron_jit_launch(j, cfg, np, p, nt, t));
+    ASSERT_OK(iron_jit_launch(j, cfg, np, p, IRON_NO_SCALARS, nt, t));
     iron_jit_free(j);
 }
 
@@ -1728,7 +1732,7 @@ static iron_status run_limit(int which)
     };
     ASSERT_OK(iron_jit_create(&j, limits_design, &o));
     iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
-    iron_status s = test_keep(iron_call(j, a, b));
+    iron_status s = test_keep(IRON_CALL(j, a, b));
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
@@ -1798,7 +1802,7 @@ TEST(err_deadlock_in_one_of_two_paths)
         iron_tensor *a = test_zeros(IRON_INT32, 64);
         iron_tensor *b = test_zeros(IRON_INT32, 64);
         iron_tensor *cc = test_zeros(IRON_INT32, 96);
-        ASSERT_STATUS(iron_call(j, a, b, cc), IRON_EDEADLOCK);
+        ASSERT_STATUS(IRON_CALL(j, a, b, cc), IRON_EDEADLOCK);
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
         ASSERT_MSG("worker 'path1'");
         ASSERT_MSG("drain of argument 2 'c': 64 of 96 elements moved");
@@ -1808,7 +1812,7 @@ TEST(err_deadlock_in_one_of_two_paths)
         int32_t *x = iron_tensor_data(a);
         for (int i = 0; i < 64; i++)
             x[i] = i;
-        ASSERT_OK(iron_call(j, a, b, c2));
+        ASSERT_OK(IRON_CALL(j, a, b, c2));
         const int32_t *y = iron_tensor_data(b), *z = iron_tensor_data(c2);
         for (int i = 0; i < 64; i++) {
             ASSERT_EQ(y[i], i + 1);

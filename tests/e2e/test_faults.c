@@ -74,7 +74,7 @@ static iron_status launch(iron_jit *j, iron_tensor *a, iron_tensor *b,
 {
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = TIMEOUT_MS, .check = check };
-    return test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+    return test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                      IRON_TENSORS(a, b)));
 }
 
@@ -460,14 +460,14 @@ TEST(fault_on_a_pool_thread)
     ((int32_t *)iron_tensor_data(b))[0] = -1;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 2,
                                .timeout_ms = TIMEOUT_MS };
-    ASSERT_STATUS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b, x, y)),
                   IRON_EKERNEL);
     ASSERT_MSG("kernel 'twice' of worker 'w1' on compute tile (1,2)");
     ASSERT_MSG("writing NULL");
     /* Good data: both pipelines compute. */
     ((int32_t *)iron_tensor_data(b))[0] = 0;
-    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                               IRON_TENSORS(a, b, x, y)));
     for (int i = 0; i < N; i++) {
         ASSERT_EQ(test_at(x, i), 2 * i);
@@ -526,18 +526,18 @@ static void cross_lanes(iron_status status, const char *needle)
         iron_launch_config cfg = { .size = sizeof cfg, .cols = 2,
                                    .timeout_ms = TIMEOUT_MS,
                                    .threads = threads };
-        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b)));
         ((int32_t *)iron_tensor_data(a))[0] = -1;
         double t0 = now_s();
-        ASSERT_STATUS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_STATUS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                       IRON_TENSORS(a, b)),
                       status);
         ASSERT_LE((now_s() - t0) * 1000, TIMEOUT_MS + 500);
         ASSERT_MSG("kernel 'twice' of worker 'w1' on compute tile (1,2)");
         ASSERT_MSG(needle);
         ((int32_t *)iron_tensor_data(a))[0] = 0;
-        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b)));
         for (int i = 0; i < N; i++)
             ASSERT_EQ(test_at(b, i), 2 * i);

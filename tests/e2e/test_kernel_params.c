@@ -25,7 +25,7 @@ static const iron_kernel_ref add1_really_add2 = {
 static void run_and_check(iron_jit *j, const iron_kernel_ref *k,
                           iron_tensor *x, iron_tensor *y, int32_t delta)
 {
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_kernel("f", k)), x, y));
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f", k)), x, y));
     const int32_t *px = iron_tensor_data(x), *py = iron_tensor_data(y);
     for (int64_t i = 0; i < iron_tensor_numel(x); i++)
         ASSERT_EQ(py[i], px[i] + delta);
@@ -70,7 +70,7 @@ TEST(kparam_bound_kernel_and_copies)
     iron_tensor *x, *y;
     ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)));
-    ASSERT_OK(iron_call(j, x, y));
+    ASSERT_OK(IRON_CALL(j, x, y));
     for (int i = 0; i < 256; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(y))[i], i + 1);
     /* A per-call value wins over the bound one. */
@@ -87,22 +87,22 @@ TEST(kparam_errors)
     iron_tensor *x, *y;
     ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)));
-    ASSERT_FAILS(iron_call(j, x, y), IRON_EPARAM,
+    ASSERT_FAILS(IRON_CALL(j, x, y), IRON_EPARAM,
                  "parameter 'f' (kernel) has no default and was not given");
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_kernel("f", NULL)),
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f", NULL)),
                                 x, y),
                  IRON_EPARAM, "parameter 'f' (kernel) is NULL");
     iron_kernel_ref half = { "add1", NULL, "int32*, int32*, int32" };
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_kernel("f", &half)),
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f", &half)),
                                 x, y),
                  IRON_EPARAM, "missing its entry, source or argument types");
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_str("f", "add1")),
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("f", "add1")),
                                 x, y),
                  IRON_EPARAM, "parameter 'f' is declared kernel, got a str "
                               "value");
     iron_kernel_ref broken = { "add1", "void add1(int *x) { x[0] = ; }",
                                "int32*, int32*, int32" };
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_kernel("f",
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f",
                                                                  &broken)),
                                 x, y),
                  IRON_ECOMPILE, "kernel 'add1'");

@@ -21,7 +21,8 @@ static iron_status launch_threads(iron_jit *j, int threads, int timeout_ms,
     iron_launch_config c = { .size = sizeof c,
                              .timeout_ms = timeout_ms,
                              .threads = threads };
-    return test_keep(iron_jit_launch(j, &c, IRON_NO_PARAMS, nargs, args));
+    return test_keep(iron_jit_launch(j, &c, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                     nargs, args));
 }
 
 /* Runs `j` once per thread count and compares output `out` with the one

@@ -55,7 +55,7 @@ TEST(model_split_join_through_memtile)
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(48), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(48)));
     for (int call = 0; call < 2; call++) {
-        ASSERT_OK(iron_call(j, a, b));
+        ASSERT_OK(IRON_CALL(j, a, b));
         for (int i = 0; i < 48; i++)
             ASSERT_EQ(((int32_t *)iron_tensor_data(b))[i], i + 1);
     }
@@ -117,7 +117,7 @@ TEST(model_layout_transform_on_joined_fifo)
     ASSERT_OK(iron_jit_create(&j, layout_join, &o));
     iron_tensor *c;
     ASSERT_OK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(48)));
-    ASSERT_OK(iron_call(j, c));
+    ASSERT_OK(IRON_CALL(j, c));
     const int32_t *v = iron_tensor_data(c);
     for (int i = 0; i < 48; i++)
         ASSERT_EQ(v[i], i < 24 ? i % 3 + 1 : i % 3 + 2);
@@ -175,7 +175,7 @@ TEST(model_core_body_sliding_window)
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(80), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(64)));
     for (int call = 0; call < 3; call++) {
-        ASSERT_OK(iron_call(j, a, b));
+        ASSERT_OK(IRON_CALL(j, a, b));
         const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
         for (int o2 = 0; o2 < 8; o2++)
             for (int i = 0; i < 8; i++)
@@ -212,7 +212,7 @@ TEST(model_design_dump_inside_the_design)
     iron_tensor *a, *b;
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(16), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(16)));
-    ASSERT_OK(iron_call(j, a, b));
+    ASSERT_OK(IRON_CALL(j, a, b));
     ASSERT(g_dump_text != NULL);
     ASSERT_CONTAINS(g_dump_text, "fifos (1):\n  probe: int32[16]");
     ASSERT(strstr(g_dump_text, "  out: ") == NULL);  /* not built yet */

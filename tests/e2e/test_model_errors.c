@@ -121,7 +121,8 @@ static iron_status launch(iron_jit *j, int cols, int timeout_ms, int nparams,
 {
     iron_launch_config c = { .size = sizeof c, .cols = cols,
                              .timeout_ms = timeout_ms };
-    return test_keep(iron_jit_launch(j, &c, nparams, params, nargs, args));
+    return test_keep(iron_jit_launch(j, &c, nparams, params, IRON_NO_SCALARS,
+                                     nargs, args));
 }
 
 static char *dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args)
@@ -715,7 +716,7 @@ static void link_case(knobs *kn, int which, iron_status want)
     iron_tensor *a = arange(IRON_INT32, 48), *b = sentinel(IRON_INT32, 48);
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
-    iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+    iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                     IRON_TENSORS(a, b));
     snprintf(inside, sizeof inside, "%s", test_errmsg);
     ASSERT_STATUS(s, want);
@@ -822,7 +823,7 @@ TEST(rule_link_forward_changes_layout)
     iron_jit *j = jit(transpose_design, "transpose", "in a, out b", NULL);
     iron_tensor *a = arange(IRON_INT32, 96), *b = sentinel(IRON_INT32, 96);
     for (int call = 0; call < 2; call++) {
-        ASSERT_OK(iron_call(j, a, b));
+        ASSERT_OK(IRON_CALL(j, a, b));
         for (int o = 0; o < 3; o++)
             for (int r = 0; r < 8; r++)
                 for (int c = 0; c < 4; c++)
@@ -1097,7 +1098,7 @@ static iron_status tap_run(knobs *kn, iron_dtype dt, int64_t n_in,
     ASSERT_OK(iron_tensor_arange(&a, dt, IRON_SHAPE(n_in), 0, 1));
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
-    iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+    iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                     IRON_TENSORS(a, b));
     snprintf(inside, sizeof inside, "%s", test_errmsg);
     test_keep(s);
@@ -1351,7 +1352,7 @@ static iron_status chain_run(knobs *kn, int workers, int cols, char **text)
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
     iron_launch_config c = { .size = sizeof c, .cols = cols };
-    iron_status s = iron_jit_launch(j, &c, IRON_NO_PARAMS,
+    iron_status s = iron_jit_launch(j, &c, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                     IRON_TENSORS(a, b));
     snprintf(inside, sizeof inside, "%s", test_errmsg);
     test_keep(s);
@@ -1749,7 +1750,7 @@ static void kinds_case(knobs *kn, int which, iron_status want)
     iron_tensor *a = arange(IRON_INT32, OBJ), *b = sentinel(IRON_INT32, OBJ);
     char inside[sizeof test_errmsg];
     test_errmsg[0] = '\0';
-    iron_status s = iron_call(j, a, b);
+    iron_status s = IRON_CALL(j, a, b);
     snprintf(inside, sizeof inside, "%s", test_errmsg);
     ASSERT_STATUS(s, want);
     ASSERT(inside[0] != '\0');
@@ -1865,7 +1866,7 @@ static void seq_case(knobs *kn, int which, iron_status want)
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     char inside[sizeof test_errmsg];
     test_errmsg[0] = '\0';
-    iron_status s = iron_call(j, a, b);
+    iron_status s = IRON_CALL(j, a, b);
     snprintf(inside, sizeof inside, "%s", test_errmsg);
     ASSERT_STATUS(s, want);
     if (inside[0])
@@ -2005,10 +2006,10 @@ TEST(rule_rtp_value_per_call_without_rebuild)
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     const int64_t factors[4] = { 3, -2, 7, 0 };
     for (int call = 0; call < 4; call++) {
-        ASSERT_OK(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                               IRON_SCALARS(iron_scalar_value(
-                                   "factor", factors[call])),
-                               IRON_TENSORS(a, b)));
+        ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                  IRON_SCALARS(iron_scalar_value(
+                                      "factor", factors[call])),
+                                  IRON_TENSORS(a, b)));
         for (int i = 0; i < 64; i++)
             ASSERT_EQ(at(b, i), i * factors[call]);
     }
@@ -2016,7 +2017,7 @@ TEST(rule_rtp_value_per_call_without_rebuild)
     ASSERT_EQ(stats(j).kernel_compiles <= 1, 1);
     /* A scalar without a default must be given, before anything runs. */
     iron_tensor *c = sentinel(IRON_INT32, 64);
-    ASSERT_STATUS(iron_jit_run(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+    ASSERT_STATUS(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                         IRON_TENSORS(a, c)),
            IRON_EPARAM);
     ASSERT_MSG("dispatch-time scalar 'factor' has no default and was not given");
@@ -2052,22 +2053,22 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
                            .scalars = "at = 0" };
     ASSERT_OK(iron_jit_create(&j, fill_at_design, &o));
     iron_tensor *a = arange(IRON_INT8, 256), *b = sentinel(IRON_INT8, 64);
-    ASSERT_OK(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                           IRON_SCALARS(iron_scalar_value("at", 64)),
-                           IRON_TENSORS(a, b)));
+    ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                              IRON_SCALARS(iron_scalar_value("at", 64)),
+                              IRON_TENSORS(a, b)));
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(at(b, i), 64 + i);
     iron_tensor_free(b);
     b = sentinel(IRON_INT8, 64);
     /* Past the end. */
-    ASSERT_STATUS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                         IRON_SCALARS(iron_scalar_value("at", 200)),
                         IRON_TENSORS(a, b)),
            IRON_EBOUNDS);
     ASSERT_MSG("fill of argument 0 ('a') moved by scalar 'at' = 200");
     assert_untouched(b);
     /* Not a whole number of 32-bit words from the start. */
-    ASSERT_STATUS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
+    ASSERT_STATUS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                         IRON_SCALARS(iron_scalar_value("at", 3)),
                         IRON_TENSORS(a, b)),
            IRON_EBOUNDS);

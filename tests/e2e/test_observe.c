@@ -46,7 +46,7 @@ static iron_status call(iron_jit *j, const iron_launch_config *cfg)
 {
     iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
     iron_status s = test_keep(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
-                                              IRON_TENSORS(a, b)));
+                                              IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     if (s == IRON_OK)
         for (int i = 0; i < N; i++)
             ASSERT_EQ(test_at(b, i), 2 * i);

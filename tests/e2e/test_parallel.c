@@ -19,7 +19,7 @@ static void run_parallel(const char *device, int cols, int64_t n)
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
     ASSERT_OK(iron_device_push(device));
     for (int call = 0; call < 3; call++) {
-        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(in, out)));
         const int32_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
         for (int64_t i = 0; i < n; i++)

@@ -64,7 +64,7 @@ TEST(ref_passthrough)
     const int64_t n = 4096;
     iron_tensor *in = test_randint(IRON_UINT8, IRON_SHAPE(n), 0, 256, 11);
     iron_tensor *out = test_zeros_shape(IRON_UINT8, IRON_SHAPE(n));
-    ASSERT_OK(iron_call(j, in, out));
+    ASSERT_OK(IRON_CALL(j, in, out));
     ASSERT_SAME("passthrough", iron_tensor_data(out), iron_tensor_data(in), 1,
                 n);
     iron_tensor_free(in);
@@ -81,11 +81,11 @@ TEST(ref_vector_add_and_sub)
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     int32_t *want = malloc((size_t)n * sizeof *want);
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     for (int64_t i = 0; i < n; i++)
         want[i] = x[i] + y[i];
     ASSERT_SAME("a + b", iron_tensor_data(c), want, 4, n);
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_str("op", "-")), a, b,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "-")), a, b,
                              c));
     for (int64_t i = 0; i < n; i++)
         want[i] = x[i] - y[i];
@@ -103,7 +103,8 @@ static void check_eltwise_parallel(iron_jit *j, const iron_launch_config *cfg,
 {
     iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), -5000, 5000, 3);
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
-    ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out)));
+    ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(in, out)));
     int32_t *want = malloc((size_t)n * sizeof *want);
     const int32_t *x = iron_tensor_data(in);
     for (int64_t i = 0; i < n; i++)
@@ -140,7 +141,7 @@ static void check_add_constant(iron_jit *j, int64_t n, int64_t c)
     iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), INT32_MIN,
                                 (int64_t)INT32_MAX + 1, (uint64_t)(c + 100));
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
-    ASSERT_OK(iron_call_with(j,
+    ASSERT_OK(IRON_CALL_WITH(j,
                              IRON_PARAMS(iron_param_int("n", n),
                                          iron_param_int("c", c)),
                              in, out));
@@ -179,7 +180,7 @@ TEST(ref_add_constant_default_and_devices)
     /* c defaults to 1. */
     iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(512), -50, 50, 4);
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(512));
-    ASSERT_OK(iron_call_with(j, IRON_PARAMS(iron_param_int("n", 512)), in,
+    ASSERT_OK(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("n", 512)), in,
                              out));
     for (int i = 0; i < 512; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(out))[i],
@@ -204,15 +205,15 @@ TEST(ref_add_constant_errors)
     iron_tensor *in = test_zeros_shape(IRON_INT32, IRON_SHAPE(256));
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(256));
     /* n has no default: the message names it. */
-    ASSERT_FAILS(iron_call(j, in, out), IRON_EPARAM, "'n'");
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("c", 3)), in,
+    ASSERT_FAILS(IRON_CALL(j, in, out), IRON_EPARAM, "'n'");
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("c", 3)), in,
                                 out),
                  IRON_EPARAM, "'n'");
     /* n must be the tensors' length. */
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("n", 512)), in,
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("n", 512)), in,
                                 out),
                  IRON_ESHAPE, "n = 512 but the tensors have 256");
-    ASSERT_FAILS(iron_call_with(j,
+    ASSERT_FAILS(IRON_CALL_WITH(j,
                                 IRON_PARAMS(iron_param_int("n", 256),
                                             iron_param_int("c",
                                                            (int64_t)1 << 40)),
@@ -236,7 +237,7 @@ static void check_vector_scalar(iron_jit *j, int64_t n, int32_t f,
     iron_tensor *factor = NULL;
     ASSERT_OK(iron_tensor_full(&factor, IRON_INT32, IRON_SHAPE(1), f));
     iron_tensor *out = test_zeros_shape(IRON_INT16, IRON_SHAPE(n));
-    ASSERT_OK(iron_call(j, in, factor, out));
+    ASSERT_OK(IRON_CALL(j, in, factor, out));
     int16_t *want = malloc((size_t)n * sizeof *want);
     const int16_t *x = iron_tensor_data(in);
     for (int64_t i = 0; i < n; i++)
@@ -282,13 +283,13 @@ TEST(ref_vector_scalar_rejects_bad_shapes)
     iron_tensor *in = test_zeros_shape(IRON_INT16, IRON_SHAPE(448));
     iron_tensor *out = test_zeros_shape(IRON_INT16, IRON_SHAPE(448));
     iron_tensor *f = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
-    ASSERT_FAILS(iron_call(j, in, f, out), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, in, f, out), IRON_ESHAPE,
                  "at least 512 and a multiple of 64");
     iron_tensor_free(in);
     iron_tensor_free(out);
     in = test_zeros_shape(IRON_INT16, IRON_SHAPE(544));
     out = test_zeros_shape(IRON_INT16, IRON_SHAPE(544));
-    ASSERT_FAILS(iron_call(j, in, f, out), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, in, f, out), IRON_ESHAPE,
                  "at least 512 and a multiple of 64");
     iron_tensor_free(in);
     iron_tensor_free(out);
@@ -327,9 +328,10 @@ static void check_saxpy_bf16(iron_jit *j, const iron_param *a, int64_t n,
     iron_tensor *x = rand_bf16(n, seed), *y = rand_bf16(n, seed + 1);
     iron_tensor *z = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
     if (a)
-        ASSERT_OK(iron_jit_launch(j, NULL, 1, a, IRON_TENSORS(x, y, z)));
+        ASSERT_OK(iron_jit_launch(j, NULL, 1, a, IRON_NO_SCALARS,
+                                  IRON_TENSORS(x, y, z)));
     else
-        ASSERT_OK(iron_call(j, x, y, z));
+        ASSERT_OK(IRON_CALL(j, x, y, z));
     const float af = a ? (float)a->f : 3.0f;
     const uint16_t *xv = iron_tensor_data(x), *yv = iron_tensor_data(y);
     uint16_t *want = malloc((size_t)n * sizeof *want);
@@ -387,7 +389,7 @@ static void check_memcpy(iron_jit *j, const iron_launch_config *cfg,
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
         memset(iron_tensor_data(out), 0, iron_tensor_nbytes(out));
-        ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(in, out)));
         ASSERT_SAME("memcpy", iron_tensor_data(out), iron_tensor_data(in), 4,
                     n);
@@ -446,11 +448,11 @@ TEST_TIMEOUT(ref_memcpy_cols_launch_configs, 120)
         iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(6 * 256 * 10));
         ASSERT_OK(iron_jit_launch(j, &cfg,
                                   IRON_PARAMS(iron_param_int("line", 256)),
-                                  IRON_TENSORS(in, out)));
+                                  IRON_NO_SCALARS, IRON_TENSORS(in, out)));
         ASSERT_SAME("memcpy line=256", iron_tensor_data(out),
                     iron_tensor_data(in), 4, 6 * 256 * 10);
         /* Not a whole number of lines per worker. */
-        ASSERT_FAILS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
+        ASSERT_FAILS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                      IRON_TENSORS(in, out)),
                      IRON_ESHAPE, "3 columns x 2 workers");
         iron_tensor_free(in);
@@ -469,7 +471,7 @@ static void check_split_join(iron_jit *j, int64_t n)
                                 (uint64_t)n);
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
-        ASSERT_OK(iron_call(j, in, out));
+        ASSERT_OK(IRON_CALL(j, in, out));
         const int32_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
         for (int64_t i = 0; i < n; i++)
             if (y[i] != x[i] + 1)
@@ -486,7 +488,7 @@ TEST(ref_split_join_48)
     /* The §4 case with arange input: out[i] = i + 1. */
     iron_tensor *in = NULL, *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
     ASSERT_OK(iron_tensor_arange(&in, IRON_INT32, IRON_SHAPE(48), 0, 1));
-    ASSERT_OK(iron_call(j, in, out));
+    ASSERT_OK(IRON_CALL(j, in, out));
     for (int i = 0; i < 48; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(out))[i], i + 1);
     check_split_join(j, 48);
@@ -515,7 +517,7 @@ TEST(ref_split_join_npu1_npu2_sizes)
     }
     iron_tensor *in = test_zeros_shape(IRON_INT32, IRON_SHAPE(50));
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(50));
-    ASSERT_FAILS(iron_call(j, in, out), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, in, out), IRON_ESHAPE,
                  "not a whole number of 24-element objects");
     iron_tensor_free(in);
     iron_tensor_free(out);
@@ -532,7 +534,7 @@ TEST(ref_joined_layout_48)
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
     for (int call = 0; call < 3; call++) {
         memset(iron_tensor_data(c), 0, iron_tensor_nbytes(c));
-        ASSERT_OK(iron_call(j, c));
+        ASSERT_OK(IRON_CALL(j, c));
         const int32_t *v = iron_tensor_data(c);
         for (int i = 0; i < 48; i++)
             ASSERT_EQ(v[i], i < 24 ? i % 3 + 1 : i % 3 + 2);
@@ -547,14 +549,14 @@ TEST(ref_joined_layout_longer_and_npu1)
     IRON_WITH_DEVICE("npu1_1col")
     {
         iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(48 * 5));
-        ASSERT_OK(iron_call(j, c));
-        ASSERT_OK(iron_call(j, c));
+        ASSERT_OK(IRON_CALL(j, c));
+        ASSERT_OK(IRON_CALL(j, c));
         const int32_t *v = iron_tensor_data(c);
         for (int i = 0; i < 48 * 5; i++)
             ASSERT_EQ(v[i], i % 3 + 1 + (i / 24) % 2);
         iron_tensor_free(c);
         c = test_zeros_shape(IRON_INT32, IRON_SHAPE(24));
-        ASSERT_FAILS(iron_call(j, c), IRON_ESHAPE, "pairs of 24-element");
+        ASSERT_FAILS(IRON_CALL(j, c), IRON_ESHAPE, "pairs of 24-element");
         iron_tensor_free(c);
     }
     iron_jit_free(j);
@@ -601,7 +603,7 @@ static void check_matmul(iron_jit *j, const iron_launch_config *cfg,
         iron_tensor *b = test_randint(IRON_INT16, IRON_SHAPE(K, N), INT16_MIN,
                                    INT16_MAX + 1, seed + 1 + 2 * (uint64_t)call);
         iron_tensor *c = test_zeros_shape(out_dt, IRON_SHAPE(M, N));
-        ASSERT_OK(iron_jit_launch(j, cfg, nparams, params,
+        ASSERT_OK(iron_jit_launch(j, cfg, nparams, params, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b, c)));
         size_t esz = iron_dtype_size(out_dt);
         void *want = malloc((size_t)(M * N) * esz);
@@ -640,9 +642,9 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
     iron_tensor *a = test_zeros_shape(IRON_INT16, IRON_SHAPE(100, 64));
     iron_tensor *b = test_zeros_shape(IRON_INT16, IRON_SHAPE(64, 64));
     iron_tensor *c = test_zeros_shape(IRON_INT16, IRON_SHAPE(100, 64));
-    ASSERT_FAILS(iron_call(j, a, b, c), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, a, b, c), IRON_ESHAPE,
                  "100 x 64 x 64 is not a whole number of 64 x 64 x 64 tiles");
-    ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("k", 63)), a, b,
+    ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("k", 63)), a, b,
                                 c),
                  IRON_ESHAPE, "micro-tiles");
     /* Tiles too big for a core's 64 KiB: the verifier names the tile and
@@ -650,7 +652,7 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
     iron_tensor *a2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 256));
     iron_tensor *b2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 256));
     iron_tensor *c2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 256));
-    ASSERT_FAILS(iron_call_with(j,
+    ASSERT_FAILS(IRON_CALL_WITH(j,
                                 IRON_PARAMS(iron_param_int("m", 128),
                                             iron_param_int("k", 128),
                                             iron_param_int("n", 128)),
@@ -662,7 +664,7 @@ TEST_TIMEOUT(ref_matmul_single_shapes_and_tiles, 120)
     iron_tensor_free(c2);
     b2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 1024));
     c2 = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 1024));
-    ASSERT_FAILS(iron_call(j, a2, b2, c2), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, a2, b2, c2), IRON_ESHAPE,
                  "the shim has 16 buffer descriptors");
     iron_tensor_free(a2);
     iron_tensor_free(b2);
@@ -742,7 +744,7 @@ TEST_TIMEOUT(ref_matmul_whole_launch_configs, 120)
         iron_tensor *a = test_zeros_shape(IRON_INT16, IRON_SHAPE(256, 64));
         iron_tensor *b = test_zeros_shape(IRON_INT16, IRON_SHAPE(64, 96));
         iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(256, 96));
-        ASSERT_FAILS(iron_call(j, a, b, c), IRON_ESHAPE,
+        ASSERT_FAILS(IRON_CALL(j, a, b, c), IRON_ESHAPE,
                      "N of 128");
         iron_tensor_free(a);
         iron_tensor_free(b);

@@ -44,7 +44,8 @@ TEST(run_timeout_reports_state_and_recovers)
     ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(16 * 2048)));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = 100 };
-    ASSERT_FAILS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+    ASSERT_FAILS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                 IRON_TENSORS(a, b)),
                  IRON_ETIMEOUT, "did not finish within 100 ms");
     ASSERT_CONTAINS(iron_last_error(), "worker 'slow'");
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_TIMEOUT);
@@ -53,7 +54,8 @@ TEST(run_timeout_reports_state_and_recovers)
     /* The instance is reset: a small call on the same jit completes. */
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(64)));
-    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b)));
+    ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
     for (int i = 0; i < 64; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(b))[i], i);

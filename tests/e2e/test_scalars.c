@@ -48,18 +48,18 @@ TEST(scalars_change_behaviour_without_rebuild)
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(16)));
     for (int64_t off = 0; off <= 240; off += 16) {
         for (int64_t k = -2; k <= 2; k += 2) {
-            ASSERT_OK(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                                   IRON_SCALARS(iron_scalar_value("offset", off),
-                                                iron_scalar_value("k", k)),
-                                   IRON_TENSORS(x, y)));
+            ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                      IRON_SCALARS(iron_scalar_value("offset", off),
+                                                   iron_scalar_value("k", k)),
+                                      IRON_TENSORS(x, y)));
             for (int i = 0; i < 16; i++)
                 ASSERT_EQ(((int32_t *)iron_tensor_data(y))[i], off + i + k);
         }
     }
     /* k has a default. */
-    ASSERT_OK(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                           IRON_SCALARS(iron_scalar_value("offset", 5)),
-                           IRON_TENSORS(x, y)));
+    ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                              IRON_SCALARS(iron_scalar_value("offset", 5)),
+                              IRON_TENSORS(x, y)));
     ASSERT_EQ(((int32_t *)iron_tensor_data(y))[0], 5);
     iron_jit_stats st = { .size = sizeof st };
     ASSERT_OK(iron_jit_get_stats(j, &st));
@@ -78,30 +78,30 @@ TEST(scalars_errors)
     iron_tensor *x, *y;
     ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
     ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(16)));
-    ASSERT_FAILS(iron_call(j, x, y), IRON_EPARAM,
+    ASSERT_FAILS(IRON_CALL(j, x, y), IRON_EPARAM,
                  "dispatch-time scalar 'offset' has no default and was not "
                  "given");
-    ASSERT_FAILS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                              IRON_SCALARS(iron_scalar_value("ofset", 1)),
-                              IRON_TENSORS(x, y)),
+    ASSERT_FAILS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                 IRON_SCALARS(iron_scalar_value("ofset", 1)),
+                                 IRON_TENSORS(x, y)),
                  IRON_EPARAM, "unknown dispatch-time scalar 'ofset' (did you "
                               "mean 'offset'?); declared: offset, k");
-    ASSERT_FAILS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                              IRON_SCALARS(iron_scalar_value("offset", 1),
-                                           iron_scalar_value("offset", 2)),
-                              IRON_TENSORS(x, y)),
+    ASSERT_FAILS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                 IRON_SCALARS(iron_scalar_value("offset", 1),
+                                              iron_scalar_value("offset", 2)),
+                                 IRON_TENSORS(x, y)),
                  IRON_EPARAM, "scalar 'offset' is given twice");
     /* 250 + 16 > 256: checked before anything runs. */
     ((int32_t *)iron_tensor_data(y))[0] = -7;
-    ASSERT_FAILS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                              IRON_SCALARS(iron_scalar_value("offset", 250)),
-                              IRON_TENSORS(x, y)),
+    ASSERT_FAILS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                 IRON_SCALARS(iron_scalar_value("offset", 250)),
+                                 IRON_TENSORS(x, y)),
                  IRON_EBOUNDS, "fill of argument 0 ('x') moved by scalar "
                                "'offset' = 250");
     ASSERT_EQ(((int32_t *)iron_tensor_data(y))[0], -7);
-    ASSERT_FAILS(iron_jit_run(j, NULL, IRON_NO_PARAMS,
-                              IRON_SCALARS(iron_scalar_value("offset", -1)),
-                              IRON_TENSORS(x, y)),
+    ASSERT_FAILS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                 IRON_SCALARS(iron_scalar_value("offset", -1)),
+                                 IRON_TENSORS(x, y)),
                  IRON_EBOUNDS, "offset is -1");
     iron_jit *bad;
     iron_jit_options o = window_options;
@@ -113,9 +113,9 @@ TEST(scalars_errors)
                  "an integer default");
     o.scalars = "k";
     ASSERT_OK(iron_jit_create(&bad, window_add, &o));
-    ASSERT_FAILS(iron_jit_run(bad, NULL, IRON_NO_PARAMS,
-                              IRON_SCALARS(iron_scalar_value("k", 1)),
-                              IRON_TENSORS(x, y)),
+    ASSERT_FAILS(iron_jit_launch(bad, NULL, IRON_NO_PARAMS,
+                                 IRON_SCALARS(iron_scalar_value("k", 1)),
+                                 IRON_TENSORS(x, y)),
                  IRON_EPARAM, "dispatch-time scalar 'offset', which the jit "
                               "does not declare (declared: k)");
     iron_jit_free(bad);

@@ -34,7 +34,7 @@ static int vector_op_once(iron_jit *j, const char *op, int64_t n, int seed)
         return -1;
     int bad = iron_jit_launch(j, NULL,
                               IRON_PARAMS(iron_param_str("op", op)),
-                              IRON_TENSORS(a, b, c)) != IRON_OK;
+                              IRON_NO_SCALARS, IRON_TENSORS(a, b, c)) != IRON_OK;
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b),
                   *z = iron_tensor_data(c);
     for (int64_t i = 0; !bad && i < n; i++)
@@ -169,7 +169,8 @@ static void parallel_call(iron_jit *j, int64_t n, int *ok)
         iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n)))
         return;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 8 };
-    if (iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(in, out)) ==
+    if (iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                        IRON_TENSORS(in, out)) ==
         IRON_OK) {
         const int32_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
         *ok = 1;
@@ -291,7 +292,7 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
         ASSERT_OK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(n)));
         iron_status s = iron_jit_launch(j, NULL,
                                         IRON_PARAMS(iron_param_int("tag", k)),
-                                        IRON_TENSORS(in, out));
+                                        IRON_NO_SCALARS, IRON_TENSORS(in, out));
         if (s != IRON_OK)
             TEST_FAIL_("specialization %d: %s", k, iron_last_error());
         if (memcmp(iron_tensor_data(in), iron_tensor_data(out), (size_t)n))
@@ -320,7 +321,7 @@ static void *run_slow(void *arg)
 {
     slow_call *sc = arg;
     atomic_store(&sc->started, 1);
-    sc->status = iron_jit_launch(sc->j, NULL, IRON_NO_PARAMS,
+    sc->status = iron_jit_launch(sc->j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                  IRON_TENSORS(sc->a, sc->b, sc->c));
     return NULL;
 }
@@ -397,7 +398,7 @@ TEST_TIMEOUT(threads_distinct_kernels_stay_bounded, 180)
         ASSERT_OK(iron_jit_launch(j, NULL,
                                   IRON_PARAMS(iron_param_int("n", n),
                                               iron_param_int("c", c)),
-                                  IRON_TENSORS(in, out)));
+                                  IRON_NO_SCALARS, IRON_TENSORS(in, out)));
         const int32_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
         for (int64_t i = 0; i < n; i++)
             ASSERT_EQ(y[i], x[i] + c);

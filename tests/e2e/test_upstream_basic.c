@@ -76,7 +76,7 @@ static void check_passthrough_dmas(iron_jit *j, int64_t n)
     iron_tensor *a = NULL, *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 1, 1));
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT_SAME("passthrough_dmas", iron_tensor_data(c), iron_tensor_data(a),
                 4, n);
     iron_tensor_free(a);
@@ -99,7 +99,7 @@ TEST(upstream_basic_passthrough_dmas)
     iron_tensor *a = test_zeros_shape(IRON_INT32, IRON_SHAPE(1000));
     iron_tensor *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(1000));
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(1000));
-    ASSERT_FAILS(iron_call(j, a, b, c), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, a, b, c), IRON_ESHAPE,
                  "1000 elements are not a whole number of 1024-element "
                  "lines");
     iron_tensor_free(a);
@@ -121,7 +121,7 @@ static void check_dma_transpose(iron_jit *j, int64_t m, int64_t k,
                                1000000, seed);
     iron_tensor *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(m, k));
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(m, k));
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     const int32_t *x = iron_tensor_data(a);
     int32_t *want = malloc((size_t)(m * k) * sizeof *want);
     for (int64_t i = 0; i < m; i++)
@@ -202,7 +202,7 @@ static void check_vision_passthrough(iron_jit *j, int64_t w, int64_t h,
     iron_tensor *in = test_randint(IRON_INT8, IRON_SHAPE(n), -128, 127, seed);
     iron_tensor *unused = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
     iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
-    ASSERT_OK(iron_call_with(j,
+    ASSERT_OK(IRON_CALL_WITH(j,
                              IRON_PARAMS(iron_param_int("width", w),
                                          iron_param_int("height", h)),
                              in, unused, out));
@@ -228,7 +228,7 @@ TEST(upstream_basic_vision_passthrough)
     iron_tensor *in = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1079));
     iron_tensor *unused = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1079));
     iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1079));
-    ASSERT_FAILS(iron_call(j, in, unused, out), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, in, unused, out), IRON_ESHAPE,
                  "the image has 2071680 bytes; width 1920 x height 1080 "
                  "needs 2073600");
     iron_tensor_free(in);
@@ -263,7 +263,7 @@ static void check_color_threshold(iron_jit *j, int64_t w, int64_t h,
     iron_tensor *in = test_randint(IRON_INT8, IRON_SHAPE(n), -128, 127, seed);
     iron_tensor *unused = test_zeros_shape(IRON_INT32, IRON_SHAPE(32));
     iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
-    ASSERT_OK(iron_call_with(
+    ASSERT_OK(IRON_CALL_WITH(
         j,
         IRON_PARAMS(iron_param_int("width", w), iron_param_int("height", h),
                     iron_param_int("threshold_value", thresh),
@@ -294,7 +294,7 @@ TEST(upstream_basic_color_threshold)
     iron_tensor *unused = test_zeros_shape(IRON_INT32, IRON_SHAPE(32));
     iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
-        ASSERT_OK(iron_call(j, in, unused, out));
+        ASSERT_OK(IRON_CALL(j, in, unused, out));
         const uint8_t *x = iron_tensor_data(in), *y = iron_tensor_data(out);
         for (int64_t i = 0; i < n; i++)
             if (y[i] != (x[i] > 50 ? 255 : 0))
@@ -333,7 +333,7 @@ TEST(upstream_basic_color_threshold_other_types)
 static int32_t reduce_max_int32(iron_jit *j, iron_tensor *in)
 {
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
-    ASSERT_OK(iron_call(j, in, out));
+    ASSERT_OK(IRON_CALL(j, in, out));
     int32_t got = ((int32_t *)iron_tensor_data(out))[0];
     iron_tensor_free(out);
     return got;
@@ -420,7 +420,7 @@ TEST(upstream_basic_vector_reduce_max_bf16)
         if (iron_bf16_to_float(x[i]) > want)
             want = iron_bf16_to_float(x[i]);
     }
-    ASSERT_OK(iron_call(j, in, out));
+    ASSERT_OK(IRON_CALL(j, in, out));
     iron_bf16 got = ((iron_bf16 *)iron_tensor_data(out))[0];
     ASSERT_EQ(got, iron_bf16_from_float(want));
     iron_tensor_free(r);
@@ -429,11 +429,11 @@ TEST(upstream_basic_vector_reduce_max_bf16)
     /* Other dtypes, and lengths that are not whole objects, are refused. */
     iron_tensor *f = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(2048));
     iron_tensor *fo = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(1));
-    ASSERT_FAILS(iron_call(j, f, fo), IRON_EDTYPE,
+    ASSERT_FAILS(IRON_CALL(j, f, fo), IRON_EDTYPE,
                  "float32 elements; expected int32 or bfloat16");
     iron_tensor *s = test_zeros_shape(IRON_INT32, IRON_SHAPE(3000));
     iron_tensor *so = test_zeros_shape(IRON_INT32, IRON_SHAPE(1));
-    ASSERT_FAILS(iron_call(j, s, so), IRON_ESHAPE,
+    ASSERT_FAILS(IRON_CALL(j, s, so), IRON_ESHAPE,
                  "3000 elements are not a whole number of 2048-element "
                  "objects");
     iron_tensor_free(f);

@@ -102,7 +102,7 @@ static void run_matmul(iron_jit *j, const iron_launch_config *cfg,
     iron_tensor *A = rand_i16(IRON_SHAPE(M, K), seed);
     iron_tensor *B = rand_i16(IRON_SHAPE(K, N), seed + 1);
     iron_tensor *C = test_zeros_shape(out, IRON_SHAPE(M, N));
-    ASSERT_OK(iron_jit_launch(j, cfg, nparams, params,
+    ASSERT_OK(iron_jit_launch(j, cfg, nparams, params, IRON_NO_SCALARS,
                               IRON_TENSORS(A, B, C)));
     assert_matmul(A, B, C);
     iron_tensor_free(A);
@@ -217,7 +217,7 @@ TEST(upstream_matmul_whole_512_npu2)
         int16_t *b = iron_tensor_data(B);
         for (int i = 0; i < 512; i++)
             b[i * 512 + i] = 1;
-        ASSERT_OK(iron_call(j, A, B, C));
+        ASSERT_OK(IRON_CALL(j, A, B, C));
         ASSERT(memcmp(iron_tensor_data(C), iron_tensor_data(A),
                       iron_tensor_nbytes(A)) == 0);
         assert_matmul(A, B, C);
@@ -466,25 +466,25 @@ TEST(upstream_matmul_whole_errors)
     iron_tensor *C = test_zeros_shape(IRON_INT16, IRON_SHAPE(512, 512));
     IRON_WITH_DEVICE("npu1")
     {
-        ASSERT_FAILS(iron_call_with(j,
+        ASSERT_FAILS(IRON_CALL_WITH(j,
                                     IRON_PARAMS(iron_param_int("n_aie_cols",
                                                                8)),
                                     A, B, C),
                      IRON_ERESOURCE, "n_aie_cols = 8 but the launch grants 4");
-        ASSERT_FAILS(iron_call_with(j,
+        ASSERT_FAILS(IRON_CALL_WITH(j,
                                     IRON_PARAMS(iron_param_int("n_aie_cols",
                                                                3)),
                                     A, B, C),
                      IRON_EPARAM, "choices are 1, 2, 4 and 8");
-        ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("m", 48)),
+        ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("m", 48)),
                                     A, B, C),
                      IRON_ESHAPE, "(m * n_aie_rows, k)-sized blocks");
-        ASSERT_FAILS(iron_call_with(j, IRON_PARAMS(iron_param_int("n", 2)),
+        ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("n", 2)),
                                     A, B, C),
                      IRON_ESHAPE, "micro-tiles");
     }
     iron_tensor *C8 = test_zeros_shape(IRON_INT8, IRON_SHAPE(512, 512));
-    ASSERT_FAILS(iron_call(j, A, B, C8), IRON_EDTYPE, "int16 or int32");
+    ASSERT_FAILS(IRON_CALL(j, A, B, C8), IRON_EDTYPE, "int16 or int32");
     iron_tensor_free(C8);
     iron_tensor_free(A);
     iron_tensor_free(B);

@@ -145,7 +145,7 @@ static void check_relu(iron_jit *j, int nparams, const iron_param *params)
         for (int i = 0; i < RELU_N; i++)
             a[i] = (uint16_t)(call * RELU_N + i);
         memset(b, 0xA5, (size_t)RELU_N * 2);
-        ASSERT_OK(iron_jit_launch(j, NULL, nparams, params,
+        ASSERT_OK(iron_jit_launch(j, NULL, nparams, params, IRON_NO_SCALARS,
                                   IRON_TENSORS(in, out)));
         for (int i = 0; i < RELU_N; i++) {
             float x = bf16f(a[i]);
@@ -219,7 +219,7 @@ static void check_eltwise_add(iron_jit *j)
     const uint16_t *c = iron_tensor_data(C);
     for (int call = 0; call < 2; call++) {
         memset(iron_tensor_data(C), 0, (size_t)EADD_N * 2);
-        ASSERT_OK(iron_call(j, A, B, C));
+        ASSERT_OK(IRON_CALL(j, A, B, C));
         int64_t errors = 0, exact_bad = 0;
         for (int i = 0; i < EADD_N; i++) {
             /* std::bfloat16_t's +: float add, rounded to bfloat16. */
@@ -271,7 +271,7 @@ static void check_row_wise_bias_add(iron_jit *j, iron_tensor *in,
                                     iron_tensor *bias)
 {
     iron_tensor *out = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
-    ASSERT_OK(iron_call(j, in, bias, out));
+    ASSERT_OK(IRON_CALL(j, in, bias, out));
     const float *x = iron_tensor_data(in), *bb = iron_tensor_data(bias);
     float *ref = malloc(sizeof(float) * RWB_M * RWB_N);
     ASSERT(ref != NULL);
@@ -396,7 +396,7 @@ static void check_edge_detect(iron_jit *j, int w, int h, uint64_t seed)
         rgba[4 * p + 3] = 255;
     }
     free(bgr);
-    ASSERT_OK(iron_call_with(j,
+    ASSERT_OK(IRON_CALL_WITH(j,
                              IRON_PARAMS(iron_param_int("width", w),
                                          iron_param_int("height", h)),
                              I, B, O));

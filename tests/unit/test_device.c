@@ -401,7 +401,8 @@ static iron_status fake_load(iron_driver *drv, const iron_device_info *dev,
 }
 
 static iron_status fake_run(iron_driver *drv, void *loaded,
-                            const iron_run_args *args, iron_run_state *state)
+                            const iron_run_args *args,
+                            enum iron_run_state *state)
 {
     (void)drv, (void)loaded, (void)args;
     *state = IRON_RUN_COMPLETED;
@@ -645,7 +646,7 @@ TEST(driver_wrappers_check_arguments)
                  "program is NULL");
     ASSERT(loaded == NULL);
 
-    iron_run_state st = IRON_RUN_COMPLETED;
+    enum iron_run_state st = IRON_RUN_COMPLETED;
     void *hosts[1] = { fake.mem }, *handles[1] = { &fake };
     size_t sizes[1] = { 16 };
     iron_run_args args = { .size = sizeof args, .nargs = 1, .host = hosts,

@@ -79,8 +79,7 @@ TEST(env_defaults_agree)
         const iron__env_var *v = iron__env_var_of((iron__env_id)i);
         char why[256];
         iron__env_value got = { 0 };
-        if (v->parse == iron__env_parse_int && strcmp(v->def, "the number "
-                                                               "of CPUs")) {
+        if (v->parse == iron__env_parse_int && strcmp(v->def, "automatic")) {
             ASSERT_EQ(v->parse(v, v->def, &got, why, sizeof why), 0);
             ASSERT_EQ(got.i, v->def_value.i);
         } else if (v->parse == iron__env_parse_bytes ||
@@ -112,8 +111,8 @@ TEST(env_bad_values_warn_and_default)
                                        "2147483647", "using 60000" },
         { IRON__ENV_TIMEOUT_MS, "0", "is not an integer", "using 60000" },
         { IRON__ENV_THREADS, "0", "is not an integer from 1 to 1024",
-          "using the number of CPUs" },
-        { IRON__ENV_THREADS, "four", "is not an integer", "using the number" },
+          "using automatic" },
+        { IRON__ENV_THREADS, "four", "is not an integer", "using automatic" },
         { IRON__ENV_RESIDENT_MAX, "-1", "is not an integer from 1 to "
                                         "1048576", "using 256" },
         { IRON__ENV_CACHE_MAX, "1e400", "is not a byte count (digits with "
@@ -227,7 +226,7 @@ TEST(env_threads_bad_uses_cpus)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     ASSERT_EQ(iron__emu_threads_default(), cpus < 1 ? 1 : (int)cpus);
     ASSERT_CONTAINS(test_warning, "IRON_THREADS='0' is not an integer from "
-                                  "1 to 1024; using the number of CPUs");
+                                  "1 to 1024; using automatic");
     iron_set_log_handler(NULL, NULL);
 }
 
@@ -282,7 +281,7 @@ TEST(env_call_variables_warn)
     ASSERT_OK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9, 9, 2));
     ASSERT_OK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
     for (int call = 0; call < 3; call++)
-        ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+        ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b, c)));
     iron_set_log_handler(NULL, NULL);
     ASSERT_CONTAINS(warnings, "IRON_TIMEOUT_MS='1e3' is not an integer from "

@@ -229,10 +229,10 @@ static int moved_fill_design(iron_design *d, void *user)
 static iron_status run_at(iron_jit *j, int64_t base, int64_t at,
                           iron_tensor *x, iron_tensor *y)
 {
-    return iron_jit_run(j, NULL,
-                        IRON_PARAMS(iron_param_int("base", base)),
-                        IRON_SCALARS(iron_scalar_value("at", at)),
-                        IRON_TENSORS(x, y));
+    return iron_jit_launch(j, NULL,
+                           IRON_PARAMS(iron_param_int("base", base)),
+                           IRON_SCALARS(iron_scalar_value("at", at)),
+                           IRON_TENSORS(x, y));
 }
 
 /* INT64_MAX as the scalar used to be signed overflow (offset + reach in

@@ -34,6 +34,7 @@ TEST(status_names_cover_every_code)
         { IRON_ESTATE, "IRON_ESTATE", "call not valid in this state" },
         { IRON_ENOTSUP, "IRON_ENOTSUP", "not supported" },
         { IRON_EKERNEL, "IRON_EKERNEL", "a kernel or core body faulted" },
+        { IRON_EPENDING, "IRON_EPENDING", "the run is still going on" },
     };
     ASSERT_EQ(sizeof table / sizeof table[0], IRON_STATUS_COUNT_);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -133,21 +134,21 @@ TEST(status_last_error_cleared_by_success)
     iron_tensor *a = test_arange(IRON_INT32, 64);
     iron_tensor *b = test_arange(IRON_INT32, 64);
     iron_tensor *c = test_zeros(IRON_INT32, 64);
-    ASSERT_EQ(iron_call(j, a, b), IRON_EARG);
+    ASSERT_EQ(IRON_CALL(j, a, b), IRON_EARG);
     ASSERT(iron_last_error()[0] != '\0');
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT_STR_EQ(iron_last_error(), "");
-    ASSERT_EQ(iron_call(j, a, b), IRON_EARG);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_EQ(IRON_CALL(j, a, b), IRON_EARG);
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT_STR_EQ(iron_last_error(), "");
 
     /* The direct path of a specialization. */
     iron_spec *sp;
     ASSERT_OK(iron_jit_specialize(j, NULL, IRON_NO_PARAMS,
                                   IRON_TENSORS(a, b, c), &sp));
-    ASSERT_EQ(iron_spec_run(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b)),
+    ASSERT_EQ(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b)),
               IRON_EARG);
-    ASSERT_OK(iron_spec_run(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
+    ASSERT_OK(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
     ASSERT_STR_EQ(iron_last_error(), "");
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -182,7 +183,7 @@ TEST(status_last_error_empty_after_disk_cache_miss)
     iron_tensor *a = test_arange(IRON_INT32, 64);
     iron_tensor *b = test_arange(IRON_INT32, 64);
     iron_tensor *c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT_STR_EQ(iron_last_error(), "");
     iron_jit_stats st = { .size = sizeof st };
     ASSERT_OK(iron_jit_get_stats(j, &st));
@@ -202,7 +203,7 @@ TEST(status_last_error_empty_after_disk_cache_miss)
     /* A second jit finds the entry. */
     iron_jit *j2;
     ASSERT_OK(iron_jit_create(&j2, vector_op_design, &o));
-    ASSERT_OK(iron_call(j2, a, b, c));
+    ASSERT_OK(IRON_CALL(j2, a, b, c));
     ASSERT_STR_EQ(iron_last_error(), "");
     ASSERT_OK(iron_jit_get_stats(j2, &st));
     ASSERT_EQ(st.disk_hits, 1);

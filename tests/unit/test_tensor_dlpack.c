@@ -264,7 +264,7 @@ TEST(tensor_dlpack_import_passed_to_jit)
     ASSERT_OK(iron_tensor_reshape(ta, IRON_SHAPE(N), &flat));
     ASSERT_OK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(N), 5));
     iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
-    ASSERT_OK(iron_call(j, flat, b, tc));
+    ASSERT_OK(IRON_CALL(j, flat, b, tc));
     for (int i = 0; i < N; i++)
         if (c[i] != 3 * i + 5)
             TEST_FAIL_("c[%d] is %d; expected %d", i, c[i], 3 * i + 5);

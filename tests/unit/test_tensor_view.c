@@ -233,7 +233,7 @@ TEST(tensor_view_reshape_passed_to_jit)
     ASSERT_OK(iron_tensor_reshape(b2, IRON_SHAPE(-1), &b));
     ASSERT_OK(iron_tensor_reshape(c2, IRON_SHAPE(32768), &c));
     iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
-    ASSERT_OK(iron_call(j, a, b, c));
+    ASSERT_OK(IRON_CALL(j, a, b, c));
     const int32_t *out = iron_tensor_data(c2);
     for (int i = 0; i < 32768; i++)
         if (out[i] != i + 7)
@@ -246,7 +246,7 @@ TEST(tensor_view_reshape_passed_to_jit)
     iron_tensor *bb = NULL, *cc = test_zeros(IRON_INT32, 16384);
     ASSERT_OK(iron_tensor_view(b2, 0, IRON_SHAPE(16384), NULL, &half));
     bb = half;
-    ASSERT_OK(iron_call(j, flat, bb, cc));
+    ASSERT_OK(IRON_CALL(j, flat, bb, cc));
     ASSERT_EQ(test_at(cc, 0), 64 * 256 + 7);
     ASSERT_EQ(test_at(cc, 16383), 32767 + 7);
     iron_tensor_free(half);
@@ -271,7 +271,7 @@ TEST(tensor_view_strided_refused_by_jit)
     iron_tensor *b = test_zeros(IRON_INT32, 1024);
     iron_tensor *c = test_zeros(IRON_INT32, 1024);
     iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
-    ASSERT_FAILS(iron_call(j, every2, b, c), IRON_EARG,
+    ASSERT_FAILS(IRON_CALL(j, every2, b, c), IRON_EARG,
                  "vector_op: argument 0 ('a') is a non-contiguous view "
                  "(int32[1024] with strides [2]); a call takes row-major "
                  "contiguous memory: pass iron_tensor_copy of it (or "
@@ -280,8 +280,8 @@ TEST(tensor_view_strided_refused_by_jit)
     iron_spec *sp = NULL;
     ASSERT_OK(iron_jit_specialize(j, NULL, IRON_NO_PARAMS,
                                   IRON_TENSORS(b, b, c), &sp));
-    ASSERT_FAILS(iron_spec_run(sp, IRON_NO_SCALARS,
-                               IRON_TENSORS(b, every2, c)),
+    ASSERT_FAILS(iron_spec_launch(sp, IRON_NO_SCALARS,
+                                  IRON_TENSORS(b, every2, c)),
                  IRON_EARG, "argument 1 ('b') is a non-contiguous view");
 
     /* Views of one tensor: overlapping with a written argument is refused,
@@ -290,11 +290,11 @@ TEST(tensor_view_strided_refused_by_jit)
     ASSERT_OK(iron_tensor_view(big, 0, IRON_SHAPE(1024), NULL, &lo));
     ASSERT_OK(iron_tensor_view(big, 1024, IRON_SHAPE(1024), NULL, &hi));
     ASSERT_OK(iron_tensor_view(big, 512, IRON_SHAPE(1024), NULL, &whole));
-    ASSERT_FAILS(iron_call(j, lo, b, whole), IRON_EARG,
+    ASSERT_FAILS(IRON_CALL(j, lo, b, whole), IRON_EARG,
                  "vector_op: argument 2 ('c') shares memory with argument 0 "
                  "('a') (views of one tensor); a tensor the call writes "
                  "(out/inout) must not overlap another argument");
-    ASSERT_OK(iron_call(j, lo, lo, hi));  /* inputs may share */
+    ASSERT_OK(IRON_CALL(j, lo, lo, hi));  /* inputs may share */
     ASSERT_EQ(test_at(big, 1024), 0);
     ASSERT_EQ(test_at(big, 1025), 2);
     ASSERT_EQ(test_at(big, 2047), 2 * 1023);

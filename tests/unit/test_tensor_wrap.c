@@ -161,7 +161,7 @@ static iron_status nowrap_load(iron_driver *drv, const iron_device_info *dev,
 
 static iron_status nowrap_run(iron_driver *drv, void *loaded,
                               const iron_run_args *args,
-                              iron_run_state *state)
+                              enum iron_run_state *state)
 {
     (void)drv, (void)loaded, (void)args;
     *state = IRON_RUN_COMPLETED;
@@ -282,7 +282,7 @@ TEST(tensor_wrap_jit_call_writes_caller_memory)
     ASSERT_OK(iron_tensor_wrap(c, N * 4, IRON_INT32, IRON_SHAPE(N),
                                on_release, &r, &tc));
     iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
-    ASSERT_OK(iron_call(j, ta, tb, tc));
+    ASSERT_OK(IRON_CALL(j, ta, tb, tc));
     for (int i = 0; i < N; i++)
         if (c[i] != 1001 * i)
             TEST_FAIL_("c[%d] is %d; expected %d", i, c[i], 1001 * i);
@@ -389,7 +389,7 @@ static void *run_slow(void *arg)
 {
     slow_call *sc = arg;
     atomic_store(&sc->started, 1);
-    sc->status = iron_call(sc->j, sc->a, sc->b, sc->c);
+    sc->status = IRON_CALL(sc->j, sc->a, sc->b, sc->c);
     return NULL;
 }
 
@@ -431,7 +431,7 @@ TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
     /* Built first: a call holds its tensors from the run on, and the free
      * below must come while the run goes, not while the design builds. */
     iron_tensor *warm = test_zeros(IRON_INT32, n);
-    ASSERT_OK(iron_call(sc.j, sc.a, sc.b, warm));
+    ASSERT_OK(IRON_CALL(sc.j, sc.a, sc.b, warm));
     iron_tensor_free(warm);
     iron_set_log_handler(note_wait, NULL);
     for (int round = 0; round < 50 && !atomic_load(&waited_lines);
