@@ -89,7 +89,7 @@ static iron_jit *jit_new(iron_design_fn design, const iron_jit_options *base)
     iron_jit *j;
     iron_jit_options o = no_disk(*base);
     o.cflags = "-O3";
-    CHECK(iron_jit_create(&j, design, &o));
+    CHECK(iron_jit_create(design, &o, &j));
     return j;
 }
 
@@ -154,8 +154,8 @@ static void bench_warm_latency(void)
 {
     iron_jit *j = jit_new(passthrough_design, &passthrough_options);
     iron_tensor *in, *out;
-    CHECK(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(256), 0, 256, 1));
-    CHECK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(256)));
+    CHECK(iron_tensor_randint(IRON_UINT8, IRON_SHAPE(256), 0, 256, 1, &in));
+    CHECK(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(256), &out));
     CHECK(IRON_CALL(j, in, out));
     /* The same run through the compiled handle: what the jit's own call
      * path (parameters, argument checks, key, lookup) adds on top. */
@@ -201,8 +201,8 @@ static void bench_passthrough(void)
     } cases[] = { { "passthrough4k_time_vs_memcpy", 4096 },
                   { "passthrough8k_time_vs_memcpy", 8192 } };
     iron_tensor *in, *out;
-    CHECK(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(n), 0, 256, 2));
-    CHECK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(n)));
+    CHECK(iron_tensor_randint(IRON_UINT8, IRON_SHAPE(n), 0, 256, 2, &in));
+    CHECK(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &out));
     double t_memcpy;
     BEST_OF(5, t_memcpy, memcpy(iron_tensor_data(out),
                                 iron_tensor_data(in), (size_t)n));
@@ -244,10 +244,10 @@ static void bench_vector_add(void)
     const int64_t n = 16 << 20;
     const int64_t tiles[] = { 16, 1024 };
     iron_tensor *a, *b, *c, *ref;
-    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 3));
-    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 4));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
-    CHECK(iron_tensor_zeros(&ref, IRON_INT32, IRON_SHAPE(n)));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 3, &a));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 4, &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &ref));
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     double t_c;
     BEST_OF(5, t_c, baseline_add(pa, pb, iron_tensor_data(ref), n));
@@ -299,17 +299,17 @@ static void bench_vector_add_cols(void)
 {
     const int64_t n = 16 << 20, tile = 1024;
     iron_device_info info = { .size = sizeof info };
-    CHECK(iron_device_query(iron_get_default_device(), &info));
+    CHECK(iron_device_get_info(iron_device_default(), &info));
     int cols = online_cpus() < info.columns ? online_cpus() : info.columns;
     /* The parallel transform gives every column an equal slice of whole
      * objects. */
     while (cols > 1 && n % (cols * tile) != 0)
         cols--;
     iron_tensor *a, *b, *c, *ref;
-    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 7));
-    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 8));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
-    CHECK(iron_tensor_zeros(&ref, IRON_INT32, IRON_SHAPE(n)));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 7, &a));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 8, &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &ref));
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     double t_c;
     BEST_OF(5, t_c, if (baseline_add_threads(pa, pb, iron_tensor_data(ref),
@@ -366,9 +366,9 @@ static double vadd_ns_per_elem(iron_jit *j, int64_t n, int reps,
                                double *c_ns)
 {
     iron_tensor *a, *b, *c;
-    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 9));
-    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 10));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 9, &a));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 10, &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
     iron_param p = iron_param_int("tile", 1024);
     CHECK(IRON_CALL_WITH(j, IRON_PARAMS(p), a, b, c));
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
@@ -454,11 +454,11 @@ static void bench_matmul_threads(void)
     const int64_t dim = 512;
     iron_jit *j = jit_new(matmul_whole_design, &matmul_whole_options);
     iron_tensor *a, *b, *c;
-    CHECK(iron_tensor_randint(&a, IRON_INT16, IRON_SHAPE(dim, dim), -100,
-                              100, 11));
-    CHECK(iron_tensor_randint(&b, IRON_INT16, IRON_SHAPE(dim, dim), -100,
-                              100, 12));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(dim, dim)));
+    CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(dim, dim), -100,
+                              100, 11, &a));
+    CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(dim, dim), -100,
+                              100, 12, &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(dim, dim), &c));
     matmul_launch(j, 0, a, b, c);
     check_matmul_i16(a, b, c, dim);
     double t1 = 1e30, tall = 1e30;
@@ -506,10 +506,10 @@ static void bench_matmul_sgemm(void)
     const int dim = 512;
     iron_jit *j = jit_new(matmul_whole_f32_design, &matmul_whole_f32_options);
     iron_tensor *a, *b, *c, *ref;
-    CHECK(iron_tensor_rand(&a, IRON_FLOAT32, IRON_SHAPE(dim, dim), 13));
-    CHECK(iron_tensor_rand(&b, IRON_FLOAT32, IRON_SHAPE(dim, dim), 14));
-    CHECK(iron_tensor_zeros(&c, IRON_FLOAT32, IRON_SHAPE(dim, dim)));
-    CHECK(iron_tensor_zeros(&ref, IRON_FLOAT32, IRON_SHAPE(dim, dim)));
+    CHECK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(dim, dim), 13, &a));
+    CHECK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(dim, dim), 14, &b));
+    CHECK(iron_tensor_zeros(IRON_FLOAT32, IRON_SHAPE(dim, dim), &c));
+    CHECK(iron_tensor_zeros(IRON_FLOAT32, IRON_SHAPE(dim, dim), &ref));
     const float *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     double t_blas, t = 1e30;
     BEST_OF(5, t_blas, baseline_sgemm_1t(pa, pb, iron_tensor_data(ref), dim,
@@ -544,9 +544,9 @@ static void bench_debug_modes(void)
 {
     const int64_t n = 256 << 10, tile = 16;
     iron_tensor *a, *b, *c;
-    CHECK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 5));
-    CHECK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9999, 9999, 6));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 5, &a));
+    CHECK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999, 6, &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
     iron_jit *j = jit_new(vector_op_design, &vector_op_options);
     iron_param p = iron_param_int("tile", tile);
     char trace[64];
@@ -592,15 +592,15 @@ static void bench_debug_modes(void)
 static void bench_cold(void)
 {
     iron_tensor *a, *b, *c;
-    CHECK(iron_tensor_ones(&a, IRON_INT32, IRON_SHAPE(4096)));
-    CHECK(iron_tensor_ones(&b, IRON_INT32, IRON_SHAPE(4096)));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(4096)));
+    CHECK(iron_tensor_ones(IRON_INT32, IRON_SHAPE(4096), &a));
+    CHECK(iron_tensor_ones(IRON_INT32, IRON_SHAPE(4096), &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4096), &c));
     double best = 1e30, build = 0;
     /* Without the disk cache off, runs 2..5 would be disk hits. */
     iron_jit_options o = no_disk(vector_op_options);
     for (int r = 0; r < 5; r++) {
         iron_jit *j;
-        CHECK(iron_jit_create(&j, vector_op_design, &o));
+        CHECK(iron_jit_create(vector_op_design, &o, &j));
         double t0 = now_s();
         CHECK(IRON_CALL(j, a, b, c));
         double t = now_s() - t0;
@@ -646,10 +646,10 @@ static int child_first_result(double t_main)
     const int64_t n = 4096;
     iron_jit *j;
     iron_tensor *a, *b, *c;
-    CHECK(iron_jit_create(&j, vector_op_design, &vector_op_options));
-    CHECK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 0, 1));
-    CHECK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(n), 1000));
-    CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    CHECK(iron_jit_create(vector_op_design, &vector_op_options, &j));
+    CHECK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &a));
+    CHECK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 1000, &b));
+    CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
     CHECK(IRON_CALL(j, a, b, c));
     const int32_t *vc = iron_tensor_data(c);
     for (int64_t i = 0; i < n; i++)
@@ -694,14 +694,14 @@ static int child_rss(void)
 {
     iron_jit *j;
     iron_jit_options o = no_disk(vector_op_options);
-    CHECK(iron_jit_create(&j, vector_op_design, &o));
+    CHECK(iron_jit_create(vector_op_design, &o, &j));
     double t0 = now_s();
     for (int i = 0; i < RSS_SPECS; i++) {
         const int64_t n = 16 * (int64_t)(i + 1);
         iron_tensor *a, *b, *c;
-        CHECK(iron_tensor_full(&a, IRON_INT32, IRON_SHAPE(n), 1));
-        CHECK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(n), 2));
-        CHECK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+        CHECK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 1, &a));
+        CHECK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 2, &b));
+        CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
         CHECK(IRON_CALL(j, a, b, c));
         if (((const int32_t *)iron_tensor_data(c))[n - 1] != 3) {
             fprintf(stderr, "bench child: vector add of %lld wrong\n",
@@ -968,7 +968,7 @@ int main(int argc, char **argv)
     }
     printf("iron %s bench on %s, %d CPUs; each figure the best of several "
            "runs, beside its baseline from this run\n",
-           iron_version(), iron_device_name(iron_get_default_device()),
+           iron_version(), iron_device_name(iron_device_default()),
            online_cpus());
     printf("%-32s %16s %16s %9s\n", "row", "value", "baseline", "ratio");
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)

@@ -287,7 +287,7 @@ static int cmd_info(const char *dir, const char *path)
     uint64_t entries, bytes;
     char sz[32];
     struct stat st;
-    if (iron_cache_info(dir, &entries, &bytes) != IRON_OK)
+    if (iron_cache_get_usage(dir, &entries, &bytes) != IRON_OK)
         return fail();
     printf("%-8s %s%s\n", "folder", path,
            stat(path, &st) != 0 ? " (not created yet)" : "");
@@ -310,7 +310,7 @@ static int cmd_clear(const char *dir, const char *path)
 {
     uint64_t entries = 0, bytes = 0;
     char sz[32];
-    if (iron_cache_info(dir, &entries, &bytes) != IRON_OK ||
+    if (iron_cache_get_usage(dir, &entries, &bytes) != IRON_OK ||
         iron_cache_clear(dir) != IRON_OK)
         return fail();
     printf("removed %" PRIu64 " %s (%s) from %s\n", entries,
@@ -325,7 +325,7 @@ static int cmd_prune(const char *dir, const char *path, uint64_t max_bytes)
     char sz[32], dmg[48] = "";
     if (iron__kstore_prune_dir(dir, max_bytes, &removed, &damaged) !=
             IRON_OK ||
-        iron_cache_info(dir, &entries, &bytes) != IRON_OK)
+        iron_cache_get_usage(dir, &entries, &bytes) != IRON_OK)
         return fail();
     if (damaged)
         snprintf(dmg, sizeof dmg, " (%" PRIu64 " damaged)", damaged);
@@ -416,7 +416,7 @@ int cli_cache(int argc, char **argv)
         return usage(stderr, EXIT_USAGE);
     }
     char path[4096];
-    iron_cache_path(dir, path, sizeof path);
+    iron_cache_get_path(dir, path, sizeof path);
     if (!path[0]) {
         fprintf(stderr, "iron cache: no cache folder: set IRON_CACHE_DIR, "
                         "XDG_CACHE_HOME or HOME, or pass --dir\n");

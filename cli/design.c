@@ -107,7 +107,7 @@ int cli_make_tensors(const char *cmd, char *types, iron_tensor **out, int *n)
         iron_shape sh;
         if (cli_parse_type(cmd, items[i], &dt, &sh))
             return 1;
-        if (iron_tensor_zeros(&out[*n], dt, sh) != IRON_OK) {
+        if (iron_tensor_zeros(dt, sh, &out[*n]) != IRON_OK) {
             fprintf(stderr, "iron %s: %s\n", cmd, iron_last_error());
             return 1;
         }
@@ -220,7 +220,7 @@ int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
             return 1;
         }
     }
-    if (iron_jit_create(&cd->jit, cd->fn, cd->opts) != IRON_OK) {
+    if (iron_jit_create(cd->fn, cd->opts, &cd->jit) != IRON_OK) {
         fprintf(stderr, "iron %s: %s\n", cmd, iron_last_error());
         return 1;
     }

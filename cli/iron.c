@@ -85,7 +85,7 @@ static int query(const iron_device *dev, iron_device_info *info)
 {
     memset(info, 0, sizeof *info);
     info->size = sizeof *info;
-    if (iron_device_query(dev, info) != IRON_OK) {
+    if (iron_device_get_info(dev, info) != IRON_OK) {
         fprintf(stderr, "iron: %s\n", iron_last_error());
         return 0;
     }
@@ -128,7 +128,7 @@ static int list_devices_json(void)
     iron_device *cur = NULL;
     json_t *root = json_pack(
         "{s:o, s:o}", "devices", list, "current",
-        iron_current_device(&cur) == IRON_OK
+        iron_device_get_current(&cur) == IRON_OK
             ? json_string(iron_device_name(cur))
             : json_null());
     char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
@@ -169,7 +169,7 @@ static int list_devices(void)
     /* Which device a call would use right now, so that a bad $IRON_DEVICE
      * shows up here rather than at the first launch. */
     iron_device *cur = NULL;
-    if (iron_current_device(&cur) == IRON_OK)
+    if (iron_device_get_current(&cur) == IRON_OK)
         printf("current device: %s\n", iron_device_name(cur));
     else
         fprintf(stderr, "iron: warning: %s\n", iron_last_error());

@@ -209,20 +209,20 @@ static iron_status random_tensor(iron_dtype dt, iron_shape sh, uint64_t seed,
     case IRON_FLOAT32:
     case IRON_FLOAT64:
     case IRON_BFLOAT16:
-        return iron_tensor_rand(out, dt, sh, seed);
+        return iron_tensor_rand(dt, sh, seed, out);
     case IRON_INT8:
-        return iron_tensor_randint(out, dt, sh, -16, 16, seed);
+        return iron_tensor_randint(dt, sh, -16, 16, seed, out);
     case IRON_UINT8:
-        return iron_tensor_randint(out, dt, sh, 0, 32, seed);
+        return iron_tensor_randint(dt, sh, 0, 32, seed, out);
     case IRON_INT16:
-        return iron_tensor_randint(out, dt, sh, -256, 256, seed);
+        return iron_tensor_randint(dt, sh, -256, 256, seed, out);
     case IRON_UINT16:
-        return iron_tensor_randint(out, dt, sh, 0, 512, seed);
+        return iron_tensor_randint(dt, sh, 0, 512, seed, out);
     case IRON_UINT32:
     case IRON_UINT64:
-        return iron_tensor_randint(out, dt, sh, 0, 1000, seed);
+        return iron_tensor_randint(dt, sh, 0, 1000, seed, out);
     default:
-        return iron_tensor_randint(out, dt, sh, -1000, 1000, seed);
+        return iron_tensor_randint(dt, sh, -1000, 1000, seed, out);
     }
 }
 
@@ -384,7 +384,7 @@ static int make_tensors(run_state *st, uint64_t seed)
                 continue;
             iron_status s =
                 st->d[i].role == ROLE_OUT
-                    ? iron_tensor_zeros(&st->t[i], dt, sh)
+                    ? iron_tensor_zeros(dt, sh, &st->t[i])
                     : random_tensor(dt, sh, seed + (uint64_t)i, &st->t[i]);
             if (s != IRON_OK) {
                 fprintf(stderr, "iron run: argument '%s': %s\n",
@@ -473,15 +473,15 @@ static int compare(const char *name, iron_tensor *t, const char *file,
         int same;
         double x = 0, y = 0;
         if (is_float) {
-            iron_tensor_get(t, i, &x);
-            iron_tensor_get(r, i, &y);
+            iron_tensor_get_element(t, i, &x);
+            iron_tensor_get_element(r, i, &y);
             same = (isnan(x) && isnan(y)) || x == y ||
                    fabs(x - y) <= atol + rtol * fabs(y);
         } else {
             same = memcmp(pt + (size_t)i * size, pr + (size_t)i * size,
                           size) == 0;
-            iron_tensor_get(t, i, &x);
-            iron_tensor_get(r, i, &y);
+            iron_tensor_get_element(t, i, &x);
+            iron_tensor_get_element(r, i, &y);
         }
         if (same)
             continue;

@@ -78,17 +78,17 @@ int main(void)
     if (s == IRON_OK)
         s = iron_algo_jit_create(IRON_ALGO_REDUCE, NULL, &red);
     if (s == IRON_OK)
-        s = iron_tensor_rand(&x, IRON_FLOAT32, IRON_SHAPE(n), 42);
+        s = iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(n), 42, &x);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&y, IRON_FLOAT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_FLOAT32, IRON_SHAPE(n), &y);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -99, 99, 1);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -99, 99, 1, &a);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -99, 99, 2);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -99, 99, 2, &b);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&s64, IRON_INT64, IRON_SHAPE(1));
+        s = iron_tensor_zeros(IRON_INT64, IRON_SHAPE(1), &s64);
     if (s != IRON_OK) {
         fprintf(stderr, "algorithms: %s\n", iron_last_error());
         return 1;
@@ -121,7 +121,7 @@ int main(void)
     /* reduce hands the whole input to one call, so it must fit one
      * compute tile: 4096 int32 (16 KiB) do. */
     iron_tensor *v = NULL;
-    s = iron_tensor_arange(&v, IRON_INT32, IRON_SHAPE(nred), 0, 3);
+    s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(nred), 0, 3, &v);
     if (s == IRON_OK)
         s = IRON_CALL_WITH(red, KERNEL(sum), v, s64);
     bad = s == IRON_OK &&

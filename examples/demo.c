@@ -68,12 +68,12 @@ static void demo_passthrough(void)
     iron_jit *j = NULL;
     iron_tensor *in = NULL, *out = NULL;
     double cold = 0, warm = 0;
-    iron_status s = iron_jit_create(&j, passthrough_design,
-                                    &passthrough_options);
+    iron_status s = iron_jit_create(passthrough_design,
+                                    &passthrough_options, &j);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(n), 0, 256, 7);
+        s = iron_tensor_randint(IRON_UINT8, IRON_SHAPE(n), 0, 256, 7, &in);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &out);
     if (s == IRON_OK)
         s = call_twice(j, IRON_NO_PARAMS, IRON_TENSORS(in, out), &cold,
                        &warm);
@@ -95,13 +95,13 @@ static void demo_vector_op(const char *op, const char *label)
     iron_jit *j = NULL;
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
     double cold = 0, warm = 0;
-    iron_status s = iron_jit_create(&j, vector_op_design, &vector_op_options);
+    iron_status s = iron_jit_create(vector_op_design, &vector_op_options, &j);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -1000, 1000, 1);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000, 1000, 1, &a);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -1000, 1000, 2);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000, 1000, 2, &b);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c);
     if (s == IRON_OK)
         s = call_twice(j, IRON_PARAMS(iron_param_str("op", op)),
                        IRON_TENSORS(a, b, c), &cold, &warm);
@@ -126,13 +126,13 @@ static void demo_parallel(int cols)
     iron_tensor *in = NULL, *out = NULL;
     double cold = 0, warm = 0;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
-    iron_status s = iron_jit_create(&j, eltwise_parallel_design,
-                                    &eltwise_parallel_options);
+    iron_status s = iron_jit_create(eltwise_parallel_design,
+                                    &eltwise_parallel_options, &j);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&in, IRON_INT32, IRON_SHAPE(n), -9999, 9999,
-                                5);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999, 9999,
+                                5, &in);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &out);
     if (s == IRON_OK) {
         double t0 = now_ms();
         s = iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -170,16 +170,16 @@ static void demo_matmul_whole(int cores)
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
     int64_t *acc = NULL;
     double cold = 0, warm = 0;
-    iron_status s = iron_jit_create(&j, matmul_whole_design,
-                                    &matmul_whole_options);
+    iron_status s = iron_jit_create(matmul_whole_design,
+                                    &matmul_whole_options, &j);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&a, IRON_INT16, IRON_SHAPE(M, K), -32768,
-                                32768, 8);
+        s = iron_tensor_randint(IRON_INT16, IRON_SHAPE(M, K), -32768,
+                                32768, 8, &a);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&b, IRON_INT16, IRON_SHAPE(K, N), -32768,
-                                32768, 9);
+        s = iron_tensor_randint(IRON_INT16, IRON_SHAPE(K, N), -32768,
+                                32768, 9, &b);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(M, N));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(M, N), &c);
     if (s == IRON_OK) {
         double t0 = now_ms();
         s = IRON_CALL(j, a, b, c);
@@ -222,8 +222,8 @@ int main(void)
 {
     iron_device *dev = NULL;
     iron_device_info info = { .size = sizeof info };
-    if (iron_current_device(&dev) != IRON_OK ||
-        iron_device_query(dev, &info) != IRON_OK) {
+    if (iron_device_get_current(&dev) != IRON_OK ||
+        iron_device_get_info(dev, &info) != IRON_OK) {
         fprintf(stderr, "demo: %s\n", iron_last_error());
         return 1;
     }

@@ -91,7 +91,7 @@ static iron_status start(call *c, iron_design_fn fn,
                          const iron_jit_options *o)
 {
     memset(c, 0, sizeof *c);
-    return iron_jit_create(&c->j, fn, o);
+    return iron_jit_create(fn, o, &c->j);
 }
 
 static void ref_passthrough(void)
@@ -103,9 +103,9 @@ static void ref_passthrough(void)
     iron_status s = start(&c, passthrough_design, &passthrough_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[0], IRON_UINT8, IRON_SHAPE(n), 0, 256, 1);
+        s = iron_tensor_randint(IRON_UINT8, IRON_SHAPE(n), 0, 256, 1, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[1], IRON_UINT8, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK)
@@ -127,13 +127,13 @@ static void ref_vector_op(const char *op, const char *name)
     c.p = &p;
     c.nt = 3;
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[0], IRON_INT32, IRON_SHAPE(n), -1000,
-                                1000, 2);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000,
+                                1000, 2, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[1], IRON_INT32, IRON_SHAPE(n), -1000,
-                                1000, 3);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000,
+                                1000, 3, &c.t[1]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[2], IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[2]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -160,10 +160,10 @@ static void ref_add_constant(void)
     c.p = p;
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[0], IRON_INT32, IRON_SHAPE(n), -1000,
-                                1000, 4);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000,
+                                1000, 4, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[1], IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -185,12 +185,12 @@ static void ref_vector_scalar(void)
     iron_status s = start(&c, vector_scalar_design, &vector_scalar_options);
     c.nt = 3;
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[0], IRON_INT16, IRON_SHAPE(n), -10000,
-                                10000, 5);
+        s = iron_tensor_randint(IRON_INT16, IRON_SHAPE(n), -10000,
+                                10000, 5, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_full(&c.t[1], IRON_INT32, IRON_SHAPE(1), 3);
+        s = iron_tensor_full(IRON_INT32, IRON_SHAPE(1), 3, &c.t[1]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[2], IRON_INT16, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT16, IRON_SHAPE(n), &c.t[2]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -212,11 +212,11 @@ static void ref_saxpy_bf16(void)
     iron_status s = start(&c, saxpy_bf16_design, &saxpy_bf16_options);
     c.nt = 3;
     if (s == IRON_OK)
-        s = iron_tensor_rand(&c.t[0], IRON_BFLOAT16, IRON_SHAPE(n), 6);
+        s = iron_tensor_rand(IRON_BFLOAT16, IRON_SHAPE(n), 6, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_rand(&c.t[1], IRON_BFLOAT16, IRON_SHAPE(n), 7);
+        s = iron_tensor_rand(IRON_BFLOAT16, IRON_SHAPE(n), 7, &c.t[1]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[2], IRON_BFLOAT16, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_BFLOAT16, IRON_SHAPE(n), &c.t[2]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -241,9 +241,9 @@ static void ref_memcpy_cols(int cols)
     iron_status s = start(&c, memcpy_cols_design, &memcpy_cols_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_arange(&c.t[0], IRON_INT32, IRON_SHAPE(n), 1, 1);
+        s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 1, 1, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[1], IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK)
@@ -265,10 +265,10 @@ static void ref_eltwise_parallel(int cols)
                           &eltwise_parallel_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[0], IRON_INT32, IRON_SHAPE(n), -9999,
-                                9999, 8);
+        s = iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9999,
+                                9999, 8, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[1], IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -292,9 +292,9 @@ static void ref_split_join(void)
     iron_status s = start(&c, split_join_design, &split_join_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_arange(&c.t[0], IRON_INT32, IRON_SHAPE(n), 0, 1);
+        s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[1], IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -315,7 +315,7 @@ static void ref_joined_layout(void)
     iron_status s = start(&c, joined_layout_design, &joined_layout_options);
     c.nt = 1;
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[0], IRON_INT32, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[0]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -368,13 +368,13 @@ static void ref_matmul(const char *name, iron_design_fn fn,
     iron_status s = start(&c, fn, o);
     c.nt = 3;
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[0], IRON_INT16, IRON_SHAPE(M, K),
-                                INT16_MIN, INT16_MAX + 1, 9);
+        s = iron_tensor_randint(IRON_INT16, IRON_SHAPE(M, K),
+                                INT16_MIN, INT16_MAX + 1, 9, &c.t[0]);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&c.t[1], IRON_INT16, IRON_SHAPE(K, N),
-                                INT16_MIN, INT16_MAX + 1, 10);
+        s = iron_tensor_randint(IRON_INT16, IRON_SHAPE(K, N),
+                                INT16_MIN, INT16_MAX + 1, 10, &c.t[1]);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&c.t[2], out_dt, IRON_SHAPE(M, N));
+        s = iron_tensor_zeros(out_dt, IRON_SHAPE(M, N), &c.t[2]);
     if (s == IRON_OK)
         s = run_twice(&c, &cold, &warm);
     if (s == IRON_OK) {
@@ -393,8 +393,8 @@ int main(void)
 {
     iron_device *dev = NULL;
     iron_device_info info = { .size = sizeof info };
-    if (iron_current_device(&dev) != IRON_OK ||
-        iron_device_query(dev, &info) != IRON_OK) {
+    if (iron_device_get_current(&dev) != IRON_OK ||
+        iron_device_get_info(dev, &info) != IRON_OK) {
         fprintf(stderr, "reference: %s\n", iron_last_error());
         return 1;
     }

@@ -53,8 +53,8 @@ static int passthrough(iron_design *d, void *user)
                                      "uint8*, uint8*, int32");
     iron_worker *w = iron_worker_new(
         d, "copy", k, n / OBJ,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(OBJ)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -74,7 +74,7 @@ static void make_jit(void)
     o.name = "fuzz_artifact";
     o.args = "in input: uint8[N], out output: uint8[N]";
     o.disk_cache = -1;
-    if (iron_jit_create(&jit, passthrough, &o) != IRON_OK) {
+    if (iron_jit_create(passthrough, &o, &jit) != IRON_OK) {
         fprintf(stderr, "fuzz_artifact: %s\n", iron_last_error());
         exit(1);
     }
@@ -85,8 +85,8 @@ static void make_jit(void)
 static void write_seeds(const char *dir)
 {
     iron_tensor *a, *b;
-    if (iron_tensor_zeros(&a, IRON_UINT8, IRON_SHAPE(4 * OBJ)) != IRON_OK ||
-        iron_tensor_zeros(&b, IRON_UINT8, IRON_SHAPE(4 * OBJ)) != IRON_OK)
+    if (iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(4 * OBJ), &a) != IRON_OK ||
+        iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(4 * OBJ), &b) != IRON_OK)
         goto fail;
     char file[512];
     snprintf(file, sizeof file, "%s/real.artifact", dir);

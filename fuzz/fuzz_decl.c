@@ -128,7 +128,7 @@ static void make_tensor(decl_input *in, const uint8_t *b, size_t n)
     iron_dtype dtype = (iron_dtype)(dt >= 0xf0 ? (int)(dt & 0xf)
                                                : dt % IRON_DTYPE_COUNT_);
     iron_tensor *t = NULL;
-    iron_status st = iron_tensor_zeros(&t, dtype, shape);
+    iron_status st = iron_tensor_zeros(dtype, shape, &t);
     FUZZ_FAILED_WITH_MESSAGE(st, "iron_tensor_zeros");
     FUZZ_CHECK((st == IRON_OK) == (t != NULL),
                "iron_tensor_zeros returned %s with tensor %p",
@@ -174,7 +174,7 @@ static int refusing_design(iron_design *d, void *user)
         }
         (void)iron_design_param_str(d, name);
     }
-    (void)iron_design_scalar(d, "n");
+    (void)iron_design_scalar_index(d, "n");
     /* out-of-range arguments last: their errors are sticky */
     (void)iron_design_arg_shape(d, n);
     (void)iron_design_arg_numel(d, -1);
@@ -257,7 +257,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     iron_jit *j = (iron_jit *)(uintptr_t)1;
-    iron_status st = iron_jit_create(&j, refusing_design, &o);
+    iron_status st = iron_jit_create(refusing_design, &o, &j);
     FUZZ_FAILED_WITH_MESSAGE(st, "iron_jit_create");
     if (verbose)
         fprintf(stderr, "fuzz_decl: create: %s\n",

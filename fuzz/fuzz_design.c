@@ -375,8 +375,8 @@ static iron_worker *worker(iron_design *d, const plan *p, int w,
                                      kernel_src[p->op[w]],
                                      "int32*, int32*, int32, int32");
     return iron_worker_new(d, name, k, p->m / n,
-                           IRON_ARGS(iron_use(in), iron_use(out),
-                                     iron_int(n), iron_int(p->k[w])));
+                           IRON_ARGS(iron_arg_fifo(in), iron_arg_fifo(out),
+                                     iron_arg_int(n), iron_arg_int(p->k[w])));
 }
 
 static int fuzz_design_fn(iron_design *d, void *user)
@@ -586,7 +586,7 @@ static void make_jit(void)
     o.disk_cache = 1;
     o.cache_dir = getenv("FUZZ_DESIGN_CACHE") ? getenv("FUZZ_DESIGN_CACHE")
                                               : "/tmp/iron-fuzz-design-cache";
-    if (iron_jit_create(&jit, fuzz_design_fn, &o) != IRON_OK) {
+    if (iron_jit_create(fuzz_design_fn, &o, &jit) != IRON_OK) {
         fprintf(stderr, "fuzz_design: %s\n", iron_last_error());
         exit(1);
     }
@@ -637,11 +637,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     iron_tensor *a = NULL, *b = NULL, *cc = NULL;
-    FUZZ_CHECK(iron_tensor_empty(&a, IRON_INT32, IRON_SHAPE(p.n_in)) ==
+    FUZZ_CHECK(iron_tensor_empty(IRON_INT32, IRON_SHAPE(p.n_in), &a) ==
                        IRON_OK &&
-                   iron_tensor_empty(&b, IRON_INT32, IRON_SHAPE(p.m)) ==
+                   iron_tensor_empty(IRON_INT32, IRON_SHAPE(p.m), &b) ==
                        IRON_OK &&
-                   iron_tensor_empty(&cc, IRON_INT32, IRON_SHAPE(p.m)) ==
+                   iron_tensor_empty(IRON_INT32, IRON_SHAPE(p.m), &cc) ==
                        IRON_OK,
                "cannot make tensors");
     int32_t *ad = iron_tensor_data(a), *bd = iron_tensor_data(b),

@@ -61,21 +61,21 @@ iron_jit_stats test_stats(const iron_jit *j)
 iron_tensor *test_zeros(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, IRON_SHAPE(n)));
+    ASSERT_OK(iron_tensor_zeros(dt, IRON_SHAPE(n), &t));
     return t;
 }
 
 iron_tensor *test_arange(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(&t, dt, IRON_SHAPE(n), 0, 1));
+    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n), 0, 1, &t));
     return t;
 }
 
 double test_at(const iron_tensor *t, int64_t i)
 {
     double v = 0;
-    ASSERT_OK(iron_tensor_get(t, i, &v));
+    ASSERT_OK(iron_tensor_get_element(t, i, &v));
     return v;
 }
 
@@ -83,7 +83,7 @@ iron_jit *test_jit(iron_design_fn fn, const char *name, const char *args)
 {
     iron_jit *j = NULL;
     iron_jit_options o = { .size = sizeof o, .name = name, .args = args };
-    ASSERT_OK(iron_jit_create(&j, fn, &o));
+    ASSERT_OK(iron_jit_create(fn, &o, &j));
     return j;
 }
 
@@ -107,14 +107,14 @@ char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args)
 iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o)
 {
     iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
+    ASSERT_OK(iron_jit_create(fn, o, &j));
     return j;
 }
 
 iron_tensor *test_zeros_shape(iron_dtype dt, iron_shape s)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
+    ASSERT_OK(iron_tensor_zeros(dt, s, &t));
     return t;
 }
 
@@ -122,7 +122,7 @@ iron_tensor *test_randint(iron_dtype dt, iron_shape s, int64_t lo,
                           int64_t hi, uint64_t seed)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_randint(&t, dt, s, lo, hi, seed));
+    ASSERT_OK(iron_tensor_randint(dt, s, lo, hi, seed, &t));
     return t;
 }
 
@@ -225,5 +225,5 @@ static void keep_warning(const char *topic, const char *line, void *ctx)
 void test_catch_warnings(void)
 {
     test_warning[0] = '\0';
-    iron_set_log_handler(keep_warning, NULL);
+    iron_log_set_handler(keep_warning, NULL);
 }

@@ -148,18 +148,18 @@ int color_threshold_design(iron_design *d, void *user)
         barriers[i] = iron_barrier_new(d, name);
     }
 
-    iron_kernel *k = iron_core_new(d, "core_fn", color_threshold_src,
-                                   "fifo, fifo, int32*, barrier, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "core_fn", color_threshold_src,
+                                          "fifo, fifo, int32*, barrier, int32");
     iron_worker *workers[NCH];
     for (int i = 0; i < NCH; i++) {
         char name[32];
         snprintf(name, sizeof name, "threshold%d", i);
         workers[i] = iron_worker_new(
             d, name, k, 0,
-            IRON_ARGS(iron_use_acquire(iron_fifo_cons(in_l2l1[i]), 1),
-                      iron_use_acquire(iron_fifo_prod(out_l1l2[i]), 1),
-                      iron_use_rtp(rtps[i]), iron_use_barrier(barriers[i]),
-                      iron_int(line_width)));
+            IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in_l2l1[i]), 1),
+                      iron_arg_fifo_acquire(iron_fifo_prod(out_l1l2[i]), 1),
+                      iron_arg_rtp(rtps[i]), iron_arg_barrier(barriers[i]),
+                      iron_arg_int(line_width)));
     }
 
     /* upstream's rt.inline_ops(set_rtps, rtps) */

@@ -27,7 +27,7 @@
  *     then for each of the H - 2 middle lines acquires 3 (cumulatively: one
  *     new) and releases 1, then acquires 2 for the bottom border (the last
  *     line twice) and releases 2; it declares that max acquire of 3 on its
- *     input (iron_use_acquire), which upstream reads from the core's code;
+ *     input (iron_arg_fifo_acquire), which upstream reads from the core's code;
  *     the 3x3 coefficients are upstream's LocalBuffer "kernel" on its tile,
  *     int16 {0, 4096, 0; 4096, -16384, 4096; 0, 4096, 0} at load;
  *   gray2rgba_addWeight_fn: gray2rgba into OF_local, then addWeighted of
@@ -335,59 +335,59 @@ int upstream_edge_detect_design(iron_design *d, void *user)
 
     iron_worker *workers[4];
 
-    iron_kernel *rgba2gray_fn = iron_core_new(
+    iron_kernel *rgba2gray_fn = iron_kernel_new_core(
         d, "rgba2gray_fn", rgba2gray_fn_src,
         "fifo, fifo, kernel(uint8*, uint8*, int32), int32");
     workers[0] = iron_worker_new(
         d, "rgba2gray", rgba2gray_fn, height,
-        IRON_ARGS(iron_use(iron_fifo_cons(inOF_L3L2)),
-                  iron_use(iron_fifo_prod(of_intermediates[0])),
-                  iron_use_kernel(rgba2gray_line_kernel),
-                  iron_int(lineWidth)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(inOF_L3L2)),
+                  iron_arg_fifo(iron_fifo_prod(of_intermediates[0])),
+                  iron_arg_kernel(rgba2gray_line_kernel),
+                  iron_arg_int(lineWidth)));
 
     /* The filter's 3x3 coefficients: upstream's LocalBuffer "kernel" on
      * the worker's tile, with its initial value. */
     const int16_t v0 = 0, v1 = 4096, v_minus4 = -16384;
     const int16_t coeffs[9] = { v0, v1, v0, v1, v_minus4, v1, v0, v1, v0 };
     iron_rtp *kernel = iron_rtp_new(d, "kernel", IRON_INT16, 9);
-    iron_buffer_set_initial(kernel, coeffs);
-    iron_kernel *filter_fn = iron_core_new(
+    iron_rtp_set_initial(kernel, coeffs);
+    iron_kernel *filter_fn = iron_kernel_new_core(
         d, "filter_fn", filter_fn_src,
         "fifo, fifo, kernel(uint8*, uint8*, uint8*, uint8*, int32, int16*), "
         "int16*, int32, int32");
     workers[1] = iron_worker_new(
         d, "filter2d", filter_fn, 0,
-        IRON_ARGS(iron_use_acquire(iron_fifo_cons(of_intermediates[0]), 3),
-                  iron_use(iron_fifo_prod(of_intermediates[1])),
-                  iron_use_kernel(filter2d_line_kernel),
-                  iron_use_rtp(kernel), iron_int(lineWidth),
-                  iron_int(height)));
+        IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(of_intermediates[0]), 3),
+                  iron_arg_fifo(iron_fifo_prod(of_intermediates[1])),
+                  iron_arg_kernel(filter2d_line_kernel),
+                  iron_arg_rtp(kernel), iron_arg_int(lineWidth),
+                  iron_arg_int(height)));
 
-    iron_kernel *threshold_fn = iron_core_new(
+    iron_kernel *threshold_fn = iron_kernel_new_core(
         d, "threshold_fn", threshold_fn_src,
         "fifo, fifo, kernel(uint8*, uint8*, int32, int16, int16, int8), "
         "int32");
     workers[2] = iron_worker_new(
         d, "threshold", threshold_fn, height,
-        IRON_ARGS(iron_use(iron_fifo_cons(of_intermediates[1])),
-                  iron_use(iron_fifo_prod(of_intermediates[2])),
-                  iron_use_kernel(threshold_line_kernel),
-                  iron_int(lineWidth)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(of_intermediates[1])),
+                  iron_arg_fifo(iron_fifo_prod(of_intermediates[2])),
+                  iron_arg_kernel(threshold_line_kernel),
+                  iron_arg_int(lineWidth)));
 
-    iron_kernel *gray2rgba_add_weight_fn = iron_core_new(
+    iron_kernel *gray2rgba_add_weight_fn = iron_kernel_new_core(
         d, "gray2rgba_addWeight_fn", gray2rgba_add_weight_fn_src,
         "fifo, fifo, fifo, fifo, fifo, kernel(uint8*, uint8*, int32), "
         "kernel(uint8*, uint8*, uint8*, int32, int16, int16, int8), int32");
     workers[3] = iron_worker_new(
         d, "gray2rgba_addWeighted", gray2rgba_add_weight_fn, height,
-        IRON_ARGS(iron_use(iron_fifo_cons(of_intermediates[2])),
-                  iron_use(iron_fifo_cons(inOF_L2L1)),
-                  iron_use(iron_fifo_prod(of_local)),
-                  iron_use(iron_fifo_cons(of_local)),
-                  iron_use(iron_fifo_prod(outOF_L1L2)),
-                  iron_use_kernel(gray2rgba_line_kernel),
-                  iron_use_kernel(add_weighted_line_kernel),
-                  iron_int(lineWidth)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(of_intermediates[2])),
+                  iron_arg_fifo(iron_fifo_cons(inOF_L2L1)),
+                  iron_arg_fifo(iron_fifo_prod(of_local)),
+                  iron_arg_fifo(iron_fifo_cons(of_local)),
+                  iron_arg_fifo(iron_fifo_prod(outOF_L1L2)),
+                  iron_arg_kernel(gray2rgba_line_kernel),
+                  iron_arg_kernel(add_weighted_line_kernel),
+                  iron_arg_int(lineWidth)));
 
     for (int w = 0; w < 4; w++)
         iron_rt_start(d, workers[w]);

@@ -101,7 +101,7 @@ int upstream_eltwise_add_design(iron_design *d, void *user)
     iron_kernel *eltwise_add_bf16_vector = iron_kernel_new(
         d, "eltwise_add_bf16_vector", add_src,
         "bfloat16*, bfloat16*, bfloat16*");
-    iron_kernel *core_fn = iron_core_new(
+    iron_kernel *core_fn = iron_kernel_new_core(
         d, "core_fn", core_fn_src,
         "fifo, fifo, fifo, kernel(bfloat16*, bfloat16*, bfloat16*), int32");
     iron_worker *workers[EADD_CORES];
@@ -110,11 +110,11 @@ int upstream_eltwise_add_design(iron_design *d, void *user)
         snprintf(name, sizeof name, "add%d", i);
         workers[i] = iron_worker_new(
             d, name, core_fn, tiles,
-            IRON_ARGS(iron_use(iron_fifo_cons(inA_fifos[i])),
-                      iron_use(iron_fifo_cons(inB_fifos[i])),
-                      iron_use(iron_fifo_prod(outC_fifos[i])),
-                      iron_use_kernel(eltwise_add_bf16_vector),
-                      iron_int(tiles)));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(inA_fifos[i])),
+                      iron_arg_fifo(iron_fifo_cons(inB_fifos[i])),
+                      iron_arg_fifo(iron_fifo_prod(outC_fifos[i])),
+                      iron_arg_kernel(eltwise_add_bf16_vector),
+                      iron_arg_int(tiles)));
     }
     for (int i = 0; i < n_cores; i++)
         iron_rt_start(d, workers[i]);

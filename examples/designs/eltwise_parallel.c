@@ -48,10 +48,10 @@ int eltwise_parallel_design(iron_design *d, void *user)
                                        IRON_SHAPE(tile), 2);
         iron_worker *w = iron_worker_new(
             d, w_name, k, per / tile,
-            IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                      iron_use(iron_fifo_prod(out)), iron_int(tile),
-                      iron_int(iron_design_param_int(d, "scale")),
-                      iron_int(iron_design_param_int(d, "bias"))));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                      iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(tile),
+                      iron_arg_int(iron_design_param_int(d, "scale")),
+                      iron_arg_int(iron_design_param_int(d, "bias"))));
         int64_t sizes[1] = { per }, strides[1] = { 1 };
         iron_tap tap = iron_tap_make(per * c, 1, sizes, strides);
         iron_worker_place(w, c, 2);

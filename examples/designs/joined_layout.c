@@ -58,15 +58,15 @@ int joined_layout_design(iron_design *d, void *user)
     const int64_t sizes[2] = { JOINED_PART, JOINED_PARTS };
     const int64_t strides[2] = { 1, JOINED_PART };
     iron_handle_set_dims(iron_fifo_prod(out), 2, sizes, strides);
-    iron_kernel *k = iron_core_new(d, "fill_pair", fill_pair_src,
-                                   "fifo, int32, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "fill_pair", fill_pair_src,
+                                          "fifo, int32, int32");
     for (int p = 0; p < JOINED_PARTS; p++) {
         char name[24];
         snprintf(name, sizeof name, "fill%d", p);
         iron_worker *w = iron_worker_new(
             d, name, k, 1,
-            IRON_ARGS(iron_use(iron_fifo_prod(parts[p])),
-                      iron_int(JOINED_PART), iron_int(p)));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_prod(parts[p])),
+                      iron_arg_int(JOINED_PART), iron_arg_int(p)));
         iron_rt_start(d, w);
     }
     iron_rt_drain(d, iron_fifo_cons(out), 0, iron_tap_linear(n), IRON_WAIT);

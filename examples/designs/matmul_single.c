@@ -140,8 +140,8 @@ int matmul_single_design(iron_design *d, void *user)
     iron_fifo *c = iron_fifo_new(d, "c", IRON_INT16, IRON_SHAPE(m, n), 2);
     iron_handle *c_drain = iron_fifo_cons(c);
 
-    iron_kernel *body = iron_core_new(d, "matmul_single", matmul_single_src,
-                                      "fifo, fifo, fifo, int32");
+    iron_kernel *body = iron_kernel_new_core(d, "matmul_single", matmul_single_src,
+                                             "fifo, fifo, fifo, int32");
     iron_kernel_define_int(body, "M_", m);
     iron_kernel_define_int(body, "K_", k);
     iron_kernel_define_int(body, "N_", n);
@@ -150,9 +150,9 @@ int matmul_single_design(iron_design *d, void *user)
     iron_kernel_define_int(body, "T", MM_T);
     iron_worker *w = iron_worker_new(
         d, "matmul", body, 1,
-        IRON_ARGS(iron_use(iron_fifo_cons(a_l2)),
-                  iron_use(iron_fifo_cons(b_l2)),
-                  iron_use(iron_fifo_prod(c)), iron_int(K / k)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a_l2)),
+                  iron_arg_fifo(iron_fifo_cons(b_l2)),
+                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(K / k)));
     iron_rt_start(d, w);
 
     /* One task group per row of C tiles: the A fill (that row of A tiles,
@@ -175,7 +175,7 @@ int matmul_single_design(iron_design *d, void *user)
         if ((s = iron_tiler2d_tap(&at, mt, &a_tap)) != IRON_OK)
             return iron_design_fail(d, s, "matmul_single: A fill: %s",
                                     iron_last_error());
-        iron_rt_task_group(d);
+        iron_rt_task_group_begin(d);
         iron_rt_fill(d, iron_fifo_prod(a_l3), 0, a_tap);
         iron_rt_fill(d, iron_fifo_prod(b_l3), 1, b_tap);
         for (int64_t nt = 0; nt < N / n; nt++) {
@@ -188,7 +188,7 @@ int matmul_single_design(iron_design *d, void *user)
                                         strides),
                           IRON_WAIT);
         }
-        iron_rt_finish_task_group(d);
+        iron_rt_task_group_end(d);
     }
     return 0;
 }

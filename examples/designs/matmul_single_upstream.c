@@ -148,7 +148,7 @@ int upstream_matmul_single_design(iron_design *d, void *user)
 
     /* Worker from the task */
     const int i32 = dtype_out == IRON_INT32;
-    iron_kernel *core_fn = iron_core_new(
+    iron_kernel *core_fn = iron_kernel_new_core(
         d, "core_fn", core_fn_src,
         i32 ? "fifo, fifo, fifo, kernel(int32*), "
               "kernel(int16*, int16*, int32*), int32, int32"
@@ -157,12 +157,12 @@ int upstream_matmul_single_design(iron_design *d, void *user)
     iron_kernel_define(core_fn, "OUT_T", i32 ? "int32_t" : "int16_t");
     iron_worker *worker = iron_worker_new(
         d, "worker", core_fn, 0,
-        IRON_ARGS(iron_use_acquire(iron_fifo_cons(memA), 1),
-                  iron_use_acquire(iron_fifo_cons(memB), 1),
-                  iron_use_acquire(iron_fifo_prod(memC), 1),
-                  iron_use_kernel(zero_kernel),
-                  iron_use_kernel(matmul_kernel), iron_int(tiles),
-                  iron_int(K_div_k)));
+        IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(memA), 1),
+                  iron_arg_fifo_acquire(iron_fifo_cons(memB), 1),
+                  iron_arg_fifo_acquire(iron_fifo_prod(memC), 1),
+                  iron_arg_kernel(zero_kernel),
+                  iron_arg_kernel(matmul_kernel), iron_arg_int(tiles),
+                  iron_arg_int(K_div_k)));
     iron_worker_set_stack(worker, UMS_STACK);
 
     /* only do 4 tile rows at a time before synchronizing, so we can reuse

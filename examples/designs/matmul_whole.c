@@ -174,8 +174,8 @@ static int build(iron_design *d, const mmw_kind *kind)
         return iron_design_status(d);
     const int64_t col_groups = N / (cols * n);
 
-    iron_kernel *body = iron_core_new(d, kind->name, kind->src,
-                                      "fifo, fifo, fifo, int32");
+    iron_kernel *body = iron_kernel_new_core(d, kind->name, kind->src,
+                                             "fifo, fifo, fifo, int32");
     iron_kernel_define(body, "ENTRY_", kind->name);
     iron_kernel_define(body, "IN_T", kind->in_t);
     iron_kernel_define(body, "OUT_T", kind->out_t);
@@ -227,10 +227,10 @@ static int build(iron_design *d, const mmw_kind *kind)
             snprintf(wname, sizeof wname, "mm%d_%d", r, c);
             iron_worker *w = iron_worker_new(
                 d, wname, body, 1,
-                IRON_ARGS(iron_use(iron_fifo_cons(a_rows[r])),
-                          iron_use(iron_fifo_cons(b_cols[c])),
-                          iron_use(iron_fifo_prod(c_tiles[r])),
-                          iron_int(K / k)));
+                IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a_rows[r])),
+                          iron_arg_fifo(iron_fifo_cons(b_cols[c])),
+                          iron_arg_fifo(iron_fifo_prod(c_tiles[r])),
+                          iron_arg_int(K / k)));
             /* Core (r, c) on tile (c, 2 + r): the design's geometry is the
              * array's, so the join of column c sits on column c. */
             iron_worker_place(w, c, 2 + r);
@@ -250,7 +250,7 @@ static int build(iron_design *d, const mmw_kind *kind)
         if (s != IRON_OK)
             return iron_design_fail(d, s, "%s: A fill: %s", kind->name,
                                     iron_last_error());
-        iron_rt_task_group(d);
+        iron_rt_task_group_begin(d);
         iron_rt_fill(d, iron_fifo_prod(a), 0, a_tap);
         for (int c = 0; c < cols; c++) {
             /* Column c's B tiles: for each column group J, the K/k tiles
@@ -270,7 +270,7 @@ static int build(iron_design *d, const mmw_kind *kind)
                                         strides),
                           IRON_WAIT);
         }
-        iron_rt_finish_task_group(d);
+        iron_rt_task_group_end(d);
     }
     return 0;
 }

@@ -402,8 +402,8 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
               "kernel(int16*, int16*, int32*), int32, int32"
             : "fifo, fifo, fifo, kernel(int16*), "
               "kernel(int16*, int16*, int16*), int32, int32";
-    iron_kernel *core_fn = iron_core_new(d, "core_fn", core_fn_src,
-                                         core_types);
+    iron_kernel *core_fn = iron_kernel_new_core(d, "core_fn", core_fn_src,
+                                                core_types);
     iron_kernel_define(core_fn, "OUT_T", out_c);
     for (int row = 0; row < n_aie_rows; row++)
         for (int col = 0; col < cols; col++) {
@@ -411,13 +411,13 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
             iron_worker *w = iron_worker_new(
                 d, name, core_fn, 0,
                 IRON_ARGS(
-                    iron_use_acquire(iron_fifo_cons(A_l2l1_fifos[row]), 1),
-                    iron_use_acquire(iron_fifo_cons(B_l2l1_fifos[col]), 1),
-                    iron_use_acquire(iron_fifo_prod(C_l1l2_fifos[row][col]),
-                                     1),
-                    iron_use_kernel(zero_kernel),
-                    iron_use_kernel(matmul_kernel),
-                    iron_int(n_tiles_per_core), iron_int(K / k)));
+                    iron_arg_fifo_acquire(iron_fifo_cons(A_l2l1_fifos[row]), 1),
+                    iron_arg_fifo_acquire(iron_fifo_cons(B_l2l1_fifos[col]), 1),
+                    iron_arg_fifo_acquire(iron_fifo_prod(C_l1l2_fifos[row][col]),
+                                          1),
+                    iron_arg_kernel(zero_kernel),
+                    iron_arg_kernel(matmul_kernel),
+                    iron_arg_int(n_tiles_per_core), iron_arg_int(K / k)));
             iron_worker_place(w, col, 2 + row);
             iron_worker_set_stack(w, UMW_STACK);
             iron_rt_start(d, w);

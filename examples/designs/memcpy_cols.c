@@ -57,8 +57,8 @@ int memcpy_cols_design(iron_design *d, void *user)
                                            IRON_SHAPE(line), 2);
             iron_worker *wk = iron_worker_new(
                 d, w_name, k, chunk / line,
-                IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                          iron_use(iron_fifo_prod(out)), iron_int(line)));
+                IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                          iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(line)));
             /* Pinned so that worker (i, j) really is in column i: its
              * FIFOs then take column i's shim channels. */
             iron_worker_place(wk, i, 2 + j);
@@ -68,7 +68,7 @@ int memcpy_cols_design(iron_design *d, void *user)
         }
     /* One task group: every fill is issued before any drain, and the
      * group ends when every drain is done. */
-    iron_rt_task_group(d);
+    iron_rt_task_group_begin(d);
     for (int w = 0; w < workers; w++) {
         int64_t sizes[1] = { chunk }, strides[1] = { 1 };
         iron_rt_fill(d, fills[w], 0, iron_tap_make(chunk * w, 1, sizes,
@@ -79,7 +79,7 @@ int memcpy_cols_design(iron_design *d, void *user)
         iron_rt_drain(d, drains[w], 1,
                       iron_tap_make(chunk * w, 1, sizes, strides), IRON_WAIT);
     }
-    iron_rt_finish_task_group(d);
+    iron_rt_task_group_end(d);
     return 0;
 }
 

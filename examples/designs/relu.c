@@ -88,9 +88,9 @@ int upstream_relu_design(iron_design *d, void *user)
     /* The kernel is compiled for 1024-element lines, like upstream's. */
     iron_kernel *relu_fcn = iron_kernel_new(d, "bf16_relu", relu_src,
                                             "bfloat16*, bfloat16*");
-    iron_kernel *core_fn = iron_core_new(d, "core_fn", core_fn_src,
-                                         "fifo, fifo, "
-                                         "kernel(bfloat16*, bfloat16*)");
+    iron_kernel *core_fn = iron_kernel_new_core(d, "core_fn", core_fn_src,
+                                                "fifo, fifo, "
+                                                "kernel(bfloat16*, bfloat16*)");
 
     iron_fifo *of_ins[RELU_MAX_WORKERS], *of_outs[RELU_MAX_WORKERS];
     iron_worker *workers[RELU_MAX_WORKERS];
@@ -111,9 +111,9 @@ int upstream_relu_design(iron_design *d, void *user)
                  w % (int)chans);
         workers[w] = iron_worker_new(
             d, name, core_fn, chunk / RELU_LINE,
-            IRON_ARGS(iron_use(iron_fifo_cons(of_ins[w])),
-                      iron_use(iron_fifo_prod(of_outs[w])),
-                      iron_use_kernel(relu_fcn)));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(of_ins[w])),
+                      iron_arg_fifo(iron_fifo_prod(of_outs[w])),
+                      iron_arg_kernel(relu_fcn)));
     }
     for (int w = 0; w < nw; w++)
         iron_rt_start(d, workers[w]);

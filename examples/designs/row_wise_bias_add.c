@@ -114,17 +114,17 @@ int upstream_row_wise_bias_add_design(iron_design *d, void *user)
         "float32*, float32*, float32*");
     iron_kernel_define_int(kernel_func, "DIM_m", m);
     iron_kernel_define_int(kernel_func, "DIM_n", n);
-    iron_kernel *core_fn = iron_core_new(
+    iron_kernel *core_fn = iron_kernel_new_core(
         d, "core_fn", core_fn_src,
         "fifo, fifo, fifo, kernel(float32*, float32*, float32*), int32, "
         "int32");
     iron_worker *worker = iron_worker_new(
         d, "bias_add", core_fn, 1,
-        IRON_ARGS(iron_use(iron_fifo_cons(in_fifo)),
-                  iron_use(iron_fifo_cons(bias_fifo)),
-                  iron_use(iron_fifo_prod(out_fifo)),
-                  iron_use_kernel(kernel_func), iron_int(N / n),
-                  iron_int(M / m)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in_fifo)),
+                  iron_arg_fifo(iron_fifo_cons(bias_fifo)),
+                  iron_arg_fifo(iron_fifo_prod(out_fifo)),
+                  iron_arg_kernel(kernel_func), iron_arg_int(N / n),
+                  iron_arg_int(M / m)));
 
     iron_tiler2d tiler = { .size = sizeof tiler, .rows = M, .cols = N,
                            .tile_rows = m, .tile_cols = n,

@@ -52,9 +52,9 @@ int split_join_design(iron_design *d, void *user)
         snprintf(name, sizeof name, "add%d", p);
         iron_worker *w = iron_worker_new(
             d, name, k, n / obj,
-            IRON_ARGS(iron_use(iron_fifo_cons(parts_in[p])),
-                      iron_use(iron_fifo_prod(parts_out[p])),
-                      iron_int(part)));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(parts_in[p])),
+                      iron_arg_fifo(iron_fifo_prod(parts_out[p])),
+                      iron_arg_int(part)));
         iron_rt_start(d, w);
     }
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));

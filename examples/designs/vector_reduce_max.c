@@ -170,18 +170,18 @@ int vector_reduce_max_design(iron_design *d, void *user)
     iron_rtp *tmp = iron_rtp_new(d, "tmp_buffer", dt, 1);
     const void *min_val = dt == IRON_BFLOAT16 ? (const void *)&bf16_min
                                               : (const void *)&int_min;
-    iron_buffer_set_initial(next_c, min_val);
-    iron_buffer_set_initial(tmp, min_val);
+    iron_rtp_set_initial(next_c, min_val);
+    iron_rtp_set_initial(tmp, min_val);
     char start_types[64], gather_types[96];
     snprintf(start_types, sizeof start_types, "fifo, fifo, %s*, %s*, int32, "
              "int32", iron_dtype_name(dt), iron_dtype_name(dt));
     snprintf(gather_types, sizeof gather_types, "fifo, fifo, fifo, fifo, "
              "fifo, %s*, %s*, int32, int32", iron_dtype_name(dt),
              iron_dtype_name(dt));
-    iron_kernel *start_body = iron_core_new(d, "start_core_body",
-                                            reduce_max_src, start_types);
-    iron_kernel *gather_body = iron_core_new(d, "core_body", reduce_max_src,
-                                             gather_types);
+    iron_kernel *start_body = iron_kernel_new_core(d, "start_core_body",
+                                                   reduce_max_src, start_types);
+    iron_kernel *gather_body = iron_kernel_new_core(d, "core_body", reduce_max_src,
+                                                    gather_types);
     iron_kernel_define_int(start_body, "REDUCE_MAX_BF16",
                            dt == IRON_BFLOAT16);
     iron_kernel_define_int(gather_body, "REDUCE_MAX_BF16",
@@ -197,20 +197,20 @@ int vector_reduce_max_design(iron_design *d, void *user)
                 partial[j] = iron_fifo_cons(out_fifos[j < i ? j : j + 1]);
             iron_worker_new(
                 d, name, gather_body, 0,
-                IRON_ARGS(iron_use_acquire(iron_fifo_cons(in_fifos[i]), 1),
-                          iron_use_acquire(iron_fifo_prod(out_fifos[i]), 1),
-                          iron_use_acquire(partial[0], 1),
-                          iron_use_acquire(partial[1], 1),
-                          iron_use_acquire(partial[2], 1),
-                          iron_use_rtp(next_c), iron_use_rtp(tmp),
-                          iron_int(num_iter), iron_int(elems_per_core)));
+                IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in_fifos[i]), 1),
+                          iron_arg_fifo_acquire(iron_fifo_prod(out_fifos[i]), 1),
+                          iron_arg_fifo_acquire(partial[0], 1),
+                          iron_arg_fifo_acquire(partial[1], 1),
+                          iron_arg_fifo_acquire(partial[2], 1),
+                          iron_arg_rtp(next_c), iron_arg_rtp(tmp),
+                          iron_arg_int(num_iter), iron_arg_int(elems_per_core)));
         } else {
             iron_worker_new(
                 d, name, start_body, 0,
-                IRON_ARGS(iron_use_acquire(iron_fifo_cons(in_fifos[i]), 1),
-                          iron_use_acquire(iron_fifo_prod(out_fifos[i]), 1),
-                          iron_use_rtp(next_c), iron_use_rtp(tmp),
-                          iron_int(num_iter), iron_int(elems_per_core)));
+                IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in_fifos[i]), 1),
+                          iron_arg_fifo_acquire(iron_fifo_prod(out_fifos[i]), 1),
+                          iron_arg_rtp(next_c), iron_arg_rtp(tmp),
+                          iron_arg_int(num_iter), iron_arg_int(elems_per_core)));
         }
     }
     /* Upstream's Program(..., workers=workers) starts every worker; none

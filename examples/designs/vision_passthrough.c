@@ -54,14 +54,14 @@ int vision_passthrough_design(iron_design *d, void *user)
                                      2);
     iron_fifo *of_out = iron_fifo_new(d, "out", IRON_UINT8,
                                       IRON_SHAPE(width), 2);
-    iron_kernel *k = iron_core_new(d, "passthrough_fn",
-                                   vision_passthrough_src,
-                                   "fifo, fifo, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "passthrough_fn",
+                                          vision_passthrough_src,
+                                          "fifo, fifo, int32");
     iron_worker *w = iron_worker_new(
         d, "passthrough", k, 0,
-        IRON_ARGS(iron_use_acquire(iron_fifo_cons(of_in), 1),
-                  iron_use_acquire(iron_fifo_prod(of_out), 1),
-                  iron_int(width)));
+        IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(of_in), 1),
+                  iron_arg_fifo_acquire(iron_fifo_prod(of_out), 1),
+                  iron_arg_int(width)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(of_in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(of_out), 2, iron_tap_linear(n),

@@ -29,8 +29,8 @@ static int design(iron_design *d, void *user)
                                      "uint8*, uint8*, int32");
     iron_worker *w = iron_worker_new(
         d, "w", k, n / obj,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(obj)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(obj)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -47,11 +47,11 @@ int main(void)
     int bad = -1;
 
     printf("iron %s\n", iron_version());
-    iron_status s = iron_jit_create(&j, design, &opts);
+    iron_status s = iron_jit_create(design, &opts, &j);
     if (s == IRON_OK)
-        s = iron_tensor_randint(&x, IRON_UINT8, IRON_SHAPE(n), 0, 256, 1);
+        s = iron_tensor_randint(IRON_UINT8, IRON_SHAPE(n), 0, 256, 1, &x);
     if (s == IRON_OK)
-        s = iron_tensor_zeros(&y, IRON_UINT8, IRON_SHAPE(n));
+        s = iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &y);
     if (s == IRON_OK)
         s = IRON_CALL(j, x, y);
     if (s == IRON_OK) {

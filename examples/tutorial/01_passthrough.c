@@ -48,12 +48,12 @@ int main(void)
         .args = "in input: uint8[N], out output: uint8[N]",
         .params = "obj: int = 64, depth: int = 2, wait: bool = true",
     };
-    ok(iron_jit_create(&j, passthrough, &opts), "iron_jit_create");
+    ok(iron_jit_create(passthrough, &opts, &j), "iron_jit_create");
 
     iron_tensor *in = NULL, *out = NULL;
-    ok(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(1024), 0, 256, 1),
+    ok(iron_tensor_randint(IRON_UINT8, IRON_SHAPE(1024), 0, 256, 1, &in),
        "iron_tensor_randint");
-    ok(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(1024)),
+    ok(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(1024), &out),
        "iron_tensor_zeros");
 
     /* First call: design, verify, place, compile, load, run. */
@@ -70,7 +70,7 @@ int main(void)
     /* Mistake 1: an output smaller than the input.  The argument list
      * says both are uint8[N]; the call is refused before anything runs. */
     iron_tensor *small = NULL;
-    ok(iron_tensor_zeros(&small, IRON_UINT8, IRON_SHAPE(512)),
+    ok(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(512), &small),
        "iron_tensor_zeros");
     iron_status s = IRON_CALL(j, in, small);
     printf("too small: %s: %s\n", iron_status_name(s), iron_last_error());

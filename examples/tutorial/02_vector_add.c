@@ -48,8 +48,8 @@ static int vector_add(iron_design *d, void *user)
      * add(a, b, c, TILE) and releases them. */
     iron_worker *w = iron_worker_new(
         d, "adder", k, n / TILE,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_cons(b)),
-                  iron_use(iron_fifo_prod(c)), iron_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
+                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(TILE)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(b), 1, iron_tap_linear(n));
@@ -79,14 +79,14 @@ int main(void)
         .name = "vector_add",
         .args = "in a: int32[N], in b: int32[N], out c: int32[N]",
     };
-    ok(iron_jit_create(&j, vector_add, &opts), "iron_jit_create");
+    ok(iron_jit_create(vector_add, &opts, &j), "iron_jit_create");
 
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
-    ok(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(4096), -100, 100, 1),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(4096), -100, 100, 1, &a),
        "iron_tensor_randint");
-    ok(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(4096), -100, 100, 2),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(4096), -100, 100, 2, &b),
        "iron_tensor_randint");
-    ok(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(4096)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4096), &c),
        "iron_tensor_zeros");
 
     /* The first call builds; the next two find the specialization. */
@@ -98,11 +98,11 @@ int main(void)
     /* Another length is another signature: one more build, and the
      * kernel, unchanged, is not compiled again. */
     iron_tensor *a2 = NULL, *b2 = NULL, *c2 = NULL;
-    ok(iron_tensor_randint(&a2, IRON_INT32, IRON_SHAPE(1024), -100, 100, 3),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(1024), -100, 100, 3, &a2),
        "iron_tensor_randint");
-    ok(iron_tensor_randint(&b2, IRON_INT32, IRON_SHAPE(1024), -100, 100, 4),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(1024), -100, 100, 4, &b2),
        "iron_tensor_randint");
-    ok(iron_tensor_zeros(&c2, IRON_INT32, IRON_SHAPE(1024)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &c2),
        "iron_tensor_zeros");
     ok(IRON_CALL(j, a2, b2, c2), "vector_add (1024)");
     if (!check_sum(a2, b2, c2))
@@ -119,9 +119,9 @@ int main(void)
     /* A length the design does not accept: its own message, with the
      * signature the jit adds in front. */
     iron_tensor *a3 = NULL, *b3 = NULL, *c3 = NULL;
-    ok(iron_tensor_zeros(&a3, IRON_INT32, IRON_SHAPE(1000)), "zeros");
-    ok(iron_tensor_zeros(&b3, IRON_INT32, IRON_SHAPE(1000)), "zeros");
-    ok(iron_tensor_zeros(&c3, IRON_INT32, IRON_SHAPE(1000)), "zeros");
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1000), &a3), "zeros");
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1000), &b3), "zeros");
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1000), &c3), "zeros");
     iron_status s = IRON_CALL(j, a3, b3, c3);
     printf("1000 elements: %s: %s\n", iron_status_name(s), iron_last_error());
     if (s != IRON_ESHAPE)

@@ -50,12 +50,12 @@ static int vector_op(iron_design *d, void *user)
     iron_rtp *bias = iron_rtp_new(d, "bias", IRON_INT32, 1);
     iron_worker *w = iron_worker_new(
         d, "eltwise", k, n / tile,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_cons(b)),
-                  iron_use(iron_fifo_prod(c)), iron_use_rtp(bias),
-                  iron_int(tile)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
+                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_rtp(bias),
+                  iron_arg_int(tile)));
     iron_rt_start(d, w);
     /* Before any data moves, this call's value of the scalar `bias`. */
-    iron_rt_set_rtp_scalar(d, bias, 0, iron_design_scalar(d, "bias"));
+    iron_rt_set_rtp_scalar(d, bias, 0, iron_design_scalar_index(d, "bias"));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(b), 1, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 2, iron_tap_linear(n), IRON_WAIT);
@@ -97,14 +97,14 @@ int main(void)
         .params = "tile: int = 64, op: str = '+'",
         .scalars = "bias = 0",
     };
-    ok(iron_jit_create(&j, vector_op, &opts), "iron_jit_create");
+    ok(iron_jit_create(vector_op, &opts, &j), "iron_jit_create");
 
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
-    ok(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(8192), -50, 50, 1),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(8192), -50, 50, 1, &a),
        "iron_tensor_randint");
-    ok(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(8192), -50, 50, 2),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(8192), -50, 50, 2, &b),
        "iron_tensor_randint");
-    ok(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(8192)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(8192), &c),
        "iron_tensor_zeros");
 
     /* Defaults: op '+', bias 0. */

@@ -58,7 +58,7 @@ static int scale_cols(iron_design *d, void *user)
     }
     /* One task group: every column's fill and drain is issued before the
      * sequence waits, at the group's finish, for all the drains. */
-    iron_rt_task_group(d);
+    iron_rt_task_group_begin(d);
     for (int c = 0; c < cols; c++) {
         char in_name[32], out_name[32];
         snprintf(in_name, sizeof in_name, "in%d", c);
@@ -79,9 +79,9 @@ static int scale_cols(iron_design *d, void *user)
             snprintf(w_name, sizeof w_name, "scale%d_%d", c, r);
             iron_worker *w = iron_worker_new(
                 d, w_name, k, chunk / group,
-                IRON_ARGS(iron_use(iron_fifo_cons(parts[r])),
-                          iron_use(iron_fifo_prod(results[r])),
-                          iron_int(TILE)));
+                IRON_ARGS(iron_arg_fifo(iron_fifo_cons(parts[r])),
+                          iron_arg_fifo(iron_fifo_prod(results[r])),
+                          iron_arg_int(TILE)));
             iron_rt_start(d, w);
         }
         /* Chunk c: `chunk` elements from element chunk * c. */
@@ -91,7 +91,7 @@ static int scale_cols(iron_design *d, void *user)
         iron_rt_fill(d, iron_fifo_prod(in), 0, part);
         iron_rt_drain(d, iron_fifo_cons(out), 1, part, IRON_WAIT);
     }
-    iron_rt_finish_task_group(d);
+    iron_rt_task_group_end(d);
     return 0;
 }
 
@@ -119,12 +119,12 @@ int main(void)
         .name = "scale_cols",
         .args = "in x: int32[N], out y: int32[N]",
     };
-    ok(iron_jit_create(&j, scale_cols, &opts), "iron_jit_create");
+    ok(iron_jit_create(scale_cols, &opts, &j), "iron_jit_create");
 
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_randint(&x, IRON_INT32, IRON_SHAPE(16384), -1000, 1000, 9),
+    ok(iron_tensor_randint(IRON_INT32, IRON_SHAPE(16384), -1000, 1000, 9, &x),
        "iron_tensor_randint");
-    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(16384)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16384), &y),
        "iron_tensor_zeros");
 
     int col_counts[3] = { 1, 2, 4 };
@@ -138,7 +138,7 @@ int main(void)
             return 1;
         /* Where the placer put the workers: workers per column. */
         const iron_run_counters *rc = NULL;
-        ok(iron_jit_counters(j, &rc), "iron_jit_counters");
+        ok(iron_jit_get_counters(j, &rc), "iron_jit_get_counters");
         int per_col[8] = { 0 };
         for (int w = 0; w < rc->nworkers; w++)
             per_col[rc->workers[w].col]++;

@@ -39,8 +39,8 @@ static int negate(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "negate", k, n / 32,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(32)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(32)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -55,11 +55,11 @@ int main(void)
         .name = "negate",
         .args = "in x: int32[N], out y: int32[N]",
     };
-    ok(iron_jit_create(&j, negate, &opts), "iron_jit_create");
+    ok(iron_jit_create(negate, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1),
+    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x),
        "iron_tensor_arange");
-    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y),
        "iron_tensor_zeros");
 
     /* Plain run: the bug goes unnoticed. */
@@ -68,7 +68,7 @@ int main(void)
                        IRON_TENSORS(x, y)),
        "plain run");
     double y5 = 0;
-    ok(iron_tensor_get(y, 5, &y5), "iron_tensor_get");
+    ok(iron_tensor_get_element(y, 5, &y5), "iron_tensor_get_element");
     printf("plain run: IRON_OK, y[5] = %g\n", y5);
 
     /* Checked run: the store past the object faults and is named. */

@@ -37,8 +37,8 @@ static int stuck_add(iron_design *d, void *user)
                                      "int32*, int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "adder", k, n / 16,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_cons(b)),
-                  iron_use(iron_fifo_prod(c)), iron_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
+                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(16)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     /* The mistake: waiting here, before b's fill is issued. */
@@ -55,11 +55,11 @@ int main(void)
         .name = "stuck_add",
         .args = "in a: int32[N], in b: int32[N], out c: int32[N]",
     };
-    ok(iron_jit_create(&j, stuck_add, &opts), "iron_jit_create");
+    ok(iron_jit_create(stuck_add, &opts, &j), "iron_jit_create");
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
-    ok(iron_tensor_ones(&a, IRON_INT32, IRON_SHAPE(256)), "iron_tensor_ones");
-    ok(iron_tensor_ones(&b, IRON_INT32, IRON_SHAPE(256)), "iron_tensor_ones");
-    ok(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(256)),
+    ok(iron_tensor_ones(IRON_INT32, IRON_SHAPE(256), &a), "iron_tensor_ones");
+    ok(iron_tensor_ones(IRON_INT32, IRON_SHAPE(256), &b), "iron_tensor_ones");
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &c),
        "iron_tensor_zeros");
 
     /* A trace file makes the emulator write the wait-for graph to

@@ -1,7 +1,7 @@
 /*
  * recipe_kernel_files.c - cookbook: a kernel kept in its own .c file with a
  * header beside it.  The program reads the source at run time, passes the
- * header's folder with iron_kernel_cflags(k, "-I..."), and shows that the
+ * header's folder with iron_kernel_add_cflags(k, "-I..."), and shows that the
  * disk cache notices when the header changes: the cache key covers the
  * content of every header the kernel includes.
  *
@@ -72,11 +72,11 @@ static int scale_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     free(src); /* the kernel keeps a copy */
     if (dir->include_path)
-        iron_kernel_cflags(k, flags);
+        iron_kernel_add_cflags(k, flags);
     iron_worker *w = iron_worker_new(
         d, "scale", k, n / 64,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(64)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(64)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -96,17 +96,17 @@ static double run_once(kernel_dir *dir, const char *cache, const char *label)
         .cache_dir = cache,
         .disk_cache = 1, /* on even under IRON_CACHE=0 */
     };
-    ok(iron_jit_create(&j, scale_design, &opts), "iron_jit_create");
+    ok(iron_jit_create(scale_design, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1),
+    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x),
        "iron_tensor_arange");
-    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y),
        "iron_tensor_zeros");
     ok(IRON_CALL(j, x, y), label);
     iron_jit_stats st = { .size = sizeof st };
     ok(iron_jit_get_stats(j, &st), "iron_jit_get_stats");
     double y1 = 0;
-    ok(iron_tensor_get(y, 1, &y1), "iron_tensor_get");
+    ok(iron_tensor_get_element(y, 1, &y1), "iron_tensor_get_element");
     printf("%-15s y[1] = %g, kernels compiled %llu, disk cache hits %llu\n",
            label, y1, (unsigned long long)st.kernel_compiles,
            (unsigned long long)st.disk_hits);
@@ -181,10 +181,10 @@ int main(int argc, char **argv)
         .user = &dir,
         .disk_cache = -1,
     };
-    ok(iron_jit_create(&j, scale_design, &opts), "iron_jit_create");
+    ok(iron_jit_create(scale_design, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_zeros(&x, IRON_INT32, IRON_SHAPE(256)), "zeros");
-    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)), "zeros");
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &x), "zeros");
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y), "zeros");
     iron_status s = IRON_CALL(j, x, y);
     printf("without -I: %s: %s\n", iron_status_name(s), iron_last_error());
     iron_tensor_free(x);

@@ -1,7 +1,7 @@
 /*
  * recipe_printf.c - cookbook: printf in a kernel.  Each line a kernel
  * prints is tagged with its worker, tile and iteration; a handler set with
- * iron_set_output_handler receives the lines instead, here to count them
+ * iron_output_set_handler receives the lines instead, here to count them
  * and keep the last.
  */
 #include <stdio.h>
@@ -42,8 +42,8 @@ static int copy_sum(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "summer", k, n / 4,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(4)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(4)));
     /* printf needs a few KiB of stack; a core's default is 1 KiB. */
     iron_worker_set_stack(w, 8192);
     iron_rt_start(d, w);
@@ -75,11 +75,11 @@ int main(void)
         .name = "copy_sum",
         .args = "in x: int32[N], out y: int32[N]",
     };
-    ok(iron_jit_create(&j, copy_sum, &opts), "iron_jit_create");
+    ok(iron_jit_create(copy_sum, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(12), 1, 1),
+    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(12), 1, 1, &x),
        "iron_tensor_arange");
-    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(12)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(12), &y),
        "iron_tensor_zeros");
 
     /* Default: tagged lines on the program's stdout. */
@@ -88,9 +88,9 @@ int main(void)
 
     /* Captured: nothing is printed; the handler sees each line. */
     captured cap = { 0, "" };
-    iron_set_output_handler(keep_line, &cap);
+    iron_output_set_handler(keep_line, &cap);
     ok(IRON_CALL(j, x, y), "copy_sum (captured)");
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
     printf("captured %d lines; last: %s\n", cap.lines, cap.last);
     if (cap.lines != 3 || strstr(cap.last, "sum = 42") == NULL)
         return 1;

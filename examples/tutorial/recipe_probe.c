@@ -41,21 +41,21 @@ static int pipeline(iron_design *d, void *user)
                                       "int32*, int32*, int32");
     iron_worker *w1 = iron_worker_new(
         d, "inc", k1, n / TILE,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(mid)),
-                  iron_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(mid)),
+                  iron_arg_int(TILE)));
     iron_worker *w2 = iron_worker_new(
         d, "twice", k2, n / TILE,
-        IRON_ARGS(iron_use(iron_fifo_cons(mid)),
-                  iron_use(iron_fifo_prod(out)), iron_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(TILE)));
     iron_rt_start(d, w1);
     iron_rt_start(d, w2);
     /* The probe: one more consumer of `mid`, drained to argument 2. */
     iron_handle *probe = iron_fifo_cons(mid);
-    iron_rt_task_group(d);
+    iron_rt_task_group_begin(d);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     iron_rt_drain(d, probe, 2, iron_tap_linear(n), IRON_WAIT);
-    iron_rt_finish_task_group(d);
+    iron_rt_task_group_end(d);
     return 0;
 }
 
@@ -67,14 +67,14 @@ int main(void)
         .name = "pipeline",
         .args = "in x: int32[N], out y: int32[N], out mid: int32[N]",
     };
-    ok(iron_jit_create(&j, pipeline, &opts), "iron_jit_create");
+    ok(iron_jit_create(pipeline, &opts, &j), "iron_jit_create");
 
     iron_tensor *x = NULL, *y = NULL, *mid = NULL;
-    ok(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(1024), 0, 1),
+    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(1024), 0, 1, &x),
        "iron_tensor_arange");
-    ok(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(1024)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &y),
        "iron_tensor_zeros");
-    ok(iron_tensor_zeros(&mid, IRON_INT32, IRON_SHAPE(1024)),
+    ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &mid),
        "iron_tensor_zeros");
     ok(IRON_CALL(j, x, y, mid), "pipeline");
 

@@ -31,7 +31,7 @@
  *       iron_design   only on the thread running the design function.
  *       devices       the registry is thread-safe; scoped devices
  *                     (iron_device_push) belong to the calling thread.
- *       handlers      iron_set_log_handler / iron_set_output_handler swap
+ *       handlers      iron_log_set_handler / iron_output_set_handler swap
  *                     (function, context) as one pair; once they return,
  *                     no thread is still inside the old handler.
  *       errors        iron_last_error() is per thread.
@@ -77,7 +77,7 @@ IRON_API const char *iron_version(void);
  * Status codes and errors
  * ------------------------------------------------------------------------ */
 
-/* One table yields the enum, iron_status_name() and iron_strerror(). */
+/* One table yields the enum, iron_status_name() and iron_status_message(). */
 #define IRON_STATUS_MAP(XX)                                                   \
     XX(OK,        0, "success")                                               \
     XX(EINVAL,    1, "invalid argument")                                      \
@@ -113,7 +113,7 @@ typedef enum iron_status {
 IRON_API const char *iron_status_name(iron_status s);
 
 /* The table's one-line description of a status.  Thread-safe; static. */
-IRON_API const char *iron_strerror(iron_status s);
+IRON_API const char *iron_status_message(iron_status s);
 
 /* The message of the last failed call on this thread; "" after a call that
  * returned IRON_OK (and before any call).  Owned by the library, valid
@@ -220,15 +220,15 @@ IRON_API iron_device *iron_device_at(int i);
 IRON_API const char *iron_device_name(const iron_device *dev);
 
 /* Fills *info (info->size must be set).  Thread-safe. */
-IRON_API iron_status iron_device_query(const iron_device *dev,
-                                       iron_device_info *info);
+IRON_API iron_status iron_device_get_info(const iron_device *dev,
+                                          iron_device_info *info);
 
 /* The process-wide default device.  Thread-safe.  set: IRON_EDEVICE for an
  * unknown name (the default is then unchanged); NULL clears the default.
  * get: the device set, else $IRON_DEVICE's, else npu2 -- scopes aside;
  * NULL when $IRON_DEVICE names an unknown device. */
-IRON_API iron_status iron_set_default_device(const char *name);
-IRON_API iron_device *iron_get_default_device(void);
+IRON_API iron_status iron_device_set_default(const char *name);
+IRON_API iron_device *iron_device_default(void);
 
 /* A scoped device for the calling thread only.  push always pushes, so that
  * every push can be paired with a pop: when the name is unknown it returns
@@ -239,9 +239,9 @@ IRON_API iron_status iron_device_push(const char *name);
 IRON_API iron_status iron_device_pop(void);
 
 /* The device calls on this thread use: the innermost scoped device, else the
- * default set with iron_set_default_device(), else $IRON_DEVICE, else npu2.
+ * default set with iron_device_set_default(), else $IRON_DEVICE, else npu2.
  * Fails (IRON_EDEVICE) when the scope is bad or $IRON_DEVICE is unknown. */
-IRON_API iron_status iron_current_device(iron_device **out);
+IRON_API iron_status iron_device_get_current(iron_device **out);
 
 /* The C form of `with iron.device("npu1"):` -- the block runs with the device
  * pushed and pops it on the way out (do not jump out with goto/return).
@@ -265,33 +265,33 @@ IRON_API iron_status iron_current_device(iron_device **out);
 typedef struct iron_tensor iron_tensor;
 
 /* Element contents undefined (zero on the emulator). */
-IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
-                                       iron_shape shape);
-IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
-                                       iron_shape shape);
-IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
-                                      iron_shape shape);
+IRON_API iron_status iron_tensor_empty(iron_dtype dt,
+                                       iron_shape shape, iron_tensor **out);
+IRON_API iron_status iron_tensor_zeros(iron_dtype dt,
+                                       iron_shape shape, iron_tensor **out);
+IRON_API iron_status iron_tensor_ones(iron_dtype dt,
+                                      iron_shape shape, iron_tensor **out);
 /* Every element is value converted to dt: integers truncate toward zero and
  * saturate (NaN gives 0); float32 and bfloat16 round to nearest even. */
-IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
-                                      iron_shape shape, double value);
+IRON_API iron_status iron_tensor_full(iron_dtype dt,
+                                      iron_shape shape, double value, iron_tensor **out);
 /* Element i (row-major) is start + i * step, converted to dt. */
-IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
+IRON_API iron_status iron_tensor_arange(iron_dtype dt,
                                         iron_shape shape, double start,
-                                        double step);
+                                        double step, iron_tensor **out);
 /* Uniform in [0, 1) for float dtypes (IRON_EDTYPE for integers).  The same
  * seed gives the same data on every machine (xoshiro256** seeded by
  * splitmix64); each value is k * 2^-b with b the dtype's significand bits
  * (53, 24, 8), so it is exact and never rounds up to 1. */
-IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
-                                      iron_shape shape, uint64_t seed);
+IRON_API iron_status iron_tensor_rand(iron_dtype dt,
+                                      iron_shape shape, uint64_t seed, iron_tensor **out);
 /* Uniform integers in [low, high), without modulo bias; low < high, and
  * low and high - 1 must fit dt (so uint8 takes [0, 256)).  Float dtypes
  * take ranges whose integers they hold exactly (|v| <= 2^24 for float32,
  * 256 for bfloat16).  IRON_EINVAL otherwise, naming the values. */
-IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
+IRON_API iron_status iron_tensor_randint(iron_dtype dt,
                                          iron_shape shape, int64_t low,
-                                         int64_t high, uint64_t seed);
+                                         int64_t high, uint64_t seed, iron_tensor **out);
 
 /* Frees t.  Waits first for the calls using t to finish.  The memory goes
  * back when the last tensor sharing it (views, reshapes, DLPack exports)
@@ -352,9 +352,9 @@ IRON_API iron_device *iron_tensor_device(const iron_tensor *t);
 /* Element i (row-major, through a view's strides) as a double, and set
  * from a double (converted as in iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
  * tests and examples, not for speed. */
-IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
-                                     double *out);
-IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v);
+IRON_API iron_status iron_tensor_get_element(const iron_tensor *t, int64_t i,
+                                             double *out);
+IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i, double v);
 
 /* "int32[16, 4]" into buf (always NUL-terminated); returns buf. */
 IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
@@ -711,13 +711,13 @@ IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,
 IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
                                             int64_t value);
 /* Extra compiler flags for this kernel (after the jit's flags). */
-IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags);
+IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags);
 
 /* A custom core body: C source whose entry runs once on the worker's tile
  * (it usually loops forever, as a core does) and moves data itself.
  * arg_types as for kernels, plus "fifo" for an endpoint handle (pass
- * iron_use(h)) and "barrier" (pass iron_use_barrier(b)); a "dtype*"
- * argument takes a run-time parameter buffer (iron_use_rtp(r)).  The JIT
+ * iron_arg_fifo(h)) and "barrier" (pass iron_arg_barrier(b)); a "dtype*"
+ * argument takes a run-time parameter buffer (iron_arg_rtp(r)).  The JIT
  * declares for the source:
  *
  *   typedef struct iron_objfifo iron_objfifo;
@@ -737,9 +737,9 @@ IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags);
  * Blocking in these suspends the tile's task, not an OS thread.  Misuse
  * (acquiring more than the depth, releasing more than held) stops the run
  * with an error naming the worker and the FIFO. */
-IRON_API iron_kernel *iron_core_new(iron_design *d, const char *entry,
-                                    const char *source,
-                                    const char *arg_types);
+IRON_API iron_kernel *iron_kernel_new_core(iron_design *d, const char *entry,
+                                           const char *source,
+                                           const char *arg_types);
 
 /* --- Workers -------------------------------------------------------------
  * Arguments to a kernel in the standard loop: an endpoint handle (the
@@ -766,7 +766,7 @@ typedef struct iron_arg {
     iron_kernel *kernel;
 } iron_arg;
 
-static inline iron_arg iron_use(iron_handle *h)
+static inline iron_arg iron_arg_fifo(iron_handle *h)
 {
     iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0, NULL, NULL, NULL };
     return a;
@@ -777,27 +777,27 @@ static inline iron_arg iron_use(iron_handle *h)
  * buffers the endpoint gets (max acquire + 1 on a DMA-fed compute tile).
  * Acquiring more at run time is an error naming the worker and fifo.
  * 1 <= max_acquire <= the endpoint's declared depth. */
-static inline iron_arg iron_use_acquire(iron_handle *h, int max_acquire)
+static inline iron_arg iron_arg_fifo_acquire(iron_handle *h, int max_acquire)
 {
     iron_arg a = { IRON_ARG_HANDLE, h, max_acquire, 0.0, NULL, NULL, NULL };
     return a;
 }
-static inline iron_arg iron_int(int64_t v)
+static inline iron_arg iron_arg_int(int64_t v)
 {
     iron_arg a = { IRON_ARG_INT, NULL, v, 0.0, NULL, NULL, NULL };
     return a;
 }
-static inline iron_arg iron_float(double v)
+static inline iron_arg iron_arg_float(double v)
 {
     iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v, NULL, NULL, NULL };
     return a;
 }
-static inline iron_arg iron_use_rtp(iron_rtp *r)
+static inline iron_arg iron_arg_rtp(iron_rtp *r)
 {
     iron_arg a = { IRON_ARG_RTP, NULL, 0, 0.0, r, NULL, NULL };
     return a;
 }
-static inline iron_arg iron_use_barrier(iron_barrier *b)
+static inline iron_arg iron_arg_barrier(iron_barrier *b)
 {
     iron_arg a = { IRON_ARG_BARRIER, NULL, 0, 0.0, NULL, b, NULL };
     return a;
@@ -807,7 +807,7 @@ static inline iron_arg iron_use_barrier(iron_barrier *b)
  * upstream core functions call their Kernel arguments: the body declares
  * "kernel(TYPES)" with the kernel's argument types and receives a pointer
  * to its entry, typed void (*)(T1, T2, ...) with exactly those types. */
-static inline iron_arg iron_use_kernel(iron_kernel *k)
+static inline iron_arg iron_arg_kernel(iron_kernel *k)
 {
     iron_arg a = { IRON_ARG_KERNEL, NULL, 0, 0.0, NULL, NULL, k };
     return a;
@@ -841,11 +841,11 @@ IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row);
 IRON_API iron_status iron_worker_set_stack(iron_worker *w, uint32_t bytes);
 
 /* A tile-local buffer of `count` elements (upstream's Buffer) on the tile
- * of each worker it is given to (iron_use_rtp; each worker has its own
+ * of each worker it is given to (iron_arg_rtp; each worker has its own
  * copy): the worker's kernel or core body reads and writes it, and the
  * runtime sequence may write it (iron_rt_set_rtp: upstream's
  * use_write_rtp).  It starts zeroed, or with the initial values set by
- * iron_buffer_set_initial, at load. */
+ * iron_rtp_set_initial, at load. */
 IRON_API iron_rtp *iron_rtp_new(iron_design *d, const char *name,
                                 iron_dtype dtype, int64_t count);
 
@@ -857,8 +857,8 @@ IRON_API iron_barrier *iron_barrier_new(iron_design *d, const char *name);
 
 /* The buffer's contents at load (upstream's Buffer(initial_value=...)):
  * `count` elements of its dtype copied from values (not NULL). */
-IRON_API iron_status iron_buffer_set_initial(iron_rtp *r,
-                                             const void *values);
+IRON_API iron_status iron_rtp_set_initial(iron_rtp *r,
+                                          const void *values);
 /* The lock's value when the design is loaded (upstream's initial_value),
  * 0..63; IRON_EINVAL naming the barrier otherwise (sticky). */
 IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value);
@@ -973,20 +973,20 @@ IRON_API iron_status iron_rt_set_rtp(iron_design *d, iron_rtp *r,
 /* Dispatch-time scalars: integer values given per call (declared in
  * iron_jit_options.scalars, passed with iron_jit_launch) that change what a
  * compiled design does without recompiling it -- as upstream patches them
- * into the instruction stream.  iron_design_scalar gives the index of a
+ * into the instruction stream.  iron_design_scalar_index gives the index of a
  * declared scalar (-1 and the sticky error for an unknown name). */
-IRON_API int iron_design_scalar(iron_design *d, const char *name);
+IRON_API int iron_design_scalar_index(iron_design *d, const char *name);
 /* set_rtp with the value of dispatch-time scalar `scalar` at each call. */
 IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
                                             int64_t index, int scalar);
 /* fill / drain whose pattern's offset is moved by the value of scalar
  * `scalar` (in elements) at each call; the moved pattern is bounds-checked
  * at every call, before anything runs. */
-IRON_API iron_status iron_rt_fill_at(iron_design *d, iron_handle *prod,
-                                     int arg, iron_tap tap, int scalar);
-IRON_API iron_status iron_rt_drain_at(iron_design *d, iron_handle *cons,
-                                      int arg, iron_tap tap, int scalar,
-                                      int wait);
+IRON_API iron_status iron_rt_fill_offset_scalar(iron_design *d, iron_handle *prod,
+                                                int arg, iron_tap tap, int scalar);
+IRON_API iron_status iron_rt_drain_offset_scalar(iron_design *d, iron_handle *cons,
+                                                 int arg, iron_tap tap, int scalar,
+                                                 int wait);
 /* Sets a barrier's lock to value (0..63) at this point of the sequence. */
 IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
                                          int value);
@@ -1006,8 +1006,8 @@ IRON_API iron_task_group *iron_rt_task_group_new(iron_design *d);
 IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
                                                iron_task_group *g);
 /* The same without a handle: open a group / finish the current one. */
-IRON_API iron_status iron_rt_task_group(iron_design *d);
-IRON_API iron_status iron_rt_finish_task_group(iron_design *d);
+IRON_API iron_status iron_rt_task_group_begin(iron_design *d);
+IRON_API iron_status iron_rt_task_group_end(iron_design *d);
 
 /* A 2-D tiler (upstream IRON's TensorTiler2D): cuts a row-major rows x
  * cols tensor into tile_rows x tile_cols tiles and gives one access
@@ -1189,8 +1189,8 @@ typedef struct iron_jit_options {
 /* Creates a jit object.  The option strings are parsed now; a syntax error
  * is IRON_EINVAL naming the offending item.  Thread-safe to call; the jit
  * itself is used by one thread at a time. */
-IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
-                                     const iron_jit_options *opts);
+IRON_API iron_status iron_jit_create(iron_design_fn design,
+                                     const iron_jit_options *opts, iron_jit **out);
 /* Frees the jit and every specialization it holds (unloading them from
  * their devices). */
 IRON_API void iron_jit_free(iron_jit *j);
@@ -1216,7 +1216,7 @@ typedef struct iron_launch_config {
      * file, and a deadlock's wait-for graph to FILE.dot.  NULL =
      * IRON_TRACE, if set. */
     const char *trace;
-    /* Measure times for iron_jit_counters (kernel, blocked, DMA busy):
+    /* Measure times for iron_jit_get_counters (kernel, blocked, DMA busy):
      * 0 = only when IRON_LOG has "emu" or a trace is written, 1 = on,
      * -1 = off. */
     int profile;
@@ -1283,7 +1283,7 @@ static inline iron_scalar iron_scalar_value(const char *name, int64_t v)
  * name is IRON_EPARAM with the declared ones and the closest name), and
  * the tensors positionally.  Specialises on the first call of each
  * signature; later calls go straight to the device.  The device is
- * iron_current_device().  It is iron_jit_start followed by iron_run_wait,
+ * iron_device_get_current().  It is iron_jit_start followed by iron_run_wait,
  * done on the calling thread without a handle or another thread. */
 IRON_API iron_status iron_jit_launch(iron_jit *j,
                                      const iron_launch_config *config,
@@ -1398,8 +1398,8 @@ typedef struct iron_run_counters {
 /* The counters of j's last call (*out valid until j's next call or
  * iron_jit_free).  IRON_ESTATE when j has not run yet; IRON_ENOTSUP when
  * its device keeps none. */
-IRON_API iron_status iron_jit_counters(const iron_jit *j,
-                                       const iron_run_counters **out);
+IRON_API iron_status iron_jit_get_counters(const iron_jit *j,
+                                           const iron_run_counters **out);
 
 /* Counters since creation.  Thread-unsafe like the jit itself. */
 typedef struct iron_jit_stats {
@@ -1482,7 +1482,7 @@ IRON_API iron_status iron_jit_check(iron_jit *j,
  * restores stderr.  Thread-safe; the handler may be called from any
  * thread that uses the library. */
 typedef void (*iron_log_fn)(const char *topic, const char *line, void *ctx);
-IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx);
+IRON_API void iron_log_set_handler(iron_log_fn fn, void *ctx);
 
 /* One line a kernel or core body printed (printf, puts, fwrite or write to
  * stdout or stderr), tagged with who printed it.  Lines of one worker
@@ -1505,7 +1505,7 @@ typedef struct iron_output_line {
  * Thread-safe; the handler may be called from any thread that runs the
  * emulator, one line at a time. */
 typedef void (*iron_output_fn)(const iron_output_line *line, void *ctx);
-IRON_API void iron_set_output_handler(iron_output_fn fn, void *ctx);
+IRON_API void iron_output_set_handler(iron_output_fn fn, void *ctx);
 
 /* Ahead-of-time artifacts.  save builds (or finds) the specialization a
  * launch with these arguments would use and writes its compiled kernels,
@@ -1568,13 +1568,13 @@ typedef void (*iron_cache_entry_fn)(const iron_cache_entry_info *e,
                                     void *ctx);
 
 /* The folder in force for dir (NULL: the default) into buf; returns buf. */
-IRON_API char *iron_cache_path(const char *dir, char *buf, size_t len);
+IRON_API char *iron_cache_get_path(const char *dir, char *buf, size_t len);
 /* Calls fn for every entry. */
 IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
                                      void *ctx);
 /* Number of entries and their total size. */
-IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
-                                     uint64_t *bytes);
+IRON_API iron_status iron_cache_get_usage(const char *dir, uint64_t *entries,
+                                          uint64_t *bytes);
 /* Removes every entry. */
 IRON_API iron_status iron_cache_clear(const char *dir);
 /* Removes damaged entries, then least-recently-used ones until at most
@@ -1589,8 +1589,8 @@ IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
  * decides the dataflow, the caller's kernel (the `f: kernel` parameter,
  * an iron_kernel_ref) decides the operation.  Each distinct kernel is its
  * own specialization.  Create a jit running one with
- * iron_algo_jit_create, or with iron_jit_create(out, iron_algo_design(k),
- * &opts) and opts.args / opts.params set to iron_algo_args(k) /
+ * iron_algo_jit_create, or with iron_jit_create(iron_algo_design(k),
+ * &opts, out) and opts.args / opts.params set to iron_algo_args(k) /
  * iron_algo_params(k) when other options (cache, cflags) are wanted; then
  * call it with the kernel:
  *

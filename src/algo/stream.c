@@ -133,12 +133,12 @@ static int build(iron_design *d, const stream *st)
         for (int i = 0; i < st->nin; i++) {
             snprintf(name, sizeof name, "in%d_%d", i, c);
             in[i] = iron_fifo_new(d, name, dt, IRON_SHAPE(tile), 2);
-            args[i] = iron_use(iron_fifo_cons(in[i]));
+            args[i] = iron_arg_fifo(iron_fifo_cons(in[i]));
         }
         snprintf(name, sizeof name, "out_%d", c);
         iron_fifo *out = iron_fifo_new(d, name, dt, IRON_SHAPE(tile), 2);
-        args[st->nin] = iron_use(iron_fifo_prod(out));
-        args[st->nin + 1] = iron_int(tile);
+        args[st->nin] = iron_arg_fifo(iron_fifo_prod(out));
+        args[st->nin + 1] = iron_arg_int(tile);
         snprintf(name, sizeof name, "col%d", c);
         iron_worker *w =
             iron_worker_new(d, name, k, per / tile, st->nin + 2, args);

@@ -5,7 +5,7 @@
  * instead of stderr.  Thread-safe: the topic mask is set once; the
  * handler and its context are one pair, read and swapped under one lock
  * that is held while the handler runs, so a line never meets a new
- * function with an old context, and once iron_set_log_handler returns no
+ * function with an old context, and once iron_log_set_handler returns no
  * thread is still inside the old handler.  The lock is recursive: a
  * handler may log or set the handler itself.
  */
@@ -176,7 +176,7 @@ void iron__log(iron__log_topic t, const char *fmt, ...)
     va_end(ap);
 }
 
-IRON_API void iron_set_log_handler(iron_log_fn fn, void *ctx)
+IRON_API void iron_log_set_handler(iron_log_fn fn, void *ctx)
 {
     pthread_mutex_lock(&handler_lock);
     handler = fn;

@@ -1,6 +1,6 @@
 /*
  * log.h - the debug log: IRON_LOG=jit,cache (or all) selects topics; lines
- * go to stderr, or to the handler set with iron_set_log_handler.
+ * go to stderr, or to the handler set with iron_log_set_handler.
  */
 #ifndef IRON_CORE_LOG_H
 #define IRON_CORE_LOG_H

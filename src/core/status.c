@@ -31,7 +31,7 @@ IRON_API const char *iron_status_name(iron_status s)
     return status_names[s];
 }
 
-IRON_API const char *iron_strerror(iron_status s)
+IRON_API const char *iron_status_message(iron_status s)
 {
     if ((int)s < 0 || (size_t)s >= IRON__COUNT_OF(status_texts))
         return "unknown status";

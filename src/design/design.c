@@ -281,7 +281,7 @@ IRON_API const iron_kernel_ref *iron_design_param_kernel(iron_design *d,
     return p ? &p->kernel : &none;
 }
 
-IRON_API int iron_design_scalar(iron_design *d, const char *name)
+IRON_API int iron_design_scalar_index(iron_design *d, const char *name)
 {
     if (!d || d->status != IRON_OK)
         return -1;

@@ -56,7 +56,7 @@ struct iron_handle {
     int depth;                /* declared buffers on this endpoint */
     int max_acquire;          /* worker handles: the most objects the
                                  worker holds at once (standard loop: 1;
-                                 core bodies: iron_use_acquire) */
+                                 core bodies: iron_arg_fifo_acquire) */
     int has_dims;             /* dims_to_stream / dims_from_stream set */
     iron_tap dims;            /* offset 0 */
     iron__user user;
@@ -139,7 +139,7 @@ typedef struct iron__define {
 struct iron_kernel {
     iron_design *d;
     int index;
-    int is_core;              /* a custom core body (iron_core_new) */
+    int is_core;              /* a custom core body (iron_kernel_new_core) */
     char *entry;
     char *source;
     char *cflags;             /* per-kernel extra flags, or NULL */

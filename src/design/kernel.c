@@ -53,7 +53,7 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
             /* The message reads k: free it after. */
             iron__design_fail(d, IRON_EDESIGN,
                               "kernel '%s': argument %d is declared '%s', "
-                              "which only core bodies take (iron_core_new); "
+                              "which only core bodies take (iron_kernel_new_core); "
                               "a kernel in the standard loop receives object "
                               "pointers such as int32*",
                               entry, i,
@@ -85,8 +85,8 @@ IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
     return kernel_new(d, entry, source, arg_types, 0);
 }
 
-IRON_API iron_kernel *iron_core_new(iron_design *d, const char *entry,
-                                    const char *source, const char *arg_types)
+IRON_API iron_kernel *iron_kernel_new_core(iron_design *d, const char *entry,
+                                           const char *source, const char *arg_types)
 {
     return kernel_new(d, entry, source, arg_types, 1);
 }
@@ -142,10 +142,10 @@ IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
     return iron__public_result(iron_kernel_define(k, name, buf));
 }
 
-IRON_API iron_status iron_kernel_cflags(iron_kernel *k, const char *flags)
+IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags)
 {
     if (!k)
-        return iron__fail(IRON_EINVAL, "iron_kernel_cflags: kernel is NULL");
+        return iron__fail(IRON_EINVAL, "iron_kernel_add_cflags: kernel is NULL");
     if (k->d->status != IRON_OK)
         return k->d->status;
     if (!flags)

@@ -100,11 +100,11 @@ IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value)
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_status iron_buffer_set_initial(iron_rtp *r, const void *values)
+IRON_API iron_status iron_rtp_set_initial(iron_rtp *r, const void *values)
 {
     if (!r)
         return iron__fail(IRON_EINVAL,
-                          "iron_buffer_set_initial: buffer is NULL");
+                          "iron_rtp_set_initial: buffer is NULL");
     iron_design *d = r->d;
     if (d->status != IRON_OK)
         return d->status;

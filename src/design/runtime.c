@@ -34,7 +34,7 @@ static iron_status check_scalar(iron_design *d, const char *what, int scalar)
         return iron__design_fail(d, IRON_EPARAM,
                                  "%s: dispatch-time scalar %d does not exist "
                                  "(the jit declares %d; use "
-                                 "iron_design_scalar)",
+                                 "iron_design_scalar_index)",
                                  what, scalar, d->nscalars);
     return IRON_OK;
 }
@@ -327,25 +327,25 @@ IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_status iron_rt_task_group(iron_design *d)
+IRON_API iron_status iron_rt_task_group_begin(iron_design *d)
 {
     if (!d)
-        return iron__fail(IRON_EINVAL, "iron_rt_task_group: design is NULL");
+        return iron__fail(IRON_EINVAL, "iron_rt_task_group_begin: design is NULL");
     iron_status result = iron_rt_task_group_new(d) ? IRON_OK : d->status;
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_rt_finish_task_group(iron_design *d)
+IRON_API iron_status iron_rt_task_group_end(iron_design *d)
 {
     if (!d)
         return iron__fail(IRON_EINVAL,
-                          "iron_rt_finish_task_group: design is NULL");
+                          "iron_rt_task_group_end: design is NULL");
     if (d->status != IRON_OK)
         return d->status;
     if (!d->current)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "finish task group: no group is open "
-                                 "(open one with iron_rt_task_group)");
+                                 "(open one with iron_rt_task_group_begin)");
     return iron__public_result(iron_rt_task_group_finish(d, d->current));
 }
 
@@ -364,16 +364,16 @@ IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_rt_fill_at(iron_design *d, iron_handle *prod,
-                                     int arg, iron_tap tap, int scalar)
+IRON_API iron_status iron_rt_fill_offset_scalar(iron_design *d, iron_handle *prod,
+                                                int arg, iron_tap tap, int scalar)
 {
     iron_status result = add_op(d, IRON__RT_FILL, prod, arg, tap, 0, scalar);
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_rt_drain_at(iron_design *d, iron_handle *cons,
-                                      int arg, iron_tap tap, int scalar,
-                                      int wait)
+IRON_API iron_status iron_rt_drain_offset_scalar(iron_design *d, iron_handle *cons,
+                                                 int arg, iron_tap tap, int scalar,
+                                                 int wait)
 {
     iron_status result = add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0,
                                 scalar);

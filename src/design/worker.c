@@ -157,7 +157,7 @@ static iron_status check_arg(iron_design *d, const char *name,
                                      t->handle == IRON__KH_FIFO
                                          ? "pass a fifo handle"
                                      : t->handle == IRON__KH_BARRIER
-                                         ? "pass iron_use_barrier"
+                                         ? "pass iron_arg_barrier"
                                          : "an object pointer; pass a fifo "
                                            "handle");
         if (a->kind == IRON_ARG_FLOAT && t->dtype != IRON_FLOAT32 &&
@@ -165,7 +165,7 @@ static iron_status check_arg(iron_design *d, const char *name,
             return iron__design_fail(d, IRON_EDTYPE,
                                      "worker '%s': argument %d is a float "
                                      "scalar, but kernel '%s' declares %s "
-                                     "(pass iron_int)",
+                                     "(pass iron_arg_int)",
                                      name, i, k->entry, want);
         return IRON_OK;
     }

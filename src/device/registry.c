@@ -161,16 +161,16 @@ IRON_API const char *iron_device_name(const iron_device *dev)
 /* The caller's size is kept: it says which version of the struct the
  * caller was built against, and the library's is never smaller than it
  * accepts. */
-IRON_API iron_status iron_device_query(const iron_device *dev,
-                                       iron_device_info *info)
+IRON_API iron_status iron_device_get_info(const iron_device *dev,
+                                          iron_device_info *info)
 {
     if (!dev)
-        return iron__fail(IRON_EINVAL, "iron_device_query: device is NULL");
+        return iron__fail(IRON_EINVAL, "iron_device_get_info: device is NULL");
     if (!info)
-        return iron__fail(IRON_EINVAL, "iron_device_query: info is NULL");
+        return iron__fail(IRON_EINVAL, "iron_device_get_info: info is NULL");
     if (info->size < sizeof *info)
         return iron__fail(IRON_EINVAL,
-                          "iron_device_query: info->size is %zu; expected "
+                          "iron_device_get_info: info->size is %zu; expected "
                           "at least sizeof(iron_device_info) = %zu",
                           info->size, sizeof *info);
     size_t size = info->size;
@@ -347,13 +347,13 @@ IRON_API iron_status iron_driver_register(iron_driver *drv,
  * Default device
  * ------------------------------------------------------------------------ */
 
-IRON_API iron_status iron_set_default_device(const char *name)
+IRON_API iron_status iron_device_set_default(const char *name)
 {
     iron_device *d = NULL;
     if (name) {
         iron_status s = iron_device_get(name, &d);
         if (s != IRON_OK)
-            return iron__fail_context(s, "iron_set_default_device");
+            return iron__fail_context(s, "iron_device_set_default");
     }
     registry_enter();
     default_device = d;
@@ -391,7 +391,7 @@ static iron_device *explicit_default(void)
     return d;
 }
 
-IRON_API iron_device *iron_get_default_device(void)
+IRON_API iron_device *iron_device_default(void)
 {
     iron_device *d = explicit_default();
     if (!d && environment_device(&d) != IRON_OK)
@@ -433,10 +433,10 @@ IRON_API iron_status iron_device_pop(void)
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_status iron_current_device(iron_device **out)
+IRON_API iron_status iron_device_get_current(iron_device **out)
 {
     if (!out)
-        return iron__fail(IRON_EINVAL, "iron_current_device: out is NULL");
+        return iron__fail(IRON_EINVAL, "iron_device_get_current: out is NULL");
     *out = NULL;
     if (scope_depth > SCOPE_MAX)
         return iron__fail(IRON_ESTATE,

@@ -34,10 +34,10 @@ struct emu_outbuf {
 /*
  * The handler and its context are read and swapped under one lock, held
  * while the handler runs.  So a line never meets a new function with an
- * old context; once iron_set_output_handler returns, no other thread is
+ * old context; once iron_output_set_handler returns, no other thread is
  * still inside the old handler (its context may be freed); and lines
  * arrive one at a time, so a handler needs no lock of its own.  The lock
- * is recursive: a handler may itself call iron_set_output_handler (or run
+ * is recursive: a handler may itself call iron_output_set_handler (or run
  * kernels that print) on its own thread.  What it must not do is wait for
  * another thread that prints or sets the handler -- that thread waits for
  * the lock it holds.  Output is far from the hot path: one uncontended
@@ -55,7 +55,7 @@ static void default_handler(const iron_output_line *l, void *ctx)
             l->text);
 }
 
-IRON_API void iron_set_output_handler(iron_output_fn fn, void *ctx)
+IRON_API void iron_output_set_handler(iron_output_fn fn, void *ctx)
 {
     pthread_mutex_lock(&handler_lock);
     handler = fn;

@@ -213,7 +213,7 @@ static void **core_acquire(void *fp, int n)
         iron__emu_task_fail(&ew->task, IRON_ERUNTIME,
                             "worker '%s' on tile %s: acquire(%d) on %s; the "
                             "worker declared it holds at most %d at once "
-                            "(iron_use_acquire(h, %d) gives the endpoint "
+                            "(iron_arg_fifo_acquire(h, %d) gives the endpoint "
                             "the buffers for %d)",
                             ew->w->name, tile_of(ew, tl, sizeof tl), n,
                             h->label, h->max_acquire, n, n);

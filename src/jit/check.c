@@ -26,7 +26,7 @@ static iron_status target(const iron_jit *j, const iron_launch_config *c,
                           "%s: launch config size is %zu, expected %zu (set "
                           "it to sizeof(iron_launch_config))",
                           j->name, c->size, sizeof *c);
-    iron_status s = iron_current_device(dev);
+    iron_status s = iron_device_get_current(dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", j->name);
     *cols = c && c->cols ? c->cols : (*dev)->info.columns;
@@ -68,7 +68,7 @@ static iron_status place_locked(iron_jit *j, iron_device *dev, int cols,
     int rc = j->fn(d, j->user);
     if (d->status != IRON_OK) {
         s = iron__fail(d->status, "%s",
-                       d->error ? d->error : iron_strerror(d->status));
+                       d->error ? d->error : iron_status_message(d->status));
         goto done;
     }
     if (rc != 0) {

@@ -56,8 +56,8 @@ IRON_API void iron_jit_free(iron_jit *j)
     iron__free(j);
 }
 
-IRON_API iron_status iron_jit_create(iron_jit **out, iron_design_fn design,
-                                     const iron_jit_options *opts)
+IRON_API iron_status iron_jit_create(iron_design_fn design,
+                                     const iron_jit_options *opts, iron_jit **out)
 {
     if (!out)
         return iron__fail(IRON_EINVAL, "iron_jit_create: out is NULL");
@@ -197,14 +197,14 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_status iron_jit_counters(const iron_jit *j,
-                                       const iron_run_counters **out)
+IRON_API iron_status iron_jit_get_counters(const iron_jit *j,
+                                           const iron_run_counters **out)
 {
     if (!out)
-        return iron__fail(IRON_EINVAL, "iron_jit_counters: out is NULL");
+        return iron__fail(IRON_EINVAL, "iron_jit_get_counters: out is NULL");
     *out = NULL;
     if (!j)
-        return iron__fail(IRON_EINVAL, "iron_jit_counters: jit is NULL");
+        return iron__fail(IRON_EINVAL, "iron_jit_get_counters: jit is NULL");
     iron_jit *mj = (iron_jit *)(uintptr_t)j;  /* the lock, not the jit */
     pthread_mutex_lock(&mj->lock);
     const jit_spec *last = atomic_load(&mj->last_run);

@@ -348,7 +348,7 @@ static iron_status look_up(iron_jit *j, const iron_launch_config *config,
                           "%s: the launch configuration asks for %d threads; "
                           "expected 0 (the default) or more",
                           j->name, config->threads);
-    iron_status s = iron_current_device(&out->dev);
+    iron_status s = iron_device_get_current(&out->dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", j->name);
     iron_device *dev = out->dev;

@@ -1,7 +1,7 @@
 /*
  * run.c - asynchronous runs: iron_jit_start and iron_spec_start hand a
  * prepared run (run.h) to a small pool of launcher threads; iron_run_wait,
- * iron_run_state, iron_run_error and iron_run_free follow it to its end.
+ * enum iron_run_state, iron_run_error and iron_run_free follow it to its end.
  *
  * The pool is process-wide, made on demand, and never shrinks (like the
  * emulator's lane threads): a start makes a thread when none is idle for
@@ -440,7 +440,7 @@ IRON_API const char *iron_run_error(const iron_run *r)
                "flight, and it runs in the parent only";
     if (!ended(state) || r->status == IRON_OK)
         return "";
-    return r->error ? r->error : iron_strerror(r->status);
+    return r->error ? r->error : iron_status_message(r->status);
 }
 
 IRON_API void iron_run_free(iron_run *r)

@@ -215,7 +215,7 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     int rc = j->fn(d, j->user);
     if (d->status != IRON_OK) {
         s = iron__fail(d->status, "%s",
-                       d->error ? d->error : iron_strerror(d->status));
+                       d->error ? d->error : iron_status_message(d->status));
         goto fail;
     }
     if (rc != 0) {

@@ -16,7 +16,7 @@
 #include "kstore/payload.h"
 #include "kstore/tools.h"
 
-IRON_API char *iron_cache_path(const char *dir, char *buf, size_t len)
+IRON_API char *iron_cache_get_path(const char *dir, char *buf, size_t len)
 {
     if (!buf || len == 0)
         return buf;
@@ -64,8 +64,8 @@ IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
     return iron__public_result(s);
 }
 
-IRON_API iron_status iron_cache_info(const char *dir, uint64_t *entries,
-                                     uint64_t *bytes)
+IRON_API iron_status iron_cache_get_usage(const char *dir, uint64_t *entries,
+                                          uint64_t *bytes)
 {
     iron__cache *c;
     if (entries)

@@ -355,7 +355,7 @@ static iron_status read_data(FILE *f, const char *path, const hdr *h,
                           " bytes the shape needs",
                           LOAD, path, have - (size_t)need, need);
     iron_tensor *t = NULL;
-    iron_status s = iron_tensor_empty(&t, dt, shape);
+    iron_status s = iron_tensor_empty(dt, shape, &t);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s: '%s'", LOAD, path);
     unsigned char *dst = t->host, *tmp = NULL;

@@ -37,7 +37,7 @@ iron_status iron__storage_alloc(const char *fn, iron_device *dev,
 {
     iron_status s;
     *out = NULL;
-    if (!dev && (s = iron_current_device(&dev)) != IRON_OK)
+    if (!dev && (s = iron_device_get_current(&dev)) != IRON_OK)
         return iron__fail_context(s, "%s", fn);
     iron__storage *st = iron__calloc(1, sizeof *st);
     if (!st)
@@ -61,7 +61,7 @@ iron_status iron__storage_wrap(const char *fn, void *data, size_t bytes,
 {
     iron_device *dev;
     *out = NULL;
-    iron_status s = iron_current_device(&dev);
+    iron_status s = iron_device_get_current(&dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", fn);
     iron__storage *st = iron__calloc(1, sizeof *st);

@@ -177,8 +177,8 @@ iron_status iron__tensor_new(const char *fn, iron_device *dev, iron_dtype dt,
     return IRON_OK;
 }
 
-IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
-                                       iron_shape shape)
+IRON_API iron_status iron_tensor_empty(iron_dtype dt,
+                                       iron_shape shape, iron_tensor **out)
 {
     iron_status result = tensor_new("iron_tensor_empty", out, dt, shape);
     return iron__public_result(result);
@@ -186,8 +186,8 @@ IRON_API iron_status iron_tensor_empty(iron_tensor **out, iron_dtype dt,
 
 /* Drivers hand out zeroed memory (the driver contract), so zeros is empty
  * with a stronger promise. */
-IRON_API iron_status iron_tensor_zeros(iron_tensor **out, iron_dtype dt,
-                                       iron_shape shape)
+IRON_API iron_status iron_tensor_zeros(iron_dtype dt,
+                                       iron_shape shape, iron_tensor **out)
 {
     iron_status result = tensor_new("iron_tensor_zeros", out, dt, shape);
     return iron__public_result(result);
@@ -214,24 +214,24 @@ static iron_status tensor_full(const char *fn, iron_tensor **out,
     return s;
 }
 
-IRON_API iron_status iron_tensor_ones(iron_tensor **out, iron_dtype dt,
-                                      iron_shape shape)
+IRON_API iron_status iron_tensor_ones(iron_dtype dt,
+                                      iron_shape shape, iron_tensor **out)
 {
     iron_status result = tensor_full("iron_tensor_ones", out, dt, shape, 1.0);
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_tensor_full(iron_tensor **out, iron_dtype dt,
-                                      iron_shape shape, double value)
+IRON_API iron_status iron_tensor_full(iron_dtype dt,
+                                      iron_shape shape, double value, iron_tensor **out)
 {
     iron_status result = tensor_full("iron_tensor_full", out, dt, shape,
                                      value);
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
+IRON_API iron_status iron_tensor_arange(iron_dtype dt,
                                         iron_shape shape, double start,
-                                        double step)
+                                        double step, iron_tensor **out)
 {
     iron_status s = tensor_new("iron_tensor_arange", out, dt, shape);
     if (s != IRON_OK)
@@ -249,8 +249,8 @@ IRON_API iron_status iron_tensor_arange(iron_tensor **out, iron_dtype dt,
 
 /* Every value k * 2^-bits with bits the dtype's significand width is exact
  * in that dtype, so float32 and bfloat16 values never round up to 1.0. */
-IRON_API iron_status iron_tensor_rand(iron_tensor **out, iron_dtype dt,
-                                      iron_shape shape, uint64_t seed)
+IRON_API iron_status iron_tensor_rand(iron_dtype dt,
+                                      iron_shape shape, uint64_t seed, iron_tensor **out)
 {
     const char *fn = "iron_tensor_rand";
     if (!out)
@@ -325,9 +325,9 @@ static iron_status check_int_range(const char *fn, iron_dtype dt,
     return IRON_OK;
 }
 
-IRON_API iron_status iron_tensor_randint(iron_tensor **out, iron_dtype dt,
+IRON_API iron_status iron_tensor_randint(iron_dtype dt,
                                          iron_shape shape, int64_t low,
-                                         int64_t high, uint64_t seed)
+                                         int64_t high, uint64_t seed, iron_tensor **out)
 {
     const char *fn = "iron_tensor_randint";
     if (!out)
@@ -419,21 +419,21 @@ static iron_status check_index(const char *fn, const iron_tensor *t,
     return IRON_OK;
 }
 
-IRON_API iron_status iron_tensor_get(const iron_tensor *t, int64_t i,
-                                     double *out)
+IRON_API iron_status iron_tensor_get_element(const iron_tensor *t, int64_t i,
+                                             double *out)
 {
     if (!out)
-        return iron__fail(IRON_EINVAL, "iron_tensor_get: out is NULL");
-    iron_status s = check_index("iron_tensor_get", t, i);
+        return iron__fail(IRON_EINVAL, "iron_tensor_get_element: out is NULL");
+    iron_status s = check_index("iron_tensor_get_element", t, i);
     if (s != IRON_OK)
         return s;
     *out = iron__dtype_load(t->dtype, iron__tensor_elem(t, i));
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_status iron_tensor_set(iron_tensor *t, int64_t i, double v)
+IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i, double v)
 {
-    iron_status s = check_index("iron_tensor_set", t, i);
+    iron_status s = check_index("iron_tensor_set_element", t, i);
     if (s != IRON_OK)
         return s;
     iron__dtype_store(t->dtype, iron__tensor_elem(t, i), v);

@@ -127,7 +127,7 @@ TEST(algo_transform_any_shape_and_tile)
     for (int64_t i = 0; i < 192; i++)
         ASSERT_DBL_NEAR(test_at(y, i), 2 * test_at(x, i), 0);
     const iron_run_counters *rc;
-    ASSERT_OK(iron_jit_counters(j, &rc));
+    ASSERT_OK(iron_jit_get_counters(j, &rc));
     ASSERT_EQ(rc->nworkers, 1);
     ASSERT_EQ(rc->workers[0].iterations, 12);
     iron_tensor_free(x);
@@ -214,7 +214,7 @@ TEST(algo_kernel_parameter_changes_the_operation)
 static void assert_spread(iron_jit *j, int n, uint64_t iters)
 {
     const iron_run_counters *rc;
-    ASSERT_OK(iron_jit_counters(j, &rc));
+    ASSERT_OK(iron_jit_get_counters(j, &rc));
     ASSERT_EQ(rc->nworkers, n);
     int seen[8] = { 0 };
     for (int w = 0; w < rc->nworkers; w++) {
@@ -370,14 +370,14 @@ TEST(algo_reduce_sum_and_minmax)
             want += px[i];
         ASSERT_EQ(((int64_t *)iron_tensor_data(s))[0], want);
         const iron_run_counters *rc;
-        ASSERT_OK(iron_jit_counters(j, &rc));
+        ASSERT_OK(iron_jit_get_counters(j, &rc));
         ASSERT_EQ(rc->workers[0].iterations, 1);
         iron_tensor_free(x);
         iron_tensor_free(s);
     }
     /* A 2-D float input to a two-element output. */
     iron_tensor *x = NULL;
-    ASSERT_OK(iron_tensor_rand(&x, IRON_FLOAT32, IRON_SHAPE(30, 100), 4));
+    ASSERT_OK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(30, 100), 4, &x));
     iron_tensor *mm = test_zeros(IRON_FLOAT32, 2);
     iron_param p = iron_param_kernel("f", &minmax_f32);
     ASSERT_OK(launch(j, 0, 1, &p, IRON_TENSORS(x, mm)));
@@ -629,8 +629,8 @@ TEST(algo_error_reduce_memory)
     /* 64480 bytes of input + one 32-byte buffer for the output: exactly
      * the 64512 beside the stack. */
     iron_tensor *fits = test_zeros(IRON_INT8, 64480);
-    ASSERT_OK(iron_tensor_set(fits, 0, 7));
-    ASSERT_OK(iron_tensor_set(fits, 64479, 5));
+    ASSERT_OK(iron_tensor_set_element(fits, 0, 7));
+    ASSERT_OK(iron_tensor_set_element(fits, 64479, 5));
     ASSERT_OK(launch(j, 0, 1, &p, IRON_TENSORS(fits, s)));
     ASSERT_DBL_NEAR(test_at(s, 0), 12, 0);
     iron_tensor *big = test_zeros(IRON_INT8, 64481);

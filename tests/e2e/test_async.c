@@ -52,8 +52,8 @@ static int spin_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "spin_add1", spin_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "spin", k, n / N,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(N)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(N)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1,
                   iron_tap_linear(user ? 2 * n : n), IRON_WAIT);
@@ -203,8 +203,8 @@ TEST(async_runs_of_four_jits_overlap)
     for (int k = 0; k < 4; k++) {
         snprintf(name, sizeof name, "spin%d", k);
         j[k] = spin_jit(name, NULL);
-        ASSERT_OK(iron_tensor_arange(&a[k], IRON_INT32, IRON_SHAPE(N * 2),
-                                     100 * k, 1));
+        ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(N * 2),
+                                     100 * k, 1, &a[k]));
         b[k] = test_zeros(IRON_INT32, N * 2);
         r[k] = start_ab(j[k], NULL, a[k], b[k]);
     }

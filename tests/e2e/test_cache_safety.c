@@ -61,7 +61,7 @@ static void log_start(void)
 {
     log_len = 0;
     log_buf[0] = '\0';
-    iron_set_log_handler(capture, NULL);
+    iron_log_set_handler(capture, NULL);
 }
 
 /* Runs fn in a new process (which dies with this one and within 90 s);
@@ -110,9 +110,9 @@ static iron_jit *make_jit(const call *cl)
     o.disk_cache = cl->dir ? 1 : -1;
     o.cache_dir = cl->dir;
     iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, cl->add_constant ? add_constant_design
+    ASSERT_OK(iron_jit_create(cl->add_constant ? add_constant_design
                                                    : vector_op_design,
-                              &o));
+                              &o, &j));
     return j;
 }
 
@@ -126,9 +126,9 @@ static iron_jit_stats do_call(const call *cl)
         ASSERT_OK(iron_jit_load_artifact(j, cl->load));
     iron_tensor *a, *b, *c;
     iron_shape sh = { .ndim = 1, .dims = { cl->n } };
-    ASSERT_OK(iron_tensor_randint(&a, IRON_INT32, sh, -1000, 1000, 5));
-    ASSERT_OK(iron_tensor_randint(&b, IRON_INT32, sh, -1000, 1000, 6));
-    ASSERT_OK(iron_tensor_full(&c, IRON_INT32, sh, -7));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, sh, -1000, 1000, 5, &a));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, sh, -1000, 1000, 6, &b));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, sh, -7, &c));
     iron_param p[2];
     int np = 0;
     if (cl->add_constant) {
@@ -219,7 +219,7 @@ static void collide_disk_child(const void *arg)
     st = do_call(&c1);
     ASSERT_EQ(st.disk_hits, 0);
     ASSERT_EQ(test_count_files(dir), 1);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 TEST_TIMEOUT(safety_disk_key_collision_is_a_miss, 90)
@@ -259,7 +259,7 @@ static void load_minus_child(const void *arg)
     st = do_call(&plus);
     ASSERT_EQ(st.artifact_hits, 1);
     ASSERT_EQ(st.kernel_compiles, 0);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* The same without a compiler: the call fails, naming the artifact. */
@@ -297,7 +297,7 @@ static void load_fails(const char *path, iron_status want,
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     double t0 = test_now_ms();
     iron_status s = iron_jit_load_artifact(j, path);
     double ms = test_now_ms() - t0;
@@ -356,7 +356,7 @@ TEST_TIMEOUT(safety_artifact_owner_and_mode, 60)
     iron_jit *j;
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     ASSERT_OK(iron_jit_load_artifact(j, art));
     ASSERT_EQ(chmod(art, 0666), 0);
     load_fails(art, IRON_EIO, "mode 0666 lets others write it; accepted: "
@@ -476,7 +476,7 @@ static void dep_miss_child(const void *arg)
     ASSERT_CONTAINS(log_buf, "header changed");
     ASSERT_CONTAINS(log_buf, dep_path);
     ASSERT_CONTAINS(log_buf, dep_reason);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 static char *only_entry(const char *dir)
@@ -604,7 +604,7 @@ static void pinned_call_child(const void *arg)
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     ASSERT_OK(iron_jit_load_artifact_pinned(j, pinned_art, pinned_sha));
     iron_tensor *a = test_arange(IRON_INT32, 128);
     iron_tensor *b = test_arange(IRON_INT32, 128);
@@ -636,7 +636,7 @@ TEST_TIMEOUT(safety_pinned_artifact, 90)
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     /* Upper case is the same digest. */
     char upper[80];
     for (size_t i = 0; i <= strlen(sha); i++)
@@ -730,7 +730,7 @@ static void build_child(const void *arg)
     call plus = { .op = "+", .n = 64, .want = IRON_OK };
     iron_jit_stats st = do_call(&plus);
     ASSERT_EQ(st.kernel_compiles, 1);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 TEST_TIMEOUT(safety_stale_temp_folders_are_swept, 60)
@@ -835,7 +835,7 @@ static void cache_max_child(const void *arg)
     iron_tensor_free(b);
     iron_tensor_free(c);
     iron_jit_free(j);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 TEST_TIMEOUT(safety_cache_max_env_is_strict, 60)

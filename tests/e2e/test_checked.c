@@ -38,8 +38,8 @@ static int kernel_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "kern", src, "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "w0", k, n / TILE,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(TILE)));
     if (stack)
         iron_worker_set_stack(w, stack);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
@@ -54,10 +54,10 @@ static int body_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
-    iron_kernel *k = iron_core_new(d, "body", src, "fifo, fifo");
+    iron_kernel *k = iron_kernel_new_core(d, "body", src, "fifo, fifo");
     iron_worker *w = iron_worker_new(d, "cb", k, 0,
-                                     IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                                               iron_use(iron_fifo_prod(out))));
+                                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                               iron_arg_fifo(iron_fifo_prod(out))));
     iron_worker_set_stack(w, 4096);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -218,7 +218,7 @@ TEST(checked_warns_released_unwritten_object)
              "    if (in[0] == 16) return;   /* forgets its second object */\n"
              "    for (int32_t i = 0; i < n; i++) out[i] = 2 * in[i];\n"
              "}\n");
-    iron_set_log_handler(on_log, NULL);
+    iron_log_set_handler(on_log, NULL);
     iron_jit *j = test_jit(kernel_design, "unwritten", "in a, out b");
     iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1, .check = 1 };
@@ -229,7 +229,7 @@ TEST(checked_warns_released_unwritten_object)
                               "(iteration 1");
     /* The consumer sees the poison, not stale data. */
     ASSERT_EQ((uint32_t)test_at(b, 16), 0xA5EFBEADu);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
@@ -249,13 +249,13 @@ TEST(checked_warns_core_body_returning_with_objects)
              "        if (k + 1 < %d) iron_release(in, 1);\n"
              "    }\n"
              "}\n", N / TILE, TILE, N / TILE);
-    iron_set_log_handler(on_log, NULL);
+    iron_log_set_handler(on_log, NULL);
     iron_jit *j = test_jit(body_design, "holds", "in a, out b");
     ASSERT_OK(run(j, 1, 0));
     ASSERT_CONTAINS(warnings, "the core body of worker 'cb' on tile (0,2) "
                               "returned holding 1 object of fifo 'in' "
                               "(consumer)");
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     iron_jit_free(j);
 }
 

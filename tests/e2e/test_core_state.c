@@ -33,9 +33,9 @@ static int two_counters(iron_design *d, void *user)
         iron_fifo *out = iron_fifo_new(d, nout, IRON_INT32, IRON_SHAPE(TILE),
                                        2);
         iron_worker_new(d, nw, k, n / TILE,
-                        IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                                  iron_use(iron_fifo_prod(out)),
-                                  iron_int(TILE)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                  iron_arg_fifo(iron_fifo_prod(out)),
+                                  iron_arg_int(TILE)));
         iron_rt_fill(d, iron_fifo_prod(in), p, iron_tap_linear(n));
         iron_rt_drain(d, iron_fifo_cons(out), 2 + p, iron_tap_linear(n),
                       IRON_WAIT);
@@ -50,12 +50,12 @@ TEST(e2e_core_static_state_is_per_worker_and_persists)
     iron_jit_options o = { .size = sizeof o,
                            .name = "two_counters",
                            .args = "in a, in b, out x, out y" };
-    ASSERT_OK(iron_jit_create(&j, two_counters, &o));
+    ASSERT_OK(iron_jit_create(two_counters, &o, &j));
     iron_tensor *a, *b, *x, *y;
-    ASSERT_OK(iron_tensor_zeros(&a, IRON_INT32, IRON_SHAPE(n)));
-    ASSERT_OK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(n), 1000));
-    ASSERT_OK(iron_tensor_zeros(&x, IRON_INT32, IRON_SHAPE(n)));
-    ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(n)));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &a));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 1000, &b));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &x));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &y));
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(IRON_CALL(j, a, b, x, y));
         const int32_t *px = iron_tensor_data(x), *py = iron_tensor_data(y);

@@ -20,14 +20,14 @@ static iron_tensor *randint_1d(iron_dtype dt, int64_t n, int64_t lo,
                                int64_t hi, uint64_t seed)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_randint(&t, dt, IRON_SHAPE(n), lo, hi, seed));
+    ASSERT_OK(iron_tensor_randint(dt, IRON_SHAPE(n), lo, hi, seed, &t));
     return t;
 }
 
 static iron_tensor *zeros_shape(iron_dtype dt, iron_shape s)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_zeros(&t, dt, s));
+    ASSERT_OK(iron_tensor_zeros(dt, s, &t));
     return t;
 }
 
@@ -39,7 +39,7 @@ static iron_tensor *zeros_1d(iron_dtype dt, int64_t n)
 static iron_jit *make_jit(iron_design_fn fn, const iron_jit_options *o)
 {
     iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
+    ASSERT_OK(iron_jit_create(fn, o, &j));
     ASSERT(j != NULL);
     return j;
 }
@@ -363,8 +363,8 @@ static int bump_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "bump", k, n / OBJ,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_prod(b)),
-                  iron_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(b)),
+                  iron_arg_int(OBJ)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
@@ -445,8 +445,8 @@ static int probe_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "copy", k, n / OBJ,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_prod(b)),
-                  iron_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(b)),
+                  iron_arg_int(OBJ)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
@@ -485,7 +485,7 @@ TEST(e2e_scoped_device_specializes_per_device)
     IRON_WITH_DEVICE("npu1_1col")
     {
         iron_device *dev = NULL;
-        ASSERT_OK(iron_current_device(&dev));
+        ASSERT_OK(iron_device_get_current(&dev));
         ASSERT_STR_EQ(iron_device_name(dev), "npu1_1col");
         probe_call(j, NULL);
     }
@@ -508,8 +508,8 @@ TEST(e2e_default_device_and_nested_scopes)
 {
     probe pr = { 0 };
     iron_jit *j = probe_jit(&pr);
-    ASSERT_OK(iron_set_default_device("npu1"));
-    ASSERT_STR_EQ(iron_device_name(iron_get_default_device()), "npu1");
+    ASSERT_OK(iron_device_set_default("npu1"));
+    ASSERT_STR_EQ(iron_device_name(iron_device_default()), "npu1");
     probe_call(j, NULL);
     ASSERT_STR_EQ(pr.dev, "npu1");
     ASSERT_EQ(pr.cols, 4);
@@ -586,9 +586,9 @@ static int parallel_design(iron_design *d, void *user)
         snprintf(nm, sizeof nm, "w%d", w);
         iron_worker *wk = iron_worker_new(
             d, nm, k, chunk / OBJ,
-            IRON_ARGS(iron_use(iron_fifo_cons(in[w])),
-                      iron_use(iron_fifo_prod(out[w])), iron_int(w + 1),
-                      iron_int(OBJ)));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in[w])),
+                      iron_arg_fifo(iron_fifo_prod(out[w])), iron_arg_int(w + 1),
+                      iron_arg_int(OBJ)));
         iron_rt_start(d, wk);
     }
     /* All fills, then all drains, as one task group. */
@@ -673,12 +673,12 @@ static int chain2_design(iron_design *d, void *user)
                                       "int32*, int32*, int32, int32");
     iron_worker *w1 = iron_worker_new(
         d, "add1", k1, n / OBJ,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_prod(mid)),
-                  iron_int(1), iron_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(mid)),
+                  iron_arg_int(1), iron_arg_int(OBJ)));
     iron_worker *w2 = iron_worker_new(
         d, "mul2", k2, n / OBJ,
-        IRON_ARGS(iron_use(iron_fifo_cons(mid)), iron_use(iron_fifo_prod(b)),
-                  iron_int(2), iron_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(b)),
+                  iron_arg_int(2), iron_arg_int(OBJ)));
     iron_rt_start(d, w1);
     iron_rt_start(d, w2);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
@@ -745,9 +745,9 @@ static int pipeline_design(iron_design *d, void *user)
         char nm[32];
         snprintf(nm, sizeof nm, "stage%d", s);
         iron_worker_new(d, nm, k, n / OBJ,
-                        IRON_ARGS(iron_use(iron_fifo_cons(f[s])),
-                                  iron_use(iron_fifo_prod(f[s + 1])),
-                                  iron_int(1), iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f[s])),
+                                  iron_arg_fifo(iron_fifo_prod(f[s + 1])),
+                                  iron_arg_int(1), iron_arg_int(OBJ)));
     }
     /* No iron_rt_start: every worker starts. */
     iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(n));
@@ -800,13 +800,13 @@ static int broadcast_design(iron_design *d, void *user)
     iron_kernel *km = iron_kernel_new(d, "mul_const", mul_const_i32_src,
                                       "int32*, int32*, int32, int32");
     iron_worker_new(d, "adder", ka, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_prod(y)), iron_int(1),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_prod(y)), iron_arg_int(1),
+                              iron_arg_int(OBJ)));
     iron_worker_new(d, "tripler", km, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_prod(z)), iron_int(3),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(3),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     /* Only the last drain waits: outside task groups a drain is awaited
      * where it stands, and z's producer would stall x's broadcast while
@@ -866,8 +866,8 @@ static int tap_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "copy_i32", copy_i32_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "copy", k, count / tc->obj,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(tc->obj)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(tc->obj)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, tc->fill);
     iron_rt_drain(d, iron_fifo_cons(b), 1, tc->drain, IRON_WAIT);
     return 0;
@@ -889,7 +889,7 @@ static void run_tap_case(tap_case *tc, iron_tensor *in, iron_tensor *out)
 static iron_tensor *arange_2d(int64_t r, int64_t c)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(&t, IRON_INT32, IRON_SHAPE(r, c), 1000, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(r, c), 1000, 1, &t));
     return t;
 }
 
@@ -1012,7 +1012,7 @@ TEST(e2e_tap_strided_inner_drain)
     const int64_t n = 64;
     iron_tensor *a = arange_2d(1, n);
     iron_tensor *b = NULL;
-    ASSERT_OK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(2 * n), -1));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(2 * n), -1, &b));
     tap_case tc = {
         .fill = iron_tap_linear(n),
         .drain = iron_tap_make(1, 1, (int64_t[]){ n }, (int64_t[]){ 2 }),
@@ -1092,15 +1092,15 @@ static int saxpy_design(iron_design *d, void *user)
                                 iron_dtype_name(dt));
     }
     /* Keep the kernel's arithmetic exactly as the C reference's. */
-    iron_kernel_cflags(k, "-ffp-contract=off");
+    iron_kernel_add_cflags(k, "-ffp-contract=off");
     iron_fifo *x = iron_fifo_new(d, "x", dt, IRON_SHAPE(obj), 2);
     iron_fifo *y = iron_fifo_new(d, "y", dt, IRON_SHAPE(obj), 2);
     iron_fifo *z = iron_fifo_new(d, "z", dt, IRON_SHAPE(obj), 2);
     iron_worker_new(d, "saxpy", k, n / obj,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_cons(y)),
-                              iron_use(iron_fifo_prod(z)), iron_float(a),
-                              iron_int(obj)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_cons(y)),
+                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_float(a),
+                              iron_arg_int(obj)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(y), 1, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(z), 2, iron_tap_linear(n), IRON_WAIT);
@@ -1117,7 +1117,7 @@ static const iron_jit_options saxpy_options = {
 static iron_tensor *rand_1d(iron_dtype dt, int64_t n, uint64_t seed)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_rand(&t, dt, IRON_SHAPE(n), seed));
+    ASSERT_OK(iron_tensor_rand(dt, IRON_SHAPE(n), seed, &t));
     return t;
 }
 
@@ -1261,9 +1261,9 @@ static int add_const_design(iron_design *d, void *user)
     iron_fifo *a = iron_fifo_new(d, "a", dt, IRON_SHAPE(32), 2);
     iron_fifo *b = iron_fifo_new(d, "b", dt, IRON_SHAPE(32), 2);
     iron_worker_new(d, "add", k, n / 32,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(c),
-                              iron_int(32)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(c),
+                              iron_arg_int(32)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1371,9 +1371,9 @@ static int depth3_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add_const", add_const_i32_src,
                                      "int32*, int32*, int32, int32");
     iron_worker_new(d, "add", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(7),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(7),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1421,9 +1421,9 @@ static int inplace_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add_const", add_const_i32_src,
                                      add_const_i32_types);
     iron_worker_new(d, "add", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(5),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(5),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 0, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1436,7 +1436,7 @@ TEST(e2e_inout_in_place)
     };
     iron_jit *j = make_jit(inplace_design, &o);
     iron_tensor *x = NULL;
-    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), -100, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), -100, 1, &x));
     ASSERT_OK(IRON_CALL(j, x));
     ASSERT_OK(IRON_CALL(j, x));
     const int32_t *v = iron_tensor_data(x);
@@ -1458,9 +1458,9 @@ static int swap_halves_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add_const", add_const_i32_src,
                                      add_const_i32_types);
     iron_worker_new(d, "pass", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(0),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(0),
+                              iron_arg_int(OBJ)));
     iron_handle *ap = iron_fifo_prod(a), *bc = iron_fifo_cons(b);
     const int64_t sz[] = { h }, st[] = { 1 };
     iron_rt_fill(d, ap, 0, iron_tap_make(h, 1, sz, st));
@@ -1545,9 +1545,9 @@ static int convert_design(iron_design *d, void *user)
     iron_fifo *a = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *b = iron_fifo_new(d, "b", ot, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "convert", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_float(scale),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_float(scale),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1563,7 +1563,7 @@ TEST(e2e_bool_dtype_float_params)
     };
     iron_jit *j = make_jit(convert_design, &o);
     iron_tensor *a = NULL;
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), -32, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), -32, 1, &a));
     iron_tensor *b32 = zeros_1d(IRON_INT32, 64);
     iron_tensor *b16 = zeros_1d(IRON_INT16, 64);
     iron_tensor *bf = zeros_1d(IRON_FLOAT32, 64);
@@ -1639,17 +1639,17 @@ static int worker_broadcast_design(iron_design *d, void *user)
     iron_kernel *km = iron_kernel_new(d, "mul_const", mul_const_i32_src,
                                       add_const_i32_types);
     iron_worker_new(d, "A", ka, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_prod(mid)), iron_int(1),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_prod(mid)), iron_arg_int(1),
+                              iron_arg_int(OBJ)));
     iron_worker_new(d, "B", km, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(mid)),
-                              iron_use(iron_fifo_prod(y)), iron_int(2),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                              iron_arg_fifo(iron_fifo_prod(y)), iron_arg_int(2),
+                              iron_arg_int(OBJ)));
     iron_worker_new(d, "C", km, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(mid)),
-                              iron_use(iron_fifo_prod(z)), iron_int(3),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(3),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     /* Only the last drain waits: outside task groups a drain is awaited
      * where it stands, and z's producer would stall x's broadcast while
@@ -1707,7 +1707,7 @@ static int generator_design(iron_design *d, void *user)
     iron_fifo *o = iron_fifo_new(d, "o", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_kernel *k = iron_kernel_new(d, "iota", iota_src, "int32*, int32");
     iron_worker_new(d, "gen", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_prod(o)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_prod(o)), iron_arg_int(OBJ)));
     iron_rt_drain(d, iron_fifo_cons(o), 0, iron_tap_linear(n), IRON_WAIT);
     return 0;
 }
@@ -1755,7 +1755,7 @@ TEST(e2e_thread_counts_agree)
             .name = "wbcast",
             .args = "in x: int32[N], out y: int32[N], out z: int32[N]",
         };
-        ASSERT_OK(iron_jit_create(&wb, worker_broadcast_design, &ob));
+        ASSERT_OK(iron_jit_create(worker_broadcast_design, &ob, &wb));
         iron_tensor *x = randint_1d(IRON_INT32, 256, -99, 99, 7);
         iron_tensor *y = zeros_1d(IRON_INT32, 256);
         iron_tensor *z = zeros_1d(IRON_INT32, 256);

@@ -3,7 +3,7 @@
  * end to end.  Every jit call that should find (or miss) something on disk
  * runs in a forked child: a new process with a fresh jit and nothing in
  * memory, which reports its counters, each call's status and element-by-
- * element check, and the log lines it captured (iron_set_log_handler) back
+ * element check, and the log lines it captured (iron_log_set_handler) back
  * through a pipe.  The test process itself never launches a design, so
  * that no emulator thread exists when it forks.
  *
@@ -124,7 +124,7 @@ static const iron_cache_entry_info *entry_with(const listing *l,
 static uint64_t entry_count(const char *dir)
 {
     uint64_t n = 0, bytes = 0;
-    ASSERT_OK(iron_cache_info(dir, &n, &bytes));
+    ASSERT_OK(iron_cache_get_usage(dir, &n, &bytes));
     return n;
 }
 
@@ -163,8 +163,8 @@ static int addk_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "addk", k, n / tile,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_prod(c)),
-                  iron_int(tile)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(c)),
+                  iron_arg_int(tile)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 1, iron_tap_linear(n), IRON_WAIT);
@@ -275,11 +275,11 @@ static void child_call(iron_jit *j, const job *jb, int i, result *r)
     call_result *cr = &r->call[i];
     iron_tensor *a, *b, *c;
     iron_shape sh = { .ndim = 1, .dims = { cs->n } };
-    ASSERT_OK(iron_tensor_randint(&a, IRON_INT32, sh, -100000, 100000,
-                                  (uint64_t)(11 + i)));
-    ASSERT_OK(iron_tensor_randint(&b, IRON_INT32, sh, -100000, 100000,
-                                  (uint64_t)(23 + i)));
-    ASSERT_OK(iron_tensor_full(&c, IRON_INT32, sh, -7));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, sh, -100000, 100000,
+                                  (uint64_t)(11 + i), &a));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, sh, -100000, 100000,
+                                  (uint64_t)(23 + i), &b));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, sh, -7, &c));
     iron_param p[2];
     int np = 0;
     if (cs->op)
@@ -331,7 +331,7 @@ static void child_run(const job *jb, result *r)
                 unsetenv(jb->env[i][0]);
         }
     log_into = r;
-    iron_set_log_handler(capture, NULL);
+    iron_log_set_handler(capture, NULL);
     iron_jit_options o = jb->addk ? addk_options : vector_op_options;
     if (jb->name)
         o.name = jb->name;
@@ -340,8 +340,7 @@ static void child_run(const job *jb, result *r)
     o.cache_max_bytes = jb->max_bytes;
     o.cflags = jb->cflags;
     iron_jit *j = NULL;
-    r->create_status = iron_jit_create(
-        &j, jb->addk ? addk_design : vector_op_design, &o);
+    r->create_status = iron_jit_create(jb->addk ? addk_design : vector_op_design, &o, &j);
     if (r->create_status != IRON_OK) {
         copy_error(r->error, sizeof r->error);
     } else {
@@ -356,7 +355,7 @@ static void child_run(const job *jb, result *r)
         ASSERT_OK(iron_jit_get_stats(j, &r->st));
         iron_jit_free(j);
     }
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     log_into = NULL;
     r->complete = 1;
 }
@@ -555,7 +554,7 @@ TEST_TIMEOUT(dcache_hit_in_new_process, 60)
     ASSERT_EQ(r->st.builds, 1);
     ASSERT_EQ(r->st.artifact_hits, 0);
     uint64_t n = 0, bytes = 0;
-    ASSERT_OK(iron_cache_info(dir, &n, &bytes));
+    ASSERT_OK(iron_cache_get_usage(dir, &n, &bytes));
     ASSERT_EQ(n, 1);
     ASSERT_GT(bytes, IRON__CACHE_HEADER_BYTES);
     listing *l = list_dir(dir);
@@ -871,7 +870,7 @@ TEST_TIMEOUT(dcache_lru_eviction_under_cap, 60)
     ASSERT_STATS(r->st, 0, 1, 1, 1);
     free(r);
     uint64_t n = 0, one = 0;
-    ASSERT_OK(iron_cache_info(dir, &n, &one));
+    ASSERT_OK(iron_cache_get_usage(dir, &n, &one));
     ASSERT_EQ(n, 1);
     /* Room for two entries and a half: three never fit. */
     uint64_t cap = one * 2 + one / 2;
@@ -890,7 +889,7 @@ TEST_TIMEOUT(dcache_lru_eviction_under_cap, 60)
     ASSERT_STATS(r->st, 0, 1, 1, 1);
     free(r);
     uint64_t bytes = 0;
-    ASSERT_OK(iron_cache_info(dir, &n, &bytes));
+    ASSERT_OK(iron_cache_get_usage(dir, &n, &bytes));
     ASSERT_EQ(n, 2);
     ASSERT_LE(bytes, cap);
     ASSERT(has_entry(dir, "a: int32[64]", "op='+'"));
@@ -902,7 +901,7 @@ TEST_TIMEOUT(dcache_lru_eviction_under_cap, 60)
     ASSERT_STATS(r->st, 0, 1, 1, 1);
     ASSERT_LOG2(r, "cache", "miss", "absent");
     free(r);
-    ASSERT_OK(iron_cache_info(dir, &n, &bytes));
+    ASSERT_OK(iron_cache_get_usage(dir, &n, &bytes));
     ASSERT_EQ(n, 2);
     ASSERT_LE(bytes, cap);
     ASSERT(!has_entry(dir, "a: int32[64]", "op='+'"));
@@ -1364,7 +1363,7 @@ static void load_fails(const char *name, const char *path, iron_status status,
     o.name = name;
     o.disk_cache = -1;
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     iron_status s = iron_jit_load_artifact(j, path);
     if (s != status || !strstr(iron_last_error(), needle) ||
         !strstr(iron_last_error(), path))
@@ -1437,7 +1436,7 @@ TEST_TIMEOUT(dcache_artifact_damaged_or_foreign, 60)
 
     /* After all that, the good one still loads. */
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &vector_op_options));
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
     ASSERT_OK(iron_jit_load_artifact(j, art));
     ASSERT_FAILS(iron_jit_load_artifact(NULL, art), IRON_EINVAL, "jit");
     ASSERT_FAILS(iron_jit_load_artifact(j, NULL), IRON_EINVAL, "path");

@@ -42,7 +42,7 @@ typedef struct vcall {
 static vcall vcall_new(int64_t n)
 {
     vcall v = { 0 };
-    ASSERT_OK(iron_jit_create(&v.j, vector_op_design, &vector_op_options));
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &v.j));
     v.a = test_zeros(IRON_INT32, n);
     v.b = test_zeros(IRON_INT32, n);
     v.c = test_zeros(IRON_INT32, n);
@@ -65,24 +65,24 @@ TEST(err_create_nulls)
 {
     iron_jit *j = (iron_jit *)(uintptr_t)1;
     iron_jit_options o = { .size = sizeof o, .name = "x", .args = "in a" };
-    ASSERT_FAILS(iron_jit_create(NULL, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, NULL), IRON_EINVAL,
                  "out is NULL");
-    ASSERT_FAILS(iron_jit_create(&j, NULL, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(NULL, &o, &j), IRON_EINVAL,
                  "design function is NULL");
     ASSERT(j == NULL);
     j = (iron_jit *)(uintptr_t)1;
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, NULL), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, NULL, &j), IRON_EINVAL,
                  "options are NULL");
     ASSERT(j == NULL);
     o.name = NULL;
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "options.name is NULL");
     o.name = "";
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "options.name is empty");
     o.name = "nameless";
     o.args = NULL;
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "jit 'nameless': options.args is NULL");
     ASSERT(j == NULL);
 }
@@ -95,10 +95,10 @@ TEST(err_create_options_older_size)
     iron_jit_options o = passthrough_options;
     o.size = offsetof(iron_jit_options, max_resident);
     o.max_resident = -5;  /* beyond the caller's struct: not read */
-    ASSERT_OK(iron_jit_create(&j, passthrough_design, &o));
+    ASSERT_OK(iron_jit_create(passthrough_design, &o, &j));
     iron_jit_free(j);
     o.size = sizeof o;
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "options.max_resident is -5");
     ASSERT(j == NULL);
 }
@@ -107,11 +107,11 @@ TEST(err_create_options_size)
 {
     iron_jit *j = NULL;
     iron_jit_options o = { .size = sizeof o - 1, .name = "x", .args = "in a" };
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "options.size");
     ASSERT_CONTAINS(iron_last_error(), "sizeof(iron_jit_options)");
     o.size = 0;
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "options.size is 0");
     ASSERT(j == NULL);
 }
@@ -123,7 +123,7 @@ static void create_fails(const char *args, const char *params,
     iron_jit_options o = {
         .size = sizeof o, .name = "decl", .args = args, .params = params
     };
-    iron_status s = iron_jit_create(&j, passthrough_design, &o);
+    iron_status s = iron_jit_create(passthrough_design, &o, &j);
     if (s != IRON_EINVAL)
         TEST_FAIL_("args \"%s\" params \"%s\": expected IRON_EINVAL, got %s "
                    "(%s)",
@@ -275,7 +275,7 @@ TEST(err_param_missing_no_default)
         .args = "in a",
         .params = "tile: int = 16, n: int, scale: float = 1.5",
     };
-    ASSERT_OK(iron_jit_create(&j, needs_n_design, &o));
+    ASSERT_OK(iron_jit_create(needs_n_design, &o, &j));
     iron_tensor *a = test_zeros(IRON_INT32, 16);
     ASSERT_STATUS(IRON_CALL(j, a), IRON_EPARAM);
     ASSERT_MSG("needs_n: parameter 'n' (int) has no default and was not "
@@ -408,7 +408,7 @@ TEST(err_shape_mismatch_bound_by_other_arg)
     ASSERT_MSG("argument 1 ('b'): expected int32[64], got int32[32]");
     ASSERT_MSG("N bound by argument 0 ('a')");
     iron_tensor *m = NULL;
-    ASSERT_OK(iron_tensor_zeros(&m, IRON_INT32, IRON_SHAPE(8, 8)));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(8, 8), &m));
     ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, m), IRON_EARG);
     ASSERT_MSG("argument 2 ('c'): expected int32[64], got int32[8, 8]");
     iron_tensor_free(m);
@@ -423,9 +423,9 @@ TEST(err_shape_mismatch_within_one_arg)
     iron_jit_options o = {
         .size = sizeof o, .name = "square", .args = "in a: T[N, N], out b"
     };
-    ASSERT_OK(iron_jit_create(&j, needs_n_design, &o));
+    ASSERT_OK(iron_jit_create(needs_n_design, &o, &j));
     iron_tensor *a = NULL;
-    ASSERT_OK(iron_tensor_zeros(&a, IRON_INT16, IRON_SHAPE(3, 4)));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT16, IRON_SHAPE(3, 4), &a));
     ASSERT_STATUS(IRON_CALL(j, a, a), IRON_EARG);
     ASSERT_MSG("square: argument 0 ('a'): expected int16[3, 3], got "
                "int16[3, 4]");
@@ -464,7 +464,7 @@ TEST(err_scoped_unknown_device)
     {
         ASSERT_STATUS(IRON_CALL(v.j, v.a, v.b, v.c), IRON_EDEVICE);
         iron_device *dev = (iron_device *)(uintptr_t)1;
-        pushed = iron_current_device(&dev);
+        pushed = iron_device_get_current(&dev);
         ASSERT(dev == NULL);
     }
     ASSERT_EQ(pushed, IRON_EDEVICE);
@@ -673,20 +673,20 @@ static int err_design(iron_design *d, void *user)
         iron_kernel_define(k, "NOT VALID", "1");
 
     iron_handle *ac = iron_fifo_cons(fa), *bp = iron_fifo_prod(fb);
-    iron_arg args[3] = { iron_use(ac), iron_use(bp), iron_int(OBJ) };
+    iron_arg args[3] = { iron_arg_fifo(ac), iron_arg_fifo(bp), iron_arg_int(OBJ) };
     int nargs = 3;
     if (which == E_ARGC)
         nargs = 2;
     if (which == E_HANDLE_FOR_SCALAR) {
         iron_fifo *fc = iron_fifo_new(d, "c", IRON_INT32, IRON_SHAPE(OBJ), 2);
-        args[2] = iron_use(iron_fifo_cons(fc));
+        args[2] = iron_arg_fifo(iron_fifo_cons(fc));
     }
     if (which == E_SCALAR_FOR_PTR)
-        args[0] = iron_int(5);
+        args[0] = iron_arg_int(5);
     if (which == E_FLOAT_FOR_INT)
-        args[2] = iron_float(1.5);
+        args[2] = iron_arg_float(1.5);
     if (which == E_SAME_HANDLE_TWICE)
-        args[1] = iron_use(ac);
+        args[1] = iron_arg_fifo(ac);
     iron_worker *w = iron_worker_new(d, "copy",
                                      which == E_WORKER_NULL_KERNEL ? NULL : k,
                                      which == E_ITER0 ? -1 : n / OBJ, nargs,
@@ -695,24 +695,24 @@ static int err_design(iron_design *d, void *user)
         iron_fifo *fc = iron_fifo_new(d, "c", IRON_INT32, IRON_SHAPE(OBJ), 2);
         iron_worker_new(d, which == E_DUP_WORKER ? "copy" : "copy2", k,
                         n / OBJ,
-                        IRON_ARGS(iron_use(which == E_SHARED_HANDLE
-                                               ? ac
-                                               : iron_fifo_cons(fa)),
-                                  iron_use(iron_fifo_prod(fc)),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(which == E_SHARED_HANDLE
+                                                    ? ac
+                                                    : iron_fifo_cons(fa)),
+                                  iron_arg_fifo(iron_fifo_prod(fc)),
+                                  iron_arg_int(OBJ)));
     }
     if (which == E_WORKER_NO_HANDLE) {
         iron_kernel *nop = iron_kernel_new(
             d, "nop", "void nop(int32_t n) { (void)n; }\n", "int32");
-        iron_worker_new(d, "idle", nop, 1, IRON_ARGS(iron_int(1)));
+        iron_worker_new(d, "idle", nop, 1, IRON_ARGS(iron_arg_int(1)));
     }
     if (which == E_NOT_STARTED) {
         iron_fifo *fc = iron_fifo_new(d, "c", IRON_INT32, IRON_SHAPE(OBJ), 2);
         iron_fifo *fd = iron_fifo_new(d, "d", IRON_INT32, IRON_SHAPE(OBJ), 2);
         iron_worker_new(d, "lazy", k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(fc)),
-                                  iron_use(iron_fifo_prod(fd)),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(fc)),
+                                  iron_arg_fifo(iron_fifo_prod(fd)),
+                                  iron_arg_int(OBJ)));
         iron_rt_fill(d, iron_fifo_prod(fc), 0, iron_tap_linear(OBJ));
         iron_rt_drain(d, iron_fifo_cons(fd), 1, iron_tap_linear(OBJ),
                       IRON_NOWAIT);
@@ -793,7 +793,7 @@ static iron_status run_case_cfg(int which, int64_t n_in, int64_t n_out,
         .params = "tile: int = 16",
         .user = &which_store,
     };
-    ASSERT_OK(iron_jit_create(&j, err_design, &o));
+    ASSERT_OK(iron_jit_create(err_design, &o, &j));
     iron_tensor *a = test_zeros(IRON_INT32, n_in);
     iron_tensor *b = test_zeros(IRON_INT32, n_out);
     iron_status s = test_keep(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
@@ -1044,9 +1044,9 @@ static int chain_design(iron_design *d, void *user)
         char nm[16];
         snprintf(nm, sizeof nm, "w%d", s);
         iron_worker_new(d, nm, k, n / OBJ,
-                        IRON_ARGS(iron_use(iron_fifo_cons(f[s])),
-                                  iron_use(iron_fifo_prod(f[s + 1])),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f[s])),
+                                  iron_arg_fifo(iron_fifo_prod(f[s + 1])),
+                                  iron_arg_int(OBJ)));
     }
     iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(f[workers]), 1, iron_tap_linear(n),
@@ -1065,9 +1065,9 @@ static iron_status run_chain(int workers, int cols)
         .args = "in a: int32[N], out b: int32[N]",
         .user = &w_store,
     };
-    ASSERT_OK(iron_jit_create(&j, chain_design, &o));
+    ASSERT_OK(iron_jit_create(chain_design, &o, &j));
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 0, 1, &a));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
     iron_status s = test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
                                          IRON_NO_SCALARS, IRON_TENSORS(a, b)));
@@ -1113,8 +1113,8 @@ static int big_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "big", k, n / words,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(words)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(words)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1129,7 +1129,7 @@ TEST(err_compute_tile_memory_overflow)
         .args = "in a: int32[N], out b: int32[N]",
         .params = "words: int",
     };
-    ASSERT_OK(iron_jit_create(&j, big_design, &o));
+    ASSERT_OK(iron_jit_create(big_design, &o, &j));
     iron_tensor *a = test_zeros(IRON_INT32, 8192);
     iron_tensor *b = test_zeros(IRON_INT32, 8192);
     /* 16 KiB objects: 4 buffers = 64 KiB, plus the 1 KiB stack. */
@@ -1156,7 +1156,7 @@ TEST(err_compute_tile_memory_overflow)
     iron_jit_free(j);
 
     /* The passthrough reference design over 64 KiB does not fit either. */
-    ASSERT_OK(iron_jit_create(&j, passthrough_design, &passthrough_options));
+    ASSERT_OK(iron_jit_create(passthrough_design, &passthrough_options, &j));
     a = test_zeros(IRON_UINT8, 65536);
     b = test_zeros(IRON_UINT8, 65536);
     ASSERT_STATUS(IRON_CALL(j, a, b), IRON_ERESOURCE);
@@ -1183,9 +1183,9 @@ static int thirds_design(iron_design *d, void *user)
         iron_fifo *b = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
         snprintf(nm, sizeof nm, "w%d", w);
         iron_worker_new(d, nm, k, third / OBJ,
-                        IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                                  iron_use(iron_fifo_prod(b)),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                  iron_arg_fifo(iron_fifo_prod(b)),
+                                  iron_arg_int(OBJ)));
         iron_tap t = iron_tap_make(third * w, 1, (const int64_t[]){ third },
                                    (const int64_t[]){ 1 });
         iron_rt_fill(d, iron_fifo_prod(a), 0, t);
@@ -1202,9 +1202,9 @@ TEST(err_too_many_shim_channels)
         .name = "thirds",
         .args = "in a: int32[N], out b: int32[N]",
     };
-    ASSERT_OK(iron_jit_create(&j, thirds_design, &o));
+    ASSERT_OK(iron_jit_create(thirds_design, &o, &j));
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(96), 5, 3));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(96), 5, 3, &a));
     iron_launch_config one = { .size = sizeof one, .cols = 1 };
     ASSERT_STATUS(iron_jit_launch(j, &one, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b)),
@@ -1263,8 +1263,8 @@ static int op_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "op", op_src, "int32*, int32*, int32");
     iron_kernel_define(k, "OP", iron_design_param_str(d, "op"));
     iron_worker_new(d, "op", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(c)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1279,9 +1279,9 @@ TEST(err_failed_build_caches_nothing)
         .args = "in a: int32[N], out c: int32[N]",
         .params = "op: str = '+'",
     };
-    ASSERT_OK(iron_jit_create(&j, op_design, &o));
+    ASSERT_OK(iron_jit_create(op_design, &o, &j));
     iron_tensor *a = NULL, *c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 0, 1, &a));
     ASSERT_STATUS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "@")), a,
                                  c),
                   IRON_ECOMPILE);
@@ -1326,7 +1326,7 @@ TEST(err_deadlock_drain_expects_more)
         .params = "tile: int = 16",
         .user = &which,
     };
-    ASSERT_OK(iron_jit_create(&j, err_design, &o));
+    ASSERT_OK(iron_jit_create(err_design, &o, &j));
     iron_tensor *a = test_zeros(IRON_INT32, 64);
     iron_tensor *b = test_zeros(IRON_INT32, 128);
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);
@@ -1391,10 +1391,10 @@ TEST(err_deadlock_recovery_sequence)
         .params = "tile: int = 16",
         .user = &which,
     };
-    ASSERT_OK(iron_jit_create(&stuck, err_design, &o));
-    ASSERT_OK(iron_jit_create(&good, vector_op_design, &vector_op_options));
+    ASSERT_OK(iron_jit_create(err_design, &o, &stuck));
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &good));
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 128);
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 1, 2));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 1, 2, &a));
     iron_tensor *c = test_zeros(IRON_INT32, 64);
     for (int round = 0; round < 3; round++) {
         ASSERT_STATUS(IRON_CALL(stuck, a, b), IRON_EDEADLOCK);
@@ -1444,12 +1444,12 @@ static int livelock_design(iron_design *d, void *user)
     iron_kernel *kp = iron_kernel_new(d, "produce", src_src, "int32*, int32");
     iron_kernel *kc = iron_kernel_new(d, "consume", sink_src, "int32*, int32");
     iron_worker_new(d, "add1", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(OBJ)));
     iron_worker_new(d, "source", kp, 1,
-                    IRON_ARGS(iron_use(iron_fifo_prod(loop)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_prod(loop)), iron_arg_int(OBJ)));
     iron_worker_new(d, "sink", kc, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(loop)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(loop)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1463,7 +1463,7 @@ TEST_TIMEOUT(err_free_running_workers_do_not_block_a_call, 20)
         .name = "livelock",
         .args = "in a: int32[N], out b: int32[N]",
     };
-    ASSERT_OK(iron_jit_create(&j, livelock_design, &o));
+    ASSERT_OK(iron_jit_create(livelock_design, &o, &j));
     iron_tensor *a = test_zeros(IRON_INT32, 64);
     iron_tensor *b = test_zeros(IRON_INT32, 64);
     iron_launch_config cfg = { .size = sizeof cfg, .timeout_ms = 2000 };
@@ -1498,7 +1498,7 @@ TEST(err_alloc_fail_jit_create)
     for (n = 1; n < 5000 && !ok; n++) {
         iron_jit *j = (iron_jit *)(uintptr_t)1;
         iron__alloc_fail_at(n);
-        iron_status s = iron_jit_create(&j, passthrough_design, &o);
+        iron_status s = iron_jit_create(passthrough_design, &o, &j);
         iron__alloc_fail_at(0);
         if (s == IRON_OK) {
             ok = 1;
@@ -1524,7 +1524,7 @@ static void alloc_fail_first_call(iron_design_fn fn,
                                   const iron_param *p)
 {
     iron_jit *j = NULL;
-    ASSERT_OK(iron_jit_create(&j, fn, o));
+    ASSERT_OK(iron_jit_create(fn, o, &j));
     long n;
     int ok = 0;
     for (n = 1; n < 5000 && !ok; n++) {
@@ -1567,8 +1567,8 @@ TEST_TIMEOUT(err_alloc_fail_first_call_vector_op, 60)
 {
     const int64_t n = 256;
     iron_tensor *a = NULL, *b = NULL, *c = test_zeros(IRON_INT32, n);
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 0, 1));
-    ASSERT_OK(iron_tensor_arange(&b, IRON_INT32, IRON_SHAPE(n), 7, 2));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 7, 2, &b));
     alloc_fail_first_call(vector_op_design, &vector_op_options,
                           IRON_TENSORS(a, b, c), NULL,
                           IRON_PARAMS(iron_param_str("op", "-")));
@@ -1592,7 +1592,7 @@ TEST_TIMEOUT(err_alloc_fail_first_call_multi_worker, 60)
         .args = "in a: int32[N], out b: int32[N]",
     };
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(96), 0, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(96), 0, 1, &a));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 3 };
     alloc_fail_first_call(thirds_design, &o, IRON_TENSORS(a, b), &cfg,
                           IRON_NO_PARAMS);
@@ -1633,16 +1633,16 @@ TEST(err_create_too_many_declared)
     }
     iron_jit *j = NULL;
     iron_jit_options o = { .size = sizeof o, .name = "wide", .args = args };
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "33 arguments and 0 parameters declared; at most 32");
     o.args = "in a";
     o.params = params;
-    ASSERT_FAILS(iron_jit_create(&j, passthrough_design, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(passthrough_design, &o, &j), IRON_EINVAL,
                  "1 arguments and 33 parameters declared");
     ASSERT(j == NULL);
     /* A string default may hold the list's separators. */
     o.params = "sep: str = ',', eq: str = \"=\", n: int = 0x10";
-    ASSERT_OK(iron_jit_create(&j, passthrough_design, &o));
+    ASSERT_OK(iron_jit_create(passthrough_design, &o, &j));
     iron_jit_free(j);
 }
 
@@ -1699,11 +1699,11 @@ static int limits_design(iron_design *d, void *user)
             "  b[i] = a[i]; }\n",
             "int32*, int32*, int32*, int32*, int32");
         iron_worker_new(d, "ouroboros", k2, n / OBJ,
-                        IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                                  iron_use(iron_fifo_cons(self)),
-                                  iron_use(iron_fifo_prod(self)),
-                                  iron_use(iron_fifo_prod(b)),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                  iron_arg_fifo(iron_fifo_cons(self)),
+                                  iron_arg_fifo(iron_fifo_prod(self)),
+                                  iron_arg_fifo(iron_fifo_prod(b)),
+                                  iron_arg_int(OBJ)));
         iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
         iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n),
                       IRON_WAIT);
@@ -1713,8 +1713,8 @@ static int limits_design(iron_design *d, void *user)
         break;
     }
     iron_worker_new(d, "copy", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                              iron_use(iron_fifo_prod(b)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1730,7 +1730,7 @@ static iron_status run_limit(int which)
         .args = "in a: int32[N], out b: int32[N]",
         .user = &lc,
     };
-    ASSERT_OK(iron_jit_create(&j, limits_design, &o));
+    ASSERT_OK(iron_jit_create(limits_design, &o, &j));
     iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
     iron_status s = test_keep(IRON_CALL(j, a, b));
     iron_tensor_free(a);
@@ -1777,9 +1777,9 @@ static int two_paths_design(iron_design *d, void *user)
         iron_fifo *b = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
         snprintf(nm, sizeof nm, "path%d", p);
         iron_worker_new(d, nm, k, n / OBJ,
-                        IRON_ARGS(iron_use(iron_fifo_cons(a)),
-                                  iron_use(iron_fifo_prod(b)),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                  iron_arg_fifo(iron_fifo_prod(b)),
+                                  iron_arg_int(OBJ)));
         iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
         iron_rt_drain(d, iron_fifo_cons(b), 1 + p,
                       iron_tap_linear(p ? m : n), IRON_WAIT);
@@ -1798,7 +1798,7 @@ TEST(err_deadlock_in_one_of_two_paths)
             .name = "paths",
             .args = "in a: int32[N], out b: int32[N], out c: int32[M]",
         };
-        ASSERT_OK(iron_jit_create(&j, two_paths_design, &o));
+        ASSERT_OK(iron_jit_create(two_paths_design, &o, &j));
         iron_tensor *a = test_zeros(IRON_INT32, 64);
         iron_tensor *b = test_zeros(IRON_INT32, 64);
         iron_tensor *cc = test_zeros(IRON_INT32, 96);

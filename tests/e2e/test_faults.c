@@ -54,9 +54,9 @@ static int twice_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "twice", kernel_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w0", k, n / TILE,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_int(TILE)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(TILE)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -276,10 +276,10 @@ static int body_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
-    iron_kernel *k = iron_core_new(d, "body", body_src, "fifo, fifo");
+    iron_kernel *k = iron_kernel_new_core(d, "body", body_src, "fifo, fifo");
     iron_worker_new(d, "cb", k, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out))));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out))));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -439,8 +439,8 @@ static int two_pipes_design(iron_design *d, void *user)
                                        2);
         iron_worker *w = iron_worker_new(
             d, nw, k, n / TILE,
-            IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                      iron_use(iron_fifo_prod(out)), iron_int(TILE)));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                      iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(TILE)));
         iron_worker_place(w, p, 2);
         iron_rt_fill(d, iron_fifo_prod(in), p, iron_tap_linear(n));
         iron_rt_drain(d, iron_fifo_cons(out), 2 + p, iron_tap_linear(n),
@@ -502,12 +502,12 @@ static int cross_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_worker *w0 = iron_worker_new(
         d, "w0", c, n / TILE,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(mid)),
-                  iron_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(mid)),
+                  iron_arg_int(TILE)));
     iron_worker *w1 = iron_worker_new(
         d, "w1", k, n / TILE,
-        IRON_ARGS(iron_use(iron_fifo_cons(mid)), iron_use(iron_fifo_prod(out)),
-                  iron_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(TILE)));
     iron_worker_place(w0, 0, 2);
     iron_worker_place(w1, 1, 2);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));

@@ -36,8 +36,8 @@ TEST(kparam_each_kernel_is_its_own_specialization)
     iron_jit *j;
     ASSERT_OK(iron_algo_jit_create(IRON_ALGO_TRANSFORM, NULL, &j));
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(4096), 0, 3));
-    ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(4096)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(4096), 0, 3, &x));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4096), &y));
     run_and_check(j, &add1, x, y, 1);
     run_and_check(j, &add1_really_add2, x, y, 2);
     run_and_check(j, &add1, x, y, 1);
@@ -68,8 +68,8 @@ TEST(kparam_bound_kernel_and_copies)
     ASSERT_OK(iron_jit_bind(j, 1, &p));
     memset(src, 0, sizeof src);
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y));
     ASSERT_OK(IRON_CALL(j, x, y));
     for (int i = 0; i < 256; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(y))[i], i + 1);
@@ -85,8 +85,8 @@ TEST(kparam_errors)
     iron_jit *j;
     ASSERT_OK(iron_algo_jit_create(IRON_ALGO_TRANSFORM, NULL, &j));
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(256)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y));
     ASSERT_FAILS(IRON_CALL(j, x, y), IRON_EPARAM,
                  "parameter 'f' (kernel) has no default and was not given");
     ASSERT_FAILS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_kernel("f", NULL)),
@@ -113,7 +113,7 @@ TEST(kparam_errors)
     iron_jit_options o = { .size = sizeof o, .name = "transform",
                            .args = iron_algo_args(IRON_ALGO_TRANSFORM),
                            .params = "f: kernel = 3" };
-    ASSERT_FAILS(iron_jit_create(&bad, iron_algo_transform, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(iron_algo_transform, &o, &bad), IRON_EINVAL,
                  "kernel parameter 'f' takes no default");
     iron_tensor_free(x);
     iron_tensor_free(y);

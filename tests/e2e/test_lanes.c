@@ -77,8 +77,8 @@ TEST_TIMEOUT(lanes_matmul_whole_f32_identical_on_any_thread_count, 120)
 {
     const int64_t M = 256, K = 128, N = 256;
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_rand(&a, IRON_FLOAT32, IRON_SHAPE(M, K), 3));
-    ASSERT_OK(iron_tensor_rand(&b, IRON_FLOAT32, IRON_SHAPE(K, N), 4));
+    ASSERT_OK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(M, K), 3, &a));
+    ASSERT_OK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(K, N), 4, &b));
     iron_tensor *c = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(M, N));
     iron_jit *j =
         test_new_jit(matmul_whole_f32_design, &matmul_whole_f32_options);
@@ -197,10 +197,10 @@ static int cut_design(iron_design *d, void *user)
                                          "int32*, int32*");
         iron_worker *w0 = iron_worker_new(
             d, "first", k, n / 16,
-            IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_prod(b))));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(b))));
         iron_worker *w1 = iron_worker_new(
             d, "second", k, n / 16,
-            IRON_ARGS(iron_use(iron_fifo_cons(b)), iron_use(iron_fifo_prod(c))));
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(b)), iron_arg_fifo(iron_fifo_prod(c))));
         iron_worker_place(w0, 0, 2);
         iron_worker_place(w1, 1, 2);
         iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
@@ -209,21 +209,21 @@ static int cut_design(iron_design *d, void *user)
         return 0;
     }
     iron_fifo *back = iron_fifo_new(d, "back", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_kernel *pk = iron_core_new(d, "ping", ping_src, "fifo, fifo");
-    iron_kernel *qk = iron_core_new(d, "pong", pong_src, "fifo, fifo");
+    iron_kernel *pk = iron_kernel_new_core(d, "ping", ping_src, "fifo, fifo");
+    iron_kernel *qk = iron_kernel_new_core(d, "pong", pong_src, "fifo, fifo");
     iron_worker *w0 = iron_worker_new(
         d, "ping", pk, 0,
-        IRON_ARGS(iron_use(iron_fifo_prod(b)), iron_use(iron_fifo_cons(back))));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_prod(b)), iron_arg_fifo(iron_fifo_cons(back))));
     iron_worker *w1 = iron_worker_new(
         d, "pong", qk, 0,
-        IRON_ARGS(iron_use(iron_fifo_cons(b)), iron_use(iron_fifo_prod(back))));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(b)), iron_arg_fifo(iron_fifo_prod(back))));
     iron_worker_place(w0, 0, 2);
     iron_worker_place(w1, 1, 2);
     /* 'copy' moves a into c, but the drain wants twice as much. */
     iron_kernel *k = iron_kernel_new(d, "copy16", copy_src, "int32*, int32*");
     iron_worker *w2 = iron_worker_new(
         d, "copy", k, n / 16,
-        IRON_ARGS(iron_use(iron_fifo_cons(a)), iron_use(iron_fifo_prod(c))));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(c))));
     iron_worker_place(w2, 1, 3);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 1, iron_tap_linear(2 * n), IRON_WAIT);

@@ -34,8 +34,8 @@ static void add1_stage(iron_design *d, iron_fifo **in, iron_fifo **out)
     iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w", k, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(*in)),
-                              iron_use(iron_fifo_prod(*out)), iron_int(16)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(*in)),
+                              iron_arg_fifo(iron_fifo_prod(*out)), iron_arg_int(16)));
 }
 
 static void assert_arange_plus(const iron_tensor *t, int64_t n, int add)
@@ -65,12 +65,12 @@ static int pipe_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w0 = iron_worker_new(
         d, "w0", k, 0,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(mid)),
-                  iron_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(mid)),
+                  iron_arg_int(16)));
     iron_worker *w1 = iron_worker_new(
         d, "w1", k, 0,
-        IRON_ARGS(iron_use(iron_fifo_cons(mid)), iron_use(iron_fifo_prod(out)),
-                  iron_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(16)));
     switch (g_case) {
     case 1: /* consumer west of its producer */
         iron_worker_place(w0, 1, 2);
@@ -98,7 +98,7 @@ static iron_jit *pipe_jit(int depth)
     iron_jit_options o = { .size = sizeof o, .name = "pipe",
                            .args = "in a: int32[N], out b: int32[N]",
                            .user = (void *)(intptr_t)depth };
-    ASSERT_OK(iron_jit_create(&j, pipe_design, &o));
+    ASSERT_OK(iron_jit_create(pipe_design, &o, &j));
     return j;
 }
 
@@ -179,14 +179,14 @@ static int pairs_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_kernel *k = iron_core_new(d, "pairs", pairs_src, "fifo, fifo, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "pairs", pairs_src, "fifo, fifo, int32");
     int declared = g_case == 1 ? 3 : 2; /* 1: above the depth */
-    iron_arg in_arg = g_case == 2 ? iron_use(iron_fifo_cons(in))
-                                  : iron_use_acquire(iron_fifo_cons(in),
-                                                     declared);
+    iron_arg in_arg = g_case == 2 ? iron_arg_fifo(iron_fifo_cons(in))
+                                  : iron_arg_fifo_acquire(iron_fifo_cons(in),
+                                                          declared);
     iron_worker_new(d, "pairs", k, 0,
-                    IRON_ARGS(in_arg, iron_use(iron_fifo_prod(out)),
-                              iron_int(2)));
+                    IRON_ARGS(in_arg, iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(2)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n / 2),
                   IRON_WAIT);
@@ -222,7 +222,7 @@ TEST(lower_core_body_max_acquire)
     ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, b)), IRON_ERUNTIME);
     ASSERT_MSG("worker 'pairs' on tile (0,2): acquire(2) on fifo 'in' "
                "(consumer); the worker declared it holds at most 1 at once "
-               "(iron_use_acquire(h, 2) gives the endpoint the buffers for "
+               "(iron_arg_fifo_acquire(h, 2) gives the endpoint the buffers for "
                "2)");
     /* ... and the next call of another jit works. */
     iron_jit_free(j);
@@ -242,8 +242,8 @@ static int loop_acquire_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "copy", copy_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w", k, 0,
-                    IRON_ARGS(iron_use_acquire(iron_fifo_cons(in), 2),
-                              iron_use(iron_fifo_prod(out)), iron_int(16)));
+                    IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 2),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(16)));
     return 0;
 }
 
@@ -281,15 +281,15 @@ static int many_design(iron_design *d, void *user)
         iron_fifo *fi = iron_fifo_new(d, a, IRON_INT32, IRON_SHAPE(16), 2);
         iron_fifo *fo = iron_fifo_new(d, b, IRON_INT32, IRON_SHAPE(16), 2);
         iron_worker_new(d, w, k, 0,
-                        IRON_ARGS(iron_use(iron_fifo_cons(fi)),
-                                  iron_use(iron_fifo_prod(fo)),
-                                  iron_int(16)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(fi)),
+                                  iron_arg_fifo(iron_fifo_prod(fo)),
+                                  iron_arg_int(16)));
         iron_tap t = iron_tap_make(i * chunk, 1, (const int64_t[]){ chunk },
                                    (const int64_t[]){ 1 });
-        iron_rt_task_group(d);
+        iron_rt_task_group_begin(d);
         iron_rt_fill(d, iron_fifo_prod(fi), 0, t);
         iron_rt_drain(d, iron_fifo_cons(fo), 1, t, IRON_WAIT);
-        iron_rt_finish_task_group(d);
+        iron_rt_task_group_end(d);
     }
     return 0;
 }
@@ -366,8 +366,8 @@ TEST(lower_dma_only_designs)
     /* Bytes in, int32 out: the DMA moves bytes (upstream checks no
      * dtype). */
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 512);
-    ASSERT_OK(iron_tensor_randint(&a, IRON_UINT8, IRON_SHAPE(2048), 0, 256,
-                                  7));
+    ASSERT_OK(iron_tensor_randint(IRON_UINT8, IRON_SHAPE(2048), 0, 256,
+                                  7, &a));
     for (g_case = 0; g_case < 5; g_case++) {
         iron_jit *j = test_jit(dma_only_design, "dmaonly",
                                "in a: uint8[2048], out b: int32[512]");
@@ -433,8 +433,8 @@ static int bad_link_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "w", k, 0,
-        IRON_ARGS(iron_use(iron_fifo_cons(mid)), iron_use(iron_fifo_prod(out)),
-                  iron_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(16)));
     iron_worker_place(w, 0, 2);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(16));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(16), IRON_WAIT);
@@ -602,11 +602,11 @@ static int two_waits_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "wy", k, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_prod(y)), iron_int(16)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_prod(y)), iron_arg_int(16)));
     iron_worker_new(d, "wz", k, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_prod(z)), iron_int(16)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(16)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(256));
     iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(256),
                   g_case ? IRON_NOWAIT : IRON_WAIT);
@@ -670,8 +670,8 @@ static int mem_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "w", k, 0,
-        IRON_ARGS(iron_use(iron_fifo_cons(in)), iron_use(iron_fifo_prod(out)),
-                  iron_int(g_case ? 16 : 2048)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
+                  iron_arg_int(g_case ? 16 : 2048)));
     if (g_case == 2)
         iron_worker_set_stack(w, 7);
     if (g_case == 3)
@@ -744,19 +744,19 @@ static int caller_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
                                      g_case == 1 ? "int32*, int32*, int16"
                                                  : "int32*, int32*, int32");
-    iron_kernel *body = iron_core_new(
+    iron_kernel *body = iron_kernel_new_core(
         d, "caller", caller_src,
         "fifo, fifo, int32*, kernel(int32*, int32*, int32)");
     iron_rtp *bias = iron_rtp_new(d, "bias", IRON_INT32, 16);
     int32_t init[16];
     for (int i = 0; i < 16; i++)
         init[i] = 100 * i;
-    iron_buffer_set_initial(bias, g_case == 2 ? NULL : init);
+    iron_rtp_set_initial(bias, g_case == 2 ? NULL : init);
     iron_worker_new(d, "w", body, 0,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use_rtp(bias),
-                              iron_use_kernel(g_case == 3 ? body : k)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_rtp(bias),
+                              iron_arg_kernel(g_case == 3 ? body : k)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
     return 0;
@@ -831,9 +831,9 @@ static int wrap_design(iron_design *d, void *user)
         snprintf(fn, sizeof fn, "in%d", w);
         iron_fifo *in = iron_fifo_new(d, fn, IRON_INT32, IRON_SHAPE(32), 2);
         iron_worker_new(d, nm, k, 0,
-                        IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                                  iron_use(iron_fifo_prod(parts[w])),
-                                  iron_int(100 * w)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                  iron_arg_fifo(iron_fifo_prod(parts[w])),
+                                  iron_arg_int(100 * w)));
         iron_rt_fill(d, iron_fifo_prod(in), 0,
                      iron_tap_make(32 * w, 1, (const int64_t[]){ 32 },
                                    (const int64_t[]){ 1 }));

@@ -36,9 +36,9 @@ static int split_join(iron_design *d, void *user)
         char name[16];
         snprintf(name, sizeof name, "w%d", w);
         iron_worker_new(d, name, k, 2,
-                        IRON_ARGS(iron_use(iron_fifo_cons(parts_in[w])),
-                                  iron_use(iron_fifo_prod(parts_out[w])),
-                                  iron_int(8)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(parts_in[w])),
+                                  iron_arg_fifo(iron_fifo_prod(parts_out[w])),
+                                  iron_arg_int(8)));
     }
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(48));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(48), IRON_WAIT);
@@ -50,10 +50,10 @@ TEST(model_split_join_through_memtile)
     iron_jit *j;
     iron_jit_options o = { .size = sizeof o, .name = "split_join",
                            .args = "in a: int32[48], out b: int32[48]" };
-    ASSERT_OK(iron_jit_create(&j, split_join, &o));
+    ASSERT_OK(iron_jit_create(split_join, &o, &j));
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(48), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(48)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(48), 0, 1, &a));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(48), &b));
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(IRON_CALL(j, a, b));
         for (int i = 0; i < 48; i++)
@@ -102,8 +102,8 @@ static int layout_join(iron_design *d, void *user)
         char name[16];
         snprintf(name, sizeof name, "w%d", w);
         iron_worker_new(d, name, k, 2,
-                        IRON_ARGS(iron_use(iron_fifo_prod(parts[w])),
-                                  iron_int(8), iron_int(w)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_prod(parts[w])),
+                                  iron_arg_int(8), iron_arg_int(w)));
     }
     iron_rt_drain(d, iron_fifo_cons(out), 0, iron_tap_linear(48), IRON_WAIT);
     return 0;
@@ -114,9 +114,9 @@ TEST(model_layout_transform_on_joined_fifo)
     iron_jit *j;
     iron_jit_options o = { .size = sizeof o, .name = "layout_join",
                            .args = "out c: int32[48]" };
-    ASSERT_OK(iron_jit_create(&j, layout_join, &o));
+    ASSERT_OK(iron_jit_create(layout_join, &o, &j));
     iron_tensor *c;
-    ASSERT_OK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(48)));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(48), &c));
     ASSERT_OK(IRON_CALL(j, c));
     const int32_t *v = iron_tensor_data(c);
     for (int i = 0; i < 48; i++)
@@ -153,12 +153,12 @@ static int window_design(iron_design *d, void *user)
     int64_t objs = n / 8;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(8), 3);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(8), 2);
-    iron_kernel *k = iron_core_new(d, "window", window_src,
-                                   "fifo, fifo, int32, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "window", window_src,
+                                          "fifo, fifo, int32, int32");
     iron_worker_new(d, "win", k, 1,
-                    IRON_ARGS(iron_use_acquire(iron_fifo_cons(in), 3),
-                              iron_use(iron_fifo_prod(out)), iron_int(8),
-                              iron_int(objs)));
+                    IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 3),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(8),
+                              iron_arg_int(objs)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n - 16),
                   IRON_WAIT);
@@ -170,10 +170,10 @@ TEST(model_core_body_sliding_window)
     iron_jit *j;
     iron_jit_options o = { .size = sizeof o, .name = "window",
                            .args = "in a, out b" };
-    ASSERT_OK(iron_jit_create(&j, window_design, &o));
+    ASSERT_OK(iron_jit_create(window_design, &o, &j));
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(80), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(64)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(80), 0, 1, &a));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &b));
     for (int call = 0; call < 3; call++) {
         ASSERT_OK(IRON_CALL(j, a, b));
         const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
@@ -206,19 +206,19 @@ static int dump_midway(iron_design *d, void *user)
 TEST(model_design_dump_inside_the_design)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, dump_midway, &(iron_jit_options){
+    ASSERT_OK(iron_jit_create(dump_midway, &(iron_jit_options){
         .size = sizeof(iron_jit_options), .name = "dump_midway",
-        .args = "in a: int32[16], out b: int32[16]" }));
+        .args = "in a: int32[16], out b: int32[16]" }, &j));
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(16), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(16)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(16), 0, 1, &a));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &b));
     ASSERT_OK(IRON_CALL(j, a, b));
     ASSERT(g_dump_text != NULL);
     ASSERT_CONTAINS(g_dump_text, "fifos (1):\n  probe: int32[16]");
     ASSERT(strstr(g_dump_text, "  out: ") == NULL);  /* not built yet */
     for (int i = 0; i < 16; i++) {
         double v;
-        ASSERT_OK(iron_tensor_get(b, i, &v));
+        ASSERT_OK(iron_tensor_get_element(b, i, &v));
         ASSERT_EQ((int)v, i);
     }
     iron_free(g_dump_text);

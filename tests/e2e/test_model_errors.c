@@ -45,21 +45,21 @@ typedef struct knobs {
 static iron_tensor *arange(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(&t, dt, IRON_SHAPE(n), 0, 1));
+    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n), 0, 1, &t));
     return t;
 }
 
 static iron_tensor *sentinel(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_full(&t, dt, IRON_SHAPE(n), SENTINEL));
+    ASSERT_OK(iron_tensor_full(dt, IRON_SHAPE(n), SENTINEL, &t));
     return t;
 }
 
 static double at(const iron_tensor *t, int64_t i)
 {
     double v = 0;
-    ASSERT_OK(iron_tensor_get(t, i, &v));
+    ASSERT_OK(iron_tensor_get_element(t, i, &v));
     return v;
 }
 
@@ -98,7 +98,7 @@ static iron_jit *jit(iron_design_fn fn, const char *name, const char *args,
     iron_jit *j = NULL;
     iron_jit_options o = { .size = sizeof o, .name = name, .args = args,
                            .params = params };
-    ASSERT_OK(iron_jit_create(&j, fn, &o));
+    ASSERT_OK(iron_jit_create(fn, &o, &j));
     return j;
 }
 
@@ -110,7 +110,7 @@ static iron_jit *jit_for(knobs *kn, iron_design_fn fn, const char *name,
     iron_jit *j = NULL;
     iron_jit_options o = { .size = sizeof o, .name = name, .args = args,
                            .params = params, .user = kn };
-    ASSERT_OK(iron_jit_create(&j, fn, &o));
+    ASSERT_OK(iron_jit_create(fn, &o, &j));
     return j;
 }
 
@@ -190,7 +190,7 @@ static int depth_design(iron_design *d, void *user)
     }
     iron_handle_set_depth(op, (int)kn->y);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
-                    IRON_ARGS(iron_use(ic), iron_use(op), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -260,13 +260,13 @@ static int acq_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_handle *ic = iron_fifo_cons(in);
     iron_handle_set_depth(ic, 2);
-    iron_kernel *k = iron_core_new(d, "acq", acq_src,
-                                   "fifo, fifo, int32, int32, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "acq", acq_src,
+                                          "fifo, fifo, int32, int32, int32");
     iron_worker_new(d, "greedy", k, 1,
-                    IRON_ARGS(iron_use_acquire(ic, 2),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_int(kn->x), iron_int(kn->y),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo_acquire(ic, 2),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(kn->x), iron_arg_int(kn->y),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1,
                   iron_tap_linear(iron_design_arg_numel(d, 1)), IRON_WAIT);
@@ -389,10 +389,10 @@ static int probe_design(iron_design *d, void *user)
     /* Per-endpoint depths, so the consumer gets exactly its 2 (one depth
      * would give it max acquire + 1 = 3). */
     iron_handle_set_depth(iron_fifo_prod(in), 3);
-    iron_kernel *k = iron_core_new(d, "probe", probe_src, "fifo, fifo, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "probe", probe_src, "fifo, fifo, int32");
     iron_worker_new(d, "probe", k, 1,
-                    IRON_ARGS(iron_use_acquire(iron_fifo_cons(in), 2),
-                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 2),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0,
                  iron_tap_linear(iron_design_arg_numel(d, 0)));
     iron_rt_drain(d, iron_fifo_cons(out), 1,
@@ -452,12 +452,12 @@ static int pairs_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0), objs = n / 8;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(8), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(8), 2);
-    iron_kernel *k = iron_core_new(d, "pairs", pairs_src,
-                                   "fifo, fifo, int32, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "pairs", pairs_src,
+                                          "fifo, fifo, int32, int32");
     iron_worker_new(d, "win", k, 1,
-                    IRON_ARGS(iron_use_acquire(iron_fifo_cons(in), 2),
-                              iron_use(iron_fifo_prod(out)), iron_int(8),
-                              iron_int(objs)));
+                    IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 2),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(8),
+                              iron_arg_int(objs)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n - 8),
                   IRON_WAIT);
@@ -468,7 +468,7 @@ TEST_TIMEOUT(rule_core_sliding_window_order, 20)
 {
     iron_jit *j = jit(pairs_design, "pairs", "in a, out b", NULL);
     iron_tensor *a = NULL, *b = sentinel(IRON_INT32, 56);
-    ASSERT_OK(iron_tensor_zeros(&a, IRON_INT32, IRON_SHAPE(64)));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &a));
     int32_t *x = iron_tensor_data(a);
     for (int i = 0; i < 64; i++)
         x[i] = i * i;  /* differences tell every pair apart */
@@ -523,12 +523,12 @@ static int loop_design(iron_design *d, void *user)
         ASSERT_OK(iron_handle_set_dims(lc, 2, sizes, strides));
     if (kn->which == LOOP_DIMS_TO)
         ASSERT_OK(iron_handle_set_dims(lp, 2, sizes, strides));
-    iron_kernel *k = iron_core_new(d, "loopback", loop_src,
-                                   "fifo, fifo, fifo, fifo, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "loopback", loop_src,
+                                          "fifo, fifo, fifo, fifo, int32");
     iron_worker_new(d, "both", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_use(lp),
-                              iron_use(lc), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_fifo(lp),
+                              iron_arg_fifo(lc), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -626,9 +626,9 @@ static int link_design(iron_design *d, void *user)
         break;
     case L_SPLIT_WORKER_HANDLE:
         iron_worker_new(d, "copy", k, 1,
-                        IRON_ARGS(iron_use(ic),
-                                  iron_use(iron_fifo_prod(out)),
-                                  iron_int(24)));
+                        IRON_ARGS(iron_arg_fifo(ic),
+                                  iron_arg_fifo(iron_fifo_prod(out)),
+                                  iron_arg_int(24)));
         s = iron_fifo_split(d, ic, 3, names, off, sh, NULL, parts);
         break;
     case L_FORWARD_RUNTIME_HANDLE: {
@@ -678,9 +678,9 @@ static int link_design(iron_design *d, void *user)
             char nm[16];
             snprintf(nm, sizeof nm, "w%d", w);
             iron_worker_new(d, nm, k, 1,
-                            IRON_ARGS(iron_use(iron_fifo_cons(parts[w])),
-                                      iron_use(iron_fifo_prod(outs[w])),
-                                      iron_int(8)));
+                            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(parts[w])),
+                                      iron_arg_fifo(iron_fifo_prod(outs[w])),
+                                      iron_arg_int(8)));
         }
         iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(48));
         iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(48),
@@ -690,9 +690,9 @@ static int link_design(iron_design *d, void *user)
     case L_FORWARD_UNUSED_CONSUMER: {
         iron_fifo *f = iron_fifo_forward(d, ic, "fwd", 0);
         iron_worker_new(d, "copy", k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(f)),
-                                  iron_use(iron_fifo_prod(out)),
-                                  iron_int(24)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f)),
+                                  iron_arg_fifo(iron_fifo_prod(out)),
+                                  iron_arg_int(24)));
         iron_fifo_cons(f); /* a second consumer nobody uses */
         iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(48));
         iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(48),
@@ -811,8 +811,8 @@ static int transpose_design(iron_design *d, void *user)
     ASSERT_OK(iron_handle_set_dims(iron_fifo_prod(t), 2, sizes, strides));
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(32), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(t)),
-                              iron_use(iron_fifo_prod(out)), iron_int(32)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(t)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(32)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -892,7 +892,7 @@ static int dims_design(iron_design *d, void *user)
         ASSERT_OK(s);  /* checked at verification, on its tile */
     }
     iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
-                    IRON_ARGS(iron_use(src), iron_use(op), iron_int(32)));
+                    IRON_ARGS(iron_arg_fifo(src), iron_arg_fifo(op), iron_arg_int(32)));
     iron_rt_fill(d, fill, 0, iron_tap_linear(n));
     iron_rt_drain(d, drain, 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1069,9 +1069,9 @@ static int tap_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(kn->x), 2);
     iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(kn->x), 2);
     iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_int(kn->x)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(kn->x)));
     if (iron_rt_fill(d, iron_fifo_prod(in), 0, kn->tap) != IRON_OK) {
         snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
         return 0;
@@ -1095,7 +1095,7 @@ static iron_status tap_run(knobs *kn, iron_dtype dt, int64_t n_in,
              (long long)n_out);
     iron_jit *j = jit_for(kn, tap_design, "tap", args, NULL);
     iron_tensor *a = NULL, *b = sentinel(dt, n_out);
-    ASSERT_OK(iron_tensor_arange(&a, dt, IRON_SHAPE(n_in), 0, 1));
+    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n_in), 0, 1, &a));
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
     iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -1116,7 +1116,7 @@ static iron_status tap_run(knobs *kn, iron_dtype dt, int64_t n_in,
             for (int dd = 0; dd < tap.ndim; dd++)
                 off += idx[dd] * tap.strides[dd];
             double want = 0;
-            ASSERT_OK(iron_tensor_get(a, off, &want));
+            ASSERT_OK(iron_tensor_get_element(a, off, &want));
             if (at(b, k) != want)
                 TEST_FAIL_("element %lld: %g, expected %g", (long long)k,
                            at(b, k), want);
@@ -1327,9 +1327,9 @@ static int chain_design(iron_design *d, void *user)
         snprintf(nm, sizeof nm, "w%d", s);
         iron_worker *w =
             iron_worker_new(d, nm, k, 1,
-                            IRON_ARGS(iron_use(iron_fifo_cons(f[s])),
-                                      iron_use(iron_fifo_prod(f[s + 1])),
-                                      iron_int(OBJ)));
+                            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f[s])),
+                                      iron_arg_fifo(iron_fifo_prod(f[s + 1])),
+                                      iron_arg_int(OBJ)));
         if (kn->pin[s][0] >= 0 &&
             iron_worker_place(w, kn->pin[s][0], kn->pin[s][1]) != IRON_OK) {
             snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
@@ -1469,13 +1469,13 @@ static int gated_design(iron_design *d, void *user)
     iron_barrier *go = iron_barrier_new(d, "go");
     if (kn->init)
         iron_barrier_set_initial(go, kn->init);
-    iron_kernel *k = iron_core_new(d, "gated", gated_src,
-                                   "fifo, fifo, barrier, int32, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "gated", gated_src,
+                                          "fifo, fifo, barrier, int32, int32");
     iron_worker_new(d, "gated", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use_barrier(go), iron_int(kn->x),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_barrier(go), iron_arg_int(kn->x),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(OBJ));
     if (kn->y >= 0)
         iron_rt_set_barrier(d, go, (int)kn->y);
@@ -1592,13 +1592,13 @@ static int bad_barrier_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(1), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(1), 2);
     iron_barrier *go = iron_barrier_new(d, "go");
-    iron_kernel *k = iron_core_new(d, "bad_barrier", bad_barrier_src,
-                                   "fifo, fifo, barrier, int32, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "bad_barrier", bad_barrier_src,
+                                          "fifo, fifo, barrier, int32, int32");
     iron_worker_new(d, "bb", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use_barrier(go), iron_int(kn->x),
-                              iron_int(kn->y)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_barrier(go), iron_arg_int(kn->x),
+                              iron_arg_int(kn->y)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(4));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(4), IRON_WAIT);
     return 0;
@@ -1658,10 +1658,10 @@ static int once_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
-    iron_kernel *k = iron_core_new(d, "once", once_src, "fifo, fifo, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "once", once_src, "fifo, fifo, int32");
     iron_worker_new(d, "once", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1716,25 +1716,25 @@ static int kinds_design(iron_design *d, void *user)
         iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
                                          "int32*, int32*, int32*, int32");
         ASSERT(iron_worker_new(d, "scale", k, 1,
-                               IRON_ARGS(iron_use(ic), iron_use(op),
-                                         iron_use_barrier(go),
-                                         iron_int(OBJ))) == NULL);
+                               IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op),
+                                         iron_arg_barrier(go),
+                                         iron_arg_int(OBJ))) == NULL);
         break;
     }
     case K_SCALAR_TO_FIFO:
     case K_RTP_TO_FIFO:
     case K_HANDLE_TO_BARRIER: {
-        iron_kernel *k = iron_core_new(d, "gated", gated_src,
-                                       "fifo, fifo, barrier, int32, int32");
-        iron_arg a0 = kn->which == K_SCALAR_TO_FIFO ? iron_int(3)
-                      : kn->which == K_RTP_TO_FIFO  ? iron_use_rtp(r)
-                                                 : iron_use(ic);
+        iron_kernel *k = iron_kernel_new_core(d, "gated", gated_src,
+                                              "fifo, fifo, barrier, int32, int32");
+        iron_arg a0 = kn->which == K_SCALAR_TO_FIFO ? iron_arg_int(3)
+                      : kn->which == K_RTP_TO_FIFO  ? iron_arg_rtp(r)
+                                                 : iron_arg_fifo(ic);
         iron_arg a2 = kn->which == K_HANDLE_TO_BARRIER
-                          ? iron_use(iron_fifo_cons(in))
-                          : iron_use_barrier(go);
+                          ? iron_arg_fifo(iron_fifo_cons(in))
+                          : iron_arg_barrier(go);
         ASSERT(iron_worker_new(d, "gated", k, 1,
-                               IRON_ARGS(a0, iron_use(op), a2, iron_int(1),
-                                         iron_int(OBJ))) == NULL);
+                               IRON_ARGS(a0, iron_arg_fifo(op), a2, iron_arg_int(1),
+                                         iron_arg_int(OBJ))) == NULL);
         break;
     }
     }
@@ -1766,7 +1766,7 @@ TEST(rule_worker_fifo_and_barrier_only_in_core_bodies)
     knobs kn = { 0 };
     kinds_case(&kn, K_FIFO_IN_KERNEL, IRON_EDESIGN);
     ASSERT_MSG("kernel 'gated': argument 0 is declared 'fifo', which only core "
-        "bodies take (iron_core_new)");
+        "bodies take (iron_kernel_new_core)");
     kinds_case(&kn, K_BARRIER_IN_KERNEL, IRON_EDESIGN);
     ASSERT_MSG("kernel 'scale': argument 2 is declared 'barrier', which only core "
         "bodies take");
@@ -1815,19 +1815,19 @@ static int seq_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
                                      "int32*, int32*, int32*, int32");
     iron_worker_new(d, "scale", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use_rtp(r), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_rtp(r), iron_arg_int(OBJ)));
     iron_status s = IRON_OK;
     switch (kn->which) {
     case S_GROUP_NESTED:
-        ASSERT_OK(iron_rt_task_group(d));
-        s = iron_rt_task_group(d);
+        ASSERT_OK(iron_rt_task_group_begin(d));
+        s = iron_rt_task_group_begin(d);
         break;
     case S_GROUP_FINISH_UNOPENED:
-        ASSERT_OK(iron_rt_task_group(d));
-        ASSERT_OK(iron_rt_finish_task_group(d));
-        s = iron_rt_finish_task_group(d);
+        ASSERT_OK(iron_rt_task_group_begin(d));
+        ASSERT_OK(iron_rt_task_group_end(d));
+        s = iron_rt_task_group_end(d);
         break;
     case S_RTP_INDEX_HIGH:
         s = iron_rt_set_rtp(d, r, 4, 1.0);
@@ -1852,7 +1852,7 @@ static int seq_design(iron_design *d, void *user)
         snprintf(test_errmsg, sizeof test_errmsg, "%s", iron_last_error());
     iron_rt_set_rtp(d, r, 0, 2.0);
     if (kn->which == S_GROUP_OPEN)
-        iron_rt_task_group(d);
+        iron_rt_task_group_begin(d);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1891,7 +1891,7 @@ TEST(rule_seq_task_groups_open_once_and_close)
         "finished");
     seq_case(&kn, S_GROUP_FINISH_UNOPENED, IRON_EDESIGN);
     ASSERT_MSG("finish task group: no group is open (open one with "
-        "iron_rt_task_group)");
+        "iron_rt_task_group_begin)");
     test_assert_no_leaks();
 }
 
@@ -1937,18 +1937,18 @@ static int rtp_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
                                      "int32*, int32*, int32*, int32");
     iron_worker_new(d, "scale", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use_rtp(r), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_rtp(r), iron_arg_int(OBJ)));
     iron_handle *fill = iron_fifo_prod(in), *drain = iron_fifo_cons(out);
     for (int h = 0; h < 2; h++) {
         iron_tap t = iron_tap_make(h * half, 1, (const int64_t[]){ half },
                                    (const int64_t[]){ 1 });
         iron_rt_set_rtp(d, r, 0, h == 0 ? 2.0 : 5.0);
-        iron_rt_task_group(d);
+        iron_rt_task_group_begin(d);
         iron_rt_fill(d, fill, 0, t);
         iron_rt_drain(d, drain, 1, t, IRON_WAIT);
-        iron_rt_finish_task_group(d);
+        iron_rt_task_group_end(d);
     }
     return 0;
 }
@@ -1987,10 +1987,10 @@ static int rtp_scalar_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
                                      "int32*, int32*, int32*, int32");
     iron_worker_new(d, "scale", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use_rtp(r), iron_int(OBJ)));
-    iron_rt_set_rtp_scalar(d, r, 0, iron_design_scalar(d, "factor"));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_rtp(r), iron_arg_int(OBJ)));
+    iron_rt_set_rtp_scalar(d, r, 0, iron_design_scalar_index(d, "factor"));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -2002,7 +2002,7 @@ TEST(rule_rtp_value_per_call_without_rebuild)
     iron_jit_options o = { .size = sizeof o, .name = "rtp_scalar",
                            .args = "in a: int32[N], out b: int32[N]",
                            .scalars = "factor" };
-    ASSERT_OK(iron_jit_create(&j, rtp_scalar_design, &o));
+    ASSERT_OK(iron_jit_create(rtp_scalar_design, &o, &j));
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     const int64_t factors[4] = { 3, -2, 7, 0 };
     for (int call = 0; call < 4; call++) {
@@ -2037,10 +2037,10 @@ static int fill_at_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", dt, IRON_SHAPE(64), 2);
     iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(64), 2);
     iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(64)));
-    iron_rt_fill_at(d, iron_fifo_prod(in), 0, iron_tap_linear(64),
-                    iron_design_scalar(d, "at"));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(64)));
+    iron_rt_fill_offset_scalar(d, iron_fifo_prod(in), 0, iron_tap_linear(64),
+                               iron_design_scalar_index(d, "at"));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
     return 0;
 }
@@ -2051,7 +2051,7 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
     iron_jit_options o = { .size = sizeof o, .name = "fill_at",
                            .args = "in a: int8[256], out b: int8[64]",
                            .scalars = "at = 0" };
-    ASSERT_OK(iron_jit_create(&j, fill_at_design, &o));
+    ASSERT_OK(iron_jit_create(fill_at_design, &o, &j));
     iron_tensor *a = arange(IRON_INT8, 256), *b = sentinel(IRON_INT8, 64);
     ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                               IRON_SCALARS(iron_scalar_value("at", 64)),
@@ -2132,8 +2132,8 @@ static int mem_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
                                      "int32*, int32*, int32*, int32");
     iron_worker_new(d, "big", k, 1,
-                    IRON_ARGS(iron_use(ic), iron_use(op), iron_use_rtp(r),
-                              iron_int(4096)));
+                    IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op), iron_arg_rtp(r),
+                              iron_arg_int(4096)));
     iron_rt_set_rtp(d, r, 0, 3);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -2173,8 +2173,8 @@ static int memtile_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(big), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(OBJ));
     iron_rt_drain(d, iron_fifo_cons(fw), 1, iron_tap_linear(n), IRON_WAIT);
@@ -2238,21 +2238,21 @@ static int locks_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_arg args[15];
     int na = 0;
-    args[na++] = iron_use(iron_fifo_cons(in));
-    args[na++] = iron_use(iron_fifo_prod(out));
+    args[na++] = iron_arg_fifo(iron_fifo_cons(in));
+    args[na++] = iron_arg_fifo(iron_fifo_prod(out));
     for (int i = 0; i < 5; i++) {
         char nm[16];
         snprintf(nm, sizeof nm, "l%d", i);
         iron_fifo *l = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 1);
-        args[na++] = iron_use(iron_fifo_prod(l));
-        args[na++] = iron_use(iron_fifo_cons(l));
+        args[na++] = iron_arg_fifo(iron_fifo_prod(l));
+        args[na++] = iron_arg_fifo(iron_fifo_cons(l));
     }
     for (int i = 0; i < kn->x; i++) {
         char nm[16];
         snprintf(nm, sizeof nm, "b%d", i);
-        args[na++] = iron_use_barrier(iron_barrier_new(d, nm));
+        args[na++] = iron_arg_barrier(iron_barrier_new(d, nm));
     }
-    iron_kernel *k = iron_core_new(
+    iron_kernel *k = iron_kernel_new_core(
         d, "many", locks_src,
         kn->x == 3 ? "fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, fifo, "
                    "fifo, fifo, fifo, barrier, barrier, barrier"
@@ -2311,9 +2311,9 @@ static int bds_design(iron_design *d, void *user)
     iron_handle_set_depth(iron_fifo_prod(y), 2);
     iron_handle_set_depth(zc, 2);
     iron_worker_new(d, "add", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(x)),
-                              iron_use(iron_fifo_cons(y)),
-                              iron_use(iron_fifo_prod(z)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                              iron_arg_fifo(iron_fifo_cons(y)),
+                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(y), 0, iron_tap_linear(n));
     iron_rt_drain(d, zc, 1, iron_tap_linear(n), IRON_WAIT);
@@ -2368,11 +2368,11 @@ static int channels_design(iron_design *d, void *user)
                                          "int32*, int32*, int32*, int32*, "
                                          "int32");
         iron_worker_new(d, "sum3", k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(f[0])),
-                                  iron_use(iron_fifo_cons(f[1])),
-                                  iron_use(iron_fifo_cons(f[2])),
-                                  iron_use(iron_fifo_prod(f[3])),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f[0])),
+                                  iron_arg_fifo(iron_fifo_cons(f[1])),
+                                  iron_arg_fifo(iron_fifo_cons(f[2])),
+                                  iron_arg_fifo(iron_fifo_prod(f[3])),
+                                  iron_arg_int(OBJ)));
         for (int i = 0; i < 3; i++)
             iron_rt_fill(d, iron_fifo_prod(f[i]), 0, iron_tap_linear(n));
         iron_rt_drain(d, iron_fifo_cons(f[3]), 1, iron_tap_linear(n),
@@ -2382,11 +2382,11 @@ static int channels_design(iron_design *d, void *user)
                                          "int32*, int32*, int32*, int32*, "
                                          "int32");
         iron_worker_new(d, "tee3", k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(f[0])),
-                                  iron_use(iron_fifo_prod(f[1])),
-                                  iron_use(iron_fifo_prod(f[2])),
-                                  iron_use(iron_fifo_prod(f[3])),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f[0])),
+                                  iron_arg_fifo(iron_fifo_prod(f[1])),
+                                  iron_arg_fifo(iron_fifo_prod(f[2])),
+                                  iron_arg_fifo(iron_fifo_prod(f[3])),
+                                  iron_arg_int(OBJ)));
         iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(third));
         for (int i = 1; i < 4; i++)
             iron_rt_drain(d, iron_fifo_cons(f[i]), 1,
@@ -2443,8 +2443,8 @@ static int split_n_design(iron_design *d, void *user)
         iron_fifo *o = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(8), 2);
         snprintf(nm, sizeof nm, "w%d", i);
         iron_worker_new(d, nm, k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(piece[i])),
-                                  iron_use(iron_fifo_prod(o)), iron_int(8)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(piece[i])),
+                                  iron_arg_fifo(iron_fifo_prod(o)), iron_arg_int(8)));
         /* Piece i of object j goes back to where it came from. */
         iron_rt_drain(d, iron_fifo_cons(o), 1,
                       iron_tap_make(8 * i, 2,
@@ -2499,9 +2499,9 @@ static int join_n_design(iron_design *d, void *user)
         iron_fifo *in = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(8), 2);
         snprintf(nm, sizeof nm, "w%d", i);
         iron_worker_new(d, nm, k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                                  iron_use(iron_fifo_prod(piece[i])),
-                                  iron_int(8)));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                  iron_arg_fifo(iron_fifo_prod(piece[i])),
+                                  iron_arg_int(8)));
         iron_rt_fill(d, iron_fifo_prod(in), 0,
                      iron_tap_make(8 * i, 2, (const int64_t[]){ objs, 8 },
                                    (const int64_t[]){ 8 * parts, 1 }));
@@ -2564,9 +2564,9 @@ static int three_drains_design(iron_design *d, void *user)
         iron_fifo *o = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
         snprintf(nm, sizeof nm, "w%d", i);
         iron_worker_new(d, nm, k, 1,
-                        IRON_ARGS(iron_use(ic[i]),
-                                  iron_use(iron_fifo_prod(o)),
-                                  iron_int(OBJ)));
+                        IRON_ARGS(iron_arg_fifo(ic[i]),
+                                  iron_arg_fifo(iron_fifo_prod(o)),
+                                  iron_arg_int(OBJ)));
         /* Awaited where it stands: only the last drain waits. */
         iron_rt_drain(d, iron_fifo_cons(o), 1,
                       iron_tap_make(i * n, 1, (const int64_t[]){ n },
@@ -2619,21 +2619,21 @@ static int tasks_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
     iron_handle *dr = iron_fifo_cons(out);
-    iron_rt_task_group(d);
+    iron_rt_task_group_begin(d);
     for (int i = 0; i < kn->x; i++) {
         if (kn->which == 1 && i == kn->x / 2) {
-            iron_rt_finish_task_group(d);
-            iron_rt_task_group(d);
+            iron_rt_task_group_end(d);
+            iron_rt_task_group_begin(d);
         }
         iron_tap t = iron_tap_make(i * OBJ, 1, (const int64_t[]){ OBJ },
                                    (const int64_t[]){ 1 });
         iron_rt_fill(d, iron_fifo_prod(in), 0, t);
         iron_rt_drain(d, dr, 1, t, IRON_WAIT);
     }
-    iron_rt_finish_task_group(d);
+    iron_rt_task_group_end(d);
     return 0;
 }
 
@@ -2691,13 +2691,13 @@ static int spin_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *lo = iron_fifo_new(d, "loop", IRON_INT32, IRON_SHAPE(OBJ), 2);
-    iron_kernel *k = iron_core_new(d, "spin", spin_src,
-                                   "fifo, fifo, fifo, fifo, int32");
+    iron_kernel *k = iron_kernel_new_core(d, "spin", spin_src,
+                                          "fifo, fifo, fifo, fifo, int32");
     iron_worker_new(d, "spin", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_use(iron_fifo_prod(lo)),
-                              iron_use(iron_fifo_cons(lo)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_fifo(iron_fifo_prod(lo)),
+                              iron_arg_fifo(iron_fifo_cons(lo)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -2733,8 +2733,8 @@ static int one_output_three_drains(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
     /* Three fills, then three drains through iron_fifo_cons(out) taken
      * anew each time: as upstream's Runtime.sequence(), the runtime's
      * consumers of one fifo are one endpoint, so the drains take the
@@ -2800,12 +2800,12 @@ static int shared_depth_design(iron_design *d, void *user)
     iron_handle *lc = iron_fifo_cons(lp);
     if (kn->which == 1)
         iron_handle_set_depth(lc, 3);
-    iron_kernel *k = iron_core_new(d, "both", both_ends_src,
-                                   "fifo, fifo, fifo, fifo");
+    iron_kernel *k = iron_kernel_new_core(d, "both", both_ends_src,
+                                          "fifo, fifo, fifo, fifo");
     iron_worker_new(d, "both", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(lp)), iron_use(lc),
-                              iron_use(iron_fifo_prod(out))));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(lp)), iron_arg_fifo(lc),
+                              iron_arg_fifo(iron_fifo_prod(out))));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
     return 0;

@@ -1,6 +1,6 @@
 /*
  * test_observe.c - what a call leaves to look at: counters through
- * iron_jit_counters and IRON_LOG=emu, the trace-event JSON (checked with
+ * iron_jit_get_counters and IRON_LOG=emu, the trace-event JSON (checked with
  * jansson, as Perfetto would read it), and the wait-for graph of a
  * deadlock written beside the trace.
  */
@@ -28,8 +28,8 @@ static int twice_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "twice", twice_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w0", k, n / TILE,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(TILE)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(TILE)));
     /* Stalling: only half the input arrives. */
     iron_rt_fill(d, iron_fifo_prod(in), 0,
                  iron_tap_linear(g_stall ? n / 2 : n));
@@ -70,10 +70,10 @@ TEST(counters_after_each_call)
 {
     iron_jit *j = make();
     const iron_run_counters *c;
-    ASSERT_FAILS(iron_jit_counters(j, &c), IRON_ESTATE, "no call has run");
-    ASSERT_FAILS(iron_jit_counters(j, NULL), IRON_EINVAL, "out is NULL");
+    ASSERT_FAILS(iron_jit_get_counters(j, &c), IRON_ESTATE, "no call has run");
+    ASSERT_FAILS(iron_jit_get_counters(j, NULL), IRON_EINVAL, "out is NULL");
     ASSERT_OK(call(j, NULL));
-    ASSERT_OK(iron_jit_counters(j, &c));
+    ASSERT_OK(iron_jit_get_counters(j, &c));
     ASSERT_EQ(c->size, sizeof *c);
     ASSERT_EQ(c->profiled, 0);
     ASSERT_EQ(c->nworkers, 1);
@@ -99,12 +99,12 @@ TEST(counters_after_each_call)
     }
     /* Per call, not cumulative. */
     ASSERT_OK(call(j, NULL));
-    ASSERT_OK(iron_jit_counters(j, &c));
+    ASSERT_OK(iron_jit_get_counters(j, &c));
     ASSERT_EQ(c->workers[0].iterations, N / TILE);
     /* Profiled: times. */
     iron_launch_config cfg = { .size = sizeof cfg, .profile = 1 };
     ASSERT_OK(call(j, &cfg));
-    ASSERT_OK(iron_jit_counters(j, &c));
+    ASSERT_OK(iron_jit_get_counters(j, &c));
     ASSERT_EQ(c->profiled, 1);
     ASSERT_GT(c->workers[0].kernel_ns, 0);
     ASSERT_GT(c->wall_ns, c->workers[0].kernel_ns);
@@ -129,10 +129,10 @@ static void on_log(const char *topic, const char *line, void *ctx)
 TEST(counters_log_emu_summary)
 {
     setenv("IRON_LOG", "emu", 1);
-    iron_set_log_handler(on_log, NULL);
+    iron_log_set_handler(on_log, NULL);
     iron_jit *j = make();
     ASSERT_OK(call(j, NULL));
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     ASSERT_CONTAINS(lines, "run: ");
     ASSERT_CONTAINS(lines, "worker 'w0' (0,2): 16 iterations, ");
     ASSERT_CONTAINS(lines, "ms in kernels");

@@ -68,7 +68,7 @@ static void expect_line(const capture *c, int i, int fd, uint64_t iteration,
 typedef struct printer {
     const char *entry;
     const char *src;
-    const char *cflags;        /* iron_kernel_cflags, or NULL */
+    const char *cflags;        /* iron_kernel_add_cflags, or NULL */
     const char *define_name;   /* one define, or NULL */
     const char *define_value;
 } printer;
@@ -82,13 +82,13 @@ static int printer_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, p->entry, p->src,
                                      "int32*, int32*, int32");
     if (p->cflags)
-        iron_kernel_cflags(k, p->cflags);
+        iron_kernel_add_cflags(k, p->cflags);
     if (p->define_name)
         iron_kernel_define(k, p->define_name, p->define_value);
     iron_worker_new(d, "printer", k, n / OBJ,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)),
-                              iron_int(OBJ)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -107,8 +107,8 @@ static iron_jit *printer_jit(printer *p, const char *jit_cflags)
 static void run_printer(iron_jit *j, int objects, int offset, int scale)
 {
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(objects * OBJ),
-                                 offset, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(objects * OBJ),
+                                 offset, 1, &a));
     b = test_zeros(IRON_INT32, objects * OBJ);
     ASSERT_OK(test_launch(j, 1, IRON_TENSORS(a, b)));
     const int32_t *pb = iron_tensor_data(b);
@@ -175,7 +175,7 @@ static int expect_chatty(const capture *c, int at, uint64_t it)
 TEST(output_every_function_is_tagged_in_order)
 {
     static capture c;
-    iron_set_output_handler(capture_line, &c);
+    iron_output_set_handler(capture_line, &c);
     iron_jit *j = printer_jit(&chatty, NULL);
     run_printer(j, 3, 0, 2);
     ASSERT_EQ(c.n, 30);
@@ -199,7 +199,7 @@ TEST(output_every_function_is_tagged_in_order)
     for (uint64_t it = 3; it < 6; it++)
         at = expect_chatty(&c, at, it);
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------
@@ -225,7 +225,7 @@ TEST(output_partial_last_line_arrives_at_end_of_call)
     static printer ticker = { "ticker", ticker_src, NULL, NULL,
                                     NULL };
     static capture c;
-    iron_set_output_handler(capture_line, &c);
+    iron_output_set_handler(capture_line, &c);
     iron_jit *j = printer_jit(&ticker, NULL);
     run_printer(j, 3, 0, 1);
     /* stderr's lines end in iteration 1 (begun in 0); "[2]" and stdout's
@@ -243,7 +243,7 @@ TEST(output_partial_last_line_arrives_at_end_of_call)
     expect_line(&c, 1, 2, 4, "[4][5]");
     expect_line(&c, 2, 1, 3, "tick 3;tick 4;tick 5;");
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 }
 
 /* A line far longer than the line buffer goes out in 4 KiB pieces, and
@@ -298,7 +298,7 @@ TEST(output_long_line_in_chunks)
     static printer longline = { "longline", longline_src, NULL, NULL,
                                       NULL };
     static lens c;
-    iron_set_output_handler(capture_len, &c);
+    iron_output_set_handler(capture_len, &c);
     iron_jit *j = printer_jit(&longline, NULL);
     run_printer(j, 1, 0, 1);
     /* "<" + 10000 x + ">" = 10002 bytes: 4096 + 4096 + 1810. */
@@ -310,7 +310,7 @@ TEST(output_long_line_in_chunks)
     ASSERT_EQ(c.last[2], '>');
     ASSERT_EQ(c.xs[0] + c.xs[1] + c.xs[2], 10000);
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------
@@ -340,10 +340,10 @@ static int core_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
-    iron_kernel *k = iron_core_new(d, "body", core_src, "fifo, fifo");
+    iron_kernel *k = iron_kernel_new_core(d, "body", core_src, "fifo, fifo");
     iron_worker_new(d, "corer", k, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out))));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out))));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -352,7 +352,7 @@ static int core_design(iron_design *d, void *user)
 TEST(output_from_core_body)
 {
     static capture c;
-    iron_set_output_handler(capture_line, &c);
+    iron_output_set_handler(capture_line, &c);
     iron_jit_options o = { .size = sizeof o, .name = "corer",
                            .args = "in a, out b" };
     iron_jit *j = test_new_jit(core_design, &o);
@@ -370,7 +370,7 @@ TEST(output_from_core_body)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------
@@ -432,12 +432,12 @@ TEST(output_default_handler_prints_tagged_lines)
     static printer hello = { "hello", hello_src, NULL, NULL, NULL };
     static capture c;
     /* The tile, as the handler sees it. */
-    iron_set_output_handler(capture_line, &c);
+    iron_output_set_handler(capture_line, &c);
     iron_jit *j = printer_jit(&hello, NULL);
     run_printer(j, 1, 0, 1);
     iron_jit_free(j);
     ASSERT_GE(c.n, 1);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 
     /* "no newline" joins the next line; the last one, begun in
      * iteration 1, arrives at the end of the call. */
@@ -492,9 +492,9 @@ static void *swapper(void *arg)
     (void)arg;
     for (unsigned i = 0; atomic_load(&swapping); i++) {
         if (i % 2)
-            iron_set_output_handler(handler_a, &ctx_a);
+            iron_output_set_handler(handler_a, &ctx_a);
         else
-            iron_set_output_handler(handler_b, &ctx_b);
+            iron_output_set_handler(handler_b, &ctx_b);
         sched_yield();
     }
     return NULL;
@@ -505,14 +505,14 @@ static void handler_self_swap(const iron_output_line *l, void *ctx)
 {
     (void)l;
     (void)ctx;
-    iron_set_output_handler(handler_a, &ctx_a);
+    iron_output_set_handler(handler_a, &ctx_a);
 }
 
 TEST(output_handler_swaps_fn_and_ctx_together)
 {
     static printer hello = { "hello", hello_src, NULL, NULL, NULL };
     iron_jit *j = printer_jit(&hello, NULL);
-    iron_set_output_handler(handler_a, &ctx_a);
+    iron_output_set_handler(handler_a, &ctx_a);
     atomic_store(&swapping, 1);
     pthread_t th;
     ASSERT_EQ(pthread_create(&th, NULL, swapper, NULL), 0);
@@ -525,12 +525,12 @@ TEST(output_handler_swaps_fn_and_ctx_together)
     ASSERT_EQ(ctx_a.lines + ctx_b.lines, 20 * 17);
 
     ctx_a.lines = 0;
-    iron_set_output_handler(handler_self_swap, NULL);
+    iron_output_set_handler(handler_self_swap, NULL);
     run_printer(j, 2, 0, 1);
     /* The first line swapped; the other four went to handler_a. */
     ASSERT_EQ(ctx_a.lines, 4);
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------
@@ -571,11 +571,11 @@ TEST(output_kernel_file_is_not_captured)
     snprintf(quoted, sizeof quoted, "\"%s\"", path);
     printer tofile = { "tofile", tofile_src, NULL, "OUT_PATH", quoted };
     static capture c;
-    iron_set_output_handler(capture_line, &c);
+    iron_output_set_handler(capture_line, &c);
     iron_jit *j = printer_jit(&tofile, NULL);
     run_printer(j, 2, 0, 1);
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
 
     ASSERT_EQ(c.n, 2);
     expect_line(&c, 0, 1, 0, "to the handler 0");
@@ -617,11 +617,11 @@ static void run_strict(const char *jit_cflags, const char *kernel_cflags)
     printer strict = { "strict", strict_src, kernel_cflags, NULL, NULL };
     static capture c;
     c.n = 0;
-    iron_set_output_handler(capture_line, &c);
+    iron_output_set_handler(capture_line, &c);
     iron_jit *j = printer_jit(&strict, jit_cflags);
     run_printer(j, 2, 0, 3);
     iron_jit_free(j);
-    iron_set_output_handler(NULL, NULL);
+    iron_output_set_handler(NULL, NULL);
     if (c.n != 2)
         TEST_FAIL_("cflags \"%s\" + \"%s\": %d lines", jit_cflags,
                    kernel_cflags ? kernel_cflags : "", c.n);

@@ -11,11 +11,11 @@ static void run_parallel(const char *device, int cols, int64_t n)
 {
     iron_jit *j;
     iron_tensor *in, *out;
-    ASSERT_OK(iron_jit_create(&j, eltwise_parallel_design,
-                              &eltwise_parallel_options));
-    ASSERT_OK(iron_tensor_randint(&in, IRON_INT32, IRON_SHAPE(n), -50000,
-                                  50000, 11));
-    ASSERT_OK(iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n)));
+    ASSERT_OK(iron_jit_create(eltwise_parallel_design,
+                              &eltwise_parallel_options, &j));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -50000,
+                                  50000, 11, &in));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &out));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
     ASSERT_OK(iron_device_push(device));
     for (int call = 0; call < 3; call++) {

@@ -235,7 +235,7 @@ static void check_vector_scalar(iron_jit *j, int64_t n, int32_t f,
     iron_tensor *in = test_randint(IRON_INT16, IRON_SHAPE(n), INT16_MIN,
                                 INT16_MAX + 1, seed);
     iron_tensor *factor = NULL;
-    ASSERT_OK(iron_tensor_full(&factor, IRON_INT32, IRON_SHAPE(1), f));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(1), f, &factor));
     iron_tensor *out = test_zeros_shape(IRON_INT16, IRON_SHAPE(n));
     ASSERT_OK(IRON_CALL(j, in, factor, out));
     int16_t *want = malloc((size_t)n * sizeof *want);
@@ -487,7 +487,7 @@ TEST(ref_split_join_48)
     iron_jit *j = test_new_jit(split_join_design, &split_join_options);
     /* The §4 case with arange input: out[i] = i + 1. */
     iron_tensor *in = NULL, *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
-    ASSERT_OK(iron_tensor_arange(&in, IRON_INT32, IRON_SHAPE(48), 0, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(48), 0, 1, &in));
     ASSERT_OK(IRON_CALL(j, in, out));
     for (int i = 0; i < 48; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(out))[i], i + 1);

@@ -25,8 +25,8 @@ static int slow_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "slow_copy", slow_src,
                                      "int32*, int32*, int32");
     iron_worker_new(d, "slow", k, n / 16,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_int(16)));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(16)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -37,11 +37,11 @@ TEST(run_timeout_reports_state_and_recovers)
     iron_jit *j;
     iron_jit_options o = { .size = sizeof o, .name = "slow",
                            .args = "in a, out b" };
-    ASSERT_OK(iron_jit_create(&j, slow_design, &o));
+    ASSERT_OK(iron_jit_create(slow_design, &o, &j));
     iron_tensor *a, *b;
     /* 2048 objects x 2 ms = 4 s of kernel time; the limit is 100 ms. */
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(16 * 2048), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(16 * 2048)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(16 * 2048), 0, 1, &a));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16 * 2048), &b));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = 100 };
     ASSERT_FAILS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -52,8 +52,8 @@ TEST(run_timeout_reports_state_and_recovers)
     iron_tensor_free(a);
     iron_tensor_free(b);
     /* The instance is reset: a small call on the same jit completes. */
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(64), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(64)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 0, 1, &a));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &b));
     ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                               IRON_TENSORS(a, b)));
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_COMPLETED);

@@ -22,12 +22,12 @@ static int window_add(iron_design *d, void *user)
     iron_kernel *kern = iron_kernel_new(d, "addk", addk_src,
                                         "int32*, int32*, int32*, int32");
     iron_worker_new(d, "w", kern, 1,
-                    IRON_ARGS(iron_use(iron_fifo_cons(in)),
-                              iron_use(iron_fifo_prod(out)), iron_use_rtp(k),
-                              iron_int(16)));
-    iron_rt_set_rtp_scalar(d, k, 0, iron_design_scalar(d, "k"));
-    iron_rt_fill_at(d, iron_fifo_prod(in), 0, iron_tap_linear(16),
-                    iron_design_scalar(d, "offset"));
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_rtp(k),
+                              iron_arg_int(16)));
+    iron_rt_set_rtp_scalar(d, k, 0, iron_design_scalar_index(d, "k"));
+    iron_rt_fill_offset_scalar(d, iron_fifo_prod(in), 0, iron_tap_linear(16),
+                               iron_design_scalar_index(d, "offset"));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(16), IRON_WAIT);
     return 0;
 }
@@ -42,10 +42,10 @@ static const iron_jit_options window_options = {
 TEST(scalars_change_behaviour_without_rebuild)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, window_add, &window_options));
+    ASSERT_OK(iron_jit_create(window_add, &window_options, &j));
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(16)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &y));
     for (int64_t off = 0; off <= 240; off += 16) {
         for (int64_t k = -2; k <= 2; k += 2) {
             ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
@@ -74,10 +74,10 @@ TEST(scalars_change_behaviour_without_rebuild)
 TEST(scalars_errors)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, window_add, &window_options));
+    ASSERT_OK(iron_jit_create(window_add, &window_options, &j));
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(&x, IRON_INT32, IRON_SHAPE(256), 0, 1));
-    ASSERT_OK(iron_tensor_zeros(&y, IRON_INT32, IRON_SHAPE(16)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &y));
     ASSERT_FAILS(IRON_CALL(j, x, y), IRON_EPARAM,
                  "dispatch-time scalar 'offset' has no default and was not "
                  "given");
@@ -106,13 +106,13 @@ TEST(scalars_errors)
     iron_jit *bad;
     iron_jit_options o = window_options;
     o.scalars = "a, a";
-    ASSERT_FAILS(iron_jit_create(&bad, window_add, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(window_add, &o, &bad), IRON_EINVAL,
                  "'a' is declared twice");
     o.scalars = "a = x";
-    ASSERT_FAILS(iron_jit_create(&bad, window_add, &o), IRON_EINVAL,
+    ASSERT_FAILS(iron_jit_create(window_add, &o, &bad), IRON_EINVAL,
                  "an integer default");
     o.scalars = "k";
-    ASSERT_OK(iron_jit_create(&bad, window_add, &o));
+    ASSERT_OK(iron_jit_create(window_add, &o, &bad));
     ASSERT_FAILS(iron_jit_launch(bad, NULL, IRON_NO_PARAMS,
                                  IRON_SCALARS(iron_scalar_value("k", 1)),
                                  IRON_TENSORS(x, y)),

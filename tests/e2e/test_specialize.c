@@ -8,12 +8,12 @@
 TEST(spec_warm_up_then_direct_runs)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &vector_op_options));
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
     iron_tensor *a, *b, *c, *wrong;
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(1024), 0, 1));
-    ASSERT_OK(iron_tensor_full(&b, IRON_INT32, IRON_SHAPE(1024), 5));
-    ASSERT_OK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(1024)));
-    ASSERT_OK(iron_tensor_zeros(&wrong, IRON_INT32, IRON_SHAPE(2048)));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(1024), 0, 1, &a));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(1024), 5, &b));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &c));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(2048), &wrong));
     iron_spec *sp;
     ASSERT_OK(iron_jit_specialize(j, NULL,
                                   IRON_PARAMS(iron_param_str("op", "-")),
@@ -53,11 +53,11 @@ TEST(spec_warm_up_then_direct_runs)
 TEST(spec_dump_without_running)
 {
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &vector_op_options));
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
     iron_tensor *a, *b, *c;
-    ASSERT_OK(iron_tensor_zeros(&a, IRON_INT32, IRON_SHAPE(64)));
-    ASSERT_OK(iron_tensor_zeros(&b, IRON_INT32, IRON_SHAPE(64)));
-    ASSERT_OK(iron_tensor_full(&c, IRON_INT32, IRON_SHAPE(64), 9));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &a));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &b));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(64), 9, &c));
     char *text = NULL;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1 };
     ASSERT_OK(iron_jit_dump(j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(a, b, c),

@@ -26,11 +26,11 @@ static iron_jit_options no_disk(iron_jit_options o)
 static int vector_op_once(iron_jit *j, const char *op, int64_t n, int seed)
 {
     iron_tensor *a, *b, *c;
-    if (iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -1000, 1000,
-                            (uint64_t)seed) != IRON_OK ||
-        iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -1000, 1000,
-                            (uint64_t)seed + 1) != IRON_OK ||
-        iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)) != IRON_OK)
+    if (iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000, 1000,
+                            (uint64_t)seed, &a) != IRON_OK ||
+        iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -1000, 1000,
+                            (uint64_t)seed + 1, &b) != IRON_OK ||
+        iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c) != IRON_OK)
         return -1;
     int bad = iron_jit_launch(j, NULL,
                               IRON_PARAMS(iron_param_str("op", op)),
@@ -71,7 +71,7 @@ static void run_callers(int same_spec)
 {
     iron_jit *j;
     iron_jit_options o = no_disk(vector_op_options);
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     enum { NT = 4 };
     pthread_t th[NT];
     caller c[NT];
@@ -138,7 +138,7 @@ static void *log_lines(void *arg)
 
 TEST(threads_log_handler_swaps_as_a_pair)
 {
-    iron_set_log_handler(handler_a, &ctx_a);
+    iron_log_set_handler(handler_a, &ctx_a);
     pthread_t th[2];
     for (int t = 0; t < 2; t++)
         ASSERT_EQ(pthread_create(&th[t], NULL, log_lines, NULL), 0);
@@ -146,14 +146,14 @@ TEST(threads_log_handler_swaps_as_a_pair)
     for (long k = 0; k < 20000 || (atomic_load(&lines) < 5000 &&
                                     k < 50000000); k++) {
         if (k % 2)
-            iron_set_log_handler(handler_a, &ctx_a);
+            iron_log_set_handler(handler_a, &ctx_a);
         else
-            iron_set_log_handler(handler_b, &ctx_b);
+            iron_log_set_handler(handler_b, &ctx_b);
     }
     atomic_store(&stop_logging, 1);
     for (int t = 0; t < 2; t++)
         pthread_join(th[t], NULL);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     ASSERT_GT(atomic_load(&lines), 0);
     ASSERT_EQ(atomic_load(&wrong), 0);
 }
@@ -165,8 +165,8 @@ static void parallel_call(iron_jit *j, int64_t n, int *ok)
 {
     iron_tensor *in, *out;
     *ok = 0;
-    if (iron_tensor_randint(&in, IRON_INT32, IRON_SHAPE(n), -500, 500, 3) ||
-        iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n)))
+    if (iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -500, 500, 3, &in) ||
+        iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &out))
         return;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 8 };
     if (iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -193,7 +193,7 @@ TEST(threads_fork_child_uses_the_emulator)
     ASSERT_OK(iron_device_push("npu2"));
     iron_jit *j;
     iron_jit_options o = no_disk(eltwise_parallel_options);
-    ASSERT_OK(iron_jit_create(&j, eltwise_parallel_design, &o));
+    ASSERT_OK(iron_jit_create(eltwise_parallel_design, &o, &j));
     int ok;
     int64_t n = 8 * 16 * 64;
     parallel_call(j, n, &ok);
@@ -204,7 +204,7 @@ TEST(threads_fork_child_uses_the_emulator)
         alarm(20);  /* a hang is a failure, not a stuck suite */
         parallel_call(j, n, &ok);
         iron_jit *k;
-        if (ok && iron_jit_create(&k, eltwise_parallel_design, &o) == IRON_OK) {
+        if (ok && iron_jit_create(eltwise_parallel_design, &o, &k) == IRON_OK) {
             parallel_call(k, n, &ok);
             iron_jit_free(k);
         }
@@ -228,7 +228,7 @@ TEST(threads_forced_digest_collision_is_a_miss)
     iron__jit_test_digest = 0x5eed;
     iron_jit *j;
     iron_jit_options o = no_disk(vector_op_options);
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     for (int round = 0; round < 2; round++) {
         ASSERT_EQ(vector_op_once(j, "+", 256, 1), 0);
         ASSERT_EQ(vector_op_once(j, "-", 256, 2), 0);
@@ -249,7 +249,7 @@ TEST_TIMEOUT(threads_resident_cap_evicts_lru, 120)
     setenv("IRON_RESIDENT_MAX", "3", 1);
     iron_jit *j;
     iron_jit_options o = no_disk(vector_op_options);
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     for (int k = 1; k <= 6; k++)
         ASSERT_EQ(vector_op_once(j, "+", 64 * k, k), 0);
     iron_jit_stats st = { .size = sizeof st };
@@ -276,7 +276,7 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
     iron_jit_options o = no_disk(passthrough_options);
     o.params = "obj: int = 16, tag: int = 0";
     o.max_resident = 32;
-    ASSERT_OK(iron_jit_create(&j, passthrough_design, &o));
+    ASSERT_OK(iron_jit_create(passthrough_design, &o, &j));
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     int count = 10000;  /* the plain build runs all 100,000 */
 #else
@@ -287,9 +287,9 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
     iron_tensor *in, *out;
     const int64_t n = 64;
     for (int k = 1; k <= count; k++) {
-        ASSERT_OK(iron_tensor_randint(&in, IRON_UINT8, IRON_SHAPE(n), 0, 255,
-                                      (uint64_t)k));
-        ASSERT_OK(iron_tensor_zeros(&out, IRON_UINT8, IRON_SHAPE(n)));
+        ASSERT_OK(iron_tensor_randint(IRON_UINT8, IRON_SHAPE(n), 0, 255,
+                                      (uint64_t)k, &in));
+        ASSERT_OK(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &out));
         iron_status s = iron_jit_launch(j, NULL,
                                         IRON_PARAMS(iron_param_int("tag", k)),
                                         IRON_NO_SCALARS, IRON_TENSORS(in, out));
@@ -339,14 +339,14 @@ TEST_TIMEOUT(threads_free_waits_for_the_call, 60)
 {
     iron_jit *j;
     iron_jit_options o = no_disk(vector_op_options);
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     const int64_t n = 4 << 20;  /* 262,144 objects: tens of ms */
     slow_call sc = { .j = j };
-    ASSERT_OK(iron_tensor_randint(&sc.a, IRON_INT32, IRON_SHAPE(n), -9, 9, 1));
-    ASSERT_OK(iron_tensor_randint(&sc.b, IRON_INT32, IRON_SHAPE(n), -9, 9, 2));
-    ASSERT_OK(iron_tensor_zeros(&sc.c, IRON_INT32, IRON_SHAPE(n)));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9, 9, 1, &sc.a));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9, 9, 2, &sc.b));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &sc.c));
     ASSERT_EQ(vector_op_once(j, "+", n, 3), 0);  /* built: the next is warm */
-    iron_set_log_handler(note_wait, NULL);
+    iron_log_set_handler(note_wait, NULL);
     for (int round = 0; round < 5 && !atomic_load(&waited_lines); round++) {
         iron_tensor *c = sc.c;
         atomic_store(&sc.started, 0);
@@ -358,9 +358,9 @@ TEST_TIMEOUT(threads_free_waits_for_the_call, 60)
         iron_tensor_free(c);      /* waits while the call uses it */
         pthread_join(th, NULL);
         ASSERT_OK(sc.status);
-        ASSERT_OK(iron_tensor_zeros(&sc.c, IRON_INT32, IRON_SHAPE(n)));
+        ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &sc.c));
     }
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     ASSERT_GT(atomic_load(&waited_lines), 0);
     iron_tensor_free(sc.a);
     iron_tensor_free(sc.b);
@@ -388,11 +388,11 @@ TEST_TIMEOUT(threads_distinct_kernels_stay_bounded, 180)
     iron_jit *j;
     iron_jit_options o = no_disk(add_constant_options);
     o.max_resident = 4;
-    ASSERT_OK(iron_jit_create(&j, add_constant_design, &o));
+    ASSERT_OK(iron_jit_create(add_constant_design, &o, &j));
     const int64_t n = 64;
     iron_tensor *in, *out;
-    ASSERT_OK(iron_tensor_randint(&in, IRON_INT32, IRON_SHAPE(n), -99, 99, 5));
-    ASSERT_OK(iron_tensor_zeros(&out, IRON_INT32, IRON_SHAPE(n)));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -99, 99, 5, &in));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &out));
     int after_warmup = 0;
     for (int c = 1; c <= 24; c++) {
         ASSERT_OK(iron_jit_launch(j, NULL,

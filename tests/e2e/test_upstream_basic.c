@@ -75,7 +75,7 @@ static void check_passthrough_dmas(iron_jit *j, int64_t n)
 {
     iron_tensor *a = NULL, *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
-    ASSERT_OK(iron_tensor_arange(&a, IRON_INT32, IRON_SHAPE(n), 1, 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 1, 1, &a));
     ASSERT_OK(IRON_CALL(j, a, b, c));
     ASSERT_SAME("passthrough_dmas", iron_tensor_data(c), iron_tensor_data(a),
                 4, n);
@@ -371,8 +371,8 @@ TEST(upstream_basic_vector_reduce_max_int32)
             iron_tensor_free(in);
         }
         /* Everything at the minimum but the last element. */
-        ASSERT_OK(iron_tensor_full(&in, IRON_INT32, IRON_SHAPE(2048),
-                                   (double)INT32_MIN));
+        ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(2048),
+                                   (double)INT32_MIN, &in));
         ((int32_t *)iron_tensor_data(in))[2047] = INT32_MIN + 1;
         ASSERT_EQ(reduce_max_int32(j, in), INT32_MIN + 1);
         iron_tensor_free(in);

@@ -22,7 +22,7 @@
 static iron_tensor *rand_i16(iron_shape s, uint64_t seed)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_randint(&t, IRON_INT16, s, -32768, 32768, seed));
+    ASSERT_OK(iron_tensor_randint(IRON_INT16, s, -32768, 32768, seed, &t));
     return t;
 }
 

@@ -201,7 +201,7 @@ TEST(upstream_ml_relu)
 static iron_tensor *rand_bf16_centered(int64_t n, uint64_t seed)
 {
     iron_tensor *u = NULL, *t = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
-    ASSERT_OK(iron_tensor_rand(&u, IRON_FLOAT32, IRON_SHAPE(n), seed));
+    ASSERT_OK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(n), seed, &u));
     const float *f = iron_tensor_data(u);
     uint16_t *b = iron_tensor_data(t);
     for (int64_t i = 0; i < n; i++)
@@ -297,16 +297,16 @@ TEST(upstream_ml_row_wise_bias_add)
     iron_jit *j = test_new_jit(upstream_row_wise_bias_add_design,
                           &upstream_row_wise_bias_add_options);
     iron_tensor *in = NULL, *bias = NULL;
-    ASSERT_OK(iron_tensor_arange(&in, IRON_FLOAT32,
-                                 IRON_SHAPE(RWB_M, RWB_N), 0, 1));
-    ASSERT_OK(iron_tensor_arange(&bias, IRON_FLOAT32, IRON_SHAPE(RWB_N), 0,
-                                 3));
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32,
+                                 IRON_SHAPE(RWB_M, RWB_N), 0, 1, &in));
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32, IRON_SHAPE(RWB_N), 0,
+                                 3, &bias));
     check_row_wise_bias_add(j, in, bias);
     iron_tensor_free(in);
     iron_tensor_free(bias);
-    ASSERT_OK(iron_tensor_rand(&in, IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N),
-                               91));
-    ASSERT_OK(iron_tensor_rand(&bias, IRON_FLOAT32, IRON_SHAPE(RWB_N), 92));
+    ASSERT_OK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N),
+                               91, &in));
+    ASSERT_OK(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(RWB_N), 92, &bias));
     check_row_wise_bias_add(j, in, bias);
     ASSERT_EQ(test_stats(j).builds, 1);
     iron_tensor_free(in);
@@ -323,9 +323,9 @@ TEST(upstream_ml_row_wise_bias_add)
 static uint8_t *random_bgr(int w, int h, uint64_t seed)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_randint(&t, IRON_UINT8,
+    ASSERT_OK(iron_tensor_randint(IRON_UINT8,
                                   IRON_SHAPE((int64_t)w * h * 3), 0, 255,
-                                  seed));
+                                  seed, &t));
     uint8_t *bgr = malloc((size_t)w * h * 3);
     ASSERT(bgr != NULL);
     memcpy(bgr, iron_tensor_data(t), (size_t)w * h * 3);

@@ -918,7 +918,7 @@ TEST(cache_list_and_info)
     ASSERT_EQ(ps.n, 4);
     ASSERT_EQ(ps.valid, 1);
     uint64_t pe, pb;
-    ASSERT_OK(iron_cache_info(dir, &pe, &pb));
+    ASSERT_OK(iron_cache_get_usage(dir, &pe, &pb));
     ASSERT_EQ(pe, entries);
     ASSERT_EQ(pb, bytes);
     /* Prune removes the two damaged entries first (the other version's
@@ -931,18 +931,18 @@ TEST(cache_list_and_info)
     ASSERT(exists(entry_path(dir, key_n(3))));
     ASSERT(!exists(entry_path(dir, key_n(4))));
     ASSERT_OK(iron_cache_clear(dir));
-    ASSERT_OK(iron_cache_info(dir, &pe, &pb));
+    ASSERT_OK(iron_cache_get_usage(dir, &pe, &pb));
     ASSERT_EQ(pe, 0);
     char buf[256];
-    ASSERT_STR_EQ(iron_cache_path(dir, buf, sizeof buf), dir);
-    ASSERT_STR_EQ(iron_cache_path(dir, buf, 4), "");  /* does not fit */
+    ASSERT_STR_EQ(iron_cache_get_path(dir, buf, sizeof buf), dir);
+    ASSERT_STR_EQ(iron_cache_get_path(dir, buf, 4), "");  /* does not fit */
     iron__cache_close(c);
 
     /* Inspecting a folder that does not exist finds it empty and leaves
      * it uncreated. */
     char missing[256];
     snprintf(missing, sizeof missing, "%s/not/here", dir);
-    ASSERT_OK(iron_cache_info(missing, &pe, &pb));
+    ASSERT_OK(iron_cache_get_usage(missing, &pe, &pb));
     ASSERT_EQ(pe, 0);
     ASSERT_EQ(pb, 0);
     ps.n = 0;
@@ -976,7 +976,7 @@ TEST(cache_unwritable_folder)
     ASSERT_FAILS(iron__cache_open(&c, sub, 0), IRON_EIO, sub);
     /* The tools say the same. */
     uint64_t entries, bytes;
-    ASSERT_FAILS(iron_cache_info(sub, &entries, &bytes), IRON_EIO, sub);
+    ASSERT_FAILS(iron_cache_get_usage(sub, &entries, &bytes), IRON_EIO, sub);
     ASSERT_FAILS(iron_cache_clear(file), IRON_EIO, file);
     /* An empty path is a caller's mistake. */
     ASSERT_FAILS(iron__cache_open(&c, "", 0), IRON_EINVAL, "empty");
@@ -1030,8 +1030,8 @@ TEST(cache_default_folder)
     setenv("IRON_CACHE_DIR", "/opt/iron-cache", 1);
     ASSERT_STR_EQ(iron__cache_default_dir(buf, sizeof buf),
                   "/opt/iron-cache");
-    ASSERT_STR_EQ(iron_cache_path(NULL, buf, sizeof buf), "/opt/iron-cache");
-    ASSERT_STR_EQ(iron_cache_path("elsewhere", buf, sizeof buf),
+    ASSERT_STR_EQ(iron_cache_get_path(NULL, buf, sizeof buf), "/opt/iron-cache");
+    ASSERT_STR_EQ(iron_cache_get_path("elsewhere", buf, sizeof buf),
                   "elsewhere");
     /* Too long for the buffer: no folder rather than a cut one. */
     ASSERT_STR_EQ(iron__cache_default_dir(buf, 8), "");
@@ -1055,7 +1055,7 @@ TEST(cache_default_folder)
     put_n(c, 1);
     iron__cache_close(c);
     uint64_t entries, bytes;
-    ASSERT_OK(iron_cache_info(NULL, &entries, &bytes));
+    ASSERT_OK(iron_cache_get_usage(NULL, &entries, &bytes));
     ASSERT_EQ(entries, 1);
 
     /* XDG_CACHE_HOME and HOME in turn. */
@@ -1297,7 +1297,7 @@ TEST(cache_env_max_is_strict)
         ASSERT_CONTAINS(test_warning, bad[i]);
         ASSERT_CONTAINS(test_warning, "268435456");
     }
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 static const char *sha_hex_of(const void *data, size_t len, char *hex)
@@ -1468,5 +1468,5 @@ TEST(cache_settings_option_then_environment_then_default)
     ASSERT_EQ(cs.enabled, 0);
     ASSERT_STR_EQ(cs.dir, "");
     ASSERT_STR_EQ(test_warning, "");
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }

@@ -491,12 +491,12 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     iron_tensor *b = test_randint(IRON_INT32, IRON_SHAPE(4096), -50, 50, 9);
     iron_tensor *c = test_zeros(IRON_INT32, 4096);
     for (int i = 0; i < 4096; i++)
-        ASSERT_OK(iron_tensor_set(c, i, test_at(a, i) + test_at(b, i)));
+        ASSERT_OK(iron_tensor_set_element(c, i, test_at(a, i) + test_at(b, i)));
     save(a, d, "a.npy");
     save(b, d, "b.npy");
     save(c, d, "ref.npy");
-    ASSERT_OK(iron_tensor_set(c, 7, test_at(c, 7) + 1));
-    ASSERT_OK(iron_tensor_set(c, 4000, -1));
+    ASSERT_OK(iron_tensor_set_element(c, 7, test_at(c, 7) + 1));
+    ASSERT_OK(iron_tensor_set_element(c, 4000, -1));
     save(c, d, "bad.npy");
 
     /* Positional and named inputs; a reference that matches. */
@@ -589,13 +589,13 @@ TEST_TIMEOUT(cli_run_float_tolerance, 120)
     snprintf(d, sizeof d, "%s", dir);
     setenv("IRON_CACHE_DIR", d, 1);
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
-    ASSERT_OK(iron_tensor_full(&a, IRON_BFLOAT16, IRON_SHAPE(4096), 1.5));
-    ASSERT_OK(iron_tensor_full(&b, IRON_BFLOAT16, IRON_SHAPE(4096), 0.25));
-    ASSERT_OK(iron_tensor_full(&c, IRON_BFLOAT16, IRON_SHAPE(4096), 1.75));
+    ASSERT_OK(iron_tensor_full(IRON_BFLOAT16, IRON_SHAPE(4096), 1.5, &a));
+    ASSERT_OK(iron_tensor_full(IRON_BFLOAT16, IRON_SHAPE(4096), 0.25, &b));
+    ASSERT_OK(iron_tensor_full(IRON_BFLOAT16, IRON_SHAPE(4096), 1.75, &c));
     save(a, d, "a.npy");
     save(b, d, "b.npy");
     save(c, d, "exact.npy");
-    ASSERT_OK(iron_tensor_set(c, 3, 1.78125));   /* 0.03 off */
+    ASSERT_OK(iron_tensor_set_element(c, 3, 1.78125));   /* 0.03 off */
     save(c, d, "near.npy");
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/exact.npy", exlib(), d, d, d);

@@ -103,7 +103,7 @@ static void touch_entry(iron__cache *c, unsigned n)
 static int count_entries(const char *dir)
 {
     uint64_t entries, bytes;
-    ASSERT_OK(iron_cache_info(dir, &entries, &bytes));
+    ASSERT_OK(iron_cache_get_usage(dir, &entries, &bytes));
     return (int)entries;
 }
 

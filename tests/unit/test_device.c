@@ -27,7 +27,7 @@ static const char known_list[] =
 static const char *current_name(void)
 {
     iron_device *d = NULL;
-    ASSERT_OK(iron_current_device(&d));
+    ASSERT_OK(iron_device_get_current(&d));
     return iron_device_name(d);
 }
 
@@ -57,7 +57,7 @@ TEST(device_builtin_models)
         ASSERT_OK(iron_device_get(builtin_names[i], &d));
         ASSERT(d == iron_device_at(i));
         ASSERT_STR_EQ(iron_device_name(d), builtin_names[i]);
-        ASSERT_OK(iron_device_query(d, &info));
+        ASSERT_OK(iron_device_get_info(d, &info));
         ASSERT_EQ(info.size, sizeof info);
         ASSERT_STR_EQ(info.name, builtin_names[i]);
         int npu1 = builtin_names[i][3] == '1';
@@ -110,10 +110,10 @@ TEST(device_whole_arrays)
     iron_device *d;
     iron_device_info info = { .size = sizeof info };
     ASSERT_OK(iron_device_get("npu1", &d));
-    ASSERT_OK(iron_device_query(d, &info));
+    ASSERT_OK(iron_device_get_info(d, &info));
     ASSERT_EQ(info.compute_tiles, 16);
     ASSERT_OK(iron_device_get("npu2", &d));
-    ASSERT_OK(iron_device_query(d, &info));
+    ASSERT_OK(iron_device_get_info(d, &info));
     ASSERT_EQ(info.compute_tiles, 32);
 }
 
@@ -135,15 +135,15 @@ TEST(device_query_errors)
     iron_device *d;
     iron_device_info info = { .size = sizeof info - 1 };
     ASSERT_OK(iron_device_get("npu1", &d));
-    ASSERT_FAILS(iron_device_query(d, &info), IRON_EINVAL,
+    ASSERT_FAILS(iron_device_get_info(d, &info), IRON_EINVAL,
                  "info->size is");
     info.size = 0;
-    ASSERT_FAILS(iron_device_query(d, &info), IRON_EINVAL,
+    ASSERT_FAILS(iron_device_get_info(d, &info), IRON_EINVAL,
                  "info->size is 0");
     info.size = sizeof info;
-    ASSERT_FAILS(iron_device_query(NULL, &info), IRON_EINVAL,
+    ASSERT_FAILS(iron_device_get_info(NULL, &info), IRON_EINVAL,
                  "device is NULL");
-    ASSERT_FAILS(iron_device_query(d, NULL), IRON_EINVAL, "info is NULL");
+    ASSERT_FAILS(iron_device_get_info(d, NULL), IRON_EINVAL, "info is NULL");
 }
 
 /* ------------------------------------------------------------------------
@@ -153,45 +153,45 @@ TEST(device_query_errors)
 TEST(device_default_set_get)
 {
     unsetenv("IRON_DEVICE");
-    ASSERT_STR_EQ(iron_device_name(iron_get_default_device()), "npu2");
+    ASSERT_STR_EQ(iron_device_name(iron_device_default()), "npu2");
     ASSERT_STR_EQ(current_name(), "npu2");
-    ASSERT_OK(iron_set_default_device("npu1_1col"));
-    ASSERT_STR_EQ(iron_device_name(iron_get_default_device()), "npu1_1col");
+    ASSERT_OK(iron_device_set_default("npu1_1col"));
+    ASSERT_STR_EQ(iron_device_name(iron_device_default()), "npu1_1col");
     ASSERT_STR_EQ(current_name(), "npu1_1col");
     /* A bad name fails and leaves the default alone. */
-    ASSERT_FAILS(iron_set_default_device("tpu"), IRON_EDEVICE,
+    ASSERT_FAILS(iron_device_set_default("tpu"), IRON_EDEVICE,
                  "unknown device 'tpu'");
-    ASSERT_CONTAINS(iron_last_error(), "iron_set_default_device");
+    ASSERT_CONTAINS(iron_last_error(), "iron_device_set_default");
     ASSERT_STR_EQ(current_name(), "npu1_1col");
     /* NULL clears it. */
-    ASSERT_OK(iron_set_default_device(NULL));
+    ASSERT_OK(iron_device_set_default(NULL));
     ASSERT_STR_EQ(current_name(), "npu2");
-    ASSERT_FAILS(iron_current_device(NULL), IRON_EINVAL, "out is NULL");
+    ASSERT_FAILS(iron_device_get_current(NULL), IRON_EINVAL, "out is NULL");
 }
 
 TEST(device_env_fallback)
 {
     setenv("IRON_DEVICE", "npu1_3col", 1);
     ASSERT_STR_EQ(current_name(), "npu1_3col");
-    ASSERT_STR_EQ(iron_device_name(iron_get_default_device()), "npu1_3col");
+    ASSERT_STR_EQ(iron_device_name(iron_device_default()), "npu1_3col");
 
     /* The explicit default wins over the environment, a scope over both. */
-    ASSERT_OK(iron_set_default_device("npu2_2col"));
+    ASSERT_OK(iron_device_set_default("npu2_2col"));
     ASSERT_STR_EQ(current_name(), "npu2_2col");
     ASSERT_OK(iron_device_push("npu1"));
     ASSERT_STR_EQ(current_name(), "npu1");
     ASSERT_OK(iron_device_pop());
-    ASSERT_OK(iron_set_default_device(NULL));
+    ASSERT_OK(iron_device_set_default(NULL));
 
     setenv("IRON_DEVICE", "gpu0", 1);
     iron_device *d = (iron_device *)(uintptr_t)1;
-    ASSERT_FAILS(iron_current_device(&d), IRON_EDEVICE,
+    ASSERT_FAILS(iron_device_get_current(&d), IRON_EDEVICE,
                  "$IRON_DEVICE is 'gpu0', which is not a known device");
     ASSERT_CONTAINS(iron_last_error(), known_list);
     ASSERT(d == NULL);
-    ASSERT(iron_get_default_device() == NULL);
+    ASSERT(iron_device_default() == NULL);
     iron_tensor *t = (iron_tensor *)(uintptr_t)1;
-    ASSERT_FAILS(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(4)),
+    ASSERT_FAILS(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4), &t),
                  IRON_EDEVICE, "iron_tensor_zeros: $IRON_DEVICE is 'gpu0'");
     ASSERT(t == NULL);
 
@@ -234,29 +234,29 @@ TEST(device_scope_macro)
 TEST(device_scope_bad_name)
 {
     unsetenv("IRON_DEVICE");
-    ASSERT_OK(iron_set_default_device("npu1"));
+    ASSERT_OK(iron_device_set_default("npu1"));
     ASSERT_FAILS(iron_device_push("xyz"), IRON_EDEVICE,
                  "unknown device 'xyz'");
     /* Calls inside the bad scope fail instead of running on the default. */
     iron_device *d = (iron_device *)(uintptr_t)1;
-    ASSERT_FAILS(iron_current_device(&d), IRON_EDEVICE,
+    ASSERT_FAILS(iron_device_get_current(&d), IRON_EDEVICE,
                  "scoped device 'xyz' is unknown; known devices: npu1");
     ASSERT(d == NULL);
     iron_tensor *t;
-    ASSERT_FAILS(iron_tensor_ones(&t, IRON_INT8, IRON_SHAPE(2)), IRON_EDEVICE,
+    ASSERT_FAILS(iron_tensor_ones(IRON_INT8, IRON_SHAPE(2), &t), IRON_EDEVICE,
                  "scoped device 'xyz' is unknown");
     /* A good scope inside a bad one is fine; popping it exposes the bad. */
     ASSERT_OK(iron_device_push("npu2_1col"));
     ASSERT_STR_EQ(current_name(), "npu2_1col");
     ASSERT_OK(iron_device_pop());
-    ASSERT_EQ(iron_current_device(&d), IRON_EDEVICE);
+    ASSERT_EQ(iron_device_get_current(&d), IRON_EDEVICE);
     /* The bad push still pairs with a pop. */
     ASSERT_OK(iron_device_pop());
     ASSERT_STR_EQ(current_name(), "npu1");
     ASSERT_EQ(iron_device_pop(), IRON_ESTATE);
 
     ASSERT_FAILS(iron_device_push(NULL), IRON_EINVAL, "name is NULL");
-    ASSERT_FAILS(iron_current_device(&d), IRON_EDEVICE,
+    ASSERT_FAILS(iron_device_get_current(&d), IRON_EDEVICE,
                  "scoped device '(null)'");
     ASSERT_OK(iron_device_pop());
 }
@@ -273,7 +273,7 @@ TEST(device_scope_overflow)
     ASSERT_FAILS(iron_device_push("npu1"), IRON_ESTATE,
                  "nest at most 16 deep");
     iron_device *d;
-    ASSERT_FAILS(iron_current_device(&d), IRON_ESTATE, "nested 17 deep");
+    ASSERT_FAILS(iron_device_get_current(&d), IRON_ESTATE, "nested 17 deep");
     /* The failed push is still popped, and the 16 below it survive. */
     ASSERT_OK(iron_device_pop());
     ASSERT_STR_EQ(current_name(), "npu2_2col");
@@ -291,10 +291,10 @@ static void *scope_thread(void *arg)
 {
     thread_view *v = arg;
     iron_device *d = NULL;
-    if (iron_current_device(&d) == IRON_OK)
+    if (iron_device_get_current(&d) == IRON_OK)
         snprintf(v->before, sizeof v->before, "%s", iron_device_name(d));
     if (iron_device_push("npu2_6col") == IRON_OK &&
-        iron_current_device(&d) == IRON_OK)
+        iron_device_get_current(&d) == IRON_OK)
         snprintf(v->inside, sizeof v->inside, "%s", iron_device_name(d));
     iron_device_pop();
     return NULL;
@@ -320,7 +320,7 @@ TEST(device_default_is_process_wide)
     unsetenv("IRON_DEVICE");
     thread_view v = { "", "" };
     pthread_t th;
-    ASSERT_OK(iron_set_default_device("npu1_3col"));
+    ASSERT_OK(iron_device_set_default("npu1_3col"));
     ASSERT_EQ(pthread_create(&th, NULL, scope_thread, &v), 0);
     ASSERT_EQ(pthread_join(th, NULL), 0);
     ASSERT_STR_EQ(v.before, "npu1_3col");
@@ -538,7 +538,7 @@ TEST(driver_register_and_allocate)
     ASSERT_OK(iron_device_get("fake0", &got));
     ASSERT(got == dev);
     iron_device_info q = { .size = sizeof q };
-    ASSERT_OK(iron_device_query(dev, &q));
+    ASSERT_OK(iron_device_get_info(dev, &q));
     ASSERT_STR_EQ(q.driver, "fakedrv");
     ASSERT_STR_EQ(q.family, "fake");
     ASSERT_EQ(q.compute_tiles, 8);
@@ -555,7 +555,7 @@ TEST(driver_register_and_allocate)
 
     iron_tensor *t = NULL;
     IRON_WITH_DEVICE("fake0") {
-        ASSERT_OK(iron_tensor_arange(&t, IRON_INT32, IRON_SHAPE(8, 2), 0, 1));
+        ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(8, 2), 0, 1, &t));
     }
     ASSERT(iron_tensor_device(t) == dev);
     ASSERT_EQ(fake.allocs, 1);
@@ -574,7 +574,7 @@ TEST(driver_register_and_allocate)
     fake.fail_alloc = 1;
     IRON_WITH_DEVICE("fake0") {
         t = (iron_tensor *)(uintptr_t)1;
-        ASSERT_FAILS(iron_tensor_zeros(&t, IRON_INT8, IRON_SHAPE(16)),
+        ASSERT_FAILS(iron_tensor_zeros(IRON_INT8, IRON_SHAPE(16), &t),
                      IRON_ENOMEM,
                      "iron_tensor_zeros: device 'fake0': allocating 16 "
                      "bytes: fake: no room for 16 bytes");

@@ -140,7 +140,7 @@ TEST(env_bad_values_warn_and_default)
         ASSERT_CONTAINS(test_warning, cases[i].using);
         unsetenv(v->name);
     }
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* Good values: no warning, the value applies; empty means unset. */
@@ -165,7 +165,7 @@ TEST(env_good_values_quiet)
     setenv("IRON_TRACE", "", 1);
     ASSERT(iron__env_get_text(IRON__ENV_TRACE) == NULL);
     ASSERT_STR_EQ(test_warning, "");
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* A value read on every jit creation or call warns once, not per read;
@@ -183,7 +183,7 @@ TEST(env_warns_once_per_value)
     setenv("IRON_RESIDENT_MAX", "0", 1);
     ASSERT_EQ(iron__jit_default_max_resident(), 256);
     ASSERT_CONTAINS(test_warning, "IRON_RESIDENT_MAX='0'");
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* IRON_LOG names its unknown topics, suggests the closest known one and
@@ -203,7 +203,7 @@ TEST(env_log_unknown_topic)
     ASSERT_CONTAINS(test_warning, "unknown topics 'everything', 'zzzzzz'; "
                                   "known topics");
     ASSERT(strstr(test_warning, "did you mean") == NULL);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* The library's own read (once per process, at the first log line). */
@@ -214,7 +214,7 @@ TEST(env_log_unknown_topic_in_library)
     ASSERT(!iron__log_selected(IRON__LOG_EMU));
     ASSERT_CONTAINS(test_warning, "IRON_LOG='emmu' names unknown topic "
                                   "'emmu' (did you mean 'emu'?)");
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* IRON_THREADS that is not a count: the CPU count, and the count is not
@@ -227,7 +227,7 @@ TEST(env_threads_bad_uses_cpus)
     ASSERT_EQ(iron__emu_threads_default(), cpus < 1 ? 1 : (int)cpus);
     ASSERT_CONTAINS(test_warning, "IRON_THREADS='0' is not an integer from "
                                   "1 to 1024; using automatic");
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
 }
 
 /* IRON_CACHE=yes at jit creation: a warning, and the cache stays on. */
@@ -237,16 +237,16 @@ TEST(env_cache_not_a_flag)
     test_catch_warnings();
     iron_jit *j;
     iron_jit_options o = vector_op_options;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     ASSERT_CONTAINS(test_warning, "IRON_CACHE='yes' is not 0 or 1; using 1");
     iron__cache_settings cs;
     iron__cache_settings_resolve(0, NULL, 0, &cs);
     ASSERT_EQ(cs.enabled, 1);
     test_warning[0] = '\0';
     iron_jit *j2;
-    ASSERT_OK(iron_jit_create(&j2, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j2));
     ASSERT_STR_EQ(test_warning, "");  /* once per value */
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     iron_jit_free(j);
     iron_jit_free(j2);
 }
@@ -270,20 +270,20 @@ TEST(env_call_variables_warn)
 {
     setenv("IRON_TIMEOUT_MS", "1e3", 1);
     setenv("IRON_CHECK", "on", 1);
-    iron_set_log_handler(keep_warnings, NULL);
+    iron_log_set_handler(keep_warnings, NULL);
     iron_jit *j;
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     const int64_t n = 1 << 20;
     iron_tensor *a, *b, *c;
-    ASSERT_OK(iron_tensor_randint(&a, IRON_INT32, IRON_SHAPE(n), -9, 9, 1));
-    ASSERT_OK(iron_tensor_randint(&b, IRON_INT32, IRON_SHAPE(n), -9, 9, 2));
-    ASSERT_OK(iron_tensor_zeros(&c, IRON_INT32, IRON_SHAPE(n)));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9, 9, 1, &a));
+    ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9, 9, 2, &b));
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
     for (int call = 0; call < 3; call++)
         ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b, c)));
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     ASSERT_CONTAINS(warnings, "IRON_TIMEOUT_MS='1e3' is not an integer from "
                               "1 to 2147483647; using 60000\n");
     ASSERT_CONTAINS(warnings, "IRON_CHECK='on' is not 0 or 1; using 0\n");

@@ -219,9 +219,9 @@ static int moved_fill_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
     iron_fifo *out = iron_fifo_forward(d, iron_fifo_cons(in), "out", 0);
     int64_t sizes[1] = { 16 }, strides[1] = { 1 };
-    iron_rt_fill_at(d, iron_fifo_prod(in), 0,
-                    iron_tap_make(base, 1, sizes, strides),
-                    iron_design_scalar(d, "at"));
+    iron_rt_fill_offset_scalar(d, iron_fifo_prod(in), 0,
+                               iron_tap_make(base, 1, sizes, strides),
+                               iron_design_scalar_index(d, "at"));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(16), IRON_WAIT);
     return 0;
 }
@@ -244,7 +244,7 @@ TEST(overflow_scalar_moving_a_pattern)
                            .args = "in x: int32[N], out y: int32[16]",
                            .params = "base: int = 0",
                            .scalars = "at = 0" };
-    ASSERT_OK(iron_jit_create(&j, moved_fill_design, &o));
+    ASSERT_OK(iron_jit_create(moved_fill_design, &o, &j));
     iron_tensor *x = test_arange(IRON_INT32, 64);
     iron_tensor *y = test_zeros(IRON_INT32, 16);
     ASSERT_OK(run_at(j, 0, 32, x, y));
@@ -282,22 +282,22 @@ TEST(overflow_scalar_moving_a_pattern)
 TEST(overflow_tensor_shape_names_dim_and_sizes)
 {
     iron_tensor *t = (iron_tensor *)(uintptr_t)1;
-    ASSERT_FAILS(iron_tensor_zeros(&t, IRON_INT8,
-                                   IRON_SHAPE(P2(32), P2(30), 4)),
+    ASSERT_FAILS(iron_tensor_zeros(IRON_INT8,
+                                   IRON_SHAPE(P2(32), P2(30), 4), &t),
                  IRON_ESHAPE,
                  "iron_tensor_zeros: shape is too large: the element count "
                  "overflows at dim 2: 4611686018427387904 x 4 is past "
                  "2^63-1");
     ASSERT(t == NULL);
     /* Elements fit, bytes do not. */
-    ASSERT_FAILS(iron_tensor_full(&t, IRON_FLOAT64,
-                                  IRON_SHAPE(P2(30), P2(30)), 1.0),
+    ASSERT_FAILS(iron_tensor_full(IRON_FLOAT64,
+                                  IRON_SHAPE(P2(30), P2(30)), 1.0, &t),
                  IRON_ESHAPE,
                  "iron_tensor_full: shape is too large: the byte count "
                  "overflows at dim 1 (1073741824): 1152921504606846976 "
                  "elements x 8 bytes of float64");
-    ASSERT_FAILS(iron_tensor_arange(&t, IRON_INT64, IRON_SHAPE(INT64_MAX),
-                                    0, 1),
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT64, IRON_SHAPE(INT64_MAX),
+                                    0, 1, &t),
                  IRON_ESHAPE, "overflows at dim 0");
 }
 
@@ -316,7 +316,7 @@ static iron_status declare(const char *args, const char *params,
     iron_jit *j = (iron_jit *)(uintptr_t)1;
     iron_jit_options o = { .size = sizeof o, .name = "decl", .args = args,
                            .params = params, .scalars = scalars };
-    iron_status s = iron_jit_create(&j, noop_design, &o);
+    iron_status s = iron_jit_create(noop_design, &o, &j);
     if (s == IRON_OK)
         iron_jit_free(j);
     else if (j != NULL)
@@ -377,7 +377,7 @@ TEST(overflow_decl_float_default_out_of_range)
                            .params = "big: float = 1.7e308, "
                                      "tiny: float = 4.9e-324, "
                                      "zero: float = 0e999" };
-    ASSERT_OK(iron_jit_create(&j, noop_design, &o));
+    ASSERT_OK(iron_jit_create(noop_design, &o, &j));
     ASSERT(j->params[0].def.f > 1e308);
     ASSERT(j->params[1].def.f > 0);
     ASSERT(j->params[2].def.f == 0);

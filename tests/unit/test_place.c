@@ -15,7 +15,7 @@ static iron_device_info dev_info(const char *name)
     iron_device *dev;
     iron_device_info info = { .size = sizeof info };
     if (iron_device_get(name, &dev) != IRON_OK ||
-        iron_device_query(dev, &info) != IRON_OK)
+        iron_device_get_info(dev, &info) != IRON_OK)
         TEST_FAIL_("device %s: %s", name, iron_last_error());
     return info;
 }
@@ -42,8 +42,8 @@ static iron_status build(iron_program **out, const iron_device_info *info,
         iron_fifo *fi = iron_fifo_new(d, a, IRON_INT32, IRON_SHAPE(obj), 2);
         iron_fifo *fo = iron_fifo_new(d, b, IRON_INT32, IRON_SHAPE(obj), 2);
         iron_worker_new(d, w, k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(fi)),
-                                  iron_use(iron_fifo_prod(fo))));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(fi)),
+                                  iron_arg_fifo(iron_fifo_prod(fo))));
         iron_rt_fill(d, iron_fifo_prod(fi), 0, iron_tap_linear(obj));
         iron_rt_drain(d, iron_fifo_cons(fo), 1, iron_tap_linear(obj),
                       IRON_WAIT);
@@ -205,8 +205,8 @@ TEST(place_allocation_failures_are_clean)
         iron_fifo *fi = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(16), 2);
         iron_fifo *fo = iron_fifo_new(d, "b", IRON_INT32, IRON_SHAPE(16), 2);
         iron_worker_new(d, "w", k, 1,
-                        IRON_ARGS(iron_use(iron_fifo_cons(fi)),
-                                  iron_use(iron_fifo_prod(fo))));
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(fi)),
+                                  iron_arg_fifo(iron_fifo_prod(fo))));
         iron_rt_fill(d, iron_fifo_prod(fi), 0, iron_tap_linear(64));
         iron_rt_drain(d, iron_fifo_cons(fo), 0, iron_tap_linear(64),
                       IRON_WAIT);

@@ -16,7 +16,7 @@ static iron_status make(iron_jit **j, const char *args, const char *params)
 {
     iron_jit_options o = { .size = sizeof o, .name = "sig", .args = args,
                            .params = params };
-    return iron_jit_create(j, noop_design, &o);
+    return iron_jit_create(noop_design, &o, j);
 }
 
 TEST(signature_args_roles_and_types)

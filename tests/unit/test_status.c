@@ -40,7 +40,7 @@ TEST(status_names_cover_every_code)
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         ASSERT_EQ(table[i].s, i);
         ASSERT_STR_EQ(iron_status_name(table[i].s), table[i].name);
-        ASSERT_STR_EQ(iron_strerror(table[i].s), table[i].text);
+        ASSERT_STR_EQ(iron_status_message(table[i].s), table[i].text);
     }
 }
 
@@ -49,8 +49,8 @@ TEST(status_unknown_values)
     ASSERT_STR_EQ(iron_status_name(IRON_STATUS_COUNT_), "IRON_UNKNOWN");
     ASSERT_STR_EQ(iron_status_name((iron_status)-1), "IRON_UNKNOWN");
     ASSERT_STR_EQ(iron_status_name((iron_status)1000), "IRON_UNKNOWN");
-    ASSERT_STR_EQ(iron_strerror((iron_status)-1), "unknown status");
-    ASSERT_STR_EQ(iron_strerror((iron_status)1000), "unknown status");
+    ASSERT_STR_EQ(iron_status_message((iron_status)-1), "unknown status");
+    ASSERT_STR_EQ(iron_status_message((iron_status)1000), "unknown status");
 }
 
 TEST(status_version)
@@ -88,7 +88,7 @@ static void *other_thread_error(void *arg)
 TEST(status_last_error_is_per_thread)
 {
     iron_tensor *t;
-    ASSERT_EQ(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(0)), IRON_ESHAPE);
+    ASSERT_EQ(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(0), &t), IRON_ESHAPE);
     ASSERT_CONTAINS(iron_last_error(), "dim 0 is 0");
     pthread_t th;
     static int token;
@@ -114,20 +114,20 @@ TEST(status_last_error_cleared_by_success)
     ASSERT_STR_EQ(iron_last_error(), "");
 
     iron_tensor *t;
-    ASSERT_EQ(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(0)), IRON_ESHAPE);
-    ASSERT_OK(iron_tensor_zeros(&t, IRON_INT32, IRON_SHAPE(4)));
+    ASSERT_EQ(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(0), &t), IRON_ESHAPE);
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4), &t));
     ASSERT_STR_EQ(iron_last_error(), "");
     iron_tensor_free(t);
 
-    ASSERT_EQ(iron_set_default_device("tpu"), IRON_EDEVICE);
-    ASSERT_OK(iron_set_default_device(NULL));
+    ASSERT_EQ(iron_device_set_default("tpu"), IRON_EDEVICE);
+    ASSERT_OK(iron_device_set_default(NULL));
     ASSERT_STR_EQ(iron_last_error(), "");
 
     iron_jit *j;
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
-    ASSERT_EQ(iron_jit_create(&j, NULL, &o), IRON_EINVAL);
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_EQ(iron_jit_create(NULL, &o, &j), IRON_EINVAL);
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     ASSERT_STR_EQ(iron_last_error(), "");
 
     /* A failed call of a jit, then a good one (cold, then warm). */
@@ -174,12 +174,12 @@ static void keep_cache_lines(const char *topic, const char *line, void *ctx)
 TEST(status_last_error_empty_after_disk_cache_miss)
 {
     char *dir = test_cache_temp_dir("status", "miss");
-    iron_set_log_handler(keep_cache_lines, NULL);
+    iron_log_set_handler(keep_cache_lines, NULL);
     iron_jit_options o = vector_op_options;
     o.disk_cache = 1;
     o.cache_dir = dir;
     iron_jit *j;
-    ASSERT_OK(iron_jit_create(&j, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     iron_tensor *a = test_arange(IRON_INT32, 64);
     iron_tensor *b = test_arange(IRON_INT32, 64);
     iron_tensor *c = test_zeros(IRON_INT32, 64);
@@ -202,12 +202,12 @@ TEST(status_last_error_empty_after_disk_cache_miss)
 
     /* A second jit finds the entry. */
     iron_jit *j2;
-    ASSERT_OK(iron_jit_create(&j2, vector_op_design, &o));
+    ASSERT_OK(iron_jit_create(vector_op_design, &o, &j2));
     ASSERT_OK(IRON_CALL(j2, a, b, c));
     ASSERT_STR_EQ(iron_last_error(), "");
     ASSERT_OK(iron_jit_get_stats(j2, &st));
     ASSERT_EQ(st.disk_hits, 1);
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);

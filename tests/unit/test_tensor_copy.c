@@ -7,7 +7,7 @@
 static iron_tensor *arange_shape(iron_dtype dt, iron_shape s)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(&t, dt, s, 0, 1));
+    ASSERT_OK(iron_tensor_arange(dt, s, 0, 1, &t));
     return t;
 }
 
@@ -86,7 +86,7 @@ TEST(tensor_copy_clone_and_contiguous)
     ASSERT_OK(iron_tensor_copy(t, &c));
     ASSERT(iron_tensor_data(c) != iron_tensor_data(t));
     ASSERT_EQ(test_at(c, 11), 11);
-    ASSERT_OK(iron_tensor_set(c, 0, 99));
+    ASSERT_OK(iron_tensor_set_element(c, 0, 99));
     ASSERT_EQ(test_at(t, 0), 0);  /* a clone, not a view */
     iron_tensor_free(c);
 
@@ -119,7 +119,7 @@ TEST(tensor_assign)
 {
     iron_tensor *t = arange_shape(IRON_INT64, IRON_SHAPE(4, 4)), *d = NULL;
     iron_tensor *src = NULL;
-    ASSERT_OK(iron_tensor_full(&src, IRON_INT64, IRON_SHAPE(2, 4), -1));
+    ASSERT_OK(iron_tensor_full(IRON_INT64, IRON_SHAPE(2, 4), -1, &src));
     ASSERT_OK(iron_tensor_slice(t, 0, 1, 4, 2, &d));  /* rows 1 and 3 */
     ASSERT_OK(iron_tensor_assign(d, src));
     ASSERT_EQ(test_at(t, 4), -1);

@@ -11,7 +11,7 @@
 static iron_tensor *arange_shape(iron_dtype dt, iron_shape s)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(&t, dt, s, 0, 1));
+    ASSERT_OK(iron_tensor_arange(dt, s, 0, 1, &t));
     return t;
 }
 
@@ -26,7 +26,7 @@ TEST(tensor_reshape_shares_memory)
     ASSERT_EQ(st[0], 12);
     ASSERT_EQ(st[1], 4);
     ASSERT_EQ(st[2], 1);
-    ASSERT_OK(iron_tensor_set(r, 13, -5));
+    ASSERT_OK(iron_tensor_set_element(r, 13, -5));
     ASSERT_EQ(test_at(t, 13), -5);
     iron_tensor *inferred = NULL;
     ASSERT_OK(iron_tensor_reshape(t, IRON_SHAPE(3, -1), &inferred));
@@ -227,7 +227,7 @@ TEST(tensor_view_reshape_passed_to_jit)
     iron_tensor *a2 = arange_shape(IRON_INT32, IRON_SHAPE(128, 256));
     iron_tensor *b2 = NULL, *c2 = test_zeros_shape(IRON_INT32,
                                                    IRON_SHAPE(128, 256));
-    ASSERT_OK(iron_tensor_full(&b2, IRON_INT32, IRON_SHAPE(128, 256), 7));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(128, 256), 7, &b2));
     iron_tensor *a = NULL, *b = NULL, *c = NULL;
     ASSERT_OK(iron_tensor_reshape(a2, IRON_SHAPE(32768), &a));
     ASSERT_OK(iron_tensor_reshape(b2, IRON_SHAPE(-1), &b));

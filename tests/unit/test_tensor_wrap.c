@@ -39,7 +39,7 @@ TEST(tensor_wrap_shares_memory)
     ASSERT_EQ(iron_tensor_numel(t), 32);
     ASSERT_EQ(iron_tensor_nbytes(t), 128);
     ASSERT_EQ(test_at(t, 17), 17);
-    ASSERT_OK(iron_tensor_set(t, 3, -7));
+    ASSERT_OK(iron_tensor_set_element(t, 3, -7));
     ASSERT_EQ(buf[3], -7);
     buf[5] = 99;
     ASSERT_EQ(test_at(t, 5), 99);
@@ -366,8 +366,8 @@ static void alloc_failure_loop(iron_status (*make)(iron_tensor **))
 TEST(tensor_wrap_views_alloc_failure_loop)
 {
     alloc_failure_loop(make_wrap);
-    ASSERT_OK(iron_tensor_arange(&loop_base, IRON_INT32, IRON_SHAPE(2, 4), 0,
-                                 1));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(2, 4), 0,
+                                 1, &loop_base));
     alloc_failure_loop(make_view);
     alloc_failure_loop(make_copy);
     alloc_failure_loop(make_format);
@@ -424,8 +424,8 @@ TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
     const int64_t n = 4 << 20;  /* tens of ms on the emulator */
     size_t bytes = (size_t)n * 4;
     slow_call sc = { .j = test_new_jit(vector_op_design, &vector_op_options) };
-    ASSERT_OK(iron_tensor_full(&sc.a, IRON_INT32, IRON_SHAPE(n), 1));
-    ASSERT_OK(iron_tensor_full(&sc.b, IRON_INT32, IRON_SHAPE(n), 2));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 1, &sc.a));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 2, &sc.b));
     int32_t *mem = aligned_alloc(64, bytes);
     check_release cr = { .n = n };
     /* Built first: a call holds its tensors from the run on, and the free
@@ -433,7 +433,7 @@ TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
     iron_tensor *warm = test_zeros(IRON_INT32, n);
     ASSERT_OK(IRON_CALL(sc.j, sc.a, sc.b, warm));
     iron_tensor_free(warm);
-    iron_set_log_handler(note_wait, NULL);
+    iron_log_set_handler(note_wait, NULL);
     for (int round = 0; round < 50 && !atomic_load(&waited_lines);
          round++) {
         memset(mem, 0, bytes);
@@ -456,7 +456,7 @@ TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
         pthread_join(th, NULL);
         ASSERT_OK(sc.status);
     }
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     ASSERT_GT(atomic_load(&waited_lines), 0);
     free(mem);
     iron_tensor_free(sc.a);

@@ -451,9 +451,9 @@ TEST(trace_dropped_events_are_reported)
     iron__alloc_fail_at(0);
 
     warnings[0] = '\0';
-    iron_set_log_handler(capture, NULL);
+    iron_log_set_handler(capture, NULL);
     iron_status s = iron__trace_write(t, path_in(dir, "d.json"));
-    iron_set_log_handler(NULL, NULL);
+    iron_log_set_handler(NULL, NULL);
     ASSERT_OK(s);
     iron__trace_free(t);
     ASSERT_CONTAINS(warnings, "[warning]");
@@ -487,9 +487,9 @@ TEST(trace_track_out_of_memory)
         }
         iron__trace_span(t, tr, "k", 1, 2, 0, NULL);
         warnings[0] = '\0';
-        iron_set_log_handler(capture, NULL);
+        iron_log_set_handler(capture, NULL);
         iron_status s = iron__trace_write(t, path_in(dir, "oom.json"));
-        iron_set_log_handler(NULL, NULL);
+        iron_log_set_handler(NULL, NULL);
         ASSERT_OK(s);
         ASSERT_CONTAINS(warnings, "misses 1 track");
         iron__trace_free(t);
