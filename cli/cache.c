@@ -415,13 +415,16 @@ int cli_cache(int argc, char **argv)
         fprintf(stderr, "iron cache: --max-size only goes with prune\n\n");
         return usage(stderr, EXIT_USAGE);
     }
-    char path[4096];
-    iron_cache_get_path(dir, path, sizeof path);
-    if (!path[0]) {
+    char path[4096], *found;
+    if (iron_cache_get_path(dir, &found) != IRON_OK ||
+        strlen(found) >= sizeof path) {
+        iron_free(found);
         fprintf(stderr, "iron cache: no cache folder: set IRON_CACHE_DIR, "
                         "XDG_CACHE_HOME or HOME, or pass --dir\n");
         return 1;
     }
+    memcpy(path, found, strlen(found) + 1);
+    iron_free(found);
     if (strcmp(cmd, "list") == 0)
         return cmd_list(dir, path, json);
     if (strcmp(cmd, "verify") == 0)

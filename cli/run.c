@@ -18,6 +18,19 @@
 #include "cli.h"
 #include "iron/iron.h"
 
+/* "int32[16, 4]" into buf (len > 0): the tensor's type, for messages. */
+static char *type_of(const iron_tensor *t, char *buf, size_t len)
+{
+    char *text;
+    if (iron_tensor_describe(t, &text) != IRON_OK) {
+        snprintf(buf, len, "(no tensor)");
+        return buf;
+    }
+    snprintf(buf, len, "%s", text);
+    iron_free(text);
+    return buf;
+}
+
 static const char run_usage[] =
     "usage: iron run LIB.so NAME [INPUT.npy ...] [options]\n"
     "  runs the design NAME_design of LIB.so once, then --repeat N more\n"
@@ -356,8 +369,8 @@ static int make_tensors(run_state *st, uint64_t seed)
         }
         if (st->t[i]) {
             char a[128], b[128];
-            iron_tensor_describe(st->t[i], a, sizeof a);
-            iron_tensor_describe(t, b, sizeof b);
+            type_of(st->t[i], a, sizeof a);
+            type_of(t, b, sizeof b);
             if (strcmp(a, b) != 0) {
                 fprintf(stderr, "iron run: argument '%s': --args says %s, "
                                 "'%s' holds %s\n", st->d[i].name, a,
@@ -453,8 +466,8 @@ static int compare(const char *name, iron_tensor *t, const char *file,
         return 1;
     }
     char a[128], b[128];
-    iron_tensor_describe(t, a, sizeof a);
-    iron_tensor_describe(r, b, sizeof b);
+    type_of(t, a, sizeof a);
+    type_of(r, b, sizeof b);
     if (strcmp(a, b) != 0) {
         printf("%s: MISMATCH: the output is %s, '%s' holds %s\n", name, a,
                file, b);
@@ -637,7 +650,7 @@ static int run_design(run_state *st)
             for (int i = 0; i < st->ndecl; i++) {
                 char ty[128];
                 printf("%s%s %s (%s)", i ? ", " : "", st->d[i].name,
-                       iron_tensor_describe(st->t[i], ty, sizeof ty),
+                       type_of(st->t[i], ty, sizeof ty),
                        st->from[i]);
             }
             printf("\nfirst call %.3f ms (with the build)", first);

@@ -356,9 +356,8 @@ IRON_API iron_status iron_tensor_get_element(const iron_tensor *t, int64_t i,
                                              double *out);
 IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i, double v);
 
-/* "int32[16, 4]" into buf (always NUL-terminated); returns buf. */
-IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
-                                    size_t len);
+/* "int32[16, 4]" in *out (free with iron_free). */
+IRON_API iron_status iron_tensor_describe(const iron_tensor *t, char **out);
 
 /* Views: tensors sharing another tensor's memory.
  *
@@ -1567,8 +1566,10 @@ typedef struct iron_cache_entry_info {
 typedef void (*iron_cache_entry_fn)(const iron_cache_entry_info *e,
                                     void *ctx);
 
-/* The folder in force for dir (NULL: the default) into buf; returns buf. */
-IRON_API char *iron_cache_get_path(const char *dir, char *buf, size_t len);
+/* The folder in force for dir (NULL: the default) in *out (free with
+ * iron_free).  IRON_EIO when there is none (no IRON_CACHE_DIR,
+ * XDG_CACHE_HOME or HOME). */
+IRON_API iron_status iron_cache_get_path(const char *dir, char **out);
 /* Calls fn for every entry. */
 IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
                                      void *ctx);

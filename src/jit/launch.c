@@ -94,7 +94,7 @@ static iron_status mismatch(const iron_jit *j, int i, const binding *b, int nb,
     iron__str_printf(&s, "%s: argument %d ('%s'): expected ", j->name, i,
                      j->args[i].name);
     expected_text(&j->args[i], b, nb, &s);
-    iron__str_printf(&s, ", got %s", iron_tensor_describe(t, got, sizeof got));
+    iron__str_printf(&s, ", got %s", iron__tensor_describe(t, got, sizeof got));
     /* Only variables bound by other arguments explain the expectation;
      * those bound by this argument itself are already in `got`. */
     int shown = 0;
@@ -483,7 +483,7 @@ static inline iron_status prepare_spec(iron_run *r, jit_spec *sp,
                               "%s: argument %d ('%s') is %s; this "
                               "specialization takes the signature above",
                               sp->signature, i, a->name,
-                              t ? iron_tensor_describe(t, got, sizeof got)
+                              t ? iron__tensor_describe(t, got, sizeof got)
                                 : "NULL");
         }
         iron_status s = iron__tensor_check_callable(t, sp->signature, i,

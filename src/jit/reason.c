@@ -38,7 +38,7 @@ static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
         if (a->dtype == args[i]->dtype && same_shape(&a->shape, &args[i]->shape))
             continue;
         if (n++ == 0 && buf) {
-            iron_tensor_describe(args[i], now, sizeof now);
+            iron__tensor_describe(args[i], now, sizeof now);
             iron__str w = { 0 };
             iron__str_printf(&w, "%s[", iron_dtype_name(a->dtype));
             for (int k = 0; k < a->shape.ndim; k++)

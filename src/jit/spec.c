@@ -29,7 +29,7 @@ void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
     for (int i = 0; i < j->nargs; i++)
         iron__str_printf(s, "%s%s: %s", i ? ", " : "", j->args[i].name,
                          args && args[i]
-                             ? iron_tensor_describe(args[i], buf, sizeof buf)
+                             ? iron__tensor_describe(args[i], buf, sizeof buf)
                              : "?");
     if (j->nparams && params) {
         iron__str_append(s, "; ");

@@ -16,18 +16,18 @@
 #include "kstore/payload.h"
 #include "kstore/tools.h"
 
-IRON_API char *iron_cache_get_path(const char *dir, char *buf, size_t len)
+IRON_API iron_status iron_cache_get_path(const char *dir, char **out)
 {
-    if (!buf || len == 0)
-        return buf;
-    if (!dir)
-        return iron__cache_default_dir(buf, len);
-    /* A cut path would name another folder: give none instead. */
-    if (strlen(dir) >= len)
-        buf[0] = '\0';
-    else
-        memcpy(buf, dir, strlen(dir) + 1);
-    return buf;
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_cache_get_path: out is NULL");
+    *out = NULL;
+    char buf[4096];
+    if (!dir && !iron__cache_default_dir(buf, sizeof buf)[0])
+        return iron__fail(IRON_EIO, "iron_cache_get_path: no cache folder: "
+                          "set IRON_CACHE_DIR, XDG_CACHE_HOME or HOME");
+    if (!(*out = iron__strdup(dir ? dir : buf)))
+        return iron__fail(IRON_ENOMEM, "iron_cache_get_path: out of memory");
+    return iron__public_result(IRON_OK);
 }
 
 typedef struct list_adapter {

@@ -81,7 +81,7 @@ static iron_status check_bytes(const char *fn, const iron_tensor *t,
         return iron__fail(IRON_ESHAPE,
                           "%s: bytes is %zu; %s takes exactly %zu (%" PRId64
                           " elements x %zu bytes)", fn, bytes,
-                          iron_tensor_describe(t, desc, sizeof desc),
+                          iron__tensor_describe(t, desc, sizeof desc),
                           t->nbytes, t->numel, iron_dtype_size(t->dtype));
     return IRON_OK;
 }
@@ -151,15 +151,15 @@ IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
     if (dst->dtype != src->dtype)
         return iron__fail(IRON_EDTYPE, "%s: dst is %s, src is %s; the "
                           "dtypes must match", fn,
-                          iron_tensor_describe(dst, a, sizeof a),
-                          iron_tensor_describe(src, b, sizeof b));
+                          iron__tensor_describe(dst, a, sizeof a),
+                          iron__tensor_describe(src, b, sizeof b));
     if (dst->shape.ndim != src->shape.ndim ||
         memcmp(dst->shape.dims, src->shape.dims,
                sizeof dst->shape.dims) != 0)
         return iron__fail(IRON_ESHAPE, "%s: dst is %s, src is %s; the "
                           "shapes must match", fn,
-                          iron_tensor_describe(dst, a, sizeof a),
-                          iron_tensor_describe(src, b, sizeof b));
+                          iron__tensor_describe(dst, a, sizeof a),
+                          iron__tensor_describe(src, b, sizeof b));
     if (dst == src)
         return IRON_OK;
     if (dst->st == src->st && !(dst->contiguous && src->contiguous)) {

@@ -39,7 +39,7 @@ void iron__tensor_wait_unheld(iron_tensor *t)
     char what[128];
     iron__log(IRON__LOG_JIT, "iron_tensor_free: tensor %s is used by a "
               "running call; waiting for it to finish",
-              iron_tensor_describe(t, what, sizeof what));
+              iron__tensor_describe(t, what, sizeof what));
     atomic_fetch_add(&t->waiters, 1);
     pthread_mutex_lock(&wait_mu);
     while (atomic_load(&t->holds) > 0)

@@ -413,7 +413,7 @@ static iron_status check_index(const char *fn, const iron_tensor *t,
         return iron__fail(IRON_EBOUNDS,
                           "%s: index %" PRId64 " is outside %s (valid 0..%"
                           PRId64 ")", fn, i,
-                          iron_tensor_describe(t, desc, sizeof desc),
+                          iron__tensor_describe(t, desc, sizeof desc),
                           t->numel - 1);
     }
     return IRON_OK;
@@ -440,8 +440,7 @@ IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i, double v
     return iron__public_result(IRON_OK);
 }
 
-IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
-                                    size_t len)
+char *iron__tensor_describe(const iron_tensor *t, char *buf, size_t len)
 {
     if (!buf || len == 0)
         return buf;
@@ -464,6 +463,20 @@ IRON_API char *iron_tensor_describe(const iron_tensor *t, char *buf,
     if (n < len)
         snprintf(buf + n, len - n, "]");
     return buf;
+}
+
+IRON_API iron_status iron_tensor_describe(const iron_tensor *t, char **out)
+{
+    if (!out)
+        return iron__fail(IRON_EINVAL, "iron_tensor_describe: out is NULL");
+    *out = NULL;
+    if (!t)
+        return iron__fail(IRON_EINVAL, "iron_tensor_describe: tensor is NULL");
+    char buf[IRON__TENSOR_DESCRIBE_MAX];
+    iron__tensor_describe(t, buf, sizeof buf);
+    if (!(*out = iron__strdup(buf)))
+        return iron__fail(IRON_ENOMEM, "iron_tensor_describe: out of memory");
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tensor_sync(iron_tensor *t, iron_sync_dir dir)

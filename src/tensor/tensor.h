@@ -139,6 +139,11 @@ double iron__rng_unit(iron__rng *r, int bits);
 /* Uniform in [0, n) without modulo bias; n == 0 means the full 2^64. */
 uint64_t iron__rng_below(iron__rng *r, uint64_t n);
 
+/* "int32[16, 4]" into buf (always NUL-terminated; "(null)" for NULL);
+ * returns buf.  IRON__TENSOR_DESCRIBE_MAX holds any tensor's. */
+#define IRON__TENSOR_DESCRIBE_MAX 160
+char *iron__tensor_describe(const iron_tensor *t, char *buf, size_t len);
+
 /* --- inuse.c: tensors held by running calls ------------------------------ */
 
 void iron__tensor_hold(iron_tensor *t);

@@ -78,7 +78,7 @@ IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
                               "%s: cannot reshape %s (%" PRId64 " elements) "
                               "to %s: the other dims make %" PRId64
                               " elements, which does not divide %" PRId64,
-                              fn, iron_tensor_describe(t, desc, sizeof desc),
+                              fn, iron__tensor_describe(t, desc, sizeof desc),
                               t->numel,
                               dims_text(shape.dims, shape.ndim, want,
                                         sizeof want),
@@ -96,7 +96,7 @@ IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
                           "%s: cannot reshape %s (%" PRId64 " elements) to "
                           "%s (%" PRId64 " elements): the element counts "
                           "must match", fn,
-                          iron_tensor_describe(t, desc, sizeof desc),
+                          iron__tensor_describe(t, desc, sizeof desc),
                           t->numel,
                           dims_text(shape.dims, shape.ndim, want,
                                     sizeof want), numel);
@@ -106,7 +106,7 @@ IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
                           "only contiguous tensors reshape without copying: "
                           "reshape iron_tensor_copy of it (or "
                           "iron_tensor_contiguous)", fn,
-                          iron_tensor_describe(t, desc, sizeof desc),
+                          iron__tensor_describe(t, desc, sizeof desc),
                           dims_text(t->strides, t->shape.ndim, want,
                                     sizeof want));
     return share(fn, t, &shape, numel, nbytes, t->host, NULL, out);
@@ -139,7 +139,7 @@ static iron_status check_reach(const char *fn, const iron_tensor *t,
         return iron__fail(IRON_EBOUNDS,
                           "%s: a view of %s at offset %" PRId64 " with shape "
                           "%s and strides %s reaches past 2^63 elements", fn,
-                          iron_tensor_describe(t, desc, sizeof desc), offset,
+                          iron__tensor_describe(t, desc, sizeof desc), offset,
                           dims_text(shape->dims, shape->ndim, sh, sizeof sh),
                           dims_text(strides, shape->ndim, st, sizeof st));
     if (lo < 0 || hi >= cap)
@@ -147,7 +147,7 @@ static iron_status check_reach(const char *fn, const iron_tensor *t,
                           "%s: a view of %s at offset %" PRId64 " with shape "
                           "%s and strides %s reaches element %" PRId64
                           " of its storage, which holds elements 0..%" PRId64,
-                          fn, iron_tensor_describe(t, desc, sizeof desc),
+                          fn, iron__tensor_describe(t, desc, sizeof desc),
                           offset,
                           dims_text(shape->dims, shape->ndim, sh, sizeof sh),
                           dims_text(strides, shape->ndim, st, sizeof st),
@@ -198,7 +198,7 @@ IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
     if (dim < 0 || dim >= t->shape.ndim)
         return iron__fail(IRON_EINVAL, "%s: dim %d is outside %s (valid "
                           "0..%d)", fn, dim,
-                          iron_tensor_describe(t, desc, sizeof desc),
+                          iron__tensor_describe(t, desc, sizeof desc),
                           t->shape.ndim - 1);
     int64_t n = t->shape.dims[dim];
     if (step < 1 || start < 0 || start >= stop || stop > n)
@@ -206,7 +206,7 @@ IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
                           "%s: slice %" PRId64 ":%" PRId64 ":%" PRId64
                           " of dim %d of %s; expected 0 <= start < stop <= "
                           "%" PRId64 " and step >= 1", fn, start, stop, step,
-                          dim, iron_tensor_describe(t, desc, sizeof desc), n);
+                          dim, iron__tensor_describe(t, desc, sizeof desc), n);
     iron_shape shape = t->shape;
     int64_t strides[IRON_MAX_DIMS];
     for (int d = 0; d < IRON_MAX_DIMS; d++)
@@ -238,7 +238,7 @@ iron_status iron__tensor_check_callable(const iron_tensor *t,
                       "with strides %s); a call takes row-major contiguous "
                       "memory: pass iron_tensor_copy of it (or "
                       "iron_tensor_contiguous)", who, i, name,
-                      iron_tensor_describe(t, desc, sizeof desc),
+                      iron__tensor_describe(t, desc, sizeof desc),
                       dims_text(t->strides, t->shape.ndim, st, sizeof st));
 }
 

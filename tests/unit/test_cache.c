@@ -933,9 +933,11 @@ TEST(cache_list_and_info)
     ASSERT_OK(iron_cache_clear(dir));
     ASSERT_OK(iron_cache_get_usage(dir, &pe, &pb));
     ASSERT_EQ(pe, 0);
-    char buf[256];
-    ASSERT_STR_EQ(iron_cache_get_path(dir, buf, sizeof buf), dir);
-    ASSERT_STR_EQ(iron_cache_get_path(dir, buf, 4), "");  /* does not fit */
+    char *path;
+    ASSERT_OK(iron_cache_get_path(dir, &path));
+    ASSERT_STR_EQ(path, dir);
+    iron_free(path);
+    ASSERT_FAILS(iron_cache_get_path(dir, NULL), IRON_EINVAL, "out is NULL");
     iron__cache_close(c);
 
     /* Inspecting a folder that does not exist finds it empty and leaves
@@ -1030,9 +1032,13 @@ TEST(cache_default_folder)
     setenv("IRON_CACHE_DIR", "/opt/iron-cache", 1);
     ASSERT_STR_EQ(iron__cache_default_dir(buf, sizeof buf),
                   "/opt/iron-cache");
-    ASSERT_STR_EQ(iron_cache_get_path(NULL, buf, sizeof buf), "/opt/iron-cache");
-    ASSERT_STR_EQ(iron_cache_get_path("elsewhere", buf, sizeof buf),
-                  "elsewhere");
+    char *path;
+    ASSERT_OK(iron_cache_get_path(NULL, &path));
+    ASSERT_STR_EQ(path, "/opt/iron-cache");
+    iron_free(path);
+    ASSERT_OK(iron_cache_get_path("elsewhere", &path));
+    ASSERT_STR_EQ(path, "elsewhere");
+    iron_free(path);
     /* Too long for the buffer: no folder rather than a cut one. */
     ASSERT_STR_EQ(iron__cache_default_dir(buf, 8), "");
     setenv("IRON_CACHE_DIR", "", 1);             /* empty: not set */
