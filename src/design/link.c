@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/struct.h"
 #include "design/design.h"
 #include "design/vec.h"
 
@@ -67,11 +68,16 @@ static iron_status check_options(iron_design *d, const char *what,
 {
     if (!o)
         return IRON_OK;
-    if (o->size != sizeof *o)
+    if (o->size < IRON__FIRST_SIZE(iron_link_options, obj_shape))
         return iron__design_fail(d, IRON_EINVAL,
                                  "%s of %s: iron_link_options.size is %zu; "
-                                 "expected sizeof(iron_link_options) = %zu",
-                                 what, hl, o->size, sizeof *o);
+                                 "expected at least %zu (its first "
+                                 "version's size; set it to "
+                                 "sizeof(iron_link_options) = %zu)",
+                                 what, hl, o->size,
+                                 IRON__FIRST_SIZE(iron_link_options,
+                                                  obj_shape),
+                                 sizeof *o);
     if (o->place != IRON_LINK_ANY_MEMTILE &&
         o->place != IRON_LINK_ANY_COMPUTE && o->place != IRON_LINK_TILE)
         return iron__design_fail(d, IRON_EINVAL,

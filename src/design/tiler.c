@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/struct.h"
 #include "design/layout.h"
 
 /* Keeps every offset and stride of a pattern well inside int64_t: with
@@ -145,15 +146,10 @@ static iron_status validate(const iron_tiler2d *t, geom *g)
     int64_t gr = 1, gc = 1, sr = 1, sc = 1;
     if (!t)
         return iron__fail(IRON_EINVAL, "iron_tiler2d is NULL");
-    if (t->size != sizeof(iron_tiler2d) && t->size != TILER_V1_SIZE)
-        return iron__fail(IRON_EINVAL,
-                          "iron_tiler2d.size is %zu; expected "
-                          "sizeof(iron_tiler2d) = %zu (or %zu, the first "
-                          "version's)",
-                          t->size, sizeof(iron_tiler2d),
-                          (size_t)TILER_V1_SIZE);
-    memset(&v, 0, sizeof v);
-    memcpy(&v, t, t->size);
+    if ((s = iron__struct_check("iron_tiler2d", "iron_tiler2d", t->size,
+                                TILER_V1_SIZE, sizeof v)) != IRON_OK)
+        return s;
+    iron__struct_read(&v, sizeof v, t, t->size);
     if ((s = positive("rows", v.rows)) != IRON_OK ||
         (s = positive("cols", v.cols)) != IRON_OK ||
         (s = positive("tile_rows", v.tile_rows)) != IRON_OK ||

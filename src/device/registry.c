@@ -19,6 +19,7 @@
 #include "core/core.h"
 #include "core/env.h"
 #include "core/log.h"
+#include "core/struct.h"
 #include "device/builtin.h"
 #include "device/device.h"
 
@@ -221,12 +222,11 @@ static iron_status check_driver(const iron_driver *drv)
                           drv->abi_version, IRON_DRIVER_ABI);
     /* A table of the first version (without buf_wrap) is still taken;
      * driver.c reads the later ops only when the size covers them. */
-    if (drv->size != sizeof *drv && drv->size != IRON_DRIVER_SIZE_V1)
-        return iron__fail(IRON_EINVAL,
-                          "iron_driver_register: drv->size is %zu; expected "
-                          "sizeof(iron_driver) = %zu (or %zu, "
-                          "IRON_DRIVER_SIZE_V1)",
-                          drv->size, sizeof *drv, (size_t)IRON_DRIVER_SIZE_V1);
+    iron_status cs = iron__struct_check("iron_driver_register: drv",
+                                        "iron_driver", drv->size,
+                                        IRON_DRIVER_SIZE_V1, sizeof *drv);
+    if (cs != IRON_OK)
+        return cs;
     iron_status s = check_name("drv->name", drv->name);
     if (s != IRON_OK)
         return s;

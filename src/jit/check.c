@@ -8,24 +8,23 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/struct.h"
 #include "design/design.h"
 #include "jit/jit.h"
 #include "place/place.h"
 #include "tensor/tensor.h"
 #include "verify/verify.h"
 
-#define CONFIG_HAS(c, field)                                                  \
-    ((c)->size >= offsetof(iron_launch_config, field) + sizeof (c)->field)
+#define CONFIG_HAS(c, field) IRON__HAS_FIELD(c, iron_launch_config, field)
 
 /* Device and columns the call would use. */
 static iron_status target(const iron_jit *j, const iron_launch_config *c,
                           iron_device **dev, int *cols)
 {
     if (c && !CONFIG_HAS(c, timeout_ms))
-        return iron__fail(IRON_EINVAL,
-                          "%s: launch config size is %zu, expected %zu (set "
-                          "it to sizeof(iron_launch_config))",
-                          j->name, c->size, sizeof *c);
+        return iron__struct_check(
+            "launch config", "iron_launch_config", c->size,
+            IRON__FIRST_SIZE(iron_launch_config, timeout_ms), sizeof *c);
     iron_status s = iron_device_get_current(dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", j->name);

@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "core/env.h"
+#include "core/struct.h"
 #include "jit/jit.h"
 #include "jit/run.h"
 
 /* A field of the caller's options, if its size says it has it. */
-#define OPTS_HAS(o, field)                                                    \
-    ((o)->size >= offsetof(iron_jit_options, field) + sizeof (o)->field)
+#define OPTS_HAS(o, field) IRON__HAS_FIELD(o, iron_jit_options, field)
 
 static void free_decls(iron_jit *j)
 {
@@ -69,12 +69,12 @@ IRON_API iron_status iron_jit_create(iron_design_fn design,
         return iron__fail(IRON_EINVAL, "iron_jit_create: options are NULL");
     /* A program built against an older header passes a smaller struct
      * (without the fields added since): accepted, the rest default. */
-    if (opts->size != offsetof(iron_jit_options, max_resident) &&
-        opts->size < sizeof(iron_jit_options))
-        return iron__fail(IRON_EINVAL,
-                          "iron_jit_create: options.size is %zu, expected "
-                          "%zu (set it to sizeof(iron_jit_options))",
-                          opts->size, sizeof(iron_jit_options));
+    iron_status cs = iron__struct_check(
+        "iron_jit_create: options", "iron_jit_options", opts->size,
+        IRON__FIRST_SIZE(iron_jit_options, cache_max_bytes),
+        sizeof(iron_jit_options));
+    if (cs != IRON_OK)
+        return cs;
     if (OPTS_HAS(opts, max_resident) && opts->max_resident < 0)
         return iron__fail(IRON_EINVAL,
                           "iron_jit_create: options.max_resident is %d, "
@@ -233,12 +233,11 @@ IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
         return iron__fail(IRON_EINVAL, "iron_jit_get_stats: %s is NULL",
                           j ? "stats" : "jit");
     /* The layout before kernel_shares was added is still served. */
-    size_t old = offsetof(iron_jit_stats, kernel_shares);
-    if (stats->size != old && stats->size < sizeof *stats)
-        return iron__fail(IRON_EINVAL,
-                          "iron_jit_get_stats: stats.size is %zu, expected "
-                          "%zu",
-                          stats->size, sizeof *stats);
+    iron_status cs = iron__struct_check(
+        "iron_jit_get_stats: stats", "iron_jit_stats", stats->size,
+        IRON__FIRST_SIZE(iron_jit_stats, artifact_hits), sizeof *stats);
+    if (cs != IRON_OK)
+        return cs;
     size_t given = stats->size < sizeof *stats ? stats->size : sizeof *stats;
     iron_jit_stats all;
     /* Builds update their counters under build_lock, calls under lock. */

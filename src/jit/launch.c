@@ -13,6 +13,7 @@
 
 #include "core/env.h"
 #include "core/log.h"
+#include "core/struct.h"
 #include "jit/jit.h"
 #include "jit/run.h"
 #include "tensor/tensor.h"
@@ -30,8 +31,7 @@ static void read_env(void)
 }
 
 /* A field of the caller's configuration, if its size says it has it. */
-#define CONFIG_HAS(c, field)                                                  \
-    ((c)->size >= offsetof(iron_launch_config, field) + sizeof (c)->field)
+#define CONFIG_HAS(c, field) IRON__HAS_FIELD(c, iron_launch_config, field)
 
 static jit_runopts runopts_of(const iron_launch_config *c)
 {
@@ -339,10 +339,9 @@ static iron_status look_up(iron_jit *j, const iron_launch_config *config,
                            iron__pval *pv, lookup *out)
 {
     if (config && !CONFIG_HAS(config, timeout_ms))
-        return iron__fail(IRON_EINVAL,
-                          "%s: launch config size is %zu, expected %zu (set "
-                          "it to sizeof(iron_launch_config))",
-                          j->name, config->size, sizeof *config);
+        return iron__struct_check(
+            "launch config", "iron_launch_config", config->size,
+            IRON__FIRST_SIZE(iron_launch_config, timeout_ms), sizeof *config);
     if (config && CONFIG_HAS(config, threads) && config->threads < 0)
         return iron__fail(IRON_EINVAL,
                           "%s: the launch configuration asks for %d threads; "

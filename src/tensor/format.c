@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/struct.h"
 #include "tensor/tensor.h"
 
 /* How floats of the shown elements are laid out (numpy's fillFormat). */
@@ -402,12 +403,14 @@ IRON_API iron_status iron_tensor_format(const iron_tensor *t,
         return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
     iron_print_options o = { 0 };
     if (opts) {
-        if (opts->size < sizeof o)
-            return iron__fail(IRON_EINVAL,
-                              "%s: opts->size is %zu; expected at least "
-                              "sizeof(iron_print_options) = %zu", fn,
-                              opts->size, sizeof o);
-        memcpy(&o, opts, sizeof o);
+        char what[64];
+        snprintf(what, sizeof what, "%s: opts", fn);
+        iron_status s = iron__struct_check(
+            what, "iron_print_options", opts->size,
+            IRON__FIRST_SIZE(iron_print_options, plain), sizeof o);
+        if (s != IRON_OK)
+            return s;
+        iron__struct_read(&o, sizeof o, opts, opts->size);
     }
     if (o.precision < 0 || o.precision > 30 || o.edgeitems < 0 ||
         o.linewidth < 0)

@@ -66,7 +66,7 @@ TEST(jit_check_summarizes_without_building)
     ASSERT_STATUS(iron_jit_check(j, &old, IRON_NO_PARAMS,
                                  IRON_TENSORS(a, b, c), &s),
                   IRON_EINVAL);
-    ASSERT_MSG("launch config size");
+    ASSERT_MSG("launch config.size is 4");
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);

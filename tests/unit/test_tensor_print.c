@@ -243,8 +243,7 @@ TEST(tensor_print_options_and_views)
 
     o = (iron_print_options){ .size = 4 };
     ASSERT_FAILS(iron_tensor_format(t, &o, &text), IRON_EINVAL,
-                 "opts->size is 4; expected at least "
-                 "sizeof(iron_print_options)");
+                 "iron_tensor_format: opts.size is 4; expected at least");
     o = (iron_print_options){ .size = sizeof o, .precision = -1 };
     ASSERT_FAILS(iron_tensor_format(t, &o, &text), IRON_EINVAL,
                  "precision -1 (expected 0..30)");

@@ -386,7 +386,7 @@ TEST(tiler_invalid_fields)
 
     t.size = 0;
     ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
-                 "iron_tiler2d.size is 0; expected sizeof(iron_tiler2d)");
+                 "iron_tiler2d.size is 0; expected at least");
 
 #define BAD_FIELD(field, value, needle)                                       \
     do {                                                                      \
@@ -708,11 +708,11 @@ TEST(tiler_first_version_size)
     ASSERT_EQ(count, 4);
     expect_tap(&t, 0, 0, 4, (const int64_t[]){ 2, 2, 2, 3 },
                (const int64_t[]){ 24, 3, 12, 1 });
-    t.size = offsetof(iron_tiler2d, step_rows) + 8;
+    t.size = offsetof(iron_tiler2d, repeat);
     ASSERT_FAILS(iron_tiler2d_count(&t, &count), IRON_EINVAL,
                  "iron_tiler2d.size is");
-    ASSERT_CONTAINS(iron_last_error(), "(or ");
-    ASSERT_CONTAINS(iron_last_error(), ", the first version's)");
+    ASSERT_CONTAINS(iron_last_error(), "expected at least");
+    ASSERT_CONTAINS(iron_last_error(), "its first version's size");
 }
 
 TEST(tiler_invalid_new_fields)
