@@ -27,7 +27,7 @@ VERSION_MINOR := $(call iron_version_part,MINOR)
 VERSION_PATCH := $(call iron_version_part,PATCH)
 VERSION  := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 # The ABI version in the soname.  Before 1.0 a minor release may break the
-# ABI, so 0.x sonames carry the minor (libiron.so.0.1); from 1.0 on only
+# ABI, so 0.x sonames carry the minor (libiron.so.0.2); from 1.0 on only
 # the major changes it (libiron.so.1).
 SOVERSION := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
 SONAME   := libiron.so.$(SOVERSION)

@@ -162,7 +162,9 @@ unsigned char *test_slurp(const char *path, size_t *len)
     ASSERT(buf != NULL);
     ASSERT_EQ(fread(buf, 1, (size_t)n, f), (size_t)n);
     fclose(f);
-    *len = (size_t)n;
+    buf[n] = '\0';          /* text files read as strings */
+    if (len)
+        *len = (size_t)n;
     return buf;
 }
 

@@ -145,7 +145,7 @@ void test_remove_dir(const char *dir);
  * is kept in test_errmsg. */
 iron_status test_launch(iron_jit *j, int cols, int nargs,
                         iron_tensor *const *args);
-/* A whole file (malloc'd, one spare byte at the end) and writing one;
+/* A whole file (malloc'd and NUL-terminated; len may be NULL) and writing one;
  * failures end the test naming the file. */
 unsigned char *test_slurp(const char *path, size_t *len);
 void test_spit(const char *path, const void *buf, size_t len);

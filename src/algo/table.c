@@ -87,5 +87,5 @@ IRON_API iron_status iron_algo_jit_create(iron_algo kind, const char *name,
                            .name = name ? name : e->name,
                            .args = e->args,
                            .params = e->params };
-    return iron_jit_create(e->design, &o, out);
+    return iron__public_result(iron_jit_create(e->design, &o, out));
 }

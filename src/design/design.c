@@ -131,7 +131,7 @@ IRON_API iron_status iron_design_fail(iron_design *d, iron_status status,
 
 IRON_API iron_status iron_design_status(const iron_design *d)
 {
-    return d ? d->status : IRON_EINVAL;
+    return iron__public_result(d ? d->status : IRON_EINVAL);
 }
 
 const char *iron__role_name(iron__role r)

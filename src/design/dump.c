@@ -277,5 +277,5 @@ IRON_API iron_status iron_design_dump(const iron_design *d, char **out)
     iron__design_dump(d, NULL, &s);
     if (!(*out = iron__str_take(&s)))
         return iron__fail(IRON_ENOMEM, "iron_design_dump: out of memory");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

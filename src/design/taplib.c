@@ -353,9 +353,9 @@ IRON_API iron_status iron_tap_visualize(const iron_tap *tap, int64_t rows,
         st = draw(&s, tap, rows, cols);
     if (st != IRON_OK) {
         iron__str_free(&s);
-        return st;
+        return iron__public_result(st);
     }
     if (!(*out = iron__str_take(&s)))
         return iron__fail(IRON_ENOMEM, "iron_tap_visualize: out of memory");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -178,9 +178,9 @@ IRON_API iron_status iron_jit_check(iron_jit *j,
                                           args, summarize, &s);
     if (st != IRON_OK) {
         iron__str_free(&s);
-        return st;
+        return iron__public_result(st);
     }
     *summary = iron__str_take(&s);
-    return *summary ? IRON_OK
-                    : iron__fail(IRON_ENOMEM, "iron_jit_check: out of memory");
+    return iron__public_result(*summary ? IRON_OK
+                    : iron__fail(IRON_ENOMEM, "iron_jit_check: out of memory"));
 }

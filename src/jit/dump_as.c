@@ -37,7 +37,7 @@ IRON_API iron_status iron_jit_dump_as(iron_jit *j,
     if (!j)
         return iron__fail(IRON_EINVAL, "iron_jit_dump_as: jit is NULL");
     if (!format || strcmp(format, "text") == 0)
-        return iron_jit_dump(j, config, nparams, params, nargs, args, text);
+        return iron__public_result(iron_jit_dump(j, config, nparams, params, nargs, args, text));
     dump_ctx c = { NULL, { 0 } };
     if (strcmp(format, "json") == 0)
         c.fn = iron__design_dump_json;
@@ -54,9 +54,9 @@ IRON_API iron_status iron_jit_dump_as(iron_jit *j,
                                          args, format_placed, &c);
     if (s != IRON_OK) {
         iron__str_free(&c.out);
-        return s;
+        return iron__public_result(s);
     }
     *text = iron__str_take(&c.out);
-    return *text ? IRON_OK
-                 : iron__fail(IRON_ENOMEM, "iron_jit_dump_as: out of memory");
+    return iron__public_result(*text ? IRON_OK
+                 : iron__fail(IRON_ENOMEM, "iron_jit_dump_as: out of memory"));
 }

@@ -328,7 +328,7 @@ IRON_API iron_status iron_jit_start(iron_jit *j,
     iron_run *r;
     iron_status s = new_run(&r, out, "iron_jit_start");
     if (s != IRON_OK)
-        return s;
+        return iron__public_result(s);
     if (!j) {
         free_run(r);
         return iron__fail(IRON_EINVAL, "iron_jit_start: jit is NULL");
@@ -337,9 +337,9 @@ IRON_API iron_status iron_jit_start(iron_jit *j,
                           nargs, args);
     if (s != IRON_OK) {
         free_run(r);
-        return s;
+        return iron__public_result(s);
     }
-    return submit_or_free(r, out);
+    return iron__public_result(submit_or_free(r, out));
 }
 
 IRON_API iron_status iron_spec_start(iron_spec *sp, int nscalars,
@@ -349,7 +349,7 @@ IRON_API iron_status iron_spec_start(iron_spec *sp, int nscalars,
     iron_run *r;
     iron_status s = new_run(&r, out, "iron_spec_start");
     if (s != IRON_OK)
-        return s;
+        return iron__public_result(s);
     if (!sp) {
         free_run(r);
         return iron__fail(IRON_EINVAL, "iron_spec_start: spec is NULL");
@@ -357,9 +357,9 @@ IRON_API iron_status iron_spec_start(iron_spec *sp, int nscalars,
     s = iron__run_prepare_spec(r, sp, nscalars, scalars, nargs, args);
     if (s != IRON_OK) {
         free_run(r);
-        return s;
+        return iron__public_result(s);
     }
-    return submit_or_free(r, out);
+    return iron__public_result(submit_or_free(r, out));
 }
 
 static struct timespec deadline_after(int64_t ms)
@@ -413,12 +413,12 @@ IRON_API iron_status iron_run_wait(iron_run *r, int64_t timeout_ms)
                                        r->jit->name, state_word(state),
                                        (long long)timeout_ms);
             pthread_mutex_unlock(&mu);
-            return s;
+            return iron__public_result(s);
         }
     }
     pthread_mutex_unlock(&mu);
     if (r->status == IRON_OK)
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     return iron__fail(r->status, "%s", iron_run_error(r));
 }
 

@@ -26,13 +26,13 @@ static iron_status like(const char *fn, const iron_tensor *t,
 IRON_API iron_status iron_tensor_empty_like(const iron_tensor *t,
                                             iron_tensor **out)
 {
-    return like("iron_tensor_empty_like", t, out);
+    return iron__public_result(like("iron_tensor_empty_like", t, out));
 }
 
 IRON_API iron_status iron_tensor_zeros_like(const iron_tensor *t,
                                             iron_tensor **out)
 {
-    return like("iron_tensor_zeros_like", t, out);
+    return iron__public_result(like("iron_tensor_zeros_like", t, out));
 }
 
 IRON_API iron_status iron_tensor_full_like(const iron_tensor *t,
@@ -41,7 +41,7 @@ IRON_API iron_status iron_tensor_full_like(const iron_tensor *t,
     iron_status s = like("iron_tensor_full_like", t, out);
     if (s == IRON_OK)
         iron__tensor_fill(*out, value);
-    return s;
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_tensor_ones_like(const iron_tensor *t,
@@ -50,7 +50,7 @@ IRON_API iron_status iron_tensor_ones_like(const iron_tensor *t,
     iron_status s = like("iron_tensor_ones_like", t, out);
     if (s == IRON_OK)
         iron__tensor_fill(*out, 1.0);
-    return s;
+    return iron__public_result(s);
 }
 
 /* --- copies -------------------------------------------------------------- */
@@ -92,16 +92,16 @@ IRON_API iron_status iron_tensor_copy_from(iron_tensor *t, const void *src,
     iron_status s = check_bytes("iron_tensor_copy_from", t, src, "src",
                                 bytes);
     if (s != IRON_OK)
-        return s;
+        return iron__public_result(s);
     if (t->contiguous) {
         memmove(t->host, src, bytes);
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
     size_t size = iron_dtype_size(t->dtype);
     const unsigned char *p = src;
     for (int64_t i = 0; i < t->numel; i++)
         memcpy(iron__tensor_elem(t, i), p + (size_t)i * size, size);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tensor_copy_to(const iron_tensor *t, void *dst,
@@ -109,16 +109,16 @@ IRON_API iron_status iron_tensor_copy_to(const iron_tensor *t, void *dst,
 {
     iron_status s = check_bytes("iron_tensor_copy_to", t, dst, "dst", bytes);
     if (s != IRON_OK)
-        return s;
+        return iron__public_result(s);
     if (t->contiguous) {
         memmove(dst, t->host, bytes);
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
     size_t size = iron_dtype_size(t->dtype);
     unsigned char *p = dst;
     for (int64_t i = 0; i < t->numel; i++)
         memcpy(p + (size_t)i * size, iron__tensor_elem(t, i), size);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tensor_copy(const iron_tensor *src,
@@ -127,15 +127,15 @@ IRON_API iron_status iron_tensor_copy(const iron_tensor *src,
     iron_status s = like("iron_tensor_copy", src, out);
     if (s == IRON_OK)
         copy_elems(*out, src);
-    return s;
+    return iron__public_result(s);
 }
 
 IRON_API iron_status iron_tensor_contiguous(iron_tensor *t,
                                             iron_tensor **out)
 {
     if (t && out && t->contiguous)
-        return iron_tensor_reshape(t, t->shape, out);
-    return iron_tensor_copy(t, out);
+        return iron__public_result(iron_tensor_reshape(t, t->shape, out));
+    return iron__public_result(iron_tensor_copy(t, out));
 }
 
 /* Overlapping strided layouts on one storage could read elements already
@@ -161,7 +161,7 @@ IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
                           iron__tensor_describe(dst, a, sizeof a),
                           iron__tensor_describe(src, b, sizeof b));
     if (dst == src)
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     if (dst->st == src->st && !(dst->contiguous && src->contiguous)) {
         iron_tensor *tmp;
         iron_status s = iron_tensor_copy(src, &tmp);
@@ -169,8 +169,8 @@ IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
             return iron__fail_context(s, "%s", fn);
         copy_elems(dst, tmp);
         iron_tensor_free(tmp);
-        return IRON_OK;
+        return iron__public_result(IRON_OK);
     }
     copy_elems(dst, src);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -185,7 +185,7 @@ IRON_API iron_status iron_tensor_from_dlpack(struct DLManagedTensor *m,
     iron_status s = check_layout(fn, x, dt, &shape, &numel, &nbytes, &lo,
                                  &hi);
     if (s != IRON_OK)
-        return s;
+        return iron__public_result(s);
     size_t esz = iron_dtype_size(dt);
     if (x->byte_offset > (uint64_t)INT64_MAX)
         return iron__fail(IRON_EINVAL, "%s: byte_offset %" PRIu64 " is past "
@@ -203,7 +203,7 @@ IRON_API iron_status iron_tensor_from_dlpack(struct DLManagedTensor *m,
     iron__storage *st;
     if ((s = iron__storage_wrap(fn, start, span, call_deleter, m, &st)) !=
         IRON_OK)
-        return s;
+        return iron__public_result(s);
     iron_tensor *t = iron__tensor_on(st, dt, &shape, numel, nbytes, first,
                                      x->strides);
     if (!t) {
@@ -214,7 +214,7 @@ IRON_API iron_status iron_tensor_from_dlpack(struct DLManagedTensor *m,
     }
     iron__storage_unref(st);
     *out = t;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 /* --- export ---------------------------------------------------------------- */
@@ -269,5 +269,5 @@ IRON_API iron_status iron_tensor_to_dlpack(iron_tensor *t,
     e->m.manager_ctx = e;
     e->m.deleter = export_deleter;
     *out = &e->m;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

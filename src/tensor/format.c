@@ -409,7 +409,7 @@ IRON_API iron_status iron_tensor_format(const iron_tensor *t,
             what, "iron_print_options", opts->size,
             IRON__FIRST_SIZE(iron_print_options, plain), sizeof o);
         if (s != IRON_OK)
-            return s;
+            return iron__public_result(s);
         iron__struct_read(&o, sizeof o, opts, opts->size);
     }
     if (o.precision < 0 || o.precision > 30 || o.edgeitems < 0 ||
@@ -465,7 +465,7 @@ IRON_API iron_status iron_tensor_format(const iron_tensor *t,
         return iron__fail(IRON_ENOMEM, "%s: out of memory", fn);
     }
     *out = iron__str_take(&s);
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API iron_status iron_tensor_print(const iron_tensor *t, FILE *f)
@@ -480,5 +480,5 @@ IRON_API iron_status iron_tensor_print(const iron_tensor *t, FILE *f)
     iron_free(text);
     if (bad)
         return iron__fail(IRON_EIO, "iron_tensor_print: writing failed");
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

@@ -469,7 +469,7 @@ IRON_API iron_status iron_tensor_load_npy(const char *path, iron_tensor **out)
     }
     iron_status s = load_file(f, path, (size_t)st.st_size, out);
     fclose(f);
-    return s;
+    return iron__public_result(s);
 }
 
 /* ---- save --------------------------------------------------------------- */
@@ -566,7 +566,7 @@ IRON_API iron_status iron_tensor_save_npy(const iron_tensor *t,
     iron_status s = header_text(t, &h, &major);
     if (s != IRON_OK) {
         iron__str_free(&h);
-        return s;
+        return iron__public_result(s);
     }
     /* A temporary beside the file, renamed over it when complete: a
      * reader sees the old file or the new one, never a part. */
@@ -605,5 +605,5 @@ IRON_API iron_status iron_tensor_save_npy(const iron_tensor *t,
         return iron__fail(IRON_EIO, "%s: writing '%s' failed: %s", SAVE,
                           path, strerror(err));
     }
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }

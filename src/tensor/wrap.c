@@ -23,10 +23,10 @@ IRON_API iron_status iron_tensor_wrap(void *data, size_t bytes, iron_dtype dt,
     if (!data)
         return iron__fail(IRON_EINVAL, "%s: data is NULL", fn);
     if ((s = iron__tensor_check_dtype(fn, dt)) != IRON_OK)
-        return s;
+        return iron__public_result(s);
     if ((s = iron__tensor_check_shape(fn, dt, &shape, &numel, &nbytes)) !=
         IRON_OK)
-        return s;
+        return iron__public_result(s);
     size_t align = iron_dtype_size(dt);
     if ((uintptr_t)data % align != 0)
         return iron__fail(IRON_EINVAL,
@@ -44,7 +44,7 @@ IRON_API iron_status iron_tensor_wrap(void *data, size_t bytes, iron_dtype dt,
     iron__storage *st;
     if ((s = iron__storage_wrap(fn, data, bytes, release, release_ctx,
                                 &st)) != IRON_OK)
-        return s;
+        return iron__public_result(s);
     iron_tensor *t = iron__tensor_on(st, dt, &shape, numel, nbytes, data,
                                      NULL);
     if (!t) {
@@ -57,7 +57,7 @@ IRON_API iron_status iron_tensor_wrap(void *data, size_t bytes, iron_dtype dt,
     }
     iron__storage_unref(st);
     *out = t;
-    return IRON_OK;
+    return iron__public_result(IRON_OK);
 }
 
 IRON_API int iron_tensor_is_wrapped(const iron_tensor *t)

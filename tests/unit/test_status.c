@@ -56,7 +56,7 @@ TEST(status_unknown_values)
 TEST(status_version)
 {
     ASSERT_STR_EQ(iron_version(), IRON_VERSION_STRING);
-    ASSERT_STR_EQ(IRON_VERSION_STRING, "0.1.0");
+    ASSERT_STR_EQ(IRON_VERSION_STRING, "0.2.0");
 }
 
 TEST(status_last_error_starts_empty)
@@ -217,4 +217,49 @@ TEST(status_last_error_empty_after_disk_cache_miss)
     iron_jit_free(j);
     iron_jit_free(j2);
     test_drop_dir(dir);
+}
+
+/* Every public function returning a status clears the thread's last error
+ * when it succeeds: its body goes through iron__public_result (only
+ * iron_design_fail, which records a failure, is exempt).  Read from the
+ * sources, so that a new function cannot forget it. */
+TEST(status_every_public_function_clears_on_success)
+{
+    FILE *ls = popen("ls src/*/*.c", "r");
+    ASSERT(ls != NULL);
+    char path[256];
+    int functions = 0;
+    while (fgets(path, sizeof path, ls)) {
+        path[strcspn(path, "\n")] = '\0';
+        char *text = (char *)test_slurp(path, NULL);
+        ASSERT(text != NULL);
+        const char *p = text;
+        while ((p = strstr(p, "IRON_API iron_status ")) != NULL) {
+            const char *name = p + strlen("IRON_API iron_status ");
+            const char *open = strchr(p, '{');
+            const char *semi = strchr(p, ';');
+            p = name;
+            if (!open || (semi && semi < open))
+                continue;           /* a declaration */
+            int depth = 0;
+            const char *q = open;
+            do {
+                depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
+                q++;
+            } while (depth > 0 && *q);
+            char fn[96];
+            snprintf(fn, sizeof fn, "%.*s", (int)strcspn(name, "( \n"),
+                     name);
+            functions++;
+            if (strcmp(fn, "iron_design_fail") == 0)
+                continue;
+            const char *hit = strstr(open, "iron__public_result");
+            if (!hit || hit > q)
+                TEST_FAIL_("%s: %s does not clear the last error on success "
+                           "(return through iron__public_result)", path, fn);
+        }
+        free(text);
+    }
+    pclose(ls);
+    ASSERT_GT(functions, 80);
 }
