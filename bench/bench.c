@@ -148,7 +148,7 @@ static void emit(bench_row r, const char *fmt, ...)
         fputs("-\t-\n", tsv);
 }
 
-/* ---- call latency -------------------------------------------------------- */
+/* ---- call latency ------------------------------------------------------- */
 
 static void bench_warm_latency(void)
 {
@@ -168,7 +168,8 @@ static void bench_warm_latency(void)
     for (int r = 0; r < 7; r++) {
         double t0 = now_s();
         for (int i = 0; i < calls; i++)
-            CHECK(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(in, out)));
+            CHECK(
+                iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(in, out)));
         double t1 = now_s();
         for (int i = 0; i < calls; i++)
             CHECK(IRON_CALL(j, in, out));
@@ -190,7 +191,7 @@ static void bench_warm_latency(void)
     iron_jit_free(j);
 }
 
-/* ---- passthrough vs memcpy ----------------------------------------------- */
+/* ---- passthrough vs memcpy ---------------------------------------------- */
 
 static void bench_passthrough(void)
 {
@@ -226,7 +227,7 @@ static void bench_passthrough(void)
     iron_tensor_free(out);
 }
 
-/* ---- vector add ---------------------------------------------------------- */
+/* ---- vector add --------------------------------------------------------- */
 
 static void check_same(iron_tensor *got, iron_tensor *want, const char *what)
 {
@@ -416,7 +417,7 @@ static void bench_vector_add_scale(void)
     iron_jit_free(j);
 }
 
-/* ---- whole-array matmul -------------------------------------------------- */
+/* ---- whole-array matmul ------------------------------------------------- */
 
 static double matmul_launch(iron_jit *j, int threads, iron_tensor *a,
                             iron_tensor *b, iron_tensor *c)
@@ -536,7 +537,7 @@ static void bench_matmul_sgemm(void)
     iron_tensor_free(ref);
 }
 
-/* ---- debugging aids and cold compiles ------------------------------------ */
+/* ---- debugging aids and cold compiles ----------------------------------- */
 
 /* What the debugging aids cost, on the vector add with upstream's small
  * objects (the worst case: the most events per element). */
@@ -570,8 +571,9 @@ static void bench_debug_modes(void)
         CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p), IRON_NO_SCALARS,
                               IRON_TENSORS(a, b, c)));
         double t;
-        BEST_OF(3, t, CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p),
-                                            IRON_NO_SCALARS, IRON_TENSORS(a, b, c))));
+        BEST_OF(3, t,
+                CHECK(iron_jit_launch(j, cfg, IRON_PARAMS(p), IRON_NO_SCALARS,
+                                      IRON_TENSORS(a, b, c))));
         if (k == 0) {
             plain = t;
             continue;
@@ -894,7 +896,7 @@ static void bench_rss(void)
          RSS_SPECS, per_spec * 1e3, builds, compiles, evictions);
 }
 
-/* ---- main ---------------------------------------------------------------- */
+/* ---- main --------------------------------------------------------------- */
 
 static const struct {
     const char *name;

@@ -30,7 +30,8 @@ static const char usage_text[] =
     "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"
     "                   run a design on .npy files or seeded random data,\n"
     "                   save and compare its outputs (iron run --help)\n"
-    "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] [--order]\n"
+    "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] "
+    "[--order]\n"
     "                   draw an access pattern over a 2-D tensor\n"
     "  cache list|info|verify|clear|prune [--max-size SIZE] [--dir DIR]\n"
     "                   [--json] inspect or trim the disk cache of compiled\n"
@@ -41,8 +42,9 @@ static const char usage_text[] =
     "error.\n"
     "\n";
 
-static const char *const commands[] = { "version", "devices", "check", "dump",
-                                        "run",     "tap",     "cache", "help" };
+static const char *const commands[] = {
+    "version", "devices", "check", "dump", "run", "tap", "cache", "help"
+};
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
 static int usage(FILE *f, int code)

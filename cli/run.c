@@ -46,7 +46,8 @@ static const char run_usage[] =
     "  outputs   --out NAME=FILE.npy, or -o DIR for DIR/NAME.npy of every\n"
     "            out and inout argument\n"
     "  compare   --ref NAME=FILE.npy: integers must be equal, floats within\n"
-    "            --atol A + --rtol R x |ref| (defaults 1e-8 and 1e-5; bfloat16\n"
+    "            --atol A + --rtol R x |ref| (defaults 1e-8 and 1e-5; "
+    "bfloat16\n"
     "            1e-2 each); the first mismatches are printed\n"
     "  also      --params P, --device D, --cols N (as for iron dump)\n"
     "  exit status: 0 ran (and matched), 1 failed or mismatched, 2 usage\n"
@@ -99,7 +100,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* ---- the declaration ----------------------------------------------------- */
+/* ---- the declaration ---------------------------------------------------- */
 
 static int parse_decl(run_state *st, const char *text)
 {
@@ -682,12 +683,18 @@ int cli_run(int argc, char **argv)
     static run_state st;
     memset(&st, 0, sizeof st);
     const cli_opt opts[] = {
-        { "--in", CLI_LIST, &st.in },         { "--out", CLI_LIST, &st.out },
-        { "--ref", CLI_LIST, &st.ref },       { "--shape", CLI_LIST, &st.shapes },
-        { "--args", CLI_VALUE, &st.args },    { "--params", CLI_VALUE, &st.params },
-        { "--device", CLI_VALUE, &st.device }, { "--cols", CLI_VALUE, &st.cols },
-        { "--seed", CLI_VALUE, &st.seed },    { "--repeat", CLI_VALUE, &st.repeat },
-        { "-o", CLI_VALUE, &st.outdir },      { "--rtol", CLI_VALUE, &st.rtol },
+        { "--in", CLI_LIST, &st.in },
+        { "--out", CLI_LIST, &st.out },
+        { "--ref", CLI_LIST, &st.ref },
+        { "--shape", CLI_LIST, &st.shapes },
+        { "--args", CLI_VALUE, &st.args },
+        { "--params", CLI_VALUE, &st.params },
+        { "--device", CLI_VALUE, &st.device },
+        { "--cols", CLI_VALUE, &st.cols },
+        { "--seed", CLI_VALUE, &st.seed },
+        { "--repeat", CLI_VALUE, &st.repeat },
+        { "-o", CLI_VALUE, &st.outdir },
+        { "--rtol", CLI_VALUE, &st.rtol },
         { "--atol", CLI_VALUE, &st.atol },
     };
     cli_list pos;

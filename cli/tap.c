@@ -11,7 +11,8 @@
 #include "iron/iron.h"
 
 static const char tap_usage[] =
-    "usage: iron tap --shape RxC [--offset O] --sizes A,B,.. --strides A,B,..\n"
+    "usage: iron tap --shape RxC [--offset O] --sizes A,B,.. --strides "
+    "A,B,..\n"
     "                [--order]\n"
     "  draws the pattern over a row-major R x C tensor: each element shows\n"
     "  the step of its last visit ('.' never, '*' more than once); bigger\n"

@@ -6,7 +6,8 @@
  * input is written to a temporary file and loaded with
  * iron_jit_load_artifact; inputs that start with the kernel payload's
  * magic ("IRONPAY1") are also given straight to the payload decoder
- * (iron__kstore_payload_decode), which a file only reaches with valid checksums.
+ * (iron__kstore_payload_decode), which a file only reaches with valid
+ * checksums.
  * Properties: no crash, no undefined behaviour, no leak; a load is
  * IRON_OK or fails with a message.  The jit is remade after 64 successful
  * loads so that its artifact list stays short.
@@ -53,8 +54,8 @@ static int passthrough(iron_design *d, void *user)
                                      "uint8*, uint8*, int32");
     iron_worker *w = iron_worker_new(
         d, "copy", k, n / OBJ,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);

@@ -316,10 +316,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (mode & 1) {
             FUZZ_CHECK(expect_hit, "an edited entry, or another key text, "
                                    "was a hit");
-            FUZZ_CHECK(len == put_len &&
-                           (len == 0 || memcmp(payload, put_payload, len) == 0),
-                       "the hit's payload (%zu bytes) is not the %zu put",
-                       len, put_len);
+            FUZZ_CHECK(
+                len == put_len &&
+                    (len == 0 || memcmp(payload, put_payload, len) == 0),
+                "the hit's payload (%zu bytes) is not the %zu put", len,
+                put_len);
         }
         iron__free(payload);
     } else {

@@ -48,7 +48,7 @@
 #include "fuzz.h"
 #include "iron/iron.h"
 
-/* ---- the configuration ---------------------------------------------------- */
+/* ---- the configuration -------------------------------------------------- */
 
 enum {
     C_OBJ,        /* 8 << v: 8 .. 2048 */
@@ -298,7 +298,7 @@ static int cfg_parse(const char *s, cfg *c)
     return *s ? -1 : 0;
 }
 
-/* ---- the design ------------------------------------------------------------ */
+/* ---- the design --------------------------------------------------------- */
 
 static const char *const kernel_entry[3] = { "fz_copy", "fz_add", "fz_mul" };
 static const char *const kernel_src[3] = {
@@ -485,7 +485,7 @@ static int fuzz_design_fn(iron_design *d, void *user)
     return 0;
 }
 
-/* ---- the model ------------------------------------------------------------- */
+/* ---- the model ---------------------------------------------------------- */
 
 /* The visited elements of t, in order, into idx; returns how many. */
 static int64_t walk_tap(const iron_tap *t, int64_t *idx, int64_t max)
@@ -569,7 +569,7 @@ static void model(const plan *p, const int32_t *in, int32_t *out[2])
     free(u);
 }
 
-/* ---- the harness ----------------------------------------------------------- */
+/* ---- the harness -------------------------------------------------------- */
 
 static iron_jit *jit;
 static int verbose;

@@ -115,7 +115,7 @@ static void assert_inside(const iron_tap *t, int64_t numel, const char *who)
                hi > INT64_MAX ? "> 2^63, low 64 bits " : "", (long long)hi);
 }
 
-/* ---- one pattern --------------------------------------------------------- */
+/* ---- one pattern -------------------------------------------------------- */
 
 static void fuzz_one_tap(fuzz_in *in)
 {
@@ -330,7 +330,7 @@ static void fuzz_one_tap(fuzz_in *in)
     free(idx);
 }
 
-/* ---- the tiler ------------------------------------------------------------ */
+/* ---- the tiler ---------------------------------------------------------- */
 
 static void fuzz_tiler(fuzz_in *in)
 {

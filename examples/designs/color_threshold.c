@@ -148,8 +148,9 @@ int color_threshold_design(iron_design *d, void *user)
         barriers[i] = iron_barrier_new(d, name);
     }
 
-    iron_kernel *k = iron_kernel_new_core(d, "core_fn", color_threshold_src,
-                                          "fifo, fifo, int32*, barrier, int32");
+    iron_kernel *k =
+        iron_kernel_new_core(d, "core_fn", color_threshold_src,
+                             "fifo, fifo, int32*, barrier, int32");
     iron_worker *workers[NCH];
     for (int i = 0; i < NCH; i++) {
         char name[32];

@@ -166,7 +166,8 @@ static const char add_weighted_src[] =
 static const char rgba2gray_fn_src[] =
     "#include <stdint.h>\n"
     "void rgba2gray_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "                  void (*rgba2gray_line)(uint8_t *, uint8_t *, int32_t),\n"
+    "                  void (*rgba2gray_line)(uint8_t *, uint8_t *, "
+    "int32_t),\n"
     "                  int32_t lineWidth)\n"
     "{\n"
     "    for (;;) {\n"
@@ -190,7 +191,8 @@ static const char filter_fn_src[] =
     "        /* Preamble: top border */\n"
     "        void **elems_in_pre = iron_acquire(of_in, 2);\n"
     "        uint8_t *elem_pre_out = iron_acquire(of_out, 1)[0];\n"
-    "        filter2d_line(elems_in_pre[0], elems_in_pre[0], elems_in_pre[1],\n"
+    "        filter2d_line(elems_in_pre[0], elems_in_pre[0], "
+    "elems_in_pre[1],\n"
     "                      elem_pre_out, lineWidth, kernel);\n"
     "        iron_release(of_out, 1);\n"
     "        /* Steady state: middle */\n"
@@ -206,7 +208,8 @@ static const char filter_fn_src[] =
     "        void **elems_in_post = iron_acquire(of_in, 2);\n"
     "        uint8_t *elem_post_out = iron_acquire(of_out, 1)[0];\n"
     "        filter2d_line(elems_in_post[0], elems_in_post[1],\n"
-    "                      elems_in_post[1], elem_post_out, lineWidth, kernel);\n"
+    "                      elems_in_post[1], elem_post_out, lineWidth, "
+    "kernel);\n"
     "        iron_release(of_in, 2);\n"
     "        iron_release(of_out, 1);\n"
     "    }\n"
@@ -224,7 +227,8 @@ static const char threshold_fn_src[] =
     "    for (;;) {\n"
     "        uint8_t *elem_in = iron_acquire(of_in, 1)[0];\n"
     "        uint8_t *elem_out = iron_acquire(of_out, 1)[0];\n"
-    "        threshold_line(elem_in, elem_out, lineWidth, v_thr, v_max, v_typ);\n"
+    "        threshold_line(elem_in, elem_out, lineWidth, v_thr, v_max, "
+    "v_typ);\n"
     "        iron_release(of_in, 1);\n"
     "        iron_release(of_out, 1);\n"
     "    }\n"
@@ -233,7 +237,8 @@ static const char threshold_fn_src[] =
 static const char gray2rgba_add_weight_fn_src[] =
     "#include <stdint.h>\n"
     "typedef void (*gray2rgba_t)(uint8_t *, uint8_t *, int32_t);\n"
-    "typedef void (*add_weighted_t)(uint8_t *, uint8_t *, uint8_t *, int32_t,\n"
+    "typedef void (*add_weighted_t)(uint8_t *, uint8_t *, uint8_t *, "
+    "int32_t,\n"
     "                               int16_t, int16_t, int8_t);\n"
     "void gray2rgba_addWeight_fn(iron_objfifo *of_in, iron_objfifo *of_in2,\n"
     "                            iron_objfifo *of_out_self,\n"
@@ -357,11 +362,11 @@ int upstream_edge_detect_design(iron_design *d, void *user)
         "int16*, int32, int32");
     workers[1] = iron_worker_new(
         d, "filter2d", filter_fn, 0,
-        IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(of_intermediates[0]), 3),
-                  iron_arg_fifo(iron_fifo_prod(of_intermediates[1])),
-                  iron_arg_kernel(filter2d_line_kernel),
-                  iron_arg_rtp(kernel), iron_arg_int(lineWidth),
-                  iron_arg_int(height)));
+        IRON_ARGS(
+            iron_arg_fifo_acquire(iron_fifo_cons(of_intermediates[0]), 3),
+            iron_arg_fifo(iron_fifo_prod(of_intermediates[1])),
+            iron_arg_kernel(filter2d_line_kernel), iron_arg_rtp(kernel),
+            iron_arg_int(lineWidth), iron_arg_int(height)));
 
     iron_kernel *threshold_fn = iron_kernel_new_core(
         d, "threshold_fn", threshold_fn_src,

@@ -35,8 +35,10 @@ static const char add_src[] =
     "                             const uint16_t *b_in, uint16_t *c_out)\n"
     "{\n"
     "    for (int i = 0; i < 1024; i++)\n"
-    "        c_out[i] = iron_k_bf16_from_float(iron_k_bf16_to_float(a_in[i]) +\n"
-    "                                          iron_k_bf16_to_float(b_in[i]));\n"
+    "        c_out[i] = iron_k_bf16_from_float(iron_k_bf16_to_float(a_in[i]) "
+    "+\n"
+    "                                          "
+    "iron_k_bf16_to_float(b_in[i]));\n"
     "}\n";
 
 /* eltwise_add.py's core_fn, with the kernel as its argument. */

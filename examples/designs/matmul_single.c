@@ -70,7 +70,8 @@ static const char matmul_single_src[] =
 static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
                         int64_t m, int64_t k, int64_t n)
 {
-    iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
+    iron_shape sa = iron_design_arg_shape(d, 0),
+               sb = iron_design_arg_shape(d, 1);
     iron_shape sc = iron_design_arg_shape(d, 2);
     if (sa.ndim != 2 || sb.ndim != 2 || sc.ndim != 2)
         return iron_design_fail(d, IRON_ESHAPE,
@@ -114,7 +115,8 @@ static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
 int matmul_single_design(iron_design *d, void *user)
 {
     (void)user;
-    iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
+    iron_shape sa = iron_design_arg_shape(d, 0),
+               sb = iron_design_arg_shape(d, 1);
     int64_t m = iron_design_param_int(d, "m");
     int64_t k = iron_design_param_int(d, "k");
     int64_t n = iron_design_param_int(d, "n");
@@ -127,12 +129,14 @@ int matmul_single_design(iron_design *d, void *user)
     /* A and B come in row-major tiles and leave the memtile blocked: the
      * forwarded FIFO's producer (the memtile's DMA) reads each tile in
      * block order.  A: for each block row, block column, row, column. */
-    iron_fifo *a_l3 = iron_fifo_new(d, "a_l3", IRON_INT16, IRON_SHAPE(m, k), 2);
+    iron_fifo *a_l3 =
+        iron_fifo_new(d, "a_l3", IRON_INT16, IRON_SHAPE(m, k), 2);
     iron_fifo *a_l2 = iron_fifo_forward(d, iron_fifo_cons(a_l3), "a_l2", 2);
     const int64_t a_sizes[4] = { m / MM_R, k / MM_S, MM_R, MM_S };
     const int64_t a_strides[4] = { MM_R * k, MM_S, k, 1 };
     iron_handle_set_dims(iron_fifo_prod(a_l2), 4, a_sizes, a_strides);
-    iron_fifo *b_l3 = iron_fifo_new(d, "b_l3", IRON_INT16, IRON_SHAPE(k, n), 2);
+    iron_fifo *b_l3 =
+        iron_fifo_new(d, "b_l3", IRON_INT16, IRON_SHAPE(k, n), 2);
     iron_fifo *b_l2 = iron_fifo_forward(d, iron_fifo_cons(b_l3), "b_l2", 2);
     const int64_t b_sizes[4] = { k / MM_S, n / MM_T, MM_S, MM_T };
     const int64_t b_strides[4] = { MM_S * n, MM_T, n, 1 };
@@ -140,8 +144,8 @@ int matmul_single_design(iron_design *d, void *user)
     iron_fifo *c = iron_fifo_new(d, "c", IRON_INT16, IRON_SHAPE(m, n), 2);
     iron_handle *c_drain = iron_fifo_cons(c);
 
-    iron_kernel *body = iron_kernel_new_core(d, "matmul_single", matmul_single_src,
-                                             "fifo, fifo, fifo, int32");
+    iron_kernel *body = iron_kernel_new_core(
+        d, "matmul_single", matmul_single_src, "fifo, fifo, fifo, int32");
     iron_kernel_define_int(body, "M_", m);
     iron_kernel_define_int(body, "K_", k);
     iron_kernel_define_int(body, "N_", n);

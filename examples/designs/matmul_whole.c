@@ -161,7 +161,8 @@ static int check_shapes(iron_design *d, const mmw_kind *kind, int rows,
  * body. */
 static int build(iron_design *d, const mmw_kind *kind)
 {
-    iron_shape sa = iron_design_arg_shape(d, 0), sb = iron_design_arg_shape(d, 1);
+    iron_shape sa = iron_design_arg_shape(d, 0),
+               sb = iron_design_arg_shape(d, 1);
     int64_t m = iron_design_param_int(d, "m");
     int64_t k = iron_design_param_int(d, "k");
     int64_t n = iron_design_param_int(d, "n");

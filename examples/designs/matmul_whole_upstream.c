@@ -92,20 +92,24 @@ static const char mm_src[] =
     "        for (int j = 0; j < CB; j++) {                           \\\n"
     "            uint32_t acc[DIM_R][DIM_T] = { { 0 } };              \\\n"
     "            for (int i = 0; i < CA; i++) {                       \\\n"
-    "                const int16_t *pa = a + (z * CA + i) * DIM_R * DIM_S; \\\n"
-    "                const int16_t *pb = b + (i * CB + j) * DIM_S * DIM_T; \\\n"
+    "                const int16_t *pa = a + (z * CA + i) * DIM_R * DIM_S; "
+    "\\\n"
+    "                const int16_t *pb = b + (i * CB + j) * DIM_S * DIM_T; "
+    "\\\n"
     "                for (int x = 0; x < DIM_R; x++)                  \\\n"
     "                    for (int y = 0; y < DIM_S; y++) {            \\\n"
     "                        const int32_t av = pa[x * DIM_S + y];    \\\n"
     "                        for (int w = 0; w < DIM_T; w++)          \\\n"
-    "                            acc[x][w] += (uint32_t)(av * pb[y * DIM_T + w]); \\\n"
+    "                            acc[x][w] += (uint32_t)(av * pb[y * DIM_T + "
+    "w]); \\\n"
     "                    }                                            \\\n"
     "            }                                                    \\\n"
     "            T_out *pc = c + (z * CB + j) * DIM_R * DIM_T;        \\\n"
     "            for (int x = 0; x < DIM_R; x++)                      \\\n"
     "                for (int w = 0; w < DIM_T; w++)                  \\\n"
     "                    pc[x * DIM_T + w] = (T_out)(U_out)(          \\\n"
-    "                        (uint32_t)(U_out)pc[x * DIM_T + w] + acc[x][w]); \\\n"
+    "                        (uint32_t)(U_out)pc[x * DIM_T + w] + acc[x][w]); "
+    "\\\n"
     "        }                                                        \\\n"
     "}\n"
     "#define ZERO(name, T_out)                                         \\\n"
@@ -411,10 +415,12 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
             iron_worker *w = iron_worker_new(
                 d, name, core_fn, 0,
                 IRON_ARGS(
-                    iron_arg_fifo_acquire(iron_fifo_cons(A_l2l1_fifos[row]), 1),
-                    iron_arg_fifo_acquire(iron_fifo_cons(B_l2l1_fifos[col]), 1),
-                    iron_arg_fifo_acquire(iron_fifo_prod(C_l1l2_fifos[row][col]),
+                    iron_arg_fifo_acquire(iron_fifo_cons(A_l2l1_fifos[row]),
                                           1),
+                    iron_arg_fifo_acquire(iron_fifo_cons(B_l2l1_fifos[col]),
+                                          1),
+                    iron_arg_fifo_acquire(
+                        iron_fifo_prod(C_l1l2_fifos[row][col]), 1),
                     iron_arg_kernel(zero_kernel),
                     iron_arg_kernel(matmul_kernel),
                     iron_arg_int(n_tiles_per_core), iron_arg_int(K / k)));

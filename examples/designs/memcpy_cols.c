@@ -55,10 +55,11 @@ int memcpy_cols_design(iron_design *d, void *user)
                                           IRON_SHAPE(line), 2);
             iron_fifo *out = iron_fifo_new(d, out_name, IRON_INT32,
                                            IRON_SHAPE(line), 2);
-            iron_worker *wk = iron_worker_new(
-                d, w_name, k, chunk / line,
-                IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                          iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(line)));
+            iron_worker *wk =
+                iron_worker_new(d, w_name, k, chunk / line,
+                                IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                          iron_arg_fifo(iron_fifo_prod(out)),
+                                          iron_arg_int(line)));
             /* Pinned so that worker (i, j) really is in column i: its
              * FIFOs then take column i's shim channels. */
             iron_worker_place(wk, i, 2 + j);

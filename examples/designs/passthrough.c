@@ -29,9 +29,10 @@ int passthrough_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "copy_bytes", copy_src,
                                      "uint8*, uint8*, int32");
     iron_handle *in_c = iron_fifo_cons(in), *out_p = iron_fifo_prod(out);
-    iron_worker *w = iron_worker_new(d, "copy", k, n / obj,
-                                     IRON_ARGS(iron_arg_fifo(in_c), iron_arg_fifo(out_p),
-                                               iron_arg_int(obj)));
+    iron_worker *w =
+        iron_worker_new(d, "copy", k, n / obj,
+                        IRON_ARGS(iron_arg_fifo(in_c), iron_arg_fifo(out_p),
+                                  iron_arg_int(obj)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);

@@ -88,9 +88,10 @@ int upstream_relu_design(iron_design *d, void *user)
     /* The kernel is compiled for 1024-element lines, like upstream's. */
     iron_kernel *relu_fcn = iron_kernel_new(d, "bf16_relu", relu_src,
                                             "bfloat16*, bfloat16*");
-    iron_kernel *core_fn = iron_kernel_new_core(d, "core_fn", core_fn_src,
-                                                "fifo, fifo, "
-                                                "kernel(bfloat16*, bfloat16*)");
+    iron_kernel *core_fn =
+        iron_kernel_new_core(d, "core_fn", core_fn_src,
+                             "fifo, fifo, "
+                             "kernel(bfloat16*, bfloat16*)");
 
     iron_fifo *of_ins[RELU_MAX_WORKERS], *of_outs[RELU_MAX_WORKERS];
     iron_worker *workers[RELU_MAX_WORKERS];

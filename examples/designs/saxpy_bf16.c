@@ -41,11 +41,12 @@ int saxpy_bf16_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "saxpy_bf16", saxpy_bf16_src,
                                      "bfloat16*, bfloat16*, bfloat16*, "
                                      "float32, int32");
-    iron_worker *w = iron_worker_new(
-        d, "saxpy", k, n / tile,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)), iron_arg_fifo(iron_fifo_cons(y)),
-                  iron_arg_fifo(iron_fifo_prod(z)), iron_arg_float(a),
-                  iron_arg_int(tile)));
+    iron_worker *w =
+        iron_worker_new(d, "saxpy", k, n / tile,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
+                                  iron_arg_fifo(iron_fifo_cons(y)),
+                                  iron_arg_fifo(iron_fifo_prod(z)),
+                                  iron_arg_float(a), iron_arg_int(tile)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(y), 1, iron_tap_linear(n));

@@ -35,7 +35,8 @@ int vector_op_design(iron_design *d, void *user)
     iron_kernel_define(k, "OP", op);
     iron_worker *w = iron_worker_new(
         d, "eltwise", k, n / tile,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                  iron_arg_fifo(iron_fifo_cons(b)),
                   iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(tile)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));

@@ -178,10 +178,10 @@ int vector_reduce_max_design(iron_design *d, void *user)
     snprintf(gather_types, sizeof gather_types, "fifo, fifo, fifo, fifo, "
              "fifo, %s*, %s*, int32, int32", iron_dtype_name(dt),
              iron_dtype_name(dt));
-    iron_kernel *start_body = iron_kernel_new_core(d, "start_core_body",
-                                                   reduce_max_src, start_types);
-    iron_kernel *gather_body = iron_kernel_new_core(d, "core_body", reduce_max_src,
-                                                    gather_types);
+    iron_kernel *start_body = iron_kernel_new_core(
+        d, "start_core_body", reduce_max_src, start_types);
+    iron_kernel *gather_body =
+        iron_kernel_new_core(d, "core_body", reduce_max_src, gather_types);
     iron_kernel_define_int(start_body, "REDUCE_MAX_BF16",
                            dt == IRON_BFLOAT16);
     iron_kernel_define_int(gather_body, "REDUCE_MAX_BF16",
@@ -197,20 +197,22 @@ int vector_reduce_max_design(iron_design *d, void *user)
                 partial[j] = iron_fifo_cons(out_fifos[j < i ? j : j + 1]);
             iron_worker_new(
                 d, name, gather_body, 0,
-                IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in_fifos[i]), 1),
-                          iron_arg_fifo_acquire(iron_fifo_prod(out_fifos[i]), 1),
-                          iron_arg_fifo_acquire(partial[0], 1),
-                          iron_arg_fifo_acquire(partial[1], 1),
-                          iron_arg_fifo_acquire(partial[2], 1),
-                          iron_arg_rtp(next_c), iron_arg_rtp(tmp),
-                          iron_arg_int(num_iter), iron_arg_int(elems_per_core)));
+                IRON_ARGS(
+                    iron_arg_fifo_acquire(iron_fifo_cons(in_fifos[i]), 1),
+                    iron_arg_fifo_acquire(iron_fifo_prod(out_fifos[i]), 1),
+                    iron_arg_fifo_acquire(partial[0], 1),
+                    iron_arg_fifo_acquire(partial[1], 1),
+                    iron_arg_fifo_acquire(partial[2], 1), iron_arg_rtp(next_c),
+                    iron_arg_rtp(tmp), iron_arg_int(num_iter),
+                    iron_arg_int(elems_per_core)));
         } else {
             iron_worker_new(
                 d, name, start_body, 0,
-                IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in_fifos[i]), 1),
-                          iron_arg_fifo_acquire(iron_fifo_prod(out_fifos[i]), 1),
-                          iron_arg_rtp(next_c), iron_arg_rtp(tmp),
-                          iron_arg_int(num_iter), iron_arg_int(elems_per_core)));
+                IRON_ARGS(
+                    iron_arg_fifo_acquire(iron_fifo_cons(in_fifos[i]), 1),
+                    iron_arg_fifo_acquire(iron_fifo_prod(out_fifos[i]), 1),
+                    iron_arg_rtp(next_c), iron_arg_rtp(tmp),
+                    iron_arg_int(num_iter), iron_arg_int(elems_per_core)));
         }
     }
     /* Upstream's Program(..., workers=workers) starts every worker; none

@@ -52,8 +52,9 @@ int vector_scalar_design(iron_design *d, void *user)
     iron_fifo *factor = iron_fifo_new(d, "factor", IRON_INT32, IRON_SHAPE(1),
                                       1);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT16, IRON_SHAPE(obj), 2);
-    iron_kernel *k = iron_kernel_new_core(d, "vector_scalar", vector_scalar_src,
-                                          "fifo, fifo, fifo, int32, int32");
+    iron_kernel *k =
+        iron_kernel_new_core(d, "vector_scalar", vector_scalar_src,
+                             "fifo, fifo, fifo, int32, int32");
     iron_worker *w = iron_worker_new(
         d, "scale", k, 1,
         IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),

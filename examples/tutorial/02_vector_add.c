@@ -48,7 +48,8 @@ static int vector_add(iron_design *d, void *user)
      * add(a, b, c, TILE) and releases them. */
     iron_worker *w = iron_worker_new(
         d, "adder", k, n / TILE,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                  iron_arg_fifo(iron_fifo_cons(b)),
                   iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(TILE)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));

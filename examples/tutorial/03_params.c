@@ -48,11 +48,12 @@ static int vector_op(iron_design *d, void *user)
                                      "int32*, int32*, int32*, int32*, int32");
     iron_kernel_define(k, "OP", op);
     iron_rtp *bias = iron_rtp_new(d, "bias", IRON_INT32, 1);
-    iron_worker *w = iron_worker_new(
-        d, "eltwise", k, n / tile,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
-                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_rtp(bias),
-                  iron_arg_int(tile)));
+    iron_worker *w =
+        iron_worker_new(d, "eltwise", k, n / tile,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                  iron_arg_fifo(iron_fifo_cons(b)),
+                                  iron_arg_fifo(iron_fifo_prod(c)),
+                                  iron_arg_rtp(bias), iron_arg_int(tile)));
     iron_rt_start(d, w);
     /* Before any data moves, this call's value of the scalar `bias`. */
     iron_rt_set_rtp_scalar(d, bias, 0, iron_design_scalar_index(d, "bias"));

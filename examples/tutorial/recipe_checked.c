@@ -1,9 +1,9 @@
 /*
  * recipe_checked.c - cookbook: checked mode catching an out-of-bounds
  * write.  The kernel ends its output with a terminator one element past
- * the object, as if it were a string.  A plain run lets it through: the extra element
- * lands in tile memory next to the object, and the result looks right.  A
- * checked run (iron_launch_config.check = 1, or IRON_CHECK=1) stops at the
+ * the object, as if it were a string.  A plain run lets it through: the
+ * extra element lands in tile memory next to the object, and the result
+ * looks right.  A checked run (iron_launch_config.check = 1, or IRON_CHECK=1) stops at the
  * faulty store and names the object, the FIFO and the source line.
  */
 #include <stdio.h>
@@ -39,8 +39,8 @@ static int negate(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "negate", k, n / 32,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(32)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(32)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);

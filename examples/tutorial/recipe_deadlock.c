@@ -37,7 +37,8 @@ static int stuck_add(iron_design *d, void *user)
                                      "int32*, int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "adder", k, n / 16,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_cons(b)),
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                  iron_arg_fifo(iron_fifo_cons(b)),
                   iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(16)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));

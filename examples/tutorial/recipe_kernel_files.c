@@ -5,7 +5,8 @@
  * disk cache notices when the header changes: the cache key covers the
  * content of every header the kernel includes.
  *
- * usage: recipe_kernel_files [KERNEL_DIR]   (default examples/tutorial/kernels)
+ * usage: recipe_kernel_files [KERNEL_DIR]
+ *        (default KERNEL_DIR: examples/tutorial/kernels)
  * It works on copies in a fresh temporary folder, with a private cache.
  */
 #include <stdio.h>
@@ -75,8 +76,8 @@ static int scale_design(iron_design *d, void *user)
         iron_kernel_add_cflags(k, flags);
     iron_worker *w = iron_worker_new(
         d, "scale", k, n / 64,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(64)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(64)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);

@@ -42,8 +42,8 @@ static int copy_sum(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "summer", k, n / 4,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(4)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(4)));
     /* printf needs a few KiB of stack; a core's default is 1 KiB. */
     iron_worker_set_stack(w, 8192);
     iron_rt_start(d, w);

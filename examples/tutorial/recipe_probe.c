@@ -41,8 +41,8 @@ static int pipeline(iron_design *d, void *user)
                                       "int32*, int32*, int32");
     iron_worker *w1 = iron_worker_new(
         d, "inc", k1, n / TILE,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(mid)),
-                  iron_arg_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(mid)), iron_arg_int(TILE)));
     iron_worker *w2 = iron_worker_new(
         d, "twice", k2, n / TILE,
         IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),

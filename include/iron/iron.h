@@ -5,11 +5,53 @@
  *
  * Conventions (they hold for every function below unless its comment says
  * otherwise):
- *   - Functions that can fail return an iron_status.  On failure a message
- *     naming the argument, tile or FIFO and giving expected vs got is
- *     available from iron_last_error() on the same thread.
- *   - Constructors write their result to *out and set *out to NULL on failure.
- *   - Destructors accept NULL.
+ *   - Names are noun-first: iron_<object>_<verb>, the object one of
+ *     status, dtype, bf16, device, tensor, design, fifo, handle, kernel,
+ *     arg, worker, rtp, barrier, tap, tiler2d, rt (the runtime sequence),
+ *     param, scalar, jit, spec, run, log, output, cache, algo.  Macros are
+ *     upper-case (IRON_SHAPE, IRON_CALL); static inline helpers that build
+ *     values (iron_arg_int, iron_param_str) are lower-case like functions.
+ *     iron_version, iron_last_error and iron_free belong to no object.
+ *     A name ending in _at takes an index (iron_device_at), nothing else.
+ *   - Arguments: the object acted upon comes first; output parameters come
+ *     last.
+ *   - Status: functions that can fail return an iron_status.  On failure a
+ *     message naming the argument, tile or FIFO and giving expected vs got
+ *     is available from iron_last_error() on the same thread; after a
+ *     successful call iron_last_error() is "".  Outputs are set to NULL /
+ *     0 on failure, and nothing is half-written (files appear whole or not
+ *     at all).
+ *   - Getters: iron_<object>_<property>(obj) returns a value and cannot
+ *     fail (a NULL object gives 0, NULL or the documented neutral value);
+ *     iron_<object>_get_<property>(obj, ..., out) can fail or fills a
+ *     caller's struct, and returns a status.  Setters are
+ *     iron_<object>_set_<property>(obj, value) and return a status.
+ *   - Ownership:
+ *       * constructors (iron_<object>_new, _create, _start, the tensor
+ *         factories, views, _load_*, _from_*) hand the caller an object
+ *         it frees with the matching iron_<object>_free; destructors
+ *         accept NULL;
+ *       * objects a design function builds (fifos, handles, kernels,
+ *         workers, rtps, barriers, task groups) belong to the design and
+ *         live until the design function returns -- never free them;
+ *       * text the library produces for the caller (dumps, printouts,
+ *         descriptions, paths) is returned in a char ** freed with
+ *         iron_free();
+ *       * strings passed in are copied; strings returned by accessors
+ *         (names, signatures, iron_design_param_str, iron_run_error) are
+ *         borrowed: valid as long as the object they came from, or, for
+ *         callbacks (cache-list entries, log and output lines), until the
+ *         callback returns.
+ *   - Versioned structs: a struct passed in begins with size_t size, set
+ *     to sizeof by the caller (a designated initializer zeroes the rest).
+ *     Any size at least that of the struct's first version is accepted:
+ *     fields past the caller's size read as 0, and a struct that grew is
+ *     still served to programs built against an older header.
+ *   - Running a jit: iron_jit_launch (synchronous: returns when the run has
+ *     finished), iron_jit_start + iron_run_wait (asynchronous; launch is
+ *     start + wait), iron_spec_launch / iron_spec_start (a specialization
+ *     built ahead, the fastest path), and the shorthands IRON_CALL and
+ *     IRON_CALL_WITH.
  *   - Threads, object by object:
  *       iron_jit      thread-safe: any number of threads may call one jit
  *                     at once (launch, start, specialize, dump, bind,
@@ -41,7 +83,6 @@
  *     other thread of the parent was inside a call of the same jit at the
  *     moment of the fork.  Runs the parent had in flight belong to the
  *     parent: in the child they are ABORT (iron_run_wait says so).
- *   - Strings passed in are copied; strings returned are owned by the library.
  */
 #ifndef IRON_IRON_H
 #define IRON_IRON_H
@@ -273,8 +314,8 @@ IRON_API iron_status iron_tensor_ones(iron_dtype dt,
                                       iron_shape shape, iron_tensor **out);
 /* Every element is value converted to dt: integers truncate toward zero and
  * saturate (NaN gives 0); float32 and bfloat16 round to nearest even. */
-IRON_API iron_status iron_tensor_full(iron_dtype dt,
-                                      iron_shape shape, double value, iron_tensor **out);
+IRON_API iron_status iron_tensor_full(iron_dtype dt, iron_shape shape,
+                                      double value, iron_tensor **out);
 /* Element i (row-major) is start + i * step, converted to dt. */
 IRON_API iron_status iron_tensor_arange(iron_dtype dt,
                                         iron_shape shape, double start,
@@ -283,15 +324,15 @@ IRON_API iron_status iron_tensor_arange(iron_dtype dt,
  * seed gives the same data on every machine (xoshiro256** seeded by
  * splitmix64); each value is k * 2^-b with b the dtype's significand bits
  * (53, 24, 8), so it is exact and never rounds up to 1. */
-IRON_API iron_status iron_tensor_rand(iron_dtype dt,
-                                      iron_shape shape, uint64_t seed, iron_tensor **out);
+IRON_API iron_status iron_tensor_rand(iron_dtype dt, iron_shape shape,
+                                      uint64_t seed, iron_tensor **out);
 /* Uniform integers in [low, high), without modulo bias; low < high, and
  * low and high - 1 must fit dt (so uint8 takes [0, 256)).  Float dtypes
  * take ranges whose integers they hold exactly (|v| <= 2^24 for float32,
  * 256 for bfloat16).  IRON_EINVAL otherwise, naming the values. */
-IRON_API iron_status iron_tensor_randint(iron_dtype dt,
-                                         iron_shape shape, int64_t low,
-                                         int64_t high, uint64_t seed, iron_tensor **out);
+IRON_API iron_status iron_tensor_randint(iron_dtype dt, iron_shape shape,
+                                         int64_t low, int64_t high,
+                                         uint64_t seed, iron_tensor **out);
 
 /* Frees t.  Waits first for the calls using t to finish.  The memory goes
  * back when the last tensor sharing it (views, reshapes, DLPack exports)
@@ -350,11 +391,12 @@ IRON_API size_t iron_tensor_nbytes(const iron_tensor *t);
 IRON_API iron_device *iron_tensor_device(const iron_tensor *t);
 
 /* Element i (row-major, through a view's strides) as a double, and set
- * from a double (converted as in iron_tensor_full).  IRON_EBOUNDS when i is outside 0 .. numel-1.  For
- * tests and examples, not for speed. */
+ * from a double (converted as in iron_tensor_full).  IRON_EBOUNDS when i
+ * is outside 0 .. numel-1.  For tests and examples, not for speed. */
 IRON_API iron_status iron_tensor_get_element(const iron_tensor *t, int64_t i,
                                              double *out);
-IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i, double v);
+IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i,
+                                             double v);
 
 /* "int32[16, 4]" in *out (free with iron_free). */
 IRON_API iron_status iron_tensor_describe(const iron_tensor *t, char **out);
@@ -981,10 +1023,12 @@ IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
 /* fill / drain whose pattern's offset is moved by the value of scalar
  * `scalar` (in elements) at each call; the moved pattern is bounds-checked
  * at every call, before anything runs. */
-IRON_API iron_status iron_rt_fill_offset_scalar(iron_design *d, iron_handle *prod,
-                                                int arg, iron_tap tap, int scalar);
-IRON_API iron_status iron_rt_drain_offset_scalar(iron_design *d, iron_handle *cons,
-                                                 int arg, iron_tap tap, int scalar,
+IRON_API iron_status iron_rt_fill_offset_scalar(iron_design *d,
+                                                iron_handle *prod, int arg,
+                                                iron_tap tap, int scalar);
+IRON_API iron_status iron_rt_drain_offset_scalar(iron_design *d,
+                                                 iron_handle *cons, int arg,
+                                                 iron_tap tap, int scalar,
                                                  int wait);
 /* Sets a barrier's lock to value (0..63) at this point of the sequence. */
 IRON_API iron_status iron_rt_set_barrier(iron_design *d, iron_barrier *b,
@@ -1189,7 +1233,8 @@ typedef struct iron_jit_options {
  * is IRON_EINVAL naming the offending item.  Thread-safe to call; the jit
  * itself is used by one thread at a time. */
 IRON_API iron_status iron_jit_create(iron_design_fn design,
-                                     const iron_jit_options *opts, iron_jit **out);
+                                     const iron_jit_options *opts,
+                                     iron_jit **out);
 /* Frees the jit and every specialization it holds (unloading them from
  * their devices). */
 IRON_API void iron_jit_free(iron_jit *j);

@@ -29,7 +29,7 @@ typedef struct iron_run_args {
     void *const *handle;       /* driver buffer handle of each argument */
     const size_t *nbytes;      /* size of each argument */
     int timeout_ms;            /* > 0 */
-    int nscalars;              /* dispatch-time scalar values, declared order */
+    int nscalars; /* dispatch-time scalar values, declared order */
     const int64_t *scalars;
     /* Since ABI 1 with a larger size; read only when size covers them. */
     unsigned flags;            /* IRON_RUN_CHECK | IRON_RUN_PROFILE */

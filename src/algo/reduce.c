@@ -59,10 +59,10 @@ IRON_API int iron_algo_reduce(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, f->entry, f->source, f->arg_types);
     iron_fifo *in = iron_fifo_new(d, "in", tx, IRON_SHAPE(nx), 1);
     iron_fifo *out = iron_fifo_new(d, "out", ty, IRON_SHAPE(ny), 1);
-    iron_worker *w = iron_worker_new(d, "reduce", k, 1,
-                                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                                               iron_arg_fifo(iron_fifo_prod(out)),
-                                               iron_arg_int(nx)));
+    iron_worker *w = iron_worker_new(
+        d, "reduce", k, 1,
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(nx)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(nx));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(ny), IRON_WAIT);

@@ -271,8 +271,8 @@ iron_status iron__compile_cc(const iron__cc_job *job)
             fixed[nfixed++] = fixed_all[i];
 
     size_t nwords = count_words(cc) + count_words(cflags) + nfixed +
-                    IRON__COUNT_OF(flags_before) + IRON__COUNT_OF(flags_after) +
-                    1;
+                    IRON__COUNT_OF(flags_before) +
+                    IRON__COUNT_OF(flags_after) + 1;
     size_t bytes = strlen(cc) + 1 + strlen(cflags) + 1;
     if (job->include_dir)
         bytes += strlen(job->include_dir) + 3;

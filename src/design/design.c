@@ -227,7 +227,8 @@ static const iron__pval *param(iron_design *d, const char *name,
             iron__design_fail(d, IRON_EPARAM,
                               "design reads parameter '%s' as %s, but it is "
                               "declared %s",
-                              name, iron__param_type_name(want), iron__param_type_name(p->type));
+                              name, iron__param_type_name(want),
+                              iron__param_type_name(p->type));
             return NULL;
         }
         return p;

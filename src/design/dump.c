@@ -53,7 +53,8 @@ static void dims_text(iron__str *s, const iron_handle *h,
 {
     if (!e->has_dims)
         return;
-    iron__str_append(s, h->is_prod ? " dims_to_stream [" : " dims_from_stream [");
+    iron__str_append(s,
+                     h->is_prod ? " dims_to_stream [" : " dims_from_stream [");
     for (int i = 0; i < e->dims.ndim; i++)
         iron__str_printf(s, "%s(%lld, %lld)", i ? ", " : "",
                          (long long)e->dims.sizes[i],
@@ -125,8 +126,8 @@ void iron__design_dump(const iron_design *d, const iron_program *prog,
                      d->cols == 1 ? "" : "s");
     iron__str_append(s, "arguments:\n");
     for (int i = 0; i < d->nargs; i++) {
-        iron__str_printf(s, "  %d %s %s: ", i, iron__role_name(d->args[i].role),
-                         d->args[i].name);
+        iron__str_printf(s, "  %d %s %s: ", i,
+                         iron__role_name(d->args[i].role), d->args[i].name);
         shape_text(s, d->args[i].dtype, d->args[i].shape);
         iron__str_append(s, "\n");
     }
@@ -162,7 +163,8 @@ void iron__design_dump(const iron_design *d, const iron_program *prog,
             iron__str_printf(s, "%s'%s'", k ? ", " : "", l->in[k]->fifo->name);
         iron__str_append(s, " -> ");
         for (int k = 0; k < l->nout; k++)
-            iron__str_printf(s, "%s'%s'", k ? ", " : "", l->out[k]->fifo->name);
+            iron__str_printf(s, "%s'%s'", k ? ", " : "",
+                             l->out[k]->fifo->name);
         if (l->kind != IRON__LINK_FORWARD) {
             iron__str_append(s, " offsets [");
             int n = l->kind == IRON__LINK_SPLIT ? l->nout : l->nin;

@@ -181,13 +181,12 @@ IRON_API iron_status iron_handle_set_dims(iron_handle *h, int ndim,
     char hl[96];
     iron__handle_label(h, hl, sizeof hl);
     if (ndim < 1 || ndim > IRON_TAP_MAX_DIMS || !sizes || !strides)
-        return iron__design_fail(d, IRON_EDESIGN,
-                                 "%s: %s has %d dimensions%s; expected 1 to "
-                                 "%d",
-                                 hl, h->is_prod ? "dims_to_stream"
-                                                : "dims_from_stream",
-                                 ndim, sizes && strides ? "" : " (NULL arrays)",
-                                 IRON_TAP_MAX_DIMS);
+        return iron__design_fail(
+            d, IRON_EDESIGN,
+            "%s: %s has %d dimensions%s; expected 1 to "
+            "%d",
+            hl, h->is_prod ? "dims_to_stream" : "dims_from_stream", ndim,
+            sizes && strides ? "" : " (NULL arrays)", IRON_TAP_MAX_DIMS);
     h->dims = iron_tap_make(0, ndim, sizes, strides);
     h->has_dims = 1;
     return iron__public_result(IRON_OK);

@@ -51,14 +51,14 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
     for (int i = 0; !is_core && i < k->nargs; i++)
         if (k->args[i].handle != IRON__KH_NONE) {
             /* The message reads k: free it after. */
-            iron__design_fail(d, IRON_EDESIGN,
-                              "kernel '%s': argument %d is declared '%s', "
-                              "which only core bodies take (iron_kernel_new_core); "
-                              "a kernel in the standard loop receives object "
-                              "pointers such as int32*",
-                              entry, i,
-                              k->args[i].handle == IRON__KH_FIFO ? "fifo"
-                                                                 : "barrier");
+            iron__design_fail(
+                d, IRON_EDESIGN,
+                "kernel '%s': argument %d is declared '%s', "
+                "which only core bodies take (iron_kernel_new_core); "
+                "a kernel in the standard loop receives object "
+                "pointers such as int32*",
+                entry, i,
+                k->args[i].handle == IRON__KH_FIFO ? "fifo" : "barrier");
             iron__free(k);
             return NULL;
         }
@@ -86,7 +86,8 @@ IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
 }
 
 IRON_API iron_kernel *iron_kernel_new_core(iron_design *d, const char *entry,
-                                           const char *source, const char *arg_types)
+                                           const char *source,
+                                           const char *arg_types)
 {
     return kernel_new(d, entry, source, arg_types, 1);
 }
@@ -145,7 +146,8 @@ IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
 IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags)
 {
     if (!k)
-        return iron__fail(IRON_EINVAL, "iron_kernel_add_cflags: kernel is NULL");
+        return iron__fail(IRON_EINVAL,
+                          "iron_kernel_add_cflags: kernel is NULL");
     if (k->d->status != IRON_OK)
         return k->d->status;
     if (!flags)

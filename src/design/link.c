@@ -43,7 +43,8 @@ static iron_status check_tiling(iron_design *d, const char *what,
                     "%lld) overlap",
                     what, big, k, (long long)offsets[k],
                     (long long)(offsets[k] + numels[k]), i,
-                    (long long)offsets[i], (long long)(offsets[i] + numels[i]));
+                    (long long)offsets[i],
+                    (long long)(offsets[i] + numels[i]));
         sum += numels[i];
     }
     if (sum != total)

@@ -62,10 +62,10 @@ IRON_API iron_barrier *iron_barrier_new(iron_design *d, const char *name)
     if (!d || d->status != IRON_OK)
         return NULL;
     if (!name || !*name || name_taken(d, name)) {
-        iron__design_fail(d, IRON_EINVAL,
-                          "iron_barrier_new: name %s%s%s is %s",
-                          name ? "'" : "", name ? name : "NULL",
-                          name ? "'" : "", name && *name ? "taken" : "missing");
+        iron__design_fail(
+            d, IRON_EINVAL, "iron_barrier_new: name %s%s%s is %s",
+            name ? "'" : "", name ? name : "NULL", name ? "'" : "",
+            name && *name ? "taken" : "missing");
         return NULL;
     }
     iron_barrier *b = iron__calloc(1, sizeof *b);

@@ -178,12 +178,12 @@ static iron_status add_op(iron_design *d, iron__rt_kind kind, iron_handle *h,
     int64_t count = iron_tap_count(&tap);
     int64_t per_obj = (int64_t)(h->fifo->obj_bytes / tes);
     if (count % per_obj != 0)
-        return iron__design_fail(d, IRON_EDESIGN,
-                                 "%s of %s: the access pattern moves %lld "
-                                 "elements, not a whole number of %lld-element "
-                                 "objects",
-                                 what, hl, (long long)count,
-                                 (long long)per_obj);
+        return iron__design_fail(
+            d, IRON_EDESIGN,
+            "%s of %s: the access pattern moves %lld "
+            "elements, not a whole number of %lld-element "
+            "objects",
+            what, hl, (long long)count, (long long)per_obj);
     if (h->user == IRON__USER_LINK)
         return iron__design_fail(d, IRON_EDESIGN,
                                  "%s of %s: the handle is already used by %s",
@@ -330,7 +330,8 @@ IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
 IRON_API iron_status iron_rt_task_group_begin(iron_design *d)
 {
     if (!d)
-        return iron__fail(IRON_EINVAL, "iron_rt_task_group_begin: design is NULL");
+        return iron__fail(IRON_EINVAL,
+                          "iron_rt_task_group_begin: design is NULL");
     iron_status result = iron_rt_task_group_new(d) ? IRON_OK : d->status;
     return iron__public_result(result);
 }
@@ -364,15 +365,17 @@ IRON_API iron_status iron_rt_drain(iron_design *d, iron_handle *cons, int arg,
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_rt_fill_offset_scalar(iron_design *d, iron_handle *prod,
-                                                int arg, iron_tap tap, int scalar)
+IRON_API iron_status iron_rt_fill_offset_scalar(iron_design *d,
+                                                iron_handle *prod, int arg,
+                                                iron_tap tap, int scalar)
 {
     iron_status result = add_op(d, IRON__RT_FILL, prod, arg, tap, 0, scalar);
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_rt_drain_offset_scalar(iron_design *d, iron_handle *cons,
-                                                 int arg, iron_tap tap, int scalar,
+IRON_API iron_status iron_rt_drain_offset_scalar(iron_design *d,
+                                                 iron_handle *cons, int arg,
+                                                 iron_tap tap, int scalar,
                                                  int wait)
 {
     iron_status result = add_op(d, IRON__RT_DRAIN, cons, arg, tap, wait != 0,

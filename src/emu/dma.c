@@ -29,10 +29,14 @@ static void copy_streaming(uint8_t *dst, const uint8_t *src, size_t n)
     if (((uintptr_t)dst & 15) == 0 && n >= 64) {
         size_t whole = n & ~(size_t)63;
         for (size_t i = 0; i < whole; i += 64) {
-            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 16));
-            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 32));
-            __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 48));
+            __m128i a =
+                _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+            __m128i b =
+                _mm_loadu_si128((const __m128i *)(const void *)(src + i + 16));
+            __m128i c =
+                _mm_loadu_si128((const __m128i *)(const void *)(src + i + 32));
+            __m128i d =
+                _mm_loadu_si128((const __m128i *)(const void *)(src + i + 48));
             _mm_stream_si128((__m128i *)(void *)(dst + i), a);
             _mm_stream_si128((__m128i *)(void *)(dst + i + 16), b);
             _mm_stream_si128((__m128i *)(void *)(dst + i + 32), c);

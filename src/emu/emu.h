@@ -114,7 +114,7 @@ typedef struct emu_hstate {
     emu_worker *worker;
     emu_pool *pool;
     int writer, slot, depth;
-    int max_acquire;       /* declared for the worker (iron_arg_fifo_acquire) */
+    int max_acquire; /* declared for the worker (iron_arg_fifo_acquire) */
     char label[96];        /* "fifo 'a' (consumer)": this handle, even
                               when it shares its producer's pool */
     void *ptrs[IRON__MAX_DEPTH];

@@ -164,7 +164,7 @@ static void checked_loop_step(emu_inst *in, emu_task *t)
     loop_run(in, t, LOOP_CHECKED);
 }
 
-/* --- core bodies ---------------------------------------------------------- */
+/* --- core bodies --------------------------------------------------------- */
 
 /* A misused FIFO or barrier stops the lane with a message; the fiber is
  * left suspended for good (C has nothing to unwind). */
@@ -372,7 +372,7 @@ static void core_step(emu_inst *in, emu_task *t)
     }
 }
 
-/* --- setup ---------------------------------------------------------------- */
+/* --- setup --------------------------------------------------------------- */
 
 iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
 {

@@ -181,6 +181,7 @@ IRON_API iron_status iron_jit_check(iron_jit *j,
         return iron__public_result(st);
     }
     *summary = iron__str_take(&s);
-    return iron__public_result(*summary ? IRON_OK
-                    : iron__fail(IRON_ENOMEM, "iron_jit_check: out of memory"));
+    return iron__public_result(
+        *summary ? IRON_OK
+                 : iron__fail(IRON_ENOMEM, "iron_jit_check: out of memory"));
 }

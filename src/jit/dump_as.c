@@ -37,7 +37,8 @@ IRON_API iron_status iron_jit_dump_as(iron_jit *j,
     if (!j)
         return iron__fail(IRON_EINVAL, "iron_jit_dump_as: jit is NULL");
     if (!format || strcmp(format, "text") == 0)
-        return iron__public_result(iron_jit_dump(j, config, nparams, params, nargs, args, text));
+        return iron__public_result(
+            iron_jit_dump(j, config, nparams, params, nargs, args, text));
     dump_ctx c = { NULL, { 0 } };
     if (strcmp(format, "json") == 0)
         c.fn = iron__design_dump_json;

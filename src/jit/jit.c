@@ -57,7 +57,8 @@ IRON_API void iron_jit_free(iron_jit *j)
 }
 
 IRON_API iron_status iron_jit_create(iron_design_fn design,
-                                     const iron_jit_options *opts, iron_jit **out)
+                                     const iron_jit_options *opts,
+                                     iron_jit **out)
 {
     if (!out)
         return iron__fail(IRON_EINVAL, "iron_jit_create: out is NULL");

@@ -94,7 +94,8 @@ static iron_status mismatch(const iron_jit *j, int i, const binding *b, int nb,
     iron__str_printf(&s, "%s: argument %d ('%s'): expected ", j->name, i,
                      j->args[i].name);
     expected_text(&j->args[i], b, nb, &s);
-    iron__str_printf(&s, ", got %s", iron__tensor_describe(t, got, sizeof got));
+    iron__str_printf(&s, ", got %s",
+                     iron__tensor_describe(t, got, sizeof got));
     /* Only variables bound by other arguments explain the expectation;
      * those bound by this argument itself are already in `got`. */
     int shown = 0;
@@ -572,7 +573,8 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
     if (ro->check > 0 || (ro->check == 0 && env_check))
         ra.flags |= IRON_RUN_CHECK;
     if (ro->profile > 0 ||
-        (ro->profile == 0 && (ra.trace_path || iron__log_selected(IRON__LOG_EMU))))
+        (ro->profile == 0 &&
+         (ra.trace_path || iron__log_selected(IRON__LOG_EMU))))
         ra.flags |= IRON_RUN_PROFILE;
     enum iron_run_state ended = IRON_RUN_ERROR;
     s = iron__drv_run(dev, sp->loaded, &ra, &ended);

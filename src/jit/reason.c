@@ -35,7 +35,8 @@ static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
                  cols, sp->cols);
     for (int i = 0; i < j->nargs; i++) {
         const iron__argsig *a = &sp->args[i];
-        if (a->dtype == args[i]->dtype && same_shape(&a->shape, &args[i]->shape))
+        if (a->dtype == args[i]->dtype &&
+            same_shape(&a->shape, &args[i]->shape))
             continue;
         if (n++ == 0 && buf) {
             iron__tensor_describe(args[i], now, sizeof now);

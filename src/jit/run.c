@@ -54,7 +54,7 @@ static const char *state_word(int state)
     return state == IRON_RUN_RUNNING ? "running" : "queued";
 }
 
-/* --- lists, under mu ------------------------------------------------------ */
+/* --- lists, under mu ----------------------------------------------------- */
 
 static void flight_add(iron_run *r)
 {
@@ -173,7 +173,7 @@ static void setup(void)
     pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
-/* --- executing ------------------------------------------------------------ */
+/* --- executing ----------------------------------------------------------- */
 
 static void free_run(iron_run *r)
 {
@@ -284,7 +284,7 @@ void iron__run_drain_jit(iron_jit *j)
     pthread_mutex_unlock(&mu);
 }
 
-/* --- the public functions ------------------------------------------------- */
+/* --- the public functions ------------------------------------------------ */
 
 /* A blank asynchronous run in *rp, once out is known to be usable. */
 static iron_status new_run(iron_run **rp, iron_run **out, const char *fn)

@@ -443,8 +443,8 @@ void iron__pval_format(const iron__pval *v, iron__str *s)
         iron__str_printf(s, "'%s'", v->s ? v->s : "");
         break;
     case IRON_PARAM_DTYPE:
-        iron__str_append(s, iron_dtype_name(v->dtype) ? iron_dtype_name(v->dtype)
-                                                      : "?");
+        iron__str_append(
+            s, iron_dtype_name(v->dtype) ? iron_dtype_name(v->dtype) : "?");
         break;
     case IRON_PARAM_KERNEL: {
         /* Two kernels with one entry name differ by their source: the

@@ -3,8 +3,8 @@
  * everything that changes the output but the compiler: the placed
  * design's canonical text, every kernel's source, entry, argument types,
  * defines and flags, the device model, the library version, the entry
- * format and the hash of the built-in <iron/iron_kernel.h>.  Artifacts match on it, so they load where no compiler exists;
- * the disk key (kstore.c) is the same text followed by the compiler's
+ * format and the hash of the built-in <iron/iron_kernel.h>.  Artifacts
+ * match on it, so they load where no compiler exists; the disk key (kstore.c) is the same text followed by the compiler's
  * identity.  Neither involves file times.  The text is built once per
  * build; its XXH3-128 digest only names the entry (or indexes the
  * artifacts), and the entry holds the full text, which must equal ours

@@ -74,7 +74,7 @@ int iron__kstore_shared_fill(iron__kstore *ks, iron_program *p);
 void iron__kstore_shared_add(iron__kstore *ks, const iron_program *p);
 void iron__kstore_shared_sweep(iron__kstore *ks, int all);
 
-/* ---- artifacts (artifact.c) ---------------------------------------------- */
+/* ---- artifacts (artifact.c) --------------------------------------------- */
 /* The payload of the loaded artifact whose key text is key->text exactly.
  * *collided (if not NULL) is set to the path of an artifact with the same
  * digest but another text (NULL if none), for the log.  Returns 1 when

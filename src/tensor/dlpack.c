@@ -13,7 +13,7 @@
 #include "core/core.h"
 #include "tensor/tensor.h"
 
-/* --- names for messages ---------------------------------------------------- */
+/* --- names for messages -------------------------------------------------- */
 
 static const char *device_name(int type)
 {
@@ -50,7 +50,7 @@ static const char *code_name(int code)
     }
 }
 
-/* --- dtypes ---------------------------------------------------------------- */
+/* --- dtypes -------------------------------------------------------------- */
 
 static int dtype_from_dl(DLDataType t, iron_dtype *out)
 {
@@ -92,7 +92,7 @@ static DLDataType dtype_to_dl(iron_dtype dt)
     return t;
 }
 
-/* --- import ---------------------------------------------------------------- */
+/* --- import -------------------------------------------------------------- */
 
 /* The storage's release: the producer's memory goes back through its
  * deleter, once, after the last tensor on it is freed. */
@@ -217,7 +217,7 @@ IRON_API iron_status iron_tensor_from_dlpack(struct DLManagedTensor *m,
     return iron__public_result(IRON_OK);
 }
 
-/* --- export ---------------------------------------------------------------- */
+/* --- export -------------------------------------------------------------- */
 
 /* What an export owns: the managed tensor handed out, its shape and
  * strides, and a tensor of its own on the exported memory. */

@@ -209,7 +209,11 @@ double iron__dtype_load(iron_dtype dt, const void *p)
     case IRON_INT32: { int32_t x; memcpy(&x, p, sizeof x); return x; }
     case IRON_UINT32: { uint32_t x; memcpy(&x, p, sizeof x); return x; }
     case IRON_INT64: { int64_t x; memcpy(&x, p, sizeof x); return (double)x; }
-    case IRON_UINT64: { uint64_t x; memcpy(&x, p, sizeof x); return (double)x; }
+    case IRON_UINT64: {
+        uint64_t x;
+        memcpy(&x, p, sizeof x);
+        return (double)x;
+    }
     case IRON_FLOAT32: { float x; memcpy(&x, p, sizeof x); return x; }
     case IRON_FLOAT64: { double x; memcpy(&x, p, sizeof x); return x; }
     case IRON_BFLOAT16: {
@@ -262,11 +266,17 @@ static uint64_t to_u64(double v)
 void iron__dtype_store(iron_dtype dt, void *p, double v)
 {
     switch (dt) {
-    case IRON_INT8: STORE_AS(int8_t, clamp_trunc(v, INT8_MIN, INT8_MAX)); break;
+    case IRON_INT8:
+        STORE_AS(int8_t, clamp_trunc(v, INT8_MIN, INT8_MAX));
+        break;
     case IRON_UINT8: STORE_AS(uint8_t, clamp_trunc(v, 0, UINT8_MAX)); break;
-    case IRON_INT16: STORE_AS(int16_t, clamp_trunc(v, INT16_MIN, INT16_MAX)); break;
+    case IRON_INT16:
+        STORE_AS(int16_t, clamp_trunc(v, INT16_MIN, INT16_MAX));
+        break;
     case IRON_UINT16: STORE_AS(uint16_t, clamp_trunc(v, 0, UINT16_MAX)); break;
-    case IRON_INT32: STORE_AS(int32_t, clamp_trunc(v, INT32_MIN, INT32_MAX)); break;
+    case IRON_INT32:
+        STORE_AS(int32_t, clamp_trunc(v, INT32_MIN, INT32_MAX));
+        break;
     case IRON_UINT32: STORE_AS(uint32_t, clamp_trunc(v, 0, UINT32_MAX)); break;
     case IRON_INT64: STORE_AS(int64_t, to_i64(v)); break;
     case IRON_UINT64: STORE_AS(uint64_t, to_u64(v)); break;

@@ -78,7 +78,8 @@ static int reads_back(iron_dtype dt, const char *s, double x)
     switch (dt) {
     case IRON_FLOAT32: return (float)v == (float)x;
     case IRON_BFLOAT16:
-        return iron_bf16_from_float((float)v) == iron_bf16_from_float((float)x);
+        return iron_bf16_from_float((float)v) ==
+               iron_bf16_from_float((float)x);
     default: return v == x;
     }
 }
@@ -280,7 +281,7 @@ static const char *word_at(fmt_ctx *c, int64_t flat)
     return c->word;
 }
 
-/* --- layout (numpy's _formatArray) ---------------------------------------- */
+/* --- layout (numpy's _formatArray) --------------------------------------- */
 
 static void spaces(iron__str *s, int n)
 {

@@ -412,7 +412,8 @@ static iron_status load_file(FILE *f, const char *path, size_t file_bytes,
                           LOAD, path, major, minor);
     int lenbytes = major == 1 ? 2 : 4;
     if (fread(pre + 8, 1, (size_t)lenbytes, f) != (size_t)lenbytes)
-        return truncated(path, "the preamble", file_bytes, 8 + (size_t)lenbytes);
+        return truncated(path, "the preamble", file_bytes,
+                         8 + (size_t)lenbytes);
     uint32_t hlen = le_u32(pre + 8, lenbytes);
     size_t offset = 8 + (size_t)lenbytes + hlen;
     if (hlen > NPY_MAX_HEADER)

@@ -221,8 +221,8 @@ IRON_API iron_status iron_tensor_ones(iron_dtype dt,
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_tensor_full(iron_dtype dt,
-                                      iron_shape shape, double value, iron_tensor **out)
+IRON_API iron_status iron_tensor_full(iron_dtype dt, iron_shape shape,
+                                      double value, iron_tensor **out)
 {
     iron_status result = tensor_full("iron_tensor_full", out, dt, shape,
                                      value);
@@ -249,8 +249,8 @@ IRON_API iron_status iron_tensor_arange(iron_dtype dt,
 
 /* Every value k * 2^-bits with bits the dtype's significand width is exact
  * in that dtype, so float32 and bfloat16 values never round up to 1.0. */
-IRON_API iron_status iron_tensor_rand(iron_dtype dt,
-                                      iron_shape shape, uint64_t seed, iron_tensor **out)
+IRON_API iron_status iron_tensor_rand(iron_dtype dt, iron_shape shape,
+                                      uint64_t seed, iron_tensor **out)
 {
     const char *fn = "iron_tensor_rand";
     if (!out)
@@ -325,9 +325,9 @@ static iron_status check_int_range(const char *fn, iron_dtype dt,
     return IRON_OK;
 }
 
-IRON_API iron_status iron_tensor_randint(iron_dtype dt,
-                                         iron_shape shape, int64_t low,
-                                         int64_t high, uint64_t seed, iron_tensor **out)
+IRON_API iron_status iron_tensor_randint(iron_dtype dt, iron_shape shape,
+                                         int64_t low, int64_t high,
+                                         uint64_t seed, iron_tensor **out)
 {
     const char *fn = "iron_tensor_randint";
     if (!out)
@@ -431,7 +431,8 @@ IRON_API iron_status iron_tensor_get_element(const iron_tensor *t, int64_t i,
     return iron__public_result(IRON_OK);
 }
 
-IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i, double v)
+IRON_API iron_status iron_tensor_set_element(iron_tensor *t, int64_t i,
+                                             double v)
 {
     iron_status s = check_index("iron_tensor_set_element", t, i);
     if (s != IRON_OK)

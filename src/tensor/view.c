@@ -109,7 +109,8 @@ IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
                           iron__tensor_describe(t, desc, sizeof desc),
                           dims_text(t->strides, t->shape.ndim, want,
                                     sizeof want));
-    return iron__public_result(share(fn, t, &shape, numel, nbytes, t->host, NULL, out));
+    return iron__public_result(
+        share(fn, t, &shape, numel, nbytes, t->host, NULL, out));
 }
 
 /* Checks that every element the layout reaches lies in t's storage:
@@ -181,7 +182,8 @@ IRON_API iron_status iron_tensor_view(iron_tensor *t, int64_t offset,
         return iron__public_result(s);
     unsigned char *host = (unsigned char *)t->host +
                           offset * (int64_t)iron_dtype_size(t->dtype);
-    return iron__public_result(share(fn, t, &shape, numel, nbytes, host, strides, out));
+    return iron__public_result(
+        share(fn, t, &shape, numel, nbytes, host, strides, out));
 }
 
 IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
@@ -213,7 +215,8 @@ IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
         strides[d] = t->strides[d];
     shape.dims[dim] = (stop - start + step - 1) / step;
     strides[dim] = t->strides[dim] * step;
-    return iron__public_result(iron_tensor_view(t, start * t->strides[dim], shape, strides, out));
+    return iron__public_result(
+        iron_tensor_view(t, start * t->strides[dim], shape, strides, out));
 }
 
 IRON_API int iron_tensor_is_contiguous(const iron_tensor *t)

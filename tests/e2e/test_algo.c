@@ -100,7 +100,8 @@ TEST(algo_transform_dtypes)
     for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
         kbuf k;
         const iron_kernel_ref *f = unary(&k, "affine", dts[t], "3 * x - 1");
-        iron_tensor *x = test_randint(dts[t], IRON_SHAPE(1024), -20, 20, t + 1);
+        iron_tensor *x =
+            test_randint(dts[t], IRON_SHAPE(1024), -20, 20, t + 1);
         iron_tensor *y = test_zeros(dts[t], 1024);
         iron_param p = iron_param_kernel("f", f);
         ASSERT_OK(launch(j, 0, 1, &p, IRON_TENSORS(x, y)));
@@ -140,7 +141,8 @@ TEST(algo_transform_bfloat16)
     /* Negation flips the sign bit: exact in bfloat16. */
     iron_jit *j = algo_jit(IRON_ALGO_TRANSFORM);
     kbuf k;
-    iron_tensor *x = test_randint(IRON_BFLOAT16, IRON_SHAPE(256), -100, 100, 9);
+    iron_tensor *x =
+        test_randint(IRON_BFLOAT16, IRON_SHAPE(256), -100, 100, 9);
     iron_tensor *y = test_zeros(IRON_BFLOAT16, 256);
     iron_param p = iron_param_kernel("f", unary(&k, "neg", IRON_BFLOAT16,
                                                 "x ^ 0x8000u"));
@@ -161,8 +163,10 @@ TEST(algo_transform_binary_dtypes)
     for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
         kbuf k;
         const iron_kernel_ref *f = binary(&k, "axpy2", dts[t], "x + 2 * y");
-        iron_tensor *a = test_randint(dts[t], IRON_SHAPE(512), 0, 20, 2 * t + 1);
-        iron_tensor *b = test_randint(dts[t], IRON_SHAPE(512), 0, 20, 2 * t + 2);
+        iron_tensor *a =
+            test_randint(dts[t], IRON_SHAPE(512), 0, 20, 2 * t + 1);
+        iron_tensor *b =
+            test_randint(dts[t], IRON_SHAPE(512), 0, 20, 2 * t + 2);
         iron_tensor *c = test_zeros(dts[t], 512);
         iron_param p = iron_param_kernel("f", f);
         ASSERT_OK(launch(j, 0, 1, &p, IRON_TENSORS(a, b, c)));
@@ -184,8 +188,10 @@ TEST(algo_kernel_parameter_changes_the_operation)
     kbuf kadd, ksub;
     const iron_kernel_ref *add = binary(&kadd, "add", IRON_INT32, "x + y");
     const iron_kernel_ref *sub = binary(&ksub, "sub", IRON_INT32, "x - y");
-    iron_tensor *a = test_randint(IRON_INT32, IRON_SHAPE(2048), -1000, 1000, 1);
-    iron_tensor *b = test_randint(IRON_INT32, IRON_SHAPE(2048), -1000, 1000, 2);
+    iron_tensor *a =
+        test_randint(IRON_INT32, IRON_SHAPE(2048), -1000, 1000, 1);
+    iron_tensor *b =
+        test_randint(IRON_INT32, IRON_SHAPE(2048), -1000, 1000, 2);
     iron_tensor *c = test_zeros(IRON_INT32, 2048);
     const int32_t *pa = iron_tensor_data(a), *pb = iron_tensor_data(b);
     const int32_t *pc = iron_tensor_data(c);
@@ -207,7 +213,7 @@ TEST(algo_kernel_parameter_changes_the_operation)
     iron_jit_free(j);
 }
 
-/* --- the parallel forms --------------------------------------------------- */
+/* --- the parallel forms -------------------------------------------------- */
 
 /* The workers of the last call sit on columns 0 .. n-1, row 2, and each
  * made `iters` kernel calls. */
@@ -307,7 +313,7 @@ TEST(algo_parallel_defaults_to_every_column)
     iron_jit_free(j);
 }
 
-/* --- for_each and reduce -------------------------------------------------- */
+/* --- for_each and reduce ------------------------------------------------- */
 
 TEST(algo_for_each_in_place)
 {
@@ -317,7 +323,8 @@ TEST(algo_for_each_in_place)
         kbuf k;
         iron_param p = iron_param_kernel("f", unary(&k, "dec", dts[t],
                                                     "x - 5"));
-        iron_tensor *x = test_randint(dts[t], IRON_SHAPE(8, 64), -50, 50, t + 11);
+        iron_tensor *x =
+            test_randint(dts[t], IRON_SHAPE(8, 64), -50, 50, t + 11);
         double before[512];
         for (int64_t i = 0; i < 512; i++)
             before[i] = test_at(x, i);
@@ -359,8 +366,8 @@ TEST(algo_reduce_sum_and_minmax)
     iron_jit *j = algo_jit(IRON_ALGO_REDUCE);
     /* int32 -> int64, twice: each launch is one kernel call. */
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        iron_tensor *x = test_randint(IRON_INT32, IRON_SHAPE(10000), -100000, 100000,
-                             seed);
+        iron_tensor *x =
+            test_randint(IRON_INT32, IRON_SHAPE(10000), -100000, 100000, seed);
         iron_tensor *s = test_zeros(IRON_INT64, 1);
         iron_param p = iron_param_kernel("f", &sum_i32_to_i64);
         ASSERT_OK(launch(j, 0, 1, &p, IRON_TENSORS(x, s)));

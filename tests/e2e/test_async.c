@@ -53,7 +53,8 @@ static int spin_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "spin", k, n / N,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(N)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(N)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1,
                   iron_tap_linear(user ? 2 * n : n), IRON_WAIT);
@@ -232,7 +233,8 @@ TEST(async_wait_with_limit_gives_up_and_run_goes_on)
 {
     const char *flag = flag_path();
     iron_jit *j = spin_jit("spin", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_run *r = start_ab(j, NULL, a, b);
     await_state(r, IRON_RUN_RUNNING);
     double t0 = now_ms();
@@ -291,7 +293,8 @@ TEST(async_runs_of_one_specialization_take_turns)
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *quick = test_new_jit(vector_op_design, &o);
-    iron_tensor *x = test_arange(IRON_INT32, 64), *z = test_zeros(IRON_INT32, 64);
+    iron_tensor *x = test_arange(IRON_INT32, 64),
+                *z = test_zeros(IRON_INT32, 64);
     iron_run *q = NULL;
     ASSERT_OK(iron_jit_start(quick, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                              IRON_TENSORS(x, x, z), &q));
@@ -379,7 +382,8 @@ TEST(async_timeout_state_when_the_config_limit_fires)
         return;
     flag_path();               /* never raised: the kernel spins */
     iron_jit *j = spin_jit("spin", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = 100 };
     iron_run *r = start_ab(j, &cfg, a, b);
@@ -404,10 +408,12 @@ TEST(async_wait_executes_a_queued_run_and_free_cancels_one)
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *quick = test_new_jit(vector_op_design, &o);
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_run *spinning = start_ab(slow, NULL, a, b);
     await_state(spinning, IRON_RUN_RUNNING);
-    iron_tensor *x = test_arange(IRON_INT32, 64), *y = test_arange(IRON_INT32, 64),
+    iron_tensor *x = test_arange(IRON_INT32, 64),
+                *y = test_arange(IRON_INT32, 64),
                 *z = test_zeros(IRON_INT32, 64);
     iron_run *r = NULL;
     ASSERT_OK(iron_jit_start(quick, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -463,7 +469,8 @@ TEST(async_running_run_freed_without_wait_finishes_unattended)
     const char *flag = flag_path();
     snprintf(flag_buf, sizeof flag_buf, "%s", flag);
     iron_jit *j = spin_jit("spin", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_run *r = start_ab(j, NULL, a, b);
     await_state(r, IRON_RUN_RUNNING);
     iron_run_free(r);
@@ -505,7 +512,8 @@ TEST(async_bad_input_is_named)
     o.disk_cache = -1;
     o.scalars = NULL;
     iron_jit *j = test_new_jit(vector_op_design, &o);
-    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_arange(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64);
     iron_run *r = (iron_run *)&o;   /* must become NULL on failure */
     ASSERT_FAILS(iron_jit_start(NULL, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                 IRON_TENSORS(a, a, b), &r),
@@ -524,15 +532,17 @@ TEST(async_bad_input_is_named)
                                 IRON_TENSORS(a, a, b), &r),
                  IRON_EPARAM, "'n'");
     ASSERT(r == NULL);
-    ASSERT_FAILS(iron_jit_start(j, NULL, IRON_PARAMS(iron_param_int("tlie", 8)),
+    ASSERT_FAILS(iron_jit_start(j, NULL,
+                                IRON_PARAMS(iron_param_int("tlie", 8)),
                                 IRON_NO_SCALARS, IRON_TENSORS(a, a, b), &r),
                  IRON_EPARAM, "did you mean 'tile'");
     ASSERT(r == NULL);
     ASSERT_FAILS(iron_spec_start(NULL, IRON_NO_SCALARS, IRON_TENSORS(a, a, b),
                                  &r),
                  IRON_EINVAL, "iron_spec_start: spec is NULL");
-    ASSERT_FAILS(iron_spec_launch(NULL, IRON_NO_SCALARS, IRON_TENSORS(a, a, b)),
-                 IRON_EINVAL, "iron_spec_launch: spec is NULL");
+    ASSERT_FAILS(
+        iron_spec_launch(NULL, IRON_NO_SCALARS, IRON_TENSORS(a, a, b)),
+        IRON_EINVAL, "iron_spec_launch: spec is NULL");
     iron_spec *sp;
     ASSERT_OK(iron_jit_specialize(j, NULL, IRON_NO_PARAMS,
                                   IRON_TENSORS(a, a, b), &sp));
@@ -571,7 +581,8 @@ TEST(async_start_out_of_memory_leaves_nothing)
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *j = test_new_jit(vector_op_design, &o);
-    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64),
+    iron_tensor *a = test_arange(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64),
                 *c = test_zeros(IRON_INT32, 64);
     char trace[96];
     snprintf(trace, sizeof trace, "/tmp/iron-test-async-trace-%d.json",
@@ -619,7 +630,8 @@ TEST(async_fork_child_after_runs)
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *quick = test_new_jit(vector_op_design, &o);
-    iron_tensor *x = test_arange(IRON_INT32, 64), *y = test_arange(IRON_INT32, 64),
+    iron_tensor *x = test_arange(IRON_INT32, 64),
+                *y = test_arange(IRON_INT32, 64),
                 *z = test_zeros(IRON_INT32, 64);
     iron_run *r = NULL;
     ASSERT_OK(iron_jit_start(quick, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -628,7 +640,8 @@ TEST(async_fork_child_after_runs)
     iron_run_free(r);
     /* One run in flight at the fork. */
     iron_jit *slow = spin_jit("slow", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_run *spinning = start_ab(slow, NULL, a, b);
     await_state(spinning, IRON_RUN_RUNNING);
     pid_t pid = fork();

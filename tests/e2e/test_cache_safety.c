@@ -814,7 +814,8 @@ static void cache_max_child(const void *arg)
     const iron__cache *cache = iron__kstore_disk_cache(j->kstore);
     ASSERT(cache != NULL);
     ASSERT_EQ(cache->max_bytes, IRON__CACHE_DEFAULT_MAX_BYTES);
-    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX='1e400' is not a byte count");
+    ASSERT_CONTAINS(test_warning,
+                    "IRON_CACHE_MAX='1e400' is not a byte count");
     ASSERT_CONTAINS(test_warning, "using 268435456");
     iron_tensor_free(a);
     iron_tensor_free(b);

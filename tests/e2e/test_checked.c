@@ -8,7 +8,8 @@
 #include "test.h"
 
 TEST_SKIP_FILE_IF(TEST_UNDER_TSAN,
-                  "checked mode traps on protection faults; ThreadSanitizer cannot follow a siglongjmp out of a handler")
+                  "checked mode traps on protection faults; ThreadSanitizer "
+                  "cannot follow a siglongjmp out of a handler")
 
 enum { TILE = 16, N = 64 };
 
@@ -38,8 +39,8 @@ static int kernel_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "kern", src, "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "w0", k, n / TILE,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(TILE)));
     if (stack)
         iron_worker_set_stack(w, stack);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
@@ -55,9 +56,10 @@ static int body_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_kernel *k = iron_kernel_new_core(d, "body", src, "fifo, fifo");
-    iron_worker *w = iron_worker_new(d, "cb", k, 0,
-                                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                                               iron_arg_fifo(iron_fifo_prod(out))));
+    iron_worker *w =
+        iron_worker_new(d, "cb", k, 0,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                  iron_arg_fifo(iron_fifo_prod(out))));
     iron_worker_set_stack(w, 4096);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -67,13 +69,14 @@ static int body_design(iron_design *d, void *user)
 /* Runs once; with `verify`, a successful run must double every value. */
 static iron_status run_v(iron_jit *j, int check, int values_from, int verify)
 {
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     for (int i = 0; i < N; i++)
         ((int32_t *)iron_tensor_data(a))[i] = values_from + i;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = 2000, .check = check };
-    iron_status s = test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
-                                              IRON_NO_SCALARS, IRON_TENSORS(a, b)));
+    iron_status s = test_keep(iron_jit_launch(
+        j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     if (s == IRON_OK && verify)
         for (int i = 0; i < N; i++)
             ASSERT_EQ(test_at(b, i), 2 * (values_from + i));
@@ -220,7 +223,8 @@ TEST(checked_warns_released_unwritten_object)
              "}\n");
     iron_log_set_handler(on_log, NULL);
     iron_jit *j = test_jit(kernel_design, "unwritten", "in a, out b");
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1, .check = 1 };
     ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                               IRON_TENSORS(a, b)));

@@ -363,8 +363,8 @@ static int bump_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "bump", k, n / OBJ,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(b)),
-                  iron_arg_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                  iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(OBJ)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
@@ -445,8 +445,8 @@ static int probe_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "copy", k, n / OBJ,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(b)),
-                  iron_arg_int(OBJ)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                  iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(OBJ)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
@@ -584,11 +584,11 @@ static int parallel_design(iron_design *d, void *user)
         snprintf(nm, sizeof nm, "out%d", w);
         out[w] = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
         snprintf(nm, sizeof nm, "w%d", w);
-        iron_worker *wk = iron_worker_new(
-            d, nm, k, chunk / OBJ,
-            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in[w])),
-                      iron_arg_fifo(iron_fifo_prod(out[w])), iron_arg_int(w + 1),
-                      iron_arg_int(OBJ)));
+        iron_worker *wk =
+            iron_worker_new(d, nm, k, chunk / OBJ,
+                            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in[w])),
+                                      iron_arg_fifo(iron_fifo_prod(out[w])),
+                                      iron_arg_int(w + 1), iron_arg_int(OBJ)));
         iron_rt_start(d, wk);
     }
     /* All fills, then all drains, as one task group. */
@@ -671,14 +671,16 @@ static int chain2_design(iron_design *d, void *user)
                                       "int32*, int32*, int32, int32");
     iron_kernel *k2 = iron_kernel_new(d, "mul_const", mul_const_i32_src,
                                       "int32*, int32*, int32, int32");
-    iron_worker *w1 = iron_worker_new(
-        d, "add1", k1, n / OBJ,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(mid)),
-                  iron_arg_int(1), iron_arg_int(OBJ)));
-    iron_worker *w2 = iron_worker_new(
-        d, "mul2", k2, n / OBJ,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(b)),
-                  iron_arg_int(2), iron_arg_int(OBJ)));
+    iron_worker *w1 =
+        iron_worker_new(d, "add1", k1, n / OBJ,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                  iron_arg_fifo(iron_fifo_prod(mid)),
+                                  iron_arg_int(1), iron_arg_int(OBJ)));
+    iron_worker *w2 =
+        iron_worker_new(d, "mul2", k2, n / OBJ,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                                  iron_arg_fifo(iron_fifo_prod(b)),
+                                  iron_arg_int(2), iron_arg_int(OBJ)));
     iron_rt_start(d, w1);
     iron_rt_start(d, w2);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
@@ -801,12 +803,12 @@ static int broadcast_design(iron_design *d, void *user)
                                       "int32*, int32*, int32, int32");
     iron_worker_new(d, "adder", ka, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
-                              iron_arg_fifo(iron_fifo_prod(y)), iron_arg_int(1),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(y)),
+                              iron_arg_int(1), iron_arg_int(OBJ)));
     iron_worker_new(d, "tripler", km, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
-                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(3),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(z)),
+                              iron_arg_int(3), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     /* Only the last drain waits: outside task groups a drain is awaited
      * where it stands, and z's producer would stall x's broadcast while
@@ -867,7 +869,8 @@ static int tap_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "copy", k, count / tc->obj,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(tc->obj)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(tc->obj)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, tc->fill);
     iron_rt_drain(d, iron_fifo_cons(b), 1, tc->drain, IRON_WAIT);
     return 0;
@@ -1099,8 +1102,8 @@ static int saxpy_design(iron_design *d, void *user)
     iron_worker_new(d, "saxpy", k, n / obj,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
                               iron_arg_fifo(iron_fifo_cons(y)),
-                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_float(a),
-                              iron_arg_int(obj)));
+                              iron_arg_fifo(iron_fifo_prod(z)),
+                              iron_arg_float(a), iron_arg_int(obj)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(y), 1, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(z), 2, iron_tap_linear(n), IRON_WAIT);
@@ -1262,8 +1265,8 @@ static int add_const_design(iron_design *d, void *user)
     iron_fifo *b = iron_fifo_new(d, "b", dt, IRON_SHAPE(32), 2);
     iron_worker_new(d, "add", k, n / 32,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(c),
-                              iron_arg_int(32)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(c), iron_arg_int(32)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1372,8 +1375,8 @@ static int depth3_design(iron_design *d, void *user)
                                      "int32*, int32*, int32, int32");
     iron_worker_new(d, "add", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(7),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(7), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1422,8 +1425,8 @@ static int inplace_design(iron_design *d, void *user)
                                      add_const_i32_types);
     iron_worker_new(d, "add", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(5),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(5), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 0, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1459,8 +1462,8 @@ static int swap_halves_design(iron_design *d, void *user)
                                      add_const_i32_types);
     iron_worker_new(d, "pass", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(0),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(0), iron_arg_int(OBJ)));
     iron_handle *ap = iron_fifo_prod(a), *bc = iron_fifo_cons(b);
     const int64_t sz[] = { h }, st[] = { 1 };
     iron_rt_fill(d, ap, 0, iron_tap_make(h, 1, sz, st));
@@ -1546,8 +1549,8 @@ static int convert_design(iron_design *d, void *user)
     iron_fifo *b = iron_fifo_new(d, "b", ot, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "convert", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_float(scale),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_float(scale), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1640,16 +1643,16 @@ static int worker_broadcast_design(iron_design *d, void *user)
                                       add_const_i32_types);
     iron_worker_new(d, "A", ka, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
-                              iron_arg_fifo(iron_fifo_prod(mid)), iron_arg_int(1),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(mid)),
+                              iron_arg_int(1), iron_arg_int(OBJ)));
     iron_worker_new(d, "B", km, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
-                              iron_arg_fifo(iron_fifo_prod(y)), iron_arg_int(2),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(y)),
+                              iron_arg_int(2), iron_arg_int(OBJ)));
     iron_worker_new(d, "C", km, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
-                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(3),
-                              iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(z)),
+                              iron_arg_int(3), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     /* Only the last drain waits: outside task groups a drain is awaited
      * where it stands, and z's producer would stall x's broadcast while
@@ -1706,8 +1709,9 @@ static int generator_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *o = iron_fifo_new(d, "o", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_kernel *k = iron_kernel_new(d, "iota", iota_src, "int32*, int32");
-    iron_worker_new(d, "gen", k, n / OBJ,
-                    IRON_ARGS(iron_arg_fifo(iron_fifo_prod(o)), iron_arg_int(OBJ)));
+    iron_worker_new(
+        d, "gen", k, n / OBJ,
+        IRON_ARGS(iron_arg_fifo(iron_fifo_prod(o)), iron_arg_int(OBJ)));
     iron_rt_drain(d, iron_fifo_cons(o), 0, iron_tap_linear(n), IRON_WAIT);
     return 0;
 }

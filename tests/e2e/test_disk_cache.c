@@ -141,7 +141,7 @@ static char *only_entry(const char *dir)
     return p;
 }
 
-/* ---- a design whose kernel includes a header ------------------------------ */
+/* ---- a design whose kernel includes a header ---------------------------- */
 
 static const char addk_src[] =
     "#include <stdint.h>\n"
@@ -163,8 +163,8 @@ static int addk_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "addk", k, n / tile,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(c)),
-                  iron_arg_int(tile)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(tile)));
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 1, iron_tap_linear(n), IRON_WAIT);
@@ -177,7 +177,7 @@ static const iron_jit_options addk_options = {
     .args = "in a: int32[N], out c: int32[N]",
 };
 
-/* ---- children ------------------------------------------------------------ */
+/* ---- children ----------------------------------------------------------- */
 
 #define MAX_CALLS 8
 
@@ -340,7 +340,8 @@ static void child_run(const job *jb, result *r)
     o.cache_max_bytes = jb->max_bytes;
     o.cflags = jb->cflags;
     iron_jit *j = NULL;
-    r->create_status = iron_jit_create(jb->addk ? addk_design : vector_op_design, &o, &j);
+    r->create_status =
+        iron_jit_create(jb->addk ? addk_design : vector_op_design, &o, &j);
     if (r->create_status != IRON_OK) {
         copy_error(r->error, sizeof r->error);
     } else {
@@ -540,7 +541,7 @@ static void assert_log_(const result *r, const char *topic, const char *n1,
         ASSERT_EQ((s).kernel_compiles, compiles);                             \
     } while (0)
 
-/* ---- 1. a hit in a new process ------------------------------------------- */
+/* ---- 1. a hit in a new process ------------------------------------------ */
 
 TEST_TIMEOUT(dcache_hit_in_new_process, 60)
 {
@@ -655,7 +656,7 @@ TEST_TIMEOUT(dcache_entry_per_value_and_shape, 60)
     test_drop_dir(dir);
 }
 
-/* ---- 3. damaged entries ----------------------------------------------------- */
+/* ---- 3. damaged entries ------------------------------------------------- */
 
 /* Puts `bytes` in place of the entry, runs the child, and checks that it
  * missed for `reason`, rebuilt, got the right result and left one valid
@@ -961,7 +962,7 @@ TEST_TIMEOUT(dcache_header_edit_rebuilds, 60)
     test_drop_dir(dir);
 }
 
-/* ---- 6. compile flags ------------------------------------------------------ */
+/* ---- 6. compile flags --------------------------------------------------- */
 
 TEST_TIMEOUT(dcache_cflags_are_part_of_the_key, 60)
 {
@@ -1075,7 +1076,7 @@ TEST_TIMEOUT(dcache_env_and_option_switches, 60)
     test_drop_dir(base);
 }
 
-/* ---- 8. an unusable folder ------------------------------------------------ */
+/* ---- 8. an unusable folder ---------------------------------------------- */
 
 static void unusable(const char *cache_dir, const char *named)
 {
@@ -1252,7 +1253,7 @@ TEST_TIMEOUT(dcache_stress_many_processes, 120)
     test_drop_dir(dir);
 }
 
-/* ---- 10. artifacts ------------------------------------------------------- */
+/* ---- 10. artifacts ------------------------------------------------------ */
 
 /* Saves the artifact of vector_op '+' on int32[256] at path, in a child
  * (no disk cache). */
@@ -1558,7 +1559,7 @@ TEST_TIMEOUT(dcache_artifact_unloadable_image_compiles, 60)
     test_drop_dir(base);
 }
 
-/* ---- 11. what the log says ------------------------------------------------ */
+/* ---- 11. what the log says ---------------------------------------------- */
 
 static void expect_stage_times(const char *line)
 {

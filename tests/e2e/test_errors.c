@@ -114,7 +114,10 @@ TEST(err_create_options_size)
     ASSERT_CONTAINS(iron_last_error(), "expected at least");
     ASSERT_CONTAINS(iron_last_error(), "sizeof(iron_jit_options)");
     /* Larger than ours (a newer header): read up to what we know. */
-    struct { iron_jit_options o; char newer[16]; } big = { .o = passthrough_options };
+    struct {
+        iron_jit_options o;
+        char newer[16];
+    } big = { .o = passthrough_options };
     big.o.size = sizeof big;
     ASSERT_OK(iron_jit_create(passthrough_design, &big.o, &j));
     iron_jit_free(j);
@@ -503,7 +506,8 @@ TEST(err_launch_cols_exceed_device)
     IRON_WITH_DEVICE("npu1")
     {
         ASSERT_STATUS(iron_jit_launch(v.j, &cfg, IRON_NO_PARAMS,
-                                      IRON_NO_SCALARS, IRON_TENSORS(v.a, v.b, v.c)),
+                                      IRON_NO_SCALARS,
+                                      IRON_TENSORS(v.a, v.b, v.c)),
                       IRON_ERESOURCE);
     }
     ASSERT_MSG("vector_op");
@@ -682,7 +686,8 @@ static int err_design(iron_design *d, void *user)
         iron_kernel_define(k, "NOT VALID", "1");
 
     iron_handle *ac = iron_fifo_cons(fa), *bp = iron_fifo_prod(fb);
-    iron_arg args[3] = { iron_arg_fifo(ac), iron_arg_fifo(bp), iron_arg_int(OBJ) };
+    iron_arg args[3] = { iron_arg_fifo(ac), iron_arg_fifo(bp),
+                         iron_arg_int(OBJ) };
     int nargs = 3;
     if (which == E_ARGC)
         nargs = 2;
@@ -754,7 +759,8 @@ static int err_design(iron_design *d, void *user)
         fill_h = bp;
     iron_rt_fill(d, fill_h, fill_arg, fill_tap);
 
-    iron_handle *drain_h = which == E_DRAIN_WITH_PROD ? bp : iron_fifo_cons(fb);
+    iron_handle *drain_h =
+        which == E_DRAIN_WITH_PROD ? bp : iron_fifo_cons(fb);
     iron_rt_drain(d, drain_h, which == E_DRAIN_INTO_IN ? 0 : 1,
                   iron_tap_linear(which == E_DEADLOCK ? m : n),
                   which == E_NO_AWAIT ? IRON_NOWAIT : IRON_WAIT);
@@ -1000,7 +1006,8 @@ TEST(err_verify_structure)
     CASE_FAILS(E_NO_CONSUMER, IRON_EDESIGN, "fifo 'sink' has no consumer");
     CASE_FAILS(E_NO_WORKER, IRON_EDESIGN, "the design has no worker");
     CASE_FAILS(E_NOT_STARTED, IRON_EDESIGN, "worker 'lazy' is never started");
-    CASE_FAILS(E_HOST_TO_HOST, IRON_EDESIGN, "fifo 'direct' is filled and drained by the runtime");
+    CASE_FAILS(E_HOST_TO_HOST, IRON_EDESIGN,
+               "fifo 'direct' is filled and drained by the runtime");
 }
 
 TEST(err_design_queries)
@@ -1123,7 +1130,8 @@ static int big_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "big", k, n / words,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(words)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(words)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1273,7 +1281,8 @@ static int op_design(iron_design *d, void *user)
     iron_kernel_define(k, "OP", iron_design_param_str(d, "op"));
     iron_worker_new(d, "op", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(c)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1454,11 +1463,14 @@ static int livelock_design(iron_design *d, void *user)
     iron_kernel *kc = iron_kernel_new(d, "consume", sink_src, "int32*, int32");
     iron_worker_new(d, "add1", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(OBJ)));
-    iron_worker_new(d, "source", kp, 1,
-                    IRON_ARGS(iron_arg_fifo(iron_fifo_prod(loop)), iron_arg_int(OBJ)));
-    iron_worker_new(d, "sink", kc, 1,
-                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(loop)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(OBJ)));
+    iron_worker_new(
+        d, "source", kp, 1,
+        IRON_ARGS(iron_arg_fifo(iron_fifo_prod(loop)), iron_arg_int(OBJ)));
+    iron_worker_new(
+        d, "sink", kc, 1,
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(loop)), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1723,7 +1735,8 @@ static int limits_design(iron_design *d, void *user)
     }
     iron_worker_new(d, "copy", k, n / OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
-                              iron_arg_fifo(iron_fifo_prod(b)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1740,7 +1753,8 @@ static iron_status run_limit(int which)
         .user = &lc,
     };
     ASSERT_OK(iron_jit_create(limits_design, &o, &j));
-    iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_zeros(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64);
     iron_status s = test_keep(IRON_CALL(j, a, b));
     iron_tensor_free(a);
     iron_tensor_free(b);

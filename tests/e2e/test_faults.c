@@ -16,8 +16,10 @@
 
 #include "test.h"
 
-TEST_SKIP_FILE_IF(TEST_UNDER_TSAN,
-                  "ThreadSanitizer defers signals and cannot follow a siglongjmp out of a handler; the plain and ASan builds run these")
+TEST_SKIP_FILE_IF(
+    TEST_UNDER_TSAN,
+    "ThreadSanitizer defers signals and cannot follow a siglongjmp out of a "
+    "handler; the plain and ASan builds run these")
 
 enum { TILE = 16, N = 64, TIMEOUT_MS = 1500 };
 
@@ -81,7 +83,8 @@ static iron_status launch(iron_jit *j, iron_tensor *a, iron_tensor *b,
 /* A good call: every output element is twice its input. */
 static void assert_good_call(iron_jit *j, int check)
 {
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     iron_status s = launch(j, a, b, check);
     if (s != IRON_OK)
         TEST_FAIL_("good call: %s: %s", iron_status_name(s), test_errmsg);
@@ -95,7 +98,8 @@ static void assert_good_call(iron_jit *j, int check)
  * the timeout + 0.5 s; its message goes to fault_msg. */
 static void bad_call(iron_jit *j, int check, iron_status status)
 {
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
     ((int32_t *)iron_tensor_data(a))[0] = -1;
     double t0 = now_s();
     iron_status s = launch(j, a, b, check);
@@ -314,7 +318,8 @@ static void expect_body_fault(iron_status status, int acquires)
     ASSERT_FAULT("core body 'body' of worker 'cb' on compute tile (0,2)");
     char after[48];
     /* The good call made 2 per object before this one. */
-    snprintf(after, sizeof after, "after %d acquires", 2 * N / TILE + acquires);
+    snprintf(after, sizeof after, "after %d acquires",
+             2 * N / TILE + acquires);
     ASSERT_FAULT(after);
     assert_good_call(j, 0);
     iron_jit_free(j);
@@ -455,7 +460,8 @@ TEST(fault_on_a_pool_thread)
     set_kernel("", "*(volatile int32_t *)0 = 1;");
     iron_jit *j = test_jit(two_pipes_design, "pipes",
                            "in a, in b, out x, out y");
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_arange(IRON_INT32, N),
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_arange(IRON_INT32, N),
                 *x = test_zeros(IRON_INT32, N), *y = test_zeros(IRON_INT32, N);
     ((int32_t *)iron_tensor_data(b))[0] = -1;
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 2,
@@ -502,12 +508,12 @@ static int cross_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_worker *w0 = iron_worker_new(
         d, "w0", c, n / TILE,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(mid)),
-                  iron_arg_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(mid)), iron_arg_int(TILE)));
     iron_worker *w1 = iron_worker_new(
         d, "w1", k, n / TILE,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(TILE)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(TILE)));
     iron_worker_place(w0, 0, 2);
     iron_worker_place(w1, 1, 2);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));

@@ -137,7 +137,8 @@ TEST(lanes_thread_count_may_change_between_calls)
 
 TEST(lanes_negative_thread_count_is_refused)
 {
-    iron_tensor *in = test_arange(IRON_UINT8, 256), *out = test_zeros(IRON_UINT8, 256);
+    iron_tensor *in = test_arange(IRON_UINT8, 256),
+                *out = test_zeros(IRON_UINT8, 256);
     iron_jit *j = test_new_jit(passthrough_design, &passthrough_options);
     ASSERT_STATUS(launch_threads(j, -2, 0, IRON_TENSORS(in, out)),
                   IRON_EINVAL);
@@ -195,12 +196,14 @@ static int cut_design(iron_design *d, void *user)
     if (g_mode == 0) {
         iron_kernel *k = iron_kernel_new(d, "copy16", copy_src,
                                          "int32*, int32*");
-        iron_worker *w0 = iron_worker_new(
-            d, "first", k, n / 16,
-            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(b))));
-        iron_worker *w1 = iron_worker_new(
-            d, "second", k, n / 16,
-            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(b)), iron_arg_fifo(iron_fifo_prod(c))));
+        iron_worker *w0 =
+            iron_worker_new(d, "first", k, n / 16,
+                            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                      iron_arg_fifo(iron_fifo_prod(b))));
+        iron_worker *w1 =
+            iron_worker_new(d, "second", k, n / 16,
+                            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(b)),
+                                      iron_arg_fifo(iron_fifo_prod(c))));
         iron_worker_place(w0, 0, 2);
         iron_worker_place(w1, 1, 2);
         iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
@@ -211,19 +214,22 @@ static int cut_design(iron_design *d, void *user)
     iron_fifo *back = iron_fifo_new(d, "back", IRON_INT32, IRON_SHAPE(16), 2);
     iron_kernel *pk = iron_kernel_new_core(d, "ping", ping_src, "fifo, fifo");
     iron_kernel *qk = iron_kernel_new_core(d, "pong", pong_src, "fifo, fifo");
-    iron_worker *w0 = iron_worker_new(
-        d, "ping", pk, 0,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_prod(b)), iron_arg_fifo(iron_fifo_cons(back))));
-    iron_worker *w1 = iron_worker_new(
-        d, "pong", qk, 0,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(b)), iron_arg_fifo(iron_fifo_prod(back))));
+    iron_worker *w0 =
+        iron_worker_new(d, "ping", pk, 0,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_prod(b)),
+                                  iron_arg_fifo(iron_fifo_cons(back))));
+    iron_worker *w1 =
+        iron_worker_new(d, "pong", qk, 0,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(b)),
+                                  iron_arg_fifo(iron_fifo_prod(back))));
     iron_worker_place(w0, 0, 2);
     iron_worker_place(w1, 1, 2);
     /* 'copy' moves a into c, but the drain wants twice as much. */
     iron_kernel *k = iron_kernel_new(d, "copy16", copy_src, "int32*, int32*");
-    iron_worker *w2 = iron_worker_new(
-        d, "copy", k, n / 16,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)), iron_arg_fifo(iron_fifo_prod(c))));
+    iron_worker *w2 =
+        iron_worker_new(d, "copy", k, n / 16,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                                  iron_arg_fifo(iron_fifo_prod(c))));
     iron_worker_place(w2, 1, 3);
     iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(c), 1, iron_tap_linear(2 * n), IRON_WAIT);

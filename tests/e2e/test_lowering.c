@@ -35,7 +35,8 @@ static void add1_stage(iron_design *d, iron_fifo **in, iron_fifo **out)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w", k, 0,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(*in)),
-                              iron_arg_fifo(iron_fifo_prod(*out)), iron_arg_int(16)));
+                              iron_arg_fifo(iron_fifo_prod(*out)),
+                              iron_arg_int(16)));
 }
 
 static void assert_arange_plus(const iron_tensor *t, int64_t n, int add)
@@ -65,12 +66,12 @@ static int pipe_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w0 = iron_worker_new(
         d, "w0", k, 0,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(mid)),
-                  iron_arg_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(mid)), iron_arg_int(16)));
     iron_worker *w1 = iron_worker_new(
         d, "w1", k, 0,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(16)));
     switch (g_case) {
     case 1: /* consumer west of its producer */
         iron_worker_place(w0, 1, 2);
@@ -104,7 +105,8 @@ static iron_jit *pipe_jit(int depth)
 
 TEST(lower_neighbours_share_memory)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 256), *b = test_zeros(IRON_INT32, 256);
+    iron_tensor *a = test_arange(IRON_INT32, 256),
+                *b = test_zeros(IRON_INT32, 256);
     const char *const where[] = {
         "buffers 4 (declared depth 4, shared memory on compute tile (0,2))",
         "buffers 4 (declared depth 4, shared memory on compute tile (0,2))",
@@ -133,7 +135,8 @@ TEST(lower_neighbours_share_memory)
 
 TEST(lower_dma_ends_get_max_acquire_plus_one)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 256), *b = test_zeros(IRON_INT32, 256);
+    iron_tensor *a = test_arange(IRON_INT32, 256),
+                *b = test_zeros(IRON_INT32, 256);
     /* Declared depth 7, as upstream's edge detect: a DMA-fed compute end
      * gets max acquire + 1 = 2 buffers, so the design fits. */
     g_case = 0;
@@ -179,7 +182,8 @@ static int pairs_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_kernel *k = iron_kernel_new_core(d, "pairs", pairs_src, "fifo, fifo, int32");
+    iron_kernel *k =
+        iron_kernel_new_core(d, "pairs", pairs_src, "fifo, fifo, int32");
     int declared = g_case == 1 ? 3 : 2; /* 1: above the depth */
     iron_arg in_arg = g_case == 2 ? iron_arg_fifo(iron_fifo_cons(in))
                                   : iron_arg_fifo_acquire(iron_fifo_cons(in),
@@ -195,7 +199,8 @@ static int pairs_design(iron_design *d, void *user)
 
 TEST(lower_core_body_max_acquire)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 128), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_arange(IRON_INT32, 128),
+                *b = test_zeros(IRON_INT32, 64);
     g_case = 0;
     iron_jit *j = test_jit(pairs_design, "pairs",
                            "in a: int32[128], out b: int32[64]");
@@ -220,10 +225,11 @@ TEST(lower_core_body_max_acquire)
     g_case = 2;
     j = test_jit(pairs_design, "pairs", "in a: int32[128], out b: int32[64]");
     ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, b)), IRON_ERUNTIME);
-    ASSERT_MSG("worker 'pairs' on tile (0,2): acquire(2) on fifo 'in' "
-               "(consumer); the worker declared it holds at most 1 at once "
-               "(iron_arg_fifo_acquire(h, 2) gives the endpoint the buffers for "
-               "2)");
+    ASSERT_MSG(
+        "worker 'pairs' on tile (0,2): acquire(2) on fifo 'in' "
+        "(consumer); the worker declared it holds at most 1 at once "
+        "(iron_arg_fifo_acquire(h, 2) gives the endpoint the buffers for "
+        "2)");
     /* ... and the next call of another jit works. */
     iron_jit_free(j);
     g_case = 0;
@@ -243,13 +249,15 @@ static int loop_acquire_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w", k, 0,
                     IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 2),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(16)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(16)));
     return 0;
 }
 
 TEST(lower_standard_loop_holds_one)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 16), *b = test_zeros(IRON_INT32, 16);
+    iron_tensor *a = test_arange(IRON_INT32, 16),
+                *b = test_zeros(IRON_INT32, 16);
     iron_jit *j = test_jit(loop_acquire_design, "loop",
                            "in a: int32[16], out b: int32[16]");
     ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, b)), IRON_EINVAL);
@@ -433,8 +441,8 @@ static int bad_link_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker *w = iron_worker_new(
         d, "w", k, 0,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(16)));
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(mid)),
+                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(16)));
     iron_worker_place(w, 0, 2);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(16));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(16), IRON_WAIT);
@@ -444,7 +452,8 @@ static int bad_link_design(iron_design *d, void *user)
 static void bad_link(int which, int cols, iron_status want, const char *msg)
 {
     g_case = which;
-    iron_tensor *a = test_arange(IRON_INT32, 16), *b = test_zeros(IRON_INT32, 16);
+    iron_tensor *a = test_arange(IRON_INT32, 16),
+                *b = test_zeros(IRON_INT32, 16);
     iron_jit *j = test_jit(bad_link_design, "badlink",
                            "in a: int32[16], out b: int32[16]");
     ASSERT_STATUS(test_launch(j, cols, IRON_TENSORS(a, b)), want);
@@ -505,7 +514,8 @@ static int tiles_design(iron_design *d, void *user)
 
 TEST(lower_runtime_consumers_fold_into_one)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_arange(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64);
     g_case = 0;
     iron_jit *j = test_jit(tiles_design, "tiles",
                            "in a: int32[64], out b: int32[64]");
@@ -561,7 +571,8 @@ static int pingpong_design(iron_design *d, void *user)
 
 TEST(lower_task_groups_ping_pong)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 256), *b = test_zeros(IRON_INT32, 256);
+    iron_tensor *a = test_arange(IRON_INT32, 256),
+                *b = test_zeros(IRON_INT32, 256);
     g_case = 0;
     iron_jit *j = test_jit(pingpong_design, "pingpong",
                            "in a: int32[256], out b: int32[256]");
@@ -603,10 +614,12 @@ static int two_waits_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "wy", k, 0,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
-                              iron_arg_fifo(iron_fifo_prod(y)), iron_arg_int(16)));
+                              iron_arg_fifo(iron_fifo_prod(y)),
+                              iron_arg_int(16)));
     iron_worker_new(d, "wz", k, 0,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
-                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(16)));
+                              iron_arg_fifo(iron_fifo_prod(z)),
+                              iron_arg_int(16)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(256));
     iron_rt_drain(d, iron_fifo_cons(y), 1, iron_tap_linear(256),
                   g_case ? IRON_NOWAIT : IRON_WAIT);
@@ -616,7 +629,8 @@ static int two_waits_design(iron_design *d, void *user)
 
 TEST_TIMEOUT(lower_drain_awaited_where_it_stands, 20)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 256), *y = test_zeros(IRON_INT32, 256),
+    iron_tensor *a = test_arange(IRON_INT32, 256),
+                *y = test_zeros(IRON_INT32, 256),
                 *z = test_zeros(IRON_INT32, 256);
     g_case = 0;
     iron_jit *j = test_jit(two_waits_design, "waits",
@@ -668,10 +682,11 @@ static int mem_design(iron_design *d, void *user)
                                    IRON_SHAPE(g_case ? 16 : 2048), 2);
     iron_kernel *k = iron_kernel_new(d, "tab", table_src,
                                      "int32*, int32*, int32");
-    iron_worker *w = iron_worker_new(
-        d, "w", k, 0,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)), iron_arg_fifo(iron_fifo_prod(out)),
-                  iron_arg_int(g_case ? 16 : 2048)));
+    iron_worker *w =
+        iron_worker_new(d, "w", k, 0,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                                  iron_arg_fifo(iron_fifo_prod(out)),
+                                  iron_arg_int(g_case ? 16 : 2048)));
     if (g_case == 2)
         iron_worker_set_stack(w, 7);
     if (g_case == 3)
@@ -684,7 +699,8 @@ static int mem_design(iron_design *d, void *user)
 
 TEST(lower_tile_memory_counts_kernel_data_and_stack)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 2048), *b = test_zeros(IRON_INT32, 2048);
+    iron_tensor *a = test_arange(IRON_INT32, 2048),
+                *b = test_zeros(IRON_INT32, 2048);
     /* 4 x 8 KiB buffers + 32 KiB table + 1 KiB stack = 66560 > 65536. */
     g_case = 0;
     iron_jit *j = test_jit(mem_design, "mem",
@@ -764,7 +780,8 @@ static int caller_design(iron_design *d, void *user)
 
 TEST(lower_core_body_calls_a_kernel_with_a_buffer)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_arange(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64);
     g_case = 0;
     iron_jit *j = test_jit(caller_design, "caller",
                            "in a: int32[64], out b: int32[64]");
@@ -792,7 +809,8 @@ TEST(lower_core_body_calls_a_kernel_with_a_buffer)
     for (g_case = 1; g_case <= 3; g_case++) {
         j = test_jit(caller_design, "caller",
                      "in a: int32[64], out b: int32[64]");
-        ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, b)), bad[g_case - 1].s);
+        ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, b)),
+                      bad[g_case - 1].s);
         ASSERT_MSG(bad[g_case - 1].msg);
         iron_jit_free(j);
     }
@@ -844,7 +862,8 @@ static int wrap_design(iron_design *d, void *user)
 
 TEST(lower_memtile_pattern_wraps_over_the_object)
 {
-    iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_zeros(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64);
     iron_jit *j = test_jit(wrap_design, "wrap",
                            "in a: int32[64], out b: int32[64]");
     char *text = test_dump(j, 1, IRON_TENSORS(a, b));
@@ -894,7 +913,8 @@ static int shim_design(iron_design *d, void *user)
 
 TEST(lower_shim_placement)
 {
-    iron_tensor *a = test_arange(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64);
+    iron_tensor *a = test_arange(IRON_INT32, 64),
+                *b = test_zeros(IRON_INT32, 64);
     g_case = 0;
     iron_jit *j = test_jit(shim_design, "shim",
                            "in a: int32[64], out b: int32[64]");

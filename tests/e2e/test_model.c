@@ -157,8 +157,8 @@ static int window_design(iron_design *d, void *user)
                                           "fifo, fifo, int32, int32");
     iron_worker_new(d, "win", k, 1,
                     IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 3),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(8),
-                              iron_arg_int(objs)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(8), iron_arg_int(objs)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n - 16),
                   IRON_WAIT);

@@ -189,8 +189,9 @@ static int depth_design(iron_design *d, void *user)
         ASSERT_CONTAINS(iron_last_error(), "fifo 'in' (consumer): depth");
     }
     iron_handle_set_depth(op, (int)kn->y);
-    iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
-                    IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op), iron_arg_int(OBJ)));
+    iron_worker_new(
+        d, "copy", copy_kernel(d, IRON_INT32), 1,
+        IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op), iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -204,17 +205,20 @@ TEST(rule_fifo_endpoint_depth_range)
     iron_tensor *a = arange(IRON_INT32, 64), *b = sentinel(IRON_INT32, 64);
     kn.x = 0;
     kn.y = 2;
-    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
+    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+                  IRON_EINVAL);
     ASSERT_MSG("fifo 'in' (consumer): depth 0; expected 1 to 16");
     ASSERT_MSG("depth (a: int32[64]");
     assert_rejected_before_run(j, b);
     kn.x = 17;
-    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
+    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+                  IRON_EINVAL);
     ASSERT_MSG("fifo 'in' (consumer): depth 17; expected 1 to 16");
     assert_rejected_before_run(j, b);
     kn.x = 2;
     kn.y = -1;
-    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)), IRON_EINVAL);
+    ASSERT_STATUS(launch(j, 1, 0, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
+                  IRON_EINVAL);
     ASSERT_MSG("fifo 'out' (producer): depth -1; expected 1 to 16");
     assert_rejected_before_run(j, b);
     /* In range, and different per endpoint (1 + 15 buffers: the tile's
@@ -301,7 +305,8 @@ TEST_TIMEOUT(rule_core_acquire_more_than_endpoint_depth, 20)
     kn.x = 0;
     ASSERT_STATUS(launch(j, 1, 5000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    ASSERT_MSG("worker 'greedy' on tile (0,2): acquire(0) on fifo 'in' (consumer)");
+    ASSERT_MSG(
+        "worker 'greedy' on tile (0,2): acquire(0) on fifo 'in' (consumer)");
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     /* Taking exactly the endpoint's depth is fine: two objects in, the
      * first of each pair out. */
@@ -389,10 +394,12 @@ static int probe_design(iron_design *d, void *user)
     /* Per-endpoint depths, so the consumer gets exactly its 2 (one depth
      * would give it max acquire + 1 = 3). */
     iron_handle_set_depth(iron_fifo_prod(in), 3);
-    iron_kernel *k = iron_kernel_new_core(d, "probe", probe_src, "fifo, fifo, int32");
+    iron_kernel *k =
+        iron_kernel_new_core(d, "probe", probe_src, "fifo, fifo, int32");
     iron_worker_new(d, "probe", k, 1,
                     IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 2),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0,
                  iron_tap_linear(iron_design_arg_numel(d, 0)));
     iron_rt_drain(d, iron_fifo_cons(out), 1,
@@ -456,8 +463,8 @@ static int pairs_design(iron_design *d, void *user)
                                           "fifo, fifo, int32, int32");
     iron_worker_new(d, "win", k, 1,
                     IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), 2),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(8),
-                              iron_arg_int(objs)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(8), iron_arg_int(objs)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n - 8),
                   IRON_WAIT);
@@ -527,8 +534,9 @@ static int loop_design(iron_design *d, void *user)
                                           "fifo, fifo, fifo, fifo, int32");
     iron_worker_new(d, "both", k, 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_fifo(lp),
-                              iron_arg_fifo(lc), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_fifo(lp), iron_arg_fifo(lc),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -738,10 +746,12 @@ TEST(rule_link_split_sizes_must_tile_the_object)
     link_case(&kn, L_SPLIT_OVERLAP, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in': pieces 0 [0, 8) and 1 [4, 12) overlap");
     link_case(&kn, L_SPLIT_OUT_OF_RANGE, IRON_EDESIGN);
-    ASSERT_MSG("split of fifo 'in': piece 2 covers elements [20, 28), outside the "
+    ASSERT_MSG(
+        "split of fifo 'in': piece 2 covers elements [20, 28), outside the "
         "24-element object");
     link_case(&kn, L_JOIN_SUM_LARGE, IRON_EDESIGN);
-    ASSERT_MSG("join of fifo 'out': piece 3 covers elements [24, 32), outside the "
+    ASSERT_MSG(
+        "join of fifo 'out': piece 3 covers elements [24, 32), outside the "
         "24-element object");
     link_case(&kn, L_SPLIT_TOO_MANY, IRON_EDESIGN);
     ASSERT_MSG("split of fifo 'in' (consumer): 9 pieces; expected 1 to 8");
@@ -752,22 +762,26 @@ TEST(rule_link_output_depths_in_range)
 {
     knobs kn = { 0 };
     link_case(&kn, L_SPLIT_DEPTH_NEG, IRON_EINVAL);
-    ASSERT_MSG("split of fifo 'in' (consumer): piece 1's depth is -1; expected 0 "
+    ASSERT_MSG(
+        "split of fifo 'in' (consumer): piece 1's depth is -1; expected 0 "
         "(the handle's, 2) or 1 to 16");
     link_case(&kn, L_SPLIT_DEPTH_17, IRON_EINVAL);
     ASSERT_MSG("fifo 'p2': depth 17; expected 1 to 16");
     link_case(&kn, L_FORWARD_DEPTH_NEG, IRON_EINVAL);
-    ASSERT_MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");    test_assert_no_leaks();
+    ASSERT_MSG("forward of fifo 'in' (consumer): piece 0's depth is -2");
+    test_assert_no_leaks();
 }
 
 TEST(rule_link_split_takes_consumer_join_takes_producer)
 {
     knobs kn = { 0 };
     link_case(&kn, L_SPLIT_PRODUCER, IRON_EDESIGN);
-    ASSERT_MSG("split of fifo 'in' (producer): a split takes a consumer handle");
+    ASSERT_MSG(
+        "split of fifo 'in' (producer): a split takes a consumer handle");
     ASSERT_MSG("a producer handle cannot be split");
     link_case(&kn, L_JOIN_CONSUMER, IRON_EDESIGN);
-    ASSERT_MSG("join into fifo 'out' (consumer): a join takes the producer handle");
+    ASSERT_MSG(
+        "join into fifo 'out' (consumer): a join takes the producer handle");
     ASSERT_MSG("a consumer handle cannot be joined");
 }
 
@@ -778,13 +792,16 @@ TEST(rule_link_handle_already_used)
     ASSERT_MSG("split of fifo 'in' (consumer): the handle is already used by "
         "worker 'copy'");
     link_case(&kn, L_FORWARD_RUNTIME_HANDLE, IRON_EDESIGN);
-    ASSERT_MSG("forward of fifo 'out' (consumer): the handle is already used by "
+    ASSERT_MSG(
+        "forward of fifo 'out' (consumer): the handle is already used by "
         "the runtime sequence");
     link_case(&kn, L_FORWARD_LINKED_HANDLE, IRON_EDESIGN);
-    ASSERT_MSG("forward of fifo 'in' (consumer): the handle is already used by a "
+    ASSERT_MSG(
+        "forward of fifo 'in' (consumer): the handle is already used by a "
         "memtile link");
     link_case(&kn, L_FILL_LINKED_HANDLE, IRON_EDESIGN);
-    ASSERT_MSG("fill of fifo 'fwd' (producer): the handle is already used by a "
+    ASSERT_MSG(
+        "fill of fifo 'fwd' (producer): the handle is already used by a "
         "memtile link");
     test_assert_no_leaks();
 }
@@ -812,7 +829,8 @@ static int transpose_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(32), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(t)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(32)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(32)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -891,8 +909,9 @@ static int dims_design(iron_design *d, void *user)
     } else {
         ASSERT_OK(s);  /* checked at verification, on its tile */
     }
-    iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
-                    IRON_ARGS(iron_arg_fifo(src), iron_arg_fifo(op), iron_arg_int(32)));
+    iron_worker_new(
+        d, "copy", copy_kernel(d, dt), 1,
+        IRON_ARGS(iron_arg_fifo(src), iron_arg_fifo(op), iron_arg_int(32)));
     iron_rt_fill(d, fill, 0, iron_tap_linear(n));
     iron_rt_drain(d, drain, 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -930,12 +949,16 @@ TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
     const int64_t sz4[4] = { 2, 2, 2, 4 }, st4[4] = { 16, 8, 4, 1 };
     set_dims(&kn, 4, sz4, st4);
     /* Four on a compute tile's consumer: rejected at verification. */
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    ASSERT_MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): place: fifo "
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
+    ASSERT_MSG(
+        "dims (a: int32[64], b: int32[64]; npu2, 1 column): place: fifo "
         "'in' (consumer) on compute tile (0,2): dims_from_stream has 4 "
         "dimensions; at most 3 on this tile");
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    ASSERT_MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream has 4 "
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_PROD, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
+    ASSERT_MSG(
+        "fifo 'out' (producer) on compute tile (0,2): dims_to_stream has 4 "
         "dimensions; at most 3 on this tile");
     /* Four on a memtile are fine, and run. */
     iron_tensor *b = NULL;
@@ -946,8 +969,10 @@ TEST(rule_dims_at_most_3_on_compute_4_on_memtile)
     /* Five: no tile takes them, rejected by iron_handle_set_dims. */
     const int64_t sz5[5] = { 2, 2, 2, 2, 2 }, st5[5] = { 16, 8, 4, 2, 1 };
     set_dims(&kn, 5, sz5, st5);
-    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    ASSERT_MSG("fifo 'fwd' (producer): dims_to_stream has 5 dimensions; expected 1 "
+    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
+    ASSERT_MSG(
+        "fifo 'fwd' (producer): dims_to_stream has 5 dimensions; expected 1 "
         "to 4");
     ASSERT_MSG("dims (a: int32[64], b: int32[64]; npu2, 1 column): design");
 }
@@ -957,26 +982,33 @@ TEST(rule_dims_visit_exactly_one_object)
     knobs kn = { 0 };
     /* 16 of the object's 32 elements. */
     set_dims(&kn, 2, (const int64_t[]){ 4, 4 }, (const int64_t[]){ 8, 1 });
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    ASSERT_MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream visits "
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
+    ASSERT_MSG(
+        "fifo 'in' (consumer) on compute tile (0,2): dims_from_stream visits "
         "16 elements; an object has 32");
     /* 64 visits of a 32-element object, on a memtile. */
     set_dims(&kn, 2, (const int64_t[]){ 2, 32 }, (const int64_t[]){ 0, 1 });
-    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
-    ASSERT_MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream visits 64 "
+    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
+    ASSERT_MSG(
+        "fifo 'fwd' (producer) on memtile (0,1): dims_to_stream visits 64 "
         "elements; an object has 32");
     /* Reaching past the object: 3 * 9 + 7 = 34. */
     set_dims(&kn, 2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ 9, 1 });
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_PROD, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("fifo 'out' (producer) on compute tile (0,2): dims_to_stream "
         "dimension 0 (size 4, stride 9) reaches element 34; the object has "
         "32");
     /* Negative stride and zero size. */
     set_dims(&kn, 2, (const int64_t[]){ 4, 8 }, (const int64_t[]){ -8, 1 });
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("dims_from_stream dimension 0 has stride -8");
     set_dims(&kn, 2, (const int64_t[]){ 0, 8 }, (const int64_t[]){ 8, 1 });
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("dims_from_stream dimension 0 has size 0");
 }
 
@@ -985,19 +1017,23 @@ TEST(rule_dims_32bit_granularity)
     knobs kn = { 0 };
     /* int16: a transpose moves single 2-byte elements. */
     set_dims(&kn, 2, (const int64_t[]){ 16, 2 }, (const int64_t[]){ 1, 16 });
-    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT16, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_WORKER_CONS, IRON_INT16, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("fifo 'in' (consumer) on compute tile (0,2): dims_from_stream: "
         "int16 innermost stride is 16; with 2-byte elements it must be 1 "
         "(DMA addresses count 32-bit words)");
     /* int8: runs of 2 bytes, 4 bytes apart. */
-    set_dims(&kn, 3, (const int64_t[]){ 2, 8, 2 }, (const int64_t[]){ 2, 4, 1 });
-    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT8, NULL, NULL), IRON_EDESIGN);
+    set_dims(&kn, 3, (const int64_t[]){ 2, 8, 2 },
+             (const int64_t[]){ 2, 4, 1 });
+    ASSERT_STATUS(dims_run(&kn, D_MEMTILE_PROD, IRON_INT8, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("fifo 'fwd' (producer) on memtile (0,1): dims_to_stream: int8 "
         "innermost run is 2 elements (2 bytes); with 1-byte elements it must "
         "be a whole number of 4-byte words");
     /* int16 with a whole-word run and word strides is fine: swap the two
      * 16-element halves in runs of 4 elements (8 bytes). */
-    set_dims(&kn, 3, (const int64_t[]){ 4, 2, 4 }, (const int64_t[]){ 4, 16, 1 });
+    set_dims(&kn, 3, (const int64_t[]){ 4, 2, 4 },
+             (const int64_t[]){ 4, 16, 1 });
     iron_tensor *b = NULL;
     ASSERT_OK(dims_run(&kn, D_MEMTILE_PROD, IRON_INT16, &b, NULL));
     for (int o = 0; o < 2; o++)
@@ -1017,11 +1053,13 @@ TEST(rule_dims_not_on_runtime_endpoints)
 {
     knobs kn = { 0 };
     set_dims(&kn, 2, (const int64_t[]){ 8, 4 }, (const int64_t[]){ 1, 8 });
-    ASSERT_STATUS(dims_run(&kn, D_FILL_PROD, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_FILL_PROD, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("fifo 'in' (producer): a layout transform on an endpoint the "
         "runtime sequence uses; give the order with the fill's access "
         "pattern");
-    ASSERT_STATUS(dims_run(&kn, D_DRAIN_CONS, IRON_INT32, NULL, NULL), IRON_EDESIGN);
+    ASSERT_STATUS(dims_run(&kn, D_DRAIN_CONS, IRON_INT32, NULL, NULL),
+                  IRON_EDESIGN);
     ASSERT_MSG("fifo 'out' (consumer): a layout transform on an endpoint the "
         "runtime sequence uses; give the order with the drain's access "
         "pattern");
@@ -1146,7 +1184,8 @@ TEST(rule_tap_repeat_at_most_64)
     ASSERT_STATUS(tap_run(&kn, IRON_INT32, 64, 8,
                    tap4(0, 4, (const int64_t[]){ 65, 2, 2, 2 }, st)),
            IRON_EBOUNDS);
-    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG(
+        "fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "dimension 0 repeats 65 times; the shim DMA repeats at most 64");
     ASSERT_MSG("tap (a: int32[64], b: int32[520]");
     ASSERT_OK(tap_run(&kn, IRON_INT32, 64, 8,
@@ -1175,7 +1214,8 @@ TEST(rule_tap_strided_sizes_at_most_1023)
                    tap4(0, 2, (const int64_t[]){ 2, 1024 },
                         (const int64_t[]){ 1, 2 })),
            IRON_EBOUNDS);
-    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG(
+        "fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "dimension 1 has size 1024 with stride 2; strided sizes are at most "
         "1023");
     ASSERT_OK(tap_run(&kn, IRON_INT32, 2048, 1023,
@@ -1212,7 +1252,8 @@ TEST(rule_tap_stride_at_most_2_20_words)
                    tap4(0, 2, (const int64_t[]){ 2, 16 },
                         (const int64_t[]){ big, 1 })),
            IRON_EBOUNDS);
-    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG(
+        "fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "stride 1048592 words exceeds 2^20 (dimension 0: stride 1048592 "
         "int32 elements)");
     /* 2^20 words exactly is the limit, and runs. */
@@ -1228,13 +1269,15 @@ TEST(rule_tap_offsets_in_whole_words)
                    tap4(3, 1, (const int64_t[]){ 64 },
                         (const int64_t[]){ 1 })),
            IRON_EBOUNDS);
-    ASSERT_MSG("fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
+    ASSERT_MSG(
+        "fill of fifo 'in' (producer) from argument 0 ('a'): access pattern "
         "offset of 3 bytes is not a multiple of 4 (offset 3 int8 elements)");
     ASSERT_STATUS(tap_run(&kn, IRON_INT16, 128, 32,
                    tap4(1, 1, (const int64_t[]){ 64 },
                         (const int64_t[]){ 1 })),
            IRON_EBOUNDS);
-    ASSERT_MSG("access pattern offset of 2 bytes is not a multiple of 4 (offset 1 "
+    ASSERT_MSG(
+        "access pattern offset of 2 bytes is not a multiple of 4 (offset 1 "
         "int16 elements)");
     /* Byte strides in whole words as well: int16 rows 3 elements apart. */
     ASSERT_STATUS(tap_run(&kn, IRON_INT16, 128, 32,
@@ -1290,7 +1333,8 @@ TEST(rule_tap_tiler_inputs_and_limits)
     ASSERT_EQ(tap.ndim, 4);
     tap.sizes[0] = 65;
     ASSERT_STATUS(tap_run(&kn, IRON_INT32, 96, 12, tap), IRON_EBOUNDS);
-    ASSERT_MSG("access pattern dimension 0 repeats 65 times; the shim DMA repeats "
+    ASSERT_MSG(
+        "access pattern dimension 0 repeats 65 times; the shim DMA repeats "
         "at most 64");
     /* 64 repeats run, in the tiler's order. */
     t.repeat = 64;
@@ -1379,7 +1423,8 @@ TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
     kn.pin[0][0] = 1; /* column 1 of a 1-column launch */
     kn.pin[0][1] = 2;
     ASSERT_STATUS(chain_run(&kn, 1, 1, NULL), IRON_ERESOURCE);
-    ASSERT_MSG("worker 'w0': tile (1,2) is not a compute tile of the granted array "
+    ASSERT_MSG(
+        "worker 'w0': tile (1,2) is not a compute tile of the granted array "
         "(columns 0..0, compute rows 2..5)");
     ASSERT_MSG("chain (a: int32[64], b: int32[64]; npu2, 1 column): design");
     kn.pin[0][0] = 0;
@@ -1388,7 +1433,8 @@ TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
     ASSERT_MSG("worker 'w0': tile (0,1) is not a compute tile");
     kn.pin[0][1] = 0; /* the shim */
     ASSERT_STATUS(chain_run(&kn, 1, 2, NULL), IRON_ERESOURCE);
-    ASSERT_MSG("worker 'w0': tile (0,0) is not a compute tile of the granted array "
+    ASSERT_MSG(
+        "worker 'w0': tile (0,0) is not a compute tile of the granted array "
         "(columns 0..1, compute rows 2..5)");
     kn.pin[0][1] = 6; /* past the last compute row */
     ASSERT_STATUS(chain_run(&kn, 1, 1, NULL), IRON_ERESOURCE);
@@ -1401,7 +1447,8 @@ TEST(rule_worker_pinned_inside_the_granted_compute_tiles)
     {
         ASSERT_STATUS(chain_run(&kn, 1, 0, NULL), IRON_ERESOURCE);
     }
-    ASSERT_MSG("worker 'w0': tile (3,5) is not a compute tile of the granted array "
+    ASSERT_MSG(
+        "worker 'w0': tile (3,5) is not a compute tile of the granted array "
         "(columns 0..1");
 }
 
@@ -1512,9 +1559,11 @@ TEST_TIMEOUT(rule_core_barrier_never_set_deadlocks, 20)
 {
     knobs kn = { 0 };
     ASSERT_STATUS(gated_run(&kn, 1, -1, 1), IRON_EDEADLOCK);
-    ASSERT_MSG("gated (a: int32[16], b: int32[16]; npu2, 1 column): no task can "
+    ASSERT_MSG(
+        "gated (a: int32[16], b: int32[16]; npu2, 1 column): no task can "
         "make progress");
-    ASSERT_MSG("worker 'gated' on tile (0,2) waits for barrier 'go' to hold 1 (it "
+    ASSERT_MSG(
+        "worker 'gated' on tile (0,2) waits for barrier 'go' to hold 1 (it "
         "holds 0)");
     ASSERT_MSG("1 awaited drain");
     /* Set, but below what the body waits for. */
@@ -1613,7 +1662,8 @@ TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
     iron_jit *j = jit_for(&kn, bad_barrier_design, "bb", "in a, out b", NULL);
     ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    ASSERT_MSG("worker 'bb' on tile (0,2): waits for value 64 on barrier 'go'; a "
+    ASSERT_MSG(
+        "worker 'bb' on tile (0,2): waits for value 64 on barrier 'go'; a "
         "lock holds 0..63");
     ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     iron_jit_free(j);
@@ -1622,7 +1672,8 @@ TEST_TIMEOUT(rule_core_barrier_values_0_to_63, 20)
     j = jit_for(&kn, bad_barrier_design, "bb", "in a, out b", NULL);
     ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
            IRON_ERUNTIME);
-    ASSERT_MSG("worker 'bb' on tile (0,2): releasing 64 on barrier 'go' (at 0) "
+    ASSERT_MSG(
+        "worker 'bb' on tile (0,2): releasing 64 on barrier 'go' (at 0) "
         "passes the lock's maximum 63");
     iron_jit_free(j);
     /* 63 released and 63 waited for is fine. */
@@ -1658,10 +1709,12 @@ static int once_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
-    iron_kernel *k = iron_kernel_new_core(d, "once", once_src, "fifo, fifo, int32");
+    iron_kernel *k =
+        iron_kernel_new_core(d, "once", once_src, "fifo, fifo, int32");
     iron_worker_new(d, "once", k, 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -1675,7 +1728,8 @@ TEST_TIMEOUT(rule_core_body_that_returns_is_reported, 20)
     for (int call = 0; call < 2; call++) {
         ASSERT_STATUS(launch(j, 1, 3000, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_EDEADLOCK);
-        ASSERT_MSG("worker 'once' on tile (0,2) has returned from its core body");
+        ASSERT_MSG(
+            "worker 'once' on tile (0,2) has returned from its core body");
         ASSERT_MSG("drain of argument 1 'b': 16 of 32 elements moved");
         ASSERT_EQ(iron_jit_last_state(j), IRON_RUN_ERROR);
     }
@@ -1687,13 +1741,13 @@ TEST_TIMEOUT(rule_core_body_that_returns_is_reported, 20)
 enum { K_FIFO_IN_KERNEL, K_BARRIER_IN_KERNEL, K_BARRIER_TO_KERNEL,
        K_SCALAR_TO_FIFO, K_RTP_TO_FIFO, K_HANDLE_TO_BARRIER };
 
-static const char scale_src[] =
-    "#include <stdint.h>\n"
-    "void scale(const int32_t *in, int32_t *out, const int32_t *f, int32_t n)\n"
-    "{\n"
-    "    for (int32_t i = 0; i < n; i++)\n"
-    "        out[i] = in[i] * f[0];\n"
-    "}\n";
+static const char scale_src[] = "#include <stdint.h>\n"
+                                "void scale(const int32_t *in, int32_t *out, "
+                                "const int32_t *f, int32_t n)\n"
+                                "{\n"
+                                "    for (int32_t i = 0; i < n; i++)\n"
+                                "        out[i] = in[i] * f[0];\n"
+                                "}\n";
 
 static int kinds_design(iron_design *d, void *user)
 {
@@ -1724,8 +1778,8 @@ static int kinds_design(iron_design *d, void *user)
     case K_SCALAR_TO_FIFO:
     case K_RTP_TO_FIFO:
     case K_HANDLE_TO_BARRIER: {
-        iron_kernel *k = iron_kernel_new_core(d, "gated", gated_src,
-                                              "fifo, fifo, barrier, int32, int32");
+        iron_kernel *k = iron_kernel_new_core(
+            d, "gated", gated_src, "fifo, fifo, barrier, int32, int32");
         iron_arg a0 = kn->which == K_SCALAR_TO_FIFO ? iron_arg_int(3)
                       : kn->which == K_RTP_TO_FIFO  ? iron_arg_rtp(r)
                                                  : iron_arg_fifo(ic);
@@ -1733,7 +1787,8 @@ static int kinds_design(iron_design *d, void *user)
                           ? iron_arg_fifo(iron_fifo_cons(in))
                           : iron_arg_barrier(go);
         ASSERT(iron_worker_new(d, "gated", k, 1,
-                               IRON_ARGS(a0, iron_arg_fifo(op), a2, iron_arg_int(1),
+                               IRON_ARGS(a0, iron_arg_fifo(op), a2,
+                                         iron_arg_int(1),
                                          iron_arg_int(OBJ))) == NULL);
         break;
     }
@@ -1765,22 +1820,27 @@ TEST(rule_worker_fifo_and_barrier_only_in_core_bodies)
 {
     knobs kn = { 0 };
     kinds_case(&kn, K_FIFO_IN_KERNEL, IRON_EDESIGN);
-    ASSERT_MSG("kernel 'gated': argument 0 is declared 'fifo', which only core "
+    ASSERT_MSG(
+        "kernel 'gated': argument 0 is declared 'fifo', which only core "
         "bodies take (iron_kernel_new_core)");
     kinds_case(&kn, K_BARRIER_IN_KERNEL, IRON_EDESIGN);
-    ASSERT_MSG("kernel 'scale': argument 2 is declared 'barrier', which only core "
+    ASSERT_MSG(
+        "kernel 'scale': argument 2 is declared 'barrier', which only core "
         "bodies take");
     kinds_case(&kn, K_BARRIER_TO_KERNEL, IRON_EDESIGN);
-    ASSERT_MSG("worker 'scale': argument 2 is barrier 'go', but 'scale' declares "
+    ASSERT_MSG(
+        "worker 'scale': argument 2 is barrier 'go', but 'scale' declares "
         "int32* there (only core bodies take barriers)");
     kinds_case(&kn, K_SCALAR_TO_FIFO, IRON_EDESIGN);
     ASSERT_MSG("worker 'gated': argument 0 is a scalar, but core body 'gated' "
         "declares fifo there (pass a fifo handle)");
     kinds_case(&kn, K_RTP_TO_FIFO, IRON_EDTYPE);
-    ASSERT_MSG("worker 'gated': argument 0 is run-time parameter buffer 'factor' "
+    ASSERT_MSG(
+        "worker 'gated': argument 0 is run-time parameter buffer 'factor' "
         "of int32, but 'gated' declares fifo there");
     kinds_case(&kn, K_HANDLE_TO_BARRIER, IRON_EDESIGN);
-    ASSERT_MSG("worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
+    ASSERT_MSG(
+        "worker 'gated': argument 2 is fifo 'in' (consumer 1), but core "
         "body 'gated' declares barrier there (declare 'fifo' for a handle)");
     test_assert_no_leaks();
 }
@@ -1881,7 +1941,8 @@ TEST(rule_seq_task_groups_open_once_and_close)
 {
     knobs kn = { 0 };
     seq_case(&kn, S_GROUP_OPEN, IRON_EDESIGN);
-    ASSERT_MSG("seq (a: int32[64], b: int32[64]; npu2, 8 columns): verify: task "
+    ASSERT_MSG(
+        "seq (a: int32[64], b: int32[64]; npu2, 8 columns): verify: task "
         "group 1, opened at sequence op 1, is never finished "
         "(iron_rt_task_group_finish)");
     /* Several groups may be open at once (upstream's ping-pong); the
@@ -1917,10 +1978,12 @@ TEST(rule_seq_sets_only_what_a_worker_takes)
 {
     knobs kn = { 0 };
     seq_case(&kn, S_RTP_UNUSED, IRON_EDESIGN);
-    ASSERT_MSG("verify: the sequence sets run-time parameter buffer 'spare', which "
+    ASSERT_MSG(
+        "verify: the sequence sets run-time parameter buffer 'spare', which "
         "no worker takes as an argument");
     seq_case(&kn, S_BARRIER_UNUSED, IRON_EDESIGN);
-    ASSERT_MSG("verify: the sequence sets barrier 'go', which no worker takes as an "
+    ASSERT_MSG(
+        "verify: the sequence sets barrier 'go', which no worker takes as an "
         "argument");
 }
 
@@ -2020,7 +2083,8 @@ TEST(rule_rtp_value_per_call_without_rebuild)
     ASSERT_STATUS(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                         IRON_TENSORS(a, c)),
            IRON_EPARAM);
-    ASSERT_MSG("dispatch-time scalar 'factor' has no default and was not given");
+    ASSERT_MSG(
+        "dispatch-time scalar 'factor' has no default and was not given");
     assert_untouched(c);
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -2038,7 +2102,8 @@ static int fill_at_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", dt, IRON_SHAPE(64), 2);
     iron_worker_new(d, "copy", copy_kernel(d, dt), 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(64)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(64)));
     iron_rt_fill_offset_scalar(d, iron_fifo_prod(in), 0, iron_tap_linear(64),
                                iron_design_scalar_index(d, "at"));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
@@ -2100,7 +2165,8 @@ static iron_status res_run(knobs *kn, iron_design_fn fn, const char *name,
     snprintf(args, sizeof args, "in a: int32[%lld], out b: int32[%lld]",
              (long long)n_in, (long long)n_out);
     iron_jit *j = jit_for(kn, fn, name, args, NULL);
-    iron_tensor *a = arange(IRON_INT32, n_in), *b = sentinel(IRON_INT32, n_out);
+    iron_tensor *a = arange(IRON_INT32, n_in),
+                *b = sentinel(IRON_INT32, n_out);
     iron_status s = launch(j, cols, 10000, IRON_NO_PARAMS, IRON_TENSORS(a, b));
     if (s != IRON_OK) {
         if (!strstr(test_errmsg, ": place: "))
@@ -2132,8 +2198,8 @@ static int mem_design(iron_design *d, void *user)
     iron_kernel *k = iron_kernel_new(d, "scale", scale_src,
                                      "int32*, int32*, int32*, int32");
     iron_worker_new(d, "big", k, 1,
-                    IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op), iron_arg_rtp(r),
-                              iron_arg_int(4096)));
+                    IRON_ARGS(iron_arg_fifo(ic), iron_arg_fifo(op),
+                              iron_arg_rtp(r), iron_arg_int(4096)));
     iron_rt_set_rtp(d, r, 0, 3);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
@@ -2145,7 +2211,8 @@ TEST(rule_res_compute_tile_memory_64k)
     knobs kn = { 0 };
     /* 3 x 16 KiB + 16 KiB + 1 KiB rtp + 1 KiB stack = 67584 > 65536. */
     kn.x = 3;
-    ASSERT_STATUS(res_run(&kn, mem_design, "mem", 8192, 8192, 1, NULL), IRON_ERESOURCE);
+    ASSERT_STATUS(res_run(&kn, mem_design, "mem", 8192, 8192, 1, NULL),
+                  IRON_ERESOURCE);
     ASSERT_MSG("mem (a: int32[8192], b: int32[8192]; npu2, 1 column): place: "
         "compute tile (0,2) (worker 'big'): data memory needs 67584 bytes, "
         "the tile has 65536 (2048 over): fifo 'in' (consumer) 3 x 16384 B "
@@ -2174,7 +2241,8 @@ static int memtile_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(big), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(OBJ));
     iron_rt_drain(d, iron_fifo_cons(fw), 1, iron_tap_linear(n), IRON_WAIT);
@@ -2269,8 +2337,10 @@ TEST(rule_res_compute_tile_locks_16)
 {
     knobs kn = { 0 };
     kn.x = 3; /* 4 + 10 + 3 = 17 */
-    ASSERT_STATUS(res_run(&kn, locks_design, "locks", 64, 64, 1, NULL), IRON_ERESOURCE);
-    ASSERT_MSG("locks (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
+    ASSERT_STATUS(res_run(&kn, locks_design, "locks", 64, 64, 1, NULL),
+                  IRON_ERESOURCE);
+    ASSERT_MSG(
+        "locks (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
         "tile (0,2) (worker 'many'): needs 17 locks (2 per buffer pool, 1 "
         "per barrier), the tile has 16");
     kn.x = 2; /* 16 */
@@ -2313,7 +2383,8 @@ static int bds_design(iron_design *d, void *user)
     iron_worker_new(d, "add", k, 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(x)),
                               iron_arg_fifo(iron_fifo_cons(y)),
-                              iron_arg_fifo(iron_fifo_prod(z)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(z)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(x), 0, iron_tap_linear(n));
     iron_rt_fill(d, iron_fifo_prod(y), 0, iron_tap_linear(n));
     iron_rt_drain(d, zc, 1, iron_tap_linear(n), IRON_WAIT);
@@ -2324,8 +2395,10 @@ TEST(rule_res_compute_tile_buffer_descriptors_16)
 {
     knobs kn = { 0 };
     kn.x = 6; /* 3 DMA'd pools x 6 buffers */
-    ASSERT_STATUS(res_run(&kn, bds_design, "bds", 64, 64, 1, NULL), IRON_ERESOURCE);
-    ASSERT_MSG("bds (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
+    ASSERT_STATUS(res_run(&kn, bds_design, "bds", 64, 64, 1, NULL),
+                  IRON_ERESOURCE);
+    ASSERT_MSG(
+        "bds (a: int32[64], b: int32[64]; npu2, 1 column): place: compute "
         "tile (0,2) (worker 'add'): needs 18 buffer descriptors (1 per "
         "buffer a DMA touches), the tile has 16");
     kn.x = 5; /* 15 */
@@ -2402,12 +2475,15 @@ TEST(rule_res_compute_tile_dma_channels_2_in_2_out)
 {
     knobs kn = { 0 };
     kn.which = 0;
-    ASSERT_STATUS(res_run(&kn, channels_design, "in3", 48, 48, 0, NULL), IRON_ERESOURCE);
-    ASSERT_MSG("in3 (a: int32[48], b: int32[48]; npu2, 8 columns): place: compute "
+    ASSERT_STATUS(res_run(&kn, channels_design, "in3", 48, 48, 0, NULL),
+                  IRON_ERESOURCE);
+    ASSERT_MSG(
+        "in3 (a: int32[48], b: int32[48]; npu2, 8 columns): place: compute "
         "tile (0,2) (worker 'sum3'): needs 3 input (S2MM) DMA channels (1 "
         "per stream into the tile), the tile has 2");
     kn.which = 1;
-    ASSERT_STATUS(res_run(&kn, channels_design, "out3", 48, 48, 0, NULL), IRON_ERESOURCE);
+    ASSERT_STATUS(res_run(&kn, channels_design, "out3", 48, 48, 0, NULL),
+                  IRON_ERESOURCE);
     ASSERT_MSG("compute tile (0,2) (worker 'tee3'): needs 3 output (MM2S) DMA "
         "channels (1 per stream out of the tile), the tile has 2");
 }
@@ -2444,7 +2520,8 @@ static int split_n_design(iron_design *d, void *user)
         snprintf(nm, sizeof nm, "w%d", i);
         iron_worker_new(d, nm, k, 1,
                         IRON_ARGS(iron_arg_fifo(iron_fifo_cons(piece[i])),
-                                  iron_arg_fifo(iron_fifo_prod(o)), iron_arg_int(8)));
+                                  iron_arg_fifo(iron_fifo_prod(o)),
+                                  iron_arg_int(8)));
         /* Piece i of object j goes back to where it came from. */
         iron_rt_drain(d, iron_fifo_cons(o), 1,
                       iron_tap_make(8 * i, 2,
@@ -2462,7 +2539,8 @@ TEST(rule_res_memtile_dma_channels_6)
     kn.x = 7;
     ASSERT_STATUS(res_run(&kn, split_n_design, "split7", 112, 112, 0, NULL),
            IRON_ERESOURCE);
-    ASSERT_MSG("split7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
+    ASSERT_MSG(
+        "split7 (a: int32[112], b: int32[112]; npu2, 8 columns): place: "
         "link 0 (1 in, 7 out): no memtile from column 0 to 7 has the DMA "
         "channels left (6 in + 6 out each)");
     kn.x = 6;
@@ -2536,7 +2614,8 @@ TEST(rule_res_memtile_buffer_descriptors_48)
     kn.y = 8;
     ASSERT_STATUS(res_run(&kn, split_n_design, "split_bds", 96, 96, 0, NULL),
            IRON_ERESOURCE);
-    ASSERT_MSG("memtile (0,1): needs 56 buffer descriptors (1 per buffer a DMA "
+    ASSERT_MSG(
+        "memtile (0,1): needs 56 buffer descriptors (1 per buffer a DMA "
         "touches), the tile has 48");
     kn.y = 6; /* 42 */
     iron_tensor *b = NULL;
@@ -2582,7 +2661,8 @@ TEST(rule_res_shim_channels_2_in_2_out)
     /* Three S2MM on one column's two. */
     ASSERT_STATUS(res_run(&kn, three_drains_design, "drains", 32, 96, 1, NULL),
            IRON_ERESOURCE);
-    ASSERT_MSG("drains (a: int32[32], b: int32[96]; npu2, 1 column): place: shim "
+    ASSERT_MSG(
+        "drains (a: int32[32], b: int32[96]; npu2, 1 column): place: shim "
         "DMA: fifo 'o2' needs an S2MM (array-to-host) channel on a shim from "
         "column 0 eastwards, and none is left; the design needs 3, the 1 "
         "granted column has 1 x 2");
@@ -2601,7 +2681,8 @@ TEST(rule_res_workers_within_granted_compute_tiles)
     IRON_WITH_DEVICE("npu1")
     {
         ASSERT_STATUS(chain_run(&kn, 17, 0, NULL), IRON_ERESOURCE);
-        ASSERT_MSG("chain (a: int32[64], b: int32[64]; npu1, 4 columns): place: the "
+        ASSERT_MSG(
+            "chain (a: int32[64], b: int32[64]; npu1, 4 columns): place: the "
             "design has 17 workers; the launch grants 4 columns x 4 compute "
             "tiles = 16");
         ASSERT_STATUS(chain_run(&kn, 9, 2, NULL), IRON_ERESOURCE);
@@ -2620,7 +2701,8 @@ static int tasks_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(OBJ)));
     iron_handle *dr = iron_fifo_cons(out);
     iron_rt_task_group_begin(d);
     for (int i = 0; i < kn->x; i++) {
@@ -2642,9 +2724,11 @@ TEST(rule_res_shim_tasks_per_task_group_16)
     knobs kn = { 0 };
     kn.x = 9; /* 18 tasks on shim (0,0) */
     kn.which = 0;
-    ASSERT_STATUS(res_run(&kn, tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
-           IRON_ERESOURCE);
-    ASSERT_MSG("tasks (a: int32[144], b: int32[144]; npu2, 1 column): place: shim "
+    ASSERT_STATUS(
+        res_run(&kn, tasks_design, "tasks", 9 * OBJ, 9 * OBJ, 1, NULL),
+        IRON_ERESOURCE);
+    ASSERT_MSG(
+        "tasks (a: int32[144], b: int32[144]; npu2, 1 column): place: shim "
         "(0,0): sequence op 17 (fill of fifo 'in') is the 17th DMA task in "
         "flight on it; the tile has 16 buffer descriptors (finish a task "
         "group to free its tasks' descriptors)");
@@ -2697,7 +2781,8 @@ static int spin_design(iron_design *d, void *user)
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
                               iron_arg_fifo(iron_fifo_prod(out)),
                               iron_arg_fifo(iron_fifo_prod(lo)),
-                              iron_arg_fifo(iron_fifo_cons(lo)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_cons(lo)),
+                              iron_arg_int(OBJ)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;
@@ -2710,7 +2795,8 @@ TEST_TIMEOUT(rule_core_body_spinning_times_out, 15)
     for (int call = 0; call < 2; call++) {
         ASSERT_STATUS(launch(j, 1, 300, IRON_NO_PARAMS, IRON_TENSORS(a, b)),
                IRON_ETIMEOUT);
-        ASSERT_MSG("spin (a: int32[64], b: int32[64]; npu2, 1 column): the run did "
+        ASSERT_MSG(
+            "spin (a: int32[64], b: int32[64]; npu2, 1 column): the run did "
             "not finish within 300 ms");
         ASSERT_MSG("worker 'spin' on tile (0,2) is runnable");
         ASSERT_MSG("fill of argument 0 'a': 32 of 64 elements moved");
@@ -2734,7 +2820,8 @@ static int one_output_three_drains(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(OBJ), 2);
     iron_worker_new(d, "copy", copy_kernel(d, IRON_INT32), 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(OBJ)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(OBJ)));
     /* Three fills, then three drains through iron_fifo_cons(out) taken
      * anew each time: as upstream's Runtime.sequence(), the runtime's
      * consumers of one fifo are one endpoint, so the drains take the
@@ -2804,7 +2891,8 @@ static int shared_depth_design(iron_design *d, void *user)
                                           "fifo, fifo, fifo, fifo");
     iron_worker_new(d, "both", k, 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(lp)), iron_arg_fifo(lc),
+                              iron_arg_fifo(iron_fifo_prod(lp)),
+                              iron_arg_fifo(lc),
                               iron_arg_fifo(iron_fifo_prod(out))));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);

@@ -29,7 +29,8 @@ static int twice_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "w0", k, n / TILE,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(TILE)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(TILE)));
     /* Stalling: only half the input arrives. */
     iron_rt_fill(d, iron_fifo_prod(in), 0,
                  iron_tap_linear(g_stall ? n / 2 : n));
@@ -44,9 +45,10 @@ static iron_jit *make(void)
 
 static iron_status call(iron_jit *j, const iron_launch_config *cfg)
 {
-    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
-    iron_status s = test_keep(iron_jit_launch(j, cfg, IRON_NO_PARAMS,
-                                              IRON_NO_SCALARS, IRON_TENSORS(a, b)));
+    iron_tensor *a = test_arange(IRON_INT32, N),
+                *b = test_zeros(IRON_INT32, N);
+    iron_status s = test_keep(iron_jit_launch(
+        j, cfg, IRON_NO_PARAMS, IRON_NO_SCALARS, IRON_TENSORS(a, b)));
     if (s == IRON_OK)
         for (int i = 0; i < N; i++)
             ASSERT_EQ(test_at(b, i), 2 * i);

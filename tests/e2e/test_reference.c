@@ -76,8 +76,10 @@ TEST(ref_vector_add_and_sub)
 {
     iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
     const int64_t n = 4096;
-    iron_tensor *a = test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 1);
-    iron_tensor *b = test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 2);
+    iron_tensor *a =
+        test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 1);
+    iron_tensor *b =
+        test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 2);
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     int32_t *want = malloc((size_t)n * sizeof *want);
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b);
@@ -117,7 +119,8 @@ static void check_eltwise_parallel(iron_jit *j, const iron_launch_config *cfg,
 
 TEST(ref_eltwise_parallel_npu1_npu2_and_2col)
 {
-    iron_jit *j = test_new_jit(eltwise_parallel_design, &eltwise_parallel_options);
+    iron_jit *j =
+        test_new_jit(eltwise_parallel_design, &eltwise_parallel_options);
     IRON_WITH_DEVICE("npu1")
     {
         check_eltwise_parallel(j, NULL, 1 << 14);
@@ -445,7 +448,8 @@ TEST_TIMEOUT(ref_memcpy_cols_launch_configs, 120)
         iron_launch_config cfg = { .size = sizeof cfg, .cols = 3 };
         iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(6 * 256 * 10), 0,
                                     1000, 47);
-        iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(6 * 256 * 10));
+        iron_tensor *out =
+            test_zeros_shape(IRON_INT32, IRON_SHAPE(6 * 256 * 10));
         ASSERT_OK(iron_jit_launch(j, &cfg,
                                   IRON_PARAMS(iron_param_int("line", 256)),
                                   IRON_NO_SCALARS, IRON_TENSORS(in, out)));
@@ -467,8 +471,8 @@ TEST_TIMEOUT(ref_memcpy_cols_launch_configs, 120)
 
 static void check_split_join(iron_jit *j, int64_t n)
 {
-    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), -1000000, 1000000,
-                                (uint64_t)n);
+    iron_tensor *in = test_randint(IRON_INT32, IRON_SHAPE(n), -1000000,
+                                   1000000, (uint64_t)n);
     iron_tensor *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(n));
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(IRON_CALL(j, in, out));
@@ -486,7 +490,8 @@ TEST(ref_split_join_48)
 {
     iron_jit *j = test_new_jit(split_join_design, &split_join_options);
     /* The §4 case with arange input: out[i] = i + 1. */
-    iron_tensor *in = NULL, *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
+    iron_tensor *in = NULL,
+                *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
     ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(48), 0, 1, &in));
     ASSERT_OK(IRON_CALL(j, in, out));
     for (int i = 0; i < 48; i++)
@@ -600,8 +605,9 @@ static void check_matmul(iron_jit *j, const iron_launch_config *cfg,
     for (int call = 0; call < 2; call++) {
         iron_tensor *a = test_randint(IRON_INT16, IRON_SHAPE(M, K), INT16_MIN,
                                    INT16_MAX + 1, seed + 2 * (uint64_t)call);
-        iron_tensor *b = test_randint(IRON_INT16, IRON_SHAPE(K, N), INT16_MIN,
-                                   INT16_MAX + 1, seed + 1 + 2 * (uint64_t)call);
+        iron_tensor *b =
+            test_randint(IRON_INT16, IRON_SHAPE(K, N), INT16_MIN,
+                         INT16_MAX + 1, seed + 1 + 2 * (uint64_t)call);
         iron_tensor *c = test_zeros_shape(out_dt, IRON_SHAPE(M, N));
         ASSERT_OK(iron_jit_launch(j, cfg, nparams, params, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b, c)));

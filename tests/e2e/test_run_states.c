@@ -26,7 +26,8 @@ static int slow_design(iron_design *d, void *user)
                                      "int32*, int32*, int32");
     iron_worker_new(d, "slow", k, n / 16,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(16)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(16)));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
     return 0;

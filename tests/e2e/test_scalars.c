@@ -23,8 +23,8 @@ static int window_add(iron_design *d, void *user)
                                         "int32*, int32*, int32*, int32");
     iron_worker_new(d, "w", kern, 1,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                              iron_arg_fifo(iron_fifo_prod(out)), iron_arg_rtp(k),
-                              iron_arg_int(16)));
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_rtp(k), iron_arg_int(16)));
     iron_rt_set_rtp_scalar(d, k, 0, iron_design_scalar_index(d, "k"));
     iron_rt_fill_offset_scalar(d, iron_fifo_prod(in), 0, iron_tap_linear(16),
                                iron_design_scalar_index(d, "offset"));
@@ -48,10 +48,11 @@ TEST(scalars_change_behaviour_without_rebuild)
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &y));
     for (int64_t off = 0; off <= 240; off += 16) {
         for (int64_t k = -2; k <= 2; k += 2) {
-            ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
-                                      IRON_SCALARS(iron_scalar_value("offset", off),
-                                                   iron_scalar_value("k", k)),
-                                      IRON_TENSORS(x, y)));
+            ASSERT_OK(
+                iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                                IRON_SCALARS(iron_scalar_value("offset", off),
+                                             iron_scalar_value("k", k)),
+                                IRON_TENSORS(x, y)));
             for (int i = 0; i < 16; i++)
                 ASSERT_EQ(((int32_t *)iron_tensor_data(y))[i], off + i + k);
         }
@@ -93,11 +94,13 @@ TEST(scalars_errors)
                  IRON_EPARAM, "scalar 'offset' is given twice");
     /* 250 + 16 > 256: checked before anything runs. */
     ((int32_t *)iron_tensor_data(y))[0] = -7;
-    ASSERT_FAILS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
-                                 IRON_SCALARS(iron_scalar_value("offset", 250)),
-                                 IRON_TENSORS(x, y)),
-                 IRON_EBOUNDS, "fill of argument 0 ('x') moved by scalar "
-                               "'offset' = 250");
+    ASSERT_FAILS(
+        iron_jit_launch(j, NULL, IRON_NO_PARAMS,
+                        IRON_SCALARS(iron_scalar_value("offset", 250)),
+                        IRON_TENSORS(x, y)),
+        IRON_EBOUNDS,
+        "fill of argument 0 ('x') moved by scalar "
+        "'offset' = 250");
     ASSERT_EQ(((int32_t *)iron_tensor_data(y))[0], -7);
     ASSERT_FAILS(iron_jit_launch(j, NULL, IRON_NO_PARAMS,
                                  IRON_SCALARS(iron_scalar_value("offset", -1)),

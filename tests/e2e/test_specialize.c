@@ -24,7 +24,8 @@ TEST(spec_warm_up_then_direct_runs)
     ASSERT_EQ(st.builds, 1);
     ASSERT_EQ(st.calls, 0);  /* built, nothing run */
     for (int i = 0; i < 3; i++)
-        ASSERT_OK(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
+        ASSERT_OK(
+            iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
     for (int i = 0; i < 1024; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(c))[i], i - 5);
     /* The jit's own call finds the warmed-up specialization. */
@@ -36,10 +37,12 @@ TEST(spec_warm_up_then_direct_runs)
     ASSERT_FAILS(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b)),
                  IRON_EARG, "2 tensor arguments given, the specialization "
                             "takes 3");
-    ASSERT_FAILS(iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, wrong)),
-                 IRON_EARG, "argument 2 ('c') is int32[2048]");
-    ASSERT_FAILS(iron_spec_launch(NULL, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)),
-                 IRON_EINVAL, "spec is NULL");
+    ASSERT_FAILS(
+        iron_spec_launch(sp, IRON_NO_SCALARS, IRON_TENSORS(a, b, wrong)),
+        IRON_EARG, "argument 2 ('c') is int32[2048]");
+    ASSERT_FAILS(
+        iron_spec_launch(NULL, IRON_NO_SCALARS, IRON_TENSORS(a, b, c)),
+        IRON_EINVAL, "spec is NULL");
     ASSERT_FAILS(iron_jit_specialize(j, NULL, IRON_NO_PARAMS,
                                      IRON_TENSORS(a, b, c), NULL),
                  IRON_EINVAL, "out is NULL");

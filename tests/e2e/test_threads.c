@@ -32,9 +32,9 @@ static int vector_op_once(iron_jit *j, const char *op, int64_t n, int seed)
                             (uint64_t)seed + 1, &b) != IRON_OK ||
         iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c) != IRON_OK)
         return -1;
-    int bad = iron_jit_launch(j, NULL,
-                              IRON_PARAMS(iron_param_str("op", op)),
-                              IRON_NO_SCALARS, IRON_TENSORS(a, b, c)) != IRON_OK;
+    int bad =
+        iron_jit_launch(j, NULL, IRON_PARAMS(iron_param_str("op", op)),
+                        IRON_NO_SCALARS, IRON_TENSORS(a, b, c)) != IRON_OK;
     const int32_t *x = iron_tensor_data(a), *y = iron_tensor_data(b),
                   *z = iron_tensor_data(c);
     for (int64_t i = 0; !bad && i < n; i++)
@@ -204,7 +204,8 @@ TEST(threads_fork_child_uses_the_emulator)
         alarm(20);  /* a hang is a failure, not a stuck suite */
         parallel_call(j, n, &ok);
         iron_jit *k;
-        if (ok && iron_jit_create(eltwise_parallel_design, &o, &k) == IRON_OK) {
+        if (ok &&
+            iron_jit_create(eltwise_parallel_design, &o, &k) == IRON_OK) {
             parallel_call(k, n, &ok);
             iron_jit_free(k);
         }
@@ -290,9 +291,9 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
         ASSERT_OK(iron_tensor_randint(IRON_UINT8, IRON_SHAPE(n), 0, 255,
                                       (uint64_t)k, &in));
         ASSERT_OK(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &out));
-        iron_status s = iron_jit_launch(j, NULL,
-                                        IRON_PARAMS(iron_param_int("tag", k)),
-                                        IRON_NO_SCALARS, IRON_TENSORS(in, out));
+        iron_status s =
+            iron_jit_launch(j, NULL, IRON_PARAMS(iron_param_int("tag", k)),
+                            IRON_NO_SCALARS, IRON_TENSORS(in, out));
         if (s != IRON_OK)
             TEST_FAIL_("specialization %d: %s", k, iron_last_error());
         if (memcmp(iron_tensor_data(in), iron_tensor_data(out), (size_t)n))

@@ -71,7 +71,7 @@ static int run_program(const char *name, const char *arg)
     return WEXITSTATUS(st);
 }
 
-/* --- the tutorial --------------------------------------------------------- */
+/* --- the tutorial -------------------------------------------------------- */
 
 TEST(tutorial_01_passthrough)
 {
@@ -117,7 +117,7 @@ TEST(tutorial_04_multi_column)
                          "device 'npu2' has 8");
 }
 
-/* --- the cookbook --------------------------------------------------------- */
+/* --- the cookbook -------------------------------------------------------- */
 
 TEST(tutorial_recipe_probe)
 {

@@ -86,7 +86,8 @@ static void check_passthrough_dmas(iron_jit *j, int64_t n)
 
 TEST(upstream_basic_passthrough_dmas)
 {
-    iron_jit *j = test_new_jit(passthrough_dmas_design, &passthrough_dmas_options);
+    iron_jit *j =
+        test_new_jit(passthrough_dmas_design, &passthrough_dmas_options);
     check_passthrough_dmas(j, 4096);
     check_passthrough_dmas(j, 4096); /* again, on the loaded design */
     IRON_WITH_DEVICE("npu1_1col")
@@ -287,7 +288,8 @@ static void check_color_threshold(iron_jit *j, int64_t w, int64_t h,
 
 TEST(upstream_basic_color_threshold)
 {
-    iron_jit *j = test_new_jit(color_threshold_design, &color_threshold_options);
+    iron_jit *j =
+        test_new_jit(color_threshold_design, &color_threshold_options);
     /* Upstream's reference: in > 50 ? 255 : 0 on the uint8 view. */
     const int64_t n = 1920 * 1080;
     iron_tensor *in = test_randint(IRON_INT8, IRON_SHAPE(n), -128, 127, 0);
@@ -314,7 +316,8 @@ TEST(upstream_basic_color_threshold)
 
 TEST(upstream_basic_color_threshold_other_types)
 {
-    iron_jit *j = test_new_jit(color_threshold_design, &color_threshold_options);
+    iron_jit *j =
+        test_new_jit(color_threshold_design, &color_threshold_options);
     for (int64_t type = 1; type <= 4; type++)
         check_color_threshold(j, 1920, 1080, 50, 255, type, (uint64_t)type);
     /* Other values, and one past the known types (truncates, as the
@@ -388,7 +391,8 @@ TEST(upstream_basic_vector_reduce_max_running_max_persists)
 {
     iron_jit *j = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
-    iron_tensor *high = test_randint(IRON_INT32, IRON_SHAPE(8192), 500, 1000, 1);
+    iron_tensor *high =
+        test_randint(IRON_INT32, IRON_SHAPE(8192), 500, 1000, 1);
     iron_tensor *low = test_randint(IRON_INT32, IRON_SHAPE(8192), -1000, 0, 2);
     ASSERT_EQ(reduce_max_int32(j, high), max_of(high));
     ASSERT_EQ(reduce_max_int32(j, low), max_of(high));
@@ -409,7 +413,8 @@ TEST(upstream_basic_vector_reduce_max_bf16)
     const int64_t n = 524288 / 2;
     iron_jit *j = test_new_jit(vector_reduce_max_design,
                           &vector_reduce_max_options);
-    iron_tensor *r = test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 3);
+    iron_tensor *r =
+        test_randint(IRON_INT32, IRON_SHAPE(n), -100000, 100000, 3);
     iron_tensor *in = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(n));
     iron_tensor *out = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(2));
     const int32_t *ri = iron_tensor_data(r);
@@ -452,7 +457,8 @@ TEST(upstream_basic_vector_reduce_max_bf16)
  * worker, each with its fill's access pattern as upstream's. */
 TEST(upstream_basic_dump_links)
 {
-    iron_jit *j = test_new_jit(passthrough_dmas_design, &passthrough_dmas_options);
+    iron_jit *j =
+        test_new_jit(passthrough_dmas_design, &passthrough_dmas_options);
     iron_tensor *a = test_zeros_shape(IRON_INT32, IRON_SHAPE(4096));
     iron_tensor *b = test_zeros_shape(IRON_INT32, IRON_SHAPE(4096));
     iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(4096));
@@ -493,7 +499,8 @@ TEST(upstream_basic_dump_links)
  * output lines, its 16-int32 RTP and the default 1 KiB stack. */
 TEST(upstream_basic_dump_color_threshold)
 {
-    iron_jit *j = test_new_jit(color_threshold_design, &color_threshold_options);
+    iron_jit *j =
+        test_new_jit(color_threshold_design, &color_threshold_options);
     iron_tensor *in = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1080));
     iron_tensor *unused = test_zeros_shape(IRON_INT32, IRON_SHAPE(32));
     iron_tensor *out = test_zeros_shape(IRON_INT8, IRON_SHAPE(1920 * 1080));

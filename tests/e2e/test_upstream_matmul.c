@@ -71,8 +71,8 @@ static void assert_matmul(iron_tensor *A, iron_tensor *B, iron_tensor *C)
     const uint8_t *got = iron_tensor_data(C);
     int64_t bad = 0;
     for (int64_t i = 0; i < M * N; i++)
-        if (memcmp(got + (size_t)i * esz, (const uint8_t *)want + (size_t)i * esz,
-                   esz) != 0) {
+        if (memcmp(got + (size_t)i * esz,
+                   (const uint8_t *)want + (size_t)i * esz, esz) != 0) {
             if (bad < 5) {
                 int64_t g, w;
                 if (out == IRON_INT16) {

@@ -270,7 +270,8 @@ TEST(upstream_ml_eltwise_add)
 static void check_row_wise_bias_add(iron_jit *j, iron_tensor *in,
                                     iron_tensor *bias)
 {
-    iron_tensor *out = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
+    iron_tensor *out =
+        test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
     ASSERT_OK(IRON_CALL(j, in, bias, out));
     const float *x = iron_tensor_data(in), *bb = iron_tensor_data(bias);
     float *ref = malloc(sizeof(float) * RWB_M * RWB_N);
@@ -619,7 +620,8 @@ TEST(upstream_ml_dump_row_wise_bias_add)
                           &upstream_row_wise_bias_add_options);
     iron_tensor *in = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
     iron_tensor *bias = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_N));
-    iron_tensor *out = test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
+    iron_tensor *out =
+        test_zeros_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N));
     char *text = dump_of(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(in, bias, out));
     ASSERT_CONTAINS(text, "fill fifo 'in_fifo' (producer) from argument 0 "
                           "('inp') offset 0 sizes [72, 768, 32] strides "

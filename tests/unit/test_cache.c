@@ -1418,7 +1418,7 @@ TEST(cache_atomic_write_all_or_nothing)
     done_dir(dir);
 }
 
-/* ---- the cache settings, resolved in one place (cache/settings.c) -------- */
+/* ---- the cache settings, resolved in one place (cache/settings.c) ------- */
 
 TEST(cache_settings_option_then_environment_then_default)
 {

@@ -440,10 +440,14 @@ TEST(cli_dump_dot_and_grid)
              " --format grid --device npu1 --cols 2", exlib());
     ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "           col 0                col 1");
-    ASSERT_CONTAINS(out, "row   5  | .                  | .                  |");
-    ASSERT_CONTAINS(out, "row   2  | eltwise            | .                  |");
-    ASSERT_CONTAINS(out, "mem   1  | .                  | .                  |");
-    ASSERT_CONTAINS(out, "shim  0  | in0:a in1:b out0:c | .                  |");
+    ASSERT_CONTAINS(out,
+                    "row   5  | .                  | .                  |");
+    ASSERT_CONTAINS(out,
+                    "row   2  | eltwise            | .                  |");
+    ASSERT_CONTAINS(out,
+                    "mem   1  | .                  | .                  |");
+    ASSERT_CONTAINS(out,
+                    "shim  0  | in0:a in1:b out0:c | .                  |");
     /* Memtile links; cells too long for the picture listed in full. */
     snprintf(cmd, sizeof cmd, "dump %s matmul_whole --args 'int16[256, 64], "
              "int16[64, 128], int32[256, 128]' --device npu1 --format grid",
@@ -472,7 +476,7 @@ TEST(cli_dump_dot_and_grid)
     ASSERT_CONTAINS(out, "option '--args' needs a value");
 }
 
-/* ---- iron run ------------------------------------------------------------ */
+/* ---- iron run ----------------------------------------------------------- */
 
 static void save(iron_tensor *t, const char *dir, const char *name)
 {
@@ -491,7 +495,8 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     iron_tensor *b = test_randint(IRON_INT32, IRON_SHAPE(4096), -50, 50, 9);
     iron_tensor *c = test_zeros(IRON_INT32, 4096);
     for (int i = 0; i < 4096; i++)
-        ASSERT_OK(iron_tensor_set_element(c, i, test_at(a, i) + test_at(b, i)));
+        ASSERT_OK(
+            iron_tensor_set_element(c, i, test_at(a, i) + test_at(b, i)));
     save(a, d, "a.npy");
     save(b, d, "b.npy");
     save(c, d, "ref.npy");

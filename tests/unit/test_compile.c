@@ -594,7 +594,8 @@ TEST(compile_bad_input)
 {
     kbuild b;
     iron__kobj *o = (iron__kobj *)&b;
-    iron__ktype bad_type = { .dtype = (iron_dtype)99, .handle = IRON__KH_NONE };
+    iron__ktype bad_type = { .dtype = (iron_dtype)99,
+                             .handle = IRON__KH_NONE };
     kb_init(&b, "vadd", vadd_src, "int32*, int32*, int32*, int32");
 
     ASSERT_FAILS(iron__kernel_compile(&b.src, NULL), IRON_EINVAL,
@@ -758,7 +759,9 @@ static void *compile_thread(void *arg)
     snprintf(value, sizeof value, "%d", j->k);
     const char *names[1] = { "K" };
     const char *vals[1] = { value };
-    iron__ktype t = { .dtype = IRON_INT32, .is_ptr = 1, .handle = IRON__KH_NONE };
+    iron__ktype t = { .dtype = IRON_INT32,
+                      .is_ptr = 1,
+                      .handle = IRON__KH_NONE };
     iron__kernel_src src = { 0 };
     src.entry = "konst";
     src.source = "#include <stdint.h>\nvoid konst(int32_t *o) { *o = K; }\n";

@@ -297,7 +297,8 @@ TEST(npy_bad_files_fail_naming_why)
                8, IRON_EINVAL, "shape: expected a tuple");
     expect_bad(p, "{'descr': '<i4' 'fortran_order': False, 'shape': (2,), }",
                8, IRON_EINVAL, "expected ',' or '}'");
-    expect_bad(p, "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), } x",
+    expect_bad(p,
+               "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), } x",
                8, IRON_EINVAL, "text after the dict");
     expect_bad(p, "['descr']", 8, IRON_EINVAL, "expected '{'");
     test_remove_dir(dir);

@@ -559,10 +559,12 @@ TEST(tensor_get_set)
                  "index 10 is outside int16[2, 5] (valid 0..9)");
     ASSERT_FAILS(iron_tensor_get_element(t, -1, &v), IRON_EBOUNDS, "index -1");
     ASSERT_FAILS(iron_tensor_set_element(t, 10, 1), IRON_EBOUNDS, "index 10");
-    ASSERT_FAILS(iron_tensor_get_element(t, 0, NULL), IRON_EINVAL, "out is NULL");
+    ASSERT_FAILS(iron_tensor_get_element(t, 0, NULL), IRON_EINVAL,
+                 "out is NULL");
     ASSERT_FAILS(iron_tensor_get_element(NULL, 0, &v), IRON_EINVAL,
                  "tensor is NULL");
-    ASSERT_FAILS(iron_tensor_set_element(NULL, 0, 1), IRON_EINVAL, "tensor is NULL");
+    ASSERT_FAILS(iron_tensor_set_element(NULL, 0, 1), IRON_EINVAL,
+                 "tensor is NULL");
     iron_tensor_free(t);
 }
 

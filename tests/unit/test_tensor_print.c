@@ -130,7 +130,8 @@ TEST(tensor_print_floats)
     iron_tensor_free(t);
 
     /* Scientific notation: a big range, or a tiny value. */
-    t = from(IRON_FLOAT64, IRON_SHAPE(3), (const double[]){ 1e10, 1.5e10, -2 });
+    t = from(IRON_FLOAT64, IRON_SHAPE(3),
+             (const double[]){ 1e10, 1.5e10, -2 });
     expect(t, "array([ 1.0e+10,  1.5e+10, -2.0e+00])",
            "[ 1.0e+10  1.5e+10 -2.0e+00]");
     iron_tensor_free(t);
@@ -238,7 +239,8 @@ TEST(tensor_print_options_and_views)
     rewind(tmp);
     char line[128] = { 0 };
     ASSERT(fgets(line, sizeof line, tmp) != NULL);
-    ASSERT_STR_EQ(line, "array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], dtype=int32)\n");
+    ASSERT_STR_EQ(line,
+                  "array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], dtype=int32)\n");
     fclose(tmp);
 
     o = (iron_print_options){ .size = 4 };

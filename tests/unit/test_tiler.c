@@ -168,8 +168,10 @@ TEST(tiler_8x12_row_major)
     /* Tile (0,0) row by row, then tile (0,1), then (1,0), (1,1). */
     int64_t got[24];
     ASSERT_EQ(expand(&tap, got, 24), 24);
-    const int64_t want[24] = { 0,  1,  2,  12, 13, 14, 3,  4,  5,  15, 16, 17,
-                               24, 25, 26, 36, 37, 38, 27, 28, 29, 39, 40, 41 };
+    const int64_t want[24] = {
+        0,  1,  2,  12, 13, 14, 3,  4,  5,  15, 16, 17,
+        24, 25, 26, 36, 37, 38, 27, 28, 29, 39, 40, 41
+    };
     for (int k = 0; k < 24; k++)
         ASSERT_EQ(got[k], want[k]);
     ASSERT_EQ(tap.ndim, 4);
