@@ -156,6 +156,16 @@ $(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c include/iron/i
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
+# The README's sample program, cut from README.md and built like a
+# tutorial program, so that the README stays true (test_tutorial.c runs it).
+README_SAMPLE := $(BUILD)/examples/tutorial/readme_sample
+$(README_SAMPLE): README.md include/iron/iron.h $(STATIC)
+	@mkdir -p $(dir $@)
+	awk '/^## The argument model in code/ { f = 1 } \
+	     f && /^```c/ { p = 1; next } p && /^```/ { exit } p' README.md \
+	    > $(BUILD)/readme_sample.c
+	$(CC) -Iinclude $(CFLAGS) -o $@ $(BUILD)/readme_sample.c $(STATIC) $(LDLIBS)
+
 # ---- bench: bench/bench.c with the reference designs ------------------------
 # The C baselines it compares with (bench/baseline.c) are compiled apart
 # with -O3 -march=native: the best plain C this host runs.  OpenBLAS is a
@@ -188,7 +198,8 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 
 # IRON_BUILD and IRON_SAN let the install test run `make install` on this
 # very build and compile its consumers with the same sanitizer.
-test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS) lib
+test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS) \
+      $(README_SAMPLE) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \

@@ -202,6 +202,7 @@ static const char *const tested[] = {
     "01_passthrough", "02_vector_add",       "03_params",
     "04_multi_column", "recipe_probe",       "recipe_printf",
     "recipe_kernel_files", "recipe_deadlock", "recipe_checked",
+    "readme_sample",
 };
 
 TEST(tutorial_every_program_is_tested)
@@ -288,4 +289,15 @@ TEST(tutorial_cookbook_tap_picture)
     doc[len] = '\0';
     ASSERT_CONTAINS(doc, out);
     free(doc);
+}
+
+/* --- the README ---------------------------------------------------------- */
+
+/* The README's sample, cut from README.md and built by `make test`: it
+ * runs, and its last call prints the sentence its comment promises. */
+TEST(tutorial_readme_sample)
+{
+    ASSERT_EQ(run_program("readme_sample", NULL), 0);
+    ASSERT_CONTAINS(out, "vadd: argument 2 ('c') is the same tensor as "
+                         "argument 0 ('a')");
 }
