@@ -8,7 +8,10 @@
  * The count is an atomic on the tensor: two atomic operations per tensor
  * per call, no lock.  Only a free that finds the tensor held takes the
  * mutex; a call that drops the last hold of a tensor someone waits for
- * broadcasts under it, so the wake-up cannot be lost.
+ * broadcasts under it, so the wake-up cannot be lost.  The waiter's mark
+ * lives in the same word as the count: the call that drops the last hold
+ * sees it in the value its decrement returns and never reads the tensor
+ * afterwards -- the free may have given its memory back by then.
  */
 #include <pthread.h>
 
@@ -25,7 +28,7 @@ void iron__tensor_hold(iron_tensor *t)
 
 void iron__tensor_release(iron_tensor *t)
 {
-    if (atomic_fetch_sub(&t->holds, 1) == 1 && atomic_load(&t->waiters)) {
+    if (atomic_fetch_sub(&t->holds, 1) == (IRON__TENSOR_WAITED | 1)) {
         pthread_mutex_lock(&wait_mu);
         pthread_cond_broadcast(&released);
         pthread_mutex_unlock(&wait_mu);
@@ -34,16 +37,16 @@ void iron__tensor_release(iron_tensor *t)
 
 void iron__tensor_wait_unheld(iron_tensor *t)
 {
-    if (atomic_load(&t->holds) == 0)
+    if ((atomic_load(&t->holds) & ~IRON__TENSOR_WAITED) == 0)
         return;
     char what[128];
     iron__log(IRON__LOG_JIT, "iron_tensor_free: tensor %s is used by a "
               "running call; waiting for it to finish",
               iron__tensor_describe(t, what, sizeof what));
-    atomic_fetch_add(&t->waiters, 1);
     pthread_mutex_lock(&wait_mu);
-    while (atomic_load(&t->holds) > 0)
+    atomic_fetch_or(&t->holds, IRON__TENSOR_WAITED);
+    while ((atomic_load(&t->holds) & ~IRON__TENSOR_WAITED) > 0)
         pthread_cond_wait(&released, &wait_mu);
     pthread_mutex_unlock(&wait_mu);
-    atomic_fetch_sub(&t->waiters, 1);
+    atomic_fetch_and(&t->holds, ~IRON__TENSOR_WAITED);
 }

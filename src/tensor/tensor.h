@@ -42,8 +42,10 @@ struct iron_tensor {
     int64_t strides[IRON_MAX_DIMS];
     int contiguous;
     iron__storage *st;
-    atomic_int holds;         /* running calls using it (inuse.c) */
-    atomic_int waiters;       /* frees waiting for holds to reach 0 */
+    /* Running calls using it, and IRON__TENSOR_WAITED when a free waits
+     * for them (inuse.c): one word, so that the last call to let go
+     * learns of the waiter without touching the tensor again. */
+    atomic_int holds;
 };
 
 /* --- tensor.c: shared validation ----------------------------------------- */
@@ -146,6 +148,7 @@ char *iron__tensor_describe(const iron_tensor *t, char *buf, size_t len);
 
 /* --- inuse.c: tensors held by running calls ------------------------------ */
 
+#define IRON__TENSOR_WAITED (1 << 30)
 void iron__tensor_hold(iron_tensor *t);
 void iron__tensor_release(iron_tensor *t);
 /* Returns once no call holds t (at once when none does). */
