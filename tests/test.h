@@ -7,6 +7,8 @@
 #define IRON_TEST_H
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +165,22 @@ extern char test_warning[2048];
 void test_catch_warnings(void);
 /* The placed design's text (iron_free it). */
 char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args);
+
+/* A call of j on a, b, c made on a thread of its own, for tests that free
+ * a tensor while the call uses it: test_slow_call_start returns once the
+ * thread is about to launch; status holds the call's result after the
+ * join. */
+typedef struct test_slow_call {
+    iron_jit *j;
+    iron_tensor *a, *b, *c;
+    atomic_int started;
+    iron_status status;
+} test_slow_call;
+void test_slow_call_start(test_slow_call *sc, pthread_t *th);
+/* Counts, from zero, the log lines of frees that wait for a running call
+ * (test_wait_lines); iron_log_set_handler(NULL, NULL) stops it. */
+void test_count_wait_lines(void);
+int test_wait_lines(void);
 
 /* A call that must return `status`; its message stays in test_errmsg for
  * ASSERT_MSG to look into. */
