@@ -7,7 +7,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "test.h"
@@ -264,4 +266,15 @@ void test_count_wait_lines(void)
 int test_wait_lines(void)
 {
     return atomic_load(&wait_lines);
+}
+
+void test_child_exits_ok(pid_t pid)
+{
+    int status;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    if (WIFSIGNALED(status))
+        TEST_FAIL_("the child was killed by signal %d (a hang ends with "
+                   "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
+    ASSERT(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
 }

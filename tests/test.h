@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,9 @@ void test_slow_call_start(test_slow_call *sc, pthread_t *th);
  * (test_wait_lines); iron_log_set_handler(NULL, NULL) stops it. */
 void test_count_wait_lines(void);
 int test_wait_lines(void);
+/* Waits for a forked child and fails the test unless it exited with 0
+ * (a child that hangs should alarm(): SIGALRM is named as such). */
+void test_child_exits_ok(pid_t pid);
 
 /* A call that must return `status`; its message stays in test_errmsg for
  * ASSERT_MSG to look into. */

@@ -682,13 +682,7 @@ TEST(async_fork_child_after_runs)
         iron_jit_free(quick);
         _exit(bad ? 1 : 0);
     }
-    int status;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    if (WIFSIGNALED(status))
-        TEST_FAIL_("the child was killed by signal %d (a hang ends with "
-                   "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
-    ASSERT(WIFEXITED(status));
-    ASSERT_EQ(WEXITSTATUS(status), 0);
+    test_child_exits_ok(pid);
     /* The parent's run goes on and completes. */
     ASSERT_EQ(iron_run_state(spinning), IRON_RUN_RUNNING);
     finish_spinning(flag, spinning, a, b);

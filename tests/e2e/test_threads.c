@@ -211,13 +211,7 @@ TEST(threads_fork_child_uses_the_emulator)
         }
         _exit(ok ? 0 : 1);
     }
-    int status;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    if (WIFSIGNALED(status))
-        TEST_FAIL_("the child was killed by signal %d (a hang ends with "
-                   "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
-    ASSERT(WIFEXITED(status));
-    ASSERT_EQ(WEXITSTATUS(status), 0);
+    test_child_exits_ok(pid);
     ASSERT_OK(iron_device_pop());
     iron_jit_free(j);
 }
