@@ -135,10 +135,10 @@ static iron_run *start_spinning(iron_jit *j, iron_tensor **a,
     return r;
 }
 
-/* Lets the spinning run r end, checks its result, frees r and its
- * tensors. */
-static void finish_spinning(const char *flag, iron_run *r, iron_tensor *a,
-                            iron_tensor *b)
+/* Lets the spinning run r of j end, checks its result, frees r, its
+ * tensors and j, and removes the flag. */
+static void finish_spinning(const char *flag, iron_jit *j, iron_run *r,
+                            iron_tensor *a, iron_tensor *b)
 {
     raise_flag(flag);
     ASSERT_OK(iron_run_wait(r, -1));
@@ -146,6 +146,8 @@ static void finish_spinning(const char *flag, iron_run *r, iron_tensor *a,
     iron_run_free(r);
     iron_tensor_free(a);
     iron_tensor_free(b);
+    iron_jit_free(j);
+    remove(flag);
 }
 
 /* vector_op without the disk cache, and x = y = 0..63, z = 0: a run that
@@ -158,6 +160,15 @@ static iron_jit *quick_jit(iron_tensor **x, iron_tensor **y, iron_tensor **z)
     *y = test_arange(IRON_INT32, 64);
     *z = test_zeros(IRON_INT32, 64);
     return test_new_jit(vector_op_design, &o);
+}
+
+static void free_quick(iron_jit *quick, iron_tensor *x, iron_tensor *y,
+                       iron_tensor *z)
+{
+    iron_tensor_free(x);
+    iron_tensor_free(y);
+    iron_tensor_free(z);
+    iron_jit_free(quick);
 }
 
 TEST(async_start_wait_equals_launch)
@@ -466,13 +477,8 @@ TEST(async_wait_executes_a_queued_run_and_free_cancels_one)
     ASSERT_EQ(iron_run_state(spinning), IRON_RUN_RUNNING);
     ASSERT_EQ(test_stats(quick).calls, 2);
     ASSERT_EQ(test_stats(quick).builds, 1);
-    finish_spinning(flag, spinning, a, b);
-    iron_tensor_free(x);
-    iron_tensor_free(y);
-    iron_tensor_free(z);
-    iron_jit_free(slow);
-    iron_jit_free(quick);
-    remove(flag);
+    finish_spinning(flag, slow, spinning, a, b);
+    free_quick(quick, x, y, z);
     test_assert_no_leaks();
 }
 
@@ -685,11 +691,6 @@ TEST(async_fork_child_after_runs)
     test_child_exits_ok(pid);
     /* The parent's run goes on and completes. */
     ASSERT_EQ(iron_run_state(spinning), IRON_RUN_RUNNING);
-    finish_spinning(flag, spinning, a, b);
-    iron_tensor_free(x);
-    iron_tensor_free(y);
-    iron_tensor_free(z);
-    iron_jit_free(slow);
-    iron_jit_free(quick);
-    remove(flag);
+    finish_spinning(flag, slow, spinning, a, b);
+    free_quick(quick, x, y, z);
 }
