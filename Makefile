@@ -152,7 +152,7 @@ $(BUILD)/examples/%: examples/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h)
 	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
 
 # Tutorial programs stand alone, as a user's would: the public header only.
-$(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c include/iron/iron.h $(STATIC)
+$(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c examples/tutorial/tutorial.h include/iron/iron.h $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 

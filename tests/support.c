@@ -7,7 +7,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "test.h"
@@ -228,4 +230,51 @@ void test_catch_warnings(void)
 {
     test_warning[0] = '\0';
     iron_log_set_handler(keep_warning, NULL);
+}
+
+static void *run_slow_call(void *arg)
+{
+    test_slow_call *sc = arg;
+    atomic_store(&sc->started, 1);
+    sc->status = IRON_CALL(sc->j, sc->a, sc->b, sc->c);
+    return NULL;
+}
+
+void test_slow_call_start(test_slow_call *sc, pthread_t *th)
+{
+    atomic_store(&sc->started, 0);
+    ASSERT_EQ(pthread_create(th, NULL, run_slow_call, sc), 0);
+    while (!atomic_load(&sc->started))
+        ;
+}
+
+static atomic_int wait_lines;
+
+static void count_wait_line(const char *topic, const char *line, void *ctx)
+{
+    (void)topic, (void)ctx;
+    if (strstr(line, "is used by a running call; waiting"))
+        atomic_fetch_add(&wait_lines, 1);
+}
+
+void test_count_wait_lines(void)
+{
+    atomic_store(&wait_lines, 0);
+    iron_log_set_handler(count_wait_line, NULL);
+}
+
+int test_wait_lines(void)
+{
+    return atomic_load(&wait_lines);
+}
+
+void test_child_exits_ok(pid_t pid)
+{
+    int status;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    if (WIFSIGNALED(status))
+        TEST_FAIL_("the child was killed by signal %d (a hang ends with "
+                   "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
+    ASSERT(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
 }

@@ -7,6 +7,9 @@
 #define IRON_TEST_H
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +166,25 @@ extern char test_warning[2048];
 void test_catch_warnings(void);
 /* The placed design's text (iron_free it). */
 char *test_dump(iron_jit *j, int cols, int nargs, iron_tensor *const *args);
+
+/* A call of j on a, b, c made on a thread of its own, for tests that free
+ * a tensor while the call uses it: test_slow_call_start returns once the
+ * thread is about to launch; status holds the call's result after the
+ * join. */
+typedef struct test_slow_call {
+    iron_jit *j;
+    iron_tensor *a, *b, *c;
+    atomic_int started;
+    iron_status status;
+} test_slow_call;
+void test_slow_call_start(test_slow_call *sc, pthread_t *th);
+/* Counts, from zero, the log lines of frees that wait for a running call
+ * (test_wait_lines); iron_log_set_handler(NULL, NULL) stops it. */
+void test_count_wait_lines(void);
+int test_wait_lines(void);
+/* Waits for a forked child and fails the test unless it exited with 0
+ * (a child that hangs should alarm(): SIGALRM is named as such). */
+void test_child_exits_ok(pid_t pid);
 
 /* A call that must return `status`; its message stays in test_errmsg for
  * ASSERT_MSG to look into. */

@@ -9,15 +9,7 @@
 
 #include <iron/iron.h>
 
-/* Exits with the library's message when a call fails. */
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
+#include "tutorial.h"
 
 /* The design: runs on the first call of each signature, sees shapes and
  * parameters, never data. */

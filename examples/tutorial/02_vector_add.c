@@ -10,16 +10,9 @@
 
 #include <iron/iron.h>
 
-#define TILE 256 /* elements per object */
+#include "tutorial.h"
 
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
+#define TILE 256 /* elements per object */
 
 /* The kernel: plain C, compiled by the system compiler on the first call. */
 static const char add_src[] =
@@ -109,8 +102,7 @@ int main(void)
     if (!check_sum(a2, b2, c2))
         return 1;
 
-    iron_jit_stats st = { .size = sizeof st };
-    ok(iron_jit_get_stats(j, &st), "iron_jit_get_stats");
+    iron_jit_stats st = jit_stats(j);
     printf("vector_add: %llu calls, %llu builds, %llu found in memory, "
            "%llu design runs\n",
            (unsigned long long)st.calls, (unsigned long long)st.builds,

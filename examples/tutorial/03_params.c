@@ -11,14 +11,7 @@
 
 #include <iron/iron.h>
 
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
+#include "tutorial.h"
 
 /* OP comes from the design (-DOP=+); bias from a run-time parameter. */
 static const char eltwise_src[] =
@@ -83,9 +76,7 @@ static int check(iron_tensor *a, iron_tensor *b, iron_tensor *c, char op,
 
 static uint64_t builds(iron_jit *j)
 {
-    iron_jit_stats st = { .size = sizeof st };
-    ok(iron_jit_get_stats(j, &st), "iron_jit_get_stats");
-    return st.builds;
+    return jit_stats(j).builds;
 }
 
 int main(void)

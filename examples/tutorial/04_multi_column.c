@@ -13,17 +13,10 @@
 
 #include <iron/iron.h>
 
+#include "tutorial.h"
+
 #define TILE 512 /* elements per worker object */
 #define MAX_WORKERS 4 /* compute tiles per column, at most */
-
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
 
 static const char scale_src[] =
     "#include <stdint.h>\n"
@@ -155,8 +148,7 @@ int main(void)
     }
     if (!check(x, y))
         return 1;
-    iron_jit_stats st = { .size = sizeof st };
-    ok(iron_jit_get_stats(j, &st), "iron_jit_get_stats");
+    iron_jit_stats st = jit_stats(j);
     printf("specializations: %llu (one per column count and device)\n",
            (unsigned long long)st.specializations);
 

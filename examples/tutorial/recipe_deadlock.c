@@ -12,14 +12,7 @@
 
 #include <iron/iron.h>
 
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
+#include "tutorial.h"
 
 static const char add_src[] =
     "#include <stdint.h>\n"

@@ -18,14 +18,7 @@
 
 #include <iron/iron.h>
 
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
+#include "tutorial.h"
 
 /* A whole file as a string (malloc'd), or NULL. */
 static char *read_text(const char *path)
@@ -104,8 +97,7 @@ static double run_once(kernel_dir *dir, const char *cache, const char *label)
     ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y),
        "iron_tensor_zeros");
     ok(IRON_CALL(j, x, y), label);
-    iron_jit_stats st = { .size = sizeof st };
-    ok(iron_jit_get_stats(j, &st), "iron_jit_get_stats");
+    iron_jit_stats st = jit_stats(j);
     double y1 = 0;
     ok(iron_tensor_get_element(y, 1, &y1), "iron_tensor_get_element");
     printf("%-15s y[1] = %g, kernels compiled %llu, disk cache hits %llu\n",

@@ -10,16 +10,9 @@
 
 #include <iron/iron.h>
 
-#define TILE 64
+#include "tutorial.h"
 
-static void ok(iron_status s, const char *what)
-{
-    if (s == IRON_OK)
-        return;
-    fprintf(stderr, "%s: %s: %s\n", what, iron_status_name(s),
-            iron_last_error());
-    exit(1);
-}
+#define TILE 64
 
 static const char stages_src[] =
     "#include <stdint.h>\n"

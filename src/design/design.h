@@ -174,6 +174,9 @@ typedef enum iron__rt_kind {
     IRON__RT_GROUP_FINISH
 } iron__rt_kind;
 
+/* "fill", "drain", ...: the name dumps give an op (runtime.c). */
+const char *iron__rt_kind_name(iron__rt_kind k);
+
 typedef struct iron__rt_op {
     iron__rt_kind kind;
     iron_handle *h;           /* FILL, DRAIN */

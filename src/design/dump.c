@@ -103,19 +103,6 @@ static void endpoint_text(iron__str *s, const iron_program *p,
     dims_text(s, h, &e);
 }
 
-static const char *rt_name(iron__rt_kind k)
-{
-    switch (k) {
-    case IRON__RT_FILL: return "fill";
-    case IRON__RT_DRAIN: return "drain";
-    case IRON__RT_SET_RTP: return "set_rtp";
-    case IRON__RT_SET_BARRIER: return "set_barrier";
-    case IRON__RT_GROUP_START: return "task_group";
-    case IRON__RT_GROUP_FINISH: return "finish_task_group";
-    }
-    return "?";
-}
-
 void iron__design_dump(const iron_design *d, const iron_program *prog,
                        iron__str *s)
 {
@@ -234,7 +221,7 @@ void iron__design_dump(const iron_design *d, const iron_program *prog,
                      d->ops.n == 1 ? "" : "s");
     for (int i = 0; i < d->ops.n; i++) {
         const iron__rt_op *op = &d->ops.v[i];
-        iron__str_printf(s, "  %d %s", i, rt_name(op->kind));
+        iron__str_printf(s, "  %d %s", i, iron__rt_kind_name(op->kind));
         char hl[96];
         switch (op->kind) {
         case IRON__RT_FILL:

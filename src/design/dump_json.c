@@ -191,26 +191,13 @@ static json_t *jworkers(const iron_design *d, const iron_program *p)
     return a;
 }
 
-static const char *op_name(iron__rt_kind k)
-{
-    switch (k) {
-    case IRON__RT_FILL: return "fill";
-    case IRON__RT_DRAIN: return "drain";
-    case IRON__RT_SET_RTP: return "set_rtp";
-    case IRON__RT_SET_BARRIER: return "set_barrier";
-    case IRON__RT_GROUP_START: return "task_group";
-    case IRON__RT_GROUP_FINISH: return "finish_task_group";
-    }
-    return "?";
-}
-
 static json_t *jsequence(const iron_design *d, const iron_program *p)
 {
     json_t *a = json_array();
     for (int i = 0; i < d->ops.n; i++) {
         const iron__rt_op *op = &d->ops.v[i];
         json_t *o = json_pack("{s:i, s:s, s:i}", "index", i, "op",
-                              op_name(op->kind), "group", op->group);
+                              iron__rt_kind_name(op->kind), "group", op->group);
         char hl[96];
         switch (op->kind) {
         case IRON__RT_FILL:

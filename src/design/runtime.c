@@ -398,3 +398,17 @@ IRON_API iron_status iron_rt_set_rtp_scalar(iron_design *d, iron_rtp *r,
         d->ops.v[d->ops.n - 1].scalar = scalar;
     return iron__public_result(s);
 }
+
+/* The name dumps give a runtime op (the Python API's method names). */
+const char *iron__rt_kind_name(iron__rt_kind k)
+{
+    switch (k) {
+    case IRON__RT_FILL: return "fill";
+    case IRON__RT_DRAIN: return "drain";
+    case IRON__RT_SET_RTP: return "set_rtp";
+    case IRON__RT_SET_BARRIER: return "set_barrier";
+    case IRON__RT_GROUP_START: return "task_group";
+    case IRON__RT_GROUP_FINISH: return "finish_task_group";
+    }
+    return "?";
+}

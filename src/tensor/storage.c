@@ -30,10 +30,11 @@ void iron__storage_unref(iron__storage *st)
     iron__free(st);
 }
 
-/* Zeroed driver memory of nbytes on dev (NULL: the current device), one
- * reference. */
-iron_status iron__storage_alloc(const char *fn, iron_device *dev,
-                                size_t nbytes, iron__storage **out)
+/* A storage record of nbytes on dev (NULL: the current device) with one
+ * reference and no memory yet: alloc and wrap differ only in where the
+ * memory comes from. */
+static iron_status storage_new(const char *fn, iron_device *dev,
+                               size_t nbytes, iron__storage **out)
 {
     iron_status s;
     *out = NULL;
@@ -46,7 +47,14 @@ iron_status iron__storage_alloc(const char *fn, iron_device *dev,
     atomic_init(&st->refs, 1);
     st->dev = dev;
     st->nbytes = nbytes;
-    s = iron__drv_buf_alloc(dev, nbytes, &st->host, &st->handle);
+    *out = st;
+    return IRON_OK;
+}
+
+/* Hands st out once the driver gave it memory (s), or frees it. */
+static iron_status storage_finish(const char *fn, iron_status s,
+                                  iron__storage *st, iron__storage **out)
+{
     if (s != IRON_OK) {
         iron__free(st);
         return iron__fail_context(s, "%s", fn);
@@ -55,31 +63,33 @@ iron_status iron__storage_alloc(const char *fn, iron_device *dev,
     return IRON_OK;
 }
 
+/* Zeroed driver memory of nbytes on dev (NULL: the current device), one
+ * reference. */
+iron_status iron__storage_alloc(const char *fn, iron_device *dev,
+                                size_t nbytes, iron__storage **out)
+{
+    iron__storage *st;
+    *out = NULL;
+    iron_status s = storage_new(fn, dev, nbytes, &st);
+    if (s != IRON_OK)
+        return s;
+    s = iron__drv_buf_alloc(st->dev, nbytes, &st->host, &st->handle);
+    return storage_finish(fn, s, st, out);
+}
+
 iron_status iron__storage_wrap(const char *fn, void *data, size_t bytes,
                                iron_tensor_release_fn release,
                                void *release_ctx, iron__storage **out)
 {
-    iron_device *dev;
+    iron__storage *st;
     *out = NULL;
-    iron_status s = iron_device_get_current(&dev);
+    iron_status s = storage_new(fn, NULL, bytes, &st);
     if (s != IRON_OK)
-        return iron__fail_context(s, "%s", fn);
-    iron__storage *st = iron__calloc(1, sizeof *st);
-    if (!st)
-        return iron__fail(IRON_ENOMEM, "%s: out of memory for the tensor",
-                          fn);
-    atomic_init(&st->refs, 1);
-    st->dev = dev;
+        return s;
     st->host = data;
-    st->nbytes = bytes;
     st->wrapped = 1;
     st->release = release;
     st->release_ctx = release_ctx;
-    s = iron__drv_buf_wrap(dev, data, bytes, &st->handle);
-    if (s != IRON_OK) {
-        iron__free(st);
-        return iron__fail_context(s, "%s", fn);
-    }
-    *out = st;
-    return IRON_OK;
+    s = iron__drv_buf_wrap(st->dev, data, bytes, &st->handle);
+    return storage_finish(fn, s, st, out);
 }

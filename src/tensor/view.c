@@ -42,77 +42,6 @@ static iron_status share(const char *fn, iron_tensor *t,
     return IRON_OK;
 }
 
-IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
-                                         iron_tensor **out)
-{
-    const char *fn = "iron_tensor_reshape";
-    char desc[96], want[96];
-    if (!out)
-        return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
-    *out = NULL;
-    if (!t)
-        return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
-    if (shape.ndim < 1 || shape.ndim > IRON_MAX_DIMS)
-        return iron__fail(IRON_ESHAPE, "%s: shape has %d dims; expected "
-                          "1..%d", fn, shape.ndim, IRON_MAX_DIMS);
-    /* numpy's -1: one dim inferred from the others. */
-    int infer = -1;
-    int64_t known = 1;
-    for (int d = 0; d < shape.ndim; d++) {
-        int64_t n = shape.dims[d];
-        if (n == -1 && infer < 0) {
-            infer = d;
-            continue;
-        }
-        if (n < 1)
-            return iron__fail(IRON_ESHAPE,
-                              "%s: shape dim %d is %" PRId64 "; dims must be "
-                              ">= 1, or -1 for one dim inferred from the "
-                              "others", fn, d, n);
-        if (__builtin_mul_overflow(known, n, &known))
-            known = INT64_MAX;
-    }
-    if (infer >= 0) {
-        if (known > t->numel || t->numel % known != 0)
-            return iron__fail(IRON_ESHAPE,
-                              "%s: cannot reshape %s (%" PRId64 " elements) "
-                              "to %s: the other dims make %" PRId64
-                              " elements, which does not divide %" PRId64,
-                              fn, iron__tensor_describe(t, desc, sizeof desc),
-                              t->numel,
-                              dims_text(shape.dims, shape.ndim, want,
-                                        sizeof want),
-                              known, t->numel);
-        shape.dims[infer] = t->numel / known;
-    }
-    int64_t numel;
-    size_t nbytes;
-    iron_status s = iron__tensor_check_shape(fn, t->dtype, &shape, &numel,
-                                             &nbytes);
-    if (s != IRON_OK)
-        return iron__public_result(s);
-    if (numel != t->numel)
-        return iron__fail(IRON_ESHAPE,
-                          "%s: cannot reshape %s (%" PRId64 " elements) to "
-                          "%s (%" PRId64 " elements): the element counts "
-                          "must match", fn,
-                          iron__tensor_describe(t, desc, sizeof desc),
-                          t->numel,
-                          dims_text(shape.dims, shape.ndim, want,
-                                    sizeof want), numel);
-    if (!t->contiguous)
-        return iron__fail(IRON_ESHAPE,
-                          "%s: %s is a non-contiguous view (strides %s); "
-                          "only contiguous tensors reshape without copying: "
-                          "reshape iron_tensor_copy of it (or "
-                          "iron_tensor_contiguous)", fn,
-                          iron__tensor_describe(t, desc, sizeof desc),
-                          dims_text(t->strides, t->shape.ndim, want,
-                                    sizeof want));
-    return iron__public_result(
-        share(fn, t, &shape, numel, nbytes, t->host, NULL, out));
-}
-
 /* Checks that every element the layout reaches lies in t's storage:
  * the lowest and highest offsets come from the dims whose stride is
  * negative and positive.  Offsets are in elements from t's element 0;
@@ -156,6 +85,110 @@ static iron_status check_reach(const char *fn, const iron_tensor *t,
     return IRON_OK;
 }
 
+/* Only a contiguous tensor reshapes without copying, and only to a
+ * shape of its element count (numel). */
+static iron_status check_reshape(const char *fn, const iron_tensor *t,
+                                 const iron_shape *shape, int64_t numel)
+{
+    char desc[96], want[96];
+    if (numel != t->numel)
+        return iron__fail(IRON_ESHAPE,
+                          "%s: cannot reshape %s (%" PRId64 " elements) to "
+                          "%s (%" PRId64 " elements): the element counts "
+                          "must match", fn,
+                          iron__tensor_describe(t, desc, sizeof desc),
+                          t->numel,
+                          dims_text(shape->dims, shape->ndim, want,
+                                    sizeof want), numel);
+    if (!t->contiguous)
+        return iron__fail(IRON_ESHAPE,
+                          "%s: %s is a non-contiguous view (strides %s); "
+                          "only contiguous tensors reshape without copying: "
+                          "reshape iron_tensor_copy of it (or "
+                          "iron_tensor_contiguous)", fn,
+                          iron__tensor_describe(t, desc, sizeof desc),
+                          dims_text(t->strides, t->shape.ndim, want,
+                                    sizeof want));
+    return IRON_OK;
+}
+
+/* A view of t from element `offset` with `shape` (checked here) and
+ * strides (NULL: row-major).  A reshape (offset 0, strides NULL) keeps
+ * t's element count on contiguous t; any other view must stay inside
+ * t's storage. */
+static iron_status make_view(const char *fn, iron_tensor *t, int64_t offset,
+                             iron_shape shape, const int64_t *strides,
+                             int reshape, iron_tensor **out)
+{
+    int64_t numel;
+    size_t nbytes;
+    iron_status s = iron__tensor_check_shape(fn, t->dtype, &shape, &numel,
+                                             &nbytes);
+    if (s != IRON_OK)
+        return s;
+    if (reshape) {
+        if ((s = check_reshape(fn, t, &shape, numel)) != IRON_OK)
+            return s;
+        return share(fn, t, &shape, numel, nbytes, t->host, NULL, out);
+    }
+    int64_t rowmajor[IRON_MAX_DIMS];
+    if (!strides) {
+        iron__tensor_rowmajor(&shape, rowmajor);
+        strides = rowmajor;
+    }
+    if ((s = check_reach(fn, t, offset, &shape, strides)) != IRON_OK)
+        return s;
+    unsigned char *host = (unsigned char *)t->host +
+                          offset * (int64_t)iron_dtype_size(t->dtype);
+    return share(fn, t, &shape, numel, nbytes, host, strides, out);
+}
+
+IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
+                                         iron_tensor **out)
+{
+    const char *fn = "iron_tensor_reshape";
+    char desc[96], want[96];
+    if (!out)
+        return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!t)
+        return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
+    if (shape.ndim < 1 || shape.ndim > IRON_MAX_DIMS)
+        return iron__fail(IRON_ESHAPE, "%s: shape has %d dims; expected "
+                          "1..%d", fn, shape.ndim, IRON_MAX_DIMS);
+    /* numpy's -1: one dim inferred from the others. */
+    int infer = -1;
+    int64_t known = 1;
+    for (int d = 0; d < shape.ndim; d++) {
+        int64_t n = shape.dims[d];
+        if (n == -1 && infer < 0) {
+            infer = d;
+            continue;
+        }
+        if (n < 1)
+            return iron__fail(IRON_ESHAPE,
+                              "%s: shape dim %d is %" PRId64 "; dims must be "
+                              ">= 1, or -1 for one dim inferred from the "
+                              "others", fn, d, n);
+        if (__builtin_mul_overflow(known, n, &known))
+            known = INT64_MAX;
+    }
+    if (infer >= 0) {
+        if (known > t->numel || t->numel % known != 0)
+            return iron__fail(IRON_ESHAPE,
+                              "%s: cannot reshape %s (%" PRId64 " elements) "
+                              "to %s: the other dims make %" PRId64
+                              " elements, which does not divide %" PRId64,
+                              fn, iron__tensor_describe(t, desc, sizeof desc),
+                              t->numel,
+                              dims_text(shape.dims, shape.ndim, want,
+                                        sizeof want),
+                              known, t->numel);
+        shape.dims[infer] = t->numel / known;
+    }
+    return iron__public_result(make_view(fn, t, 0, shape, NULL, 1, out));
+}
+
 IRON_API iron_status iron_tensor_view(iron_tensor *t, int64_t offset,
                                       iron_shape shape,
                                       const int64_t *strides,
@@ -167,23 +200,8 @@ IRON_API iron_status iron_tensor_view(iron_tensor *t, int64_t offset,
     *out = NULL;
     if (!t)
         return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
-    int64_t numel;
-    size_t nbytes;
-    iron_status s = iron__tensor_check_shape(fn, t->dtype, &shape, &numel,
-                                             &nbytes);
-    if (s != IRON_OK)
-        return iron__public_result(s);
-    int64_t rowmajor[IRON_MAX_DIMS];
-    if (!strides) {
-        iron__tensor_rowmajor(&shape, rowmajor);
-        strides = rowmajor;
-    }
-    if ((s = check_reach(fn, t, offset, &shape, strides)) != IRON_OK)
-        return iron__public_result(s);
-    unsigned char *host = (unsigned char *)t->host +
-                          offset * (int64_t)iron_dtype_size(t->dtype);
     return iron__public_result(
-        share(fn, t, &shape, numel, nbytes, host, strides, out));
+        make_view(fn, t, offset, shape, strides, 0, out));
 }
 
 IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,

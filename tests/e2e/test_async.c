@@ -123,6 +123,55 @@ static iron_run *start_ab(iron_jit *j, const iron_launch_config *cfg,
     return r;
 }
 
+/* A run of j on fresh a (0..N-1) and b, spinning on the device until
+ * the flag is raised. */
+static iron_run *start_spinning(iron_jit *j, iron_tensor **a,
+                                iron_tensor **b)
+{
+    *a = test_arange(IRON_INT32, N);
+    *b = test_zeros(IRON_INT32, N);
+    iron_run *r = start_ab(j, NULL, *a, *b);
+    await_state(r, IRON_RUN_RUNNING);
+    return r;
+}
+
+/* Lets the spinning run r of j end, checks its result, frees r, its
+ * tensors and j, and removes the flag. */
+static void finish_spinning(const char *flag, iron_jit *j, iron_run *r,
+                            iron_tensor *a, iron_tensor *b)
+{
+    raise_flag(flag);
+    ASSERT_OK(iron_run_wait(r, 20000));
+    ASSERT_EQ(iron_run_state(r), IRON_RUN_COMPLETED);
+    check_add1(a, b, N);
+    iron_run_free(r);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+    remove(flag);
+}
+
+/* vector_op without the disk cache, and x = y = 0..63, z = 0: a run that
+ * ends at once (z = 2i). */
+static iron_jit *quick_jit(iron_tensor **x, iron_tensor **y, iron_tensor **z)
+{
+    iron_jit_options o = vector_op_options;
+    o.disk_cache = -1;
+    *x = test_arange(IRON_INT32, 64);
+    *y = test_arange(IRON_INT32, 64);
+    *z = test_zeros(IRON_INT32, 64);
+    return test_new_jit(vector_op_design, &o);
+}
+
+static void free_quick(iron_jit *quick, iron_tensor *x, iron_tensor *y,
+                       iron_tensor *z)
+{
+    iron_tensor_free(x);
+    iron_tensor_free(y);
+    iron_tensor_free(z);
+    iron_jit_free(quick);
+}
+
 TEST(async_start_wait_equals_launch)
 {
     /* The states keep the numbers they had before runs had handles. */
@@ -233,10 +282,8 @@ TEST(async_wait_with_limit_gives_up_and_run_goes_on)
 {
     const char *flag = flag_path();
     iron_jit *j = spin_jit("spin", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N),
-                *b = test_zeros(IRON_INT32, N);
-    iron_run *r = start_ab(j, NULL, a, b);
-    await_state(r, IRON_RUN_RUNNING);
+    iron_tensor *a, *b;
+    iron_run *r = start_spinning(j, &a, &b);
     double t0 = now_ms();
     ASSERT_FAILS(iron_run_wait(r, 50), IRON_EPENDING,
                  "spin: the run is still running after 50 ms");
@@ -244,15 +291,7 @@ TEST(async_wait_with_limit_gives_up_and_run_goes_on)
     ASSERT_FAILS(iron_run_wait(r, 0), IRON_EPENDING, "after 0 ms");
     ASSERT_EQ(iron_run_state(r), IRON_RUN_RUNNING);
     ASSERT_STR_EQ(iron_run_error(r), "");
-    raise_flag(flag);
-    ASSERT_OK(iron_run_wait(r, 20000));
-    ASSERT_EQ(iron_run_state(r), IRON_RUN_COMPLETED);
-    check_add1(a, b, N);
-    iron_run_free(r);
-    iron_tensor_free(a);
-    iron_tensor_free(b);
-    iron_jit_free(j);
-    remove(flag);
+    finish_spinning(flag, j, r, a, b);
     test_assert_no_leaks();
 }
 
@@ -405,16 +444,10 @@ TEST(async_wait_executes_a_queued_run_and_free_cancels_one)
     setenv("IRON_LAUNCH_THREADS", "1", 1);
     const char *flag = flag_path();
     iron_jit *slow = spin_jit("slow", NULL);
-    iron_jit_options o = vector_op_options;
-    o.disk_cache = -1;
-    iron_jit *quick = test_new_jit(vector_op_design, &o);
-    iron_tensor *a = test_arange(IRON_INT32, N),
-                *b = test_zeros(IRON_INT32, N);
-    iron_run *spinning = start_ab(slow, NULL, a, b);
-    await_state(spinning, IRON_RUN_RUNNING);
-    iron_tensor *x = test_arange(IRON_INT32, 64),
-                *y = test_arange(IRON_INT32, 64),
-                *z = test_zeros(IRON_INT32, 64);
+    iron_tensor *x, *y, *z;
+    iron_jit *quick = quick_jit(&x, &y, &z);
+    iron_tensor *a, *b;
+    iron_run *spinning = start_spinning(slow, &a, &b);
     iron_run *r = NULL;
     ASSERT_OK(iron_jit_start(quick, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                              IRON_TENSORS(x, y, z), &r));
@@ -437,18 +470,8 @@ TEST(async_wait_executes_a_queued_run_and_free_cancels_one)
     ASSERT_EQ(iron_run_state(spinning), IRON_RUN_RUNNING);
     ASSERT_EQ(test_stats(quick).calls, 2);
     ASSERT_EQ(test_stats(quick).builds, 1);
-    raise_flag(flag);
-    ASSERT_OK(iron_run_wait(spinning, -1));
-    check_add1(a, b, N);
-    iron_run_free(spinning);
-    iron_tensor_free(a);
-    iron_tensor_free(b);
-    iron_tensor_free(x);
-    iron_tensor_free(y);
-    iron_tensor_free(z);
-    iron_jit_free(slow);
-    iron_jit_free(quick);
-    remove(flag);
+    finish_spinning(flag, slow, spinning, a, b);
+    free_quick(quick, x, y, z);
     test_assert_no_leaks();
 }
 
@@ -469,10 +492,8 @@ TEST(async_running_run_freed_without_wait_finishes_unattended)
     const char *flag = flag_path();
     snprintf(flag_buf, sizeof flag_buf, "%s", flag);
     iron_jit *j = spin_jit("spin", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N),
-                *b = test_zeros(IRON_INT32, N);
-    iron_run *r = start_ab(j, NULL, a, b);
-    await_state(r, IRON_RUN_RUNNING);
+    iron_tensor *a, *b;
+    iron_run *r = start_spinning(j, &a, &b);
     iron_run_free(r);
     pthread_t th;
     ASSERT_EQ(pthread_create(&th, NULL, raise_later, flag_buf), 0);
@@ -489,10 +510,7 @@ TEST(async_running_run_freed_without_wait_finishes_unattended)
     /* Again, now freeing the jit while the unattended run goes on. */
     remove(flag);
     j = spin_jit("spin", NULL);
-    a = test_arange(IRON_INT32, N);
-    b = test_zeros(IRON_INT32, N);
-    r = start_ab(j, NULL, a, b);
-    await_state(r, IRON_RUN_RUNNING);
+    r = start_spinning(j, &a, &b);
     iron_run_free(r);
     ASSERT_EQ(pthread_create(&th, NULL, raise_later, flag_buf), 0);
     t0 = now_ms();
@@ -627,12 +645,8 @@ TEST(async_fork_child_after_runs)
     return;
 #endif
     const char *flag = flag_path();
-    iron_jit_options o = vector_op_options;
-    o.disk_cache = -1;
-    iron_jit *quick = test_new_jit(vector_op_design, &o);
-    iron_tensor *x = test_arange(IRON_INT32, 64),
-                *y = test_arange(IRON_INT32, 64),
-                *z = test_zeros(IRON_INT32, 64);
+    iron_tensor *x, *y, *z;
+    iron_jit *quick = quick_jit(&x, &y, &z);
     iron_run *r = NULL;
     ASSERT_OK(iron_jit_start(quick, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
                              IRON_TENSORS(x, y, z), &r));
@@ -640,10 +654,8 @@ TEST(async_fork_child_after_runs)
     iron_run_free(r);
     /* One run in flight at the fork. */
     iron_jit *slow = spin_jit("slow", NULL);
-    iron_tensor *a = test_arange(IRON_INT32, N),
-                *b = test_zeros(IRON_INT32, N);
-    iron_run *spinning = start_ab(slow, NULL, a, b);
-    await_state(spinning, IRON_RUN_RUNNING);
+    iron_tensor *a, *b;
+    iron_run *spinning = start_spinning(slow, &a, &b);
     pid_t pid = fork();
     ASSERT(pid >= 0);
     if (pid == 0) {
@@ -669,25 +681,9 @@ TEST(async_fork_child_after_runs)
         iron_jit_free(quick);
         _exit(bad ? 1 : 0);
     }
-    int status;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    if (WIFSIGNALED(status))
-        TEST_FAIL_("the child was killed by signal %d (a hang ends with "
-                   "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
-    ASSERT(WIFEXITED(status));
-    ASSERT_EQ(WEXITSTATUS(status), 0);
+    test_child_exits_ok(pid);
     /* The parent's run goes on and completes. */
     ASSERT_EQ(iron_run_state(spinning), IRON_RUN_RUNNING);
-    raise_flag(flag);
-    ASSERT_OK(iron_run_wait(spinning, -1));
-    check_add1(a, b, N);
-    iron_run_free(spinning);
-    iron_tensor_free(a);
-    iron_tensor_free(b);
-    iron_tensor_free(x);
-    iron_tensor_free(y);
-    iron_tensor_free(z);
-    iron_jit_free(slow);
-    iron_jit_free(quick);
-    remove(flag);
+    finish_spinning(flag, slow, spinning, a, b);
+    free_quick(quick, x, y, z);
 }

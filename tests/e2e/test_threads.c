@@ -211,13 +211,7 @@ TEST(threads_fork_child_uses_the_emulator)
         }
         _exit(ok ? 0 : 1);
     }
-    int status;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    if (WIFSIGNALED(status))
-        TEST_FAIL_("the child was killed by signal %d (a hang ends with "
-                   "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
-    ASSERT(WIFEXITED(status));
-    ASSERT_EQ(WEXITSTATUS(status), 0);
+    test_child_exits_ok(pid);
     ASSERT_OK(iron_device_pop());
     iron_jit_free(j);
 }
@@ -311,50 +305,22 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
 
 /* A tensor freed on another thread while a call moves its data: the free
  * waits for the call, the call completes, nothing crashes. */
-typedef struct slow_call {
-    iron_jit *j;
-    iron_tensor *a, *b, *c;
-    atomic_int started;
-    iron_status status;
-} slow_call;
-
-static void *run_slow(void *arg)
-{
-    slow_call *sc = arg;
-    atomic_store(&sc->started, 1);
-    sc->status = iron_jit_launch(sc->j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
-                                 IRON_TENSORS(sc->a, sc->b, sc->c));
-    return NULL;
-}
-
-static atomic_int waited_lines;
-
-static void note_wait(const char *topic, const char *line, void *ctx)
-{
-    (void)topic, (void)ctx;
-    if (strstr(line, "is used by a running call; waiting"))
-        atomic_fetch_add(&waited_lines, 1);
-}
-
 TEST_TIMEOUT(threads_free_waits_for_the_call, 60)
 {
     iron_jit *j;
     iron_jit_options o = no_disk(vector_op_options);
     ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
     const int64_t n = 4 << 20;  /* 262,144 objects: tens of ms */
-    slow_call sc = { .j = j };
+    test_slow_call sc = { .j = j };
     ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9, 9, 1, &sc.a));
     ASSERT_OK(iron_tensor_randint(IRON_INT32, IRON_SHAPE(n), -9, 9, 2, &sc.b));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &sc.c));
     ASSERT_EQ(vector_op_once(j, "+", n, 3), 0);  /* built: the next is warm */
-    iron_log_set_handler(note_wait, NULL);
-    for (int round = 0; round < 5 && !atomic_load(&waited_lines); round++) {
+    test_count_wait_lines();
+    for (int round = 0; round < 5 && !test_wait_lines(); round++) {
         iron_tensor *c = sc.c;
-        atomic_store(&sc.started, 0);
         pthread_t th;
-        ASSERT_EQ(pthread_create(&th, NULL, run_slow, &sc), 0);
-        while (!atomic_load(&sc.started))
-            ;
+        test_slow_call_start(&sc, &th);
         usleep(2000);
         iron_tensor_free(c);      /* waits while the call uses it */
         pthread_join(th, NULL);
@@ -362,7 +328,7 @@ TEST_TIMEOUT(threads_free_waits_for_the_call, 60)
         ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &sc.c));
     }
     iron_log_set_handler(NULL, NULL);
-    ASSERT_GT(atomic_load(&waited_lines), 0);
+    ASSERT_GT(test_wait_lines(), 0);
     iron_tensor_free(sc.a);
     iron_tensor_free(sc.b);
     iron_tensor_free(sc.c);

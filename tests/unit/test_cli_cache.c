@@ -107,6 +107,25 @@ static int count_entries(const char *dir)
     return (int)entries;
 }
 
+/* The path entry n has in dir. */
+static const char *entry_file(const char *dir, unsigned n)
+{
+    static char path[512];
+    char fname[IRON__CACHE_FNAME_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir,
+             iron__cache_entry_fname(key_n(n), fname));
+    return path;
+}
+
+/* Entry n's file holds text that is no entry at all (12 bytes). */
+static void write_damaged(const char *dir, unsigned n)
+{
+    FILE *f = fopen(entry_file(dir, n), "w");
+    ASSERT(f != NULL);
+    fputs("not an entry", f);
+    fclose(f);
+}
+
 TEST(cli_cache_list)
 {
     const char *dir = temp_dir();
@@ -115,18 +134,12 @@ TEST(cli_cache_list)
     put(c, 1, "vadd", "int32[4096], int32[4096]; tile=64; npu2", 1248);
     put(c, 2, "matmul", "bf16[64, 64]; npu1", 3720);
     touch_entry(c, 1);                 /* vadd: most recently used */
-    char hex1[33], hex2[33], hex3[33], fname[IRON__CACHE_FNAME_MAX];
+    char hex1[33], hex2[33], hex3[33];
     iron__cache_key_hex(key_n(1), hex1);
     iron__cache_key_hex(key_n(2), hex2);
     iron__cache_key_hex(key_n(3), hex3);
     /* A damaged entry is listed, marked. */
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir,
-             iron__cache_entry_fname(key_n(3), fname));
-    FILE *f = fopen(path, "w");
-    ASSERT(f != NULL);
-    fputs("not an entry", f);
-    fclose(f);
+    write_damaged(dir, 3);
 
     ASSERT_EQ(run(1, "cache list --dir %s", dir), 0);
     ASSERT_CONTAINS(out, "key");
@@ -183,13 +196,7 @@ TEST(cli_cache_list_json)
     put(c, 2, "matmul", "bf16[64, 64]; npu1", 3720);
     touch_entry(c, 1);
     iron__cache_close(c);
-    char path[512], fname[IRON__CACHE_FNAME_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir,
-             iron__cache_entry_fname(key_n(3), fname));
-    FILE *f = fopen(path, "w");
-    ASSERT(f != NULL);
-    fputs("not an entry", f);
-    fclose(f);
+    write_damaged(dir, 3);
     ASSERT_EQ(run(0, "cache list --json --dir %s", dir), 0);
     json_error_t err;
     json_t *root = json_loads(out, 0, &err);
@@ -311,10 +318,9 @@ TEST(cli_cache_prune)
     ASSERT_EQ(run(1, "cache prune --max-size 3K --dir %s", dir), 0);
     ASSERT_CONTAINS(out, "removed 2 entries; 3 entries (3 KiB) remain");
     ASSERT_EQ(count_entries(dir), 3);
-    char path[256], fname[IRON__CACHE_FNAME_MAX];
+    char path[512];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir,
-             iron__cache_entry_fname(key_n(0), fname));
+    snprintf(path, sizeof path, "%s", entry_file(dir, 0));
     ASSERT_EQ(stat(path, &st), 0);          /* the most recent stays */
     ASSERT_EQ(run(1, "cache prune --dir %s --max-size 1025", dir), 0);
     ASSERT_CONTAINS(out, "removed 2 entries; 1 entry (1 KiB) remain");
@@ -386,15 +392,6 @@ TEST(cli_cache_failure_exit_1)
         ASSERT_CONTAINS(out, "Not a directory");
     }
     done_dir(dir);
-}
-
-static const char *entry_file(const char *dir, unsigned n)
-{
-    static char path[512];
-    char fname[IRON__CACHE_FNAME_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir,
-             iron__cache_entry_fname(key_n(n), fname));
-    return path;
 }
 
 static void flip_byte(const char *path, long at)

@@ -378,21 +378,6 @@ TEST(tensor_wrap_views_alloc_failure_loop)
  * The release callback waits for a running call
  * ------------------------------------------------------------------------ */
 
-typedef struct slow_call {
-    iron_jit *j;
-    iron_tensor *a, *b, *c;
-    atomic_int started;
-    iron_status status;
-} slow_call;
-
-static void *run_slow(void *arg)
-{
-    slow_call *sc = arg;
-    atomic_store(&sc->started, 1);
-    sc->status = IRON_CALL(sc->j, sc->a, sc->b, sc->c);
-    return NULL;
-}
-
 /* At release time the call must be over: every output element written. */
 typedef struct check_release {
     int64_t n;
@@ -410,20 +395,13 @@ static void release_checks_output(void *ctx, void *data)
             cr->complete = 0;
 }
 
-static atomic_int waited_lines;
-
-static void note_wait(const char *topic, const char *line, void *ctx)
-{
-    (void)topic, (void)ctx;
-    if (strstr(line, "is used by a running call; waiting"))
-        atomic_fetch_add(&waited_lines, 1);
-}
-
 TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
 {
     const int64_t n = 4 << 20;  /* tens of ms on the emulator */
     size_t bytes = (size_t)n * 4;
-    slow_call sc = { .j = test_new_jit(vector_op_design, &vector_op_options) };
+    test_slow_call sc = {
+        .j = test_new_jit(vector_op_design, &vector_op_options)
+    };
     ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 1, &sc.a));
     ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 2, &sc.b));
     int32_t *mem = aligned_alloc(64, bytes);
@@ -433,31 +411,27 @@ TEST_TIMEOUT(tensor_wrap_release_waits_for_running_call, 60)
     iron_tensor *warm = test_zeros(IRON_INT32, n);
     ASSERT_OK(IRON_CALL(sc.j, sc.a, sc.b, warm));
     iron_tensor_free(warm);
-    iron_log_set_handler(note_wait, NULL);
-    for (int round = 0; round < 50 && !atomic_load(&waited_lines);
-         round++) {
+    test_count_wait_lines();
+    for (int round = 0; round < 50 && !test_wait_lines(); round++) {
         memset(mem, 0, bytes);
         cr.calls = cr.complete = 0;
         ASSERT_OK(iron_tensor_wrap(mem, bytes, IRON_INT32, IRON_SHAPE(n),
                                    release_checks_output, &cr, &sc.c));
-        atomic_store(&sc.started, 0);
         pthread_t th;
-        ASSERT_EQ(pthread_create(&th, NULL, run_slow, &sc), 0);
-        while (!atomic_load(&sc.started))
-            ;
+        test_slow_call_start(&sc, &th);
         usleep(5000);
-        int before = atomic_load(&waited_lines);
+        int before = test_wait_lines();
         iron_tensor_free(sc.c);  /* waits while the call uses it */
         ASSERT_EQ(cr.calls, 1);
         /* When this free found the call running (it says so in the log),
          * the release came after the call's last write. */
-        if (atomic_load(&waited_lines) > before)
+        if (test_wait_lines() > before)
             ASSERT_EQ(cr.complete, 1);
         pthread_join(th, NULL);
         ASSERT_OK(sc.status);
     }
     iron_log_set_handler(NULL, NULL);
-    ASSERT_GT(atomic_load(&waited_lines), 0);
+    ASSERT_GT(test_wait_lines(), 0);
     free(mem);
     iron_tensor_free(sc.a);
     iron_tensor_free(sc.b);
