@@ -8,38 +8,13 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/struct.h"
 #include "design/design.h"
 #include "jit/jit.h"
-#include "place/place.h"
 #include "tensor/tensor.h"
-#include "verify/verify.h"
 
-#define CONFIG_HAS(c, field) IRON__HAS_FIELD(c, iron_launch_config, field)
-
-/* Device and columns the call would use. */
-static iron_status target(const iron_jit *j, const iron_launch_config *c,
-                          iron_device **dev, int *cols)
-{
-    if (c && !CONFIG_HAS(c, timeout_ms))
-        return iron__struct_check(
-            "launch config", "iron_launch_config", c->size,
-            IRON__FIRST_SIZE(iron_launch_config, timeout_ms), sizeof *c);
-    iron_status s = iron_device_get_current(dev);
-    if (s != IRON_OK)
-        return iron__fail_context(s, "%s", j->name);
-    *cols = c && c->cols ? c->cols : (*dev)->info.columns;
-    if (*cols < 1 || *cols > (*dev)->info.columns)
-        return iron__fail(IRON_ERESOURCE,
-                          "%s: the launch configuration asks for %d "
-                          "column%s; device '%s' has %d",
-                          j->name, *cols, *cols == 1 ? "" : "s",
-                          (*dev)->info.name, (*dev)->info.columns);
-    return IRON_OK;
-}
-
-/* design -> verify -> place; fn sees the program.  Under build_lock:
- * the resolved values may point into the jit's bound ones. */
+/* design -> verify -> place (the front of a build); fn sees the program.
+ * Under build_lock: the resolved values may point into the jit's bound
+ * ones. */
 static iron_status place_locked(iron_jit *j, iron_device *dev, int cols,
                                 iron_tensor *const *args,
                                 const iron__pval *pv,
@@ -56,42 +31,15 @@ static iron_status place_locked(iron_jit *j, iron_device *dev, int cols,
     iron__str desc = { 0 };
     iron__jit_describe(j, dev, cols, args, pv, &desc);
     const char *signature = iron__str_get(&desc);
-    const char *stage = "design";
-    iron_design *d = NULL;
+    const char *stage;
+    double ms[3];
     iron_program *p = NULL;
-    iron_status s = iron__design_new(&d, j->name, j->nargs, sig, j->nparams,
-                                     pv, cols, &dev->info, j->cflags,
-                                     j->nscalars, j->scalar_names);
+    iron_status s = iron__jit_place_design(j, dev, cols, sig, pv, &p, &stage,
+                                           ms);
     if (s != IRON_OK)
-        goto done;
-    int rc = j->fn(d, j->user);
-    if (d->status != IRON_OK) {
-        s = iron__fail(d->status, "%s",
-                       d->error ? d->error : iron_status_message(d->status));
-        goto done;
-    }
-    if (rc != 0) {
-        s = iron__fail(IRON_EDESIGN,
-                       "the design function returned %d without recording "
-                       "an error (use iron_design_fail to say why)",
-                       rc);
-        goto done;
-    }
-    stage = "verify";
-    if ((s = iron__verify(d)) != IRON_OK)
-        goto done;
-    stage = "place";
-    iron_design *owned = d;
-    d = NULL;  /* the program owns it from here, even on failure */
-    if ((s = iron__program_new(&p, owned, &dev->info)) != IRON_OK ||
-        (s = iron__place(p)) != IRON_OK)
-        goto done;
-    stage = NULL;
-    s = fn(p, signature, ctx);
-done:
-    if (s != IRON_OK && stage)
         iron__fail_context(s, "%s: %s", signature, stage);
-    iron__design_free(d);
+    else
+        s = fn(p, signature, ctx);
     iron__program_free(p);
     iron__str_free(&desc);
     return s;
@@ -105,7 +53,7 @@ iron_status iron__jit_place_only(iron_jit *j,
 {
     iron_device *dev = NULL;
     int cols = 0;
-    iron_status s = target(j, config, &dev, &cols);
+    iron_status s = iron__jit_target(j, config, &dev, &cols);
     if (s != IRON_OK)
         return s;
     iron__pval pv[IRON__JIT_MAX_PARAMS];
@@ -115,10 +63,8 @@ iron_status iron__jit_place_only(iron_jit *j,
     if (s == IRON_OK)
         s = iron__jit_check_args(j, dev, nargs, args, pv);
     pthread_mutex_unlock(&j->lock);
-    if (s == IRON_OK) {
-        j->stats.design_runs++;
+    if (s == IRON_OK)
         s = place_locked(j, dev, cols, args, pv, fn, ctx);
-    }
     pthread_mutex_unlock(&j->build_lock);
     return s;
 }

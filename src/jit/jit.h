@@ -195,6 +195,11 @@ iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
 iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
                                   int *index);
 
+/* launch.c: the device and columns a call with this configuration runs
+ * on (the configuration's size and thread count checked too). */
+iron_status iron__jit_target(const iron_jit *j,
+                             const iron_launch_config *config,
+                             iron_device **dev, int *cols);
 /* launch.c: checks a call's tensors against the declared arguments (count,
  * device, dtypes and shapes, type and size variables). */
 iron_status iron__jit_check_args(const iron_jit *j, const iron_device *dev,
@@ -214,6 +219,16 @@ iron_status iron__jit_place_only(iron_jit *j,
                                  iron__jit_placed_fn fn, void *ctx);
 
 /* spec.c */
+/* The front of every build: runs the design function for the signature
+ * sig / params (counted in design_runs), verifies and places it.  *out is
+ * the placed program, or NULL on failure with *stage naming where it
+ * failed ("design", "verify", "place"); ms[0..2] get the three stages'
+ * times.  Under build_lock (params may point into bound values). */
+iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
+                                   const iron__argsig *sig,
+                                   const iron__pval *params,
+                                   iron_program **out, const char **stage,
+                                   double *ms);
 /* reason: why it is built, for the log ("first call", "new value for
  * parameter 'op'", ...). */
 iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,

@@ -334,10 +334,9 @@ typedef struct lookup {
 /* The call path up to the specialization: configuration, device,
  * parameters, argument checks, digest, exact lookup.  A hit is held
  * (release() it); on a miss pv owns its strings (release_params). */
-static iron_status look_up(iron_jit *j, const iron_launch_config *config,
-                           int nparams, const iron_param *params, int nargs,
-                           iron_tensor *const *args, int pin,
-                           iron__pval *pv, lookup *out)
+iron_status iron__jit_target(const iron_jit *j,
+                             const iron_launch_config *config,
+                             iron_device **dev, int *cols)
 {
     if (config && !CONFIG_HAS(config, timeout_ms))
         return iron__struct_check(
@@ -348,20 +347,29 @@ static iron_status look_up(iron_jit *j, const iron_launch_config *config,
                           "%s: the launch configuration asks for %d threads; "
                           "expected 0 (the default) or more",
                           j->name, config->threads);
-    iron_status s = iron_device_get_current(&out->dev);
+    iron_status s = iron_device_get_current(dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", j->name);
-    iron_device *dev = out->dev;
-    int cols = config && config->cols ? config->cols : dev->info.columns;
-    if (cols < 1 || cols > dev->info.columns)
+    *cols = config && config->cols ? config->cols : (*dev)->info.columns;
+    if (*cols < 1 || *cols > (*dev)->info.columns)
         return iron__fail(IRON_ERESOURCE,
                           "%s: the launch configuration asks for %d "
                           "column%s; device '%s' has %d",
-                          j->name, cols, cols == 1 ? "" : "s", dev->info.name,
-                          dev->info.columns);
-    out->cols = cols;
+                          j->name, *cols, *cols == 1 ? "" : "s",
+                          (*dev)->info.name, (*dev)->info.columns);
+    return IRON_OK;
+}
+
+static iron_status look_up(iron_jit *j, const iron_launch_config *config,
+                           int nparams, const iron_param *params, int nargs,
+                           iron_tensor *const *args, int pin,
+                           iron__pval *pv, lookup *out)
+{
+    iron_status s = iron__jit_target(j, config, &out->dev, &out->cols);
+    if (s != IRON_OK)
+        return s;
     pthread_mutex_lock(&j->lock);
-    s = find_locked(j, dev, cols, nparams, params, nargs, args, pv,
+    s = find_locked(j, out->dev, out->cols, nparams, params, nargs, args, pv,
                     &out->digest, &out->sp);
     if (out->sp)
         hit(j, out->sp, pin);

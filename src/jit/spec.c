@@ -168,15 +168,66 @@ static iron_status copy_params(const iron_jit *j, const iron__pval *params,
     return IRON_OK;
 }
 
+iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
+                                   const iron__argsig *sig,
+                                   const iron__pval *params,
+                                   iron_program **out, const char **stage,
+                                   double *ms)
+{
+    double now = iron__now_ms();
+    iron_design *d = NULL;
+    iron_program *p = NULL;
+    *out = NULL;
+    *stage = "design";
+    iron_status s = iron__design_new(&d, j->name, j->nargs, sig, j->nparams,
+                                     params, cols, &dev->info, j->cflags,
+                                     j->nscalars, j->scalar_names);
+    if (s != IRON_OK)
+        goto fail;
+    j->stats.design_runs++;
+    int rc = j->fn(d, j->user);
+    if (d->status != IRON_OK) {
+        s = iron__fail(d->status, "%s",
+                       d->error ? d->error : iron_status_message(d->status));
+        goto fail;
+    }
+    if (rc != 0) {
+        s = iron__fail(IRON_EDESIGN,
+                       "the design function returned %d without recording "
+                       "an error (use iron_design_fail to say why)",
+                       rc);
+        goto fail;
+    }
+    ms[0] = iron__now_ms() - now;
+    now += ms[0];
+    *stage = "verify";
+    if ((s = iron__verify(d)) != IRON_OK)
+        goto fail;
+    ms[1] = iron__now_ms() - now;
+    now += ms[1];
+    *stage = "place";
+    iron_design *owned = d;
+    d = NULL;  /* the program owns it from here, even on failure */
+    if ((s = iron__program_new(&p, owned, &dev->info)) != IRON_OK ||
+        (s = iron__place(p)) != IRON_OK)
+        goto fail;
+    ms[2] = iron__now_ms() - now;
+    *out = p;
+    return IRON_OK;
+fail:
+    iron__design_free(d);
+    iron__program_free(p);
+    return s;
+}
+
 iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
                             iron_tensor *const *args, const iron__pval *params,
                             uint64_t digest, const char *reason,
                             jit_spec **out)
 {
-    double t0 = iron__now_ms(), now = t0, ms[5] = { 0 };
+    double t0 = iron__now_ms(), now, ms[5] = { 0 };
     iron_status s;
     const char *stage = "design";
-    iron_design *d = NULL;
     *out = NULL;
     jit_spec *sp = iron__calloc(1, sizeof *sp);
     if (!sp)
@@ -206,41 +257,11 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
         sp->args[i].numel = t->numel;
     }
 
-    s = iron__design_new(&d, j->name, j->nargs, sp->args, j->nparams,
-                         sp->params, cols, &dev->info, j->cflags,
-                         j->nscalars, j->scalar_names);
+    s = iron__jit_place_design(j, dev, cols, sp->args, sp->params, &sp->prog,
+                               &stage, ms);
     if (s != IRON_OK)
         goto fail;
-    j->stats.design_runs++;
-    int rc = j->fn(d, j->user);
-    if (d->status != IRON_OK) {
-        s = iron__fail(d->status, "%s",
-                       d->error ? d->error : iron_status_message(d->status));
-        goto fail;
-    }
-    if (rc != 0) {
-        s = iron__fail(IRON_EDESIGN,
-                       "the design function returned %d without recording "
-                       "an error (use iron_design_fail to say why)",
-                       rc);
-        goto fail;
-    }
-    ms[0] = iron__now_ms() - now;
-    now += ms[0];
-    stage = "verify";
-    if ((s = iron__verify(d)) != IRON_OK)
-        goto fail;
-    ms[1] = iron__now_ms() - now;
-    now += ms[1];
-    stage = "place";
-    iron_design *owned = d;
-    d = NULL;  /* the program owns it from here, even on failure */
-    if ((s = iron__program_new(&sp->prog, owned, &dev->info)) != IRON_OK)
-        goto fail;
-    if ((s = iron__place(sp->prog)) != IRON_OK)
-        goto fail;
-    ms[2] = iron__now_ms() - now;
-    now += ms[2];
+    now = iron__now_ms();
     stage = "compile";
     uint64_t compiles = j->stats.kernel_compiles;
     const char *how;
@@ -270,7 +291,6 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     return IRON_OK;
 
 fail:
-    iron__design_free(d);
     iron__fail_context(s, "%s: %s",
                        sp->signature ? sp->signature : j->name, stage);
     iron__jit_spec_free(sp);
