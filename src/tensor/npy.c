@@ -16,12 +16,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache/atomic.h"
+#include "cache/file.h"
 #include "core/core.h"
 #include "tensor/tensor.h"
 
@@ -458,15 +459,21 @@ IRON_API iron_status iron_tensor_load_npy(const char *path, iron_tensor **out)
     if (!path || !path[0])
         return iron__fail(IRON_EINVAL, "%s: path is %s", LOAD,
                           path ? "empty" : "NULL");
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* The library's careful open: a regular file only, so a FIFO or a
+     * device named by mistake is refused at once instead of blocking. */
+    struct stat st;
+    int err;
+    char why[IRON__FILE_WHY_MAX];
+    int fd = iron__file_open(AT_FDCWD, path, 0, IRON__OWNER_ANY, UINT64_MAX,
+                             &st, &err, why, sizeof why);
+    if (fd < 0)
+        return iron__fail(IRON_EIO, "%s: cannot open '%s': %s", LOAD, path,
+                          why);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
         return iron__fail(IRON_EIO, "%s: cannot open '%s': %s", LOAD, path,
                           strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return iron__fail(IRON_EIO, "%s: '%s' is not a regular file", LOAD,
-                          path);
     }
     iron_status s = load_file(f, path, (size_t)st.st_size, out);
     fclose(f);
@@ -508,35 +515,31 @@ static iron_status header_text(const iron_tensor *t, iron__str *s,
     return IRON_OK;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
+typedef struct npy_out {
+    const iron_tensor *t;
+    const iron__str *header;
+    int major;
+} npy_out;
 
-static iron_status write_file(int fd, const iron_tensor *t,
-                              const iron__str *h, int major)
+/* The file's bytes: magic, version, header length, header, data (little
+ * endian whatever the host). */
+static iron_status write_body(iron__cache_out *o, void *ctx)
 {
+    const npy_out *w = ctx;
+    const iron_tensor *t = w->t;
     unsigned char pre[12];
     memcpy(pre, NPY_MAGIC, NPY_MAGIC_LEN);
-    pre[6] = (unsigned char)major;
+    pre[6] = (unsigned char)w->major;
     pre[7] = 0;
-    size_t hlen = h->len, npre = major == 1 ? 10 : 12;
+    size_t hlen = w->header->len, npre = w->major == 1 ? 10 : 12;
     for (size_t i = 8; i < npre; i++)
         pre[i] = (unsigned char)(hlen >> (8 * (i - 8)));
-    if (write_all(fd, pre, npre) || write_all(fd, h->p, hlen))
-        return IRON_EIO;
-    if (host_is_little())
-        return write_all(fd, t->host, t->nbytes) ? IRON_EIO : IRON_OK;
+    iron__cache_out_put(o, pre, npre);
+    iron__cache_out_put(o, w->header->p, hlen);
+    if (host_is_little()) {
+        iron__cache_out_put(o, t->host, t->nbytes);
+        return IRON_OK;
+    }
     /* Big-endian host: little-endian copies, a block at a time. */
     size_t size = iron_dtype_size(t->dtype);
     unsigned char block[4096];
@@ -546,8 +549,7 @@ static iron_status write_file(int fd, const iron_tensor *t,
                                                    : sizeof block;
         memcpy(block, src + done, n);
         swap_bytes(block, n / size, size);
-        if (write_all(fd, block, n))
-            return IRON_EIO;
+        iron__cache_out_put(o, block, n);
         done += n;
     }
     return IRON_OK;
@@ -556,55 +558,23 @@ static iron_status write_file(int fd, const iron_tensor *t,
 IRON_API iron_status iron_tensor_save_npy(const iron_tensor *t,
                                           const char *path)
 {
-    static atomic_uint counter;
     if (!t)
         return iron__fail(IRON_EINVAL, "%s: tensor is NULL", SAVE);
     if (!path || !path[0])
         return iron__fail(IRON_EINVAL, "%s: path is %s", SAVE,
                           path ? "empty" : "NULL");
     iron__str h = { 0 };
-    int major;
-    iron_status s = header_text(t, &h, &major);
-    if (s != IRON_OK) {
-        iron__str_free(&h);
-        return iron__public_result(s);
+    npy_out w = { t, &h, 0 };
+    iron_status s = header_text(t, &h, &w.major);
+    if (s == IRON_OK) {
+        /* The library's one all-or-nothing write: a reader sees the old
+         * file or the new one, never a part. */
+        iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path,
+                                 .what = ".npy file", .mode = 0666 };
+        s = iron__cache_write_atomic(&a, write_body, &w);
+        if (s != IRON_OK)
+            iron__fail_context(s, "%s", SAVE);
     }
-    /* A temporary beside the file, renamed over it when complete: a
-     * reader sees the old file or the new one, never a part. */
-    char tmp[4096];
-    int fd = -1;
-    for (int tries = 0; fd < 0 && tries < 16; tries++) {
-        int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%u", path,
-                         (long)getpid(), atomic_fetch_add(&counter, 1));
-        if (n < 0 || (size_t)n >= sizeof tmp) {
-            iron__str_free(&h);
-            return iron__fail(IRON_EINVAL, "%s: path '%s' is too long", SAVE,
-                              path);
-        }
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        iron__str_free(&h);
-        return iron__fail(IRON_EIO, "%s: cannot create '%s': %s", SAVE, tmp,
-                          strerror(errno));
-    }
-    s = write_file(fd, t, &h, major);
-    int err = errno;
     iron__str_free(&h);
-    if (close(fd) != 0 && s == IRON_OK) {
-        s = IRON_EIO;
-        err = errno;
-    }
-    if (s == IRON_OK && rename(tmp, path) != 0) {
-        s = IRON_EIO;
-        err = errno;
-    }
-    if (s != IRON_OK) {
-        unlink(tmp);
-        return iron__fail(IRON_EIO, "%s: writing '%s' failed: %s", SAVE,
-                          path, strerror(err));
-    }
-    return iron__public_result(IRON_OK);
+    return iron__public_result(s);
 }

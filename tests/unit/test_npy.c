@@ -311,7 +311,7 @@ TEST(npy_save_is_atomic)
     char p[512];
     snprintf(p, sizeof p, "%s/no/such/folder/x.npy", dir);
     ASSERT_STATUS(iron_tensor_save_npy(t, p), IRON_EIO);
-    ASSERT_MSG("cannot create");
+    ASSERT_MSG("create of");
     ASSERT_EQ(test_count_files(dir), 0);
     /* Replacing a file. */
     snprintf(p, sizeof p, "%s/x.npy", dir);
@@ -326,13 +326,19 @@ TEST(npy_save_is_atomic)
     snprintf(p, sizeof p, "%s/d.npy", dir);
     ASSERT_EQ(mkdir(p, 0700), 0);
     ASSERT_STATUS(iron_tensor_save_npy(t, p), IRON_EIO);
-    ASSERT_MSG("writing");
+    ASSERT_MSG("rename of");
     ASSERT_EQ(test_count_files(dir), 2);
     ASSERT_STATUS(iron_tensor_save_npy(NULL, p), IRON_EINVAL);
     ASSERT_STATUS(iron_tensor_save_npy(t, NULL), IRON_EINVAL);
     ASSERT_STATUS(iron_tensor_load_npy(p, NULL), IRON_EINVAL);
     ASSERT_STATUS(iron_tensor_load_npy(p, &u), IRON_EIO);
     ASSERT_MSG("not a regular file");
+    /* A FIFO is refused at once, not waited on for a writer. */
+    snprintf(p, sizeof p, "%s/fifo.npy", dir);
+    ASSERT_EQ(mkfifo(p, 0600), 0);
+    ASSERT_STATUS(iron_tensor_load_npy(p, &u), IRON_EIO);
+    ASSERT_MSG("not a regular file (a FIFO)");
+    ASSERT(u == NULL);
     iron_tensor_free(t);
     iron_tensor_free(u);
     test_remove_dir(dir);
