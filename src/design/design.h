@@ -174,6 +174,10 @@ typedef enum iron__rt_kind {
     IRON__RT_GROUP_FINISH
 } iron__rt_kind;
 
+/* dump.c: "int32[16, 4]" -- a dtype and shape as every dump and message
+ * writes them. */
+void iron__design_type_text(iron__str *s, iron_dtype dt, iron_shape sh);
+
 /* "fill", "drain", ...: the name dumps give an op (runtime.c). */
 const char *iron__rt_kind_name(iron__rt_kind k);
 

@@ -40,7 +40,7 @@ static iron__tile link_tile(const iron_program *p, const iron__link *l)
     return p ? p->links[l->index].tile : l->tile;
 }
 
-static void shape_text(iron__str *s, iron_dtype dt, iron_shape sh)
+void iron__design_type_text(iron__str *s, iron_dtype dt, iron_shape sh)
 {
     iron__str_printf(s, "%s[", iron_dtype_name(dt));
     for (int i = 0; i < sh.ndim; i++)
@@ -115,14 +115,14 @@ void iron__design_dump(const iron_design *d, const iron_program *prog,
     for (int i = 0; i < d->nargs; i++) {
         iron__str_printf(s, "  %d %s %s: ", i,
                          iron__role_name(d->args[i].role), d->args[i].name);
-        shape_text(s, d->args[i].dtype, d->args[i].shape);
+        iron__design_type_text(s, d->args[i].dtype, d->args[i].shape);
         iron__str_append(s, "\n");
     }
     iron__str_printf(s, "fifos (%d):\n", d->fifos.n);
     for (int i = 0; i < d->fifos.n; i++) {
         const iron_fifo *f = d->fifos.v[i];
         iron__str_printf(s, "  %s: ", f->name);
-        shape_text(s, f->dtype, f->obj_shape);
+        iron__design_type_text(s, f->dtype, f->obj_shape);
         iron__str_printf(s, " x %d\n    producer: ", f->depth);
         endpoint_text(s, p, &f->prod);
         for (int c = 0; c < f->ncons; c++) {

@@ -129,12 +129,9 @@ iron_status iron__design_dump_dot(const iron_design *d,
     for (int f = 0; f < d->fifos.n; f++) {
         const iron_fifo *fi = d->fifos.v[f];
         label.len = 0;
-        iron__str_printf(&label, "%s\n%s[", fi->name,
-                         iron_dtype_name(fi->dtype));
-        for (int k = 0; k < fi->obj_shape.ndim; k++)
-            iron__str_printf(&label, "%s%lld", k ? ", " : "",
-                             (long long)fi->obj_shape.dims[k]);
-        iron__str_printf(&label, "] x %d", fi->depth);
+        iron__str_printf(&label, "%s\n", fi->name);
+        iron__design_type_text(&label, fi->dtype, fi->obj_shape);
+        iron__str_printf(&label, " x %d", fi->depth);
         for (int c = 0; c < fi->ncons; c++) {
             iron__str_append(s, "  ");
             node_of(s, d, p, &fi->prod);

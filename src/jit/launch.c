@@ -90,7 +90,7 @@ static iron_status mismatch(const iron_jit *j, int i, const binding *b, int nb,
                             const iron_tensor *t, const iron__pval *params)
 {
     iron__str s = { 0 };
-    char got[128];
+    char got[IRON__TENSOR_DESCRIBE_MAX];
     iron__str_printf(&s, "%s: argument %d ('%s'): expected ", j->name, i,
                      j->args[i].name);
     expected_text(&j->args[i], b, nb, &s);
@@ -486,7 +486,7 @@ static inline iron_status prepare_spec(iron_run *r, jit_spec *sp,
         const iron_tensor *t = args[i];
         const iron__argsig *a = &sp->args[i];
         if (!t || !iron__argsig_fits(a, t) || t->dev->drv != sp->dev->drv) {
-            char got[128];
+            char got[IRON__TENSOR_DESCRIBE_MAX];
             return iron__fail(IRON_EARG,
                               "%s: argument %d ('%s') is %s; this "
                               "specialization takes the signature above",

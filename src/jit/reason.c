@@ -26,7 +26,7 @@ static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
                 char *buf, size_t len)
 {
     int n = 0;
-    char was[128], now[128];
+    char was[128], now[IRON__TENSOR_DESCRIBE_MAX];
     if (sp->dev != dev && n++ == 0 && buf)
         snprintf(buf, len, "new device %s (was %s)", dev->info.name,
                  sp->dev->info.name);
@@ -41,11 +41,7 @@ static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
         if (n++ == 0 && buf) {
             iron__tensor_describe(args[i], now, sizeof now);
             iron__str w = { 0 };
-            iron__str_printf(&w, "%s[", iron_dtype_name(a->dtype));
-            for (int k = 0; k < a->shape.ndim; k++)
-                iron__str_printf(&w, "%s%lld", k ? ", " : "",
-                                 (long long)a->shape.dims[k]);
-            iron__str_append(&w, "]");
+            iron__design_type_text(&w, a->dtype, a->shape);
             snprintf(was, sizeof was, "%s", iron__str_get(&w));
             iron__str_free(&w);
             snprintf(buf, len, "new %s for argument '%s': %s (was %s)",

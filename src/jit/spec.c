@@ -24,7 +24,7 @@ void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
                         iron_tensor *const *args, const iron__pval *params,
                         iron__str *s)
 {
-    char buf[128];
+    char buf[IRON__TENSOR_DESCRIBE_MAX];
     iron__str_printf(s, "%s (", j->name);
     for (int i = 0; i < j->nargs; i++)
         iron__str_printf(s, "%s%s: %s", i ? ", " : "", j->args[i].name,

@@ -72,7 +72,7 @@ static iron_status check_bytes(const char *fn, const iron_tensor *t,
                                const void *p, const char *pname,
                                size_t bytes)
 {
-    char desc[96];
+    char desc[IRON__TENSOR_DESCRIBE_MAX];
     if (!t)
         return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
     if (!p)
@@ -144,7 +144,7 @@ IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
                                         const iron_tensor *src)
 {
     const char *fn = "iron_tensor_assign";
-    char a[96], b[96];
+    char a[IRON__TENSOR_DESCRIBE_MAX], b[IRON__TENSOR_DESCRIBE_MAX];
     if (!dst || !src)
         return iron__fail(IRON_EINVAL, "%s: %s is NULL", fn,
                           !dst ? "dst" : "src");

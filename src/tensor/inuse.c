@@ -39,7 +39,7 @@ void iron__tensor_wait_unheld(iron_tensor *t)
 {
     if ((atomic_load(&t->holds) & ~IRON__TENSOR_WAITED) == 0)
         return;
-    char what[128];
+    char what[IRON__TENSOR_DESCRIBE_MAX];
     iron__log(IRON__LOG_JIT, "iron_tensor_free: tensor %s is used by a "
               "running call; waiting for it to finish",
               iron__tensor_describe(t, what, sizeof what));

@@ -409,7 +409,7 @@ static iron_status check_index(const char *fn, const iron_tensor *t,
     if (!t)
         return iron__fail(IRON_EINVAL, "%s: tensor is NULL", fn);
     if (i < 0 || i >= t->numel) {
-        char desc[96];
+        char desc[IRON__TENSOR_DESCRIBE_MAX];
         return iron__fail(IRON_EBOUNDS,
                           "%s: index %" PRId64 " is outside %s (valid 0..%"
                           PRId64 ")", fn, i,

@@ -50,7 +50,7 @@ static iron_status check_reach(const char *fn, const iron_tensor *t,
                                int64_t offset, const iron_shape *shape,
                                const int64_t *strides)
 {
-    char desc[96], sh[96], st[96];
+    char desc[IRON__TENSOR_DESCRIBE_MAX], sh[96], st[96];
     int64_t esz = (int64_t)iron_dtype_size(t->dtype);
     int64_t base = ((const unsigned char *)t->host -
                     (const unsigned char *)t->st->host) / esz;
@@ -90,7 +90,7 @@ static iron_status check_reach(const char *fn, const iron_tensor *t,
 static iron_status check_reshape(const char *fn, const iron_tensor *t,
                                  const iron_shape *shape, int64_t numel)
 {
-    char desc[96], want[96];
+    char desc[IRON__TENSOR_DESCRIBE_MAX], want[96];
     if (numel != t->numel)
         return iron__fail(IRON_ESHAPE,
                           "%s: cannot reshape %s (%" PRId64 " elements) to "
@@ -147,7 +147,7 @@ IRON_API iron_status iron_tensor_reshape(iron_tensor *t, iron_shape shape,
                                          iron_tensor **out)
 {
     const char *fn = "iron_tensor_reshape";
-    char desc[96], want[96];
+    char desc[IRON__TENSOR_DESCRIBE_MAX], want[96];
     if (!out)
         return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
     *out = NULL;
@@ -209,7 +209,7 @@ IRON_API iron_status iron_tensor_slice(iron_tensor *t, int dim,
                                        int64_t step, iron_tensor **out)
 {
     const char *fn = "iron_tensor_slice";
-    char desc[96];
+    char desc[IRON__TENSOR_DESCRIBE_MAX];
     if (!out)
         return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
     *out = NULL;
@@ -253,7 +253,7 @@ iron_status iron__tensor_check_callable(const iron_tensor *t,
 {
     if (t->contiguous)
         return IRON_OK;
-    char desc[96], st[96];
+    char desc[IRON__TENSOR_DESCRIBE_MAX], st[96];
     return iron__fail(IRON_EARG,
                       "%s: argument %d ('%s') is a non-contiguous view (%s "
                       "with strides %s); a call takes row-major contiguous "
