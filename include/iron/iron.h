@@ -7,10 +7,11 @@
  * otherwise):
  *   - Names are noun-first: iron_<object>_<verb>, the object one of
  *     status, dtype, bf16, device, tensor, design, fifo, handle, kernel,
- *     arg, worker, rtp, barrier, tap, tiler2d, rt (the runtime sequence),
- *     param, scalar, jit, spec, run, log, output, cache, algo.  Macros are
- *     upper-case (IRON_SHAPE, IRON_CALL); static inline helpers that build
- *     values (iron_arg_int, iron_param_str) are lower-case like functions.
+ *     arg, worker, body, rtp, barrier, tap, tiler2d, rt (the runtime
+ *     sequence), param, scalar, jit, spec, run, log, output, cache, algo,
+ *     mlir.  Macros are upper-case (IRON_SHAPE, IRON_CALL); static inline
+ *     helpers that build values (iron_arg_int, iron_param_str) are
+ *     lower-case like functions.
  *     iron_version, iron_last_error and iron_free belong to no object.
  *     A name ending in _at takes an index (iron_device_at), nothing else.
  *   - Arguments: the object acted upon comes first; output parameters come
@@ -140,7 +141,8 @@ IRON_API const char *iron_version(void);
     XX(ESTATE,    17, "call not valid in this state")                         \
     XX(ENOTSUP,   18, "not supported")                                      \
     XX(EKERNEL,   19, "a kernel or core body faulted")                      \
-    XX(EPENDING,  20, "the run is still going on")
+    XX(EPENDING,  20, "the run is still going on")                        \
+    XX(ESYNTAX,   21, "the text does not parse")
 
 typedef enum iron_status {
 #define IRON__STATUS_ENUM(name, code, text) IRON_##name = code,
@@ -903,6 +905,203 @@ IRON_API iron_status iron_rtp_set_initial(iron_rtp *r,
 /* The lock's value when the design is loaded (upstream's initial_value),
  * 0..63; IRON_EINVAL naming the barrier otherwise (sticky). */
 IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value);
+
+/* --- Described core bodies (the core-body IR) -----------------------------
+ * A core body described op by op instead of written as C source: what an
+ * upstream IRON core function is (loops, acquire / release on FIFO
+ * endpoints, element loads and stores, kernel calls, barrier waits,
+ * integer and float arithmetic).  A described body runs on the emulator
+ * (it is translated to C and compiled like a C core body) and can be
+ * exported as MLIR-AIE (iron_jit_export_mlir); a body given only as C
+ * source (iron_kernel_new_core) runs on the emulator only.  The MLIR
+ * importer (iron_mlir_design) builds bodies with these calls, and a
+ * standard-loop worker is exported as the body it amounts to.
+ *
+ * As in upstream, where a core function is traced once per Worker, one
+ * body belongs to one worker: build it, then give it to
+ * iron_worker_new_body.  Its operands are the design's objects the body
+ * names (iron_body_fifo, _rtp, _barrier, _kernel) and the values the ops
+ * make.  Values are typed as MLIR types them (signless integers, index,
+ * floats; memrefs for objects and buffers) and every op checks its
+ * operands' types when it is added.  Ops are appended at the current
+ * insertion point: the body's top level, or the innermost open for /
+ * while / if region.
+ *
+ * Errors are sticky on the design, as for every builder call: a failing
+ * op returns IRON_VAL_NONE (or its status), records a message naming the
+ * body, the op and expected vs got, and later calls do nothing.  The
+ * body belongs to the design. */
+typedef struct iron_body iron_body;
+typedef int32_t iron_val;          /* a value of a body; >= 0 when valid */
+#define IRON_VAL_NONE ((iron_val)-1)
+
+/* Value types (MLIR's builtin types).  Integers are signless: the op
+ * decides signedness (divsi / divui), and a memref of uint8 elements
+ * loads i8. */
+typedef enum iron_body_type {
+    IRON_BT_I1,
+    IRON_BT_I8,
+    IRON_BT_I16,
+    IRON_BT_I32,
+    IRON_BT_I64,
+    IRON_BT_INDEX,
+    IRON_BT_BF16,
+    IRON_BT_F32,
+    IRON_BT_F64,
+    IRON_BT_MEMREF,     /* an object or buffer (iron_body_object, _rtp) */
+    IRON_BT_HANDLE,     /* a fifo, barrier, kernel or acquisition */
+    IRON_BT_COUNT_
+} iron_body_type;
+
+/* arith ops, by their MLIR names.  Binary: two operands of one type,
+ * the result of that type (integer ops on integers or index, float ops
+ * on floats).  Unary: NEGF.  Casts (iron_body_cast): EXTSI .. BITCAST. */
+typedef enum iron_arith {
+    IRON_ARITH_ADDI, IRON_ARITH_SUBI, IRON_ARITH_MULI,
+    IRON_ARITH_DIVSI, IRON_ARITH_DIVUI, IRON_ARITH_CEILDIVSI,
+    IRON_ARITH_FLOORDIVSI, IRON_ARITH_REMSI, IRON_ARITH_REMUI,
+    IRON_ARITH_ANDI, IRON_ARITH_ORI, IRON_ARITH_XORI,
+    IRON_ARITH_SHLI, IRON_ARITH_SHRSI, IRON_ARITH_SHRUI,
+    IRON_ARITH_MAXSI, IRON_ARITH_MINSI, IRON_ARITH_MAXUI, IRON_ARITH_MINUI,
+    IRON_ARITH_ADDF, IRON_ARITH_SUBF, IRON_ARITH_MULF, IRON_ARITH_DIVF,
+    IRON_ARITH_MAXIMUMF, IRON_ARITH_MINIMUMF,
+    IRON_ARITH_NEGF,
+    IRON_ARITH_EXTSI, IRON_ARITH_EXTUI, IRON_ARITH_TRUNCI,
+    IRON_ARITH_SITOFP, IRON_ARITH_UITOFP, IRON_ARITH_FPTOSI,
+    IRON_ARITH_FPTOUI, IRON_ARITH_EXTF, IRON_ARITH_TRUNCF,
+    IRON_ARITH_INDEX_CAST, IRON_ARITH_INDEX_CASTUI, IRON_ARITH_BITCAST,
+    IRON_ARITH_COUNT_
+} iron_arith;
+
+/* arith.cmpi / arith.cmpf predicates (the result is i1). */
+typedef enum iron_cmp {
+    IRON_CMP_EQ, IRON_CMP_NE, IRON_CMP_SLT, IRON_CMP_SLE, IRON_CMP_SGT,
+    IRON_CMP_SGE, IRON_CMP_ULT, IRON_CMP_ULE, IRON_CMP_UGT, IRON_CMP_UGE,
+    IRON_CMP_OEQ, IRON_CMP_OGT, IRON_CMP_OGE, IRON_CMP_OLT, IRON_CMP_OLE,
+    IRON_CMP_ONE, IRON_CMP_ORD, IRON_CMP_UEQ, IRON_CMP_UGTF,
+    IRON_CMP_UGEF, IRON_CMP_ULTF, IRON_CMP_ULEF, IRON_CMP_UNE,
+    IRON_CMP_UNO,
+    IRON_CMP_COUNT_
+} iron_cmp;
+
+/* A new, empty body called `name` in messages and in the C it becomes
+ * (a C identifier).  NULL on failure (sticky). */
+IRON_API iron_body *iron_body_new(iron_design *d, const char *name);
+
+/* The design objects a body uses; each call gives a value naming it.
+ * fifo: an endpoint (producer or consumer handle) the body acquires
+ * from and releases to; it must not already have a user.  rtp: the
+ * worker's copy of a buffer, a 1-D memref of its count and dtype.
+ * barrier: the worker's copy of a barrier.  kernel: a kernel
+ * (iron_kernel_new) the body calls.  Naming one object twice gives the
+ * same value. */
+IRON_API iron_val iron_body_fifo(iron_body *b, iron_handle *h);
+IRON_API iron_val iron_body_rtp(iron_body *b, iron_rtp *r);
+IRON_API iron_val iron_body_barrier(iron_body *b, iron_barrier *x);
+IRON_API iron_val iron_body_kernel(iron_body *b, iron_kernel *k);
+
+/* Constants: an integer of an integer or index type, a float of a float
+ * type (rounded to it). */
+IRON_API iron_val iron_body_const_int(iron_body *b, iron_body_type t,
+                                      int64_t v);
+IRON_API iron_val iron_body_const_float(iron_body *b, iron_body_type t,
+                                        double v);
+/* A binary or unary (y = IRON_VAL_NONE) arith op. */
+IRON_API iron_val iron_body_arith(iron_body *b, iron_arith op, iron_val x,
+                                  iron_val y);
+/* A cast (EXTSI .. BITCAST) of x to type `to`, with MLIR's rules
+ * (extensions widen, truncations narrow, bitcast keeps the width). */
+IRON_API iron_val iron_body_cast(iron_body *b, iron_arith op, iron_val x,
+                                 iron_body_type to);
+IRON_API iron_val iron_body_cmp(iron_body *b, iron_cmp pred, iron_val x,
+                                iron_val y);
+/* c ? x : y (arith.select); c is i1, x and y of one scalar type. */
+IRON_API iron_val iron_body_select(iron_body *b, iron_val c, iron_val x,
+                                   iron_val y);
+/* The type of a value (IRON_BT_COUNT_ for an invalid one). */
+IRON_API iron_body_type iron_body_value_type(const iron_body *b, iron_val v);
+
+/* scf.for: opens a loop from lb to ub (exclusive) by step (index
+ * values, step > 0 at run time) carrying ninit values (iter_args,
+ * initialised from init).  Returns the induction variable; iter[i]
+ * receives the loop-carried values inside the loop (may be NULL when
+ * ninit is 0).  Upstream's Worker(while_true=True) loop is a for from 0
+ * to INT64_MAX step 1. */
+IRON_API iron_val iron_body_for(iron_body *b, iron_val lb, iron_val ub,
+                                iron_val step, int ninit,
+                                const iron_val *init, iron_val *iter);
+/* Closes the innermost open for with scf.yield of nyield values (as
+ * many as it carries, of their types); results[i] receives the values
+ * after the loop (may be NULL when nyield is 0). */
+IRON_API iron_status iron_body_end_for(iron_body *b, int nyield,
+                                       const iron_val *yield,
+                                       iron_val *results);
+/* scf.while: iron_body_while opens the "before" region with ninit
+ * carried values (arg[i] inside it); iron_body_while_do ends it with
+ * scf.condition(cond) forwarding nfwd values and opens the "do" region
+ * (after[i] receives them); iron_body_end_while closes it with
+ * scf.yield of as many values as init (the next iteration's arg);
+ * results[i] receives the forwarded values when the loop ends. */
+IRON_API iron_status iron_body_while(iron_body *b, int ninit,
+                                     const iron_val *init, iron_val *arg);
+IRON_API iron_status iron_body_while_do(iron_body *b, iron_val cond,
+                                        int nfwd, const iron_val *fwd,
+                                        iron_val *after);
+IRON_API iron_status iron_body_end_while(iron_body *b, int nyield,
+                                         const iron_val *yield,
+                                         iron_val *results);
+/* scf.if on an i1: opens the then region; iron_body_else closes it
+ * with scf.yield of nresults values and opens the else region;
+ * iron_body_end_if closes the open region with its yield and gives the
+ * if's results.  An if with results needs its else. */
+IRON_API iron_status iron_body_if(iron_body *b, iron_val cond,
+                                  int nresults);
+IRON_API iron_status iron_body_else(iron_body *b, int nyield,
+                                    const iron_val *yield);
+IRON_API iron_status iron_body_end_if(iron_body *b, int nyield,
+                                      const iron_val *yield,
+                                      iron_val *results);
+
+/* aie.objectfifo.acquire: n objects of a fifo value (cumulative, as
+ * iron_acquire); the result is an acquisition, read with
+ * iron_body_object.  n is 1 .. the endpoint's depth; the largest n of
+ * a body's acquires on a fifo is its max acquire (as upstream reads it
+ * from the core's code). */
+IRON_API iron_val iron_body_acquire(iron_body *b, iron_val fifo, int n);
+/* aie.objectfifo.subview.access: object i (0 = oldest held) of an
+ * acquisition, a memref of the fifo's object shape and dtype. */
+IRON_API iron_val iron_body_object(iron_body *b, iron_val acq, int i);
+/* aie.objectfifo.release of the n oldest held objects. */
+IRON_API iron_status iron_body_release(iron_body *b, iron_val fifo, int n);
+/* memref.load / memref.store of one element; one index value per
+ * dimension of the memref (index typed). */
+IRON_API iron_val iron_body_load(iron_body *b, iron_val mem, int nidx,
+                                 const iron_val *idx);
+IRON_API iron_status iron_body_store(iron_body *b, iron_val v, iron_val mem,
+                                     int nidx, const iron_val *idx);
+/* func.call of a kernel value: one argument per declared parameter, a
+ * memref of the declared dtype for "T*", a scalar of T's width for "T"
+ * (i32 for int32 and uint32, f32 for float32, bf16 for bfloat16). */
+IRON_API iron_status iron_body_call(iron_body *b, iron_val kernel, int nargs,
+                                    const iron_val *args);
+/* A barrier's wait and release (upstream's wait_for_value /
+ * release_with_value; see iron_kernel_new_core). */
+IRON_API iron_status iron_body_barrier_wait(iron_body *b, iron_val barrier,
+                                            int value);
+IRON_API iron_status iron_body_barrier_release(iron_body *b,
+                                               iron_val barrier, int value);
+
+/* The body's text as MLIR ops (for debugging; returned in *out, free
+ * with iron_free).  IRON_EINVAL for NULL arguments. */
+IRON_API iron_status iron_body_dump(const iron_body *b, char **out);
+
+/* A worker running a described body on a compute tile chosen by the
+ * placer (pin it with iron_worker_place).  Every open region must be
+ * closed.  The body's fifos, buffers and barriers become the worker's;
+ * each fifo endpoint's max acquire is the body's largest acquire on it.
+ * A body gives one worker. */
+IRON_API iron_worker *iron_worker_new_body(iron_design *d, const char *name,
+                                           iron_body *b);
 
 /* --- Runtime sequence ----------------------------------------------------
  * A tensor access pattern: starting at element `offset` of the tensor seen
@@ -1733,6 +1932,82 @@ IRON_API const char *iron_algo_params(iron_algo kind);
  * otherwise.  IRON_EINVAL for a NULL out or a kind outside the enum.
  * Thread-safe to call, as iron_jit_create. */
 IRON_API iron_status iron_algo_jit_create(iron_algo kind, const char *name,
+                                          iron_jit **out);
+
+/* ------------------------------------------------------------------------
+ * MLIR-AIE: the bridge to upstream's toolchain (docs/mlir.md)
+ *
+ * Export writes a design as the objectfifo-level MLIR that upstream IRON
+ * emits, for upstream's aiecc and the Peano compiler; import runs
+ * upstream's objectfifo-level MLIR on the emulator.
+ * ------------------------------------------------------------------------ */
+
+typedef struct iron_mlir_options {
+    size_t size;              /* sizeof(iron_mlir_options) */
+    /* The upstream syntax era to write: "2025" (the default: the current
+     * one -- aie.runtime_sequence, task-based DMA with task groups,
+     * link_with on func.func) or "2024" (aiex.runtime_sequence,
+     * npu.dma_memcpy_nd + dma_wait, link_with on aie.core). */
+    const char *era;
+    int generic;              /* 1: every op in MLIR's generic form */
+} iron_mlir_options;
+
+/* Builds the specialization a launch with these arguments would use
+ * (design, verification, placement; no C compiler) and writes into
+ * folder `dir` (created if missing; files replaced atomically):
+ *   aie.mlir         the design (opts NULL: the defaults above);
+ *   kernels/NAME.c   each kernel's source with its defines applied;
+ *   Makefile         aiecc + Peano recipe for the device's architecture;
+ *   README.md        how to build and run it on an NPU;
+ *   host.cpp         an XRT host program skeleton: the xclbin, the
+ *                    instruction stream and one buffer per argument in
+ *                    runtime-sequence order.
+ * A worker whose core body is C source only (iron_kernel_new_core) cannot
+ * be exported: IRON_ENOTSUP naming the worker.  The text alone is
+ * iron_jit_dump_as with format "mlir" (or "mlir-generic"). */
+IRON_API iron_status iron_jit_export_mlir(iron_jit *j,
+                                          const iron_launch_config *config,
+                                          int nparams,
+                                          const iron_param *params,
+                                          int nargs, iron_tensor *const *args,
+                                          const iron_mlir_options *opts,
+                                          const char *dir);
+
+/* An external function a module declares (func.func private) and its C
+ * source, which defines a function of that name with the parameters the
+ * declaration gives (memref<..xT> as T*, iN / fN by value). */
+typedef struct iron_mlir_kernel {
+    const char *name;         /* the func.func symbol, without '@' */
+    const char *source;       /* C source */
+} iron_mlir_kernel;
+
+typedef struct iron_mlir iron_mlir;   /* an imported module */
+
+/* Parses and checks upstream objectfifo-level MLIR (pretty or generic
+ * form, any syntax era since 2024; docs/mlir.md lists the ops) into a
+ * design: its tiles are pinned as written and checked against the device
+ * at placement, core bodies become described bodies, external functions
+ * are bound to the kernels given.  `file` names the text in messages
+ * (NULL: "<mlir>").  Errors carry FILE:LINE:COL and the op: IRON_ESYNTAX
+ * for text that does not parse, IRON_ENOTSUP for an op or form outside
+ * the subset, IRON_EDESIGN for undefined symbols and wrong types,
+ * IRON_EINVAL for an external function with no source given (or a source
+ * given for no function).  Nothing is run.  Free with iron_mlir_free. */
+IRON_API iron_status iron_mlir_design(const char *text, size_t len,
+                                      const char *file, int nkernels,
+                                      const iron_mlir_kernel *kernels,
+                                      iron_mlir **out);
+IRON_API void iron_mlir_free(iron_mlir *m);
+/* The design function (pass the module as `user`) and the argument
+ * declaration its runtime sequence makes ("inout arg0: int32[64], ..."),
+ * for iron_jit_create; the device the module names ("npu1_1col").
+ * Borrowed from m. */
+IRON_API int iron_mlir_design_fn(iron_design *d, void *user);
+IRON_API const char *iron_mlir_args(const iron_mlir *m);
+IRON_API const char *iron_mlir_device(const iron_mlir *m);
+/* A jit running the module (name NULL: the module's device symbol or
+ * "mlir").  m must outlive the jit. */
+IRON_API iron_status iron_mlir_jit_create(iron_mlir *m, const char *name,
                                           iron_jit **out);
 
 #ifdef __cplusplus

@@ -147,6 +147,8 @@ struct iron_kernel {
     iron__ktype args[IRON__MAX_KARGS];
     int ndefines;
     iron__define *defines;
+    struct iron_body *body;   /* the described body this core body was
+                                 translated from, or NULL (src/body) */
 };
 
 struct iron_worker {
@@ -163,6 +165,8 @@ struct iron_worker {
     uint32_t stack_bytes;     /* its core's stack in tile memory */
     iron__tile tile;          /* pinned: where (placement results live in
                                  the program) */
+    struct iron_body *body;   /* a described body (iron_worker_new_body),
+                                 or NULL */
 };
 
 typedef enum iron__rt_kind {
@@ -227,6 +231,8 @@ struct iron_design {
     IRON__VEC(iron_rtp *) rtps;
     IRON__VEC(iron_barrier *) barriers;
     IRON__VEC(iron_task_group *) groups;   /* groups.v[i] has index i + 1 */
+    IRON__VEC(struct iron_body *) bodies;  /* described bodies (owned;
+                                              src/body frees them) */
     IRON__VEC(iron_handle *) merged;       /* runtime consumers folded
                                               into another (owned) */
     int any_started;          /* iron_rt_start named at least one worker */

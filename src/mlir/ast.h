@@ -1,0 +1,263 @@
+/*
+ * ast.h - MLIR text as a tree: what the parser (parse.c) makes of a
+ * module in either form (pretty/custom or generic), what the printers
+ * (print.c) write back in either form, and what the importer
+ * (import*.c) reads.  Custom-form ops are normalised on parsing to the
+ * operands and attributes their generic form has, so the importer never
+ * cares which form, or which upstream era, a file was written in.
+ *
+ * Everything of one module lives in one arena (iron__mlir_module) and is
+ * freed at once.  Strings are NUL-terminated copies.
+ *
+ * Normalised ops (attribute names are upstream's generic names; "kw" is a
+ * keyword attribute, IRON__MA_KEYWORD):
+ *
+ *   builtin.module          region 0: the module's ops (an implicit
+ *                           module around a bare aie.device is made
+ *                           explicit)
+ *   aie.device              device (kw: npu1_1col ...), sym_name (str,
+ *                           optional); region 0
+ *   aie.tile                col, row (int); result: index
+ *   aie.objectfifo          operands: producer tile, consumer tiles...;
+ *                           sym_name (str), elemNumber (int, or array of
+ *                           ints: producer's then each consumer's depth),
+ *                           elemType (type: !aie.objectfifo<memref<..>>),
+ *                           dimensionsToStream (array of DIM, optional),
+ *                           dimensionsFromStreamPerConsumer (array of
+ *                           arrays of DIM, optional), via_DMA,
+ *                           disable_synchronization, plio (bool,
+ *                           optional), repeat_count (int, optional)
+ *   aie.objectfifo.link     fifoIns, fifoOuts (arrays of SYMREF),
+ *                           src_offsets, dst_offsets (arrays of int)
+ *   aie.objectfifo.acquire  objFifo_name (SYMREF), port (kw: Produce or
+ *                           Consume), size (int); result: the subview
+ *                           (!aie.objectfifosubview<memref<..>>), or in
+ *                           the oldest era a memref
+ *   aie.objectfifo.subview.access  operand: the subview; index (int);
+ *                           result: memref
+ *   aie.objectfifo.release  objFifo_name, port, size
+ *   aie.core                operand: tile; region 0; link_with (str),
+ *                           stack_size (int), optional; result: index
+ *   aie.buffer              operand: tile; sym_name (str, optional),
+ *                           initial_value (DENSE, optional), address
+ *                           (int, optional); result: memref
+ *   aie.lock                operand: tile; lockID (int, optional), init
+ *                           (int, optional), sym_name (str, optional);
+ *                           result: index
+ *   aie.use_lock            operand: lock; action (kw: Acquire,
+ *                           AcquireGreaterEqual, Release), value (int,
+ *                           default 1), blocking (kw, optional)
+ *   aie.end                 -
+ *   aie.runtime_sequence,   sym_name (str, optional); region 0 whose
+ *   aiex.runtime_sequence   block arguments are the tensors
+ *   aiex.npu.dma_memcpy_nd  operand: the memref (a sequence argument);
+ *                           static_offsets, static_sizes, static_strides
+ *                           (DENSE_ARRAY of 4, outermost first),
+ *                           metadata (SYMREF), id (int), issue_token
+ *                           (bool, optional); the old form's x, y (int)
+ *                           are kept as attributes x, y when given
+ *   aiex.npu.dma_wait       symbol (SYMREF)
+ *   aiex.npu.rtp_write      buffer_sym_name (SYMREF), index (int), value
+ *                           (int or float)
+ *   aiex.set_lock           operand: lock; value (int)
+ *   aiex.dma_configure_task_for  tile (SYMREF: the fifo), issue_token
+ *                           (bool, optional), repeat_count (int,
+ *                           optional); region 0 holding aie.dma_bd ops
+ *                           and aie.end; result: the task (index)
+ *   aie.dma_bd              operand: the buffer (sequence argument);
+ *                           offset, len (int), dimensions (array of DIM,
+ *                           optional, outermost first), burst_length
+ *                           (int, optional)
+ *   aiex.dma_start_task, aiex.dma_await_task, aiex.dma_free_task
+ *                           operand: the task
+ *   func.func               sym_name (str), function_type (TYPE of kind
+ *                           FUNCTION), sym_visibility (str, optional),
+ *                           link_with (str, optional); region 0 (empty for
+ *                           a declaration) whose entry block arguments
+ *                           are the parameters
+ *   func.call               callee (SYMREF); operands; results
+ *   func.return             operands
+ *   arith.constant          value (INT or FLOAT, typed); one result
+ *   arith.cmpi, arith.cmpf  predicate (kw: slt, oeq, ...); 2 operands
+ *   other arith.*           operands, one result (casts: result type is
+ *                           the target type)
+ *   memref.load             operands: memref, indices...; one result
+ *   memref.store            operands: value, memref, indices...
+ *   scf.for                 operands: lb, ub, step, inits...; region 0
+ *                           (block args: iv, iter args); results
+ *   scf.while               operands: inits; regions 0 (before), 1
+ *                           (after); results
+ *   scf.condition           operands: cond, forwarded values
+ *   scf.if                  operand: cond; regions 0 (then), 1 (else,
+ *                           may be empty); results
+ *   scf.yield               operands
+ *
+ * Any other op is parsed (generic form, or a custom form the parser does
+ * not know is a syntax error naming the op) and kept, so the importer
+ * can name it in its error.
+ */
+#ifndef IRON_MLIR_AST_H
+#define IRON_MLIR_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "iron/iron.h"
+
+/* Where a token starts, 1-based. */
+typedef struct iron__mlir_loc {
+    int line, col;
+} iron__mlir_loc;
+
+typedef enum iron__mlir_tkind {
+    IRON__MT_INT,             /* width; sign: 0 signless, 1 si, 2 ui */
+    IRON__MT_INDEX,
+    IRON__MT_FLOAT,           /* width 16 (f16, or bf16 when bf), 32, 64 */
+    IRON__MT_MEMREF,          /* rank, dims (-1: ?), elem */
+    IRON__MT_TENSOR,          /* as memref (dense attributes' types) */
+    IRON__MT_FUNCTION,        /* nin inputs -> nout results */
+    IRON__MT_DIALECT,         /* !dialect.name<params>: elem = the one
+                                 type parameter (objectfifo,
+                                 objectfifosubview), or NULL */
+    IRON__MT_NONE
+} iron__mlir_tkind;
+
+#define IRON__MLIR_MAX_RANK 8
+
+typedef struct iron__mlir_type iron__mlir_type;
+struct iron__mlir_type {
+    iron__mlir_tkind kind;
+    int width, sign, bf;
+    int rank;
+    int64_t dims[IRON__MLIR_MAX_RANK];
+    iron__mlir_type *elem;
+    int nin, nout;
+    iron__mlir_type **in, **out;
+    char *dialect, *name;     /* IRON__MT_DIALECT: "aie", "objectfifo" */
+};
+
+typedef enum iron__mlir_akind {
+    IRON__MA_INT,             /* i (type: NULL when untyped, e.g. in an
+                                 array of a custom form) */
+    IRON__MA_FLOAT,           /* f, type */
+    IRON__MA_BOOL,            /* i: 0 / 1 */
+    IRON__MA_STR,             /* s */
+    IRON__MA_SYMREF,          /* s: the name without '@' */
+    IRON__MA_KEYWORD,         /* s: a bare word (enum case) */
+    IRON__MA_UNIT,
+    IRON__MA_TYPE,            /* type */
+    IRON__MA_ARRAY,           /* n items */
+    IRON__MA_DENSE_ARRAY,     /* array<i64: 1, 2>: n items (INT), type =
+                                 the element type */
+    IRON__MA_DENSE,           /* dense<...> : tensor<..>: n items (INT or
+                                 FLOAT, row-major; one item = a splat),
+                                 type = the tensor type */
+    IRON__MA_DICT,            /* n items with keys */
+    IRON__MA_DIM,             /* <size = s, stride = t> / #aie.bd_dim_
+                                 layout<...>: i = size, stride */
+    IRON__MA_OPAQUE           /* any other #dialect<...>: s = the text */
+} iron__mlir_akind;
+
+typedef struct iron__mlir_attr iron__mlir_attr;
+struct iron__mlir_attr {
+    iron__mlir_akind kind;
+    int64_t i;
+    int64_t stride;           /* IRON__MA_DIM */
+    double f;
+    char *s;
+    iron__mlir_type *type;
+    int n;
+    iron__mlir_attr **items;
+    char **keys;              /* IRON__MA_DICT */
+    iron__mlir_loc loc;
+};
+
+/* A named attribute of an op (properties and attributes alike). */
+typedef struct iron__mlir_named {
+    char *name;
+    iron__mlir_attr *attr;
+} iron__mlir_named;
+
+/* An SSA value: an op result or a block argument, numbered per module. */
+typedef struct iron__mlir_value {
+    char *name;               /* as written: "%0", "%arg1", "%tile_0_2" */
+    iron__mlir_type *type;
+    struct iron__mlir_op *def;  /* defining op, NULL for block args */
+    int result;               /* index among def's results, or the block
+                                 argument's index */
+    iron__mlir_loc loc;
+} iron__mlir_value;
+
+typedef struct iron__mlir_op iron__mlir_op;
+
+typedef struct iron__mlir_block {
+    char *label;              /* "^bb0" or NULL */
+    int nargs;
+    int *args;                /* value ids */
+    int nops;
+    iron__mlir_op **ops;
+} iron__mlir_block;
+
+typedef struct iron__mlir_region {
+    int nblocks;
+    iron__mlir_block **blocks;
+} iron__mlir_region;
+
+struct iron__mlir_op {
+    char *name;               /* "aie.objectfifo" */
+    iron__mlir_loc loc;       /* of the op's name (or its first result) */
+    int nresults;
+    int *results;             /* value ids */
+    int noperands;
+    int *operands;            /* value ids */
+    int nattrs;
+    iron__mlir_named *attrs;
+    int nregions;
+    iron__mlir_region **regions;
+    iron__mlir_op *parent;    /* NULL for the module */
+};
+
+typedef struct iron__mlir_module {
+    iron__mlir_op *top;       /* builtin.module */
+    int nvalues;
+    iron__mlir_value *values;
+    void *arena;              /* owned */
+} iron__mlir_module;
+
+/* Limits the parser enforces (each overflow is a named error). */
+#define IRON__MLIR_MAX_TEXT (64u << 20)   /* bytes of text */
+#define IRON__MLIR_MAX_DEPTH 200          /* nesting of regions, types,
+                                             attributes */
+#define IRON__MLIR_MAX_OPS 1000000
+
+/* Parses text (len bytes, need not be NUL-terminated) in either form.
+ * `file` names the text in messages ("add.mlir:12:5: ..."; NULL:
+ * "<mlir>").  IRON_ESYNTAX with "FILE:LINE:COL: what was expected, what
+ * was found" (and the op being parsed) for a syntax error, an undefined
+ * or redefined value, a value used with two types, binary garbage, or a
+ * limit broken (size, nesting, op count); IRON_ENOMEM.  *out is NULL on
+ * failure. */
+iron_status iron__mlir_parse(const char *text, size_t len, const char *file,
+                             iron__mlir_module **out);
+void iron__mlir_module_free(iron__mlir_module *m);
+
+/* Printing (print.c).  pretty: the custom forms above for the ops this
+ * file lists (as upstream prints them), the generic form for any other;
+ * generic: every op in the generic form, as `mlir-opt
+ * --mlir-print-op-generic` prints (custom-form attributes become the
+ * generic attributes above: DIM as #aie.bd_dim_layout<size = s, stride =
+ * t>, a keyword as #aie.<kind><word> or the integer an enum prints as,
+ * whichever print.c documents).  Appends to s; IRON_ENOMEM only. */
+iron_status iron__mlir_print(const iron__mlir_module *m, int generic,
+                             iron__str *s);
+
+/* Lookups for the importer. */
+const iron__mlir_attr *iron__mlir_attr_get(const iron__mlir_op *op,
+                                           const char *name);
+const iron__mlir_value *iron__mlir_value_at(const iron__mlir_module *m,
+                                            int id);
+/* "i32", "memref<16xi32>", "!aie.objectfifo<memref<16xi32>>" into s. */
+void iron__mlir_type_text(const iron__mlir_type *t, iron__str *s);
+
+#endif
