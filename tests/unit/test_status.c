@@ -35,6 +35,7 @@ TEST(status_names_cover_every_code)
         { IRON_ENOTSUP, "IRON_ENOTSUP", "not supported" },
         { IRON_EKERNEL, "IRON_EKERNEL", "a kernel or core body faulted" },
         { IRON_EPENDING, "IRON_EPENDING", "the run is still going on" },
+        { IRON_ESYNTAX, "IRON_ESYNTAX", "the text does not parse" },
     };
     ASSERT_EQ(sizeof table / sizeof table[0], IRON_STATUS_COUNT_);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
