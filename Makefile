@@ -244,8 +244,10 @@ install: lib $(CLI)
 # for them first (cheaply): as root they are installed, otherwise the
 # command to run is printed.
 # cmake and pkg-config: the install test builds a program against the
-# installed library with each.
-DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev libdlpack-dev gcc libc6-dev cmake pkg-config
+# installed library with each.  mlir-19-tools: the MLIR tests check the
+# exporter's generic form with mlir-opt and core-body translation against
+# mlir-cpu-runner (docs/mlir.md).
+DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev libdlpack-dev gcc libc6-dev cmake pkg-config mlir-19-tools
 deps:
 	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
 	    if [ "$$(id -u)" = 0 ]; then \
