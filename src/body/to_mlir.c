@@ -194,12 +194,17 @@ static char *symbol(mgen *g, const char *s)
     return r;
 }
 
-/* An SSA name made of s: characters MLIR does not allow become '_'. */
+/* An SSA name made of s: characters MLIR does not allow become '_', and
+ * a name the placeholders use gets a '_' in front. */
 static char *ssa_name(mgen *g, const char *s)
 {
     iron__str t = { 0 };
     iron__str_append(&t, "%");
-    if (*s >= '0' && *s <= '9')
+    /* %12 and %arg3 are the placeholders' own */
+    size_t digits = strspn(s + (strncmp(s, "arg", 3) == 0 ? 3 : 0),
+                           "0123456789");
+    if ((*s >= '0' && *s <= '9') ||
+        (strncmp(s, "arg", 3) == 0 && digits > 0 && !s[3 + digits]))
         iron__str_append(&t, "_");
     for (const char *p = s; *p; p++) {
         char c = *p;
@@ -237,11 +242,14 @@ static void name_params(mgen *g)
             name(g, v, symbol(g, p->kernel->entry));
             break;
         case IRON__BP_RTP:
-            name(g, v, ssa_name(g, p->rtp->name));
+        case IRON__BP_BARRIER: {
+            char *n = ssa_name(g, p->kind == IRON__BP_RTP
+                                      ? p->rtp->name
+                                      : p->barrier->name);
+            name(g, v, n ? unique(g, n) : NULL);
+            iron__free(n);
             break;
-        case IRON__BP_BARRIER:
-            name(g, v, ssa_name(g, p->barrier->name));
-            break;
+        }
         }
     }
 }

@@ -1019,6 +1019,65 @@ TEST(body_dump_prints_upstreams_pretty_form)
     teardown(&f);
 }
 
+/* Buffers and locks named like placeholders (or alike once made SSA
+ * names) keep every name distinct. */
+TEST(body_dump_placeholder_names_never_collide)
+{
+    iron_design *d = new_design();
+    iron_body *b = iron_body_new(d, "names");
+    iron_val r1 = iron_body_rtp(b, iron_rtp_new(d, "c0", IRON_INT32, 2));
+    iron_val r2 = iron_body_rtp(b, iron_rtp_new(d, "a b", IRON_INT32, 2));
+    iron_val r3 = iron_body_rtp(b, iron_rtp_new(d, "a_b", IRON_INT32, 2));
+    iron_val x1 = iron_body_barrier(b, iron_barrier_new(d, "arg0"));
+    iron_val x2 = iron_body_barrier(b, iron_barrier_new(d, "7"));
+    iron_val c0 = iron_body_const_int(b, IRON_BT_INDEX, 0);
+    iron_val v = iron_body_load(b, r1, 1, &c0);
+    iron_body_store(b, v, r2, 1, &c0);
+    iron_body_store(b, v, r3, 1, &c0);
+    iron_body_barrier_wait(b, x1, 1);
+    iron_body_barrier_wait(b, x2, 1);
+    ASSERT_OK(iron_design_status(d));
+    char *text;
+    ASSERT_OK(iron_body_dump(b, &text));
+    ASSERT_STR_EQ(text, "%c0_1 = arith.constant 0 : index\n"
+                        "%0 = memref.load %c0[%c0_1] : memref<2xi32>\n"
+                        "memref.store %0, %a_b[%c0_1] : memref<2xi32>\n"
+                        "memref.store %0, %a_b_0[%c0_1] : memref<2xi32>\n"
+                        "aie.use_lock(%_arg0, Acquire, 1)\n"
+                        "aie.use_lock(%_7, Acquire, 1)\n");
+    iron_free(text);
+    iron__design_free(d);
+}
+
+/* A body still being built dumps what it has: open regions end at the
+ * last op so far. */
+TEST(body_dump_while_regions_are_open)
+{
+    fx f = setup();
+    iron_val i0 = ci(&f, IRON_BT_I32, 5), it[1], a[1];
+    iron_val lb = cx(&f, 0), ub = cx(&f, 4), st = cx(&f, 1);
+    iron_body_for(f.b, lb, ub, st, 1, &i0, it);
+    iron_body_while(f.b, 1, it, a);
+    iron_body_if(f.b, ci(&f, IRON_BT_I1, 1), 1);
+    char *text;
+    ASSERT_OK(iron_body_dump(f.b, &text));
+    ASSERT_STR_EQ(text,
+                  "%c5_i32 = arith.constant 5 : i32\n"
+                  "%c0 = arith.constant 0 : index\n"
+                  "%c4 = arith.constant 4 : index\n"
+                  "%c1 = arith.constant 1 : index\n"
+                  "scf.for %arg0 = %c0 to %c4 step %c1 iter_args(%arg1 = "
+                  "%c5_i32) -> (i32) {\n"
+                  "  scf.while (%arg2 = %arg1) : (i32) -> () {\n"
+                  "    %true = arith.constant true\n"
+                  "    scf.if %true {\n"
+                  "    }\n"
+                  "  }\n"
+                  "}\n");
+    iron_free(text);
+    teardown(&f);
+}
+
 TEST(body_print_mlir_uses_the_exporters_names)
 {
     fx f = setup();
