@@ -930,7 +930,17 @@ IRON_API iron_status iron_barrier_set_initial(iron_barrier *b, int value);
  * Errors are sticky on the design, as for every builder call: a failing
  * op returns IRON_VAL_NONE (or its status), records a message naming the
  * body, the op and expected vs got, and later calls do nothing.  The
- * body belongs to the design. */
+ * body belongs to the design.
+ *
+ * On the emulator, integers wrap, and where MLIR leaves a result
+ * undefined the body gets a defined one: x / 0 is -1 (all ones) for
+ * divsi, divui, ceildivsi and floordivsi, and x % 0 is x; MIN / -1 wraps
+ * to MIN (MIN % -1 is 0); a shift by the width or more gives 0 (shrsi:
+ * the sign); fptosi / fptoui saturate to the result's range and give 0
+ * for NaN.  bf16 arithmetic is done in float and rounded to nearest
+ * even; maximumf / minimumf propagate NaN and order -0 below +0.  A
+ * memref index out of bounds, or an scf.for step <= 0, stops the run
+ * with an error naming the op. */
 typedef struct iron_body iron_body;
 typedef int32_t iron_val;          /* a value of a body; >= 0 when valid */
 #define IRON_VAL_NONE ((iron_val)-1)
@@ -985,7 +995,8 @@ typedef enum iron_cmp {
 } iron_cmp;
 
 /* A new, empty body called `name` in messages and in the C it becomes
- * (a C identifier).  NULL on failure (sticky). */
+ * (a C identifier; not a C keyword, and not starting with '_' or
+ * "iron_", which the generated C uses).  NULL on failure (sticky). */
 IRON_API iron_body *iron_body_new(iron_design *d, const char *name);
 
 /* The design objects a body uses; each call gives a value naming it.
