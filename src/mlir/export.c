@@ -331,26 +331,20 @@ static iron_status print_core(const iron__mlx_plan *pl, iron__str *s,
     return IRON_OK;
 }
 
-iron_status iron__mlir_export_text(const iron_program *p, int era,
-                                   iron__str *out)
+iron_status iron__mlx_print_module(const iron__mlx_plan *pl, iron__str *out)
 {
-    iron__mlx_plan pl;
-    iron_status st = iron__mlx_plan_make(&pl, p, era);
     iron__str s = { 0 };
-    if (st == IRON_OK) {
-        iron__str_printf(&s, "module {\n  aie.device(%s) {\n", p->dev.name);
-        for (int i = 0; i < pl.ntiles; i++)
-            iron__str_printf(&s, "    %s = aie.tile(%d, %d)\n",
-                             pl.tiles[i].ssa, pl.tiles[i].t.col,
-                             pl.tiles[i].t.row);
-        st = print_fifos(&pl, &s);
-    }
+    iron__str_printf(&s, "module {\n  aie.device(%s) {\n", pl->p->dev.name);
+    for (int i = 0; i < pl->ntiles; i++)
+        iron__str_printf(&s, "    %s = aie.tile(%d, %d)\n", pl->tiles[i].ssa,
+                         pl->tiles[i].t.col, pl->tiles[i].t.row);
+    iron_status st = print_fifos(pl, &s);
     if (st == IRON_OK)
-        st = print_decls(&pl, &s);
-    for (int i = 0; st == IRON_OK && i < pl.nworkers; i++)
-        st = print_core(&pl, &s, i);
+        st = print_decls(pl, &s);
+    for (int i = 0; st == IRON_OK && i < pl->nworkers; i++)
+        st = print_core(pl, &s, i);
     if (st == IRON_OK)
-        st = iron__mlx_print_sequence(&pl, &s);
+        st = iron__mlx_print_sequence(pl, &s);
     if (st == IRON_OK) {
         iron__str_append(&s, "  }\n}\n");
         if (s.oom)
@@ -359,8 +353,18 @@ iron_status iron__mlir_export_text(const iron_program *p, int era,
             iron__str_append(out, iron__str_get(&s));
     }
     iron__str_free(&s);
-    iron__mlx_plan_free(&pl);
     if (st == IRON_OK && out->oom)
         st = iron__fail(IRON_ENOMEM, "MLIR export: out of memory");
+    return st;
+}
+
+iron_status iron__mlir_export_text(const iron_program *p, int era,
+                                   iron__str *out)
+{
+    iron__mlx_plan pl;
+    iron_status st = iron__mlx_plan_make(&pl, p, era);
+    if (st == IRON_OK)
+        st = iron__mlx_print_module(&pl, out);
+    iron__mlx_plan_free(&pl);
     return st;
 }

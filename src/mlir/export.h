@@ -176,6 +176,11 @@ const char *iron__mlx_tile_ssa(const iron__mlx_plan *plan, iron__tile t);
 iron__tile iron__mlx_end_tile(const iron__mlx_plan *plan,
                               const struct iron_handle *h);
 
+/* export.c: appends the module of a plan (what iron__mlir_export_text
+ * writes). */
+iron_status iron__mlx_print_module(const iron__mlx_plan *plan,
+                                   iron__str *out);
+
 /* export_seq.c: appends the runtime sequence (indented 4). */
 iron_status iron__mlx_print_sequence(const iron__mlx_plan *plan,
                                      iron__str *out);
