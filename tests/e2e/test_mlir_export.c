@@ -1,0 +1,482 @@
+/*
+ * test_mlir_export.c - the MLIR-AIE exporter (iron_jit_export_mlir, the
+ * dump formats "mlir" / "mlir-generic", `iron export`): every reference
+ * design exports (or, while its core body is C source only, is refused
+ * naming the worker); the text matches, op by op, what upstream IRON
+ * emits for the same design (tests/fixtures/mlir/golden/, written from
+ * upstream's emitter logic: SSA names are compared by where they are
+ * defined, whitespace and // comments ignored); the files written, the
+ * two syntax eras, the generic form through mlir-opt, and the command.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "designs/designs.h"
+#include "designs/upstream_basic.h"
+#include "designs/upstream_matmul.h"
+#include "designs/upstream_ml.h"
+#include "test.h"
+
+/* --- the normaliser ---------------------------------------------------------
+ * Lines trimmed, inner runs of blanks made one space, blank lines and
+ * // comments dropped; every SSA value renamed %vN by its definition
+ * ("%x = ", "%x:" in a block's argument list), so that names a printer
+ * reuses in sibling regions (upstream's %0 in every core) and names that
+ * only differ (%tile_0_2, %w0_3) compare equal.  A use takes the latest
+ * definition of its name. */
+
+#define NORM_MAX_LINES 4096
+#define NORM_MAX_NAMES 8192
+
+typedef struct norm {
+    int n;
+    char *line[NORM_MAX_LINES];
+    int src[NORM_MAX_LINES];           /* 1-based line in the text */
+    int nnames, next;
+    char *name[NORM_MAX_NAMES];
+    int id[NORM_MAX_NAMES];
+} norm;
+
+static int ssa_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.' ||
+           c == '-';
+}
+
+static int lookup(norm *nm, const char *name, int define)
+{
+    if (!define)
+        for (int i = nm->nnames - 1; i >= 0; i--)
+            if (strcmp(nm->name[i], name) == 0)
+                return nm->id[i];
+    ASSERT(nm->nnames < NORM_MAX_NAMES);
+    nm->name[nm->nnames] = strdup(name);
+    nm->id[nm->nnames] = define ? nm->next++ : -1 - nm->nnames;
+    return nm->id[nm->nnames++];
+}
+
+static void normalize(const char *text, norm *nm)
+{
+    memset(nm, 0, sizeof *nm);
+    int lineno = 0;
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        lineno++;
+        char raw[8192];
+        ASSERT(len < sizeof raw);
+        memcpy(raw, p, len);
+        raw[len] = '\0';
+        p += len + (end ? 1 : 0);
+        /* trim and squeeze */
+        char sq[8192];
+        size_t k = 0;
+        int blank = 1;
+        for (size_t i = 0; i < len; i++) {
+            char c = raw[i] == '\t' || raw[i] == '\r' ? ' ' : raw[i];
+            if (c == ' ' && (blank || k == 0))
+                continue;
+            blank = c == ' ';
+            sq[k++] = c;
+        }
+        while (k && sq[k - 1] == ' ')
+            k--;
+        sq[k] = '\0';
+        if (k == 0 || strncmp(sq, "//", 2) == 0)
+            continue;
+        /* rename */
+        char out[8192];
+        size_t o = 0;
+        for (size_t i = 0; i < k;) {
+            if (sq[i] != '%' || !ssa_char(sq[i + 1])) {
+                out[o++] = sq[i++];
+                continue;
+            }
+            size_t j = i + 1;
+            while (j < k && ssa_char(sq[j]))
+                j++;
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(j - i), sq + i);
+            int define = sq[j] == ':' || strncmp(sq + j, " = ", 3) == 0;
+            int id = lookup(nm, name, define);
+            o += (size_t)snprintf(out + o, sizeof out - o,
+                                  id >= 0 ? "%%v%d" : "%%undef%d", id);
+            i = j;
+        }
+        out[o] = '\0';
+        ASSERT(nm->n < NORM_MAX_LINES);
+        nm->src[nm->n] = lineno;
+        nm->line[nm->n++] = strdup(out);
+    }
+}
+
+static void norm_free(norm *nm)
+{
+    for (int i = 0; i < nm->n; i++)
+        free(nm->line[i]);
+    for (int i = 0; i < nm->nnames; i++)
+        free(nm->name[i]);
+}
+
+/* The text matches the golden file op by op. */
+static void assert_golden(const char *text, const char *golden)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/mlir/golden/%s.mlir", golden);
+    char *want_text = (char *)test_slurp(path, NULL);
+    static norm got, want;
+    normalize(text, &got);
+    normalize(want_text, &want);
+    int n = got.n < want.n ? got.n : want.n;
+    for (int i = 0; i < n; i++)
+        if (strcmp(got.line[i], want.line[i]) != 0) {
+            fprintf(stderr, "exported text:\n%s\n", text);
+            TEST_FAIL_("%s: op %d differs (golden line %d, export line %d):"
+                       "\n  want: %s\n  got:  %s",
+                       path, i + 1, want.src[i], got.src[i], want.line[i],
+                       got.line[i]);
+        }
+    if (got.n != want.n) {
+        fprintf(stderr, "exported text:\n%s\n", text);
+        TEST_FAIL_("%s: %d lines, the export has %d (first extra: %s)", path,
+                   want.n, got.n,
+                   got.n > want.n ? got.line[n] : want.line[n]);
+    }
+    norm_free(&got);
+    norm_free(&want);
+    free(want_text);
+}
+
+/* --- the reference designs -------------------------------------------------- */
+
+typedef struct xarg {
+    iron_dtype dt;
+    iron_shape sh;
+} xarg;
+
+typedef struct xdesign {
+    const char *label;
+    iron_design_fn fn;
+    const iron_jit_options *opts;
+    const char *device;
+    int cols;
+    const char *pname[3];
+    int64_t pvalue[3];
+    int nargs;
+    xarg args[4];
+    int c_core;       /* a worker's core body is C source today */
+} xdesign;
+
+#define A1(dt, n) { dt, { 1, { n } } }
+#define A2(dt, r, c) { dt, { 2, { r, c } } }
+
+static const xdesign designs[] = {
+    { "passthrough", passthrough_design, &passthrough_options, "npu1_1col",
+      1, { "obj" }, { 1024 }, 2,
+      { A1(IRON_UINT8, 4096), A1(IRON_UINT8, 4096) }, 0 },
+    { "vector_op", vector_op_design, &vector_op_options, "npu1_1col", 1,
+      { 0 }, { 0 }, 3,
+      { A1(IRON_INT32, 256), A1(IRON_INT32, 256), A1(IRON_INT32, 256) }, 0 },
+    { "eltwise_parallel", eltwise_parallel_design, &eltwise_parallel_options,
+      "npu1_2col", 2, { 0 }, { 0 }, 2,
+      { A1(IRON_INT32, 256), A1(IRON_INT32, 256) }, 0 },
+    { "add_constant", add_constant_design, &add_constant_options,
+      "npu1_1col", 1, { "n", "c" }, { 256, 5 }, 2,
+      { A1(IRON_INT32, 256), A1(IRON_INT32, 256) }, 0 },
+    { "vector_scalar", vector_scalar_design, &vector_scalar_options,
+      "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A1(IRON_INT16, 1024), A1(IRON_INT32, 1), A1(IRON_INT16, 1024) }, 1 },
+    { "saxpy_bf16", saxpy_bf16_design, &saxpy_bf16_options, "npu1_1col", 1,
+      { 0 }, { 0 }, 3,
+      { A1(IRON_BFLOAT16, 4096), A1(IRON_BFLOAT16, 4096),
+        A1(IRON_BFLOAT16, 4096) }, 0 },
+    { "memcpy_cols", memcpy_cols_design, &memcpy_cols_options, "npu1_2col",
+      2, { 0 }, { 0 }, 2, { A1(IRON_INT32, 8192), A1(IRON_INT32, 8192) }, 0 },
+    { "split_join", split_join_design, &split_join_options, "npu1_1col", 1,
+      { 0 }, { 0 }, 2, { A1(IRON_INT32, 48), A1(IRON_INT32, 48) }, 0 },
+    { "joined_layout", joined_layout_design, &joined_layout_options,
+      "npu1_1col", 1, { 0 }, { 0 }, 1, { A1(IRON_INT32, 48) }, 1 },
+    { "matmul_single", matmul_single_design, &matmul_single_options,
+      "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A2(IRON_INT16, 128, 128), A2(IRON_INT16, 128, 128),
+        A2(IRON_INT16, 128, 128) }, 1 },
+    { "matmul_whole", matmul_whole_design, &matmul_whole_options, "npu1_1col",
+      1, { 0 }, { 0 }, 3,
+      { A2(IRON_INT16, 256, 64), A2(IRON_INT16, 64, 32),
+        A2(IRON_INT32, 256, 32) }, 1 },
+    { "matmul_whole_f32", matmul_whole_f32_design, &matmul_whole_f32_options,
+      "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A2(IRON_FLOAT32, 256, 32), A2(IRON_FLOAT32, 32, 32),
+        A2(IRON_FLOAT32, 256, 32) }, 1 },
+    { "passthrough_dmas", passthrough_dmas_design, &passthrough_dmas_options,
+      "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A1(IRON_INT32, 4096), A1(IRON_INT32, 4096), A1(IRON_INT32, 4096) },
+      0 },
+    { "dma_transpose", dma_transpose_design, &dma_transpose_options,
+      "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A2(IRON_INT32, 64, 64), A2(IRON_INT32, 64, 64),
+        A2(IRON_INT32, 64, 64) }, 0 },
+    { "vision_passthrough", vision_passthrough_design,
+      &vision_passthrough_options, "npu1_1col", 1, { "width", "height" },
+      { 64, 8 }, 3,
+      { A1(IRON_INT8, 512), A1(IRON_INT8, 512), A1(IRON_INT8, 512) }, 1 },
+    { "color_threshold", color_threshold_design, &color_threshold_options,
+      "npu1_1col", 1, { "width", "height" }, { 64, 8 }, 3,
+      { A1(IRON_INT8, 512), A1(IRON_INT32, 32), A1(IRON_INT8, 512) }, 1 },
+    { "vector_reduce_max", vector_reduce_max_design,
+      &vector_reduce_max_options, "npu1_1col", 1, { 0 }, { 0 }, 2,
+      { A1(IRON_INT32, 4096), A1(IRON_INT32, 1) }, 1 },
+    { "upstream_relu", upstream_relu_design, &upstream_relu_options, "npu1",
+      4, { 0 }, { 0 }, 2,
+      { A1(IRON_BFLOAT16, 16384), A1(IRON_BFLOAT16, 16384) }, 1 },
+    { "upstream_eltwise_add", upstream_eltwise_add_design,
+      &upstream_eltwise_add_options, "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A1(IRON_BFLOAT16, 65536), A1(IRON_BFLOAT16, 65536),
+        A1(IRON_BFLOAT16, 65536) }, 1 },
+    { "upstream_row_wise_bias_add", upstream_row_wise_bias_add_design,
+      &upstream_row_wise_bias_add_options, "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A2(IRON_FLOAT32, 768, 2304), A1(IRON_FLOAT32, 2304),
+        A2(IRON_FLOAT32, 768, 2304) }, 1 },
+    { "upstream_edge_detect", upstream_edge_detect_design,
+      &upstream_edge_detect_options, "npu1_1col", 1, { "width", "height" },
+      { 64, 8 }, 3,
+      { A1(IRON_INT8, 2048), A2(IRON_INT32, 16, 16), A1(IRON_INT8, 2048) },
+      1 },
+    { "upstream_matmul_single", upstream_matmul_single_design,
+      &upstream_matmul_single_options, "npu1_1col", 1, { 0 }, { 0 }, 3,
+      { A2(IRON_INT16, 256, 256), A2(IRON_INT16, 256, 256),
+        A2(IRON_INT32, 256, 256) }, 1 },
+    { "upstream_matmul_whole", upstream_matmul_whole_design,
+      &upstream_matmul_whole_options, "npu1", 4, { 0 }, { 0 }, 3,
+      { A2(IRON_INT16, 512, 512), A2(IRON_INT16, 512, 512),
+        A2(IRON_INT32, 512, 512) }, 1 },
+};
+#define NDESIGNS ((int)(sizeof designs / sizeof designs[0]))
+
+static const xdesign *find_design(const char *label)
+{
+    for (int i = 0; i < NDESIGNS; i++)
+        if (strcmp(designs[i].label, label) == 0)
+            return &designs[i];
+    TEST_FAIL_("no design '%s' in the table", label);
+}
+
+/* An export (files in dir, or NULL: the text through iron_jit_dump_as
+ * with format, returned in *text) of one design.  The status, with the
+ * message kept in test_errmsg. */
+static iron_status run_export(const xdesign *x, const char *format,
+                              const iron_mlir_options *mo, const char *dir,
+                              char **text)
+{
+    iron_jit *j = test_new_jit(x->fn, x->opts);
+    iron_param params[3];
+    int np = 0;
+    for (int i = 0; i < 3 && x->pname[i]; i++)
+        params[np++] = iron_param_int(x->pname[i], x->pvalue[i]);
+    iron_status s = IRON_OK;
+    IRON_WITH_DEVICE(x->device)
+    {
+        iron_tensor *t[4] = { NULL };
+        for (int i = 0; i < x->nargs; i++)
+            ASSERT_OK(iron_tensor_zeros(x->args[i].dt, x->args[i].sh, &t[i]));
+        iron_launch_config cfg = { .size = sizeof cfg, .cols = x->cols };
+        if (dir)
+            s = test_keep(iron_jit_export_mlir(j, &cfg, np, params, x->nargs,
+                                               t, mo, dir));
+        else
+            s = test_keep(iron_jit_dump_as(j, &cfg, np, params, x->nargs, t,
+                                           format, text));
+        for (int i = 0; i < x->nargs; i++)
+            iron_tensor_free(t[i]);
+    }
+    iron_jit_free(j);
+    return s;
+}
+
+static char *export_text(const char *label, const char *format)
+{
+    char *text = NULL;
+    const xdesign *x = find_design(label);
+    iron_status s = run_export(x, format, NULL, NULL, &text);
+    if (s != IRON_OK)
+        TEST_FAIL_("%s: %s: %s", label, iron_status_name(s), test_errmsg);
+    return text;
+}
+
+static char *export_era(const char *label, const char *era)
+{
+    const xdesign *x = find_design(label);
+    const char *dir = test_temp_dir("mlir-era");
+    char saved[128];
+    snprintf(saved, sizeof saved, "%s", dir);
+    iron_mlir_options mo = { .size = sizeof mo, .era = era };
+    ASSERT_OK(run_export(x, NULL, &mo, saved, NULL));
+    char path[256];
+    snprintf(path, sizeof path, "%s/aie.mlir", saved);
+    char *text = (char *)test_slurp(path, NULL);
+    test_remove_dir(saved);
+    return text;
+}
+
+/* --- golden structure ------------------------------------------------------- */
+
+static void golden(const char *label, const char *file)
+{
+    char *text = export_text(label, "mlir");
+    assert_golden(text, file);
+    iron_free(text);
+}
+
+TEST(mlir_export_golden_passthrough_dmas)
+{
+    golden("passthrough_dmas", "passthrough_dmas");
+}
+
+TEST(mlir_export_golden_vector_add)
+{
+    golden("vector_op", "vector_add");
+}
+
+TEST(mlir_export_golden_split_join)
+{
+    golden("split_join", "split_join");
+}
+
+TEST(mlir_export_golden_dma_transpose)
+{
+    golden("dma_transpose", "dma_transpose");
+}
+
+TEST(mlir_export_golden_memcpy_cols)
+{
+    golden("memcpy_cols", "memcpy_cols");
+}
+
+TEST(mlir_export_golden_eltwise_parallel)
+{
+    golden("eltwise_parallel", "eltwise_parallel");
+}
+
+TEST(mlir_export_golden_saxpy_bf16)
+{
+    golden("saxpy_bf16", "saxpy_bf16");
+}
+
+TEST(mlir_export_golden_vector_add_era_2024)
+{
+    char *text = export_era("vector_op", "2024");
+    assert_golden(text, "vector_add_2024");
+    free(text);
+}
+
+/* The normaliser itself: names defined again in a sibling region, and
+ * names that differ only in spelling, compare equal; a different use
+ * does not. */
+TEST(mlir_export_normaliser)
+{
+    static norm a, b;
+    normalize("  %x = op\n\n// c\n  use %x\n%y = op %x\n", &a);
+    normalize("%0 = op\nuse   %0\n%1 = op %0\n", &b);
+    ASSERT_EQ(a.n, 3);
+    ASSERT_EQ(b.n, 3);
+    for (int i = 0; i < 3; i++)
+        ASSERT_STR_EQ(a.line[i], b.line[i]);
+    norm_free(&a);
+    norm_free(&b);
+    normalize("%0 = op\n%1 = op\nuse %0\n", &a);
+    normalize("%0 = op\n%1 = op\nuse %1\n", &b);
+    ASSERT(strcmp(a.line[2], b.line[2]) != 0);
+    norm_free(&a);
+    norm_free(&b);
+    normalize("f(%arg0: i32) {\n%0 = op %arg0\n}\ng(%arg0: i32) {\n"
+              "%0 = op %arg0\n}\n", &a);
+    ASSERT_STR_EQ(a.line[1], "%v1 = op %v0");
+    ASSERT_STR_EQ(a.line[4], "%v3 = op %v2");
+    norm_free(&a);
+}
+
+/* --- every reference design ------------------------------------------------- */
+
+TEST_TIMEOUT(mlir_export_every_reference_design, 120)
+{
+    int exported = 0, refused = 0;
+    for (int i = 0; i < NDESIGNS; i++) {
+        const xdesign *x = &designs[i];
+        char *text = NULL;
+        iron_status s = run_export(x, "mlir", NULL, NULL, &text);
+        if (s == IRON_OK) {
+            ASSERT_CONTAINS(text, "aie.device(");
+            ASSERT_CONTAINS(text, "aie.runtime_sequence(");
+            exported++;
+        } else if (x->c_core && s == IRON_ENOTSUP) {
+            /* A C-source core body is refused, naming the worker and
+             * what to do instead. */
+            ASSERT_CONTAINS(test_errmsg, "worker '");
+            ASSERT_CONTAINS(test_errmsg, "C source only");
+            ASSERT_CONTAINS(test_errmsg, "iron_body");
+            refused++;
+        } else {
+            TEST_FAIL_("%s: %s: %s", x->label, iron_status_name(s),
+                       test_errmsg);
+        }
+        iron_free(text);
+    }
+    ASSERT_GE(exported, 8);
+    ASSERT_EQ(exported + refused, NDESIGNS);
+}
+
+/* A worker whose core body is C source only: IRON_ENOTSUP naming it. */
+static int c_core_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *k = iron_kernel_new_core(
+        d, "copier",
+        "#include <string.h>\n"
+        "void copier(iron_objfifo *i, iron_objfifo *o)\n"
+        "{ for (;;) { void **a = iron_acquire(i, 1), **b = "
+        "iron_acquire(o, 1); memcpy(b[0], a[0], 64); iron_release(i, 1); "
+        "iron_release(o, 1); } }\n",
+        "fifo, fifo");
+    iron_worker *w = iron_worker_new(
+        d, "the_copier", k, 0,
+        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                  iron_arg_fifo(iron_fifo_prod(out))));
+    iron_rt_start(d, w);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
+    return 0;
+}
+
+static const iron_jit_options c_core_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "c_core",
+    .args = "in a: int32[64], out b: int32[64]",
+};
+
+TEST(mlir_export_c_core_body_is_enotsup)
+{
+    const xdesign x = { "c_core", c_core_design, &c_core_options,
+                        "npu1_1col", 1, { 0 }, { 0 }, 2,
+                        { A1(IRON_INT32, 64), A1(IRON_INT32, 64) }, 1 };
+    char *text = (char *)1;
+    ASSERT_STATUS(run_export(&x, "mlir", NULL, NULL, &text), IRON_ENOTSUP);
+    ASSERT(text == NULL);
+    ASSERT_MSG("worker 'the_copier'");
+    ASSERT_MSG("'copier' is C source only");
+    ASSERT_MSG("core-body IR (iron_body_new, iron_body_*, "
+               "iron_worker_new_body)");
+    /* The files: none at all, the folder not even made. */
+    const char *tmp = test_temp_dir("mlir-fail");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/out", tmp);
+    ASSERT_STATUS(run_export(&x, NULL, NULL, dir, NULL), IRON_ENOTSUP);
+    ASSERT_MSG("worker 'the_copier'");
+    struct stat st;
+    ASSERT(stat(dir, &st) != 0);
+    ASSERT_EQ(test_count_files(tmp), 0);
+    test_remove_dir(tmp);
+}
