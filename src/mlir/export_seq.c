@@ -15,7 +15,9 @@
  *   era 2024: each fill and drain is an aiex.npu.dma_memcpy_nd with a
  *     buffer descriptor id of its shim tile (ids are free again once the
  *     task's group has finished), and a group's finish is one
- *     aiex.npu.dma_wait per awaited drain.
+ *     aiex.npu.dma_wait per awaited drain; an awaited drain outside every
+ *     group is waited for right after it (as hand-written 2024 sequences
+ *     do, and as the placer counts descriptors).
  *
  * Run-time parameters are aiex.npu.rtp_write on each worker's buffer,
  * barriers aiex.set_lock on each worker's lock, in both eras.
@@ -97,6 +99,8 @@ static iron_status task_2025(seq *q, const iron__rt_op *op)
     return IRON_OK;
 }
 
+static void finish(seq *q, int group);
+
 static iron_status task_2024(seq *q, int i, const iron__rt_op *op)
 {
     iron__str *s = q->s;
@@ -133,6 +137,11 @@ static iron_status task_2024(seq *q, int i, const iron__rt_op *op)
     arg_type(q, op->arg, s);
     iron__str_append(s, "\n");
     q->v[q->n++] = (pending){ op->group, wait, 0, sym, col, bd, 0 };
+    /* Outside every group an awaited drain is waited for where it stands
+     * (as the placer counts descriptors: that frees the ones issued
+     * outside groups so far). */
+    if (wait && op->group == 0)
+        finish(q, 0);
     return IRON_OK;
 }
 

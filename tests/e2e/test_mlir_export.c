@@ -480,3 +480,318 @@ TEST(mlir_export_c_core_body_is_enotsup)
     ASSERT_EQ(test_count_files(tmp), 0);
     test_remove_dir(tmp);
 }
+
+/* --- the files ---------------------------------------------------------------- */
+
+static char *slurp_in(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return (char *)test_slurp(path, NULL);
+}
+
+/* needle a comes before needle b in text (both present). */
+static void assert_before(const char *text, const char *a, const char *b)
+{
+    const char *pa = strstr(text, a), *pb = strstr(text, b);
+    if (!pa || !pb || pa >= pb)
+        TEST_FAIL_("\"%s\" should come before \"%s\" in:\n%s", a, b, text);
+}
+
+TEST(mlir_export_files)
+{
+    /* vector sub: the define that makes it one must reach the kernel. */
+    iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
+    const char *tmp = test_temp_dir("mlir-files");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/deep/er", tmp);
+    char *dumped = NULL;
+    IRON_WITH_DEVICE("npu1_1col")
+    {
+        iron_tensor *a = test_zeros(IRON_INT32, 256),
+                    *b = test_zeros(IRON_INT32, 256),
+                    *c = test_zeros(IRON_INT32, 256);
+        iron_launch_config cfg = { .size = sizeof cfg, .cols = 1 };
+        ASSERT_OK(iron_jit_export_mlir(
+            j, &cfg, IRON_PARAMS(iron_param_str("op", "-")),
+            IRON_TENSORS(a, b, c), NULL, dir));
+        ASSERT_OK(iron_jit_dump_as(j, &cfg,
+                                   IRON_PARAMS(iron_param_str("op", "-")),
+                                   IRON_TENSORS(a, b, c), "mlir", &dumped));
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+        iron_tensor_free(c);
+    }
+    /* No compiler ran: nothing was built. */
+    ASSERT_EQ(test_stats(j).builds, 0);
+    iron_jit_free(j);
+    /* aie.mlir is the dump's text. */
+    char *mlir = slurp_in(dir, "aie.mlir");
+    ASSERT_STR_EQ(mlir, dumped);
+    iron_free(dumped);
+    /* kernels/eltwise.c: the defines first, then the source. */
+    char *k = slurp_in(dir, "kernels/eltwise.c");
+    ASSERT_CONTAINS(k, "\n#define OP -\n");
+    assert_before(k, "#define OP -", "void eltwise(");
+    ASSERT_CONTAINS(k, "c[i] = a[i] OP b[i];");
+    /* Makefile: Peano for aie2 (npu1), aiecc.py on aie.mlir. */
+    char *mk = slurp_in(dir, "Makefile");
+    ASSERT_CONTAINS(mk, "ARCH = aie2\n");
+    ASSERT_CONTAINS(mk, "--target=$(ARCH)-none-unknown-elf");
+    ASSERT_CONTAINS(mk, "build/eltwise.o: kernels/eltwise.c\n");
+    ASSERT_CONTAINS(mk, "\t$(KCC) $(KCFLAGS)");
+    ASSERT_CONTAINS(mk, "build/final.xclbin: aie.mlir build/eltwise.o\n");
+    ASSERT_CONTAINS(mk, "$(AIECC) --aie-generate-xclbin");
+    ASSERT_CONTAINS(mk, "--peano $(PEANO_INSTALL_DIR)");
+    ASSERT_CONTAINS(mk, "--npu-insts-name=insts.bin aie.mlir");
+    /* host.cpp: the instruction buffer, then one buffer per argument in
+     * the sequence's order with its size, the run, the output synced. */
+    char *host = slurp_in(dir, "host.cpp");
+    ASSERT_CONTAINS(host, "xrt::device device(0u);");
+    ASSERT_CONTAINS(host, "xrt::xclbin xclbin(xclbin_path);");
+    ASSERT_CONTAINS(host, "xrt::hw_context context(device, "
+                          "xclbin.get_uuid());");
+    ASSERT_CONTAINS(host, "\"MLIR_AIE\"");
+    ASSERT_CONTAINS(host, "read_insts(insts_path)");
+    ASSERT_CONTAINS(host, "kernel.group_id(1)");
+    ASSERT_CONTAINS(host, "xrt::bo bo_a(device, 1024, XRT_BO_FLAGS_HOST_ONLY,"
+                          "\n        kernel.group_id(3));");
+    ASSERT_CONTAINS(host, "xrt::bo bo_b(device, 1024, XRT_BO_FLAGS_HOST_ONLY,"
+                          "\n        kernel.group_id(4));");
+    ASSERT_CONTAINS(host, "xrt::bo bo_c(device, 1024, XRT_BO_FLAGS_HOST_ONLY,"
+                          "\n        kernel.group_id(5));");
+    assert_before(host, "bo_a(", "bo_b(");
+    assert_before(host, "bo_b(", "bo_c(");
+    ASSERT_CONTAINS(host, "kernel(opcode, bo_insts, insts.size(), bo_a, bo_b, "
+                          "bo_c);");
+    ASSERT_CONTAINS(host, "bo_c.sync(XCL_BO_SYNC_BO_FROM_DEVICE);");
+    ASSERT(!strstr(host, "bo_a.sync(XCL_BO_SYNC_BO_FROM_DEVICE)"));
+    ASSERT_CONTAINS(host, "bo_a.sync(XCL_BO_SYNC_BO_TO_DEVICE);");
+    /* README: the steps and the arguments. */
+    char *rd = slurp_in(dir, "README.md");
+    ASSERT_CONTAINS(rd, "make PEANO_INSTALL_DIR=");
+    ASSERT_CONTAINS(rd, "make run");
+    ASSERT_CONTAINS(rd, "0. `a` (in): int32[256], 1024 bytes");
+    ASSERT_CONTAINS(rd, "2. `c` (out): int32[256], 1024 bytes");
+    ASSERT_CONTAINS(rd, "op='-'");
+    /* Exactly these files, and no temporary left over. */
+    ASSERT_EQ(test_count_files(dir), 5);
+    char kdir[256];
+    snprintf(kdir, sizeof kdir, "%s/kernels", dir);
+    ASSERT_EQ(test_count_files(kdir), 1);
+    free(mlir);
+    free(k);
+    free(mk);
+    free(host);
+    free(rd);
+    /* Exporting again replaces the files. */
+    const xdesign *x = find_design("vector_op");
+    ASSERT_OK(run_export(x, NULL, NULL, dir, NULL));
+    k = slurp_in(dir, "kernels/eltwise.c");
+    ASSERT_CONTAINS(k, "\n#define OP +\n");
+    free(k);
+    ASSERT_EQ(test_count_files(dir), 5);
+    test_remove_dir(tmp);
+}
+
+/* npu2 is aie2p; a kernel that includes <iron/iron_kernel.h> gets it in
+ * the folder, and the jit's flags go with the kernels. */
+TEST(mlir_export_files_npu2_and_kernel_header)
+{
+    xdesign x = *find_design("saxpy_bf16");
+    x.device = "npu2";
+    const char *tmp = test_temp_dir("mlir-npu2");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", tmp);
+    ASSERT_OK(run_export(&x, NULL, NULL, dir, NULL));
+    char *mk = slurp_in(dir, "Makefile");
+    ASSERT_CONTAINS(mk, "ARCH = aie2p\n");
+    ASSERT_CONTAINS(mk, " -Iinclude");
+    ASSERT_CONTAINS(mk, "JIT_CFLAGS ?= -O2 -ffp-contract=off\n");
+    char *h = slurp_in(dir, "include/iron/iron_kernel.h");
+    ASSERT_CONTAINS(h, "iron_k_bf16_to_float");
+    char *mlir = slurp_in(dir, "aie.mlir");
+    ASSERT_CONTAINS(mlir, "aie.device(npu2)");
+    char *host = slurp_in(dir, "host.cpp");
+    ASSERT_CONTAINS(host, "xrt::bo bo_x(device, 8192,");
+    ASSERT_CONTAINS(host, "uint16_t *x = bo_x.map<uint16_t *>();");
+    free(mk);
+    free(h);
+    free(mlir);
+    free(host);
+    test_remove_dir(tmp);
+}
+
+/* --- the two eras ------------------------------------------------------------- */
+
+TEST(mlir_export_eras)
+{
+    char *e25 = export_era("memcpy_cols", "2025");
+    char *e24 = export_era("memcpy_cols", "2024");
+    char *dflt = export_text("memcpy_cols", "mlir");
+    /* 2025, the default: aie.runtime_sequence, DMA tasks in a task group
+     * (awaits then frees at its finish), link_with on the declaration. */
+    ASSERT_STR_EQ(e25, dflt);
+    ASSERT_CONTAINS(e25, "    aie.runtime_sequence(%arg0: memref<8192xi32>");
+    ASSERT_CONTAINS(e25, "aiex.dma_configure_task_for @in0_0 {");
+    ASSERT_CONTAINS(e25, "aiex.dma_start_task(");
+    assert_before(e25, "aiex.dma_await_task(", "aiex.dma_free_task(");
+    ASSERT_CONTAINS(e25, "func.func private @copy_line(memref<1024xi32>, "
+                         "memref<1024xi32>, i32) attributes {link_with = "
+                         "\"copy_line.o\"}");
+    ASSERT_CONTAINS(e25, "} {stack_size = 1024 : i32}");
+    ASSERT_CONTAINS(e25, "%shim_noc_tile_1_0 = aie.tile(1, 0)");
+    ASSERT(!strstr(e25, "aiex.runtime_sequence"));
+    ASSERT(!strstr(e25, "dma_memcpy_nd"));
+    /* 2024: aiex.runtime_sequence, dma_memcpy_nd with a descriptor id per
+     * shim tile, dma_wait per awaited drain, link_with on the core. */
+    ASSERT_CONTAINS(e24, "    aiex.runtime_sequence(%arg0: memref<8192xi32>");
+    ASSERT_CONTAINS(e24, "aiex.npu.dma_memcpy_nd(%arg0[0, 0, 0, 2048][1, 1, "
+                         "1, 2048][0, 0, 0, 1]) {id = 1 : i64, metadata = "
+                         "@in0_1} : memref<8192xi32>");
+    ASSERT_CONTAINS(e24, "aiex.npu.dma_memcpy_nd(%arg0[0, 0, 0, 4096][1, 1, "
+                         "1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = "
+                         "@in1_0} : memref<8192xi32>");
+    ASSERT_CONTAINS(e24, "{id = 3 : i64, issue_token = true, metadata = "
+                         "@out1_1} : memref<8192xi32>");
+    ASSERT_CONTAINS(e24, "aiex.npu.dma_wait {symbol = @out0_0}");
+    ASSERT_CONTAINS(e24, "aiex.npu.dma_wait {symbol = @out1_1}");
+    ASSERT_CONTAINS(e24, "func.func private @copy_line(memref<1024xi32>, "
+                         "memref<1024xi32>, i32)\n");
+    ASSERT_CONTAINS(e24, "} {link_with = \"copy_line.o\", stack_size = 1024 "
+                         ": i32}");
+    ASSERT_CONTAINS(e24, "%tile_1_0 = aie.tile(1, 0)");
+    ASSERT(!strstr(e24, "aie.runtime_sequence"));
+    ASSERT(!strstr(e24, "dma_configure_task"));
+    ASSERT(!strstr(e24, "attributes {link_with"));
+    /* Everything before the sequence is the same but for where link_with
+     * goes and the tiles' names. */
+    free(e25);
+    free(e24);
+    iron_free(dflt);
+}
+
+/* --- arguments and refusals --------------------------------------------------- */
+
+TEST(mlir_export_bad_arguments)
+{
+    const xdesign *x = find_design("vector_op");
+    const char *tmp = test_temp_dir("mlir-args");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/out", tmp);
+    iron_launch_config cfg = { .size = sizeof cfg, .cols = 1 };
+    ASSERT_STATUS(iron_jit_export_mlir(NULL, &cfg, IRON_NO_PARAMS, 0, NULL,
+                                       NULL, dir),
+                  IRON_EINVAL);
+    ASSERT_MSG("iron_jit_export_mlir: jit is NULL");
+    iron_jit *j = test_new_jit(vector_op_design, &vector_op_options);
+    ASSERT_STATUS(iron_jit_export_mlir(j, &cfg, IRON_NO_PARAMS, 0, NULL, NULL,
+                                       NULL),
+                  IRON_EINVAL);
+    ASSERT_MSG("dir is NULL");
+    ASSERT_STATUS(iron_jit_export_mlir(j, &cfg, IRON_NO_PARAMS, 0, NULL, NULL,
+                                       ""),
+                  IRON_EINVAL);
+    ASSERT_MSG("dir is empty");
+    iron_jit_free(j);
+    iron_mlir_options bad = { .size = sizeof bad, .era = "2023" };
+    ASSERT_STATUS(run_export(x, NULL, &bad, dir, NULL), IRON_EINVAL);
+    ASSERT_MSG("era '2023'; expected \"2025\" (the default) or \"2024\"");
+    iron_mlir_options tiny = { .size = 2 };
+    ASSERT_STATUS(run_export(x, NULL, &tiny, dir, NULL), IRON_EINVAL);
+    ASSERT_MSG("opts.size is 2");
+    /* A size that ends before `generic`: the defaults for the rest. */
+    iron_mlir_options old = { .size = offsetof(iron_mlir_options, generic),
+                              .era = "2024", .generic = 1 };
+    ASSERT_OK(run_export(x, NULL, &old, dir, NULL));
+    char *m = slurp_in(dir, "aie.mlir");
+    ASSERT_CONTAINS(m, "aiex.runtime_sequence(");
+    free(m);
+    /* A wrong tensor: the jit's own message, nothing written. */
+    test_remove_dir(tmp);
+    tmp = test_temp_dir("mlir-args2");
+    snprintf(dir, sizeof dir, "%s/out", tmp);
+    xdesign y = *x;
+    y.args[2].dt = IRON_FLOAT32;
+    ASSERT_STATUS(run_export(&y, NULL, NULL, dir, NULL), IRON_EARG);
+    ASSERT_MSG("argument 2 ('c')");
+    ASSERT_EQ(test_count_files(tmp), 0);
+    /* A file where the folder should be. */
+    char file[200];
+    snprintf(file, sizeof file, "%s/plain", tmp);
+    test_spit(file, "x", 1);
+    ASSERT_STATUS(run_export(x, NULL, NULL, file, NULL), IRON_EIO);
+    ASSERT_MSG("is not a folder");
+    test_remove_dir(tmp);
+}
+
+/* Era 2024 gives each transfer in flight a descriptor id of its shim
+ * tile.  An awaited drain outside every group is waited for where it
+ * stands (as the placer counts descriptors), which frees the ids of the
+ * transfers before it; era 2025 awaits and frees the default group's
+ * tasks at the end, as upstream's Runtime does. */
+static int ping_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *out = iron_fifo_forward(d, iron_fifo_cons(in), "out", 0);
+    int n = (int)iron_design_param_int(d, "n");
+    for (int i = 0; i < n; i++) {
+        int64_t sz[1] = { 16 }, st[1] = { 1 };
+        iron_tap t = iron_tap_make(16 * i, 1, sz, st);
+        iron_rt_fill(d, iron_fifo_prod(in), 0, t);
+        iron_rt_drain(d, iron_fifo_cons(out), 1, t, IRON_WAIT);
+    }
+    return 0;
+}
+
+static const iron_jit_options ping_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "ping",
+    .args = "in a: int32[N], out b: int32[N]",
+    .params = "n: int",
+};
+
+static int count_of(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+TEST(mlir_export_default_group_waits)
+{
+    const xdesign x = { "ping", ping_design, &ping_options, "npu1_1col", 1,
+                        { "n" }, { 20 }, 2,
+                        { A1(IRON_INT32, 320), A1(IRON_INT32, 320) }, 0 };
+    const char *tmp = test_temp_dir("mlir-ping");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", tmp);
+    iron_mlir_options mo = { .size = sizeof mo, .era = "2024" };
+    ASSERT_OK(run_export(&x, NULL, &mo, dir, NULL));
+    char *e24 = slurp_in(dir, "aie.mlir");
+    ASSERT_EQ(count_of(e24, "aiex.npu.dma_memcpy_nd("), 40);
+    ASSERT_EQ(count_of(e24, "aiex.npu.dma_wait {symbol = @out}"), 20);
+    /* Each pair reuses ids 0 and 1, the wait right after its drain. */
+    ASSERT_CONTAINS(e24, "[0, 0, 0, 304][1, 1, 1, 16][0, 0, 0, 1]) {id = 0 "
+                         ": i64, metadata = @in}");
+    ASSERT_CONTAINS(e24, "[0, 0, 0, 288][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 "
+                         ": i64, issue_token = true, metadata = @out} : "
+                         "memref<320xi32>\n      aiex.npu.dma_wait {symbol "
+                         "= @out}\n      aiex.npu.dma_memcpy_nd(");
+    free(e24);
+    char *e25 = NULL;
+    ASSERT_OK(run_export(&x, "mlir", NULL, NULL, &e25));
+    ASSERT_EQ(count_of(e25, "aiex.dma_configure_task_for"), 40);
+    /* All at the end: 20 awaits, then 20 frees. */
+    const char *last_start = e25;
+    for (const char *p; (p = strstr(last_start + 1, "dma_start_task"));)
+        last_start = p;
+    ASSERT_EQ(count_of(last_start, "aiex.dma_await_task("), 20);
+    ASSERT_EQ(count_of(last_start, "aiex.dma_free_task("), 20);
+    assert_before(last_start, "aiex.dma_await_task(%39)",
+                  "aiex.dma_free_task(%0)");
+    iron_free(e25);
+    test_remove_dir(tmp);
+}
