@@ -210,15 +210,14 @@ static void print_elem(iron__str *s, iron_dtype dt, const void *base,
     memcpy(&v, p, sz);
     switch (dt) {
     case IRON_INT8: iron__str_printf(s, "%d", v.i8); break;
-    /* Signless: unsigned values print as the signed ones of their bits. */
-    case IRON_UINT8: iron__str_printf(s, "%d", (int8_t)v.u8); break;
+    case IRON_UINT8: iron__str_printf(s, "%u", v.u8); break;
     case IRON_INT16: iron__str_printf(s, "%d", v.i16); break;
-    case IRON_UINT16: iron__str_printf(s, "%d", (int16_t)v.u16); break;
+    case IRON_UINT16: iron__str_printf(s, "%u", v.u16); break;
     case IRON_INT32: iron__str_printf(s, "%d", v.i32); break;
-    case IRON_UINT32: iron__str_printf(s, "%d", (int32_t)v.u32); break;
+    case IRON_UINT32: iron__str_printf(s, "%u", v.u32); break;
     case IRON_INT64: iron__str_printf(s, "%lld", (long long)v.i64); break;
     case IRON_UINT64:
-        iron__str_printf(s, "%lld", (long long)v.u64);
+        iron__str_printf(s, "%llu", (unsigned long long)v.u64);
         break;
     case IRON_FLOAT32: iron__str_printf(s, "%e", (double)v.f); break;
     case IRON_FLOAT64: iron__str_printf(s, "%e", v.d); break;

@@ -69,8 +69,8 @@ void iron__mlir_bundle_free(iron__mlir_bundle *b);
 
 /* --- shared by the export*.c files -------------------------------------- */
 
-/* One element type as MLIR writes it ("i32", "bf16", "f32"): integers
- * signless, as the core-body IR types them. */
+/* One element type as upstream writes a numpy dtype ("i32", "ui8",
+ * "bf16"), as the core-body IR writes its memrefs. */
 const char *iron__mlx_elem(iron_dtype dt);
 /* "memref<16x4xi32>" into s. */
 void iron__mlx_memref(iron__str *s, iron_dtype dt, const iron_shape *shape);

@@ -1,6 +1,7 @@
 /*
  * export_names.c - names and types as the exported MLIR writes them:
- * element types (signless integers, as the core-body IR types values),
+ * element types (numpy's spelling, as upstream's np_dtype_to_mlir_type
+ * and the core-body IR's memrefs: uint8 is ui8),
  * memref types, identifiers made of a design's free-form names, and the
  * sets that keep symbols and SSA names unique.
  */
@@ -13,14 +14,14 @@
 const char *iron__mlx_elem(iron_dtype dt)
 {
     switch (dt) {
-    case IRON_INT8:
-    case IRON_UINT8: return "i8";
-    case IRON_INT16:
-    case IRON_UINT16: return "i16";
-    case IRON_INT32:
-    case IRON_UINT32: return "i32";
-    case IRON_INT64:
-    case IRON_UINT64: return "i64";
+    case IRON_INT8: return "i8";
+    case IRON_UINT8: return "ui8";
+    case IRON_INT16: return "i16";
+    case IRON_UINT16: return "ui16";
+    case IRON_INT32: return "i32";
+    case IRON_UINT32: return "ui32";
+    case IRON_INT64: return "i64";
+    case IRON_UINT64: return "ui64";
     case IRON_FLOAT32: return "f32";
     case IRON_FLOAT64: return "f64";
     case IRON_BFLOAT16: return "bf16";

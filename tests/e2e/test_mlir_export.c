@@ -334,6 +334,11 @@ TEST(mlir_export_golden_passthrough_dmas)
     golden("passthrough_dmas", "passthrough_dmas");
 }
 
+TEST(mlir_export_golden_passthrough)
+{
+    golden("passthrough", "passthrough");
+}
+
 TEST(mlir_export_golden_vector_add)
 {
     golden("vector_op", "vector_add");
