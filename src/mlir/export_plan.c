@@ -36,21 +36,21 @@ static iron_status refuse(const iron_design *d)
         const iron__rt_op *op = &d->ops.v[i];
         char hl[96];
         if (op->scalar >= 0) {
-            const char *what = op->kind == IRON__RT_SET_RTP
-                                   ? "set_rtp of buffer"
-                               : op->kind == IRON__RT_FILL ? "fill of"
-                                                           : "drain of";
-            const char *subject =
-                op->kind == IRON__RT_SET_RTP
-                    ? op->rtp->name
-                    : iron__handle_label(op->h, hl, sizeof hl);
+            char what[160];
+            if (op->kind == IRON__RT_SET_RTP)
+                snprintf(what, sizeof what, "set_rtp of buffer '%s'",
+                         op->rtp->name);
+            else
+                snprintf(what, sizeof what, "%s of %s",
+                         op->kind == IRON__RT_FILL ? "fill" : "drain",
+                         iron__handle_label(op->h, hl, sizeof hl));
             return iron__fail(
                 IRON_ENOTSUP,
-                "MLIR export: runtime sequence op %d (%s '%s') takes its "
-                "value from dispatch-time scalar '%s', which the export "
-                "does not write (give the value as a compile-time "
-                "parameter instead)",
-                i, what, subject,
+                "MLIR export: runtime sequence op %d (%s) takes its value "
+                "from dispatch-time scalar '%s', which the export does not "
+                "write (give the value as a compile-time parameter "
+                "instead)",
+                i, what,
                 d->scalar_names && op->scalar < d->nscalars
                     ? d->scalar_names[op->scalar]
                     : "?");

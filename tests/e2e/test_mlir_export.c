@@ -295,6 +295,15 @@ static iron_status run_export(const xdesign *x, const char *format,
     return s;
 }
 
+/* An export that must succeed (its message is in test_errmsg). */
+#define ASSERT_EXPORT_OK(call)                                                \
+    do {                                                                      \
+        iron_status es_ = (call);                                             \
+        if (es_ != IRON_OK)                                                   \
+            TEST_FAIL_("%s: %s: %s", #call, iron_status_name(es_),            \
+                       test_errmsg);                                          \
+    } while (0)
+
 static char *export_text(const char *label, const char *format)
 {
     char *text = NULL;
@@ -312,7 +321,7 @@ static char *export_era(const char *label, const char *era)
     char saved[128];
     snprintf(saved, sizeof saved, "%s", dir);
     iron_mlir_options mo = { .size = sizeof mo, .era = era };
-    ASSERT_OK(run_export(x, NULL, &mo, saved, NULL));
+    ASSERT_EXPORT_OK(run_export(x, NULL, &mo, saved, NULL));
     char path[256];
     snprintf(path, sizeof path, "%s/aie.mlir", saved);
     char *text = (char *)test_slurp(path, NULL);
@@ -591,7 +600,7 @@ TEST(mlir_export_files)
     free(rd);
     /* Exporting again replaces the files. */
     const xdesign *x = find_design("vector_op");
-    ASSERT_OK(run_export(x, NULL, NULL, dir, NULL));
+    ASSERT_EXPORT_OK(run_export(x, NULL, NULL, dir, NULL));
     k = slurp_in(dir, "kernels/eltwise.c");
     ASSERT_CONTAINS(k, "\n#define OP +\n");
     free(k);
@@ -608,7 +617,7 @@ TEST(mlir_export_files_npu2_and_kernel_header)
     const char *tmp = test_temp_dir("mlir-npu2");
     char dir[160];
     snprintf(dir, sizeof dir, "%s", tmp);
-    ASSERT_OK(run_export(&x, NULL, NULL, dir, NULL));
+    ASSERT_EXPORT_OK(run_export(&x, NULL, NULL, dir, NULL));
     char *mk = slurp_in(dir, "Makefile");
     ASSERT_CONTAINS(mk, "ARCH = aie2p\n");
     ASSERT_CONTAINS(mk, " -Iinclude");
@@ -708,7 +717,7 @@ TEST(mlir_export_bad_arguments)
     /* A size that ends before `generic`: the defaults for the rest. */
     iron_mlir_options old = { .size = offsetof(iron_mlir_options, generic),
                               .era = "2024", .generic = 1 };
-    ASSERT_OK(run_export(x, NULL, &old, dir, NULL));
+    ASSERT_EXPORT_OK(run_export(x, NULL, &old, dir, NULL));
     char *m = slurp_in(dir, "aie.mlir");
     ASSERT_CONTAINS(m, "aiex.runtime_sequence(");
     free(m);
@@ -774,7 +783,7 @@ TEST(mlir_export_default_group_waits)
     char dir[160];
     snprintf(dir, sizeof dir, "%s", tmp);
     iron_mlir_options mo = { .size = sizeof mo, .era = "2024" };
-    ASSERT_OK(run_export(&x, NULL, &mo, dir, NULL));
+    ASSERT_EXPORT_OK(run_export(&x, NULL, &mo, dir, NULL));
     char *e24 = slurp_in(dir, "aie.mlir");
     ASSERT_EQ(count_of(e24, "aiex.npu.dma_memcpy_nd("), 40);
     ASSERT_EQ(count_of(e24, "aiex.npu.dma_wait {symbol = @out}"), 20);
@@ -787,7 +796,7 @@ TEST(mlir_export_default_group_waits)
                          "= @out}\n      aiex.npu.dma_memcpy_nd(");
     free(e24);
     char *e25 = NULL;
-    ASSERT_OK(run_export(&x, "mlir", NULL, NULL, &e25));
+    ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &e25));
     ASSERT_EQ(count_of(e25, "aiex.dma_configure_task_for"), 40);
     /* All at the end: 20 awaits, then 20 frees. */
     const char *last_start = e25;
@@ -798,5 +807,385 @@ TEST(mlir_export_default_group_waits)
     assert_before(last_start, "aiex.dma_await_task(%39)",
                   "aiex.dma_free_task(%0)");
     iron_free(e25);
+    test_remove_dir(tmp);
+}
+
+/* --- buffers, locks, broadcasts, depths, layouts, names --------------------- */
+
+static const char scale_src[] =
+    "#include <stdint.h>\n"
+    "void scale_by(const int32_t *in, int32_t *out, int32_t f)\n"
+    "{ for (int i = 0; i < 16; i++) out[i] = in[i] * f; }\n";
+
+/* Two workers with described bodies sharing a run-time parameter buffer
+ * (each gets its own copy) and a barrier (each its own lock). */
+static int rtp_barrier_design(iron_design *d, void *user)
+{
+    (void)user;
+    static const int32_t init[4] = { 1, 2, 3, 4 };
+    iron_rtp *params = iron_rtp_new(d, "params", IRON_INT32, 4);
+    iron_rtp_set_initial(params, init);
+    iron_barrier *go = iron_barrier_new(d, "go");
+    iron_kernel *k = iron_kernel_new(d, "scale_by", scale_src,
+                                     "int32*, int32*, int32");
+    iron_fifo *in[2], *out[2];
+    for (int w = 0; w < 2; w++) {
+        char n[16];
+        snprintf(n, sizeof n, "in%d", w);
+        in[w] = iron_fifo_new(d, n, IRON_INT32, IRON_SHAPE(16), 2);
+        snprintf(n, sizeof n, "out%d", w);
+        out[w] = iron_fifo_new(d, n, IRON_INT32, IRON_SHAPE(16), 2);
+        snprintf(n, sizeof n, "body%d", w);
+        iron_body *b = iron_body_new(d, n);
+        iron_val fi = iron_body_fifo(b, iron_fifo_cons(in[w]));
+        iron_val fo = iron_body_fifo(b, iron_fifo_prod(out[w]));
+        iron_val r = iron_body_rtp(b, params);
+        iron_val g = iron_body_barrier(b, go);
+        iron_val kv = iron_body_kernel(b, k);
+        iron_val zero = iron_body_const_int(b, IRON_BT_INDEX, 0);
+        iron_body_for(b, zero, iron_body_const_int(b, IRON_BT_INDEX,
+                                                   INT64_MAX),
+                      iron_body_const_int(b, IRON_BT_INDEX, 1), 0, NULL,
+                      NULL);
+        iron_body_barrier_wait(b, g, 1);
+        iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
+        iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
+        iron_val f = iron_body_load(b, r, 1, &zero);
+        iron_body_call(b, kv, 3, (iron_val[]){ x, y, f });
+        iron_body_release(b, fi, 1);
+        iron_body_release(b, fo, 1);
+        iron_body_end_for(b, 0, NULL, NULL);
+        snprintf(n, sizeof n, "w%d", w);
+        iron_worker_new_body(d, n, b);
+    }
+    iron_rt_set_rtp(d, params, 0, 7);
+    iron_rt_set_barrier(d, go, 1);
+    for (int w = 0; w < 2; w++) {
+        int64_t sz[1] = { 32 }, st[1] = { 1 };
+        iron_tap t = iron_tap_make(32 * w, 1, sz, st);
+        iron_rt_fill(d, iron_fifo_prod(in[w]), 0, t);
+        iron_rt_drain(d, iron_fifo_cons(out[w]), 1, t, IRON_WAIT);
+    }
+    return 0;
+}
+
+static const iron_jit_options rtp_barrier_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "rtp_barrier",
+    .args = "in a: int32[64], out b: int32[64]",
+};
+
+TEST(mlir_export_buffers_locks_rtp_writes)
+{
+    const xdesign x = { "rtp_barrier", rtp_barrier_design,
+                        &rtp_barrier_options, "npu1_1col", 1, { 0 }, { 0 },
+                        2, { A1(IRON_INT32, 64), A1(IRON_INT32, 64) }, 0 };
+    char *t = NULL;
+    ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &t));
+    /* One copy of the buffer per worker, on its tile, with the initial
+     * value; one lock per worker, made just before its core. */
+    ASSERT_CONTAINS(t, "%params_w0 = aie.buffer(%tile_0_2) {sym_name = "
+                       "\"params_w0\"} : memref<4xi32> = dense<[1, 2, 3, "
+                       "4]>\n");
+    ASSERT_CONTAINS(t, "%params_w1 = aie.buffer(%tile_0_3) {sym_name = "
+                       "\"params_w1\"} : memref<4xi32> = dense<[1, 2, 3, "
+                       "4]>\n");
+    ASSERT_CONTAINS(t, "    %lock_0_2 = aie.lock(%tile_0_2)\n"
+                       "    %core_0_2 = aie.core(%tile_0_2) {\n");
+    ASSERT_CONTAINS(t, "    %lock_0_3 = aie.lock(%tile_0_3)\n"
+                       "    %core_0_3 = aie.core(%tile_0_3) {\n");
+    ASSERT_CONTAINS(t, "aie.use_lock(%lock_0_2, Acquire, 1)");
+    ASSERT_CONTAINS(t, "memref.load %params_w0[");
+    ASSERT_CONTAINS(t, "memref.load %params_w1[");
+    /* The kernel declared once, before the first buffer it follows in
+     * the first body's parameters. */
+    ASSERT_EQ(count_of(t, "func.func private @scale_by(memref<16xi32>, "
+                          "memref<16xi32>, i32) attributes {link_with = "
+                          "\"scale_by.o\"}"),
+              1);
+    /* The sequence writes every copy and sets every lock. */
+    ASSERT_CONTAINS(t, "      aiex.npu.rtp_write(@params_w0, 0, 7)\n"
+                       "      aiex.npu.rtp_write(@params_w1, 0, 7)\n"
+                       "      aiex.set_lock(%lock_0_2, 1)\n"
+                       "      aiex.set_lock(%lock_0_3, 1)\n");
+    assert_before(t, "aiex.set_lock(%lock_0_3, 1)",
+                  "aiex.dma_configure_task_for @in0");
+    iron_free(t);
+}
+
+/* A broadcast through a memtile with a layout on each side and depths
+ * that differ per endpoint. */
+static const char copy16_src[] =
+    "#include <stdint.h>\n#include <string.h>\n"
+    "void copy16(const int32_t *in, int32_t *out)\n"
+    "{ memcpy(out, in, 64); }\n";
+
+static int broadcast_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *fwd = iron_fifo_forward(d, iron_fifo_cons(in), NULL, 0);
+    iron_handle_set_dims(iron_fifo_prod(fwd), 2, (int64_t[]){ 4, 4 },
+                         (int64_t[]){ 1, 4 });
+    iron_handle *c[2] = { iron_fifo_cons(fwd), iron_fifo_cons(fwd) };
+    iron_handle_set_dims(c[0], 2, (int64_t[]){ 4, 4 }, (int64_t[]){ 4, 1 });
+    iron_handle_set_depth(c[1], 1);
+    iron_kernel *k = iron_kernel_new(d, "copy16", copy16_src,
+                                     "int32*, int32*");
+    for (int w = 0; w < 2; w++) {
+        char n[16];
+        snprintf(n, sizeof n, "out%d", w);
+        iron_fifo *out = iron_fifo_new(d, n, IRON_INT32, IRON_SHAPE(16), 2);
+        snprintf(n, sizeof n, "copy%d", w);
+        iron_worker *wk = iron_worker_new(
+            d, n, k, 0,
+            IRON_ARGS(iron_arg_fifo(c[w]), iron_arg_fifo(iron_fifo_prod(out))));
+        iron_rt_start(d, wk);
+        iron_rt_drain(d, iron_fifo_cons(out), 1 + w, iron_tap_linear(64),
+                      IRON_WAIT);
+    }
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
+    return 0;
+}
+
+static const iron_jit_options broadcast_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "broadcast",
+    .args = "in a: int32[64], out b: int32[64], out c: int32[64]",
+};
+
+TEST(mlir_export_broadcast_depths_layouts)
+{
+    const xdesign x = { "broadcast", broadcast_design, &broadcast_options,
+                        "npu1_1col", 1, { 0 }, { 0 }, 3,
+                        { A1(IRON_INT32, 64), A1(IRON_INT32, 64),
+                          A1(IRON_INT32, 64) }, 0 };
+    char *t = NULL;
+    ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &t));
+    ASSERT_CONTAINS(t, "aie.objectfifo @in_fwd(%mem_tile_0_1 "
+                       "dimensionsToStream [<size = 4, stride = 1>, <size = "
+                       "4, stride = 4>], {%tile_0_2 dimensionsFromStream "
+                       "[<size = 4, stride = 4>, <size = 4, stride = 1>], "
+                       "%tile_0_3}, [2 : i32, 2 : i32, 1 : i32]) : "
+                       "!aie.objectfifo<memref<16xi32>>\n");
+    ASSERT_CONTAINS(t, "aie.objectfifo @in(%shim_noc_tile_0_0, "
+                       "{%mem_tile_0_1}, 2 : i32)");
+    ASSERT_CONTAINS(t, "aie.objectfifo.link [@in] -> [@in_fwd]([] [0])");
+    /* Drains before the fill, as the design ordered them. */
+    assert_before(t, "aiex.dma_configure_task_for @out0",
+                  "aiex.dma_configure_task_for @in ");
+    iron_free(t);
+}
+
+/* Names that are not MLIR identifiers, a fifo named like a kernel, two
+ * different kernels with one entry name, and two identical kernels. */
+static const char op_src[] =
+    "#include <stdint.h>\n"
+    "void op(const int32_t *in, int32_t *out)\n"
+    "{ for (int i = 0; i < 16; i++) out[i] = in[i] OP 1; }\n";
+
+static int names_design(iron_design *d, void *user)
+{
+    (void)user;
+    const char *ops[3] = { "+", "-", "+" };
+    for (int w = 0; w < 3; w++) {
+        char n[32];
+        snprintf(n, sizeof n, w == 0 ? "op" : "in-put.%d", w);
+        iron_fifo *in = iron_fifo_new(d, n, IRON_INT32, IRON_SHAPE(16), 2);
+        snprintf(n, sizeof n, "9out-%d", w);
+        iron_fifo *out = iron_fifo_new(d, n, IRON_INT32, IRON_SHAPE(16), 2);
+        iron_kernel *k = iron_kernel_new(d, "op", op_src, "int32*, int32*");
+        iron_kernel_define(k, "OP", ops[w]);
+        snprintf(n, sizeof n, "w%d", w);
+        iron_worker *wk = iron_worker_new(
+            d, n, k, 0,
+            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                      iron_arg_fifo(iron_fifo_prod(out))));
+        iron_worker_place(wk, w == 1, w == 2 ? 3 : 2);
+        iron_rt_start(d, wk);
+        int64_t sz[1] = { 16 }, st[1] = { 1 };
+        iron_tap t = iron_tap_make(16 * w, 1, sz, st);
+        iron_rt_fill(d, iron_fifo_prod(in), 0, t);
+        iron_rt_drain(d, iron_fifo_cons(out), 1, t, IRON_WAIT);
+    }
+    return 0;
+}
+
+static const iron_jit_options names_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "names",
+    .args = "in a: int32[48], out b: int32[48]",
+};
+
+TEST(mlir_export_names)
+{
+    const xdesign x = { "names", names_design, &names_options, "npu1_2col",
+                        2, { 0 }, { 0 }, 2,
+                        { A1(IRON_INT32, 48), A1(IRON_INT32, 48) }, 0 };
+    const char *tmp = test_temp_dir("mlir-names");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", tmp);
+    ASSERT_EXPORT_OK(run_export(&x, NULL, NULL, dir, NULL));
+    char *t = slurp_in(dir, "aie.mlir");
+    /* The kernels keep their C name; the fifo named like one moves. */
+    ASSERT_CONTAINS(t, "func.func private @op(memref<16xi32>, "
+                       "memref<16xi32>) attributes {link_with = \"op.o\"}");
+    ASSERT_CONTAINS(t, "func.func private @op_1(memref<16xi32>, "
+                       "memref<16xi32>) attributes {link_with = "
+                       "\"op_1.o\"}");
+    ASSERT_EQ(count_of(t, "func.func private"), 2);
+    ASSERT_CONTAINS(t, "aie.objectfifo @op_2(");
+    ASSERT_CONTAINS(t, "aie.objectfifo @in_put.1(");
+    ASSERT_CONTAINS(t, "aie.objectfifo @_9out_0(");
+    ASSERT_CONTAINS(t, "aie.objectfifo.acquire @in_put.2(Consume, 1)");
+    ASSERT_CONTAINS(t, "aiex.dma_configure_task_for @_9out_2 {");
+    /* w2's kernel is w0's: the same function. */
+    const char *core2 = strstr(t, "%core_0_3 = aie.core");
+    ASSERT(core2 != NULL);
+    ASSERT_CONTAINS(core2, "func.call @op(");
+    ASSERT_CONTAINS(t, "func.call @op_1(");
+    /* op_1's file renames the C function to its symbol. */
+    char *k1 = slurp_in(dir, "kernels/op_1.c");
+    ASSERT_CONTAINS(k1, "#define OP -\n");
+    ASSERT_CONTAINS(k1, "#define op op_1\n");
+    char *k0 = slurp_in(dir, "kernels/op.c");
+    ASSERT_CONTAINS(k0, "#define OP +\n");
+    ASSERT(!strstr(k0, "#define op "));
+    char kdir[200];
+    snprintf(kdir, sizeof kdir, "%s/kernels", dir);
+    ASSERT_EQ(test_count_files(kdir), 2);
+    free(t);
+    free(k0);
+    free(k1);
+    test_remove_dir(tmp);
+}
+
+/* Dispatch-time scalars have no MLIR form here: refused, naming them. */
+static int scalar_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *out = iron_fifo_forward(d, iron_fifo_cons(in), "out", 0);
+    int s = iron_design_scalar_index(d, "start");
+    iron_rt_fill_offset_scalar(d, iron_fifo_prod(in), 0,
+                               iron_tap_linear(16), s);
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(16), IRON_WAIT);
+    return 0;
+}
+
+static const iron_jit_options scalar_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "scalar",
+    .args = "in a: int32[64], out b: int32[16]",
+    .scalars = "start = 0",
+};
+
+TEST(mlir_export_dispatch_scalar_is_enotsup)
+{
+    const xdesign x = { "scalar", scalar_design, &scalar_options,
+                        "npu1_1col", 1, { 0 }, { 0 }, 2,
+                        { A1(IRON_INT32, 64), A1(IRON_INT32, 16) }, 0 };
+    char *t = NULL;
+    ASSERT_STATUS(run_export(&x, "mlir", NULL, NULL, &t), IRON_ENOTSUP);
+    ASSERT_MSG("runtime sequence op 0 (fill of fifo 'in' (producer)) takes "
+               "its value from dispatch-time scalar 'start'");
+}
+
+/* --- iron export ---------------------------------------------------------------- */
+
+/* `$IRON_CLI args` with stderr folded in; the exit status, output in out. */
+static int run_cli(const char *args, char *out, size_t len)
+{
+    const char *cli = getenv("IRON_CLI");
+    if (!cli || !cli[0])
+        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        TEST_FAIL_("popen(%s) failed", cmd);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st))
+        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
+    return WEXITSTATUS(st);
+}
+
+TEST_TIMEOUT(mlir_export_cli, 60)
+{
+    const char *lib = getenv("IRON_EXLIB");
+    if (!lib || !lib[0])
+        TEST_FAIL_("IRON_EXLIB is not set (run through make test)");
+    static char out[16384];
+    char tmp[160], cmd[1024];
+    snprintf(tmp, sizeof tmp, "%s", test_temp_dir("mlir-cli"));
+    snprintf(cmd, sizeof cmd,
+             "export %s vector_op --args 'int32[256], int32[256], "
+             "int32[256]' --params \"op='-'\" --device npu1_1col --era 2024 "
+             "-o %s/v",
+             lib, tmp);
+    ASSERT_EQ(run_cli(cmd, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "wrote ");
+    char dir[200];
+    snprintf(dir, sizeof dir, "%s/v", tmp);
+    char *m = slurp_in(dir, "aie.mlir");
+    ASSERT_CONTAINS(m, "aie.device(npu1_1col)");
+    ASSERT_CONTAINS(m, "aiex.runtime_sequence(%arg0: memref<256xi32>");
+    ASSERT_CONTAINS(m, "link_with = \"eltwise.o\", stack_size");
+    free(m);
+    char *k = slurp_in(dir, "kernels/eltwise.c");
+    ASSERT_CONTAINS(k, "#define OP -\n");
+    free(k);
+    ASSERT_EQ(test_count_files(dir), 5);
+    /* A design with a C-source core: exit 1, the worker named, nothing
+     * written. */
+    snprintf(cmd, sizeof cmd,
+             "export %s vector_scalar --args 'int16[1024], int32[1], "
+             "int16[1024]' --device npu1_1col -o %s/vs",
+             lib, tmp);
+    int rc = run_cli(cmd, out, sizeof out);
+    if (rc == 1) {
+        ASSERT_CONTAINS(out, "iron export: ");
+        ASSERT_CONTAINS(out, "worker '");
+        ASSERT_CONTAINS(out, "iron_body");
+        snprintf(dir, sizeof dir, "%s/vs", tmp);
+        struct stat st;
+        ASSERT(stat(dir, &st) != 0);
+    } else {
+        ASSERT_EQ(rc, 0);   /* once its core body is described */
+    }
+    /* Usage errors: exit 2. */
+    snprintf(cmd, sizeof cmd, "export %s vector_op --args 'int32[256], "
+                              "int32[256], int32[256]'", lib);
+    ASSERT_EQ(run_cli(cmd, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "missing -o DIR");
+    snprintf(cmd, sizeof cmd, "export %s vector_op -o %s/x", lib, tmp);
+    ASSERT_EQ(run_cli(cmd, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "missing --args");
+    snprintf(cmd, sizeof cmd, "export %s vector_op --args 'int32[256], "
+                              "int32[256], int32[256]' --era 2026 -o %s/x",
+             lib, tmp);
+    ASSERT_EQ(run_cli(cmd, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "unknown era '2026'");
+    ASSERT_EQ(run_cli("export --help", out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "usage: iron export LIB.so NAME");
+    ASSERT_EQ(run_cli("exprot", out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "did you mean 'export'");
+    /* --generic writes the generic form. */
+    snprintf(cmd, sizeof cmd,
+             "export %s passthrough_dmas --args 'int32[4096], int32[4096], "
+             "int32[4096]' --device npu1_1col --generic -o %s/g",
+             lib, tmp);
+    rc = run_cli(cmd, out, sizeof out);
+    ASSERT_EQ(rc, 0);
+    snprintf(dir, sizeof dir, "%s/g", tmp);
+    m = slurp_in(dir, "aie.mlir");
+    ASSERT_CONTAINS(m, "\"aie.device\"");
+    ASSERT_CONTAINS(m, "\"aie.objectfifo\"");
+    free(m);
+    char *rd = slurp_in(dir, "README.md");
+    ASSERT_CONTAINS(rd, "generic form");
+    free(rd);
     test_remove_dir(tmp);
 }
