@@ -13,8 +13,9 @@
  *   }
  *
  * Era 2025 writes link_with on each func.func, era 2024 on the aie.core.
- * Every core gets its stack_size.  Depths are written as one number when
- * every endpoint has the same, else as the list (producer first).
+ * Every core gets its worker's stack_size (which MLIR's printer leaves
+ * out when it is the default, 1024).  Depths are written as one number
+ * when every endpoint has the same, else as the list (producer first).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@
 #include "body/body.h"
 #include "design/design.h"
 #include "mlir/export.h"
+
+/* aie.core's stack_size when none is given (0x400). */
+#define UPSTREAM_STACK 1024u
 
 iron_status iron__mlir_export_era(const char *text, int *era)
 {
@@ -322,11 +326,18 @@ static iron_status print_core(const iron__mlx_plan *pl, iron__str *s,
     uint32_t stack = w->stack_bytes ? w->stack_bytes
                                     : pl->p->dev.compute.stack_bytes;
     if (!stack)
-        stack = 1024;
-    iron__str_append(s, "      aie.end\n    } {");
-    if (mw->link_obj)
-        iron__str_printf(s, "link_with = \"%s\", ", mw->link_obj);
-    iron__str_printf(s, "stack_size = %u : i32}\n", (unsigned)stack);
+        stack = UPSTREAM_STACK;
+    iron__str_append(s, "      aie.end\n    }");
+    /* stack_size is a default-valued attribute: MLIR's printer leaves it
+     * out when it is upstream's default. */
+    if (mw->link_obj && stack != UPSTREAM_STACK)
+        iron__str_printf(s, " {link_with = \"%s\", stack_size = %u : i32}",
+                         mw->link_obj, (unsigned)stack);
+    else if (mw->link_obj)
+        iron__str_printf(s, " {link_with = \"%s\"}", mw->link_obj);
+    else if (stack != UPSTREAM_STACK)
+        iron__str_printf(s, " {stack_size = %u : i32}", (unsigned)stack);
+    iron__str_append(s, "\n");
     return IRON_OK;
 }
 
