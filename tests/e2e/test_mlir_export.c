@@ -1328,3 +1328,65 @@ TEST_TIMEOUT(mlir_export_generic_passes_mlir_opt, 240)
         check_roundtrip(&more[i]);
     }
 }
+
+/* --- out of memory ------------------------------------------------------------- */
+
+/* No temporary file anywhere under dir. */
+static int no_temporaries(const char *dir)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '*.tmp.*' 2>/dev/null | "
+                              "grep -q .", dir);
+    return system(cmd) != 0;
+}
+
+/* Every allocation of an export failing in turn: IRON_ENOMEM (or a
+ * success where the library does without), no temporary file left,
+ * nothing leaked; the files are whole when the export succeeds. */
+TEST_TIMEOUT(mlir_export_out_of_memory, 120)
+{
+    const char *tmp = test_temp_dir("mlir-oom");
+    char base[160], dir[200];
+    snprintf(base, sizeof base, "%s", tmp);
+    snprintf(dir, sizeof dir, "%s/out", base);
+    iron_jit *j = test_new_jit(saxpy_bf16_design, &saxpy_bf16_options);
+    int failures = 0;
+    IRON_WITH_DEVICE("npu1_1col")
+    {
+        iron_tensor *x = test_zeros(IRON_BFLOAT16, 4096),
+                    *y = test_zeros(IRON_BFLOAT16, 4096),
+                    *z = test_zeros(IRON_BFLOAT16, 4096);
+        iron_launch_config cfg = { .size = sizeof cfg, .cols = 1 };
+        iron_mlir_options mo = { .size = sizeof mo, .generic = 1 };
+        iron__alloc_fail_at(0);
+        ASSERT_OK(iron_jit_export_mlir(j, &cfg, IRON_NO_PARAMS,
+                                       IRON_TENSORS(x, y, z), &mo, dir));
+        long total = iron__alloc_fail_at(0);
+        ASSERT_GT(total, 100);
+        for (long n = 1; n <= total; n++) {
+            test_remove_dir(dir);
+            iron__alloc_fail_at(n);
+            iron_status s = iron_jit_export_mlir(
+                j, &cfg, IRON_NO_PARAMS, IRON_TENSORS(x, y, z), &mo, dir);
+            iron__alloc_fail_at(0);
+            if (s != IRON_OK && s != IRON_ENOMEM)
+                TEST_FAIL_("allocation %ld of %ld: %s: %s", n, total,
+                           iron_status_name(s), iron_last_error());
+            ASSERT(no_temporaries(base));
+            if (s == IRON_OK) {
+                char *m = slurp_in(dir, "aie.mlir");
+                ASSERT_CONTAINS(m, "\"aie.runtime_sequence\"");
+                free(m);
+            } else {
+                failures++;
+            }
+        }
+        iron_tensor_free(x);
+        iron_tensor_free(y);
+        iron_tensor_free(z);
+    }
+    ASSERT_GE(failures, 50);
+    iron_jit_free(j);
+    test_remove_dir(base);
+    test_assert_no_leaks();
+}
