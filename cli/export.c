@@ -40,9 +40,12 @@ int cli_export(int argc, char **argv)
     int generic = 0;
     cli_list pos;
     const cli_opt opts[] = {
-        { "--args", CLI_VALUE, &args },     { "--params", CLI_VALUE, &params },
-        { "--device", CLI_VALUE, &device }, { "--cols", CLI_VALUE, &cols },
-        { "--era", CLI_VALUE, &era },       { "--generic", CLI_FLAG, &generic },
+        { "--args", CLI_VALUE, &args },
+        { "--params", CLI_VALUE, &params },
+        { "--device", CLI_VALUE, &device },
+        { "--cols", CLI_VALUE, &cols },
+        { "--era", CLI_VALUE, &era },
+        { "--generic", CLI_FLAG, &generic },
         { "-o", CLI_VALUE, &dir },
     };
     int rc = cli_parse("export", argc, argv, 2, opts,

@@ -65,7 +65,7 @@ static void design_name(const char *signature, char *buf, size_t len)
     buf[n] = '\0';
 }
 
-/* --- kernels ---------------------------------------------------------------- */
+/* --- kernels ------------------------------------------------------------- */
 
 static iron_status kernel_file(const iron__mlx_plan *pl, int k,
                                const char *signature, iron__mlir_bundle *b)
@@ -112,7 +112,7 @@ static int any_includes_kheader(const iron__mlx_plan *pl)
     return 0;
 }
 
-/* --- Makefile --------------------------------------------------------------- */
+/* --- Makefile ------------------------------------------------------------ */
 
 static iron_status makefile(const iron__mlx_plan *pl, const char *signature,
                             int kheader, iron__mlir_bundle *b)
@@ -210,7 +210,7 @@ static iron_status makefile(const iron__mlx_plan *pl, const char *signature,
     return add_file(b, "Makefile", &s);
 }
 
-/* --- host.cpp --------------------------------------------------------------- */
+/* --- host.cpp ------------------------------------------------------------ */
 
 static const char *ctype(iron_dtype dt)
 {
@@ -375,7 +375,7 @@ static iron_status host_file(const iron__mlx_plan *pl, const char *signature,
     return add_file(b, "host.cpp", &s);
 }
 
-/* --- README.md -------------------------------------------------------------- */
+/* --- README.md ----------------------------------------------------------- */
 
 static iron_status readme(const iron__mlx_plan *pl, const char *signature,
                           int generic, int kheader, iron__mlir_bundle *b)
@@ -440,7 +440,7 @@ static iron_status readme(const iron__mlx_plan *pl, const char *signature,
     return add_file(b, "README.md", &s);
 }
 
-/* --- the bundle ------------------------------------------------------------- */
+/* --- the bundle ---------------------------------------------------------- */
 
 iron_status iron__mlir_export_bundle(const iron_program *p,
                                      const char *signature, int era,

@@ -17,7 +17,7 @@
 
 #define OOM() iron__fail(IRON_ENOMEM, "MLIR export: out of memory")
 
-/* --- what cannot be exported ---------------------------------------------- */
+/* --- what cannot be exported --------------------------------------------- */
 
 static iron_status refuse(const iron_design *d)
 {
@@ -67,7 +67,7 @@ static iron_status refuse(const iron_design *d)
     return IRON_OK;
 }
 
-/* --- workers and their bodies ---------------------------------------------- */
+/* --- workers and their bodies -------------------------------------------- */
 
 static int by_start(const void *a, const void *b)
 {
@@ -272,7 +272,7 @@ static iron_status plan_kernels(iron__mlx_plan *pl)
     return s;
 }
 
-/* --- fifos ----------------------------------------------------------------- */
+/* --- fifos --------------------------------------------------------------- */
 
 static int used_end(const iron_handle *h)
 {
@@ -300,7 +300,7 @@ static iron_status plan_fifos(iron__mlx_plan *pl)
     return IRON_OK;
 }
 
-/* --- tiles ----------------------------------------------------------------- */
+/* --- tiles --------------------------------------------------------------- */
 
 iron__tile iron__mlx_end_tile(const iron__mlx_plan *plan,
                               const iron_handle *h)
@@ -399,7 +399,7 @@ static iron_status plan_tiles(iron__mlx_plan *pl)
     return s;
 }
 
-/* --- buffers and locks ----------------------------------------------------- */
+/* --- buffers and locks --------------------------------------------------- */
 
 static iron_status push_copy(iron__mlx_copy **v, int *n, int *cap,
                              iron__mlx_copy c)
@@ -483,7 +483,8 @@ static iron_status plan_params(iron__mlx_plan *pl)
                 else
                     iron__str_append(&b, bp->rtp->name);
                 const char *sym =
-                    b.oom ? NULL : iron__mlx_take(&pl->syms, iron__str_get(&b));
+                    b.oom ? NULL
+                          : iron__mlx_take(&pl->syms, iron__str_get(&b));
                 iron__str_free(&b);
                 const char *ssa = sym ? iron__mlx_take(&pl->ssa, sym) : NULL;
                 name = ssa ? iron__mlx_keepf(&pl->pool, "%%%s", ssa) : NULL;
@@ -526,7 +527,7 @@ static iron_status plan_params(iron__mlx_plan *pl)
     return s;
 }
 
-/* --- the plan -------------------------------------------------------------- */
+/* --- the plan ------------------------------------------------------------ */
 
 iron_status iron__mlx_plan_make(iron__mlx_plan *plan, const iron_program *p,
                                 int era)

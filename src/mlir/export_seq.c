@@ -189,7 +189,8 @@ static void set_rtp(seq *q, const iron__rt_op *op)
     }
     for (int b = 0; b < pl->nbufs; b++)
         if (pl->bufs[b].obj == op->rtp->index)
-            iron__str_printf(q->s, "      aiex.npu.rtp_write(@%s, %lld, %lld)\n",
+            iron__str_printf(q->s,
+                             "      aiex.npu.rtp_write(@%s, %lld, %lld)\n",
                              pl->bufs[b].sym, (long long)op->index, v);
 }
 

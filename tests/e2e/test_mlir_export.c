@@ -150,7 +150,7 @@ static void assert_golden(const char *text, const char *golden)
     free(want_text);
 }
 
-/* --- the reference designs -------------------------------------------------- */
+/* --- the reference designs ----------------------------------------------- */
 
 typedef struct xarg {
     iron_dtype dt;
@@ -330,7 +330,7 @@ static char *export_era(const char *label, const char *era)
     return text;
 }
 
-/* --- golden structure ------------------------------------------------------- */
+/* --- golden structure ---------------------------------------------------- */
 
 static void golden(const char *label, const char *file)
 {
@@ -412,7 +412,7 @@ TEST(mlir_export_normaliser)
     norm_free(&a);
 }
 
-/* --- every reference design ------------------------------------------------- */
+/* --- every reference design ---------------------------------------------- */
 
 TEST_TIMEOUT(mlir_export_every_reference_design, 120)
 {
@@ -496,7 +496,7 @@ TEST(mlir_export_c_core_body_is_enotsup)
     test_remove_dir(tmp);
 }
 
-/* --- the files ---------------------------------------------------------------- */
+/* --- the files ----------------------------------------------------------- */
 
 static char *slurp_in(const char *dir, const char *name)
 {
@@ -637,7 +637,7 @@ TEST(mlir_export_files_npu2_and_kernel_header)
     test_remove_dir(tmp);
 }
 
-/* --- the two eras ------------------------------------------------------------- */
+/* --- the two eras -------------------------------------------------------- */
 
 TEST(mlir_export_eras)
 {
@@ -686,7 +686,7 @@ TEST(mlir_export_eras)
     iron_free(dflt);
 }
 
-/* --- arguments and refusals --------------------------------------------------- */
+/* --- arguments and refusals ---------------------------------------------- */
 
 TEST(mlir_export_bad_arguments)
 {
@@ -811,7 +811,7 @@ TEST(mlir_export_default_group_waits)
     test_remove_dir(tmp);
 }
 
-/* --- buffers, locks, broadcasts, depths, layouts, names --------------------- */
+/* --- buffers, locks, broadcasts, depths, layouts, names ------------------ */
 
 static const char scale_src[] =
     "#include <stdint.h>\n"
@@ -946,7 +946,8 @@ static int broadcast_design(iron_design *d, void *user)
         snprintf(n, sizeof n, "copy%d", w);
         iron_worker *wk = iron_worker_new(
             d, n, k, 0,
-            IRON_ARGS(iron_arg_fifo(c[w]), iron_arg_fifo(iron_fifo_prod(out))));
+            IRON_ARGS(iron_arg_fifo(c[w]),
+                      iron_arg_fifo(iron_fifo_prod(out))));
         iron_rt_start(d, wk);
         iron_rt_drain(d, iron_fifo_cons(out), 1 + w, iron_tap_linear(64),
                       IRON_WAIT);
@@ -1098,7 +1099,7 @@ TEST(mlir_export_dispatch_scalar_is_enotsup)
                "its value from dispatch-time scalar 'start'");
 }
 
-/* --- iron export ---------------------------------------------------------------- */
+/* --- iron export --------------------------------------------------------- */
 
 /* `$IRON_CLI args` with stderr folded in; the exit status, output in out. */
 static int run_cli(const char *args, char *out, size_t len)
@@ -1197,7 +1198,7 @@ TEST_TIMEOUT(mlir_export_cli, 60)
     test_remove_dir(tmp);
 }
 
-/* --- the generic form through mlir-opt ------------------------------------------
+/* --- the generic form through mlir-opt -----------------------------------
  * MLIR's own parser and verifier (mlir-19-tools) read the generic form
  * with the AIE dialects unregistered.  A func.call inside an aie.core
  * cannot find its callee there (aie.device is no symbol table to
@@ -1329,7 +1330,7 @@ TEST_TIMEOUT(mlir_export_generic_passes_mlir_opt, 240)
     }
 }
 
-/* --- out of memory ------------------------------------------------------------- */
+/* --- out of memory ------------------------------------------------------- */
 
 /* No temporary file anywhere under dir. */
 static int no_temporaries(const char *dir)
