@@ -827,6 +827,7 @@ static int rtp_barrier_design(iron_design *d, void *user)
     iron_rtp *params = iron_rtp_new(d, "params", IRON_INT32, 4);
     iron_rtp_set_initial(params, init);
     iron_barrier *go = iron_barrier_new(d, "go");
+    iron_barrier_set_initial(go, 2);
     iron_kernel *k = iron_kernel_new(d, "scale_by", scale_src,
                                      "int32*, int32*, int32");
     iron_fifo *in[2], *out[2];
@@ -893,10 +894,10 @@ TEST(mlir_export_buffers_locks_rtp_writes)
     ASSERT_CONTAINS(t, "%params_w1 = aie.buffer(%tile_0_3) {sym_name = "
                        "\"params_w1\"} : memref<4xi32> = dense<[1, 2, 3, "
                        "4]>\n");
-    ASSERT_CONTAINS(t, "    %lock_0_2 = aie.lock(%tile_0_2)\n"
-                       "    %core_0_2 = aie.core(%tile_0_2) {\n");
-    ASSERT_CONTAINS(t, "    %lock_0_3 = aie.lock(%tile_0_3)\n"
-                       "    %core_0_3 = aie.core(%tile_0_3) {\n");
+    ASSERT_CONTAINS(t, "    %lock_0_2 = aie.lock(%tile_0_2) {init = 2 : "
+                       "i32}\n    %core_0_2 = aie.core(%tile_0_2) {\n");
+    ASSERT_CONTAINS(t, "    %lock_0_3 = aie.lock(%tile_0_3) {init = 2 : "
+                       "i32}\n    %core_0_3 = aie.core(%tile_0_3) {\n");
     ASSERT_CONTAINS(t, "aie.use_lock(%lock_0_2, Acquire, 1)");
     /* w1's stack is not the default: the core says so. */
     ASSERT_EQ(count_of(t, "stack_size"), 1);
@@ -1390,4 +1391,77 @@ TEST_TIMEOUT(mlir_export_out_of_memory, 120)
     iron_jit_free(j);
     test_remove_dir(base);
     test_assert_no_leaks();
+}
+
+/* Era 2024: a core that calls two kernels links with one object, which
+ * the Makefile makes of both. */
+static const char zero_src[] =
+    "#include <stdint.h>\n"
+    "void zero16(int32_t *out) { for (int i = 0; i < 16; i++) out[i] = 0; }\n";
+
+static int two_kernels_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *z = iron_kernel_new(d, "zero16", zero_src, "int32*");
+    iron_kernel *c = iron_kernel_new(d, "copy16", copy16_src,
+                                     "int32*, int32*");
+    iron_body *b = iron_body_new(d, "two");
+    iron_val fi = iron_body_fifo(b, iron_fifo_cons(in));
+    iron_val fo = iron_body_fifo(b, iron_fifo_prod(out));
+    iron_val kz = iron_body_kernel(b, z), kc = iron_body_kernel(b, c);
+    iron_body_for(b, iron_body_const_int(b, IRON_BT_INDEX, 0),
+                  iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX),
+                  iron_body_const_int(b, IRON_BT_INDEX, 1), 0, NULL, NULL);
+    iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
+    iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
+    iron_body_call(b, kz, 1, &y);
+    iron_body_call(b, kc, 2, (iron_val[]){ x, y });
+    iron_body_release(b, fi, 1);
+    iron_body_release(b, fo, 1);
+    iron_body_end_for(b, 0, NULL, NULL);
+    iron_worker_new_body(d, "w", b);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
+    return 0;
+}
+
+static const iron_jit_options two_kernels_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "two_kernels",
+    .args = "in a: int32[64], out b: int32[64]",
+};
+
+TEST(mlir_export_era_2024_two_kernels_one_object)
+{
+    const xdesign x = { "two_kernels", two_kernels_design,
+                        &two_kernels_options, "npu2", 1, { 0 }, { 0 }, 2,
+                        { A1(IRON_INT32, 64), A1(IRON_INT32, 64) }, 0 };
+    const char *tmp = test_temp_dir("mlir-two");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", tmp);
+    iron_mlir_options mo = { .size = sizeof mo, .era = "2024" };
+    ASSERT_EXPORT_OK(run_export(&x, NULL, &mo, dir, NULL));
+    char *m = slurp_in(dir, "aie.mlir");
+    ASSERT_CONTAINS(m, "func.func private @zero16(memref<16xi32>)\n");
+    ASSERT_CONTAINS(m, "func.func private @copy16(memref<16xi32>, "
+                       "memref<16xi32>)\n");
+    ASSERT_CONTAINS(m, "    } {link_with = \"core_0_2.o\"}\n");
+    char *mk = slurp_in(dir, "Makefile");
+    ASSERT_CONTAINS(mk, "ARCH = aie2p\n");
+    ASSERT_CONTAINS(mk, "build/core_0_2.o: build/zero16.o build/copy16.o\n"
+                        "\t$(PEANO_INSTALL_DIR)/bin/ld.lld -r $^ -o $@\n");
+    ASSERT_CONTAINS(mk, "build/final.xclbin: aie.mlir build/zero16.o "
+                        "build/copy16.o build/core_0_2.o\n");
+    free(m);
+    free(mk);
+    /* Era 2025 names each kernel's object on its declaration instead. */
+    char *t = NULL;
+    ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &t));
+    ASSERT_CONTAINS(t, "func.func private @zero16(memref<16xi32>) "
+                       "attributes {link_with = \"zero16.o\"}");
+    ASSERT(!strstr(t, "core_0_2.o"));
+    iron_free(t);
+    test_remove_dir(tmp);
 }
