@@ -1275,6 +1275,37 @@ static void check_generic(const xdesign *x)
     iron_free(text);
 }
 
+/* A one-element dense<[v]> and dense<v> are one attribute (MLIR reads
+ * both and prints the second); printers may write either. */
+static int same_but_splat(const char *x, const char *y)
+{
+    char bx[8192], by[8192];
+    const char *src[2] = { x, y };
+    char *dst[2] = { bx, by };
+    for (int k = 0; k < 2; k++) {
+        const char *p = src[k];
+        char *o = dst[k];
+        while (*p) {
+            const char *close;
+            if (strncmp(p, "dense<[", 7) == 0 &&
+                (close = strstr(p, "]>")) != NULL &&
+                !memchr(p, ',', (size_t)(close - p))) {
+                memcpy(o, "dense<", 6);
+                o += 6;
+                size_t n = (size_t)(close - (p + 7));
+                memcpy(o, p + 7, n);
+                o += n;
+                *o++ = '>';
+                p = close + 2;
+            } else {
+                *o++ = *p++;
+            }
+        }
+        *o = '\0';
+    }
+    return strcmp(bx, by) == 0;
+}
+
 /* The pretty text read back by the syntax module's parser and printed by
  * its custom printers (written, like the exporter, after upstream's
  * printers) is the same text, op by op. */
@@ -1294,7 +1325,8 @@ static void check_roundtrip(const xdesign *x)
     normalize(text, &a);
     normalize(iron__str_get(&again), &b);
     for (int i = 0; i < a.n && i < b.n; i++)
-        if (strcmp(a.line[i], b.line[i]) != 0)
+        if (strcmp(a.line[i], b.line[i]) != 0 &&
+            !same_but_splat(a.line[i], b.line[i]))
             TEST_FAIL_("%s: op %d printed back differs:\n  export:  %s\n"
                        "  printer: %s",
                        x->label, i + 1, a.line[i], b.line[i]);
