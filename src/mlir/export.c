@@ -283,7 +283,8 @@ static iron_status print_decls(const iron__mlx_plan *pl, iron__str *s)
         int np = iron__body_nparams(mw->body);
         for (int k = 0; k < np; k++) {
             const iron__body_param *bp = iron__body_param_at(mw->body, k);
-            if (bp->kind == IRON__BP_KERNEL) {
+            if (bp->kind == IRON__BP_KERNEL &&
+                pl->kernels[bp->kernel->index].used) {
                 int ki = pl->kernels[bp->kernel->index].same_as;
                 if (!declared[ki])
                     print_func(pl, s, ki);

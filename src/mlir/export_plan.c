@@ -189,6 +189,20 @@ static iron_status call_types(iron__mlx_plan *pl, const iron__mlx_worker *mw,
     return s;
 }
 
+/* Whether parameter bp of body b is a kernel the body calls (a body may
+ * name a kernel it never calls: it is then not declared). */
+static int called(const iron_body *b, const iron__body_param *bp)
+{
+    if (bp->kind != IRON__BP_KERNEL)
+        return 0;
+    if (bp->kernel->nargs == 0)
+        return 1;
+    iron__str scratch = { 0 };
+    int yes = iron__body_call_type(b, bp->kernel, 0, &scratch) != NULL;
+    iron__str_free(&scratch);
+    return yes;
+}
+
 /* Adds kernel k to worker mw's list (once). */
 static iron_status worker_kernel(iron__mlx_worker *mw, int k)
 {
@@ -222,7 +236,7 @@ static iron_status plan_kernels(iron__mlx_plan *pl)
         int np = iron__body_nparams(mw->body);
         for (int k = 0; k < np && s == IRON_OK; k++) {
             const iron__body_param *bp = iron__body_param_at(mw->body, k);
-            if (bp->kind != IRON__BP_KERNEL)
+            if (!called(mw->body, bp))
                 continue;
             int ki = bp->kernel->index;
             pl->kernels[ki].used = 1;
@@ -264,7 +278,7 @@ static iron_status plan_kernels(iron__mlx_plan *pl)
         int np = iron__body_nparams(mw->body);
         for (int k = 0; k < np && s == IRON_OK; k++) {
             const iron__body_param *bp = iron__body_param_at(mw->body, k);
-            if (bp->kind == IRON__BP_KERNEL)
+            if (called(mw->body, bp))
                 s = worker_kernel(mw,
                                   pl->kernels[bp->kernel->index].same_as);
         }
@@ -471,7 +485,11 @@ static iron_status plan_params(iron__mlx_plan *pl)
                 name = pl->fifo_sym[bp->h->fifo->index];
                 break;
             case IRON__BP_KERNEL:
+                /* (A kernel named but never called has no symbol; the
+                 * body prints no call to it.) */
                 name = pl->kernels[bp->kernel->index].sym;
+                if (!name)
+                    name = bp->kernel->entry;
                 break;
             case IRON__BP_RTP: {
                 name = find_copy(pl->bufs, pl->nbufs, bp->rtp->index, i);

@@ -1493,3 +1493,58 @@ TEST(mlir_export_era_2024_two_kernels_one_object)
     iron_free(t);
     test_remove_dir(tmp);
 }
+
+/* A body that names a kernel it never calls: no declaration, no file. */
+static int uncalled_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *z = iron_kernel_new(d, "zero16", zero_src, "int32*");
+    iron_kernel *c = iron_kernel_new(d, "copy16", copy16_src,
+                                     "int32*, int32*");
+    iron_body *b = iron_body_new(d, "only_copy");
+    iron_val fi = iron_body_fifo(b, iron_fifo_cons(in));
+    iron_val fo = iron_body_fifo(b, iron_fifo_prod(out));
+    iron_body_kernel(b, z);
+    iron_val kc = iron_body_kernel(b, c);
+    iron_body_for(b, iron_body_const_int(b, IRON_BT_INDEX, 0),
+                  iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX),
+                  iron_body_const_int(b, IRON_BT_INDEX, 1), 0, NULL, NULL);
+    iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
+    iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
+    iron_body_call(b, kc, 2, (iron_val[]){ x, y });
+    iron_body_release(b, fi, 1);
+    iron_body_release(b, fo, 1);
+    iron_body_end_for(b, 0, NULL, NULL);
+    iron_worker_new_body(d, "w", b);
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
+    return 0;
+}
+
+static const iron_jit_options uncalled_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "uncalled",
+    .args = "in a: int32[64], out b: int32[64]",
+};
+
+TEST(mlir_export_kernel_never_called)
+{
+    const xdesign x = { "uncalled", uncalled_design, &uncalled_options,
+                        "npu1_1col", 1, { 0 }, { 0 }, 2,
+                        { A1(IRON_INT32, 64), A1(IRON_INT32, 64) }, 0 };
+    const char *tmp = test_temp_dir("mlir-uncalled");
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", tmp);
+    ASSERT_EXPORT_OK(run_export(&x, NULL, NULL, dir, NULL));
+    char *m = slurp_in(dir, "aie.mlir");
+    ASSERT(!strstr(m, "zero16"));
+    ASSERT_EQ(count_of(m, "func.func private"), 1);
+    ASSERT_CONTAINS(m, "func.call @copy16(");
+    free(m);
+    char kdir[200];
+    snprintf(kdir, sizeof kdir, "%s/kernels", dir);
+    ASSERT_EQ(test_count_files(kdir), 1);
+    test_remove_dir(tmp);
+}
