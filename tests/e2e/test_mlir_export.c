@@ -844,15 +844,19 @@ static int rtp_barrier_design(iron_design *d, void *user)
         iron_val r = iron_body_rtp(b, params);
         iron_val g = iron_body_barrier(b, go);
         iron_val kv = iron_body_kernel(b, k);
-        iron_val zero = iron_body_const_int(b, IRON_BT_INDEX, 0);
-        iron_body_for(b, zero, iron_body_const_int(b, IRON_BT_INDEX,
-                                                   INT64_MAX),
-                      iron_body_const_int(b, IRON_BT_INDEX, 1), 0, NULL,
-                      NULL);
+        /* One op per statement: C leaves the order of a call's
+         * arguments open, and the body's op order must not depend on
+         * it. */
+        iron_val lb = iron_body_const_int(b, IRON_BT_INDEX, 0);
+        iron_val ub = iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX);
+        iron_val step = iron_body_const_int(b, IRON_BT_INDEX, 1);
+        iron_body_for(b, lb, ub, step, 0, NULL, NULL);
         iron_body_barrier_wait(b, g, 1);
         iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
         iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
-        iron_val f = iron_body_load(b, r, 1, &zero);
+        /* As upstream's rtp[0]: the index made where it is read. */
+        iron_val at = iron_body_const_int(b, IRON_BT_INDEX, 0);
+        iron_val f = iron_body_load(b, r, 1, &at);
         iron_body_call(b, kv, 3, (iron_val[]){ x, y, f });
         iron_body_release(b, fi, 1);
         iron_body_release(b, fo, 1);
@@ -918,6 +922,7 @@ TEST(mlir_export_buffers_locks_rtp_writes)
                        "      aiex.set_lock(%lock_0_3, 1)\n");
     assert_before(t, "aiex.set_lock(%lock_0_3, 1)",
                   "aiex.dma_configure_task_for @in0");
+    assert_golden(t, "rtp_barrier");
     iron_free(t);
 }
 
@@ -1439,9 +1444,10 @@ static int two_kernels_design(iron_design *d, void *user)
     iron_val fi = iron_body_fifo(b, iron_fifo_cons(in));
     iron_val fo = iron_body_fifo(b, iron_fifo_prod(out));
     iron_val kz = iron_body_kernel(b, z), kc = iron_body_kernel(b, c);
-    iron_body_for(b, iron_body_const_int(b, IRON_BT_INDEX, 0),
-                  iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX),
-                  iron_body_const_int(b, IRON_BT_INDEX, 1), 0, NULL, NULL);
+    iron_val lb = iron_body_const_int(b, IRON_BT_INDEX, 0);
+    iron_val ub = iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX);
+    iron_val step = iron_body_const_int(b, IRON_BT_INDEX, 1);
+    iron_body_for(b, lb, ub, step, 0, NULL, NULL);
     iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
     iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
     iron_body_call(b, kz, 1, &y);
@@ -1508,9 +1514,10 @@ static int uncalled_design(iron_design *d, void *user)
     iron_val fo = iron_body_fifo(b, iron_fifo_prod(out));
     iron_body_kernel(b, z);
     iron_val kc = iron_body_kernel(b, c);
-    iron_body_for(b, iron_body_const_int(b, IRON_BT_INDEX, 0),
-                  iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX),
-                  iron_body_const_int(b, IRON_BT_INDEX, 1), 0, NULL, NULL);
+    iron_val lb = iron_body_const_int(b, IRON_BT_INDEX, 0);
+    iron_val ub = iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX);
+    iron_val step = iron_body_const_int(b, IRON_BT_INDEX, 1);
+    iron_body_for(b, lb, ub, step, 0, NULL, NULL);
     iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
     iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
     iron_body_call(b, kc, 2, (iron_val[]){ x, y });
