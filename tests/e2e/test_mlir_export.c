@@ -1258,10 +1258,33 @@ static void assert_mlir_opt_accepts(const char *text, const char *what)
     test_remove_dir(dir);
 }
 
-static void check_generic(const xdesign *x)
+/* The text of an export (malloc'd) for era (NULL: the dump's, 2025),
+ * pretty or generic; NULL with *s set when the export fails. */
+static char *text_of(const xdesign *x, const char *era, int generic,
+                     iron_status *s)
 {
-    char *text = NULL;
-    iron_status s = run_export(x, "mlir-generic", NULL, NULL, &text);
+    if (!era) {
+        char *t = NULL;
+        *s = run_export(x, generic ? "mlir-generic" : "mlir", NULL, NULL,
+                        &t);
+        char *copy = t ? strdup(t) : NULL;
+        iron_free(t);
+        return copy;
+    }
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", test_temp_dir("mlir-text"));
+    iron_mlir_options mo = { .size = sizeof mo, .era = era,
+                             .generic = generic };
+    *s = run_export(x, NULL, &mo, dir, NULL);
+    char *t = *s == IRON_OK ? slurp_in(dir, "aie.mlir") : NULL;
+    test_remove_dir(dir);
+    return t;
+}
+
+static void check_generic(const xdesign *x, const char *era)
+{
+    iron_status s;
+    char *text = text_of(x, era, 1, &s);
     if (s == IRON_ENOTSUP && x->c_core)
         return;
     ASSERT_EXPORT_OK(s);
@@ -1271,13 +1294,14 @@ static void check_generic(const xdesign *x)
     iron__str funcs = { 0 };
     ASSERT_OK(iron__mlir_print_cores_as_funcs(m, &funcs));
     char what[128];
-    snprintf(what, sizeof what, "%s, cores as functions", x->label);
+    snprintf(what, sizeof what, "%s (era %s), cores as functions", x->label,
+             era ? era : "2025");
     assert_mlir_opt_accepts(iron__str_get(&funcs), what);
     iron__str_free(&funcs);
     iron__mlir_module_free(m);
     if (!strstr(text, "func.call"))
         assert_mlir_opt_accepts(text, x->label);
-    iron_free(text);
+    free(text);
 }
 
 /* A one-element dense<[v]> and dense<v> are one attribute (MLIR reads
@@ -1314,10 +1338,10 @@ static int same_but_splat(const char *x, const char *y)
 /* The pretty text read back by the syntax module's parser and printed by
  * its custom printers (written, like the exporter, after upstream's
  * printers) is the same text, op by op. */
-static void check_roundtrip(const xdesign *x)
+static void check_roundtrip(const xdesign *x, const char *era)
 {
-    char *text = NULL;
-    iron_status s = run_export(x, "mlir", NULL, NULL, &text);
+    iron_status s;
+    char *text = text_of(x, era, 0, &s);
     if (s == IRON_ENOTSUP && x->c_core)
         return;
     ASSERT_EXPORT_OK(s);
@@ -1332,22 +1356,19 @@ static void check_roundtrip(const xdesign *x)
     for (int i = 0; i < a.n && i < b.n; i++)
         if (strcmp(a.line[i], b.line[i]) != 0 &&
             !same_but_splat(a.line[i], b.line[i]))
-            TEST_FAIL_("%s: op %d printed back differs:\n  export:  %s\n"
-                       "  printer: %s",
-                       x->label, i + 1, a.line[i], b.line[i]);
+            TEST_FAIL_("%s (era %s): op %d printed back differs:\n"
+                       "  export:  %s\n  printer: %s",
+                       x->label, era ? era : "2025", i + 1, a.line[i],
+                       b.line[i]);
     ASSERT_EQ(a.n, b.n);
     norm_free(&a);
     norm_free(&b);
     iron__str_free(&again);
-    iron_free(text);
+    free(text);
 }
 
 TEST_TIMEOUT(mlir_export_generic_passes_mlir_opt, 240)
 {
-    for (int i = 0; i < NDESIGNS; i++) {
-        check_generic(&designs[i]);
-        check_roundtrip(&designs[i]);
-    }
     const xdesign more[] = {
         { "rtp_barrier", rtp_barrier_design, &rtp_barrier_options,
           "npu1_1col", 1, { 0 }, { 0 }, 2,
@@ -1358,9 +1379,12 @@ TEST_TIMEOUT(mlir_export_generic_passes_mlir_opt, 240)
         { "names", names_design, &names_options, "npu1_2col", 2, { 0 },
           { 0 }, 2, { A1(IRON_INT32, 48), A1(IRON_INT32, 48) }, 0 },
     };
-    for (int i = 0; i < 3; i++) {
-        check_generic(&more[i]);
-        check_roundtrip(&more[i]);
+    for (int i = 0; i < NDESIGNS + 3; i++) {
+        const xdesign *x = i < NDESIGNS ? &designs[i] : &more[i - NDESIGNS];
+        check_generic(x, NULL);
+        check_roundtrip(x, NULL);
+        check_generic(x, "2024");
+        check_roundtrip(x, "2024");
     }
 }
 
