@@ -14,8 +14,9 @@
  *   export_generic.c the generic form (the pretty text parsed and
  *                   printed again by src/mlir's parser and printer)
  *
- * Everything here reads the program (and the design it owns) and writes
- * text; nothing is written to disk (src/jit/export.c does that).
+ * Everything here reads the program (and the design it owns, on which a
+ * standard-loop worker's body is built: iron__body_for_standard_worker)
+ * and writes text; nothing is written to disk (src/jit/export.c does).
  */
 #ifndef IRON_MLIR_EXPORT_H
 #define IRON_MLIR_EXPORT_H
