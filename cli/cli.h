@@ -23,6 +23,10 @@ int cli_check(int argc, char **argv);
 /* `iron run LIB.so NAME ...`: runs a design on .npy or random data. */
 int cli_run(int argc, char **argv);
 
+/* `iron export LIB.so NAME ... -o DIR`: writes a design as MLIR-AIE with
+ * its kernels, Makefile, README and XRT host program. */
+int cli_export(int argc, char **argv);
+
 /* `iron cache list|info|clear|prune [--dir DIR]`: the disk cache. */
 int cli_cache(int argc, char **argv);
 

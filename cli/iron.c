@@ -30,6 +30,10 @@ static const char usage_text[] =
     "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"
     "                   run a design on .npy files or seeded random data,\n"
     "                   save and compare its outputs (iron run --help)\n"
+    "  export LIB NAME --args TYPES [--era 2024|2025] [--generic] -o DIR\n"
+    "                   write a design as MLIR-AIE for upstream's aiecc.py\n"
+    "                   and Peano, with a Makefile and an XRT host program\n"
+    "                   (iron export --help)\n"
     "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] "
     "[--order]\n"
     "                   draw an access pattern over a 2-D tensor\n"
@@ -43,7 +47,8 @@ static const char usage_text[] =
     "\n";
 
 static const char *const commands[] = {
-    "version", "devices", "check", "dump", "run", "tap", "cache", "help"
+    "version", "devices", "check", "dump", "run", "export", "tap", "cache",
+    "help"
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -274,6 +279,8 @@ int main(int argc, char **argv)
         return cli_check(argc, argv);
     if (strcmp(cmd, "run") == 0)
         return cli_run(argc, argv);
+    if (strcmp(cmd, "export") == 0)
+        return cli_export(argc, argv);
     if (strcmp(cmd, "cache") == 0)
         return cli_cache(argc, argv);
     if (strcmp(cmd, "tap") == 0)

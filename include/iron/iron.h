@@ -1709,9 +1709,11 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
 /* The placed design in another form (*text: free with iron_free):
  * format "text" is iron_jit_dump; "json" (every FIFO with its endpoints,
  * depths and tiles, links, workers with tiles and kernels, the runtime
- * sequence, DMA channels, tile use), "dot" (the FIFO graph for Graphviz)
- * and "grid" (a text picture of the array's tiles) stop after placement
- * and need no C compiler.  IRON_EINVAL for another format. */
+ * sequence, DMA channels, tile use), "dot" (the FIFO graph for Graphviz),
+ * "grid" (a text picture of the array's tiles), "mlir" and "mlir-generic"
+ * (the MLIR-AIE text iron_jit_export_mlir writes as aie.mlir, era 2025,
+ * pretty or generic) stop after placement and need no C compiler.
+ * IRON_EINVAL for another format. */
 IRON_API iron_status iron_jit_dump_as(iron_jit *j,
                                       const iron_launch_config *config,
                                       int nparams, const iron_param *params,

@@ -1,13 +1,15 @@
 /*
  * dump_as.c - iron_jit_dump_as: the placed design in a chosen form.
  * "text" is iron_jit_dump (a full build: it also shows the tiles' memory
- * with the kernels' data); "json", "dot" and "grid" stop after placement,
- * so they need no C compiler.
+ * with the kernels' data); "json", "dot", "grid" and the MLIR-AIE forms
+ * "mlir" and "mlir-generic" (src/mlir/export*.c, era 2025) stop after
+ * placement, so they need no C compiler.
  */
 #include <string.h>
 
 #include "design/design.h"
 #include "jit/jit.h"
+#include "mlir/export.h"
 
 typedef iron_status (*formatter)(const iron_design *d,
                                  const struct iron_program *p,
@@ -23,6 +25,32 @@ static iron_status format_placed(const iron_program *p, const char *signature,
 {
     dump_ctx *c = ctx;
     return c->fn(p->d, p, signature, &c->out);
+}
+
+/* The MLIR forms (the text of iron_jit_export_mlir's aie.mlir, with the
+ * default options).  The signature is not part of the text: it must
+ * stay what upstream's tools read. */
+static iron_status mlir_pretty(const iron_design *d,
+                               const struct iron_program *p,
+                               const char *signature, iron__str *s)
+{
+    (void)d;
+    (void)signature;
+    return iron__mlir_export_text(p, IRON__MLIR_ERA_2025, s);
+}
+
+static iron_status mlir_generic(const iron_design *d,
+                                const struct iron_program *p,
+                                const char *signature, iron__str *s)
+{
+    (void)d;
+    (void)signature;
+    iron__str pretty = { 0 };
+    iron_status st = iron__mlir_export_text(p, IRON__MLIR_ERA_2025, &pretty);
+    if (st == IRON_OK)
+        st = iron__mlir_export_generic(iron__str_get(&pretty), s);
+    iron__str_free(&pretty);
+    return st;
 }
 
 IRON_API iron_status iron_jit_dump_as(iron_jit *j,
@@ -46,10 +74,14 @@ IRON_API iron_status iron_jit_dump_as(iron_jit *j,
         c.fn = iron__design_dump_dot;
     else if (strcmp(format, "grid") == 0)
         c.fn = iron__design_dump_grid;
+    else if (strcmp(format, "mlir") == 0)
+        c.fn = mlir_pretty;
+    else if (strcmp(format, "mlir-generic") == 0)
+        c.fn = mlir_generic;
     else
         return iron__fail(IRON_EINVAL,
                           "iron_jit_dump_as: format '%s'; expected text, "
-                          "json, dot or grid",
+                          "json, dot, grid, mlir or mlir-generic",
                           format);
     iron_status s = iron__jit_place_only(j, config, nparams, params, nargs,
                                          args, format_placed, &c);

@@ -22,17 +22,22 @@
  *                           sym_name (str), elemNumber (int, or array of
  *                           ints: producer's then each consumer's depth),
  *                           elemType (type: !aie.objectfifo<memref<..>>),
- *                           dimensionsToStream (array of DIM, optional),
+ *                           dimensionsToStream (array of DIM; the parser
+ *                           makes it, empty, when not given),
  *                           dimensionsFromStreamPerConsumer (array of
- *                           arrays of DIM, optional), via_DMA,
+ *                           arrays of DIM, one per consumer, made as
+ *                           well), initValues (array of DENSE, optional),
+ *                           via_DMA,
  *                           disable_synchronization, plio (bool,
  *                           optional), repeat_count (int, optional)
  *   aie.objectfifo.link     fifoIns, fifoOuts (arrays of SYMREF),
- *                           src_offsets, dst_offsets (arrays of int)
+ *                           src_offsets, dst_offsets (arrays of int,
+ *                           empty when the text has none)
  *   aie.objectfifo.acquire  objFifo_name (SYMREF), port (kw: Produce or
  *                           Consume), size (int); result: the subview
  *                           (!aie.objectfifosubview<memref<..>>), or in
- *                           the oldest era a memref
+ *                           the newest era `size` memrefs (port may then
+ *                           be missing)
  *   aie.objectfifo.subview.access  operand: the subview; index (int);
  *                           result: memref
  *   aie.objectfifo.release  objFifo_name, port, size
@@ -57,17 +62,22 @@
  *                           (bool, optional); the old form's x, y (int)
  *                           are kept as attributes x, y when given
  *   aiex.npu.dma_wait       symbol (SYMREF)
- *   aiex.npu.rtp_write      buffer_sym_name (SYMREF), index (int), value
- *                           (int or float)
+ *   aiex.npu.rtp_write      buffer_sym_name (SYMREF: upstream's generic
+ *                           form calls it `buffer`; the 2024 form's
+ *                           string becomes a SYMREF), index (int), value
+ *                           (int or float); the 2024 form's col, row
+ *                           (int) are kept when given
  *   aiex.set_lock           operand: lock; value (int)
- *   aiex.dma_configure_task_for  tile (SYMREF: the fifo), issue_token
+ *   aiex.dma_configure_task_for  tile (SYMREF: the fifo; upstream's
+ *                           generic form calls it `alloc`), issue_token
  *                           (bool, optional), repeat_count (int,
  *                           optional); region 0 holding aie.dma_bd ops
  *                           and aie.end; result: the task (index)
  *   aie.dma_bd              operand: the buffer (sequence argument);
  *                           offset, len (int), dimensions (array of DIM,
- *                           optional, outermost first), burst_length
- *                           (int, optional)
+ *                           optional, outermost first; the newest form's
+ *                           sizes = [..] strides = [..] become these),
+ *                           burst_length (int, optional)
  *   aiex.dma_start_task, aiex.dma_await_task, aiex.dma_free_task
  *                           operand: the task
  *   func.func               sym_name (str), function_type (TYPE of kind
@@ -91,6 +101,14 @@
  *   scf.if                  operand: cond; regions 0 (then), 1 (else,
  *                           may be empty); results
  *   scf.yield               operands
+ *
+ * Enum attributes (device, port, action, blocking, predicate) are
+ * keywords whether the text has them as words, strings or the integers
+ * of the generic form.  Terminators the custom forms leave out (scf.yield
+ * of an scf.for / scf.if without results) are made explicit; aie.device's
+ * aie.end stays as written.  Results the text does not name get values
+ * without a name.  Values must be defined before they are used (no
+ * forward references).
  *
  * Any other op is parsed (generic form, or a custom form the parser does
  * not know is a syntax error naming the op) and kept, so the importer
@@ -120,7 +138,10 @@ typedef enum iron__mlir_tkind {
     IRON__MT_DIALECT,         /* !dialect.name<params>: elem = the one
                                  type parameter (objectfifo,
                                  objectfifosubview), or NULL */
-    IRON__MT_NONE
+    IRON__MT_NONE,
+    IRON__MT_VECTOR,          /* as memref (fixed-size vectors) */
+    IRON__MT_OPAQUE           /* any other type: text = as written
+                                 ("complex<f32>", "memref<*xf32>") */
 } iron__mlir_tkind;
 
 #define IRON__MLIR_MAX_RANK 8
@@ -134,7 +155,14 @@ struct iron__mlir_type {
     iron__mlir_type *elem;
     int nin, nout;
     iron__mlir_type **in, **out;
-    char *dialect, *name;     /* IRON__MT_DIALECT: "aie", "objectfifo" */
+    char *dialect, *name;     /* IRON__MT_DIALECT: "aie", "objectfifo";
+                                 name NULL for !dialect<...> */
+    char *text;               /* text kept as written, else NULL:
+                                 DIALECT: the parameters inside <...>
+                                 when they are not one type; MEMREF,
+                                 TENSOR: what follows the element type
+                                 (", 2 : i32": layout, memory space,
+                                 encoding); OPAQUE: the whole type */
 };
 
 typedef enum iron__mlir_akind {
@@ -177,6 +205,13 @@ struct iron__mlir_attr {
 typedef struct iron__mlir_named {
     char *name;
     iron__mlir_attr *attr;
+    int prop;                 /* 1: an inherent attribute (MLIR's
+                                 properties, <{...}> in the generic
+                                 form).  The parser sets it from the op's
+                                 definition for the ops above and from
+                                 the text for others; the generic printer
+                                 follows the definition for the ops above
+                                 and this flag for others */
 } iron__mlir_named;
 
 /* An SSA value: an op result or a block argument, numbered per module. */
@@ -216,12 +251,15 @@ struct iron__mlir_op {
     int nregions;
     iron__mlir_region **regions;
     iron__mlir_op *parent;    /* NULL for the module */
+    int nsucc;                /* successor blocks (generic form only):  */
+    char **succ;              /* their labels, "^bb1" */
 };
 
 typedef struct iron__mlir_module {
     iron__mlir_op *top;       /* builtin.module */
     int nvalues;
     iron__mlir_value *values;
+    int cap_values;           /* allocated entries of values */
     void *arena;              /* owned */
 } iron__mlir_module;
 
@@ -230,6 +268,10 @@ typedef struct iron__mlir_module {
 #define IRON__MLIR_MAX_DEPTH 200          /* nesting of regions, types,
                                              attributes */
 #define IRON__MLIR_MAX_OPS 1000000
+#define IRON__MLIR_MAX_VALUES (1 << 22)   /* op results, block arguments */
+#define IRON__MLIR_MAX_ITEMS (1 << 22)    /* attribute items of a module:
+                                             array, dense, dictionary
+                                             elements */
 
 /* Parses text (len bytes, need not be NUL-terminated) in either form.
  * `file` names the text in messages ("add.mlir:12:5: ..."; NULL:
@@ -259,5 +301,31 @@ const iron__mlir_value *iron__mlir_value_at(const iron__mlir_module *m,
                                             int id);
 /* "i32", "memref<16xi32>", "!aie.objectfifo<memref<16xi32>>" into s. */
 void iron__mlir_type_text(const iron__mlir_type *t, iron__str *s);
+/* 1 when two types are the same type. */
+int iron__mlir_type_equal(const iron__mlir_type *a, const iron__mlir_type *b);
+
+/* Building a tree (ast.c; the parser builds with these, and so may a
+ * writer).  A new module has no top op and no values.  Allocations come
+ * from the module's arena, zeroed, and live until the module is freed;
+ * each returns NULL (or -1) when memory runs out, with nothing set. */
+iron__mlir_module *iron__mlir_module_new(void);
+void *iron__mlir_alloc(iron__mlir_module *m, size_t n);
+/* n bytes of s, NUL-terminated. */
+char *iron__mlir_strndup(iron__mlir_module *m, const char *s, size_t n);
+char *iron__mlir_strdup(iron__mlir_module *m, const char *s);
+/* A new value (name copied; type and def kept as given); its id, or -1
+ * (out of memory, or IRON__MLIR_MAX_VALUES reached). */
+int iron__mlir_value_new(iron__mlir_module *m, const char *name,
+                         iron__mlir_type *type, iron__mlir_op *def,
+                         int result, iron__mlir_loc loc);
+
+/* For tests that verify the generic text with mlir-opt (print.c): a
+ * plain module holding every func.func the module's devices declare and,
+ * for each aie.core, a func.func @core_<col>_<row>_<n> whose body is the
+ * core's region (its trailing aie.end a func.return) and whose
+ * parameters are the values the region uses from outside it (tiles,
+ * buffers, locks), all in the generic form.  IRON_ENOMEM only. */
+iron_status iron__mlir_print_cores_as_funcs(const iron__mlir_module *m,
+                                            iron__str *s);
 
 #endif

@@ -108,7 +108,8 @@ TEST(jit_dump_as_formats)
                                    IRON_TENSORS(a, b, c), "yaml", &s),
                   IRON_EINVAL);
     ASSERT(s == NULL);
-    ASSERT_MSG("format 'yaml'; expected text, json, dot or grid");
+    ASSERT_MSG("format 'yaml'; expected text, json, dot, grid, mlir or "
+              "mlir-generic");
     ASSERT_STATUS(iron_jit_dump_as(NULL, &cfg, IRON_NO_PARAMS,
                                    IRON_TENSORS(a, b, c), "json", &s),
                   IRON_EINVAL);

@@ -1,0 +1,108 @@
+/*
+ * export.c - `iron export`: loads a design from a shared library (as
+ * `iron dump` does), specializes it for the given tensor types,
+ * parameters, device and columns without running or compiling it, and
+ * writes it as an MLIR-AIE project for upstream's toolchain: aie.mlir,
+ * its kernels, a Makefile (aiecc.py + Peano), a README and an XRT host
+ * program (iron_jit_export_mlir).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "iron/iron.h"
+
+static const char export_usage[] =
+    "usage: iron export LIB.so NAME --args TYPES [--params P] [--device D]\n"
+    "                   [--cols N] [--era 2024|2025] [--generic] -o DIR\n"
+    "  writes the design as the objectfifo-level MLIR-AIE that upstream\n"
+    "  IRON emits, for upstream's aiecc.py and the Peano compiler:\n"
+    "    DIR/aie.mlir        the design\n"
+    "    DIR/kernels/K.c     each kernel, its defines as #define lines\n"
+    "    DIR/Makefile        kernels with Peano, the xclbin with aiecc.py\n"
+    "    DIR/README.md       how to build and run it on an NPU\n"
+    "    DIR/host.cpp        an XRT host program, one buffer per argument\n"
+    "  Nothing is run or compiled here (design, verification and\n"
+    "  placement only).  The arguments are those of iron dump (iron dump\n"
+    "  --help).\n"
+    "  --era      2025 (default): aie.runtime_sequence with DMA tasks and\n"
+    "             task groups, link_with on func.func; 2024:\n"
+    "             aiex.runtime_sequence with npu.dma_memcpy_nd and\n"
+    "             dma_wait, link_with on aie.core\n"
+    "  --generic  every op in MLIR's generic form\n"
+    "  example: iron export build/libiron-examples.so vector_op \\\n"
+    "               --args \"int32[4096], int32[4096], int32[4096]\" -o out\n";
+
+int cli_export(int argc, char **argv)
+{
+    const char *args = NULL, *params = NULL, *device = NULL, *cols = NULL;
+    const char *era = NULL, *dir = NULL;
+    int generic = 0;
+    cli_list pos;
+    const cli_opt opts[] = {
+        { "--args", CLI_VALUE, &args },
+        { "--params", CLI_VALUE, &params },
+        { "--device", CLI_VALUE, &device },
+        { "--cols", CLI_VALUE, &cols },
+        { "--era", CLI_VALUE, &era },
+        { "--generic", CLI_FLAG, &generic },
+        { "-o", CLI_VALUE, &dir },
+    };
+    int rc = cli_parse("export", argc, argv, 2, opts,
+                       (int)(sizeof opts / sizeof opts[0]), &pos);
+    if (rc == 1)
+        return fputs(export_usage, stdout), 0;
+    if (rc)
+        return rc;
+    if (pos.n < 2) {
+        fprintf(stderr, "iron export: missing %s\n\n",
+                pos.n ? "the design's NAME" : "LIB.so and NAME");
+        return fputs(export_usage, stderr), EXIT_USAGE;
+    }
+    if (pos.n > 2) {
+        fprintf(stderr, "iron export: unexpected argument '%s'\n",
+                pos.v[2]);
+        return EXIT_USAGE;
+    }
+    if (!args) {
+        fputs("iron export: missing --args TYPES (the tensors, e.g. "
+              "\"int32[64], int32[64]\")\n", stderr);
+        return EXIT_USAGE;
+    }
+    if (!dir || !dir[0]) {
+        fputs("iron export: missing -o DIR (the folder to write)\n", stderr);
+        return EXIT_USAGE;
+    }
+    static const char *const eras[] = { "2025", "2024" };
+    if (era && strcmp(era, "2025") != 0 && strcmp(era, "2024") != 0) {
+        fprintf(stderr, "iron export: unknown era '%s' (2025 or 2024)", era);
+        cli_suggest(stderr, era, eras, 2);
+        return EXIT_USAGE;
+    }
+    char argbuf[4096], parambuf[4096];
+    snprintf(argbuf, sizeof argbuf, "%s", args);
+    snprintf(parambuf, sizeof parambuf, "%s", params ? params : "");
+    cli_design cd;
+    iron_tensor *tensors[CLI_MAX_ITEMS];
+    int nt = 0;
+    rc = cli_design_open(&cd, "export", pos.v[0], pos.v[1],
+                         params ? parambuf : NULL, device, cols);
+    if (rc == 0)
+        rc = cli_make_tensors("export", argbuf, tensors, &nt);
+    if (rc == 0) {
+        iron_mlir_options mo = { .size = sizeof mo, .era = era,
+                                 .generic = generic };
+        if (iron_jit_export_mlir(cd.jit, &cd.cfg, cd.nparams, cd.params, nt,
+                                 tensors, &mo, dir) != IRON_OK) {
+            fprintf(stderr, "iron export: %s\n", iron_last_error());
+            rc = 1;
+        } else {
+            printf("iron export: wrote %s/aie.mlir, kernels, Makefile, "
+                   "README.md and host.cpp\n", dir);
+        }
+    }
+    cli_design_close(&cd);
+    for (int i = 0; i < nt; i++)
+        iron_tensor_free(tensors[i]);
+    return rc;
+}

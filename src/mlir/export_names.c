@@ -1,0 +1,158 @@
+/*
+ * export_names.c - names and types as the exported MLIR writes them:
+ * element types (numpy's spelling, as upstream's np_dtype_to_mlir_type
+ * and the core-body IR's memrefs: uint8 is ui8),
+ * memref types, identifiers made of a design's free-form names, and the
+ * sets that keep symbols and SSA names unique.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir/export.h"
+
+const char *iron__mlx_elem(iron_dtype dt)
+{
+    switch (dt) {
+    case IRON_INT8: return "i8";
+    case IRON_UINT8: return "ui8";
+    case IRON_INT16: return "i16";
+    case IRON_UINT16: return "ui16";
+    case IRON_INT32: return "i32";
+    case IRON_UINT32: return "ui32";
+    case IRON_INT64: return "i64";
+    case IRON_UINT64: return "ui64";
+    case IRON_FLOAT32: return "f32";
+    case IRON_FLOAT64: return "f64";
+    case IRON_BFLOAT16: return "bf16";
+    case IRON_DTYPE_COUNT_: break;
+    }
+    return "i8";
+}
+
+void iron__mlx_memref(iron__str *s, iron_dtype dt, const iron_shape *shape)
+{
+    iron__str_append(s, "memref<");
+    for (int i = 0; i < shape->ndim; i++)
+        iron__str_printf(s, "%lldx", (long long)shape->dims[i]);
+    iron__str_printf(s, "%s>", iron__mlx_elem(dt));
+}
+
+static int ident_char(char c, int first)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+        return 1;
+    return !first && ((c >= '0' && c <= '9') || c == '$' || c == '.');
+}
+
+char *iron__mlx_ident(const char *name)
+{
+    if (!name)
+        name = "";
+    size_t n = strlen(name);
+    char *out = iron__malloc(n + 3);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    if (n == 0 || !ident_char(name[0], 1)) {
+        if (n > 0 && name[0] >= '0' && name[0] <= '9')
+            out[k++] = '_';
+        else if (n == 0)
+            out[k++] = 'x';
+    }
+    for (size_t i = 0; i < n; i++) {
+        out[k] = ident_char(name[i], k == 0) ? name[i] : '_';
+        k++;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+static int taken(const iron__mlx_names *set, const char *name)
+{
+    for (int i = 0; i < set->n; i++)
+        if (strcmp(set->v[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static int add(iron__mlx_names *set, char *name)
+{
+    if (set->n == set->cap) {
+        int cap = set->cap ? set->cap * 2 : 32;
+        char **v = iron__realloc(set->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            iron__free(name);
+            set->oom = 1;
+            return 0;
+        }
+        set->v = v;
+        set->cap = cap;
+    }
+    set->v[set->n++] = name;
+    return 1;
+}
+
+const char *iron__mlx_take(iron__mlx_names *set, const char *base)
+{
+    char *id = iron__mlx_ident(base);
+    if (!id) {
+        set->oom = 1;
+        return NULL;
+    }
+    if (!taken(set, id))
+        return add(set, id) ? id : NULL;
+    size_t len = strlen(id) + 24;
+    char *alt = iron__malloc(len);
+    if (!alt) {
+        iron__free(id);
+        set->oom = 1;
+        return NULL;
+    }
+    for (int k = 1;; k++) {
+        snprintf(alt, len, "%s_%d", id, k);
+        if (!taken(set, alt))
+            break;
+    }
+    iron__free(id);
+    return add(set, alt) ? alt : NULL;
+}
+
+int iron__mlx_reserve(iron__mlx_names *set, const char *name)
+{
+    if (taken(set, name))
+        return 0;
+    char *copy = iron__strdup(name);
+    if (!copy) {
+        set->oom = 1;
+        return 0;
+    }
+    return add(set, copy);
+}
+
+const char *iron__mlx_keep(iron__mlx_names *set, char *owned)
+{
+    if (!owned) {
+        set->oom = 1;
+        return NULL;
+    }
+    return add(set, owned) ? owned : NULL;
+}
+
+const char *iron__mlx_keepf(iron__mlx_names *set, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    iron__str s = { 0 };
+    iron__str_vprintf(&s, fmt, ap);
+    va_end(ap);
+    return iron__mlx_keep(set, iron__str_take(&s));
+}
+
+void iron__mlx_names_free(iron__mlx_names *set)
+{
+    for (int i = 0; i < set->n; i++)
+        iron__free(set->v[i]);
+    iron__free(set->v);
+    memset(set, 0, sizeof *set);
+}
