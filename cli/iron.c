@@ -30,6 +30,9 @@ static const char usage_text[] =
     "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"
     "                   run a design on .npy files or seeded random data,\n"
     "                   save and compare its outputs (iron run --help)\n"
+    "  run-mlir FILE.mlir [--kernel NAME=FILE.c] [--in a=x.npy] ...\n"
+    "                   run upstream MLIR-AIE (objectfifo level) on the\n"
+    "                   emulator (iron run-mlir --help)\n"
     "  tap --shape RxC --sizes A,B,.. --strides A,B,.. [--offset O] "
     "[--order]\n"
     "                   draw an access pattern over a 2-D tensor\n"
@@ -43,7 +46,8 @@ static const char usage_text[] =
     "\n";
 
 static const char *const commands[] = {
-    "version", "devices", "check", "dump", "run", "tap", "cache", "help"
+    "version", "devices", "check", "dump", "run", "run-mlir", "tap",
+    "cache",   "help"
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -274,6 +278,8 @@ int main(int argc, char **argv)
         return cli_check(argc, argv);
     if (strcmp(cmd, "run") == 0)
         return cli_run(argc, argv);
+    if (strcmp(cmd, "run-mlir") == 0)
+        return cli_run_mlir(argc, argv);
     if (strcmp(cmd, "cache") == 0)
         return cli_cache(argc, argv);
     if (strcmp(cmd, "tap") == 0)
