@@ -120,7 +120,10 @@ typedef enum iron__mlir_tkind {
     IRON__MT_DIALECT,         /* !dialect.name<params>: elem = the one
                                  type parameter (objectfifo,
                                  objectfifosubview), or NULL */
-    IRON__MT_NONE
+    IRON__MT_NONE,
+    IRON__MT_VECTOR,          /* as memref (fixed-size vectors) */
+    IRON__MT_OPAQUE           /* any other type: text = as written
+                                 ("complex<f32>", "memref<*xf32>") */
 } iron__mlir_tkind;
 
 #define IRON__MLIR_MAX_RANK 8
@@ -134,7 +137,14 @@ struct iron__mlir_type {
     iron__mlir_type *elem;
     int nin, nout;
     iron__mlir_type **in, **out;
-    char *dialect, *name;     /* IRON__MT_DIALECT: "aie", "objectfifo" */
+    char *dialect, *name;     /* IRON__MT_DIALECT: "aie", "objectfifo";
+                                 name NULL for !dialect<...> */
+    char *text;               /* text kept as written, else NULL:
+                                 DIALECT: the parameters inside <...>
+                                 when they are not one type; MEMREF,
+                                 TENSOR: what follows the element type
+                                 (", 2 : i32": layout, memory space,
+                                 encoding); OPAQUE: the whole type */
 };
 
 typedef enum iron__mlir_akind {
@@ -177,6 +187,13 @@ struct iron__mlir_attr {
 typedef struct iron__mlir_named {
     char *name;
     iron__mlir_attr *attr;
+    int prop;                 /* 1: an inherent attribute (MLIR's
+                                 properties, <{...}> in the generic
+                                 form).  The parser sets it from the op's
+                                 definition for the ops above and from
+                                 the text for others; the generic printer
+                                 follows the definition for the ops above
+                                 and this flag for others */
 } iron__mlir_named;
 
 /* An SSA value: an op result or a block argument, numbered per module. */
@@ -216,12 +233,15 @@ struct iron__mlir_op {
     int nregions;
     iron__mlir_region **regions;
     iron__mlir_op *parent;    /* NULL for the module */
+    int nsucc;                /* successor blocks (generic form only):  */
+    char **succ;              /* their labels, "^bb1" */
 };
 
 typedef struct iron__mlir_module {
     iron__mlir_op *top;       /* builtin.module */
     int nvalues;
     iron__mlir_value *values;
+    int cap_values;           /* allocated entries of values */
     void *arena;              /* owned */
 } iron__mlir_module;
 
@@ -230,6 +250,10 @@ typedef struct iron__mlir_module {
 #define IRON__MLIR_MAX_DEPTH 200          /* nesting of regions, types,
                                              attributes */
 #define IRON__MLIR_MAX_OPS 1000000
+#define IRON__MLIR_MAX_VALUES (1 << 22)   /* op results, block arguments */
+#define IRON__MLIR_MAX_ITEMS (1 << 22)    /* attribute items of a module:
+                                             array, dense, dictionary
+                                             elements */
 
 /* Parses text (len bytes, need not be NUL-terminated) in either form.
  * `file` names the text in messages ("add.mlir:12:5: ..."; NULL:
@@ -259,5 +283,31 @@ const iron__mlir_value *iron__mlir_value_at(const iron__mlir_module *m,
                                             int id);
 /* "i32", "memref<16xi32>", "!aie.objectfifo<memref<16xi32>>" into s. */
 void iron__mlir_type_text(const iron__mlir_type *t, iron__str *s);
+/* 1 when two types are the same type. */
+int iron__mlir_type_equal(const iron__mlir_type *a, const iron__mlir_type *b);
+
+/* Building a tree (ast.c; the parser builds with these, and so may a
+ * writer).  A new module has no top op and no values.  Allocations come
+ * from the module's arena, zeroed, and live until the module is freed;
+ * each returns NULL (or -1) when memory runs out, with nothing set. */
+iron__mlir_module *iron__mlir_module_new(void);
+void *iron__mlir_alloc(iron__mlir_module *m, size_t n);
+/* n bytes of s, NUL-terminated. */
+char *iron__mlir_strndup(iron__mlir_module *m, const char *s, size_t n);
+char *iron__mlir_strdup(iron__mlir_module *m, const char *s);
+/* A new value (name copied; type and def kept as given); its id, or -1
+ * (out of memory, or IRON__MLIR_MAX_VALUES reached). */
+int iron__mlir_value_new(iron__mlir_module *m, const char *name,
+                         iron__mlir_type *type, iron__mlir_op *def,
+                         int result, iron__mlir_loc loc);
+
+/* For tests that verify the generic text with mlir-opt (print.c): a
+ * plain module holding every func.func the module's devices declare and,
+ * for each aie.core, a func.func @core_<col>_<row>_<n> whose body is the
+ * core's region (its trailing aie.end a func.return) and whose
+ * parameters are the values the region uses from outside it (tiles,
+ * buffers, locks), all in the generic form.  IRON_ENOMEM only. */
+iron_status iron__mlir_print_cores_as_funcs(const iron__mlir_module *m,
+                                            iron__str *s);
 
 #endif
