@@ -117,14 +117,7 @@ int iron__imp_same_type(const iron__mlir_type *a, const iron__mlir_type *b)
 {
     if (!a || !b)
         return a == b;
-    iron__str x = { 0 }, y = { 0 };
-    iron__mlir_type_text(a, &x);
-    iron__mlir_type_text(b, &y);
-    int same = !x.oom && !y.oom &&
-               strcmp(iron__str_get(&x), iron__str_get(&y)) == 0;
-    iron__str_free(&x);
-    iron__str_free(&y);
-    return same;
+    return iron__mlir_type_equal(a, b);
 }
 
 const iron__mlir_type *iron__imp_type_of(const iron_mlir *m, int v)

@@ -54,10 +54,10 @@ static iron_status read_args(iron_mlir *m, const iron__mlir_block *blk)
     for (int i = 0; i < m->nargs; i++) {
         iron__imp_arg *a = &m->args[i];
         const iron__mlir_value *v = iron__mlir_value_at(m->mod, blk->args[i]);
-        iron__str tt = { 0 };
-        if (v && v->type)
-            iron__mlir_type_text(v->type, &tt);
         if (!v || iron__imp_memref(v->type, &a->dtype, &a->shape) != 0) {
+            iron__str tt = { 0 };
+            if (v && v->type)
+                iron__mlir_type_text(v->type, &tt);
             iron_status s = iron__imp_fail(
                 m, IRON_ENOTSUP, m->seq,
                 "argument %d (%s) is %s; expected a static memref of 1 to "
@@ -67,7 +67,6 @@ static iron_status read_args(iron_mlir *m, const iron__mlir_block *blk)
             iron__str_free(&tt);
             return s;
         }
-        iron__str_free(&tt);
         const char *n = v->name && v->name[0] == '%' ? v->name + 1 : "";
         int taken = 0;
         for (int k = 0; k < i; k++)
