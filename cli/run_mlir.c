@@ -168,13 +168,15 @@ static int run(mlir_state *st)
         fprintf(stderr, "iron run-mlir: %s\n", iron_last_error());
         return 1;
     }
-    if (iron_mlir_jit_create(st->m, NULL, &st->jit) != IRON_OK) {
+    /* Named after the file in messages and the cache. */
+    const char *base = strrchr(st->file, '/');
+    base = base ? base + 1 : st->file;
+    if (iron_mlir_jit_create(st->m, base, &st->jit) != IRON_OK) {
         fprintf(stderr, "iron run-mlir: %s\n", iron_last_error());
         return 1;
     }
-    const char *base = strrchr(st->file, '/');
-    return cli_run_jit("run-mlir", base ? base + 1 : st->file, &st->io,
-                       st->jit, &cfg, iron_mlir_args(st->m));
+    return cli_run_jit("run-mlir", base, &st->io, st->jit, &cfg,
+                       iron_mlir_args(st->m));
 }
 
 int cli_run_mlir(int argc, char **argv)

@@ -22,6 +22,8 @@
 
 static iron_status body_block(iron__imp_ctx *c, const iron__mlir_block *blk,
                               const iron__mlir_op **term);
+static iron_status check_call(iron__imp_ctx *c, const iron__mlir_op *op,
+                              int *fi);
 
 /* ---- values ------------------------------------------------------------- */
 
@@ -350,14 +352,10 @@ static iron_status prepass(iron__imp_ctx *c, const iron__mlir_op *core,
                  strcmp(op->name, "aie.objectfifo.release") == 0) &&
                 fifo_val(c, op, &f, &produce, &x) != IRON_OK)
                 return c->d->status;
-            if (strcmp(op->name, "func.call") == 0) {
-                const iron__mlir_attr *a = iron__mlir_attr_get(op, "callee");
-                f = a && a->kind == IRON__MA_SYMREF
-                        ? iron__imp_func_at(c->m, a->s)
-                        : -1;
-                if (f >= 0 && kernel_val(c, op, f, &x) != IRON_OK)
-                    return c->d->status;
-            }
+            if (strcmp(op->name, "func.call") == 0 &&
+                (check_call(c, op, &f) != IRON_OK ||
+                 kernel_val(c, op, f, &x) != IRON_OK))
+                return c->d->status;
             for (int k = 0; k < op->nregions; k++)
                 if (prepass(c, core, op->regions[k]) != IRON_OK)
                     return c->d->status;
@@ -872,7 +870,10 @@ static iron_status use_lock(iron__imp_ctx *c, const iron__mlir_op *op)
     return c->d->status;
 }
 
-static iron_status call(iron__imp_ctx *c, const iron__mlir_op *op)
+/* The callee of a func.call, checked against its declaration: defined,
+ * no results, as many arguments of the declared types. */
+static iron_status check_call(iron__imp_ctx *c, const iron__mlir_op *op,
+                              int *fi)
 {
     const iron__mlir_attr *a = iron__mlir_attr_get(op, "callee");
     int f = a && a->kind == IRON__MA_SYMREF ? iron__imp_func_at(c->m, a->s)
@@ -913,8 +914,16 @@ static iron_status call(iron__imp_ctx *c, const iron__mlir_op *op)
         iron__str_free(&y);
         return s;
     }
+    *fi = f;
+    return IRON_OK;
+}
+
+static iron_status call(iron__imp_ctx *c, const iron__mlir_op *op)
+{
+    int f;
     iron_val kv, args[IRON__MAX_KARGS];
-    if (kernel_val(c, op, f, &kv) != IRON_OK ||
+    if (check_call(c, op, &f) != IRON_OK ||
+        kernel_val(c, op, f, &kv) != IRON_OK ||
         get_vals(c, op, 0, op->noperands, args) != IRON_OK)
         return c->d->status;
     iron_body_call(c->b, kv, op->noperands, args);
