@@ -832,10 +832,21 @@ static iron_status read_func(iron_mlir *m, const iron__mlir_op *op)
 
 /* ---- the device's ops --------------------------------------------------- */
 
+/* The runtime sequence: aie.runtime_sequence, aiex.runtime_sequence, or
+ * (early 2024) a func.func whose body holds aiex ops. */
 static int is_sequence(const iron__mlir_op *op)
 {
-    return strcmp(op->name, "aie.runtime_sequence") == 0 ||
-           strcmp(op->name, "aiex.runtime_sequence") == 0;
+    if (strcmp(op->name, "aie.runtime_sequence") == 0 ||
+        strcmp(op->name, "aiex.runtime_sequence") == 0)
+        return 1;
+    if (strcmp(op->name, "func.func") != 0 || op->nregions < 1 ||
+        op->regions[0]->nblocks != 1)
+        return 0;
+    const iron__mlir_block *b = op->regions[0]->blocks[0];
+    for (int i = 0; i < b->nops; i++)
+        if (strncmp(b->ops[i]->name, "aiex.", 5) == 0)
+            return 1;
+    return 0;
 }
 
 /* Counts each kind of op so that the tables are allocated once. */
@@ -929,7 +940,7 @@ static iron_status read_op(iron_mlir *m, const iron__mlir_op *op)
         return read_buffer(m, op);
     if (strcmp(n, "aie.lock") == 0)
         return read_lock(m, op);
-    if (strcmp(n, "func.func") == 0)
+    if (strcmp(n, "func.func") == 0 && !is_sequence(op))
         return read_func(m, op);
     if (is_sequence(op)) {
         if (m->seq)

@@ -6,7 +6,10 @@
  * syntax:
  *
  *   2024: aiex.npu.dma_memcpy_nd (metadata = the fifo) and
- *         aiex.npu.dma_wait {symbol = fifo};
+ *         aiex.npu.dma_wait {symbol = fifo} -- or, in the early 2024
+ *         form (the sequence a func.func), aiex.npu.sync, which waits
+ *         for the drains through the shim columns it names (direction
+ *         0, S2MM) or only orders the sequence (direction 1);
  *   2025: aiex.dma_configure_task_for @fifo { aie.dma_bd ... },
  *         aiex.dma_start_task / dma_await_task / dma_free_task.
  *
@@ -118,6 +121,7 @@ typedef enum ev_kind {
     EV_MEMCPY,          /* one transfer */
     EV_START,           /* a task's transfers */
     EV_WAIT,            /* dma_wait: fifo */
+    EV_SYNC,            /* npu.sync: shim columns, direction */
     EV_AWAIT,           /* dma_await_task: task */
     EV_FREE,            /* dma_free_task: task */
     EV_RTP,
@@ -146,7 +150,8 @@ typedef struct event {
     int fifo;                 /* MEMCPY, WAIT; START: the task's */
     int task;                 /* START, AWAIT, FREE */
     xfer x;                   /* MEMCPY */
-    int run;                  /* WAIT/AWAIT/FREE: its run (0..) */
+    int col0, ncols, dir;     /* SYNC */
+    int run;                  /* WAIT/SYNC/AWAIT/FREE: its run (0..) */
     int group;                /* MEMCPY, START: 1.., 0 none */
     int wait;                 /* MEMCPY, START: awaited (drains) */
 } event;
@@ -418,6 +423,16 @@ static iron_status read_event(seq_state *st, const iron__mlir_op *op)
     } else if (strcmp(n, "aiex.npu.dma_wait") == 0) {
         e->kind = EV_WAIT;
         s = fifo_symbol(m, op, "symbol", &e->fifo);
+    } else if (strcmp(n, "aiex.npu.sync") == 0) {
+        e->kind = EV_SYNC;
+        e->col0 = (int)iron__imp_int_attr(op, "column", 0, &ok);
+        e->ncols = (int)iron__imp_int_attr(op, "column_num", 1, &ok);
+        e->dir = (int)iron__imp_int_attr(op, "direction", 0, &ok);
+        if (ok < 0 || e->col0 < 0 || e->ncols < 1 || e->dir < 0 ||
+            e->dir > 1)
+            return iron__imp_fail(m, IRON_EDESIGN, op,
+                                  "expected column >= 0, column_num >= 1 "
+                                  "and direction 0 or 1");
     } else if (strcmp(n, "aiex.npu.rtp_write") == 0) {
         e->kind = EV_RTP;
         const iron__mlir_attr *a = iron__mlir_attr_get(op, "buffer_sym_name");
@@ -455,12 +470,34 @@ static iron_status read_event(seq_state *st, const iron__mlir_op *op)
                               "not in the imported subset of the runtime "
                               "sequence (dma_memcpy_nd, dma_wait, "
                               "dma_configure_task_for, dma_start_task, "
-                              "dma_await_task, dma_free_task, rtp_write, "
-                              "set_lock)");
+                              "dma_await_task, dma_free_task, npu.sync, "
+                              "rtp_write, set_lock)");
     }
     if (s == IRON_OK)
         st->nev++;
     return s;
+}
+
+static int is_finish(const event *e)
+{
+    return e->kind == EV_WAIT || e->kind == EV_SYNC || e->kind == EV_AWAIT ||
+           e->kind == EV_FREE;
+}
+
+/* Whether finish event w waits for memcpy e (a drain of its fifo, or
+ * through a shim column it syncs). */
+static int waits_for(const seq_state *st, const event *w, const event *e)
+{
+    if (w->kind == EV_WAIT)
+        return w->fifo == e->fifo;
+    if (w->kind != EV_SYNC || w->dir != 0)
+        return 0;
+    const iron__imp_fifo *f = &st->m->fifos[e->fifo];
+    for (int k = 0; k < f->ncons; k++)
+        if (f->cons[k].row == 0 && f->cons[k].col >= w->col0 &&
+            f->cons[k].col < w->col0 + w->ncols)
+            return 1;
+    return 0;
 }
 
 /* Runs of waits, and each transfer's group and wait. */
@@ -469,13 +506,9 @@ static void assign_groups(seq_state *st)
     int run = -1;
     for (int i = 0; i < st->nev; i++) {
         event *e = &st->ev[i];
-        int fin = e->kind == EV_WAIT || e->kind == EV_AWAIT ||
-                  e->kind == EV_FREE;
-        if (fin && (i == 0 || !(st->ev[i - 1].kind == EV_WAIT ||
-                                st->ev[i - 1].kind == EV_AWAIT ||
-                                st->ev[i - 1].kind == EV_FREE)))
+        if (is_finish(e) && (i == 0 || !is_finish(&st->ev[i - 1])))
             run++;
-        if (fin)
+        if (is_finish(e))
             e->run = run;
     }
     st->nrun = run + 1;
@@ -485,14 +518,13 @@ static void assign_groups(seq_state *st)
             continue;
         for (int k = i + 1; k < st->nev && !e->group; k++) {
             const event *w = &st->ev[k];
-            if (e->kind == EV_MEMCPY && w->kind == EV_WAIT) {
+            if (e->kind == EV_MEMCPY &&
+                (w->kind == EV_WAIT || w->kind == EV_SYNC)) {
                 /* the first run after it; awaited if the run waits for
-                 * its fifo */
+                 * it */
                 e->group = w->run + 1;
-                for (int j = k; j < st->nev && st->ev[j].run == w->run &&
-                                st->ev[j].kind == EV_WAIT;
-                     j++)
-                    e->wait |= st->ev[j].fifo == e->fifo;
+                for (int j = k; j < st->nev && is_finish(&st->ev[j]); j++)
+                    e->wait |= waits_for(st, &st->ev[j], e);
             } else if (e->kind == EV_START &&
                        (w->kind == EV_AWAIT || w->kind == EV_FREE) &&
                        w->task == e->task) {
@@ -565,12 +597,10 @@ static iron_status make_items(seq_state *st)
             break;
         }
         case EV_WAIT:
+        case EV_SYNC:
         case EV_AWAIT:
         case EV_FREE:
-            if (i > 0 && st->ev[i - 1].run == e->run &&
-                (st->ev[i - 1].kind == EV_WAIT ||
-                 st->ev[i - 1].kind == EV_AWAIT ||
-                 st->ev[i - 1].kind == EV_FREE))
+            if (i > 0 && is_finish(&st->ev[i - 1]))
                 break;   /* one finish per run */
             it.kind = IRON__IMP_FINISH;
             it.group = e->run + 1;

@@ -142,6 +142,12 @@ static void check_pair_sum(iron_tensor *const *t)
         }
 }
 
+static void check_rtp_add(iron_tensor *const *t)
+{
+    for (int64_t i = 0; i < 1024; i++)
+        ASSERT_EQ(at_i(t, 1, i), (int8_t)(at_i(t, 0, i) + 7));
+}
+
 static const fixture fixtures[] = {
     { "add_one_link_2024.mlir", NULL, NULL,
       "in in: int32[64], in unused: int32[32], out out: int32[64]", 1,
@@ -165,6 +171,8 @@ static const fixture fixtures[] = {
       2, check_barrier },
     { "pair_sum_generic.mlir", NULL, NULL,
       "in in: float32[128], out out: float32[64]", 1, check_pair_sum },
+    { "rtp_add_func_sequence_2024.mlir", NULL, NULL,
+      "in in: int8[1024], out out: int8[1024]", 1, check_rtp_add },
 };
 #define NFIXTURES ((int)(sizeof fixtures / sizeof fixtures[0]))
 
@@ -189,7 +197,9 @@ static int make_tensors(const char *decl, uint64_t seed, iron_tensor **t)
         else if (d == IRON_FLOAT32)
             ASSERT_OK(iron_tensor_rand(d, IRON_SHAPE(numel), seed + n, &t[n]));
         else
-            t[n] = test_randint(d, IRON_SHAPE(numel), -1000, 1000, seed + n);
+            t[n] = test_randint(d, IRON_SHAPE(numel),
+                                d == IRON_INT8 ? -128 : -1000,
+                                d == IRON_INT8 ? 128 : 1000, seed + n);
         n++;
     }
     return n;
@@ -288,6 +298,11 @@ TEST_TIMEOUT(mlir_import_barrier_and_buffers, 60)
 TEST_TIMEOUT(mlir_import_generic_form, 60)
 {
     run_file("pair_sum_generic.mlir");
+}
+
+TEST_TIMEOUT(mlir_import_sequence_as_func_with_sync, 60)
+{
+    run_file("rtp_add_func_sequence_2024.mlir");
 }
 
 /* Every fixture printed in the generic form (as aie-opt
