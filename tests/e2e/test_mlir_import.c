@@ -123,6 +123,15 @@ static void check_transpose(iron_tensor *const *t)
                           at_i(t, 0, 64 * b + 8 * j + i));
 }
 
+static void check_transpose4(iron_tensor *const *t)
+{
+    for (int b = 0; b < 4; b++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                ASSERT_EQ(at_i(t, 1, 16 * b + 4 * i + j),
+                          at_i(t, 0, 16 * b + 4 * j + i));
+}
+
 static void check_barrier(iron_tensor *const *t)
 {
     static const int table[2][2] = { { 1, 2 }, { 3, 4 } };
@@ -167,6 +176,8 @@ static const fixture fixtures[] = {
       "in in: int32[96], out out: int32[96]", 2, check_split_join },
     { "dims_transpose.mlir", NULL, NULL,
       "in in: int32[128], out out: int32[128]", 1, check_transpose },
+    { "dims_from_stream.mlir", NULL, NULL,
+      "in in: int32[64], out out: int32[64]", 2, check_transpose4 },
     { "barrier_rtp.mlir", NULL, NULL, "in in: int32[64], out out: int32[64]",
       2, check_barrier },
     { "pair_sum_generic.mlir", NULL, NULL,
@@ -288,6 +299,11 @@ TEST_TIMEOUT(mlir_import_memtile_split_join_offsets, 60)
 TEST_TIMEOUT(mlir_import_dims_layout, 60)
 {
     run_file("dims_transpose.mlir");
+}
+
+TEST_TIMEOUT(mlir_import_dims_from_stream, 60)
+{
+    run_file("dims_from_stream.mlir");
 }
 
 TEST_TIMEOUT(mlir_import_barrier_and_buffers, 60)
