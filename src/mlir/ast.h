@@ -22,17 +22,22 @@
  *                           sym_name (str), elemNumber (int, or array of
  *                           ints: producer's then each consumer's depth),
  *                           elemType (type: !aie.objectfifo<memref<..>>),
- *                           dimensionsToStream (array of DIM, optional),
+ *                           dimensionsToStream (array of DIM; the parser
+ *                           makes it, empty, when not given),
  *                           dimensionsFromStreamPerConsumer (array of
- *                           arrays of DIM, optional), via_DMA,
+ *                           arrays of DIM, one per consumer, made as
+ *                           well), initValues (array of DENSE, optional),
+ *                           via_DMA,
  *                           disable_synchronization, plio (bool,
  *                           optional), repeat_count (int, optional)
  *   aie.objectfifo.link     fifoIns, fifoOuts (arrays of SYMREF),
- *                           src_offsets, dst_offsets (arrays of int)
+ *                           src_offsets, dst_offsets (arrays of int,
+ *                           empty when the text has none)
  *   aie.objectfifo.acquire  objFifo_name (SYMREF), port (kw: Produce or
  *                           Consume), size (int); result: the subview
  *                           (!aie.objectfifosubview<memref<..>>), or in
- *                           the oldest era a memref
+ *                           the newest era `size` memrefs (port may then
+ *                           be missing)
  *   aie.objectfifo.subview.access  operand: the subview; index (int);
  *                           result: memref
  *   aie.objectfifo.release  objFifo_name, port, size
@@ -57,17 +62,22 @@
  *                           (bool, optional); the old form's x, y (int)
  *                           are kept as attributes x, y when given
  *   aiex.npu.dma_wait       symbol (SYMREF)
- *   aiex.npu.rtp_write      buffer_sym_name (SYMREF), index (int), value
- *                           (int or float)
+ *   aiex.npu.rtp_write      buffer_sym_name (SYMREF: upstream's generic
+ *                           form calls it `buffer`; the 2024 form's
+ *                           string becomes a SYMREF), index (int), value
+ *                           (int or float); the 2024 form's col, row
+ *                           (int) are kept when given
  *   aiex.set_lock           operand: lock; value (int)
- *   aiex.dma_configure_task_for  tile (SYMREF: the fifo), issue_token
+ *   aiex.dma_configure_task_for  tile (SYMREF: the fifo; upstream's
+ *                           generic form calls it `alloc`), issue_token
  *                           (bool, optional), repeat_count (int,
  *                           optional); region 0 holding aie.dma_bd ops
  *                           and aie.end; result: the task (index)
  *   aie.dma_bd              operand: the buffer (sequence argument);
  *                           offset, len (int), dimensions (array of DIM,
- *                           optional, outermost first), burst_length
- *                           (int, optional)
+ *                           optional, outermost first; the newest form's
+ *                           sizes = [..] strides = [..] become these),
+ *                           burst_length (int, optional)
  *   aiex.dma_start_task, aiex.dma_await_task, aiex.dma_free_task
  *                           operand: the task
  *   func.func               sym_name (str), function_type (TYPE of kind
@@ -91,6 +101,14 @@
  *   scf.if                  operand: cond; regions 0 (then), 1 (else,
  *                           may be empty); results
  *   scf.yield               operands
+ *
+ * Enum attributes (device, port, action, blocking, predicate) are
+ * keywords whether the text has them as words, strings or the integers
+ * of the generic form.  Terminators the custom forms leave out (scf.yield
+ * of an scf.for / scf.if without results) are made explicit; aie.device's
+ * aie.end stays as written.  Results the text does not name get values
+ * without a name.  Values must be defined before they are used (no
+ * forward references).
  *
  * Any other op is parsed (generic form, or a custom form the parser does
  * not know is a syntax error naming the op) and kept, so the importer

@@ -233,7 +233,8 @@ static int skip_balanced(iron__mlir_parser *p, iron__mlir_tok close)
                    k == IRON__TK_LBRACE || k == IRON__TK_LESS) {
             if (n >= IRON__MLIR_MAX_DEPTH)
                 return iron__mlir_p_fail(p, p->tok.loc,
-                                         "brackets nested deeper than %d",
+                                         "nesting deeper than %d (regions, "
+                                         "types and attributes)",
                                          IRON__MLIR_MAX_DEPTH);
             stack[n++] = k == IRON__TK_LPAREN     ? IRON__TK_RPAREN
                          : k == IRON__TK_LBRACKET ? IRON__TK_RBRACKET
@@ -714,6 +715,15 @@ static int count_op(iron__mlir_parser *p, iron__mlir_loc loc)
         return iron__mlir_p_fail(p, loc, "more than %d ops",
                                  IRON__MLIR_MAX_OPS);
     return 0;
+}
+
+int iron__mlir_p_ensure_block(iron__mlir_parser *p, iron__mlir_region *r)
+{
+    if (r->nblocks)
+        return 0;
+    int cap = 0;
+    block_b bb;
+    return new_block(p, r, &cap, &bb);
 }
 
 int iron__mlir_p_implicit_end(iron__mlir_parser *p, iron__mlir_region *r,

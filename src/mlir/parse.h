@@ -158,6 +158,9 @@ int iron__mlir_opb_rtype(iron__mlir_parser *p, iron__mlir_opb *b,
 int iron__mlir_p_region(iron__mlir_parser *p, iron__mlir_opb *b,
                         const iron__mlir_barg *args, int nargs,
                         int isolated);
+/* Makes region r's block when it has none: single-block ops' custom
+ * forms have their block even when empty. */
+int iron__mlir_p_ensure_block(iron__mlir_parser *p, iron__mlir_region *r);
 /* An empty region (no block) of b. */
 int iron__mlir_opb_empty_region(iron__mlir_parser *p, iron__mlir_opb *b);
 /* Parses "{a = 1, b}" (the current token is '{') into b's attributes. */

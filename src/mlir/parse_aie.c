@@ -105,7 +105,8 @@ static int device(P *p, B *b)
         return -1;
     if (p->tok.kind == IRON__TK_SYM && sym_name_attr(p, b, "sym_name"))
         return -1;
-    if (iron__mlir_p_region(p, b, NULL, 0, 1))
+    if (iron__mlir_p_region(p, b, NULL, 0, 1) ||
+        iron__mlir_p_ensure_block(p, b->regions[0]))
         return -1;
     return iron__mlir_p_opt_attr_dict(p, b);
 }
@@ -451,8 +452,10 @@ static int runtime_sequence(P *p, B *b)
         return -1;
     if (p->tok.kind != IRON__TK_LBRACE)
         return iron__mlir_p_expected(p, "'{' (the sequence's body)");
-    /* an empty body still has its block when it has arguments */
-    return iron__mlir_p_region(p, b, args, n, 0);
+    /* an empty body still has its block */
+    if (iron__mlir_p_region(p, b, args, n, 0))
+        return -1;
+    return iron__mlir_p_ensure_block(p, b->regions[0]);
 }
 
 /* The pad dimensions of aie.dma_bd: [<const_pad_before = 1, ...>, ...],

@@ -354,11 +354,12 @@ static int number_attr(iron__mlir_parser *p, iron__mlir_attr **out)
  * Arrays, dictionaries
  * --------------------------------------------------------------------- */
 
+/* A list (the nesting level was counted by iron__mlir_p_attr). */
 static int list_attr(iron__mlir_parser *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
     int cap = 0;
-    if (!a || iron__mlir_p_enter(p) || iron__mlir_p_next(p))
+    if (!a || iron__mlir_p_next(p))
         return -1;
     if (p->tok.kind != IRON__TK_RBRACKET) {
         for (;;) {
@@ -377,7 +378,6 @@ static int list_attr(iron__mlir_parser *p, iron__mlir_attr **out)
     }
     if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
         return -1;
-    iron__mlir_p_leave(p);
     *out = a;
     return 0;
 }
@@ -1062,7 +1062,9 @@ int iron__mlir_p_attr(iron__mlir_parser *p, iron__mlir_attr **out)
     iron__mlir_token *t = &p->tok;
     iron__mlir_loc loc = t->loc;
     int r;
-    if (iron__mlir_p_enter(p))
+    /* a dictionary counts its own level */
+    int counted = t->kind != IRON__TK_LBRACE;
+    if (counted && iron__mlir_p_enter(p))
         return -1;
     switch (t->kind) {
     case IRON__TK_LBRACKET:
@@ -1139,6 +1141,7 @@ int iron__mlir_p_attr(iron__mlir_parser *p, iron__mlir_attr **out)
         return -1;
     if (*out && (*out)->loc.line == 0)
         (*out)->loc = loc;
-    iron__mlir_p_leave(p);
+    if (counted)
+        iron__mlir_p_leave(p);
     return 0;
 }

@@ -78,9 +78,10 @@ static int module(P *p, B *b)
             iron__mlir_p_next(p) || add_attr(p, b, "sym_name", a))
             return -1;
     }
-    if (iron__mlir_p_opt_attributes_kw(p, b))
+    if (iron__mlir_p_opt_attributes_kw(p, b) ||
+        iron__mlir_p_region(p, b, NULL, 0, 1))
         return -1;
-    return iron__mlir_p_region(p, b, NULL, 0, 1);
+    return iron__mlir_p_ensure_block(p, b->regions[0]);
 }
 
 /* ---- func.func [private] @name(%a: T, ...) [-> R] [attributes {..}]
@@ -334,16 +335,21 @@ static int flags(P *p, B *b, const char *word, const char *attr)
 }
 
 /* ---- %r = arith.addi %a, %b [overflow<..>] [fastmath<..>] : T ---- */
+/* "%a, %b" (n values) as operands. */
+static int operands(P *p, B *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((i && expect(p, IRON__TK_COMMA, NULL)) ||
+            iron__mlir_p_operand(p, b, NULL))
+            return -1;
+    return 0;
+}
+
 static int binary(P *p, B *b)
 {
     iron__mlir_type *t;
-    if (iron__mlir_p_use_list(p, b))
-        return -1;
-    if (b->noperands != 2)
-        return iron__mlir_p_fail(p, b->operand_locs[0],
-                                 "a binary op takes 2 operands, not %d",
-                                 b->noperands);
-    if (flags(p, b, "overflow", "overflowFlags") ||
+    if (operands(p, b, 2) ||
+        flags(p, b, "overflow", "overflowFlags") ||
         flags(p, b, "fastmath", "fastmath") ||
         iron__mlir_p_opt_attr_dict(p, b) ||
         expect(p, IRON__TK_COLON, "':' and the type") ||
@@ -391,12 +397,8 @@ static int compare(P *p, B *b)
     iron__mlir_type *t;
     if (iron__mlir_p_keyword(p, "a predicate (slt, oeq, ...)", &pred) ||
         add_attr(p, b, "predicate", pred) ||
-        expect(p, IRON__TK_COMMA, NULL) || iron__mlir_p_use_list(p, b))
+        expect(p, IRON__TK_COMMA, NULL) || operands(p, b, 2))
         return -1;
-    if (b->noperands != 2)
-        return iron__mlir_p_fail(p, b->operand_locs[0],
-                                 "a comparison takes 2 operands, not %d",
-                                 b->noperands);
     if (flags(p, b, "fastmath", "fastmath") ||
         iron__mlir_p_opt_attr_dict(p, b) ||
         expect(p, IRON__TK_COLON, "':' and the type") ||
@@ -413,12 +415,8 @@ static int select_op(P *p, B *b)
 {
     iron__mlir_type **ts;
     int n;
-    if (iron__mlir_p_use_list(p, b))
+    if (operands(p, b, 3))
         return -1;
-    if (b->noperands != 3)
-        return iron__mlir_p_fail(p, b->operand_locs[0],
-                                 "arith.select takes 3 operands, not %d",
-                                 b->noperands);
     iron__mlir_loc tloc;
     if (iron__mlir_p_opt_attr_dict(p, b) ||
         expect(p, IRON__TK_COLON, "':' and the type"))

@@ -322,7 +322,7 @@ static int dialect_type(iron__mlir_parser *p, iron__mlir_type **out)
         *out = t;
         return 0;
     }
-    if (iron__mlir_p_enter(p) || iron__mlir_p_next(p))
+    if (iron__mlir_p_next(p))
         return -1;
     size_t from = iron__mlir_p_offset(p);
     /* one type parameter is parsed; anything else is kept as text */
@@ -334,7 +334,6 @@ static int dialect_type(iron__mlir_parser *p, iron__mlir_type **out)
             t->elem = e;
             if (iron__mlir_p_next(p))
                 return -1;
-            iron__mlir_p_leave(p);
             *out = t;
             return 0;
         }
@@ -350,7 +349,6 @@ static int dialect_type(iron__mlir_parser *p, iron__mlir_type **out)
                                  p->close_off - from);
     if (!t->text)
         return iron__mlir_p_nomem(p);
-    iron__mlir_p_leave(p);
     *out = t;
     return 0;
 }

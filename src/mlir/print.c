@@ -672,7 +672,10 @@ void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
     w->indent++;
     for (int b = 0; b < r->nblocks; b++) {
         const iron__mlir_block *blk = r->blocks[b];
-        if (b > 0 || (entry_args && blk->nargs > 0))
+        /* the generic form shows an entry block that has arguments or
+         * no ops (else it would read as no block at all) */
+        if (b > 0 || (entry_args && blk->nargs > 0) ||
+            (entry_args == 2 && blk->nops == 0))
             block_header(w, r, b);
         int n = blk->nops;
         if (b == r->nblocks - 1 && n > 0 && plain_op(blk->ops[n - 1],
@@ -724,7 +727,7 @@ void iron__mlir_pr_op_generic(iron__mlir_pr *w, const iron__mlir_op *op)
         for (int i = 0; i < op->nregions; i++) {
             if (i)
                 iron__mlir_pr_out(w, ", ");
-            iron__mlir_pr_region(w, op->regions[i], 1, NULL);
+            iron__mlir_pr_region(w, op->regions[i], 2, NULL);
         }
         iron__mlir_pr_out(w, ")");
     }
@@ -922,7 +925,8 @@ iron_status iron__mlir_print_cores_as_funcs(const iron__mlir_module *m,
         return iron__fail(IRON_ENOMEM, "out of memory printing MLIR");
     iron__mlir_pr w = { m, s, 1, 0, 0 };
     int k = 0;
-    iron__str_append(s, "\"builtin.module\"() ({");
+    /* the block is named: the module may hold nothing */
+    iron__str_append(s, "\"builtin.module\"() ({\n^bb0:");
     w.indent = 1;
     walk_cores(&w, m->top, 1, &k, &f);
     walk_cores(&w, m->top, 0, &k, &f);

@@ -56,7 +56,9 @@ void iron__mlir_pr_float(iron__mlir_pr *w, double f,
 void iron__mlir_pr_op(iron__mlir_pr *w, const iron__mlir_op *op);
 void iron__mlir_pr_op_generic(iron__mlir_pr *w, const iron__mlir_op *op);
 /* "{ ... }" of a region: blocks, ops one per line.  The entry block's
- * header is left out when entry_args is 0 (the op prints its arguments);
+ * header ("^bb0(%a: T):") is printed when entry_args is 1 and the block
+ * has arguments, or 2 (the generic form) and the block has arguments or
+ * no op; never when 0 (the op prints its arguments);
  * `drop_last`, when not NULL, is the name of a trailing op without
  * operands or attributes the custom form leaves implicit. */
 void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
