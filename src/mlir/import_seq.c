@@ -672,6 +672,16 @@ iron_status iron__imp_sequence(iron_mlir *m)
 
 /* ---- building the sequence (in the design function) --------------------- */
 
+/* "1st", "2nd", "3rd", "4th" ... */
+static const char *ordinal(int n)
+{
+    static _Thread_local char buf[16];
+    int t = n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10;
+    snprintf(buf, sizeof buf, "%d%s", n,
+             t == 1 ? "st" : t == 2 ? "nd" : t == 3 ? "rd" : "th");
+    return buf;
+}
+
 static iron_status build_transfer(iron__imp_ctx *c, const iron__imp_item *it)
 {
     iron_design *d = c->d;
@@ -684,12 +694,17 @@ static iron_status build_transfer(iron__imp_ctx *c, const iron__imp_item *it)
                 return d->status;
             c->group[it->group] = g;
         } else if (d->current != g) {
+            int now = 0;
+            for (int k = 1; k <= m->ngroups; k++)
+                if (c->group[k] && c->group[k] == d->current)
+                    now = k;
             return iron__imp_dfail(
                 c, IRON_ENOTSUP, it->op,
-                "this transfer belongs to a task group (the one whose "
-                "waits are run %d of the sequence) opened before the group "
-                "now open; interleaved task groups are not supported",
-                it->group);
+                "this transfer belongs to task group %d (finished by the "
+                "sequence's %s run of waits), but group %d was opened "
+                "after it and is still open: interleaved task groups are "
+                "not supported",
+                it->group, ordinal(it->group), now);
         }
     }
     int fill = it->kind == IRON__IMP_FILL;

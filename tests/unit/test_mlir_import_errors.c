@@ -342,8 +342,9 @@ TEST(mlir_import_errors_interleaved_task_groups)
                                 ": memref<4xi32>\n",
                                 NULL, seq)),
                   IRON_ENOTSUP);
-    ASSERT_MSG("e.mlir:27:9: aie.dma_bd: this transfer belongs to a task "
-               "group");
+    ASSERT_MSG("e.mlir:27:9: aie.dma_bd: this transfer belongs to task "
+               "group 1 (finished by the sequence's 1st run of waits), but "
+               "group 2 was opened after it and is still open");
 }
 
 /* ---- external kernels: IRON_EINVAL, and the compiler at the first call -- */
