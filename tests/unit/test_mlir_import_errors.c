@@ -91,7 +91,7 @@ TEST(mlir_import_errors_base_module_imports)
     ASSERT_STATUS(import(module(NULL, NULL, NULL)), IRON_OK);
 }
 
-/* ---- outside the subset: IRON_ENOTSUP naming the op ---------------------- */
+/* ---- outside the subset: IRON_ENOTSUP naming the op --------------------- */
 
 TEST(mlir_import_errors_unknown_device_level_op)
 {
@@ -150,7 +150,7 @@ TEST(mlir_import_errors_aie1_device)
                "part");
 }
 
-/* ---- undefined symbols and wrong types: IRON_EDESIGN --------------------- */
+/* ---- undefined symbols and wrong types: IRON_EDESIGN -------------------- */
 
 TEST(mlir_import_errors_undefined_fifo)
 {
@@ -280,7 +280,7 @@ TEST(mlir_import_errors_syntax)
     ASSERT_MSG("e.mlir:");
 }
 
-/* ---- placement against the device ----------------------------------------- */
+/* ---- placement against the device --------------------------------------- */
 
 TEST(mlir_import_errors_tile_outside_device)
 {
@@ -352,8 +352,8 @@ TEST(mlir_import_errors_interleaved_task_groups)
 TEST(mlir_import_errors_missing_kernel_source)
 {
     ASSERT_STATUS(import(module(kdecl,
-                                "      func.call @k(%x, %n) : (memref<16xi32>, "
-                                "i32) -> ()\n",
+                                "      func.call @k(%x, %n) : (memref<"
+                                "16xi32>, i32) -> ()\n",
                                 NULL)),
                   IRON_ESYNTAX);   /* %n is undefined: the parser says so */
     ASSERT_STATUS(import(module("    func.func private @k(memref<16xi32>, "
@@ -409,7 +409,7 @@ TEST_TIMEOUT(mlir_import_errors_kernel_disagrees, 60)
     iron_mlir_free(m);
 }
 
-/* ---- the API's own arguments ----------------------------------------------- */
+/* ---- the API's own arguments -------------------------------------------- */
 
 TEST(mlir_import_errors_api_arguments)
 {
