@@ -14,6 +14,12 @@
 #define EXIT_USAGE 2
 #define CLI_MAX_ITEMS 32
 
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
 /* `iron dump LIB.so NAME ...`: prints a design's placed form. */
 int cli_dump(int argc, char **argv);
 
@@ -26,6 +32,10 @@ int cli_run(int argc, char **argv);
 /* `iron export LIB.so NAME ... -o DIR`: writes a design as MLIR-AIE with
  * its kernels, Makefile, README and XRT host program. */
 int cli_export(int argc, char **argv);
+
+/* `iron run-mlir FILE.mlir --kernel NAME=FILE.c ...`: runs upstream's
+ * objectfifo-level MLIR on .npy or random data (run_mlir.c). */
+int cli_run_mlir(int argc, char **argv);
 
 /* `iron cache list|info|clear|prune [--dir DIR]`: the disk cache. */
 int cli_cache(int argc, char **argv);
@@ -75,6 +85,25 @@ const char *cli_closest(const char *word, const char *const *names, int n);
 /* Prints "; did you mean 'X'?" (or nothing) and a newline. */
 void cli_suggest(FILE *f, const char *word, const char *const *names, int n);
 
+/* ---- run.c: running a jit on .npy files or seeded data ------------------ */
+
+/* What `iron run` and `iron run-mlir` share: the inputs (--in NAME=FILE,
+ * positional files for the in and inout arguments in order, otherwise
+ * seeded random data), the outputs (--out NAME=FILE, -o DIR), the
+ * references (--ref NAME=FILE, --rtol, --atol) and --repeat. */
+typedef struct cli_run_io {
+    cli_list in, out, ref, files;
+    const char *seed, *repeat, *outdir, *rtol, *atol;
+} cli_run_io;
+
+/* Runs jit j, whose arguments are declared `decl` (its args text), once
+ * and --repeat more times as `iron run` does: messages begin "iron CMD: ",
+ * the summary "NAME: ".  0 ran (and matched), 1 failed or mismatched,
+ * EXIT_USAGE for a usage error. */
+int cli_run_jit(const char *cmd, const char *name, const cli_run_io *io,
+                iron_jit *j, const iron_launch_config *cfg,
+                const char *decl);
+
 /* ---- design.c: a design from a shared library -------------------------- */
 
 typedef struct cli_design {
@@ -96,6 +125,10 @@ int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
                     const char *name, char *params, const char *device,
                     const char *cols);
 void cli_design_close(cli_design *cd);
+
+/* 1 when the device exists; else 0 after printing "iron CMD: unknown
+ * device 'X'; did you mean 'Y'?". */
+int cli_device_exists(const char *cmd, const char *name);
 
 /* "int32[64, 64], float32[8]" -> zeroed tensors.  0, or 1 after
  * printing the error. */

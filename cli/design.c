@@ -148,7 +148,7 @@ static int make_param(const char *cmd, char *item, iron_param *p)
     return 0;
 }
 
-static int device_exists(const char *cmd, const char *name)
+int cli_device_exists(const char *cmd, const char *name)
 {
     iron_device *dev;
     if (iron_device_get(name, &dev) == IRON_OK)
@@ -180,7 +180,7 @@ int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
         }
         cd->cfg.cols = (int)v;
     }
-    if (device && !device_exists(cmd, device))
+    if (device && !cli_device_exists(cmd, device))
         return EXIT_USAGE;
     void *dl = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {

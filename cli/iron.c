@@ -30,6 +30,9 @@ static const char usage_text[] =
     "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"
     "                   run a design on .npy files or seeded random data,\n"
     "                   save and compare its outputs (iron run --help)\n"
+    "  run-mlir FILE.mlir [--kernel NAME=FILE.c] [--in a=x.npy] ...\n"
+    "                   run upstream MLIR-AIE (objectfifo level) on the\n"
+    "                   emulator (iron run-mlir --help)\n"
     "  export LIB NAME --args TYPES [--era 2024|2025] [--generic] -o DIR\n"
     "                   write a design as MLIR-AIE for upstream's aiecc.py\n"
     "                   and Peano, with a Makefile and an XRT host program\n"
@@ -47,8 +50,8 @@ static const char usage_text[] =
     "\n";
 
 static const char *const commands[] = {
-    "version", "devices", "check", "dump", "run", "export", "tap", "cache",
-    "help"
+    "version", "devices", "check", "dump", "run", "run-mlir", "export",
+    "tap", "cache", "help"
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -279,6 +282,8 @@ int main(int argc, char **argv)
         return cli_check(argc, argv);
     if (strcmp(cmd, "run") == 0)
         return cli_run(argc, argv);
+    if (strcmp(cmd, "run-mlir") == 0)
+        return cli_run_mlir(argc, argv);
     if (strcmp(cmd, "export") == 0)
         return cli_export(argc, argv);
     if (strcmp(cmd, "cache") == 0)

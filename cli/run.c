@@ -4,11 +4,14 @@
  * a seed, writes its outputs to .npy files and compares them with
  * reference files.  Each argument's type comes from, in order: --args,
  * its input file, --shape, the design's declaration (its type and size
- * variables bound by the arguments already known).
+ * variables bound by the arguments already known).  `iron run-mlir`
+ * (run_mlir.c) runs its imported module through the same code
+ * (cli_run_jit).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +88,23 @@ typedef struct run_state {
     binding b[CLI_MAX_ITEMS * (IRON_MAX_DIMS + 1)];
 } run_state;
 
+/* The command messages name: "run", or "run-mlir" (cli_run_jit). */
+static const char *prog = "run";
+
+/* "iron run: " and a message to stderr. */
+static void say(const char *fmt, ...) CLI_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "iron %s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
-    fputs("iron run: ", stderr);
+    fprintf(stderr, "iron %s: ", prog);
     fprintf(stderr, fmt, a, b);
     fputc('\n', stderr);
     return EXIT_USAGE;
@@ -164,8 +181,8 @@ static int split_named(const run_state *st, const char *opt, const char *item,
         const char *names[CLI_MAX_ITEMS];
         for (int i = 0; i < st->ndecl; i++)
             names[i] = st->d[i].name;
-        fprintf(stderr, "iron run: %s '%s': the design has no argument "
-                        "'%s'", opt, item, name);
+        say("%s '%s': the design has no argument "
+            "'%s'", opt, item, name);
         cli_suggest(stderr, name, names, st->ndecl);
         return EXIT_USAGE;
     }
@@ -352,8 +369,8 @@ static int make_tensors(run_state *st, uint64_t seed)
         if (cli_make_tensors("run", buf, st->t, &n))
             return 1;
         if (n != st->ndecl) {
-            fprintf(stderr, "iron run: --args gives %d tensors; the design "
-                            "declares %d\n", n, st->ndecl);
+            say("--args gives %d tensors; the design "
+                "declares %d\n", n, st->ndecl);
             return EXIT_USAGE;
         }
         for (int i = 0; i < n; i++)
@@ -365,7 +382,7 @@ static int make_tensors(run_state *st, uint64_t seed)
             continue;
         iron_tensor *t = NULL;
         if (iron_tensor_load_npy(infile[i], &t) != IRON_OK) {
-            fprintf(stderr, "iron run: %s\n", iron_last_error());
+            say("%s\n", iron_last_error());
             return 1;
         }
         if (st->t[i]) {
@@ -373,9 +390,9 @@ static int make_tensors(run_state *st, uint64_t seed)
             type_of(st->t[i], a, sizeof a);
             type_of(t, b, sizeof b);
             if (strcmp(a, b) != 0) {
-                fprintf(stderr, "iron run: argument '%s': --args says %s, "
-                                "'%s' holds %s\n", st->d[i].name, a,
-                        infile[i], b);
+                say("argument '%s': --args says %s, "
+                    "'%s' holds %s\n", st->d[i].name, a,
+                    infile[i], b);
                 iron_tensor_free(t);
                 return 1;
             }
@@ -401,8 +418,8 @@ static int make_tensors(run_state *st, uint64_t seed)
                     ? iron_tensor_zeros(dt, sh, &st->t[i])
                     : random_tensor(dt, sh, seed + (uint64_t)i, &st->t[i]);
             if (s != IRON_OK) {
-                fprintf(stderr, "iron run: argument '%s': %s\n",
-                        st->d[i].name, iron_last_error());
+                say("argument '%s': %s\n",
+                    st->d[i].name, iron_last_error());
                 return 1;
             }
             st->from[i] = st->d[i].role == ROLE_OUT ? "zeros" : "random";
@@ -415,10 +432,10 @@ static int make_tensors(run_state *st, uint64_t seed)
             continue;
         char ty[256];
         type_text(&st->d[i], ty, sizeof ty);
-        fprintf(stderr, "iron run: cannot tell the type of argument %d "
-                        "('%s': %s): give --args TYPES, --shape %s=DIMS, a "
-                        "size variable with --shape VAR=N, or an input "
-                        "file\n", i, st->d[i].name, ty, st->d[i].name);
+        say("cannot tell the type of argument %d "
+            "('%s': %s): give --args TYPES, --shape %s=DIMS, a "
+            "size variable with --shape VAR=N, or an input "
+            "file\n", i, st->d[i].name, ty, st->d[i].name);
         return EXIT_USAGE;
     }
     /* Random inputs with --args: --args made zeros; fill them. */
@@ -430,7 +447,7 @@ static int make_tensors(run_state *st, uint64_t seed)
         if (random_tensor(iron_tensor_dtype(st->t[i]),
                           iron_tensor_shape(st->t[i]), seed + (uint64_t)i,
                           &t) != IRON_OK) {
-            fprintf(stderr, "iron run: %s\n", iron_last_error());
+            say("%s\n", iron_last_error());
             return 1;
         }
         iron_tensor_free(st->t[i]);
@@ -463,7 +480,7 @@ static int compare(const char *name, iron_tensor *t, const char *file,
 {
     iron_tensor *r = NULL;
     if (iron_tensor_load_npy(file, &r) != IRON_OK) {
-        fprintf(stderr, "iron run: %s\n", iron_last_error());
+        say("%s\n", iron_last_error());
         return 1;
     }
     char a[128], b[128];
@@ -532,8 +549,8 @@ static int plan_outputs(run_state *st)
     if (st->outdir) {
         struct stat sb;
         if (stat(st->outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            fprintf(stderr, "iron run: -o '%s': no such folder\n",
-                    st->outdir);
+            say("-o '%s': no such folder\n",
+                st->outdir);
             return 1;
         }
         for (int i = 0; i < st->ndecl; i++)
@@ -566,7 +583,7 @@ static int save_outputs(run_state *st)
         if (!file[i])
             continue;
         if (iron_tensor_save_npy(st->t[i], file[i]) != IRON_OK) {
-            fprintf(stderr, "iron run: %s\n", iron_last_error());
+            say("%s\n", iron_last_error());
             return 1;
         }
         printf("%s: saved to '%s'\n", st->d[i].name, file[i]);
@@ -581,15 +598,19 @@ static int parse_number(const char *opt, const char *text, double min,
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end || errno || !(v >= min)) {
-        fprintf(stderr, "iron run: %s '%s': expected a number >= %g\n", opt,
-                text, min);
+        say("%s '%s': expected a number >= %g\n", opt,
+            text, min);
         return EXIT_USAGE;
     }
     *out = v;
     return 0;
 }
 
-static int run_design(run_state *st)
+/* Runs jit j (its arguments declared `args_decl`) once, then --repeat more
+ * times, on the inputs st names; saves and compares the outputs. */
+static int run_jit(run_state *st, iron_jit *j, const iron_launch_config *cfg,
+                   int nparams, const iron_param *params,
+                   const char *args_decl)
 {
     double seed_d = 1, repeat_d = 0, rtol = -1, atol = -1;
     int rc;
@@ -603,19 +624,9 @@ static int run_design(run_state *st)
         repeat_d > 1e6)
         return usage_error("--seed and --repeat take whole numbers (%s%s)",
                            "--repeat at most 1000000", "");
-    char params[4096];
-    snprintf(params, sizeof params, "%s", st->params ? st->params : "");
-    cli_design cd;
-    rc = cli_design_open(&cd, "run", st->lib, st->name,
-                         st->params ? params : NULL, st->device, st->cols);
-    if (rc) {
-        cli_design_close(&cd);
-        return rc;
-    }
-    if (parse_decl(st, cd.opts->args) != 0) {
-        fprintf(stderr, "iron run: cannot read the design's argument "
-                        "declaration '%s'\n", cd.opts->args);
-        cli_design_close(&cd);
+    if (parse_decl(st, args_decl) != 0) {
+        say("cannot read the design's argument "
+            "declaration '%s'\n", args_decl);
         return 1;
     }
     rc = plan_outputs(st);
@@ -623,24 +634,23 @@ static int run_design(run_state *st)
         rc = make_tensors(st, (uint64_t)seed_d);
     if (rc == 0) {
         double t0 = now_ms();
-        iron_status s = iron_jit_launch(cd.jit, &cd.cfg, cd.nparams,
-                                        cd.params, IRON_NO_SCALARS,
-                                        st->ndecl, st->t);
+        iron_status s = iron_jit_launch(j, cfg, nparams, params,
+                                        IRON_NO_SCALARS, st->ndecl, st->t);
         double first = now_ms() - t0;
         if (s != IRON_OK) {
-            fprintf(stderr, "iron run: %s\n", iron_last_error());
+            say("%s\n", iron_last_error());
             rc = 1;
         }
         double sum = 0, min = 0;
         int reps = (int)repeat_d;
         for (int k = 0; rc == 0 && k < reps; k++) {
             t0 = now_ms();
-            s = iron_jit_launch(cd.jit, &cd.cfg, cd.nparams, cd.params,
-                                IRON_NO_SCALARS, st->ndecl, st->t);
+            s = iron_jit_launch(j, cfg, nparams, params, IRON_NO_SCALARS,
+                                st->ndecl, st->t);
             double ms = now_ms() - t0;
             if (s != IRON_OK) {
-                fprintf(stderr, "iron run: call %d: %s\n", k + 2,
-                        iron_last_error());
+                say("call %d: %s\n", k + 2,
+                    iron_last_error());
                 rc = 1;
             }
             sum += ms;
@@ -674,8 +684,42 @@ static int run_design(run_state *st)
     }
     for (int i = 0; i < st->ndecl; i++)
         iron_tensor_free(st->t[i]);
+    return rc;
+}
+
+static int run_design(run_state *st)
+{
+    char params[4096];
+    snprintf(params, sizeof params, "%s", st->params ? st->params : "");
+    cli_design cd;
+    int rc = cli_design_open(&cd, "run", st->lib, st->name,
+                             st->params ? params : NULL, st->device,
+                             st->cols);
+    if (rc == 0)
+        rc = run_jit(st, cd.jit, &cd.cfg, cd.nparams, cd.params,
+                     cd.opts->args);
     cli_design_close(&cd);
     return rc;
+}
+
+int cli_run_jit(const char *cmd, const char *name, const cli_run_io *io,
+                iron_jit *j, const iron_launch_config *cfg,
+                const char *args_decl)
+{
+    static run_state st;
+    memset(&st, 0, sizeof st);
+    prog = cmd;
+    st.name = name;
+    st.in = io->in;
+    st.out = io->out;
+    st.ref = io->ref;
+    st.files = io->files;
+    st.seed = io->seed;
+    st.repeat = io->repeat;
+    st.outdir = io->outdir;
+    st.rtol = io->rtol;
+    st.atol = io->atol;
+    return run_jit(&st, j, cfg, 0, NULL, args_decl);
 }
 
 int cli_run(int argc, char **argv)
@@ -705,8 +749,8 @@ int cli_run(int argc, char **argv)
     if (rc)
         return rc;
     if (pos.n < 2) {
-        fprintf(stderr, "iron run: missing %s\n\n",
-                pos.n ? "the design's NAME" : "LIB.so and NAME");
+        say("missing %s\n\n",
+            pos.n ? "the design's NAME" : "LIB.so and NAME");
         return fputs(run_usage, stderr), EXIT_USAGE;
     }
     st.lib = pos.v[0];
