@@ -13,7 +13,7 @@
 
 static const char dump_usage[] =
     "usage: iron dump LIB.so NAME --args TYPES [--params P] [--device D]\n"
-    "                 [--cols N] [--format text|json|dot|grid] [--taps]\n"
+    "                 [--cols N] [--format F] [--taps]\n"
     "  LIB.so    a shared library exporting NAME_design (an iron_design_fn)\n"
     "            and NAME_options (its iron_jit_options)\n"
     "  TYPES     the tensors, in order: \"int32[4096], int32[4096]\"\n"
@@ -22,8 +22,10 @@ static const char dump_usage[] =
     "            true/false, dtype names; quote a value to make it a string)\n"
     "  --format  text (default): the placed design, built as a call would\n"
     "            build it; json: the same for tools; dot: the FIFO graph for\n"
-    "            Graphviz (dot -Tsvg); grid: a picture of the array's tiles.\n"
-    "            json, dot and grid stop after placement (no compiler)\n"
+    "            Graphviz (dot -Tsvg); grid: a picture of the array's tiles;\n"
+    "            mlir, mlir-generic: MLIR-AIE for upstream's aiecc.py (see\n"
+    "            iron export).  All but text stop after placement (no\n"
+    "            compiler)\n"
     "  --taps    after a text dump, draw each fill's and drain's access\n"
     "            pattern over its tensor (2-D tensors; see iron tap)\n"
     "  example: iron dump build/libiron-examples.so vector_op \\\n"
@@ -82,15 +84,17 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 
 static int run(const char *cmd, design_args *a, int check)
 {
-    static const char *const formats[] = { "text", "json", "dot", "grid" };
+    static const char *const formats[] = { "text", "json",  "dot",
+                                           "grid", "mlir", "mlir-generic" };
+    const int nformats = (int)(sizeof formats / sizeof formats[0]);
     const char *format = a->format ? a->format : "text";
     int known = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < nformats; i++)
         known |= strcmp(format, formats[i]) == 0;
     if (!known) {
-        fprintf(stderr, "iron %s: unknown format '%s' (text, json, dot or "
-                        "grid)", cmd, format);
-        cli_suggest(stderr, format, formats, 4);
+        fprintf(stderr, "iron %s: unknown format '%s' (text, json, dot, "
+                        "grid, mlir or mlir-generic)", cmd, format);
+        cli_suggest(stderr, format, formats, nformats);
         return EXIT_USAGE;
     }
     if (a->taps && strcmp(format, "text") != 0) {

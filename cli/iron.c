@@ -24,7 +24,7 @@ static const char usage_text[] =
     "  check LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
     "                   run a design's function, verification and\n"
     "                   placement (no compiler) and say whether it fits\n"
-    "  dump LIB NAME --args TYPES [--format text|json|dot|grid] ...\n"
+    "  dump LIB NAME --args TYPES [--format text|json|dot|grid|mlir] ...\n"
     "                   print a design's placed form without running it\n"
     "                   (iron dump --help for details)\n"
     "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"

@@ -117,6 +117,22 @@ TEST(tutorial_04_multi_column)
                          "device 'npu2' has 8");
 }
 
+TEST(tutorial_05_mlir)
+{
+    char *dir = test_cache_temp_dir("iron-tutorial-mlir", "export");
+    ASSERT_EQ(run_program("05_mlir", dir), 0);
+    ASSERT_CONTAINS(out, "emulator: y[10] = 33");
+    ASSERT_CONTAINS(out, "aie.mlir, kernels/scale.c, Makefile, README.md, "
+                         "host.cpp");
+    ASSERT_CONTAINS(out, "imported: device npu2, arguments \"in arg0: "
+                         "int32[1024], out arg1: int32[1024]\"");
+    ASSERT_CONTAINS(out, "imported module: same results");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/scale.c", dir);
+    ASSERT_EQ(access(path, R_OK), 0);
+    test_drop_dir(dir);
+}
+
 /* --- the cookbook -------------------------------------------------------- */
 
 TEST(tutorial_recipe_probe)
@@ -204,7 +220,8 @@ TEST(tutorial_recipe_checked)
 /* The programs the tests above run, and the documents that quote them. */
 static const char *const tested[] = {
     "01_passthrough", "02_vector_add",       "03_params",
-    "04_multi_column", "recipe_probe",       "recipe_printf",
+    "04_multi_column", "05_mlir",            "recipe_probe",
+    "recipe_printf",
     "recipe_kernel_files", "recipe_deadlock", "recipe_checked",
     "readme_sample",
 };
@@ -272,6 +289,7 @@ TEST(tutorial_docs_quote_the_programs)
 {
     ASSERT_GE(check_doc_blocks("docs/tutorial.md"), 4);
     ASSERT_GE(check_doc_blocks("docs/cookbook.md"), 5);
+    ASSERT_GE(check_doc_blocks("docs/mlir.md"), 2);
 }
 
 /* The `iron tap` picture the cookbook shows. */
