@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "body/body.h"
 #include "design/design.h"
 
 iron_status iron__design_new(iron_design **out, const char *jit_name,
@@ -74,6 +75,9 @@ void iron__design_free(iron_design *d)
         iron__free(d->barriers.v[i]->name);
         iron__free(d->barriers.v[i]);
     }
+    for (int i = 0; i < d->bodies.n; i++)
+        iron__body_free(d->bodies.v[i]);
+    iron__free(d->bodies.v);
     for (int i = 0; i < d->merged.n; i++)
         iron__free(d->merged.v[i]);
     iron__free(d->merged.v);
