@@ -6,8 +6,8 @@
  * at what the design built (the design IR, src/design/design.h): every
  * worker is a standard-loop worker (a plain kernel) or runs a described
  * body, and the designs converted to described bodies have one per
- * worker.  A scan of the sources backs this up for designs this table
- * would not know of.
+ * worker (passthrough_dmas has no worker at all).  A scan of the sources
+ * backs this up for designs this table would not know of.
  */
 #include <stdio.h>
 
@@ -186,8 +186,6 @@ static void check_case(const design_case *c)
         TEST_FAIL_("%s: %s; describe it with iron_body_* and give it to "
                    "iron_worker_new_body",
                    c->name, p.bad);
-    if (p.workers == 0)
-        TEST_FAIL_("%s: no workers", c->name);
     if (p.bodies != c->bodies)
         TEST_FAIL_("%s: %d of %d workers run described bodies; expected %d",
                    c->name, p.bodies, p.workers, c->bodies);
