@@ -3,8 +3,12 @@
  * (iron.h, "Described core bodies") are made of, as upstream IRON's core
  * functions write them: `for _ in range_(lo, hi)`, the endless loop a
  * Worker runs its function in, and `elem = fifo.acquire(1)`.  Each helper
- * is one or two builder calls; errors stay sticky on the design as for
- * every builder call, so a design checks once, at the end.
+ * is a few builder calls; errors stay sticky on the design as for every
+ * builder call, so a design checks once, at the end.
+ *
+ * The designs add one op per C statement (never two in the arguments of
+ * one call, which C evaluates in no set order), so that a body's ops come
+ * in the same order whichever compiler built the design.
  */
 #ifndef IRON_EXAMPLES_BODIES_H
 #define IRON_EXAMPLES_BODIES_H
@@ -29,8 +33,13 @@ static inline iron_val body_i32(iron_body *b, int64_t v)
  * and gives its induction variable; body_end_for closes it. */
 static inline iron_val body_for(iron_body *b, int64_t lo, int64_t hi)
 {
-    return iron_body_for(b, body_index(b, lo), body_index(b, hi),
-                         body_index(b, 1), 0, NULL, NULL);
+    /* One op per statement: arguments are evaluated in no set order, and
+     * the body's text (its C, its MLIR) should not depend on the C
+     * compiler that built the design. */
+    iron_val lb = body_index(b, lo);
+    iron_val ub = body_index(b, hi);
+    iron_val step = body_index(b, 1);
+    return iron_body_for(b, lb, ub, step, 0, NULL, NULL);
 }
 
 static inline iron_status body_end_for(iron_body *b)

@@ -200,12 +200,13 @@ static void filter_line(iron_body *b, iron_val filter2d, iron_val acq,
                         const int l[3], iron_val of_out, iron_val width,
                         iron_val coeffs)
 {
-    iron_val elem_out = body_acquire1(b, of_out);
-    iron_body_call(b, filter2d, 6,
-                   (const iron_val[]){ iron_body_object(b, acq, l[0]),
-                                       iron_body_object(b, acq, l[1]),
-                                       iron_body_object(b, acq, l[2]),
-                                       elem_out, width, coeffs });
+    iron_val args[6];
+    for (int i = 0; i < 3; i++)
+        args[i] = iron_body_object(b, acq, l[i]);
+    args[3] = body_acquire1(b, of_out);
+    args[4] = width;
+    args[5] = coeffs;
+    iron_body_call(b, filter2d, 6, args);
 }
 
 /* filter_fn(of_in, of_out, kernel, filter2d_line): its own endless loop

@@ -28,10 +28,8 @@ static iron_body *fill_pair(iron_design *d, iron_handle *h, int64_t n,
     body_forever(b);
     iron_val j = body_for(b, 0, 2);
     iron_val o = body_acquire1(b, out);
-    iron_val v = iron_body_arith(
-        b, IRON_ARITH_ADDI,
-        iron_body_cast(b, IRON_ARITH_INDEX_CAST, j, IRON_BT_I32),
-        body_i32(b, 1 + w));
+    iron_val j32 = iron_body_cast(b, IRON_ARITH_INDEX_CAST, j, IRON_BT_I32);
+    iron_val v = iron_body_arith(b, IRON_ARITH_ADDI, j32, body_i32(b, 1 + w));
     iron_val i = body_for(b, 0, n);
     iron_body_store(b, v, o, 1, &i);
     body_end_for(b);
