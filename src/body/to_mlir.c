@@ -26,9 +26,9 @@ typedef struct mgen {
     char **nm;                /* each value's name, once defined */
     int next;                 /* the next number of a fresh name */
     int next_arg;             /* placeholders: the next %argN */
-    char **used;              /* placeholders: constants' base names */
-    int *uses;
+    char **used;              /* placeholders: constants' names */
     int nused;
+    int conflicts;            /* placeholders: the next _N suffix */
     int oom;
 } mgen;
 
@@ -81,28 +81,36 @@ static void name(mgen *g, iron_val v, char *n)
     g->nm[v] = n;
 }
 
-/* A placeholder name from a base (%c0, %cst): the base the first time,
- * then base_0, base_1, ... as MLIR's printer does. */
-static char *unique(mgen *g, const char *base)
+/* Whether placeholder name n is taken. */
+static int used(const mgen *g, const char *n)
 {
     for (int i = 0; i < g->nused; i++)
-        if (strcmp(g->used[i], base) == 0)
-            return printed(g, "%s_%d", base, g->uses[i]++);
-    char **u = iron__realloc(g->used, (size_t)(g->nused + 1) * sizeof *u);
-    int *c = u ? iron__realloc(g->uses, (size_t)(g->nused + 1) * sizeof *c)
-               : NULL;
+        if (strcmp(g->used[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A placeholder name from a base (%c0, %cst): the base the first time,
+ * then base_N with N from one counter, as MLIR's printer does. */
+static char *unique(mgen *g, const char *base)
+{
+    char *n = printed(g, "%s", base);
+    while (n && used(g, n)) {
+        iron__free(n);
+        n = printed(g, "%s_%d", base, g->conflicts++);
+    }
+    char **u = n ? iron__realloc(g->used, (size_t)(g->nused + 1) * sizeof *u)
+                 : NULL;
+    char *copy = u ? iron__strdup(n) : NULL;
     if (u)
         g->used = u;
-    if (c)
-        g->uses = c;
-    char *copy = c ? iron__strdup(base) : NULL;
     if (!copy) {
+        iron__free(n);
         g->oom = 1;
         return NULL;
     }
-    g->used[g->nused] = copy;
-    g->uses[g->nused++] = 0;
-    return printed(g, "%s", base);
+    g->used[g->nused++] = copy;
+    return n;
 }
 
 /* --- types and literals -------------------------------------------------- */
@@ -607,7 +615,6 @@ static iron_status print(const iron_body *b, const iron__body_names *names,
     for (int i = 0; i < g.nused; i++)
         iron__free(g.used[i]);
     iron__free(g.used);
-    iron__free(g.uses);
     if (g.oom || s->oom)
         return iron__fail(IRON_ENOMEM, "out of memory printing body '%s'",
                           b->name);

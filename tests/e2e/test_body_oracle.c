@@ -15,9 +15,13 @@
  * shift amounts masked below the width, floats clamped into range (and
  * NaN replaced) before conversion to integers; and one that MLIR 19's
  * lowering gets wrong: a minimum dividend of ceildivsi / floordivsi
- * (arith-expand, which the lowering needs for them, negates it).  Float results compare
- * bit for bit except that any NaN equals any NaN (payloads are not
- * specified).  Seeded, so every run checks the same programs.
+ * (arith-expand, which the lowering needs for them, negates it).  Float
+ * results compare bit for bit except that any NaN equals any NaN
+ * (payloads are not specified).  Seeded, so every run checks the same
+ * programs (70 of them, about 10 s).  The tools are found as every MLIR
+ * test finds them ($IRON_MLIR_OPT, $IRON_MLIR_RUNNER, then
+ * mlir-opt-19 / mlir-cpu-runner-19, mlir-opt / mlir-runner /
+ * mlir-cpu-runner on PATH); without them the test fails.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +60,9 @@ static const char *const mem_type[NMEM] = {
  * A program is a deterministic function of its seed: replayed on two
  * bodies it makes the same builder calls, whatever value numbers each
  * body gives.  It keeps a pool of the values visible at the insertion
- * point (cut back when a region closes). */
+ * point (cut back when a region closes).  No argument list holds two
+ * calls that draw random numbers: C leaves their order to the compiler,
+ * and gcc and clang would make different programs. */
 
 typedef struct gen {
     iron_body *b;
@@ -347,7 +353,9 @@ static void cmp_select(gen *g)
     iron_val c = ok(iron_body_cmp(g->b, p, x, y));
     add(g, c);
     iron_body_type u = any_type(g);
-    add(g, ok(iron_body_select(g->b, c, get(g, u), get(g, u))));
+    iron_val a = get(g, u);     /* one call per statement: argument */
+    iron_val b = get(g, u);     /* order is the compiler's choice */
+    add(g, ok(iron_body_select(g->b, c, a, b)));
 }
 
 /* An index 0 .. E-1 made from a pool value. */
@@ -444,7 +452,9 @@ static void gen_for(gen *g)
 static void gen_if(gen *g)
 {
     int n = pick(g, 3);
-    iron_body_type t[2] = { any_type(g), any_type(g) };
+    iron_body_type t[2];
+    t[0] = any_type(g);
+    t[1] = any_type(g);
     iron_val yl[2], res[2];
     iron_val c = get(g, IRON_BT_I1);
     if (iron_body_if(g->b, c, n) != IRON_OK)
@@ -476,7 +486,9 @@ static void gen_if(gen *g)
 static void gen_while(gen *g)
 {
     iron_body_type at = any_type(g);
-    iron_val init[2] = { cint(g, IRON_BT_I32, pick(g, 3) - 1), get(g, at) };
+    iron_val init[2];
+    init[0] = cint(g, IRON_BT_I32, pick(g, 3) - 1);
+    init[1] = get(g, at);
     iron_val arg[2], after[2], res[2];
     if (iron_body_while(g->b, 2, init, arg) != IRON_OK)
         TEST_FAIL_("while: %s", iron_last_error());
@@ -630,7 +642,7 @@ static int batch_design(iron_design *d, void *user)
     return 0;
 }
 
-/* --- inputs ---------------------------------------------------------------- */
+/* --- inputs -------------------------------------------------------------- */
 
 static void inputs(int p, int32_t *ii, float *fi, uint8_t *ui)
 {
@@ -661,7 +673,7 @@ static void inputs(int p, int32_t *ii, float *fi, uint8_t *ui)
     }
 }
 
-/* --- (b): MLIR --------------------------------------------------------------- */
+/* --- (b): MLIR ----------------------------------------------------------- */
 
 static const iron_device_info *npu2(void)
 {
@@ -884,7 +896,8 @@ static void run_mlir(const char *opt, const char *run, const char *dir)
         "static double bf(unsigned b)\n"
         "{\n"
         "    uint32_t u = (uint32_t)b << 16; float f;\n"
-        "    if (b == 0x7f80) return 340282366920938463463374607431768211456.0;\n"
+        "    if (b == 0x7f80)\n"
+        "        return 340282366920938463463374607431768211456.0;\n"
         "    memcpy(&f, &u, 4); return f;\n"
         "}\n"
         "float __truncdfbf2(double d);\n"
@@ -902,7 +915,9 @@ static void run_mlir(const char *opt, const char *run, const char *dir)
         "            if (bf(mid) <= a) lo = mid; else hi = mid;\n"
         "        }\n"
         "        double dl = a - bf(lo), dh = bf(hi) - a;\n"
-        "        r = sign | (dl < dh ? lo : dh < dl ? hi : (lo & 1) ? hi : lo);\n"
+        "        r = sign | (dl < dh   ? lo\n"
+        "                    : dh < dl ? hi\n"
+        "                    : (lo & 1) ? hi : lo);\n"
         "    }\n"
         "    uint32_t u = r; float f; memcpy(&f, &u, 4); return f;\n"
         "}\n";
