@@ -7,15 +7,19 @@
  * each into "outOOB_L1L2_0..3", and a memtile joins them back at the same
  * offsets into "outOOB_L2L3", drained to the host.  Each worker has its own
  * run-time parameter buffer (int32[16], "rtp0..3") and its own barrier; its
- * body is upstream's core_fn: every iteration it waits for the barrier to
- * hold 1, reads threshold value, max value and type from the RTP
- * (truncated to int16, int16, int8 as upstream's arith.trunci), acquires
- * one line in and one out, runs thresholdLine and releases both.  The
+ * core body is described op by op as upstream's core_fn: every iteration
+ * of the Worker's endless loop it waits for the barrier to hold 1, loads
+ * threshold value, max value and type from the RTP (truncated to i16,
+ * i16, i8 with arith.trunci, as upstream), acquires one line in and one
+ * out, calls the kernel thresholdLine(in, out, width, value, max, type)
+ * and releases both.  The
  * runtime sequence writes 50, 255, 0 into every RTP, sets every barrier to
  * 1, starts the workers, then fills and drains.
  *
  * thresholdLine is aie_kernels/aie2/threshold.cc at BIT_WIDTH=8 (uint8
- * pixels, uint8 threshold/max/type), as scalar C: with t the threshold, m
+ * pixels; the entry takes the three values as int16, int16, int8, as
+ * upstream's Kernel declares them, and uses them as uint8), as scalar C,
+ * a kernel of its own: with t the threshold, m
  * the max and x a pixel, binary gives t < x ? m : 0, binary inverted
  * t < x ? 0 : m, to-zero t < x ? x : 0, to-zero inverted t < x ? 0 : x,
  * and truncate (and any other type) min(t, x).
@@ -34,12 +38,13 @@
  */
 #include <stdio.h>
 
+#include "designs/bodies.h"
 #include "designs/upstream_basic.h"
 
 #define COLOR_THRESHOLD_CHANNELS 4
 #define COLOR_THRESHOLD_RTP 16
 
-static const char color_threshold_src[] =
+static const char threshold_src[] =
     "#include <stdint.h>\n"
     "\n"
     "enum {\n"
@@ -50,14 +55,15 @@ static const char color_threshold_src[] =
     "    XF_THRESHOLD_TYPE_TOZERO_INV = 4\n"
     "};\n"
     "\n"
-    "static void thresholdLine(const uint8_t *in, uint8_t *out,\n"
-    "                          int32_t lineWidth, uint8_t thresholdValue,\n"
-    "                          uint8_t maxValue, uint8_t thresholdType)\n"
+    "void thresholdLine(const uint8_t *in, uint8_t *out, int32_t lineWidth,\n"
+    "                   int16_t thresholdValue, int16_t maxValue,\n"
+    "                   int8_t thresholdType)\n"
     "{\n"
-    "    const uint8_t t = thresholdValue, m = maxValue;\n"
+    "    const uint8_t t = (uint8_t)thresholdValue;\n"
+    "    const uint8_t m = (uint8_t)maxValue;\n"
     "    for (int32_t j = 0; j < lineWidth; j++) {\n"
     "        const uint8_t x = in[j];\n"
-    "        switch (thresholdType) {\n"
+    "        switch ((uint8_t)thresholdType) {\n"
     "        case XF_THRESHOLD_TYPE_BINARY:\n"
     "            out[j] = t < x ? m : 0;\n"
     "            break;\n"
@@ -75,26 +81,47 @@ static const char color_threshold_src[] =
     "            break;\n"
     "        }\n"
     "    }\n"
-    "}\n"
-    "\n"
-    "void core_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "             const int32_t *my_rtp, iron_barrier *barrier,\n"
-    "             int32_t line_width)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        iron_barrier_wait(barrier, 1);\n"
-    "        const int16_t threshold_value = (int16_t)my_rtp[0];\n"
-    "        const int16_t max_value = (int16_t)my_rtp[1];\n"
-    "        const int8_t threshold_type = (int8_t)my_rtp[2];\n"
-    "        const uint8_t *elem_in = iron_acquire(of_in, 1)[0];\n"
-    "        uint8_t *elem_out = iron_acquire(of_out, 1)[0];\n"
-    "        thresholdLine(elem_in, elem_out, line_width,\n"
-    "                      (uint8_t)threshold_value, (uint8_t)max_value,\n"
-    "                      (uint8_t)threshold_type);\n"
-    "        iron_release(of_in, 1);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
     "}\n";
+
+/* color_threshold.py's core_fn(of_in, of_out, my_rtp, threshold_fn,
+ * barrier) for one worker, in the Worker's endless loop. */
+static iron_body *core_fn(iron_design *d, iron_handle *in, iron_handle *out,
+                          iron_rtp *rtp, iron_kernel *threshold_line,
+                          iron_barrier *bar, int64_t line_width)
+{
+    iron_body *b = iron_body_new(d, "core_fn");
+    iron_val of_in = iron_body_fifo(b, in);
+    iron_val of_out = iron_body_fifo(b, out);
+    iron_val my_rtp = iron_body_rtp(b, rtp);
+    iron_val threshold_fn = iron_body_kernel(b, threshold_line);
+    iron_val barrier = iron_body_barrier(b, bar);
+    body_forever(b);
+    /* RTPs written by the runtime sequence are read once it has set the
+     * barrier. */
+    iron_body_barrier_wait(b, barrier, 1);
+    iron_val rtp_at[3];
+    for (int i = 0; i < 3; i++) {
+        iron_val idx = body_index(b, i);
+        rtp_at[i] = iron_body_load(b, my_rtp, 1, &idx);
+    }
+    iron_val threshold_value =
+        iron_body_cast(b, IRON_ARITH_TRUNCI, rtp_at[0], IRON_BT_I16);
+    iron_val max_value =
+        iron_body_cast(b, IRON_ARITH_TRUNCI, rtp_at[1], IRON_BT_I16);
+    iron_val threshold_type =
+        iron_body_cast(b, IRON_ARITH_TRUNCI, rtp_at[2], IRON_BT_I8);
+    iron_val elem_in = body_acquire1(b, of_in);
+    iron_val elem_out = body_acquire1(b, of_out);
+    iron_body_call(b, threshold_fn, 6,
+                   (const iron_val[]){ elem_in, elem_out,
+                                       body_i32(b, line_width),
+                                       threshold_value, max_value,
+                                       threshold_type });
+    iron_body_release(b, of_in, 1);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    return b;
+}
 
 int color_threshold_design(iron_design *d, void *user)
 {
@@ -148,19 +175,17 @@ int color_threshold_design(iron_design *d, void *user)
         barriers[i] = iron_barrier_new(d, name);
     }
 
-    iron_kernel *k =
-        iron_kernel_new_core(d, "core_fn", color_threshold_src,
-                             "fifo, fifo, int32*, barrier, int32");
+    iron_kernel *threshold_line = iron_kernel_new(
+        d, "thresholdLine", threshold_src,
+        "uint8*, uint8*, int32, int16, int16, int8");
     iron_worker *workers[NCH];
     for (int i = 0; i < NCH; i++) {
         char name[32];
         snprintf(name, sizeof name, "threshold%d", i);
-        workers[i] = iron_worker_new(
-            d, name, k, 0,
-            IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in_l2l1[i]), 1),
-                      iron_arg_fifo_acquire(iron_fifo_prod(out_l1l2[i]), 1),
-                      iron_arg_rtp(rtps[i]), iron_arg_barrier(barriers[i]),
-                      iron_arg_int(line_width)));
+        workers[i] = iron_worker_new_body(
+            d, name,
+            core_fn(d, iron_fifo_cons(in_l2l1[i]), iron_fifo_prod(out_l1l2[i]),
+                    rtps[i], threshold_line, barriers[i], line_width));
     }
 
     /* upstream's rt.inline_ops(set_rtps, rtps) */

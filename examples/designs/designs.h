@@ -1,7 +1,10 @@
 /*
  * designs.h - the reference designs of IRON-MODEL.md §4, written as iron
  * design functions with the jit options that go with each.  The demo, the
- * end-to-end tests and the benchmarks all use these.
+ * end-to-end tests and the benchmarks all use these.  Workers run the
+ * standard loop or a core body described op by op (iron_body_*, helpers in
+ * bodies.h), never C-source core bodies, so that every design can be
+ * exported as MLIR-AIE (tests/e2e/test_designs_bodies.c checks it).
  */
 #ifndef IRON_EXAMPLES_DESIGNS_H
 #define IRON_EXAMPLES_DESIGNS_H

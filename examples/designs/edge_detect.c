@@ -18,18 +18,21 @@
  * forward's new fifo with depth 7; outOF_L2L3 takes outOF_L1L2's depth);
  * the five kernels as their own objects with upstream's entry names and
  * argument types (line pointers, int32 widths, the threshold's int16,
- * int16, int8 and addWeighted's int16, int16, int8 scalars), passed to
- * four unpinned workers whose core bodies are upstream's task functions:
+ * int16, int8 and addWeighted's int16, int16, int8 scalars), called by
+ * four unpinned workers whose core bodies are described op by op as
+ * upstream's task functions, each in the Worker's endless loop:
  *   rgba2gray_fn, threshold_fn: acquire one input and one output line,
- *     call the kernel (threshold with 10, 255, binary), release both;
+ *     call the kernel (threshold with the constants 10, 255, binary),
+ *     release both;
  *   filter_fn (upstream's while_true=False with its own endless loop):
  *     per image it acquires 2 lines for the top border (line 0 twice),
- *     then for each of the H - 2 middle lines acquires 3 (cumulatively: one
- *     new) and releases 1, then acquires 2 for the bottom border (the last
- *     line twice) and releases 2; it declares that max acquire of 3 on its
- *     input (iron_arg_fifo_acquire), which upstream reads from the core's code;
- *     the 3x3 coefficients are upstream's LocalBuffer "kernel" on its tile,
- *     int16 {0, 4096, 0; 4096, -16384, 4096; 0, 4096, 0} at load;
+ *     then for each of the H - 2 middle lines acquires 3 (cumulatively:
+ *     one new) and releases 1, then acquires 2 for the bottom border (the
+ *     last line twice) and releases 2; its largest acquire, 3, is the
+ *     input's max acquire (as upstream reads it from the core's code);
+ *     the 3x3 coefficients are upstream's LocalBuffer "kernel" on its
+ *     tile, int16 {0, 4096, 0; 4096, -16384, 4096; 0, 4096, 0} at load,
+ *     passed to the kernel as a memref;
  *   gray2rgba_addWeight_fn: gray2rgba into OF_local, then addWeighted of
  *     OF_local and the forwarded original line on 4W bytes with alpha =
  *     beta = 16384, gamma = 0, into outOF_L1L2.
@@ -54,6 +57,7 @@
  *   addWeighted: (gamma + alpha a + beta b) >> 14, saturated to uint8.
  * Shifts round toward minus infinity (the AIE's default rounding mode).
  */
+#include "designs/bodies.h"
 #include "designs/upstream_ml.h"
 
 /* --- Kernels: aie_kernels/aie2 (BIT_WIDTH 8), each its own object ---- */
@@ -163,111 +167,123 @@ static const char add_weighted_src[] =
 
 /* --- Core bodies: edge_detect.py's four task functions ----------------- */
 
-static const char rgba2gray_fn_src[] =
-    "#include <stdint.h>\n"
-    "void rgba2gray_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "                  void (*rgba2gray_line)(uint8_t *, uint8_t *, "
-    "int32_t),\n"
-    "                  int32_t lineWidth)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        uint8_t *elem_in = iron_acquire(of_in, 1)[0];\n"
-    "        uint8_t *elem_out = iron_acquire(of_out, 1)[0];\n"
-    "        rgba2gray_line(elem_in, elem_out, lineWidth);\n"
-    "        iron_release(of_in, 1);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
-    "}\n";
+/* rgba2gray_fn(of_in, of_out, rgba2gray_line) and threshold_fn(of_in,
+ * of_out, threshold_line): one line in, one line out, the kernel between;
+ * `nconst` constant scalars of `const_types` after the width (threshold's
+ * value, max and type). */
+static iron_body *line_fn(iron_design *d, const char *name, iron_handle *in,
+                          iron_handle *out, iron_kernel *k, int64_t width,
+                          int nconst, const iron_body_type *const_types,
+                          const int64_t *consts)
+{
+    iron_body *b = iron_body_new(d, name);
+    iron_val of_in = iron_body_fifo(b, in);
+    iron_val of_out = iron_body_fifo(b, out);
+    iron_val line_kernel = iron_body_kernel(b, k);
+    body_forever(b);
+    iron_val args[6];
+    args[0] = body_acquire1(b, of_in);
+    args[1] = body_acquire1(b, of_out);
+    args[2] = body_i32(b, width);
+    for (int i = 0; i < nconst; i++)
+        args[3 + i] = iron_body_const_int(b, const_types[i], consts[i]);
+    iron_body_call(b, line_kernel, 3 + nconst, args);
+    iron_body_release(b, of_in, 1);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    return b;
+}
 
-static const char filter_fn_src[] =
-    "#include <stdint.h>\n"
-    "typedef void (*filter_t)(uint8_t *, uint8_t *, uint8_t *, uint8_t *,\n"
-    "                         int32_t, int16_t *);\n"
-    "void filter_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "               filter_t filter2d_line, int16_t *kernel,\n"
-    "               int32_t lineWidth, int32_t height)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        /* Preamble: top border */\n"
-    "        void **elems_in_pre = iron_acquire(of_in, 2);\n"
-    "        uint8_t *elem_pre_out = iron_acquire(of_out, 1)[0];\n"
-    "        filter2d_line(elems_in_pre[0], elems_in_pre[0], "
-    "elems_in_pre[1],\n"
-    "                      elem_pre_out, lineWidth, kernel);\n"
-    "        iron_release(of_out, 1);\n"
-    "        /* Steady state: middle */\n"
-    "        for (int32_t i = 1; i < height - 1; i++) {\n"
-    "            void **elems_in = iron_acquire(of_in, 3);\n"
-    "            uint8_t *elem_out = iron_acquire(of_out, 1)[0];\n"
-    "            filter2d_line(elems_in[0], elems_in[1], elems_in[2],\n"
-    "                          elem_out, lineWidth, kernel);\n"
-    "            iron_release(of_in, 1);\n"
-    "            iron_release(of_out, 1);\n"
-    "        }\n"
-    "        /* Postamble: bottom border */\n"
-    "        void **elems_in_post = iron_acquire(of_in, 2);\n"
-    "        uint8_t *elem_post_out = iron_acquire(of_out, 1)[0];\n"
-    "        filter2d_line(elems_in_post[0], elems_in_post[1],\n"
-    "                      elems_in_post[1], elem_post_out, lineWidth, "
-    "kernel);\n"
-    "        iron_release(of_in, 2);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
-    "}\n";
+/* filter2dLine on lines l[0], l[1], l[2] of acquisition `acq` into a
+ * newly acquired output line (released by the caller). */
+static void filter_line(iron_body *b, iron_val filter2d, iron_val acq,
+                        const int l[3], iron_val of_out, iron_val width,
+                        iron_val coeffs)
+{
+    iron_val args[6];
+    for (int i = 0; i < 3; i++)
+        args[i] = iron_body_object(b, acq, l[i]);
+    args[3] = body_acquire1(b, of_out);
+    args[4] = width;
+    args[5] = coeffs;
+    iron_body_call(b, filter2d, 6, args);
+}
 
-static const char threshold_fn_src[] =
-    "#include <stdint.h>\n"
-    "void threshold_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "                  void (*threshold_line)(uint8_t *, uint8_t *, int32_t,\n"
-    "                                         int16_t, int16_t, int8_t),\n"
-    "                  int32_t lineWidth)\n"
-    "{\n"
-    "    const int16_t v_thr = 10, v_max = 255;\n"
-    "    const int8_t v_typ = 0;\n"
-    "    for (;;) {\n"
-    "        uint8_t *elem_in = iron_acquire(of_in, 1)[0];\n"
-    "        uint8_t *elem_out = iron_acquire(of_out, 1)[0];\n"
-    "        threshold_line(elem_in, elem_out, lineWidth, v_thr, v_max, "
-    "v_typ);\n"
-    "        iron_release(of_in, 1);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
-    "}\n";
+/* filter_fn(of_in, of_out, kernel, filter2d_line): its own endless loop
+ * over images of `height` lines. */
+static iron_body *filter_fn(iron_design *d, iron_handle *in,
+                            iron_handle *out, iron_rtp *kernel,
+                            iron_kernel *k, int64_t width, int64_t height)
+{
+    iron_body *b = iron_body_new(d, "filter_fn");
+    iron_val of_in = iron_body_fifo(b, in);
+    iron_val of_out = iron_body_fifo(b, out);
+    iron_val coeffs = iron_body_rtp(b, kernel);
+    iron_val filter2d = iron_body_kernel(b, k);
+    static const int top[3] = { 0, 0, 1 }, mid[3] = { 0, 1, 2 },
+                     bottom[3] = { 0, 1, 1 };
+    body_forever(b);
+    iron_val lw = body_i32(b, width);
+    /* Preamble: top border */
+    filter_line(b, filter2d, iron_body_acquire(b, of_in, 2), top, of_out, lw,
+                coeffs);
+    iron_body_release(b, of_out, 1);
+    /* Steady state: middle */
+    body_for(b, 1, height - 1);
+    filter_line(b, filter2d, iron_body_acquire(b, of_in, 3), mid, of_out, lw,
+                coeffs);
+    iron_body_release(b, of_in, 1);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    /* Postamble: bottom border */
+    filter_line(b, filter2d, iron_body_acquire(b, of_in, 2), bottom, of_out,
+                lw, coeffs);
+    iron_body_release(b, of_in, 2);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    return b;
+}
 
-static const char gray2rgba_add_weight_fn_src[] =
-    "#include <stdint.h>\n"
-    "typedef void (*gray2rgba_t)(uint8_t *, uint8_t *, int32_t);\n"
-    "typedef void (*add_weighted_t)(uint8_t *, uint8_t *, uint8_t *, "
-    "int32_t,\n"
-    "                               int16_t, int16_t, int8_t);\n"
-    "void gray2rgba_addWeight_fn(iron_objfifo *of_in, iron_objfifo *of_in2,\n"
-    "                            iron_objfifo *of_out_self,\n"
-    "                            iron_objfifo *of_in_self,\n"
-    "                            iron_objfifo *of_out,\n"
-    "                            gray2rgba_t gray2rgba_line,\n"
-    "                            add_weighted_t add_weighted_line,\n"
-    "                            int32_t lineWidth)\n"
-    "{\n"
-    "    const int32_t lineWidthInBytes = lineWidth * 4;\n"
-    "    for (;;) {\n"
-    "        uint8_t *elem_in = iron_acquire(of_in, 1)[0];\n"
-    "        uint8_t *elem_out = iron_acquire(of_out_self, 1)[0];\n"
-    "        gray2rgba_line(elem_in, elem_out, lineWidth);\n"
-    "        iron_release(of_in, 1);\n"
-    "        iron_release(of_out_self, 1);\n"
-    "\n"
-    "        uint8_t *elem_in1 = iron_acquire(of_in_self, 1)[0];\n"
-    "        uint8_t *elem_in2 = iron_acquire(of_in2, 1)[0];\n"
-    "        uint8_t *elem_out2 = iron_acquire(of_out, 1)[0];\n"
-    "        const int16_t alpha = 16384, beta = 16384;\n"
-    "        const int8_t gamma = 0;\n"
-    "        add_weighted_line(elem_in1, elem_in2, elem_out2,\n"
-    "                          lineWidthInBytes, alpha, beta, gamma);\n"
-    "        iron_release(of_in_self, 1);\n"
-    "        iron_release(of_in2, 1);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
-    "}\n";
+/* gray2rgba_addWeight_fn(of_in, of_in2, of_out_self, of_in_self, of_out,
+ * gray2rgba_line, add_weighted_line) */
+static iron_body *gray2rgba_add_weight_fn(
+    iron_design *d, iron_handle *in, iron_handle *in2, iron_handle *out_self,
+    iron_handle *in_self, iron_handle *out, iron_kernel *gray2rgba,
+    iron_kernel *add_weighted, int64_t width)
+{
+    iron_body *b = iron_body_new(d, "gray2rgba_addWeight_fn");
+    iron_val of_in = iron_body_fifo(b, in);
+    iron_val of_in2 = iron_body_fifo(b, in2);
+    iron_val of_out_self = iron_body_fifo(b, out_self);
+    iron_val of_in_self = iron_body_fifo(b, in_self);
+    iron_val of_out = iron_body_fifo(b, out);
+    iron_val gray2rgba_line = iron_body_kernel(b, gray2rgba);
+    iron_val add_weighted_line = iron_body_kernel(b, add_weighted);
+    body_forever(b);
+    iron_val elem_in = body_acquire1(b, of_in);
+    iron_val elem_out = body_acquire1(b, of_out_self);
+    iron_body_call(b, gray2rgba_line, 3,
+                   (const iron_val[]){ elem_in, elem_out,
+                                       body_i32(b, width) });
+    iron_body_release(b, of_in, 1);
+    iron_body_release(b, of_out_self, 1);
+
+    iron_val elem_in1 = body_acquire1(b, of_in_self);
+    iron_val elem_in2 = body_acquire1(b, of_in2);
+    iron_val elem_out2 = body_acquire1(b, of_out);
+    iron_val alpha = iron_body_const_int(b, IRON_BT_I16, 16384);
+    iron_val beta = iron_body_const_int(b, IRON_BT_I16, 16384);
+    iron_val gamma = iron_body_const_int(b, IRON_BT_I8, 0);
+    iron_body_call(b, add_weighted_line, 7,
+                   (const iron_val[]){ elem_in1, elem_in2, elem_out2,
+                                       body_i32(b, width * 4), alpha, beta,
+                                       gamma });
+    iron_body_release(b, of_in_self, 1);
+    iron_body_release(b, of_in2, 1);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    return b;
+}
 
 int upstream_edge_detect_design(iron_design *d, void *user)
 {
@@ -323,7 +339,7 @@ int upstream_edge_detect_design(iron_design *d, void *user)
                                         line_bytes_ty, 1);
 
     /* AIE Core Function declarations (upstream's Kernel objects); each
-     * worker below gets the ones its task function calls. */
+     * worker's body below calls the ones its task function calls. */
     iron_kernel *rgba2gray_line_kernel = iron_kernel_new(
         d, "rgba2grayLine", rgba2gray_src, "uint8*, uint8*, int32");
     iron_kernel *filter2d_line_kernel = iron_kernel_new(
@@ -340,15 +356,11 @@ int upstream_edge_detect_design(iron_design *d, void *user)
 
     iron_worker *workers[4];
 
-    iron_kernel *rgba2gray_fn = iron_kernel_new_core(
-        d, "rgba2gray_fn", rgba2gray_fn_src,
-        "fifo, fifo, kernel(uint8*, uint8*, int32), int32");
-    workers[0] = iron_worker_new(
-        d, "rgba2gray", rgba2gray_fn, height,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(inOF_L3L2)),
-                  iron_arg_fifo(iron_fifo_prod(of_intermediates[0])),
-                  iron_arg_kernel(rgba2gray_line_kernel),
-                  iron_arg_int(lineWidth)));
+    workers[0] = iron_worker_new_body(
+        d, "rgba2gray",
+        line_fn(d, "rgba2gray_fn", iron_fifo_cons(inOF_L3L2),
+                iron_fifo_prod(of_intermediates[0]), rgba2gray_line_kernel,
+                lineWidth, 0, NULL, NULL));
 
     /* The filter's 3x3 coefficients: upstream's LocalBuffer "kernel" on
      * the worker's tile, with its initial value. */
@@ -356,43 +368,29 @@ int upstream_edge_detect_design(iron_design *d, void *user)
     const int16_t coeffs[9] = { v0, v1, v0, v1, v_minus4, v1, v0, v1, v0 };
     iron_rtp *kernel = iron_rtp_new(d, "kernel", IRON_INT16, 9);
     iron_rtp_set_initial(kernel, coeffs);
-    iron_kernel *filter_fn = iron_kernel_new_core(
-        d, "filter_fn", filter_fn_src,
-        "fifo, fifo, kernel(uint8*, uint8*, uint8*, uint8*, int32, int16*), "
-        "int16*, int32, int32");
-    workers[1] = iron_worker_new(
-        d, "filter2d", filter_fn, 0,
-        IRON_ARGS(
-            iron_arg_fifo_acquire(iron_fifo_cons(of_intermediates[0]), 3),
-            iron_arg_fifo(iron_fifo_prod(of_intermediates[1])),
-            iron_arg_kernel(filter2d_line_kernel), iron_arg_rtp(kernel),
-            iron_arg_int(lineWidth), iron_arg_int(height)));
+    workers[1] = iron_worker_new_body(
+        d, "filter2d",
+        filter_fn(d, iron_fifo_cons(of_intermediates[0]),
+                  iron_fifo_prod(of_intermediates[1]), kernel,
+                  filter2d_line_kernel, lineWidth, height));
 
-    iron_kernel *threshold_fn = iron_kernel_new_core(
-        d, "threshold_fn", threshold_fn_src,
-        "fifo, fifo, kernel(uint8*, uint8*, int32, int16, int16, int8), "
-        "int32");
-    workers[2] = iron_worker_new(
-        d, "threshold", threshold_fn, height,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(of_intermediates[1])),
-                  iron_arg_fifo(iron_fifo_prod(of_intermediates[2])),
-                  iron_arg_kernel(threshold_line_kernel),
-                  iron_arg_int(lineWidth)));
+    /* thresholdValue 10, maxValue 255, thresholdType binary (0) */
+    const iron_body_type thr_types[3] = { IRON_BT_I16, IRON_BT_I16,
+                                          IRON_BT_I8 };
+    const int64_t thr_values[3] = { 10, 255, 0 };
+    workers[2] = iron_worker_new_body(
+        d, "threshold",
+        line_fn(d, "threshold_fn", iron_fifo_cons(of_intermediates[1]),
+                iron_fifo_prod(of_intermediates[2]), threshold_line_kernel,
+                lineWidth, 3, thr_types, thr_values));
 
-    iron_kernel *gray2rgba_add_weight_fn = iron_kernel_new_core(
-        d, "gray2rgba_addWeight_fn", gray2rgba_add_weight_fn_src,
-        "fifo, fifo, fifo, fifo, fifo, kernel(uint8*, uint8*, int32), "
-        "kernel(uint8*, uint8*, uint8*, int32, int16, int16, int8), int32");
-    workers[3] = iron_worker_new(
-        d, "gray2rgba_addWeighted", gray2rgba_add_weight_fn, height,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(of_intermediates[2])),
-                  iron_arg_fifo(iron_fifo_cons(inOF_L2L1)),
-                  iron_arg_fifo(iron_fifo_prod(of_local)),
-                  iron_arg_fifo(iron_fifo_cons(of_local)),
-                  iron_arg_fifo(iron_fifo_prod(outOF_L1L2)),
-                  iron_arg_kernel(gray2rgba_line_kernel),
-                  iron_arg_kernel(add_weighted_line_kernel),
-                  iron_arg_int(lineWidth)));
+    workers[3] = iron_worker_new_body(
+        d, "gray2rgba_addWeighted",
+        gray2rgba_add_weight_fn(
+            d, iron_fifo_cons(of_intermediates[2]), iron_fifo_cons(inOF_L2L1),
+            iron_fifo_prod(of_local), iron_fifo_cons(of_local),
+            iron_fifo_prod(outOF_L1L2), gray2rgba_line_kernel,
+            add_weighted_line_kernel, lineWidth));
 
     for (int w = 0; w < 4; w++)
         iron_rt_start(d, workers[w]);

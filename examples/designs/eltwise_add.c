@@ -9,10 +9,10 @@
  *     "memA{i}" / "memB{i}" of bfloat16[1024]; outC (bfloat16[2048]) is
  *     joined the same way from "memC{i}";
  *   - the kernel eltwise_add_bf16_vector (three bfloat16[1024] objects) is
- *     its own kernel, passed to two workers (not pinned) whose core body
- *     (upstream's core_fn) loops tiles = N / n / n_cores times: acquire C,
- *     then A, then B; call the kernel; release A, B, C (the body's own
- *     loop runs forever around that, as upstream's Worker with
+ *     its own kernel, called by two workers (not pinned) whose core body,
+ *     described op by op as upstream's core_fn, loops tiles = N / n /
+ *     n_cores times: acquire C, then A, then B; call the kernel; release
+ *     A, B, C (inside the endless loop of upstream's Worker with
  *     while_true);
  *   - the runtime sequence: fill inA from A, fill inB from B, drain outC
  *     into C (wait), each over the whole tensor.
@@ -23,6 +23,7 @@
  */
 #include <stdio.h>
 
+#include "designs/bodies.h"
 #include "designs/upstream_ml.h"
 
 #define EADD_TILE 1024   /* upstream's n, the kernel's fixed size */
@@ -41,25 +42,30 @@ static const char add_src[] =
     "iron_k_bf16_to_float(b_in[i]));\n"
     "}\n";
 
-/* eltwise_add.py's core_fn, with the kernel as its argument. */
-static const char core_fn_src[] =
-    "#include <stdint.h>\n"
-    "void core_fn(iron_objfifo *of_a, iron_objfifo *of_b,\n"
-    "             iron_objfifo *of_c,\n"
-    "             void (*eltwise_add)(uint16_t *, uint16_t *, uint16_t *),\n"
-    "             int32_t tiles)\n"
-    "{\n"
-    "    for (;;)\n"
-    "        for (int32_t t = 0; t < tiles; t++) {\n"
-    "            uint16_t *elem_out = iron_acquire(of_c, 1)[0];\n"
-    "            uint16_t *elem_in_a = iron_acquire(of_a, 1)[0];\n"
-    "            uint16_t *elem_in_b = iron_acquire(of_b, 1)[0];\n"
-    "            eltwise_add(elem_in_a, elem_in_b, elem_out);\n"
-    "            iron_release(of_a, 1);\n"
-    "            iron_release(of_b, 1);\n"
-    "            iron_release(of_c, 1);\n"
-    "        }\n"
-    "}\n";
+/* eltwise_add.py's core_fn(of_a, of_b, of_c, eltwise_add) for one
+ * worker, in the Worker's endless loop. */
+static iron_body *core_fn(iron_design *d, iron_handle *a, iron_handle *b_in,
+                          iron_handle *c, iron_kernel *add, int64_t tiles)
+{
+    iron_body *b = iron_body_new(d, "core_fn");
+    iron_val of_a = iron_body_fifo(b, a);
+    iron_val of_b = iron_body_fifo(b, b_in);
+    iron_val of_c = iron_body_fifo(b, c);
+    iron_val eltwise_add = iron_body_kernel(b, add);
+    body_forever(b);
+    body_for(b, 0, tiles);
+    iron_val elem_out = body_acquire1(b, of_c);
+    iron_val elem_in_a = body_acquire1(b, of_a);
+    iron_val elem_in_b = body_acquire1(b, of_b);
+    iron_body_call(b, eltwise_add, 3,
+                   (const iron_val[]){ elem_in_a, elem_in_b, elem_out });
+    iron_body_release(b, of_a, 1);
+    iron_body_release(b, of_b, 1);
+    iron_body_release(b, of_c, 1);
+    body_end_for(b);
+    body_end_for(b);
+    return b;
+}
 
 int upstream_eltwise_add_design(iron_design *d, void *user)
 {
@@ -103,20 +109,16 @@ int upstream_eltwise_add_design(iron_design *d, void *user)
     iron_kernel *eltwise_add_bf16_vector = iron_kernel_new(
         d, "eltwise_add_bf16_vector", add_src,
         "bfloat16*, bfloat16*, bfloat16*");
-    iron_kernel *core_fn = iron_kernel_new_core(
-        d, "core_fn", core_fn_src,
-        "fifo, fifo, fifo, kernel(bfloat16*, bfloat16*, bfloat16*), int32");
     iron_worker *workers[EADD_CORES];
     for (int i = 0; i < n_cores; i++) {
         char name[24];
         snprintf(name, sizeof name, "add%d", i);
-        workers[i] = iron_worker_new(
-            d, name, core_fn, tiles,
-            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(inA_fifos[i])),
-                      iron_arg_fifo(iron_fifo_cons(inB_fifos[i])),
-                      iron_arg_fifo(iron_fifo_prod(outC_fifos[i])),
-                      iron_arg_kernel(eltwise_add_bf16_vector),
-                      iron_arg_int(tiles)));
+        workers[i] = iron_worker_new_body(
+            d, name,
+            core_fn(d, iron_fifo_cons(inA_fifos[i]),
+                    iron_fifo_cons(inB_fifos[i]),
+                    iron_fifo_prod(outC_fifos[i]), eltwise_add_bf16_vector,
+                    tiles));
     }
     for (int i = 0; i < n_cores; i++)
         iron_rt_start(d, workers[i]);

@@ -8,26 +8,36 @@
  */
 #include <stdio.h>
 
+#include "designs/bodies.h"
 #include "designs/designs.h"
 
 #define JOINED_PARTS 3
 #define JOINED_PART 8
 #define JOINED_OBJ (JOINED_PARTS * JOINED_PART)
 
-/* A core body rather than a kernel with static state: it says in one
- * place that worker w writes j + 1 + w into its object j of each pair. */
-static const char fill_pair_src[] =
-    "#include <stdint.h>\n"
-    "void fill_pair(iron_objfifo *out, int32_t n, int32_t w)\n"
-    "{\n"
-    "    for (;;)\n"
-    "        for (int32_t j = 0; j < 2; j++) {\n"
-    "            int32_t *o = iron_acquire(out, 1)[0];\n"
-    "            for (int32_t i = 0; i < n; i++)\n"
-    "                o[i] = j + 1 + w;\n"
-    "            iron_release(out, 1);\n"
-    "        }\n"
-    "}\n";
+/* Worker w's core body, described op by op: in the Worker's endless loop,
+ * for each object j of a pair, acquire it, store j + 1 + w into each of
+ * its n elements (arith and memref.store in the body itself: no kernel),
+ * release it.  A body rather than a kernel with static state: it says in
+ * one place which object gets which value. */
+static iron_body *fill_pair(iron_design *d, iron_handle *h, int64_t n,
+                            int w)
+{
+    iron_body *b = iron_body_new(d, "fill_pair");
+    iron_val out = iron_body_fifo(b, h);
+    body_forever(b);
+    iron_val j = body_for(b, 0, 2);
+    iron_val o = body_acquire1(b, out);
+    iron_val j32 = iron_body_cast(b, IRON_ARITH_INDEX_CAST, j, IRON_BT_I32);
+    iron_val v = iron_body_arith(b, IRON_ARITH_ADDI, j32, body_i32(b, 1 + w));
+    iron_val i = body_for(b, 0, n);
+    iron_body_store(b, v, o, 1, &i);
+    body_end_for(b);
+    iron_body_release(b, out, 1);
+    body_end_for(b);
+    body_end_for(b);
+    return b;
+}
 
 int joined_layout_design(iron_design *d, void *user)
 {
@@ -58,15 +68,11 @@ int joined_layout_design(iron_design *d, void *user)
     const int64_t sizes[2] = { JOINED_PART, JOINED_PARTS };
     const int64_t strides[2] = { 1, JOINED_PART };
     iron_handle_set_dims(iron_fifo_prod(out), 2, sizes, strides);
-    iron_kernel *k = iron_kernel_new_core(d, "fill_pair", fill_pair_src,
-                                          "fifo, int32, int32");
     for (int p = 0; p < JOINED_PARTS; p++) {
         char name[24];
         snprintf(name, sizeof name, "fill%d", p);
-        iron_worker *w = iron_worker_new(
-            d, name, k, 1,
-            IRON_ARGS(iron_arg_fifo(iron_fifo_prod(parts[p])),
-                      iron_arg_int(JOINED_PART), iron_arg_int(p)));
+        iron_worker *w = iron_worker_new_body(
+            d, name, fill_pair(d, iron_fifo_prod(parts[p]), JOINED_PART, p));
         iron_rt_start(d, w);
     }
     iron_rt_drain(d, iron_fifo_cons(out), 0, iron_tap_linear(n), IRON_WAIT);

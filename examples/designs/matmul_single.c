@@ -10,7 +10,13 @@
  * The kernel works on blocked tiles because that is what the AIE's
  * matrix-multiply instructions consume (r x s times s x t); the memtile's
  * DMA does the re-layout for free while forwarding.
+ *
+ * The core body is described op by op, as upstream's matmul core
+ * functions: in the Worker's endless loop, for each C tile acquire it,
+ * call the kernel zero_i16(C), then K/k times acquire an A and a B tile,
+ * call matmul_i16_i16(A, B, C) and release both; release C.
  */
+#include "designs/bodies.h"
 #include "designs/designs.h"
 
 /* Micro-tile sizes of the blocked layouts (AIE2 int16: 8x2 * 2x8). */
@@ -18,17 +24,20 @@
 #define MM_S 2
 #define MM_T 8
 
-/* The core body.  For each C tile it zeroes the tile, accumulates K/k
- * block products into it and releases it.  A arrives as
- * [M_/R][K_/S][R][S], B as [K_/S][N_/T][S][T], and C is written as
- * [M_/R][N_/T][R][T].  Sums are kept in uint32 (wrap-around is defined
- * there) and stored modulo 2^16, which equals the int16 wrap of the exact
- * product. */
+/* The kernels, built with -DM_, -DK_, -DN_ (the tile) and -DR, -DS, -DT
+ * (the micro-tile).  matmul_i16_i16 adds the product of an A tile in
+ * [M_/R][K_/S][R][S] blocks and a B tile in [K_/S][N_/T][S][T] blocks to
+ * a C tile in [M_/R][N_/T][R][T] blocks.  Sums are kept in uint32
+ * (wrap-around is defined there) and stored modulo 2^16, which equals
+ * the int16 wrap of the exact product. */
 static const char matmul_single_src[] =
     "#include <stdint.h>\n"
     "#include <string.h>\n"
-    "static void block_matmul(const int16_t *a, const int16_t *b,\n"
-    "                         int16_t *c)\n"
+    "void zero_i16(int16_t *c)\n"
+    "{\n"
+    "    memset(c, 0, sizeof(int16_t) * M_ * N_);\n"
+    "}\n"
+    "void matmul_i16_i16(const int16_t *a, const int16_t *b, int16_t *c)\n"
     "{\n"
     "    for (int bi = 0; bi < M_ / R; bi++)\n"
     "        for (int bj = 0; bj < N_ / T; bj++) {\n"
@@ -48,22 +57,6 @@ static const char matmul_single_src[] =
     "                    cb[i * T + j] = (int16_t)(uint16_t)(\n"
     "                        (uint32_t)(uint16_t)cb[i * T + j] + acc[i][j]);\n"
     "        }\n"
-    "}\n"
-    "void matmul_single(iron_objfifo *a, iron_objfifo *b, iron_objfifo *c,\n"
-    "                   int32_t ksteps)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        int16_t *ct = iron_acquire(c, 1)[0];\n"
-    "        memset(ct, 0, sizeof(int16_t) * M_ * N_);\n"
-    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"
-    "            const int16_t *at = iron_acquire(a, 1)[0];\n"
-    "            const int16_t *bt = iron_acquire(b, 1)[0];\n"
-    "            block_matmul(at, bt, ct);\n"
-    "            iron_release(a, 1);\n"
-    "            iron_release(b, 1);\n"
-    "        }\n"
-    "        iron_release(c, 1);\n"
-    "    }\n"
     "}\n";
 
 /* Checks the shapes against the tiles and the micro-tiles. */
@@ -144,19 +137,42 @@ int matmul_single_design(iron_design *d, void *user)
     iron_fifo *c = iron_fifo_new(d, "c", IRON_INT16, IRON_SHAPE(m, n), 2);
     iron_handle *c_drain = iron_fifo_cons(c);
 
-    iron_kernel *body = iron_kernel_new_core(
-        d, "matmul_single", matmul_single_src, "fifo, fifo, fifo, int32");
-    iron_kernel_define_int(body, "M_", m);
-    iron_kernel_define_int(body, "K_", k);
-    iron_kernel_define_int(body, "N_", n);
-    iron_kernel_define_int(body, "R", MM_R);
-    iron_kernel_define_int(body, "S", MM_S);
-    iron_kernel_define_int(body, "T", MM_T);
-    iron_worker *w = iron_worker_new(
-        d, "matmul", body, 1,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a_l2)),
-                  iron_arg_fifo(iron_fifo_cons(b_l2)),
-                  iron_arg_fifo(iron_fifo_prod(c)), iron_arg_int(K / k)));
+    iron_kernel *zero = iron_kernel_new(d, "zero_i16", matmul_single_src,
+                                        "int16*");
+    iron_kernel *matmul = iron_kernel_new(d, "matmul_i16_i16",
+                                          matmul_single_src,
+                                          "int16*, int16*, int16*");
+    iron_kernel *ks[2] = { zero, matmul };
+    for (int i = 0; i < 2; i++) {
+        iron_kernel_define_int(ks[i], "M_", m);
+        iron_kernel_define_int(ks[i], "K_", k);
+        iron_kernel_define_int(ks[i], "N_", n);
+        iron_kernel_define_int(ks[i], "R", MM_R);
+        iron_kernel_define_int(ks[i], "S", MM_S);
+        iron_kernel_define_int(ks[i], "T", MM_T);
+    }
+
+    /* The core body: per C tile, zero it and accumulate K/k products. */
+    iron_body *b = iron_body_new(d, "matmul_single");
+    iron_val of_a = iron_body_fifo(b, iron_fifo_cons(a_l2));
+    iron_val of_b = iron_body_fifo(b, iron_fifo_cons(b_l2));
+    iron_val of_c = iron_body_fifo(b, iron_fifo_prod(c));
+    iron_val zero_fn = iron_body_kernel(b, zero);
+    iron_val matmul_fn = iron_body_kernel(b, matmul);
+    body_forever(b);
+    iron_val elem_c = body_acquire1(b, of_c);
+    iron_body_call(b, zero_fn, 1, &elem_c);
+    body_for(b, 0, K / k);
+    iron_val elem_a = body_acquire1(b, of_a);
+    iron_val elem_b = body_acquire1(b, of_b);
+    iron_body_call(b, matmul_fn, 3,
+                   (const iron_val[]){ elem_a, elem_b, elem_c });
+    iron_body_release(b, of_a, 1);
+    iron_body_release(b, of_b, 1);
+    body_end_for(b);
+    iron_body_release(b, of_c, 1);
+    body_end_for(b);
+    iron_worker *w = iron_worker_new_body(d, "matmul", b);
     iron_rt_start(d, w);
 
     /* One task group per row of C tiles: the A fill (that row of A tiles,
@@ -197,8 +213,8 @@ int matmul_single_design(iron_design *d, void *user)
     return 0;
 }
 
-/* -O3: the kernel is the whole cost of a call, and vectorizing the
- * micro-tile loops pays back its compile time at once. */
+/* -O3: the matmul kernel is the whole cost of a call, and vectorizing
+ * the micro-tile loops pays back its compile time at once. */
 const iron_jit_options matmul_single_options = {
     .size = sizeof(iron_jit_options),
     .name = "matmul_single",

@@ -12,11 +12,11 @@
  *     (n/t, t), (s, n), (t, 1)]; the core's memC (out[m, n]) forwarded
  *     into outC with [(m/r, r*n), (r, t), (n/t, r*t), (t, 1)] -- the
  *     memtile un-blocks each C tile on its way to the shim;
- *   - one worker (not pinned, stack_size 0xD00) running upstream's
- *     core_fn with zero_<out> and matmul_i16_<out> as kernel arguments:
- *     tiles = (M/m) * (N/n) times acquire C, zero(C), K/k times acquire A
- *     and B, matmul(A, B, C), release A and B; release C (looping forever
- *     around that, as upstream's Worker);
+ *   - one worker (not pinned, stack_size 0xD00) whose core body is
+ *     described op by op as upstream's core_fn, calling the kernels
+ *     zero_<out> and matmul_i16_<out>: tiles = (M/m) * (N/n) times acquire
+ *     C, zero(C), K/k times acquire A and B, matmul(A, B, C), release A
+ *     and B; release C (inside the endless loop of upstream's Worker);
  *   - the taps: A_tiles = group_tiler((M, K), (m, k), (1, K/k),
  *     pattern_repeat = N/n) (defaults: [8, 4, 64, 64] / [0, 64, 256, 1] at
  *     offset 64 * 256 * row), b_tap = group_tiler((K, N), (k, n), (K/k,
@@ -43,32 +43,6 @@
 #include "designs/upstream_matmul.h"
 
 #define UMS_STACK 0xD00   /* Worker(stack_size=0xD00) */
-
-/* single_core_iron.py's core_fn, with zero and matmul as its arguments
- * (OUT_T: the output's C type). */
-static const char core_fn_src[] =
-    "#include <stdint.h>\n"
-    "void core_fn(iron_objfifo *of_a, iron_objfifo *of_b,\n"
-    "             iron_objfifo *of_c, void (*zero)(OUT_T *),\n"
-    "             void (*matmul)(int16_t *, int16_t *, OUT_T *),\n"
-    "             int32_t tiles, int32_t K_div_k)\n"
-    "{\n"
-    "    const int32_t n_tiles = tiles > 1 ? tiles : 1;\n"
-    "    const int32_t n_k = K_div_k > 1 ? K_div_k : 1;\n"
-    "    for (;;)\n"
-    "        for (int32_t tile = 0; tile < n_tiles; tile++) {\n"
-    "            OUT_T *elem_out = iron_acquire(of_c, 1)[0];\n"
-    "            zero(elem_out);\n"
-    "            for (int32_t kk = 0; kk < n_k; kk++) {\n"
-    "                int16_t *elem_in_a = iron_acquire(of_a, 1)[0];\n"
-    "                int16_t *elem_in_b = iron_acquire(of_b, 1)[0];\n"
-    "                matmul(elem_in_a, elem_in_b, elem_out);\n"
-    "                iron_release(of_a, 1);\n"
-    "                iron_release(of_b, 1);\n"
-    "            }\n"
-    "            iron_release(of_c, 1);\n"
-    "        }\n"
-    "}\n";
 
 static int tiler_tap(iron_design *d, const iron_tiler2d *tl, int64_t index,
                      iron_tap *out, const char *what)
@@ -146,23 +120,13 @@ int upstream_matmul_single_design(iron_design *d, void *user)
     if (iron_design_status(d) != IRON_OK)
         return iron_design_status(d);
 
-    /* Worker from the task */
-    const int i32 = dtype_out == IRON_INT32;
-    iron_kernel *core_fn = iron_kernel_new_core(
-        d, "core_fn", core_fn_src,
-        i32 ? "fifo, fifo, fifo, kernel(int32*), "
-              "kernel(int16*, int16*, int32*), int32, int32"
-            : "fifo, fifo, fifo, kernel(int16*), "
-              "kernel(int16*, int16*, int16*), int32, int32");
-    iron_kernel_define(core_fn, "OUT_T", i32 ? "int32_t" : "int16_t");
-    iron_worker *worker = iron_worker_new(
-        d, "worker", core_fn, 0,
-        IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(memA), 1),
-                  iron_arg_fifo_acquire(iron_fifo_cons(memB), 1),
-                  iron_arg_fifo_acquire(iron_fifo_prod(memC), 1),
-                  iron_arg_kernel(zero_kernel),
-                  iron_arg_kernel(matmul_kernel), iron_arg_int(tiles),
-                  iron_arg_int(K_div_k)));
+    /* Worker from the task: single_core_iron.py's core_fn (shared with the
+     * whole-array design) */
+    iron_worker *worker = iron_worker_new_body(
+        d, "worker",
+        upstream_mm_core_fn(d, iron_fifo_cons(memA), iron_fifo_cons(memB),
+                            iron_fifo_prod(memC), zero_kernel, matmul_kernel,
+                            tiles, K_div_k > 1 ? K_div_k : 1));
     iron_worker_set_stack(worker, UMS_STACK);
 
     /* only do 4 tile rows at a time before synchronizing, so we can reuse

@@ -12,7 +12,11 @@
  *
  * Core (r, c) computes, for each group of rows*m rows (I) and each group of
  * cols*n columns (J), the C tile (I*rows + r, J*cols + c): K/k products of
- * an A tile (row-major m x k) and a B tile (row-major k x n).
+ * an A tile (row-major m x k) and a B tile (row-major k x n).  Its core
+ * body is described op by op, as upstream's matmul core functions: in the
+ * Worker's endless loop, acquire C, call the kind's zero kernel on it,
+ * then K/k times acquire A and B, call the kind's matmul kernel (A, B, C)
+ * and release A and B; release C.
  *
  * C is joined per column, not per row: a row's join would take cols input
  * channels on one memtile, 8 on npu2, and a memtile has 6; a column's join
@@ -24,38 +28,23 @@
  */
 #include <stdio.h>
 
+#include "designs/bodies.h"
 #include "designs/designs.h"
 
 #define MMW_MAX_ROWS 8
 #define MMW_MAX_COLS 64
 
-/* The core body both kinds share, after their tile_matmul: IN_T and OUT_T
- * are the kind's element types and ENTRY_ its entry point (defines). */
-#define MMW_BODY                                                              \
-    "void ENTRY_(iron_objfifo *a, iron_objfifo *b, iron_objfifo *c,\n"        \
-    "            int32_t ksteps)\n"                                           \
-    "{\n"                                                                     \
-    "    for (;;) {\n"                                                        \
-    "        OUT_T *ct = iron_acquire(c, 1)[0];\n"                            \
-    "        memset(ct, 0, sizeof(OUT_T) * M_ * N_);\n"                       \
-    "        for (int32_t kk = 0; kk < ksteps; kk++) {\n"                     \
-    "            const IN_T *at = iron_acquire(a, 1)[0];\n"                   \
-    "            const IN_T *bt = iron_acquire(b, 1)[0];\n"                   \
-    "            tile_matmul(at, bt, ct);\n"                                  \
-    "            iron_release(a, 1);\n"                                       \
-    "            iron_release(b, 1);\n"                                       \
-    "        }\n"                                                             \
-    "        iron_release(c, 1);\n"                                           \
-    "    }\n"                                                                 \
-    "}\n"
-
-/* Sums kept in uint32 so that wrap-around is defined; the result is C
- * modulo 2^32, as a C reference computing in int64 and truncating. */
+/* The kernels, built with -DM_, -DK_, -DN_ (the tile).  Sums are kept in
+ * uint32 so that wrap-around is defined; the result is C modulo 2^32, as
+ * a C reference computing in int64 and truncating. */
 static const char matmul_whole_src[] =
     "#include <stdint.h>\n"
     "#include <string.h>\n"
-    "static void tile_matmul(const int16_t *a, const int16_t *b,\n"
-    "                        int32_t *c)\n"
+    "void zero_i32(int32_t *c)\n"
+    "{\n"
+    "    memset(c, 0, sizeof(int32_t) * M_ * N_);\n"
+    "}\n"
+    "void matmul_i16_i32(const int16_t *a, const int16_t *b, int32_t *c)\n"
     "{\n"
     "    for (int i = 0; i < M_; i++) {\n"
     "        uint32_t acc[N_];\n"
@@ -69,16 +58,19 @@ static const char matmul_whole_src[] =
     "        for (int j = 0; j < N_; j++)\n"
     "            c[i * N_ + j] = (int32_t)acc[j];\n"
     "    }\n"
-    "}\n"
-    MMW_BODY;
+    "}\n";
 
-/* The float32 kernel: the same plain loops, accumulating in float in k
+/* The float32 kernels: the same plain loops, accumulating in float in k
  * order (no blocking, no vector intrinsics: what a straightforward port
  * would run). */
 static const char matmul_whole_f32_src[] =
     "#include <stdint.h>\n"
     "#include <string.h>\n"
-    "static void tile_matmul(const float *a, const float *b, float *c)\n"
+    "void zero_f32(float *c)\n"
+    "{\n"
+    "    memset(c, 0, sizeof(float) * M_ * N_);\n"
+    "}\n"
+    "void matmul_f32_f32(const float *a, const float *b, float *c)\n"
     "{\n"
     "    for (int i = 0; i < M_; i++) {\n"
     "        float acc[N_];\n"
@@ -92,25 +84,55 @@ static const char matmul_whole_f32_src[] =
     "        for (int j = 0; j < N_; j++)\n"
     "            c[i * N_ + j] = acc[j];\n"
     "    }\n"
-    "}\n"
-    MMW_BODY;
+    "}\n";
 
 /* What differs between the int16 design and its float32 variant.  `name`
- * is the core body's entry point and the prefix of every message. */
+ * is the core body's name and the prefix of every message. */
 typedef struct mmw_kind {
     const char *name;
     const char *src;
     iron_dtype in, out;
-    const char *in_t, *out_t;   /* their C types, for the core body */
+    const char *zero, *matmul;          /* the kernels' entries */
+    const char *zero_types, *matmul_types;
     int even_kn;   /* 1: k and n must be even (int16 rows in whole words) */
 } mmw_kind;
 
 static const mmw_kind mmw_int16 = { "matmul_whole", matmul_whole_src,
-                                    IRON_INT16, IRON_INT32, "int16_t",
-                                    "int32_t", 1 };
+                                    IRON_INT16, IRON_INT32, "zero_i32",
+                                    "matmul_i16_i32", "int32*",
+                                    "int16*, int16*, int32*", 1 };
 static const mmw_kind mmw_f32 = { "matmul_whole_f32", matmul_whole_f32_src,
-                                  IRON_FLOAT32, IRON_FLOAT32, "float",
-                                  "float", 0 };
+                                  IRON_FLOAT32, IRON_FLOAT32, "zero_f32",
+                                  "matmul_f32_f32", "float32*",
+                                  "float32*, float32*, float32*", 0 };
+
+/* Core (r, c)'s body: per C tile, zero it and accumulate K/k products. */
+static iron_body *core_body(iron_design *d, const mmw_kind *kind,
+                            iron_handle *a, iron_handle *b_in,
+                            iron_handle *c, iron_kernel *zero,
+                            iron_kernel *matmul, int64_t ksteps)
+{
+    iron_body *b = iron_body_new(d, kind->name);
+    iron_val of_a = iron_body_fifo(b, a);
+    iron_val of_b = iron_body_fifo(b, b_in);
+    iron_val of_c = iron_body_fifo(b, c);
+    iron_val zero_fn = iron_body_kernel(b, zero);
+    iron_val matmul_fn = iron_body_kernel(b, matmul);
+    body_forever(b);
+    iron_val elem_c = body_acquire1(b, of_c);
+    iron_body_call(b, zero_fn, 1, &elem_c);
+    body_for(b, 0, ksteps);
+    iron_val elem_a = body_acquire1(b, of_a);
+    iron_val elem_b = body_acquire1(b, of_b);
+    iron_body_call(b, matmul_fn, 3,
+                   (const iron_val[]){ elem_a, elem_b, elem_c });
+    iron_body_release(b, of_a, 1);
+    iron_body_release(b, of_b, 1);
+    body_end_for(b);
+    iron_body_release(b, of_c, 1);
+    body_end_for(b);
+    return b;
+}
 
 static int check_shapes(iron_design *d, const mmw_kind *kind, int rows,
                         int cols, int64_t M, int64_t K, int64_t N, int64_t m,
@@ -157,8 +179,8 @@ static int check_shapes(iron_design *d, const mmw_kind *kind, int rows,
     return 0;
 }
 
-/* The design for either kind: same dataflow, the kind's dtypes and core
- * body. */
+/* The design for either kind: same dataflow, the kind's dtypes and
+ * kernels. */
 static int build(iron_design *d, const mmw_kind *kind)
 {
     iron_shape sa = iron_design_arg_shape(d, 0),
@@ -175,14 +197,16 @@ static int build(iron_design *d, const mmw_kind *kind)
         return iron_design_status(d);
     const int64_t col_groups = N / (cols * n);
 
-    iron_kernel *body = iron_kernel_new_core(d, kind->name, kind->src,
-                                             "fifo, fifo, fifo, int32");
-    iron_kernel_define(body, "ENTRY_", kind->name);
-    iron_kernel_define(body, "IN_T", kind->in_t);
-    iron_kernel_define(body, "OUT_T", kind->out_t);
-    iron_kernel_define_int(body, "M_", m);
-    iron_kernel_define_int(body, "K_", k);
-    iron_kernel_define_int(body, "N_", n);
+    iron_kernel *zero = iron_kernel_new(d, kind->zero, kind->src,
+                                        kind->zero_types);
+    iron_kernel *matmul = iron_kernel_new(d, kind->matmul, kind->src,
+                                          kind->matmul_types);
+    iron_kernel *ks[2] = { zero, matmul };
+    for (int i = 0; i < 2; i++) {
+        iron_kernel_define_int(ks[i], "M_", m);
+        iron_kernel_define_int(ks[i], "K_", k);
+        iron_kernel_define_int(ks[i], "N_", n);
+    }
 
     /* A: one FIFO from the shim; the memtile cuts each (rows*m) x k object
      * into the rows' m x k tiles (row-major, so piece r starts at r*m*k). */
@@ -226,12 +250,11 @@ static int build(iron_design *d, const mmw_kind *kind)
         for (int r = 0; r < rows; r++) {
             char wname[32];
             snprintf(wname, sizeof wname, "mm%d_%d", r, c);
-            iron_worker *w = iron_worker_new(
-                d, wname, body, 1,
-                IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a_rows[r])),
-                          iron_arg_fifo(iron_fifo_cons(b_cols[c])),
-                          iron_arg_fifo(iron_fifo_prod(c_tiles[r])),
-                          iron_arg_int(K / k)));
+            iron_worker *w = iron_worker_new_body(
+                d, wname,
+                core_body(d, kind, iron_fifo_cons(a_rows[r]),
+                          iron_fifo_cons(b_cols[c]),
+                          iron_fifo_prod(c_tiles[r]), zero, matmul, K / k));
             /* Core (r, c) on tile (c, 2 + r): the design's geometry is the
              * array's, so the join of column c sits on column c. */
             iron_worker_place(w, c, 2 + r);

@@ -21,12 +21,13 @@
  *     [0, m*n, 2*m*n, 3*m*n].  The pattern describes one m x n tile of the
  *     4m x n object; the memtile DMA wraps its outermost dimension over
  *     the rest (x4), as upstream relies on;
- *   - the core body (upstream's core_fn): n_tiles_per_core times (once if
- *     that is 0 or 1) acquire C, zero(C), K/k times acquire A and B,
- *     matmul(A, B, C), release A and B; release C -- looping forever around
- *     that, as upstream's Worker (while_true).  zero and matmul are kernels
- *     passed to it (zero_<out>, matmul_i16_<out>); the worker of (row, col)
- *     is pinned on Tile(col, 2 + row), stack_size 0xD00;
+ *   - the core body, described op by op as upstream's core_fn:
+ *     n_tiles_per_core times (once if that is 0 or 1) acquire C, zero(C),
+ *     K/k times acquire A and B, matmul(A, B, C), release A and B; release
+ *     C -- inside the endless loop of upstream's Worker (while_true).  zero
+ *     and matmul are the kernels it calls (zero_<out>, matmul_i16_<out>);
+ *     the worker of (row, col) is pinned on Tile(col, 2 + row), stack_size
+ *     0xD00;
  *   - the taps: A_tiles = group_tiler((M, K), (m * n_A_tiles_per_shim, k),
  *     (1, K/k), pattern_repeat = N/n/n_aie_cols, prune_step = False)
  *     (defaults: sizes [4, 8, 64, 64] strides [0, 64, 512, 1], offset
@@ -63,6 +64,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "designs/bodies.h"
 #include "designs/upstream_matmul.h"
 
 #define UMW_ROWS 4        /* n_aie_rows */
@@ -173,30 +175,34 @@ int upstream_mm_kernels(iron_design *d, int64_t m, int64_t k, int64_t n,
     return iron_design_status(d) != IRON_OK;
 }
 
-/* whole_array_iron.py's core_fn, with zero and matmul as its arguments
- * (OUT_T: the output's C type). */
-static const char core_fn_src[] =
-    "#include <stdint.h>\n"
-    "void core_fn(iron_objfifo *in_a, iron_objfifo *in_b,\n"
-    "             iron_objfifo *out_c, void (*zero)(OUT_T *),\n"
-    "             void (*matmul)(int16_t *, int16_t *, OUT_T *),\n"
-    "             int32_t n_tiles_per_core, int32_t k_div_k)\n"
-    "{\n"
-    "    const int32_t loop = n_tiles_per_core > 1 ? n_tiles_per_core : 1;\n"
-    "    for (;;)\n"
-    "        for (int32_t tile = 0; tile < loop; tile++) {\n"
-    "            OUT_T *elem_out = iron_acquire(out_c, 1)[0];\n"
-    "            zero(elem_out);\n"
-    "            for (int32_t kk = 0; kk < k_div_k; kk++) {\n"
-    "                int16_t *elem_in_a = iron_acquire(in_a, 1)[0];\n"
-    "                int16_t *elem_in_b = iron_acquire(in_b, 1)[0];\n"
-    "                matmul(elem_in_a, elem_in_b, elem_out);\n"
-    "                iron_release(in_a, 1);\n"
-    "                iron_release(in_b, 1);\n"
-    "            }\n"
-    "            iron_release(out_c, 1);\n"
-    "        }\n"
-    "}\n";
+iron_body *upstream_mm_core_fn(iron_design *d, iron_handle *a,
+                               iron_handle *b_in, iron_handle *c,
+                               iron_kernel *zero, iron_kernel *matmul,
+                               int64_t tiles, int64_t k_tiles)
+{
+    iron_body *b = iron_body_new(d, "core_fn");
+    iron_val of_a = iron_body_fifo(b, a);
+    iron_val of_b = iron_body_fifo(b, b_in);
+    iron_val of_c = iron_body_fifo(b, c);
+    iron_val zero_fn = iron_body_kernel(b, zero);
+    iron_val matmul_fn = iron_body_kernel(b, matmul);
+    body_forever(b);
+    body_for(b, 0, tiles > 1 ? tiles : 1);
+    iron_val elem_out = body_acquire1(b, of_c);
+    iron_body_call(b, zero_fn, 1, &elem_out);
+    body_for(b, 0, k_tiles);
+    iron_val elem_in_a = body_acquire1(b, of_a);
+    iron_val elem_in_b = body_acquire1(b, of_b);
+    iron_body_call(b, matmul_fn, 3,
+                   (const iron_val[]){ elem_in_a, elem_in_b, elem_out });
+    iron_body_release(b, of_a, 1);
+    iron_body_release(b, of_b, 1);
+    body_end_for(b);
+    iron_body_release(b, of_c, 1);
+    body_end_for(b);
+    body_end_for(b);
+    return b;
+}
 
 static int64_t ceildiv(int64_t a, int64_t b)
 {
@@ -399,31 +405,16 @@ int upstream_matmul_whole_design(iron_design *d, void *user)
         return iron_design_status(d);
 
     /* Set up compute tiles */
-    const char *out_c = dtype_out == IRON_INT32 ? "int32_t" : "int16_t";
-    const char *core_types =
-        dtype_out == IRON_INT32
-            ? "fifo, fifo, fifo, kernel(int32*), "
-              "kernel(int16*, int16*, int32*), int32, int32"
-            : "fifo, fifo, fifo, kernel(int16*), "
-              "kernel(int16*, int16*, int16*), int32, int32";
-    iron_kernel *core_fn = iron_kernel_new_core(d, "core_fn", core_fn_src,
-                                                core_types);
-    iron_kernel_define(core_fn, "OUT_T", out_c);
     for (int row = 0; row < n_aie_rows; row++)
         for (int col = 0; col < cols; col++) {
             snprintf(name, sizeof name, "core_%d_%d", col, 2 + row);
-            iron_worker *w = iron_worker_new(
-                d, name, core_fn, 0,
-                IRON_ARGS(
-                    iron_arg_fifo_acquire(iron_fifo_cons(A_l2l1_fifos[row]),
-                                          1),
-                    iron_arg_fifo_acquire(iron_fifo_cons(B_l2l1_fifos[col]),
-                                          1),
-                    iron_arg_fifo_acquire(
-                        iron_fifo_prod(C_l1l2_fifos[row][col]), 1),
-                    iron_arg_kernel(zero_kernel),
-                    iron_arg_kernel(matmul_kernel),
-                    iron_arg_int(n_tiles_per_core), iron_arg_int(K / k)));
+            iron_worker *w = iron_worker_new_body(
+                d, name,
+                upstream_mm_core_fn(d, iron_fifo_cons(A_l2l1_fifos[row]),
+                                    iron_fifo_cons(B_l2l1_fifos[col]),
+                                    iron_fifo_prod(C_l1l2_fifos[row][col]),
+                                    zero_kernel, matmul_kernel,
+                                    n_tiles_per_core, K / k));
             iron_worker_place(w, col, 2 + row);
             iron_worker_set_stack(w, UMW_STACK);
             iron_rt_start(d, w);

@@ -7,10 +7,11 @@
  *   - one in and one out ObjectFifo per worker, "in{i}_{j}" / "out{i}_{j}",
  *     bfloat16[1024] objects, default depth 2;
  *   - the kernel bf16_relu (two bfloat16[1024] objects) is its own kernel,
- *     passed to each worker's core body (upstream's core_fn), which
- *     acquires the output object, then the input object, calls the kernel
- *     and releases the input, then the output; the workers are not pinned
- *     (upstream leaves them to the placer);
+ *     called from each worker's core body, described op by op as
+ *     upstream's core_fn: in the Worker's endless loop it acquires the
+ *     output object, then the input object, calls the kernel and releases
+ *     the input, then the output; the workers are not pinned (upstream
+ *     leaves them to the placer);
  *   - worker (i, j)'s fill and drain use the same access pattern: the
  *     contiguous chunk at chunk * (i * chans + j), chunk = N / cols / chans
  *     (upstream's TensorAccessPattern sizes [1, 1, 1, chunk], strides
@@ -24,6 +25,7 @@
  */
 #include <stdio.h>
 
+#include "designs/bodies.h"
 #include "designs/upstream_ml.h"
 
 #define RELU_LINE 1024
@@ -44,20 +46,24 @@ static const char relu_src[] =
     "    relu(a_in, c_out, 1024);\n"
     "}\n";
 
-/* relu.py's core_fn, with the kernel as its argument. */
-static const char core_fn_src[] =
-    "#include <stdint.h>\n"
-    "void core_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "             void (*reluLine)(uint16_t *, uint16_t *))\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        uint16_t *elemOut = iron_acquire(of_out, 1)[0];\n"
-    "        uint16_t *elemIn = iron_acquire(of_in, 1)[0];\n"
-    "        reluLine(elemIn, elemOut);\n"
-    "        iron_release(of_in, 1);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
-    "}\n";
+/* relu.py's core_fn(of_in, of_out, reluLine) for one worker, in the
+ * Worker's endless loop. */
+static iron_body *core_fn(iron_design *d, iron_handle *in, iron_handle *out,
+                          iron_kernel *relu_line)
+{
+    iron_body *b = iron_body_new(d, "core_fn");
+    iron_val of_in = iron_body_fifo(b, in);
+    iron_val of_out = iron_body_fifo(b, out);
+    iron_val relu = iron_body_kernel(b, relu_line);
+    body_forever(b);
+    iron_val elem_out = body_acquire1(b, of_out);
+    iron_val elem_in = body_acquire1(b, of_in);
+    iron_body_call(b, relu, 2, (const iron_val[]){ elem_in, elem_out });
+    iron_body_release(b, of_in, 1);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    return b;
+}
 
 int upstream_relu_design(iron_design *d, void *user)
 {
@@ -88,10 +94,6 @@ int upstream_relu_design(iron_design *d, void *user)
     /* The kernel is compiled for 1024-element lines, like upstream's. */
     iron_kernel *relu_fcn = iron_kernel_new(d, "bf16_relu", relu_src,
                                             "bfloat16*, bfloat16*");
-    iron_kernel *core_fn =
-        iron_kernel_new_core(d, "core_fn", core_fn_src,
-                             "fifo, fifo, "
-                             "kernel(bfloat16*, bfloat16*)");
 
     iron_fifo *of_ins[RELU_MAX_WORKERS], *of_outs[RELU_MAX_WORKERS];
     iron_worker *workers[RELU_MAX_WORKERS];
@@ -110,11 +112,10 @@ int upstream_relu_design(iron_design *d, void *user)
         char name[32];
         snprintf(name, sizeof name, "relu%d_%d", w / (int)chans,
                  w % (int)chans);
-        workers[w] = iron_worker_new(
-            d, name, core_fn, chunk / RELU_LINE,
-            IRON_ARGS(iron_arg_fifo(iron_fifo_cons(of_ins[w])),
-                      iron_arg_fifo(iron_fifo_prod(of_outs[w])),
-                      iron_arg_kernel(relu_fcn)));
+        workers[w] = iron_worker_new_body(
+            d, name,
+            core_fn(d, iron_fifo_cons(of_ins[w]), iron_fifo_prod(of_outs[w]),
+                    relu_fcn));
     }
     for (int w = 0; w < nw; w++)
         iron_rt_start(d, workers[w]);

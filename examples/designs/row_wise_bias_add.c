@@ -8,12 +8,12 @@
  *   - in_fifo and out_fifo of float32[m * n] objects, bias_fifo of
  *     float32[n], all default depth 2;
  *   - the kernel row_wise_bias_add_f32_f32 (built with -DDIM_m, -DDIM_n)
- *     is its own kernel, passed to one worker (not pinned) whose core body
- *     (upstream's core_fn), for each of the N/n column strips, acquires
- *     the strip's bias once and then, M/m times, acquires an input and an
- *     output tile, calls the kernel, and releases the output, then the
- *     input; the bias is released after the strip (the body loops forever
- *     around that, as upstream's Worker);
+ *     is its own kernel, called by one worker (not pinned) whose core
+ *     body, described op by op as upstream's core_fn, for each of the N/n
+ *     column strips acquires the strip's bias once and then, M/m times,
+ *     acquires an input and an output tile, calls the kernel, and
+ *     releases the output, then the input; the bias is released after the
+ *     strip (inside the endless loop of upstream's Worker);
  *   - the input fill and the output drain use TensorTiler2D.group_tiler(
  *     (M, N), (m, n), (M/m, N/n), tile_group_col_major=True)[0] -- the
  *     tiles of each column strip top to bottom, strip after strip
@@ -31,6 +31,7 @@
  * t = 32 floats) as scalar C: for each 32-column block of the tile and
  * each row, out = in + bias, one float add per element.
  */
+#include "designs/bodies.h"
 #include "designs/upstream_ml.h"
 
 /* kernel.cc: row_wise_bias_add_f32_f32 on an m x n tile, compiled with
@@ -53,27 +54,33 @@ static const char kernel_src[] =
     "    row_wise_bias_add(in, bias, out, DIM_m, DIM_n, 32);\n"
     "}\n";
 
-/* row_wise_bias_add.py's core_fn, with the kernel as its argument. */
-static const char core_fn_src[] =
-    "#include <stdint.h>\n"
-    "void core_fn(iron_objfifo *in_fifo, iron_objfifo *bias_fifo,\n"
-    "             iron_objfifo *out_fifo,\n"
-    "             void (*kernel_func)(float *, float *, float *),\n"
-    "             int32_t strips, int32_t tiles)\n"
-    "{\n"
-    "    for (;;)\n"
-    "        for (int32_t s = 0; s < strips; s++) {\n"
-    "            float *elem_bias = iron_acquire(bias_fifo, 1)[0];\n"
-    "            for (int32_t t = 0; t < tiles; t++) {\n"
-    "                float *elem_in = iron_acquire(in_fifo, 1)[0];\n"
-    "                float *elem_out = iron_acquire(out_fifo, 1)[0];\n"
-    "                kernel_func(elem_in, elem_bias, elem_out);\n"
-    "                iron_release(out_fifo, 1);\n"
-    "                iron_release(in_fifo, 1);\n"
-    "            }\n"
-    "            iron_release(bias_fifo, 1);\n"
-    "        }\n"
-    "}\n";
+/* row_wise_bias_add.py's core_fn(in_fifo, bias_fifo, out_fifo,
+ * kernel_func), in the Worker's endless loop. */
+static iron_body *core_fn(iron_design *d, iron_handle *in, iron_handle *bias,
+                          iron_handle *out, iron_kernel *k, int64_t strips,
+                          int64_t tiles)
+{
+    iron_body *b = iron_body_new(d, "core_fn");
+    iron_val in_fifo = iron_body_fifo(b, in);
+    iron_val bias_fifo = iron_body_fifo(b, bias);
+    iron_val out_fifo = iron_body_fifo(b, out);
+    iron_val kernel_func = iron_body_kernel(b, k);
+    body_forever(b);
+    body_for(b, 0, strips);
+    iron_val elem_bias = body_acquire1(b, bias_fifo);
+    body_for(b, 0, tiles);
+    iron_val elem_in = body_acquire1(b, in_fifo);
+    iron_val elem_out = body_acquire1(b, out_fifo);
+    iron_body_call(b, kernel_func, 3,
+                   (const iron_val[]){ elem_in, elem_bias, elem_out });
+    iron_body_release(b, out_fifo, 1);
+    iron_body_release(b, in_fifo, 1);
+    body_end_for(b);
+    iron_body_release(b, bias_fifo, 1);
+    body_end_for(b);
+    body_end_for(b);
+    return b;
+}
 
 static int tiler_tap(iron_design *d, const iron_tiler2d *t, iron_tap *out,
                      const char *what)
@@ -114,17 +121,10 @@ int upstream_row_wise_bias_add_design(iron_design *d, void *user)
         "float32*, float32*, float32*");
     iron_kernel_define_int(kernel_func, "DIM_m", m);
     iron_kernel_define_int(kernel_func, "DIM_n", n);
-    iron_kernel *core_fn = iron_kernel_new_core(
-        d, "core_fn", core_fn_src,
-        "fifo, fifo, fifo, kernel(float32*, float32*, float32*), int32, "
-        "int32");
-    iron_worker *worker = iron_worker_new(
-        d, "bias_add", core_fn, 1,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in_fifo)),
-                  iron_arg_fifo(iron_fifo_cons(bias_fifo)),
-                  iron_arg_fifo(iron_fifo_prod(out_fifo)),
-                  iron_arg_kernel(kernel_func), iron_arg_int(N / n),
-                  iron_arg_int(M / m)));
+    iron_worker *worker = iron_worker_new_body(
+        d, "bias_add",
+        core_fn(d, iron_fifo_cons(in_fifo), iron_fifo_cons(bias_fifo),
+                iron_fifo_prod(out_fifo), kernel_func, N / n, M / m));
 
     iron_tiler2d tiler = { .size = sizeof tiler, .rows = M, .cols = N,
                            .tile_rows = m, .tile_cols = n,

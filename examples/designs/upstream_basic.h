@@ -4,7 +4,9 @@
  * iron design functions with their jit options.  Each keeps upstream's
  * structure: FIFO topology, depths, object types, workers, links, layout
  * transforms, access patterns and problem size; kernels are plain scalar C
- * with upstream's arithmetic.  Every design's file names its upstream path
+ * with upstream's arithmetic, and a core function of upstream's is a
+ * described core body (iron_body_*) calling them, so every design can be
+ * exported as MLIR-AIE.  Every design's file names its upstream path
  * and any difference that had to stay.  tests/e2e/test_upstream_basic.c
  * runs each against a C reference computed as upstream's test does.
  */

@@ -4,7 +4,8 @@
  * matrix_multiplication/...) as iron design functions with their jit
  * options.  Each keeps upstream's structure: FIFO names, topology, depths
  * and object types, link placements, layout transforms, workers and their
- * tiles, the core body with its zero and matmul kernels, the tilers' access
+ * tiles, the core body (described op by op, as upstream's core_fn) with
+ * the zero and matmul kernels it calls, the tilers' access
  * patterns and the runtime sequence with its task groups.  The kernels are
  * plain scalar C doing upstream's aie_kernels/aie2/mm.cc arithmetic on
  * its blocked layouts.  Every design's file names its upstream path and the
@@ -59,5 +60,15 @@ int upstream_mm_mac_dims(iron_design *d, int64_t *r, int64_t *s, int64_t *t);
 int upstream_mm_kernels(iron_design *d, int64_t m, int64_t k, int64_t n,
                         iron_dtype out, iron_kernel **zero,
                         iron_kernel **matmul);
+
+/* Both designs' core_fn as a described body (core_fn(of_a, of_b, of_c,
+ * zero, matmul) in the Worker's endless loop): max(tiles, 1) times acquire
+ * C from c, zero(C), k_tiles times acquire A and B from a and b_in,
+ * matmul(A, B, C) and release them; release C.  Give it to
+ * iron_worker_new_body.  NULL on failure (sticky). */
+iron_body *upstream_mm_core_fn(iron_design *d, iron_handle *a,
+                               iron_handle *b_in, iron_handle *c,
+                               iron_kernel *zero, iron_kernel *matmul,
+                               int64_t tiles, int64_t k_tiles);
 
 #endif

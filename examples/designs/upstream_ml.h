@@ -4,7 +4,9 @@
  * functions with the jit options that go with each.  Each keeps upstream's
  * structure: FIFO topology, depths, object types, workers, links, layout
  * transforms, access patterns and problem size; the kernels are plain
- * scalar C doing the upstream kernels' arithmetic.  tests/e2e/
+ * scalar C doing the upstream kernels' arithmetic, called from core bodies
+ * described op by op (iron_body_*) as upstream's core functions, so every
+ * design can be exported as MLIR-AIE.  tests/e2e/
  * test_upstream_ml.c runs them against C references computed as
  * upstream's tests do.
  */

@@ -1,34 +1,27 @@
 /*
  * vector_scalar.c - the vector x scalar reference design: int16 data times
  * a factor that arrives as its own one-element int32 tensor through its own
- * FIFO.  A custom core body acquires the factor once and holds it while
- * the four data objects of a call stream past, the way upstream IRON's
- * vector_scalar_mul does; the standard loop could not, since it acquires
- * one object of every FIFO per iteration.
+ * FIFO.  The core body, described op by op as upstream IRON's
+ * vector_scalar_mul writes its core_body, acquires the factor once and
+ * holds it while the four data objects of a call stream past, calling the
+ * kernel vector_scalar_mul_int16(in, out, factor, n) on each; the standard
+ * loop could not, since it acquires one object of every FIFO per
+ * iteration.
  */
+#include "designs/bodies.h"
 #include "designs/designs.h"
 
-/* Each call brings one factor and N/4 * 4 data elements; the body runs
- * once per call forever, like a core.  The product wraps to int16 in
- * unsigned arithmetic so that no factor makes it undefined. */
-static const char vector_scalar_src[] =
+/* Upstream's aie_kernels/aie2/scale.cc entry (a_in, c_out, factor, N),
+ * as scalar C.  The product wraps to int16 in unsigned arithmetic so that
+ * no factor makes it undefined. */
+static const char scale_src[] =
     "#include <stdint.h>\n"
-    "void vector_scalar(iron_objfifo *in, iron_objfifo *factor,\n"
-    "                   iron_objfifo *out, int32_t n, int32_t objs)\n"
+    "void vector_scalar_mul_int16(const int16_t *a_in, int16_t *c_out,\n"
+    "                             const int32_t *factor, int32_t n)\n"
     "{\n"
-    "    for (;;) {\n"
-    "        const int32_t *f = iron_acquire(factor, 1)[0];\n"
-    "        const uint32_t scale = (uint32_t)f[0];\n"
-    "        for (int32_t o = 0; o < objs; o++) {\n"
-    "            const int16_t *x = iron_acquire(in, 1)[0];\n"
-    "            int16_t *y = iron_acquire(out, 1)[0];\n"
-    "            for (int32_t i = 0; i < n; i++)\n"
-    "                y[i] = (int16_t)(uint16_t)((uint32_t)x[i] * scale);\n"
-    "            iron_release(in, 1);\n"
-    "            iron_release(out, 1);\n"
-    "        }\n"
-    "        iron_release(factor, 1);\n"
-    "    }\n"
+    "    const uint32_t scale = (uint32_t)factor[0];\n"
+    "    for (int32_t i = 0; i < n; i++)\n"
+    "        c_out[i] = (int16_t)(uint16_t)((uint32_t)a_in[i] * scale);\n"
     "}\n";
 
 int vector_scalar_design(iron_design *d, void *user)
@@ -52,15 +45,32 @@ int vector_scalar_design(iron_design *d, void *user)
     iron_fifo *factor = iron_fifo_new(d, "factor", IRON_INT32, IRON_SHAPE(1),
                                       1);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT16, IRON_SHAPE(obj), 2);
-    iron_kernel *k =
-        iron_kernel_new_core(d, "vector_scalar", vector_scalar_src,
-                             "fifo, fifo, fifo, int32, int32");
-    iron_worker *w = iron_worker_new(
-        d, "scale", k, 1,
-        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
-                  iron_arg_fifo(iron_fifo_cons(factor)),
-                  iron_arg_fifo(iron_fifo_prod(out)), iron_arg_int(obj),
-                  iron_arg_int(objs)));
+    iron_kernel *scale = iron_kernel_new(d, "vector_scalar_mul_int16",
+                                         scale_src,
+                                         "int16*, int16*, int32*, int32");
+
+    /* core_body(of_in, of_factor, of_out, scale_fn), in the Worker's
+     * endless loop: one factor per call, then its `objs` objects. */
+    iron_body *b = iron_body_new(d, "core_body");
+    iron_val of_in = iron_body_fifo(b, iron_fifo_cons(in));
+    iron_val of_factor = iron_body_fifo(b, iron_fifo_cons(factor));
+    iron_val of_out = iron_body_fifo(b, iron_fifo_prod(out));
+    iron_val scale_fn = iron_body_kernel(b, scale);
+    body_forever(b);
+    iron_val elem_factor = body_acquire1(b, of_factor);
+    body_for(b, 0, objs);
+    iron_val elem_in = body_acquire1(b, of_in);
+    iron_val elem_out = body_acquire1(b, of_out);
+    iron_body_call(b, scale_fn, 4,
+                   (const iron_val[]){ elem_in, elem_out, elem_factor,
+                                       body_i32(b, obj) });
+    iron_body_release(b, of_in, 1);
+    iron_body_release(b, of_out, 1);
+    body_end_for(b);
+    iron_body_release(b, of_factor, 1);
+    body_end_for(b);
+
+    iron_worker *w = iron_worker_new_body(d, "scale", b);
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(factor), 1, iron_tap_linear(1));
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));

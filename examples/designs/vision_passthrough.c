@@ -4,8 +4,10 @@
  * an 8-bit width x height image (an int8 tensor) streams as uint8 lines of
  * `width` through fifo "in" to one worker, which copies each line into
  * fifo "out" with passThroughLine (aie_kernels/generic/passThrough.cc,
- * BIT_WIDTH=8; here a scalar byte copy).  The worker's body is upstream's
- * passthrough_fn: acquire out, acquire in, copy, release in, release out.
+ * BIT_WIDTH=8; here a scalar byte copy), a kernel of its own.  The
+ * worker's core body is described op by op as upstream's passthrough_fn:
+ * in the Worker's endless loop, acquire out, acquire in, call
+ * passThroughLine(in, out, width), release in, release out.
  * The runtime sequence takes three tensors as upstream's does (input, an
  * unused one, output) and starts the worker before the fill and drain.
  *
@@ -13,28 +15,16 @@
  * --alloc-scheme=basic-sequential (buffer addresses) has no counterpart.
  * The tensor length must be width * height.
  */
+#include "designs/bodies.h"
 #include "designs/upstream_basic.h"
 
-static const char vision_passthrough_src[] =
+static const char pass_through_line_src[] =
     "#include <stdint.h>\n"
-    "\n"
-    "static void passThroughLine(const uint8_t *in, uint8_t *out,\n"
-    "                            int32_t lineWidth)\n"
+    "void passThroughLine(const uint8_t *in, uint8_t *out,\n"
+    "                     int32_t lineWidth)\n"
     "{\n"
     "    for (int32_t i = 0; i < lineWidth; i++)\n"
     "        out[i] = in[i];\n"
-    "}\n"
-    "\n"
-    "void passthrough_fn(iron_objfifo *of_in, iron_objfifo *of_out,\n"
-    "                    int32_t width)\n"
-    "{\n"
-    "    for (;;) {\n"
-    "        uint8_t *elem_out = iron_acquire(of_out, 1)[0];\n"
-    "        const uint8_t *elem_in = iron_acquire(of_in, 1)[0];\n"
-    "        passThroughLine(elem_in, elem_out, width);\n"
-    "        iron_release(of_in, 1);\n"
-    "        iron_release(of_out, 1);\n"
-    "    }\n"
     "}\n";
 
 int vision_passthrough_design(iron_design *d, void *user)
@@ -54,14 +44,24 @@ int vision_passthrough_design(iron_design *d, void *user)
                                      2);
     iron_fifo *of_out = iron_fifo_new(d, "out", IRON_UINT8,
                                       IRON_SHAPE(width), 2);
-    iron_kernel *k = iron_kernel_new_core(d, "passthrough_fn",
-                                          vision_passthrough_src,
-                                          "fifo, fifo, int32");
-    iron_worker *w = iron_worker_new(
-        d, "passthrough", k, 0,
-        IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(of_in), 1),
-                  iron_arg_fifo_acquire(iron_fifo_prod(of_out), 1),
-                  iron_arg_int(width)));
+    iron_kernel *pass_through_line = iron_kernel_new(
+        d, "passThroughLine", pass_through_line_src, "uint8*, uint8*, int32");
+
+    /* passthrough_fn(of_in, of_out, passThroughLine) */
+    iron_body *b = iron_body_new(d, "passthrough_fn");
+    iron_val in = iron_body_fifo(b, iron_fifo_cons(of_in));
+    iron_val out = iron_body_fifo(b, iron_fifo_prod(of_out));
+    iron_val line_fn = iron_body_kernel(b, pass_through_line);
+    body_forever(b);
+    iron_val elem_out = body_acquire1(b, out);
+    iron_val elem_in = body_acquire1(b, in);
+    iron_body_call(b, line_fn, 3,
+                   (const iron_val[]){ elem_in, elem_out,
+                                       body_i32(b, width) });
+    iron_body_release(b, in, 1);
+    iron_body_release(b, out, 1);
+    body_end_for(b);
+    iron_worker *w = iron_worker_new_body(d, "passthrough", b);
     iron_rt_start(d, w);
     iron_rt_fill(d, iron_fifo_prod(of_in), 0, iron_tap_linear(n));
     iron_rt_drain(d, iron_fifo_cons(of_out), 2, iron_tap_linear(n),

@@ -516,8 +516,8 @@ TEST(upstream_basic_dump_color_threshold)
         snprintf(line, sizeof line,
                  "threshold%d: core body 'core_fn' on tile (0,%d)\n"
                  "    args: fifo 'inOOB_L2L1_%d' (consumer), fifo "
-                 "'outOOB_L1L2_%d' (producer), rtp 'rtp%d', barrier "
-                 "'barrier%d', 1920\n",
+                 "'outOOB_L1L2_%d' (producer), rtp 'rtp%d', kernel "
+                 "'thresholdLine' (kernel 0), barrier 'barrier%d'\n",
                  w, 2 + w, w, w, w, w);
         ASSERT_CONTAINS(text, line);
         snprintf(line, sizeof line, "compute tile (0,%d): %d bytes", 2 + w,
