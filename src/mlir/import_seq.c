@@ -128,11 +128,18 @@ typedef enum ev_kind {
     EV_LOCK
 } ev_kind;
 
-/* One transfer of a memcpy or a task's buffer descriptor. */
+/* One transfer of a memcpy or a task's buffer descriptor.  A descriptor
+ * with four dimensions has an iteration dimension (the outermost): the
+ * task's k-th repetition starts (k % iter) * iter_stride elements further
+ * on, and tap is the inner three.  The raw dimensions are kept so that a
+ * task repeated exactly `iter` times becomes one 4-D transfer again. */
 typedef struct xfer {
     const iron__mlir_op *op;
     int arg;
     iron_tap tap;
+    int64_t iter, iter_stride;
+    int nraw;
+    int64_t raw_size[IRON_TAP_MAX_DIMS], raw_stride[IRON_TAP_MAX_DIMS];
 } xfer;
 
 typedef struct task {
@@ -306,6 +313,9 @@ static iron_status read_bd(seq_state *st, const iron__mlir_op *bd, xfer *x)
         return iron__imp_fail(m, IRON_EDESIGN, bd,
                               "expected an offset >= 0 and a length >= 1");
     const iron__mlir_attr *dims = iron__mlir_attr_get(bd, "dimensions");
+    x->iter = 1;
+    x->iter_stride = 0;
+    x->nraw = 0;
     if (!dims || (dims->kind == IRON__MA_ARRAY && dims->n == 0)) {
         x->tap = iron_tap_linear(len);
         x->tap.offset = offset;
@@ -316,24 +326,42 @@ static iron_status read_bd(seq_state *st, const iron__mlir_op *bd, xfer *x)
                               "dimensions: expected 1 to %d <size = s, "
                               "stride = t>",
                               IRON_TAP_MAX_DIMS);
+    /* A fourth dimension is the shim descriptor's iteration: it steps
+     * once per repetition of the task, and the length counts the inner
+     * three (upstream's shim_dma_single_bd_task: repeat_count = sizes[0]
+     * - 1, len = the product of sizes[1:]). */
+    int inner0 = dims->n == IRON_TAP_MAX_DIMS;
     int64_t sz[IRON_TAP_MAX_DIMS], sd[IRON_TAP_MAX_DIMS], count = 1;
     for (int i = 0; i < dims->n; i++) {
         const iron__mlir_attr *d = dims->items[i];
-        if (d->kind != IRON__MA_DIM || d->i < 1 || d->stride < 0)
+        if (d->kind != IRON__MA_DIM || d->i < 1 || d->i > (1 << 20) ||
+            d->stride < 0 || d->stride > ((int64_t)1 << 40))
             return iron__imp_fail(m, IRON_EDESIGN, bd,
                                   "dimension %d is not a <size = s, stride "
-                                  "= t> with s >= 1",
+                                  "= t> with 1 <= s <= 2^20 and 0 <= t <= "
+                                  "2^40",
                                   i);
         sz[i] = d->i;
         sd[i] = d->stride;
-        count *= d->i;
+        x->raw_size[i] = d->i;
+        x->raw_stride[i] = d->stride;
+        if (i >= inner0)
+            count *= d->i;
     }
+    x->nraw = dims->n;
     if (count != len)
         return iron__imp_fail(m, IRON_EDESIGN, bd,
-                              "the dimensions visit %lld elements, the "
+                              "the dimensions%s visit %lld elements, the "
                               "length is %lld",
+                              inner0 ? " inside the iteration (the inner "
+                                       "three)"
+                                     : "",
                               (long long)count, (long long)len);
-    x->tap = make_tap(offset, dims->n, sz, sd);
+    if (inner0) {
+        x->iter = sz[0];
+        x->iter_stride = sd[0];
+    }
+    x->tap = make_tap(offset, dims->n - inner0, sz + inner0, sd + inner0);
     return IRON_OK;
 }
 
@@ -589,9 +617,23 @@ static iron_status make_items(seq_state *st)
             break;
         case EV_START: {
             const task *t = &st->tasks[e->task];
+            if (t->nx == 1 && t->repeat > 1 && t->x[0].iter == t->repeat) {
+                /* the usual form: one 4-D pattern, its outermost
+                 * dimension stepped by the repetitions */
+                xfer whole = t->x[0];
+                whole.tap = make_tap(t->x[0].tap.offset, whole.nraw,
+                                     whole.raw_size, whole.raw_stride);
+                s = add_transfer(m, e, &whole, t->fifo);
+                awaited += s == IRON_OK && m->items[m->nitems - 1].wait;
+                break;
+            }
             for (int r = 0; r < t->repeat && s == IRON_OK; r++)
                 for (int k = 0; k < t->nx && s == IRON_OK; k++) {
-                    s = add_transfer(m, e, &t->x[k], t->fifo);
+                    xfer one = t->x[k];
+                    /* both factors are bounded (r < 1024, stride <=
+                     * 2^40), so the step cannot overflow */
+                    one.tap.offset += (r % one.iter) * one.iter_stride;
+                    s = add_transfer(m, e, &one, t->fifo);
                     awaited += s == IRON_OK && m->items[m->nitems - 1].wait;
                 }
             break;
