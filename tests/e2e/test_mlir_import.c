@@ -78,6 +78,13 @@ static void check_add_one_forever(iron_tensor *const *t)
     check_add(t, 0, 1, 256, 1);
 }
 
+/* repeat_tasks_2025.mlir: the input streamed twice */
+static void check_repeat_tasks(iron_tensor *const *t)
+{
+    for (int64_t i = 0; i < 256; i++)
+        ASSERT_EQ(at_i(t, 1, i), at_i(t, 0, i % 128) + 1);
+}
+
 static void check_add_two(iron_tensor *const *t)
 {
     check_add(t, 0, 1, 64, 2);
@@ -163,6 +170,8 @@ static const fixture fixtures[] = {
       check_add_one_link },
     { "add_one_forever_2025.mlir", NULL, NULL,
       "in arg0: int32[256], out arg1: int32[256]", 2, check_add_one_forever },
+    { "repeat_tasks_2025.mlir", NULL, NULL,
+      "in arg0: int32[128], out arg1: int32[256]", 2, check_repeat_tasks },
     { "rtp_cumsum_2024.mlir", NULL, NULL,
       "in in: int32[64], out out: int32[64]", 1, check_cumsum },
     { "scale_func_link_2025.mlir", "scale_int32", "scale",
@@ -269,6 +278,11 @@ TEST_TIMEOUT(mlir_import_add_one_link_2024, 60)
 TEST_TIMEOUT(mlir_import_add_one_forever_2025, 60)
 {
     run_file("add_one_forever_2025.mlir");
+}
+
+TEST_TIMEOUT(mlir_import_repeated_tasks, 60)
+{
+    run_file("repeat_tasks_2025.mlir");
 }
 
 TEST_TIMEOUT(mlir_import_rtp_cumsum, 60)
