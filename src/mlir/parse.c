@@ -550,7 +550,7 @@ int iron__mlir_p_int_named(iron__mlir_parser *p, iron__mlir_opb *b,
 {
     iron__mlir_loc loc = p->tok.loc;
     int64_t v;
-    if (iron__mlir_p_int(p, &v))
+    if (iron__mlir_p_int(p, &v) || iron__mlir_p_check_int(p, v, t, loc))
         return -1;
     iron__mlir_attr *a = iron__mlir_p_int_attr(p, v, t);
     if (!a)

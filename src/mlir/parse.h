@@ -196,6 +196,9 @@ int iron__mlir_p_dense(iron__mlir_parser *p, iron__mlir_type *implied,
                        iron__mlir_attr **out);
 /* "[<size = 8, stride = 1>, ...]" (custom forms): an ARRAY of DIM. */
 int iron__mlir_p_dim_list(iron__mlir_parser *p, iron__mlir_attr **out);
+/* Fails unless v fits integer type t (the error at loc). */
+int iron__mlir_p_check_int(iron__mlir_parser *p, int64_t v,
+                           const iron__mlir_type *t, iron__mlir_loc loc);
 /* A plain integer (optional '-'), consumed. */
 int iron__mlir_p_int(iron__mlir_parser *p, int64_t *v);
 /* "[1, 2]" of plain integers into an ARRAY of INT (untyped). */

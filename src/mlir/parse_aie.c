@@ -749,7 +749,9 @@ static int rtp_write(P *p, B *b)
         return -1;
     if (v->kind != IRON__MA_INT && v->kind != IRON__MA_FLOAT)
         return iron__mlir_p_fail(p, vloc, "expected a number for the value");
-    if (v->kind == IRON__MA_INT && !v->type && !(v->type = i32_t(p)))
+    if (v->kind == IRON__MA_INT && !v->type &&
+        (!(v->type = i32_t(p)) ||
+         iron__mlir_p_check_int(p, v->i, v->type, vloc)))
         return -1;
     if (iron__mlir_opb_attr(p, b, "value", v, vloc) ||
         expect(p, IRON__TK_RPAREN, NULL))

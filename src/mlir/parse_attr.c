@@ -210,6 +210,19 @@ static int fits(int64_t v, int big, const iron__mlir_type *t)
     return v >= smin && v <= umax;
 }
 
+int iron__mlir_p_check_int(iron__mlir_parser *p, int64_t v,
+                           const iron__mlir_type *t, iron__mlir_loc loc)
+{
+    if (fits(v, 0, t))
+        return 0;
+    iron__str ts = { 0 };
+    iron__mlir_type_text(t, &ts);
+    iron__mlir_p_fail(p, loc, "integer does not fit its type %.64s",
+                      iron__str_get(&ts));
+    iron__str_free(&ts);
+    return -1;
+}
+
 static double half_to_double(unsigned h, int bf)
 {
     if (bf) {

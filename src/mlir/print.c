@@ -182,10 +182,39 @@ static void string_lit(iron__mlir_pr *w, const char *s)
     iron__mlir_pr_out(w, "\"");
 }
 
+/* "a::@b": a nested reference whose parts are all bare identifiers. */
+static int nested_bare(const char *name)
+{
+    if (!name || !strstr(name, "::@"))
+        return 0;
+    for (const char *p = name;;) {
+        const char *sep = strstr(p, "::@");
+        size_t n = sep ? (size_t)(sep - p) : strlen(p);
+        if (n == 0 || !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                        *p == '_'))
+            return 0;
+        for (size_t i = 0; i < n; i++)
+            if (!iron__mlir_lex_is_bare_char((unsigned char)p[i]))
+                return 0;
+        if (!sep)
+            return 1;
+        p = sep + 3;
+    }
+}
+
 void iron__mlir_pr_symbol(iron__mlir_pr *w, const char *name)
 {
     iron__mlir_pr_out(w, "@");
-    if (is_bare_id(name) || (name && strstr(name, "::@")))
+    if (is_bare_id(name) || nested_bare(name))
+        iron__mlir_pr_out(w, name);
+    else
+        string_lit(w, name ? name : "");
+}
+
+void iron__mlir_pr_symdef(iron__mlir_pr *w, const char *name)
+{
+    iron__mlir_pr_out(w, "@");
+    if (is_bare_id(name))
         iron__mlir_pr_out(w, name);
     else
         string_lit(w, name ? name : "");

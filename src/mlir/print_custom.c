@@ -137,7 +137,7 @@ static int module(W *w, const O *op)
     OUT("module");
     if (name) {
         OUT(" ");
-        iron__mlir_pr_symbol(w, name->s);
+        iron__mlir_pr_symdef(w, name->s);
     }
     int n = 0;
     for (int i = 0; i < op->nattrs; i++)
@@ -162,7 +162,7 @@ static int device(W *w, const O *op)
     OUT(")");
     if (name) {
         OUT(" ");
-        iron__mlir_pr_symbol(w, name->s);
+        iron__mlir_pr_symdef(w, name->s);
     }
     region(w, op, 0, 1, "aie.end");
     attrs(w, op, SKIP("device", "sym_name"));
@@ -215,7 +215,7 @@ static int objectfifo(W *w, const O *op)
                 return -1;
     }
     OUT("aie.objectfifo ");
-    iron__mlir_pr_symbol(w, name->s);
+    iron__mlir_pr_symdef(w, name->s);
     OUT("(");
     value(w, op->operands[0]);
     if (to && to->n) {
@@ -504,7 +504,7 @@ static int runtime_sequence(W *w, const O *op)
     OUT(op->name);
     if (name) {
         OUT(" ");
-        iron__mlir_pr_symbol(w, name->s);
+        iron__mlir_pr_symdef(w, name->s);
     }
     entry_params(w, op->regions[0]);
     int n = 0;
@@ -775,7 +775,7 @@ static int func(W *w, const O *op)
         OUT(vis->s);
         OUT(" ");
     }
-    iron__mlir_pr_symbol(w, name->s);
+    iron__mlir_pr_symdef(w, name->s);
     OUT("(");
     for (int i = 0; i < t->nin; i++) {
         if (i)

@@ -751,7 +751,8 @@ TEST(mlir_parse_error_redefinition)
     fails_at("%a = arith.constant 1 : i32\n\"x.r\"() ({\n"
              "^bb0(%a: i32):\n}) : () -> ()",
              "e.mlir:3:6: redefinition of %a (first defined at 1:1)");
-    fails_at("\"x.r\"() ({\n^bb1:\n  \"x.y\"() : () -> ()\n^bb1:\n}) : () -> ()",
+    fails_at("\"x.r\"() ({\n^bb1:\n  \"x.y\"() : () -> ()\n^bb1:\n}) : () "
+             "-> ()",
              "e.mlir:4:1: block ^bb1 defined twice");
     /* inside an isolated op a name may be used again */
     iron__mlir_module *m = parse_text(
@@ -802,7 +803,8 @@ TEST(mlir_parse_error_literals)
              "e.mlir:1:16: bad escape in a string");
     fails_at("\"x.y\"() {a = dense<[1, 2]> : tensor<3xi32>} : () -> ()",
              "e.mlir:1:19: the dense lists' shape does not match the type's");
-    fails_at("\"x.y\"() {a = dense<[[1], [2, 3]]> : tensor<2x2xi32>} : () -> ()",
+    fails_at("\"x.y\"() {a = dense<[[1], [2, 3]]> : tensor<2x2xi32>} : () "
+             "-> ()",
              "e.mlir:1:26: dense list of 2 elements where the others have 1");
     fails_at("\"x.y\"() {a = 1, a = 2} : () -> ()",
              "e.mlir:1:17: attribute 'a' given twice");
