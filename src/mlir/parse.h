@@ -199,6 +199,9 @@ int iron__mlir_p_dim_list(iron__mlir_parser *p, iron__mlir_attr **out);
 /* Fails unless v fits integer type t (the error at loc). */
 int iron__mlir_p_check_int(iron__mlir_parser *p, int64_t v,
                            const iron__mlir_type *t, iron__mlir_loc loc);
+/* "[<const_pad_before = 1, const_pad_after = 2>, ...]": an ARRAY of
+ * OPAQUE "#aie.bd_pad_layout<...>". */
+int iron__mlir_p_pad_list(iron__mlir_parser *p, iron__mlir_attr **out);
 /* A plain integer (optional '-'), consumed. */
 int iron__mlir_p_int(iron__mlir_parser *p, int64_t *v);
 /* "[1, 2]" of plain integers into an ARRAY of INT (untyped). */

@@ -614,6 +614,46 @@ static int dim_list_list(iron__mlir_parser *p, iron__mlir_attr **out)
     return 0;
 }
 
+/* The pad dimensions of aie.dma_bd: [<const_pad_before = 1, ...>, ...],
+ * kept as #aie.bd_pad_layout<...> text. */
+int iron__mlir_p_pad_list(iron__mlir_parser *p, iron__mlir_attr **out)
+{
+    iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
+    int cap = 0;
+    static const char prefix[] = "#aie.bd_pad_layout";
+    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL))
+        return -1;
+    if (p->tok.kind != IRON__TK_RBRACKET) {
+        for (;;) {
+            size_t from = iron__mlir_p_offset(p);
+            iron__mlir_attr *it = iron__mlir_p_new_attr(p, IRON__MA_OPAQUE);
+            if (!it || iron__mlir_p_items(p, 1) ||
+                iron__mlir_p_expect(p, IRON__TK_LESS, "'<' (a padding)") ||
+                iron__mlir_p_skip_angle(p))
+                return -1;
+            size_t n = p->close_off + 1 - from;
+            it->s = iron__mlir_alloc(p->m, sizeof prefix + n);
+            if (!it->s)
+                return iron__mlir_p_nomem(p);
+            memcpy(it->s, prefix, sizeof prefix - 1);
+            memcpy(it->s + sizeof prefix - 1, p->lx.text + from, n);
+            if (iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
+                                  sizeof *a->items))
+                return -1;
+            a->items[a->n++] = it;
+            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
+            if (c < 0)
+                return -1;
+            if (!c)
+                break;
+        }
+    }
+    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+        return -1;
+    *out = a;
+    return 0;
+}
+
 /* The text from `start` through the '>' closing the '<' just consumed. */
 static int opaque_rest(iron__mlir_parser *p, size_t start,
                        iron__mlir_loc loc, iron__mlir_attr **out)
@@ -655,6 +695,15 @@ static int hash_attr(iron__mlir_parser *p, iron__mlir_attr **out)
                                      (int)(n > 64 ? 64 : n), s);
         if (iron__mlir_p_next(p))
             return -1;
+        if (aie && iron__mlir_p_is_word(p, "bd_pad_layout_array")) {
+            iron__mlir_attr *a;
+            if (iron__mlir_p_next(p) || iron__mlir_p_pad_list(p, &a) ||
+                iron__mlir_p_expect(p, IRON__TK_GREATER, NULL))
+                return -1;
+            a->loc = loc;
+            *out = a;
+            return 0;
+        }
         if (aie && (iron__mlir_p_is_word(p, "bd_dim_layout_array") ||
                     iron__mlir_p_is_word(p, "bd_dim_layout_array_array") ||
                     iron__mlir_p_is_word(p, "bd_dim_layout"))) {

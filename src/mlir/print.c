@@ -712,6 +712,7 @@ void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
             n--;
         for (int i = 0; i < n; i++) {
             iron__mlir_pr_newline(w);
+            w->at_end = i == blk->nops - 1;
             iron__mlir_pr_op(w, blk->ops[i]);
         }
     }
@@ -792,7 +793,7 @@ iron_status iron__mlir_print(const iron__mlir_module *m, int generic,
     if (!m || !s || !m->top)
         return iron__fail(IRON_EINVAL, "iron__mlir_print: %s is NULL",
                           !s ? "the string" : "the module");
-    iron__mlir_pr w = { m, s, generic != 0, 0, 0 };
+    iron__mlir_pr w = { m, s, generic != 0, 0, 0, 1 };
     iron__mlir_pr_op(&w, m->top);
     iron__str_append(s, "\n");
     if (s->oom)
@@ -906,6 +907,7 @@ static void core_func(iron__mlir_pr *w, const iron__mlir_op *core, int k,
         }
         for (int i = 0; i < blk->nops; i++) {
             iron__mlir_pr_newline(w);
+            w->at_end = i == blk->nops - 1;
             if (plain_op(blk->ops[i], "aie.end"))
                 iron__mlir_pr_out(w, "\"func.return\"() : () -> ()");
             else
@@ -952,7 +954,7 @@ iron_status iron__mlir_print_cores_as_funcs(const iron__mlir_module *m,
     f.inside = iron__calloc((size_t)m->nvalues + 1, 1);
     if (!f.inside)
         return iron__fail(IRON_ENOMEM, "out of memory printing MLIR");
-    iron__mlir_pr w = { m, s, 1, 0, 0 };
+    iron__mlir_pr w = { m, s, 1, 0, 0, 1 };
     int k = 0;
     /* the block is named: the module may hold nothing */
     iron__str_append(s, "\"builtin.module\"() ({\n^bb0:");

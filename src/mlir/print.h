@@ -14,6 +14,10 @@ typedef struct iron__mlir_pr {
     int generic;                 /* 1: every op in the generic form */
     int indent;                  /* nesting level (2 spaces each) */
     int dry;                     /* 1: check only, print nothing */
+    int at_end;                  /* the op printed ends its block (a
+                                    terminator's custom form, whose
+                                    operands are optional, would read
+                                    the next op's results as its own) */
 } iron__mlir_pr;
 
 /* Text (nothing when dry). */

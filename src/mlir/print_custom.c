@@ -861,7 +861,7 @@ static void uses_types(W *w, const O *op, int from)
 /* ---- return / scf.yield [%a : T] ---- */
 static int terminator(W *w, const O *op)
 {
-    if (!shape(op, -1, 0, 0))
+    if (!shape(op, -1, 0, 0) || (!w->at_end && op->noperands == 0))
         return -1;
     if (strcmp(op->name, "func.return") == 0 && in_func(op))
         OUT("return");
@@ -876,7 +876,8 @@ static int terminator(W *w, const O *op)
 static int condition(W *w, const O *op)
 {
     if (!shape(op, -1, 0, 0) || op->noperands < 1 ||
-        !is_int(vtype(w, op->operands[0]), 1))
+        !is_int(vtype(w, op->operands[0]), 1) ||
+        (!w->at_end && op->noperands == 1))
         return -1;
     OUT("scf.condition(");
     value(w, op->operands[0]);
