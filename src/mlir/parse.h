@@ -121,6 +121,10 @@ size_t iron__mlir_p_offset(const iron__mlir_parser *p);
  * (brackets, parens and braces balanced); p->close_off is the '>'. */
 int iron__mlir_p_skip_angle(iron__mlir_parser *p);
 
+/* The alias named name ("#map", "!t"; n bytes), or NULL. */
+const iron__mlir_alias *iron__mlir_p_alias(const iron__mlir_parser *p,
+                                           const char *name, size_t n);
+
 /* --- values (parse.c) --- */
 /* The value id a use names (the current token, a %value), consumed. */
 int iron__mlir_p_use(iron__mlir_parser *p, int *id, iron__mlir_loc *loc);

@@ -680,12 +680,12 @@ static int hash_attr(iron__mlir_parser *p, iron__mlir_attr **out)
     size_t start = iron__mlir_p_offset(p);
     const char *dot = memchr(s, '.', n);
     if (!dot) {
-        for (int i = 0; i < p->naliases; i++)
-            if (p->aliases[i].attr && p->aliases[i].n == p->tok.n &&
-                memcmp(p->aliases[i].name, p->tok.p, p->tok.n) == 0) {
-                *out = p->aliases[i].attr;
-                return iron__mlir_p_next(p);
-            }
+        const iron__mlir_alias *al = iron__mlir_p_alias(p, p->tok.p,
+                                                        p->tok.n);
+        if (al && al->attr) {
+            *out = al->attr;
+            return iron__mlir_p_next(p);
+        }
         int aie = n == 3 && memcmp(s, "aie", 3) == 0;
         if (iron__mlir_p_next(p))
             return -1;

@@ -297,12 +297,12 @@ static int dialect_type(iron__mlir_parser *p, iron__mlir_type **out)
     const char *dot = memchr(s, '.', n);
     iron__mlir_loc loc = p->tok.loc;
     if (!dot) {
-        for (int i = 0; i < p->naliases; i++)
-            if (p->aliases[i].type && p->aliases[i].n == p->tok.n &&
-                memcmp(p->aliases[i].name, p->tok.p, p->tok.n) == 0) {
-                *out = p->aliases[i].type;
-                return iron__mlir_p_next(p);
-            }
+        const iron__mlir_alias *al = iron__mlir_p_alias(p, p->tok.p,
+                                                        p->tok.n);
+        if (al && al->type) {
+            *out = al->type;
+            return iron__mlir_p_next(p);
+        }
     }
     iron__mlir_type *t = new_type(p, IRON__MT_DIALECT);
     if (!t)
