@@ -893,7 +893,9 @@ static void core_func(iron__mlir_pr *w, const iron__mlir_op *core, int k,
             w->indent--;
             iron__mlir_pr_newline(w);
             w->indent++;
-            iron__mlir_pr_out(w, f->n ? "^bb0(" : "^bb0");
+            char buf[32];
+            iron__mlir_pr_out(w, block_label(r, 0, buf, sizeof buf));
+            iron__mlir_pr_out(w, f->n ? "(" : "");
             for (int i = 0; i < f->n; i++) {
                 if (i)
                     iron__mlir_pr_out(w, ", ");
