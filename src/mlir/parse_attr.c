@@ -147,8 +147,8 @@ static int magnitude(iron__mlir_parser *p, uint64_t *v, int *hex)
             i++;
         if (n - i > 16)
             return iron__mlir_p_fail(p, p->tok.loc,
-                                     "integer %.24s... does not fit 64 bits",
-                                     s);
+                                     "integer %.*s does not fit 64 bits",
+                                     (int)(n > 40 ? 40 : n), s);
         for (; i < n; i++) {
             int c = s[i];
             int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;

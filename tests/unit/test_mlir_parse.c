@@ -846,6 +846,9 @@ TEST(mlir_parse_error_literals)
     fails_at("\"x.y\"() {a = 99999999999999999999} : () -> ()",
              "e.mlir:1:14: integer 99999999999999999999 does not fit 64 "
              "bits");
+    fails_at("\"x.y\"() {a = 0x10000000000000000 : i64} : () -> ()",
+             "e.mlir:1:14: integer 0x10000000000000000 does not fit 64 "
+             "bits");
     fails_at("\"x.y\"() {a = \"x\\q\"} : () -> ()",
              "e.mlir:1:16: bad escape in a string");
     fails_at("\"x.y\"() {a = dense<[1, 2]> : tensor<3xi32>} : () -> ()",
