@@ -285,12 +285,17 @@ iron_status iron__mlir_parse(const char *text, size_t len, const char *file,
 void iron__mlir_module_free(iron__mlir_module *m);
 
 /* Printing (print.c).  pretty: the custom forms above for the ops this
- * file lists (as upstream prints them), the generic form for any other;
- * generic: every op in the generic form, as `mlir-opt
- * --mlir-print-op-generic` prints (custom-form attributes become the
- * generic attributes above: DIM as #aie.bd_dim_layout<size = s, stride =
- * t>, a keyword as #aie.<kind><word> or the integer an enum prints as,
- * whichever print.c documents).  Appends to s; IRON_ENOMEM only. */
+ * file lists (as upstream prints them; an op that does not fit its form
+ * prints in the generic one), the generic form for any other; generic:
+ * every op in the generic form, as `mlir-opt --mlir-print-op-generic`
+ * prints (custom-form attributes become the generic attributes above:
+ * an enum keyword is the integer upstream's enum prints as, typed
+ * (`device = 5 : i32`, `port = 1 : i32`, `predicate = 2 : i64`; a
+ * keyword of no known enum is a string), DIM lists are
+ * #aie<bd_dim_layout_array[<size = s, stride = t>, ...]> (array of
+ * arrays: #aie<bd_dim_layout_array_array[...]>), a lone DIM is
+ * #aie.bd_dim_layout<size = s, stride = t>).  Appends to s; IRON_ENOMEM
+ * only (IRON_EINVAL for NULL arguments). */
 iron_status iron__mlir_print(const iron__mlir_module *m, int generic,
                              iron__str *s);
 

@@ -2,7 +2,7 @@
  * known.c - the tables of known.h: inherent attributes of the ops the
  * MLIR parser normalises, and the enums' integers.  The device integers
  * are upstream's current AIEDevice table (npu2 = 8: an older table had
- * npu1_4col = 8 and npu2 = 9; docs/mlir.md says so).
+ * npu1_4col = 8 and npu2 = 9: text of that era reads npu1_4col as npu2).
  */
 #include <string.h>
 

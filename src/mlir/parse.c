@@ -550,7 +550,7 @@ int iron__mlir_p_int_named(iron__mlir_parser *p, iron__mlir_opb *b,
 {
     iron__mlir_loc loc = p->tok.loc;
     int64_t v;
-    if (iron__mlir_p_int(p, &v))
+    if (iron__mlir_p_int(p, &v) || iron__mlir_p_check_int(p, v, t, loc))
         return -1;
     iron__mlir_attr *a = iron__mlir_p_int_attr(p, v, t);
     if (!a)
@@ -1197,15 +1197,20 @@ static int peek(iron__mlir_parser *p, iron__mlir_token *t)
     return 0;
 }
 
+const iron__mlir_alias *iron__mlir_p_alias(const iron__mlir_parser *p,
+                                           const char *name, size_t n)
+{
+    int d = find(p, name, n);
+    return d >= 0 ? &p->aliases[p->defs[d].id] : NULL;
+}
+
 static int alias_def(iron__mlir_parser *p)
 {
     iron__mlir_token name = p->tok;
-    for (int i = 0; i < p->naliases; i++)
-        if (p->aliases[i].n == name.n &&
-            memcmp(p->aliases[i].name, name.p, name.n) == 0)
-            return iron__mlir_p_fail(p, name.loc, "alias %.*s defined twice",
-                                     (int)(name.n > 64 ? 64 : name.n),
-                                     name.p);
+    if (iron__mlir_p_alias(p, name.p, name.n))
+        return iron__mlir_p_fail(p, name.loc, "alias %.*s defined twice",
+                                 (int)(name.n > 64 ? 64 : name.n),
+                                 name.p);
     if (iron__mlir_p_next(p) || iron__mlir_p_next(p))   /* name, '=' */
         return -1;
     iron__mlir_alias a = { name.p, name.n, NULL, NULL };
@@ -1219,8 +1224,14 @@ static int alias_def(iron__mlir_parser *p)
     } else if (iron__mlir_p_type(p, &a.type)) {
         return -1;
     }
+    /* the names ("#map", "!t") are hashed with the values and labels;
+     * their sigils keep them apart */
+    char *key = iron__mlir_strndup(p->m, name.p, name.n);
+    if (!key)
+        return iron__mlir_p_nomem(p);
     if (iron__mlir_p_grow(p, (void **)&p->aliases, &p->cap_aliases,
-                          p->naliases + 1, sizeof *p->aliases))
+                          p->naliases + 1, sizeof *p->aliases) ||
+        push_def(p, key, p->naliases, NULL))
         return -1;
     p->aliases[p->naliases++] = a;
     return 0;

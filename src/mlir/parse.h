@@ -121,6 +121,10 @@ size_t iron__mlir_p_offset(const iron__mlir_parser *p);
  * (brackets, parens and braces balanced); p->close_off is the '>'. */
 int iron__mlir_p_skip_angle(iron__mlir_parser *p);
 
+/* The alias named name ("#map", "!t"; n bytes), or NULL. */
+const iron__mlir_alias *iron__mlir_p_alias(const iron__mlir_parser *p,
+                                           const char *name, size_t n);
+
 /* --- values (parse.c) --- */
 /* The value id a use names (the current token, a %value), consumed. */
 int iron__mlir_p_use(iron__mlir_parser *p, int *id, iron__mlir_loc *loc);
@@ -196,6 +200,12 @@ int iron__mlir_p_dense(iron__mlir_parser *p, iron__mlir_type *implied,
                        iron__mlir_attr **out);
 /* "[<size = 8, stride = 1>, ...]" (custom forms): an ARRAY of DIM. */
 int iron__mlir_p_dim_list(iron__mlir_parser *p, iron__mlir_attr **out);
+/* Fails unless v fits integer type t (the error at loc). */
+int iron__mlir_p_check_int(iron__mlir_parser *p, int64_t v,
+                           const iron__mlir_type *t, iron__mlir_loc loc);
+/* "[<const_pad_before = 1, const_pad_after = 2>, ...]": an ARRAY of
+ * OPAQUE "#aie.bd_pad_layout<...>". */
+int iron__mlir_p_pad_list(iron__mlir_parser *p, iron__mlir_attr **out);
 /* A plain integer (optional '-'), consumed. */
 int iron__mlir_p_int(iron__mlir_parser *p, int64_t *v);
 /* "[1, 2]" of plain integers into an ARRAY of INT (untyped). */

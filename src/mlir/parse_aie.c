@@ -458,46 +458,6 @@ static int runtime_sequence(P *p, B *b)
     return iron__mlir_p_ensure_block(p, b->regions[0]);
 }
 
-/* The pad dimensions of aie.dma_bd: [<const_pad_before = 1, ...>, ...],
- * kept as #aie.bd_pad_layout<...> text. */
-static int pad_list(P *p, iron__mlir_attr **out)
-{
-    iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    static const char prefix[] = "#aie.bd_pad_layout";
-    if (!a || expect(p, IRON__TK_LBRACKET, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            size_t from = iron__mlir_p_offset(p);
-            iron__mlir_attr *it = iron__mlir_p_new_attr(p, IRON__MA_OPAQUE);
-            if (!it || iron__mlir_p_items(p, 1) ||
-                expect(p, IRON__TK_LESS, "'<' (a padding)") ||
-                iron__mlir_p_skip_angle(p))
-                return -1;
-            size_t n = p->close_off + 1 - from;
-            it->s = iron__mlir_alloc(p->m, sizeof prefix + n);
-            if (!it->s)
-                return iron__mlir_p_nomem(p);
-            memcpy(it->s, prefix, sizeof prefix - 1);
-            memcpy(it->s + sizeof prefix - 1, p->lx.text + from, n);
-            if (iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items))
-                return -1;
-            a->items[a->n++] = it;
-            int c = accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (expect(p, IRON__TK_RBRACKET, "',' or ']'"))
-        return -1;
-    *out = a;
-    return 0;
-}
-
 /* "sizes = [1, 2]" of the newest dma_bd form (static values only). */
 static int static_list(P *p, int64_t *v, int *n)
 {
@@ -615,7 +575,7 @@ static int dma_bd(P *p, B *b)
             } else if (stage < 4) {
                 iron__mlir_attr *d;
                 if ((stage == 2 ? iron__mlir_p_dim_list(p, &d)
-                                : pad_list(p, &d)) ||
+                                : iron__mlir_p_pad_list(p, &d)) ||
                     iron__mlir_opb_attr(p, b, stage == 2 ? "dimensions"
                                                          : "pad_dimensions",
                                         d, aloc))
@@ -749,7 +709,9 @@ static int rtp_write(P *p, B *b)
         return -1;
     if (v->kind != IRON__MA_INT && v->kind != IRON__MA_FLOAT)
         return iron__mlir_p_fail(p, vloc, "expected a number for the value");
-    if (v->kind == IRON__MA_INT && !v->type && !(v->type = i32_t(p)))
+    if (v->kind == IRON__MA_INT && !v->type &&
+        (!(v->type = i32_t(p)) ||
+         iron__mlir_p_check_int(p, v->i, v->type, vloc)))
         return -1;
     if (iron__mlir_opb_attr(p, b, "value", v, vloc) ||
         expect(p, IRON__TK_RPAREN, NULL))

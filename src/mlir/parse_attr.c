@@ -147,8 +147,8 @@ static int magnitude(iron__mlir_parser *p, uint64_t *v, int *hex)
             i++;
         if (n - i > 16)
             return iron__mlir_p_fail(p, p->tok.loc,
-                                     "integer %.24s... does not fit 64 bits",
-                                     s);
+                                     "integer %.*s does not fit 64 bits",
+                                     (int)(n > 40 ? 40 : n), s);
         for (; i < n; i++) {
             int c = s[i];
             int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
@@ -208,6 +208,19 @@ static int fits(int64_t v, int big, const iron__mlir_type *t)
     if (t->sign == 2)
         return v >= 0 && v <= umax;
     return v >= smin && v <= umax;
+}
+
+int iron__mlir_p_check_int(iron__mlir_parser *p, int64_t v,
+                           const iron__mlir_type *t, iron__mlir_loc loc)
+{
+    if (fits(v, 0, t))
+        return 0;
+    iron__str ts = { 0 };
+    iron__mlir_type_text(t, &ts);
+    iron__mlir_p_fail(p, loc, "integer does not fit its type %.64s",
+                      iron__str_get(&ts));
+    iron__str_free(&ts);
+    return -1;
 }
 
 static double half_to_double(unsigned h, int bf)
@@ -601,6 +614,46 @@ static int dim_list_list(iron__mlir_parser *p, iron__mlir_attr **out)
     return 0;
 }
 
+/* The pad dimensions of aie.dma_bd: [<const_pad_before = 1, ...>, ...],
+ * kept as #aie.bd_pad_layout<...> text. */
+int iron__mlir_p_pad_list(iron__mlir_parser *p, iron__mlir_attr **out)
+{
+    iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
+    int cap = 0;
+    static const char prefix[] = "#aie.bd_pad_layout";
+    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL))
+        return -1;
+    if (p->tok.kind != IRON__TK_RBRACKET) {
+        for (;;) {
+            size_t from = iron__mlir_p_offset(p);
+            iron__mlir_attr *it = iron__mlir_p_new_attr(p, IRON__MA_OPAQUE);
+            if (!it || iron__mlir_p_items(p, 1) ||
+                iron__mlir_p_expect(p, IRON__TK_LESS, "'<' (a padding)") ||
+                iron__mlir_p_skip_angle(p))
+                return -1;
+            size_t n = p->close_off + 1 - from;
+            it->s = iron__mlir_alloc(p->m, sizeof prefix + n);
+            if (!it->s)
+                return iron__mlir_p_nomem(p);
+            memcpy(it->s, prefix, sizeof prefix - 1);
+            memcpy(it->s + sizeof prefix - 1, p->lx.text + from, n);
+            if (iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
+                                  sizeof *a->items))
+                return -1;
+            a->items[a->n++] = it;
+            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
+            if (c < 0)
+                return -1;
+            if (!c)
+                break;
+        }
+    }
+    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+        return -1;
+    *out = a;
+    return 0;
+}
+
 /* The text from `start` through the '>' closing the '<' just consumed. */
 static int opaque_rest(iron__mlir_parser *p, size_t start,
                        iron__mlir_loc loc, iron__mlir_attr **out)
@@ -627,12 +680,12 @@ static int hash_attr(iron__mlir_parser *p, iron__mlir_attr **out)
     size_t start = iron__mlir_p_offset(p);
     const char *dot = memchr(s, '.', n);
     if (!dot) {
-        for (int i = 0; i < p->naliases; i++)
-            if (p->aliases[i].attr && p->aliases[i].n == p->tok.n &&
-                memcmp(p->aliases[i].name, p->tok.p, p->tok.n) == 0) {
-                *out = p->aliases[i].attr;
-                return iron__mlir_p_next(p);
-            }
+        const iron__mlir_alias *al = iron__mlir_p_alias(p, p->tok.p,
+                                                        p->tok.n);
+        if (al && al->attr) {
+            *out = al->attr;
+            return iron__mlir_p_next(p);
+        }
         int aie = n == 3 && memcmp(s, "aie", 3) == 0;
         if (iron__mlir_p_next(p))
             return -1;
@@ -642,6 +695,15 @@ static int hash_attr(iron__mlir_parser *p, iron__mlir_attr **out)
                                      (int)(n > 64 ? 64 : n), s);
         if (iron__mlir_p_next(p))
             return -1;
+        if (aie && iron__mlir_p_is_word(p, "bd_pad_layout_array")) {
+            iron__mlir_attr *a;
+            if (iron__mlir_p_next(p) || iron__mlir_p_pad_list(p, &a) ||
+                iron__mlir_p_expect(p, IRON__TK_GREATER, NULL))
+                return -1;
+            a->loc = loc;
+            *out = a;
+            return 0;
+        }
         if (aie && (iron__mlir_p_is_word(p, "bd_dim_layout_array") ||
                     iron__mlir_p_is_word(p, "bd_dim_layout_array_array") ||
                     iron__mlir_p_is_word(p, "bd_dim_layout"))) {

@@ -5,7 +5,6 @@
  * parsed, anything else kept as text), type aliases, and other builtin
  * types kept as written.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "mlir/parse.h"
@@ -298,12 +297,12 @@ static int dialect_type(iron__mlir_parser *p, iron__mlir_type **out)
     const char *dot = memchr(s, '.', n);
     iron__mlir_loc loc = p->tok.loc;
     if (!dot) {
-        for (int i = 0; i < p->naliases; i++)
-            if (p->aliases[i].type && p->aliases[i].n == p->tok.n &&
-                memcmp(p->aliases[i].name, p->tok.p, p->tok.n) == 0) {
-                *out = p->aliases[i].type;
-                return iron__mlir_p_next(p);
-            }
+        const iron__mlir_alias *al = iron__mlir_p_alias(p, p->tok.p,
+                                                        p->tok.n);
+        if (al && al->type) {
+            *out = al->type;
+            return iron__mlir_p_next(p);
+        }
     }
     iron__mlir_type *t = new_type(p, IRON__MT_DIALECT);
     if (!t)
@@ -377,8 +376,9 @@ int iron__mlir_p_type(iron__mlir_parser *p, iron__mlir_type **out)
                    word_is(tk, "f32") || word_is(tk, "f64")) {
             t = new_type(p, IRON__MT_FLOAT);
             if (t) {
+                /* f16 / f32 / f64 / bf16 (the text is not terminated) */
                 t->bf = tk->p[0] == 'b';
-                t->width = t->bf ? 16 : atoi(tk->p + 1);
+                t->width = t->bf ? 16 : (tk->p[1] - '0') * 10 + tk->p[2] - '0';
             }
         } else if (other_float(tk->p, tk->n)) {
             t = new_type(p, IRON__MT_OPAQUE);

@@ -182,10 +182,39 @@ static void string_lit(iron__mlir_pr *w, const char *s)
     iron__mlir_pr_out(w, "\"");
 }
 
+/* "a::@b": a nested reference whose parts are all bare identifiers. */
+static int nested_bare(const char *name)
+{
+    if (!name || !strstr(name, "::@"))
+        return 0;
+    for (const char *p = name;;) {
+        const char *sep = strstr(p, "::@");
+        size_t n = sep ? (size_t)(sep - p) : strlen(p);
+        if (n == 0 || !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                        *p == '_'))
+            return 0;
+        for (size_t i = 0; i < n; i++)
+            if (!iron__mlir_lex_is_bare_char((unsigned char)p[i]))
+                return 0;
+        if (!sep)
+            return 1;
+        p = sep + 3;
+    }
+}
+
 void iron__mlir_pr_symbol(iron__mlir_pr *w, const char *name)
 {
     iron__mlir_pr_out(w, "@");
-    if (is_bare_id(name) || (name && strstr(name, "::@")))
+    if (is_bare_id(name) || nested_bare(name))
+        iron__mlir_pr_out(w, name);
+    else
+        string_lit(w, name ? name : "");
+}
+
+void iron__mlir_pr_symdef(iron__mlir_pr *w, const char *name)
+{
+    iron__mlir_pr_out(w, "@");
+    if (is_bare_id(name))
         iron__mlir_pr_out(w, name);
     else
         string_lit(w, name ? name : "");
@@ -683,6 +712,7 @@ void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
             n--;
         for (int i = 0; i < n; i++) {
             iron__mlir_pr_newline(w);
+            w->at_end = i == blk->nops - 1;
             iron__mlir_pr_op(w, blk->ops[i]);
         }
     }
@@ -763,7 +793,7 @@ iron_status iron__mlir_print(const iron__mlir_module *m, int generic,
     if (!m || !s || !m->top)
         return iron__fail(IRON_EINVAL, "iron__mlir_print: %s is NULL",
                           !s ? "the string" : "the module");
-    iron__mlir_pr w = { m, s, generic != 0, 0, 0 };
+    iron__mlir_pr w = { m, s, generic != 0, 0, 0, 1 };
     iron__mlir_pr_op(&w, m->top);
     iron__str_append(s, "\n");
     if (s->oom)
@@ -863,7 +893,9 @@ static void core_func(iron__mlir_pr *w, const iron__mlir_op *core, int k,
             w->indent--;
             iron__mlir_pr_newline(w);
             w->indent++;
-            iron__mlir_pr_out(w, f->n ? "^bb0(" : "^bb0");
+            char buf[32];
+            iron__mlir_pr_out(w, block_label(r, 0, buf, sizeof buf));
+            iron__mlir_pr_out(w, f->n ? "(" : "");
             for (int i = 0; i < f->n; i++) {
                 if (i)
                     iron__mlir_pr_out(w, ", ");
@@ -877,6 +909,7 @@ static void core_func(iron__mlir_pr *w, const iron__mlir_op *core, int k,
         }
         for (int i = 0; i < blk->nops; i++) {
             iron__mlir_pr_newline(w);
+            w->at_end = i == blk->nops - 1;
             if (plain_op(blk->ops[i], "aie.end"))
                 iron__mlir_pr_out(w, "\"func.return\"() : () -> ()");
             else
@@ -923,7 +956,7 @@ iron_status iron__mlir_print_cores_as_funcs(const iron__mlir_module *m,
     f.inside = iron__calloc((size_t)m->nvalues + 1, 1);
     if (!f.inside)
         return iron__fail(IRON_ENOMEM, "out of memory printing MLIR");
-    iron__mlir_pr w = { m, s, 1, 0, 0 };
+    iron__mlir_pr w = { m, s, 1, 0, 0, 1 };
     int k = 0;
     /* the block is named: the module may hold nothing */
     iron__str_append(s, "\"builtin.module\"() ({\n^bb0:");

@@ -14,6 +14,10 @@ typedef struct iron__mlir_pr {
     int generic;                 /* 1: every op in the generic form */
     int indent;                  /* nesting level (2 spaces each) */
     int dry;                     /* 1: check only, print nothing */
+    int at_end;                  /* the op printed ends its block (a
+                                    terminator's custom form, whose
+                                    operands are optional, would read
+                                    the next op's results as its own) */
 } iron__mlir_pr;
 
 /* Text (nothing when dry). */
@@ -33,7 +37,10 @@ void iron__mlir_pr_value_types(iron__mlir_pr *w, const int *ids, int n);
 /* "(t1, t2) -> r" / "-> (r1, r2)" as MLIR prints a functional type. */
 void iron__mlir_pr_functional(iron__mlir_pr *w, const int *ins, int nin,
                               const int *outs, int nout);
+/* A symbol reference (@a, @a::@b, @"q s") and a symbol's own name (no
+ * nesting: "a::@b" is quoted). */
 void iron__mlir_pr_symbol(iron__mlir_pr *w, const char *name);
+void iron__mlir_pr_symdef(iron__mlir_pr *w, const char *name);
 /* An attribute in the op's context (op name and attribute name decide
  * the spelling of enums and of AIE's dimension lists). */
 void iron__mlir_pr_attr(iron__mlir_pr *w, const iron__mlir_attr *a,

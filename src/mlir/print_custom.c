@@ -137,7 +137,7 @@ static int module(W *w, const O *op)
     OUT("module");
     if (name) {
         OUT(" ");
-        iron__mlir_pr_symbol(w, name->s);
+        iron__mlir_pr_symdef(w, name->s);
     }
     int n = 0;
     for (int i = 0; i < op->nattrs; i++)
@@ -162,7 +162,7 @@ static int device(W *w, const O *op)
     OUT(")");
     if (name) {
         OUT(" ");
-        iron__mlir_pr_symbol(w, name->s);
+        iron__mlir_pr_symdef(w, name->s);
     }
     region(w, op, 0, 1, "aie.end");
     attrs(w, op, SKIP("device", "sym_name"));
@@ -215,7 +215,7 @@ static int objectfifo(W *w, const O *op)
                 return -1;
     }
     OUT("aie.objectfifo ");
-    iron__mlir_pr_symbol(w, name->s);
+    iron__mlir_pr_symdef(w, name->s);
     OUT("(");
     value(w, op->operands[0]);
     if (to && to->n) {
@@ -504,7 +504,7 @@ static int runtime_sequence(W *w, const O *op)
     OUT(op->name);
     if (name) {
         OUT(" ");
-        iron__mlir_pr_symbol(w, name->s);
+        iron__mlir_pr_symdef(w, name->s);
     }
     entry_params(w, op->regions[0]);
     int n = 0;
@@ -775,7 +775,7 @@ static int func(W *w, const O *op)
         OUT(vis->s);
         OUT(" ");
     }
-    iron__mlir_pr_symbol(w, name->s);
+    iron__mlir_pr_symdef(w, name->s);
     OUT("(");
     for (int i = 0; i < t->nin; i++) {
         if (i)
@@ -861,7 +861,7 @@ static void uses_types(W *w, const O *op, int from)
 /* ---- return / scf.yield [%a : T] ---- */
 static int terminator(W *w, const O *op)
 {
-    if (!shape(op, -1, 0, 0))
+    if (!shape(op, -1, 0, 0) || (!w->at_end && op->noperands == 0))
         return -1;
     if (strcmp(op->name, "func.return") == 0 && in_func(op))
         OUT("return");
@@ -876,7 +876,8 @@ static int terminator(W *w, const O *op)
 static int condition(W *w, const O *op)
 {
     if (!shape(op, -1, 0, 0) || op->noperands < 1 ||
-        !is_int(vtype(w, op->operands[0]), 1))
+        !is_int(vtype(w, op->operands[0]), 1) ||
+        (!w->at_end && op->noperands == 1))
         return -1;
     OUT("scf.condition(");
     value(w, op->operands[0]);

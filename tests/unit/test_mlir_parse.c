@@ -548,6 +548,53 @@ TEST(mlir_parse_misc_tree)
     iron__mlir_module_free(m);
 }
 
+TEST(mlir_parse_odd_forms_tree)
+{
+    iron__mlir_module *m = parse_fixture("odd_forms.mlir");
+    ASSERT_STR_EQ(attr_of(m->top, "iron.note", IRON__MA_STR)->s, "odd");
+    const iron__mlir_op *dev = find_op(m, "aie.device", 0);
+    ASSERT_STR_EQ(attr_of(dev, "iron.origin", IRON__MA_STR)->s, "test");
+    const iron__mlir_op *space = find_op(m, "aie.buffer", 0);
+    const iron__mlir_type *st = result_type(m, space, 0);
+    ASSERT_EQ(st->kind, IRON__MT_MEMREF);
+    ASSERT_STR_EQ(st->text, ", 2 : i32");
+    ASSERT_TYPE(st->elem, "i32");
+    const iron__mlir_op *g = find_op(m, "func.func", 0);
+    const iron__mlir_attr *aa = attr_of(g, "arg_attrs", IRON__MA_ARRAY);
+    ASSERT_EQ(aa->n, 2);
+    ASSERT_STR_EQ(aa->items[0]->keys[0], "llvm.noalias");
+    ASSERT_EQ(aa->items[1]->n, 0);
+    const iron__mlir_op *acq = find_op(m, "aie.objectfifo.acquire", 0);
+    ASSERT_EQ(acq->nresults, 2);
+    ASSERT(iron__mlir_attr_get(acq, "port") == NULL);
+    ASSERT_EQ(attr_of(acq, "size", IRON__MA_INT)->i, 2);
+    ASSERT_TYPE(result_type(m, acq, 1), "memref<8xi32>");
+    const iron__mlir_op *add = find_op(m, "arith.addi", 0);
+    ASSERT_STR_EQ(attr_of(add, "overflowFlags", IRON__MA_OPAQUE)->s,
+                  "#arith.overflow<nsw>");
+    const iron__mlir_op *cmp = find_op(m, "arith.cmpi", 0);
+    ASSERT_TYPE(result_type(m, cmp, 0), "vector<4xi1>");
+    const iron__mlir_op *cp = find_op(m, "aiex.npu.dma_memcpy_nd", 0);
+    ASSERT_STR_EQ(attr_of(cp, "packet", IRON__MA_OPAQUE)->s,
+                  "#aie.packet_info<pkt_type = 0, pkt_id = 2>");
+    const iron__mlir_op *task = find_op(m, "aiex.dma_configure_task", 0);
+    ASSERT_STR_EQ(attr_of(task, "direction", IRON__MA_KEYWORD)->s, "MM2S");
+    ASSERT_EQ(attr_of(task, "channel", IRON__MA_INT)->i, 0);
+    const iron__mlir_op *bd = find_op(m, "aie.dma_bd", 0);
+    const iron__mlir_attr *pads = attr_of(bd, "pad_dimensions",
+                                          IRON__MA_ARRAY);
+    ASSERT_EQ(pads->n, 2);
+    ASSERT_STR_EQ(pads->items[1]->s,
+                  "#aie.bd_pad_layout<const_pad_before = 1, "
+                  "const_pad_after = 1>");
+    ASSERT_EQ(attr_of(bd, "pad_value", IRON__MA_INT)->i, 3);
+    ASSERT_EQ(attr_of(bd, "bd_id", IRON__MA_INT)->i, 0);
+    const iron__mlir_op *w32 = find_op(m, "aiex.npu.write32", 0);
+    ASSERT_EQ(attr_of(w32, "address", IRON__MA_INT)->i, 2048);
+    ASSERT_EQ(w32->attrs[0].prop + w32->attrs[1].prop, 2);
+    iron__mlir_module_free(m);
+}
+
 TEST(mlir_parse_generic_fixture_normalises)
 {
     iron__mlir_module *m = parse_fixture("generic.mlir");
@@ -751,7 +798,8 @@ TEST(mlir_parse_error_redefinition)
     fails_at("%a = arith.constant 1 : i32\n\"x.r\"() ({\n"
              "^bb0(%a: i32):\n}) : () -> ()",
              "e.mlir:3:6: redefinition of %a (first defined at 1:1)");
-    fails_at("\"x.r\"() ({\n^bb1:\n  \"x.y\"() : () -> ()\n^bb1:\n}) : () -> ()",
+    fails_at("\"x.r\"() ({\n^bb1:\n  \"x.y\"() : () -> ()\n^bb1:\n}) : () "
+             "-> ()",
              "e.mlir:4:1: block ^bb1 defined twice");
     /* inside an isolated op a name may be used again */
     iron__mlir_module *m = parse_text(
@@ -798,11 +846,15 @@ TEST(mlir_parse_error_literals)
     fails_at("\"x.y\"() {a = 99999999999999999999} : () -> ()",
              "e.mlir:1:14: integer 99999999999999999999 does not fit 64 "
              "bits");
+    fails_at("\"x.y\"() {a = 0x10000000000000000 : i64} : () -> ()",
+             "e.mlir:1:14: integer 0x10000000000000000 does not fit 64 "
+             "bits");
     fails_at("\"x.y\"() {a = \"x\\q\"} : () -> ()",
              "e.mlir:1:16: bad escape in a string");
     fails_at("\"x.y\"() {a = dense<[1, 2]> : tensor<3xi32>} : () -> ()",
              "e.mlir:1:19: the dense lists' shape does not match the type's");
-    fails_at("\"x.y\"() {a = dense<[[1], [2, 3]]> : tensor<2x2xi32>} : () -> ()",
+    fails_at("\"x.y\"() {a = dense<[[1], [2, 3]]> : tensor<2x2xi32>} : () "
+             "-> ()",
              "e.mlir:1:26: dense list of 2 elements where the others have 1");
     fails_at("\"x.y\"() {a = 1, a = 2} : () -> ()",
              "e.mlir:1:17: attribute 'a' given twice");

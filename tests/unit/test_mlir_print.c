@@ -102,8 +102,8 @@ static char *uncommented(const char *name)
 /* Fixtures written as upstream prints them print back unchanged. */
 TEST(mlir_print_custom_form_is_upstreams)
 {
-    static const char *const names[] = { "tasks_2025.mlir",
-                                         "scf_arith.mlir" };
+    static const char *const names[] = { "tasks_2025.mlir", "scf_arith.mlir",
+                                         "odd_forms.mlir" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char *want = uncommented(names[i]);
         char *got = reprint(want, 0);
