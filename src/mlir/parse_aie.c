@@ -591,7 +591,33 @@ static int dma_bd(P *p, B *b)
     return iron__mlir_p_opt_attr_dict(p, b);
 }
 
-/* "[0, 0, 0, 1]" of dma_memcpy_nd into array<i64: ...>. */
+/* An index of dma_memcpy_nd written as a value: upstream's older text
+ * spells them %c0, %c64 (values of integer arith.constant ops in the
+ * sequence), which stand for their constants. */
+static int index_value(P *p, const char *name, int64_t *v)
+{
+    int id;
+    iron__mlir_loc loc;
+    if (iron__mlir_p_use(p, &id, &loc))
+        return -1;
+    const iron__mlir_value *val = &p->m->values[id];
+    const iron__mlir_op *def = val->def;
+    const iron__mlir_attr *c =
+        def && strcmp(def->name, "arith.constant") == 0
+            ? iron__mlir_attr_get(def, "value")
+            : NULL;
+    if (!c || c->kind != IRON__MA_INT)
+        return iron__mlir_p_fail(p, loc,
+                                 "%s: %s is not an integer arith.constant "
+                                 "(indices given by other values are not "
+                                 "supported)",
+                                 name, val->name);
+    *v = c->i;
+    return 0;
+}
+
+/* "[0, 0, 0, 1]" (or "[%c0, %c0, %c0, %c1]") of dma_memcpy_nd into
+ * array<i64: ...>. */
 static int index_list(P *p, B *b, const char *name)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_DENSE_ARRAY);
@@ -602,17 +628,12 @@ static int index_list(P *p, B *b, const char *name)
         return -1;
     if (p->tok.kind != IRON__TK_RBRACKET) {
         for (;;) {
-            if (p->tok.kind == IRON__TK_VALUE)
-                return iron__mlir_p_fail(p, p->tok.loc,
-                                         "offsets, sizes and strides given "
-                                         "by values are not supported in "
-                                         "the custom form (write the op "
-                                         "in the generic form)");
             int64_t v;
             if (iron__mlir_p_items(p, 1) ||
                 iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
                                   sizeof *a->items) ||
-                iron__mlir_p_int(p, &v) ||
+                (p->tok.kind == IRON__TK_VALUE ? index_value(p, name, &v)
+                                               : iron__mlir_p_int(p, &v)) ||
                 !(a->items[a->n] = iron__mlir_p_int_attr(p, v, NULL)))
                 return -1;
             a->n++;

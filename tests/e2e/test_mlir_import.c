@@ -193,6 +193,8 @@ static const fixture fixtures[] = {
       "in in: float32[128], out out: float32[64]", 1, check_pair_sum },
     { "rtp_add_func_sequence_2024.mlir", NULL, NULL,
       "in in: int8[1024], out out: int8[1024]", 1, check_rtp_add },
+    { "rtp_add_ssa_indices_2024.mlir", NULL, NULL,
+      "in in: int8[1024], out out: int8[1024]", 1, check_rtp_add },
 };
 #define NFIXTURES ((int)(sizeof fixtures / sizeof fixtures[0]))
 
@@ -333,6 +335,12 @@ TEST_TIMEOUT(mlir_import_generic_form, 60)
 TEST_TIMEOUT(mlir_import_sequence_as_func_with_sync, 60)
 {
     run_file("rtp_add_func_sequence_2024.mlir");
+}
+
+/* Offsets, sizes and strides written as %c values of arith.constant. */
+TEST_TIMEOUT(mlir_import_ssa_constant_indices, 60)
+{
+    run_file("rtp_add_ssa_indices_2024.mlir");
 }
 
 /* Every fixture printed in the generic form (as aie-opt

@@ -280,6 +280,30 @@ TEST(mlir_import_errors_syntax)
     ASSERT_MSG("e.mlir:");
 }
 
+/* An index of dma_memcpy_nd given by a value must be an integer
+ * arith.constant (upstream's %c0 spelling); anything else is named. */
+TEST(mlir_import_errors_memcpy_index_not_constant)
+{
+    ASSERT_STATUS(
+        import(module(NULL, NULL,
+                      "      %n = arith.addi %i0, %i0 : i64\n"
+                      "      aiex.npu.dma_memcpy_nd(%i[0, 0, 0, 0][1, 1, 1, "
+                      "%n][0, 0, 0, 1]) {id = 0 : i64, metadata = @in} : "
+                      "memref<16xi32>\n")),
+        IRON_ESYNTAX);
+    ASSERT_MSG("undefined value %i0");
+    ASSERT_STATUS(
+        import(module(NULL, NULL,
+                      "      %k = arith.constant 16 : i64\n"
+                      "      %n = arith.addi %k, %k : i64\n"
+                      "      aiex.npu.dma_memcpy_nd(%i[0, 0, 0, 0][1, 1, 1, "
+                      "%n][0, 0, 0, 1]) {id = 0 : i64, metadata = @in} : "
+                      "memref<16xi32>\n")),
+        IRON_ESYNTAX);
+    ASSERT_MSG("e.mlir:24:54: static_sizes: %n is not an integer "
+               "arith.constant");
+}
+
 /* ---- placement against the device --------------------------------------- */
 
 TEST(mlir_import_errors_tile_outside_device)
