@@ -601,7 +601,7 @@ static int two_adders(iron_design *d, void *user)
 {
     const int64_t *adds = user;
     for (int k = 0; k < 2; k++) {
-        char nin[8], nout[8], nw[8];
+        char nin[16], nout[16], nw[16];
         snprintf(nin, sizeof nin, "in%d", k);
         snprintf(nout, sizeof nout, "out%d", k);
         snprintf(nw, sizeof nw, "w%d", k);

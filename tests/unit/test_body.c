@@ -217,7 +217,7 @@ TEST(body_parameter_errors)
     CASE(IRON_EDESIGN,
          "names 16 objects already; its worker takes at most 16 arguments",
          for (int i = 0; i < 11; i++) {
-             char nm[8];
+             char nm[16];
              snprintf(nm, sizeof nm, "r%d", i);
              iron_body_rtp(f->b, iron_rtp_new(f->d, nm, IRON_INT8, 1));
          }

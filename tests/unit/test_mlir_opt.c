@@ -115,7 +115,7 @@ static void verify(const char *dir, const char *name, const char *what,
 
 static int check_fixture(const char *dir, const char *name)
 {
-    char path[256];
+    char path[512];
     snprintf(path, sizeof path, FIXTURES "/%s", name);
     size_t len;
     char *text = (char *)test_slurp(path, &len);
