@@ -272,7 +272,8 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
     w->kernel = k;
     w->iterations = iterations;
     w->nargs = nargs;
-    memcpy(w->args, args, (size_t)nargs * sizeof *args);
+    if (nargs > 0)   /* args may be NULL then */
+        memcpy(w->args, args, (size_t)nargs * sizeof *args);
     w->tile.col = w->tile.row = -1;
     for (int i = 0; i < nargs; i++)
         if (args[i].kind == IRON_ARG_HANDLE) {

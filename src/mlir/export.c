@@ -174,7 +174,8 @@ static iron_status print_fifos(const iron__mlx_plan *pl, iron__str *s)
     if (!w.fifo_done || !w.link_done || !sorted) {
         st = iron__fail(IRON_ENOMEM, "MLIR export: out of memory");
     } else {
-        memcpy(sorted, d->fifos.v, (size_t)nf * sizeof *sorted);
+        if (nf > 0)   /* a design without fifos has a NULL vector */
+            memcpy(sorted, d->fifos.v, (size_t)nf * sizeof *sorted);
         qsort(sorted, (size_t)nf, sizeof *sorted, by_name);
         for (int pass = 0; pass < 2; pass++)
             for (int i = 0; i < nf; i++)

@@ -17,16 +17,22 @@
 
 #define OOM() iron__fail(IRON_ENOMEM, "MLIR export: out of memory")
 
+/* Adds a file to the bundle; takes text over, whatever happens (every
+ * caller builds it and hands it on). */
 static iron_status add_file(iron__mlir_bundle *b, const char *path,
                             iron__str *text)
 {
-    if (text->oom)
+    if (text->oom) {
+        iron__str_free(text);
         return OOM();
+    }
     if (b->n == b->cap) {
         int cap = b->cap ? b->cap * 2 : 8;
         iron__mlir_file *v = iron__realloc(b->files, (size_t)cap * sizeof *v);
-        if (!v)
+        if (!v) {
+            iron__str_free(text);
             return OOM();
+        }
         b->files = v;
         b->cap = cap;
     }

@@ -88,7 +88,8 @@ static iron_status plan_workers(iron__mlx_plan *pl)
         iron__free(sorted);
         return OOM();
     }
-    memcpy(sorted, d->workers.v, (size_t)n * sizeof *sorted);
+    if (n > 0)   /* an empty design's vector is NULL */
+        memcpy(sorted, d->workers.v, (size_t)n * sizeof *sorted);
     qsort(sorted, (size_t)n, sizeof *sorted, by_start);
     iron_status s = IRON_OK;
     for (int i = 0; i < n && s == IRON_OK; i++) {
@@ -396,7 +397,8 @@ static iron_status plan_tiles(iron__mlx_plan *pl)
     iron_fifo **sorted = iron__calloc((size_t)(nf ? nf : 1), sizeof *sorted);
     if (!sorted)
         return OOM();
-    memcpy(sorted, d->fifos.v, (size_t)nf * sizeof *sorted);
+    if (nf > 0)   /* a design without fifos has a NULL vector */
+        memcpy(sorted, d->fifos.v, (size_t)nf * sizeof *sorted);
     qsort(sorted, (size_t)nf, sizeof *sorted, by_fifo_name);
     /* The used fifos first, as upstream collects them; then any fifo
      * only links touch (their tiles are links' tiles, normally seen). */
