@@ -1110,20 +1110,7 @@ TEST(mlir_export_dispatch_scalar_is_enotsup)
 /* `$IRON_CLI args` with stderr folded in; the exit status, output in out. */
 static int run_cli(const char *args, char *out, size_t len)
 {
-    const char *cli = getenv("IRON_CLI");
-    if (!cli || !cli[0])
-        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        TEST_FAIL_("popen(%s) failed", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st))
-        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
-    return WEXITSTATUS(st);
+    return test_run_cli(args, 1, out, len);
 }
 
 TEST_TIMEOUT(mlir_export_cli, 60)
