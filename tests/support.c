@@ -297,3 +297,14 @@ int test_run_cli(const char *args, int keep_stderr, char *out, size_t len)
         TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
     return WEXITSTATUS(st);
 }
+
+const iron_device_info *test_npu2_info(void)
+{
+    static iron_device_info info;
+    iron_device *dev;
+    info.size = sizeof info;
+    if (iron_device_get("npu2", &dev) != IRON_OK ||
+        iron_device_get_info(dev, &info) != IRON_OK)
+        TEST_FAIL_("npu2: %s", iron_last_error());
+    return &info;
+}

@@ -189,6 +189,8 @@ void test_child_exits_ok(pid_t pid);
  * through the shell with stderr folded into stdout (or dropped); returns
  * the exit status and the output in out. */
 int test_run_cli(const char *args, int keep_stderr, char *out, size_t len);
+/* The npu2 device's description, for designs made without a jit. */
+const iron_device_info *test_npu2_info(void);
 
 /* A call that must return `status`; its message stays in test_errmsg for
  * ASSERT_MSG to look into. */
