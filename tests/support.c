@@ -2,7 +2,7 @@
  * support.c - helpers shared by the tests: the leak check a forked test
  * child must run itself, keeping a failed call's message, counters, and a
  * zeroed tensor, private temporary folders, reading and writing whole
- * files, the clock.
+ * files, the clock, running the `iron` command.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -277,4 +277,34 @@ void test_child_exits_ok(pid_t pid)
                    "SIGALRM = %d)", WTERMSIG(status), SIGALRM);
     ASSERT(WIFEXITED(status));
     ASSERT_EQ(WEXITSTATUS(status), 0);
+}
+
+int test_run_cli(const char *args, int keep_stderr, char *out, size_t len)
+{
+    const char *cli = getenv("IRON_CLI");
+    if (!cli || !cli[0])
+        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s %s", cli, args,
+             keep_stderr ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        TEST_FAIL_("popen(%s) failed", cmd);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st))
+        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
+    return WEXITSTATUS(st);
+}
+
+const iron_device_info *test_npu2_info(void)
+{
+    static iron_device_info info;
+    iron_device *dev;
+    info.size = sizeof info;
+    if (iron_device_get("npu2", &dev) != IRON_OK ||
+        iron_device_get_info(dev, &info) != IRON_OK)
+        TEST_FAIL_("npu2: %s", iron_last_error());
+    return &info;
 }

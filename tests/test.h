@@ -185,6 +185,12 @@ int test_wait_lines(void);
 /* Waits for a forked child and fails the test unless it exited with 0
  * (a child that hangs should alarm(): SIGALRM is named as such). */
 void test_child_exits_ok(pid_t pid);
+/* Runs `$IRON_CLI args` (the `iron` command that `make test` names)
+ * through the shell with stderr folded into stdout (or dropped); returns
+ * the exit status and the output in out. */
+int test_run_cli(const char *args, int keep_stderr, char *out, size_t len);
+/* The npu2 device's description, for designs made without a jit. */
+const iron_device_info *test_npu2_info(void);
 
 /* A call that must return `status`; its message stays in test_errmsg for
  * ASSERT_MSG to look into. */

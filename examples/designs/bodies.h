@@ -61,4 +61,42 @@ static inline iron_val body_acquire1(iron_body *b, iron_val fifo)
     return iron_body_object(b, iron_body_acquire(b, fifo, 1), 0);
 }
 
+/* The values a matmul core function works on, its parameters in
+ * upstream's order: the A and B fifos it reads, the C fifo it writes,
+ * then the zero and matmul kernels. */
+typedef struct body_mm {
+    iron_val a, b, c, zero, matmul;
+} body_mm;
+
+static inline body_mm body_mm_params(iron_body *b, iron_handle *a,
+                                     iron_handle *b_in, iron_handle *c,
+                                     iron_kernel *zero, iron_kernel *matmul)
+{
+    body_mm mm;
+    mm.a = iron_body_fifo(b, a);
+    mm.b = iron_body_fifo(b, b_in);
+    mm.c = iron_body_fifo(b, c);
+    mm.zero = iron_body_kernel(b, zero);
+    mm.matmul = iron_body_kernel(b, matmul);
+    return mm;
+}
+
+/* One C tile of a matmul core function: zero it, then accumulate the
+ * products of ksteps A and B tiles into it. */
+static inline void body_mm_tile(iron_body *b, const body_mm *mm,
+                                int64_t ksteps)
+{
+    iron_val elem_c = body_acquire1(b, mm->c);
+    iron_body_call(b, mm->zero, 1, &elem_c);
+    body_for(b, 0, ksteps);
+    iron_val elem_a = body_acquire1(b, mm->a);
+    iron_val elem_b = body_acquire1(b, mm->b);
+    iron_body_call(b, mm->matmul, 3,
+                   (const iron_val[]){ elem_a, elem_b, elem_c });
+    iron_body_release(b, mm->a, 1);
+    iron_body_release(b, mm->b, 1);
+    body_end_for(b);
+    iron_body_release(b, mm->c, 1);
+}
+
 #endif

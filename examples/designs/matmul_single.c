@@ -154,23 +154,12 @@ int matmul_single_design(iron_design *d, void *user)
 
     /* The core body: per C tile, zero it and accumulate K/k products. */
     iron_body *b = iron_body_new(d, "matmul_single");
-    iron_val of_a = iron_body_fifo(b, iron_fifo_cons(a_l2));
-    iron_val of_b = iron_body_fifo(b, iron_fifo_cons(b_l2));
-    iron_val of_c = iron_body_fifo(b, iron_fifo_prod(c));
-    iron_val zero_fn = iron_body_kernel(b, zero);
-    iron_val matmul_fn = iron_body_kernel(b, matmul);
+    iron_handle *cons_a = iron_fifo_cons(a_l2);
+    iron_handle *cons_b = iron_fifo_cons(b_l2);
+    iron_handle *prod_c = iron_fifo_prod(c);
+    body_mm mm = body_mm_params(b, cons_a, cons_b, prod_c, zero, matmul);
     body_forever(b);
-    iron_val elem_c = body_acquire1(b, of_c);
-    iron_body_call(b, zero_fn, 1, &elem_c);
-    body_for(b, 0, K / k);
-    iron_val elem_a = body_acquire1(b, of_a);
-    iron_val elem_b = body_acquire1(b, of_b);
-    iron_body_call(b, matmul_fn, 3,
-                   (const iron_val[]){ elem_a, elem_b, elem_c });
-    iron_body_release(b, of_a, 1);
-    iron_body_release(b, of_b, 1);
-    body_end_for(b);
-    iron_body_release(b, of_c, 1);
+    body_mm_tile(b, &mm, K / k);
     body_end_for(b);
     iron_worker *w = iron_worker_new_body(d, "matmul", b);
     iron_rt_start(d, w);

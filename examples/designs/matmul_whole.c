@@ -113,23 +113,9 @@ static iron_body *core_body(iron_design *d, const mmw_kind *kind,
                             iron_kernel *matmul, int64_t ksteps)
 {
     iron_body *b = iron_body_new(d, kind->name);
-    iron_val of_a = iron_body_fifo(b, a);
-    iron_val of_b = iron_body_fifo(b, b_in);
-    iron_val of_c = iron_body_fifo(b, c);
-    iron_val zero_fn = iron_body_kernel(b, zero);
-    iron_val matmul_fn = iron_body_kernel(b, matmul);
+    body_mm mm = body_mm_params(b, a, b_in, c, zero, matmul);
     body_forever(b);
-    iron_val elem_c = body_acquire1(b, of_c);
-    iron_body_call(b, zero_fn, 1, &elem_c);
-    body_for(b, 0, ksteps);
-    iron_val elem_a = body_acquire1(b, of_a);
-    iron_val elem_b = body_acquire1(b, of_b);
-    iron_body_call(b, matmul_fn, 3,
-                   (const iron_val[]){ elem_a, elem_b, elem_c });
-    iron_body_release(b, of_a, 1);
-    iron_body_release(b, of_b, 1);
-    body_end_for(b);
-    iron_body_release(b, of_c, 1);
+    body_mm_tile(b, &mm, ksteps);
     body_end_for(b);
     return b;
 }

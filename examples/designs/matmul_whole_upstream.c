@@ -181,24 +181,10 @@ iron_body *upstream_mm_core_fn(iron_design *d, iron_handle *a,
                                int64_t tiles, int64_t k_tiles)
 {
     iron_body *b = iron_body_new(d, "core_fn");
-    iron_val of_a = iron_body_fifo(b, a);
-    iron_val of_b = iron_body_fifo(b, b_in);
-    iron_val of_c = iron_body_fifo(b, c);
-    iron_val zero_fn = iron_body_kernel(b, zero);
-    iron_val matmul_fn = iron_body_kernel(b, matmul);
+    body_mm mm = body_mm_params(b, a, b_in, c, zero, matmul);
     body_forever(b);
     body_for(b, 0, tiles > 1 ? tiles : 1);
-    iron_val elem_out = body_acquire1(b, of_c);
-    iron_body_call(b, zero_fn, 1, &elem_out);
-    body_for(b, 0, k_tiles);
-    iron_val elem_in_a = body_acquire1(b, of_a);
-    iron_val elem_in_b = body_acquire1(b, of_b);
-    iron_body_call(b, matmul_fn, 3,
-                   (const iron_val[]){ elem_in_a, elem_in_b, elem_out });
-    iron_body_release(b, of_a, 1);
-    iron_body_release(b, of_b, 1);
-    body_end_for(b);
-    iron_body_release(b, of_c, 1);
+    body_mm_tile(b, &mm, k_tiles);
     body_end_for(b);
     body_end_for(b);
     return b;

@@ -73,19 +73,30 @@ const char *iron__body_cmp_name(iron_cmp pred)
     return (unsigned)pred < IRON_CMP_COUNT_ ? names[pred] : "?";
 }
 
-/* A new result of type t for op i (the op's only result). */
-static iron_val result(iron_body *b, int i, iron_body_type t)
+/* The op's one result of type t: op `kind` on in[0 .. nin) with the
+ * sub-kind `sub` (the arith op or the predicate). */
+static iron_val one_result(iron_body *b, iron__bop_kind kind,
+                           const iron_val *in, int nin, int sub,
+                           iron_body_type t)
 {
-    iron_val v = iron__body_new_val(b, t);
-    if (v < 0)
+    int i = iron__body_add_op(b, kind, in, nin);
+    if (i < 0)
         return IRON_VAL_NONE;
-    int at = iron__body_pool_add(b, &v, 1);
-    if (at < 0)
-        return IRON_VAL_NONE;
-    b->ops.v[i].out = at;
-    b->ops.v[i].nout = 1;
-    b->vals.v[v].op = i;
-    return v;
+    b->ops.v[i].sub = sub;
+    return iron__body_result(b, i, t);
+}
+
+/* Both operands of one type; IRON_OK or the sticky error. */
+static iron_status same_type(iron_body *b, const char *name, iron_val x,
+                             iron_val y)
+{
+    iron_body_type t = b->vals.v[x].t;
+    if (b->vals.v[y].t == t)
+        return IRON_OK;
+    return iron__body_fail(b, IRON_EDTYPE, name,
+                           "operands of two types, %s and %s; expected one",
+                           iron__body_scalar_text(t),
+                           iron__body_scalar_text(b->vals.v[y].t));
 }
 
 /* Checks that v is a visible scalar; IRON_OK or the sticky error. */
@@ -158,7 +169,7 @@ IRON_API iron_val iron_body_const_int(iron_body *b, iron_body_type t,
     if (i < 0)
         return IRON_VAL_NONE;
     b->ops.v[i].imm = v;
-    return result(b, i, t);
+    return iron__body_result(b, i, t);
 }
 
 IRON_API iron_val iron_body_const_float(iron_body *b, iron_body_type t,
@@ -180,7 +191,7 @@ IRON_API iron_val iron_body_const_float(iron_body *b, iron_body_type t,
     b->ops.v[i].fimm = t == IRON_BT_F64   ? v
                        : t == IRON_BT_F32 ? (double)(float)v
                                           : round_bf16(v);
-    return result(b, i, t);
+    return iron__body_result(b, i, t);
 }
 
 IRON_API iron_val iron_body_arith(iron_body *b, iron_arith op, iron_val x,
@@ -209,13 +220,8 @@ IRON_API iron_val iron_body_arith(iron_body *b, iron_arith op, iron_val x,
     if (!unary && scalar(b, name, "operand y", y) != IRON_OK)
         return IRON_VAL_NONE;
     iron_body_type t = b->vals.v[x].t;
-    if (!unary && b->vals.v[y].t != t) {
-        iron__body_fail(b, IRON_EDTYPE, name,
-                        "operands of two types, %s and %s; expected one",
-                        iron__body_scalar_text(t),
-                        iron__body_scalar_text(b->vals.v[y].t));
+    if (!unary && same_type(b, name, x, y) != IRON_OK)
         return IRON_VAL_NONE;
-    }
     int float_op = op >= IRON_ARITH_ADDF;
     if (float_op != iron__body_is_float(t)) {
         iron__body_fail(b, IRON_EDTYPE, name,
@@ -226,11 +232,7 @@ IRON_API iron_val iron_body_arith(iron_body *b, iron_arith op, iron_val x,
         return IRON_VAL_NONE;
     }
     iron_val in[2] = { x, y };
-    int i = iron__body_add_op(b, IRON__BOP_ARITH, in, unary ? 1 : 2);
-    if (i < 0)
-        return IRON_VAL_NONE;
-    b->ops.v[i].sub = (int)op;
-    return result(b, i, t);
+    return one_result(b, IRON__BOP_ARITH, in, unary ? 1 : 2, (int)op, t);
 }
 
 /* Why a cast of `from` to `to` is not one of op's, or NULL if it is. */
@@ -313,11 +315,7 @@ IRON_API iron_val iron_body_cast(iron_body *b, iron_arith op, iron_val x,
                         iron__body_scalar_text(to));
         return IRON_VAL_NONE;
     }
-    int i = iron__body_add_op(b, IRON__BOP_CAST, &x, 1);
-    if (i < 0)
-        return IRON_VAL_NONE;
-    b->ops.v[i].sub = (int)op;
-    return result(b, i, to);
+    return one_result(b, IRON__BOP_CAST, &x, 1, (int)op, to);
 }
 
 IRON_API iron_val iron_body_cmp(iron_body *b, iron_cmp pred, iron_val x,
@@ -336,13 +334,8 @@ IRON_API iron_val iron_body_cmp(iron_body *b, iron_cmp pred, iron_val x,
         scalar(b, name, "operand y", y) != IRON_OK)
         return IRON_VAL_NONE;
     iron_body_type t = b->vals.v[x].t;
-    if (b->vals.v[y].t != t) {
-        iron__body_fail(b, IRON_EDTYPE, name,
-                        "operands of two types, %s and %s; expected one",
-                        iron__body_scalar_text(t),
-                        iron__body_scalar_text(b->vals.v[y].t));
+    if (same_type(b, name, x, y) != IRON_OK)
         return IRON_VAL_NONE;
-    }
     if (fpred != iron__body_is_float(t)) {
         iron__body_fail(b, IRON_EDTYPE, name,
                         "predicate %s compares %s, got %s operands",
@@ -353,11 +346,7 @@ IRON_API iron_val iron_body_cmp(iron_body *b, iron_cmp pred, iron_val x,
         return IRON_VAL_NONE;
     }
     iron_val in[2] = { x, y };
-    int i = iron__body_add_op(b, IRON__BOP_CMP, in, 2);
-    if (i < 0)
-        return IRON_VAL_NONE;
-    b->ops.v[i].sub = (int)pred;
-    return result(b, i, IRON_BT_I1);
+    return one_result(b, IRON__BOP_CMP, in, 2, (int)pred, IRON_BT_I1);
 }
 
 IRON_API iron_val iron_body_select(iron_body *b, iron_val c, iron_val x,
@@ -377,16 +366,8 @@ IRON_API iron_val iron_body_select(iron_body *b, iron_val c, iron_val x,
         return IRON_VAL_NONE;
     }
     iron_body_type t = b->vals.v[x].t;
-    if (b->vals.v[y].t != t) {
-        iron__body_fail(b, IRON_EDTYPE, name,
-                        "operands of two types, %s and %s; expected one",
-                        iron__body_scalar_text(t),
-                        iron__body_scalar_text(b->vals.v[y].t));
+    if (same_type(b, name, x, y) != IRON_OK)
         return IRON_VAL_NONE;
-    }
     iron_val in[3] = { c, x, y };
-    int i = iron__body_add_op(b, IRON__BOP_SELECT, in, 3);
-    if (i < 0)
-        return IRON_VAL_NONE;
-    return result(b, i, t);
+    return one_result(b, IRON__BOP_SELECT, in, 3, 0, t);
 }

@@ -250,6 +250,20 @@ int iron__body_add_op(iron_body *b, iron__bop_kind kind, const iron_val *in,
     return i;
 }
 
+iron_val iron__body_result(iron_body *b, int i, iron_body_type t)
+{
+    iron_val v = iron__body_new_val(b, t);
+    if (v < 0)
+        return IRON_VAL_NONE;
+    int at = iron__body_pool_add(b, &v, 1);
+    if (at < 0)
+        return IRON_VAL_NONE;
+    b->ops.v[i].out = at;
+    b->ops.v[i].nout = 1;
+    b->vals.v[v].op = i;
+    return v;
+}
+
 int iron__body_add_region(iron_body *b, iron__breg_kind kind, int op)
 {
     if (!grow((void **)&b->regs.v, &b->regs.cap, b->regs.n,

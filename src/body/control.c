@@ -176,6 +176,56 @@ static int set_term(iron_body *b, int r, int n, const iron_val *v)
     return 0;
 }
 
+/* The common start of every call that closes a region: the body is
+ * ready and the innermost open region is `want` (or `also`). */
+static iron_status begin_close(iron_body *b, const char *call,
+                               const char *op, iron__breg_kind want,
+                               iron__breg_kind also)
+{
+    iron_status s = iron__body_ready(b, call, op);
+    if (s != IRON_OK)
+        return s;
+    return expect_region(b, op, want, also, call);
+}
+
+/* Ends the innermost open region r with the n terminator operands v.
+ * -1 on OOM (sticky). */
+static int close_region(iron_body *b, int r, int n, const iron_val *v)
+{
+    if (set_term(b, r, n, v) < 0)
+        return -1;
+    iron__body_pop_region(b);
+    return 0;
+}
+
+/* Adds a region of `kind` as op i's region `slot` and makes it the
+ * insertion point.  The region, or -1 on OOM (sticky). */
+static int open_region(iron_body *b, int i, int slot, iron__breg_kind kind)
+{
+    int r = iron__body_add_region(b, kind, i);
+    if (r < 0)
+        return -1;
+    b->ops.v[i].reg[slot] = r;
+    if (iron__body_push_region(b, r) != IRON_OK)
+        return -1;
+    return r;
+}
+
+/* A while's or an if's condition: visible and an i1. */
+static iron_status check_cond(iron_body *b, const char *op, iron_val cond)
+{
+    iron_status s = iron__body_use(b, op, "the condition", cond);
+    if (s != IRON_OK)
+        return s;
+    if (b->vals.v[cond].t != IRON_BT_I1) {
+        char t[192];
+        return iron__body_fail(b, IRON_EDTYPE, op,
+                               "the condition is %s; expected i1",
+                               iron__body_val_text(b, cond, t, sizeof t));
+    }
+    return IRON_OK;
+}
+
 static iron_status index_operand(iron_body *b, const char *what, iron_val v)
 {
     iron_status s = iron__body_use(b, "scf.for", what, v);
@@ -216,11 +266,8 @@ IRON_API iron_val iron_body_for(iron_body *b, iron_val lb, iron_val ub,
     if (i < 0 || iron__body_pool_add(b, init, ninit) < 0)
         return IRON_VAL_NONE;
     b->ops.v[i].nin = 3 + ninit;    /* the inits follow the bounds */
-    int r = iron__body_add_region(b, IRON__BR_FOR, i);
+    int r = open_region(b, i, 0, IRON__BR_FOR);
     if (r < 0)
-        return IRON_VAL_NONE;
-    b->ops.v[i].reg[0] = r;
-    if (iron__body_push_region(b, r) != IRON_OK)
         return IRON_VAL_NONE;
     iron_val iv = IRON_VAL_NONE;
     if (block_args_like(b, r, 1, ninit, init, 0, iter, &iv) < 0)
@@ -233,11 +280,9 @@ IRON_API iron_status iron_body_end_for(iron_body *b, int nyield,
                                        iron_val *results)
 {
     const char *op = "scf.yield";
-    iron_status s = iron__body_ready(b, "iron_body_end_for", op);
+    iron_status s = begin_close(b, "iron_body_end_for", op, IRON__BR_FOR,
+                                IRON__BR_FOR);
     if (s != IRON_OK)
-        return s;
-    if ((s = expect_region(b, op, IRON__BR_FOR, IRON__BR_FOR,
-                           "iron_body_end_for")) != IRON_OK)
         return s;
     int r = b->open.v[b->open.n - 1];
     int carried = b->regs.v[r].nargs - 1;
@@ -249,10 +294,9 @@ IRON_API iron_status iron_body_end_for(iron_body *b, int nyield,
     if ((s = check_list(b, op, "yielded", nyield, yield, types)) != IRON_OK ||
         (s = need_out(b, op, nyield, results, "results")) != IRON_OK)
         return s;
-    if (set_term(b, r, nyield, yield) < 0)
-        return b->d->status;
     int i = b->regs.v[r].op;
-    iron__body_pop_region(b);
+    if (close_region(b, r, nyield, yield) < 0)
+        return b->d->status;
     if (op_results_like(b, i, nyield, NULL, b->regs.v[r].args + 1,
                         results) < 0)
         return b->d->status;
@@ -272,12 +316,9 @@ IRON_API iron_status iron_body_while(iron_body *b, int ninit,
     int i = iron__body_add_op(b, IRON__BOP_WHILE, init, ninit);
     if (i < 0)
         return b->d->status;
-    int r = iron__body_add_region(b, IRON__BR_BEFORE, i);
+    int r = open_region(b, i, 0, IRON__BR_BEFORE);
     if (r < 0)
         return b->d->status;
-    b->ops.v[i].reg[0] = r;
-    if ((s = iron__body_push_region(b, r)) != IRON_OK)
-        return s;
     if (block_args_like(b, r, 0, ninit, init, 0, arg, NULL) < 0)
         return b->d->status;
     return iron__public_result(IRON_OK);
@@ -288,35 +329,23 @@ IRON_API iron_status iron_body_while_do(iron_body *b, iron_val cond,
                                         iron_val *after)
 {
     const char *op = "scf.condition";
-    iron_status s = iron__body_ready(b, "iron_body_while_do", op);
+    iron_status s = begin_close(b, "iron_body_while_do", op,
+                                IRON__BR_BEFORE, IRON__BR_BEFORE);
     if (s != IRON_OK)
         return s;
-    if ((s = expect_region(b, op, IRON__BR_BEFORE, IRON__BR_BEFORE,
-                           "iron_body_while_do")) != IRON_OK)
+    if ((s = check_cond(b, op, cond)) != IRON_OK)
         return s;
-    if ((s = iron__body_use(b, op, "the condition", cond)) != IRON_OK)
-        return s;
-    if (b->vals.v[cond].t != IRON_BT_I1) {
-        char t[192];
-        return iron__body_fail(b, IRON_EDTYPE, op,
-                               "the condition is %s; expected i1",
-                               iron__body_val_text(b, cond, t, sizeof t));
-    }
     if ((s = check_list(b, op, "forwarded", nfwd, fwd, NULL)) != IRON_OK ||
         (s = need_out(b, op, nfwd, after, "after")) != IRON_OK)
         return s;
     int r = b->open.v[b->open.n - 1];
-    if (set_term(b, r, nfwd, fwd) < 0)
+    int i = b->regs.v[r].op;
+    if (close_region(b, r, nfwd, fwd) < 0)
         return b->d->status;
     b->regs.v[r].cond = cond;
-    int i = b->regs.v[r].op;
-    iron__body_pop_region(b);
-    int r2 = iron__body_add_region(b, IRON__BR_AFTER, i);
+    int r2 = open_region(b, i, 1, IRON__BR_AFTER);
     if (r2 < 0)
         return b->d->status;
-    b->ops.v[i].reg[1] = r2;
-    if ((s = iron__body_push_region(b, r2)) != IRON_OK)
-        return s;
     if (block_args_like(b, r2, 0, nfwd, NULL, b->regs.v[r].term, after,
                         NULL) < 0)
         return b->d->status;
@@ -328,11 +357,9 @@ IRON_API iron_status iron_body_end_while(iron_body *b, int nyield,
                                          iron_val *results)
 {
     const char *op = "scf.yield";
-    iron_status s = iron__body_ready(b, "iron_body_end_while", op);
+    iron_status s = begin_close(b, "iron_body_end_while", op,
+                                IRON__BR_AFTER, IRON__BR_AFTER);
     if (s != IRON_OK)
-        return s;
-    if ((s = expect_region(b, op, IRON__BR_AFTER, IRON__BR_AFTER,
-                           "iron_body_end_while")) != IRON_OK)
         return s;
     int r = b->open.v[b->open.n - 1];
     int i = b->regs.v[r].op;
@@ -347,9 +374,8 @@ IRON_API iron_status iron_body_end_while(iron_body *b, int nyield,
     if ((s = check_list(b, op, "yielded", nyield, yield, types)) != IRON_OK ||
         (s = need_out(b, op, nfwd, results, "results")) != IRON_OK)
         return s;
-    if (set_term(b, r, nyield, yield) < 0)
+    if (close_region(b, r, nyield, yield) < 0)
         return b->d->status;
-    iron__body_pop_region(b);
     int fwd_at = b->regs.v[b->ops.v[i].reg[0]].term;
     if (op_results_like(b, i, nfwd, NULL, fwd_at, results) < 0)
         return b->d->status;
@@ -362,26 +388,17 @@ IRON_API iron_status iron_body_if(iron_body *b, iron_val cond, int nresults)
     iron_status s = iron__body_ready(b, "iron_body_if", op);
     if (s != IRON_OK)
         return s;
-    if ((s = iron__body_use(b, op, "the condition", cond)) != IRON_OK)
+    if ((s = check_cond(b, op, cond)) != IRON_OK)
         return s;
-    if (b->vals.v[cond].t != IRON_BT_I1) {
-        char t[192];
-        return iron__body_fail(b, IRON_EDTYPE, op,
-                               "the condition is %s; expected i1",
-                               iron__body_val_text(b, cond, t, sizeof t));
-    }
     if (nresults < 0)
         return iron__body_fail(b, IRON_EINVAL, op, "%d results", nresults);
     int i = iron__body_add_op(b, IRON__BOP_IF, &cond, 1);
     if (i < 0)
         return b->d->status;
     b->ops.v[i].imm = nresults;
-    int r = iron__body_add_region(b, IRON__BR_THEN, i);
+    int r = open_region(b, i, 0, IRON__BR_THEN);
     if (r < 0)
         return b->d->status;
-    b->ops.v[i].reg[0] = r;
-    if ((s = iron__body_push_region(b, r)) != IRON_OK)
-        return s;
     b->regs.v[r].args = b->pool.n;
     return iron__public_result(IRON_OK);
 }
@@ -408,25 +425,19 @@ IRON_API iron_status iron_body_else(iron_body *b, int nyield,
                                     const iron_val *yield)
 {
     const char *op = "scf.yield";
-    iron_status s = iron__body_ready(b, "iron_body_else", op);
+    iron_status s = begin_close(b, "iron_body_else", op, IRON__BR_THEN,
+                                IRON__BR_THEN);
     if (s != IRON_OK)
-        return s;
-    if ((s = expect_region(b, op, IRON__BR_THEN, IRON__BR_THEN,
-                           "iron_body_else")) != IRON_OK)
         return s;
     int i;
     if ((s = if_yield(b, op, nyield, yield, &i)) != IRON_OK)
         return s;
     int r = b->open.v[b->open.n - 1];
-    if (set_term(b, r, nyield, yield) < 0)
+    if (close_region(b, r, nyield, yield) < 0)
         return b->d->status;
-    iron__body_pop_region(b);
-    int r2 = iron__body_add_region(b, IRON__BR_ELSE, i);
+    int r2 = open_region(b, i, 1, IRON__BR_ELSE);
     if (r2 < 0)
         return b->d->status;
-    b->ops.v[i].reg[1] = r2;
-    if ((s = iron__body_push_region(b, r2)) != IRON_OK)
-        return s;
     b->regs.v[r2].args = b->pool.n;
     return iron__public_result(IRON_OK);
 }
@@ -436,11 +447,9 @@ IRON_API iron_status iron_body_end_if(iron_body *b, int nyield,
                                       iron_val *results)
 {
     const char *op = "scf.yield";
-    iron_status s = iron__body_ready(b, "iron_body_end_if", op);
+    iron_status s = begin_close(b, "iron_body_end_if", op, IRON__BR_THEN,
+                                IRON__BR_ELSE);
     if (s != IRON_OK)
-        return s;
-    if ((s = expect_region(b, op, IRON__BR_THEN, IRON__BR_ELSE,
-                           "iron_body_end_if")) != IRON_OK)
         return s;
     int r = b->open.v[b->open.n - 1];
     int i;
@@ -452,9 +461,8 @@ IRON_API iron_status iron_body_end_if(iron_body *b, int nyield,
                                "(iron_body_else)");
     if ((s = need_out(b, op, nyield, results, "results")) != IRON_OK)
         return s;
-    if (set_term(b, r, nyield, yield) < 0)
+    if (close_region(b, r, nyield, yield) < 0)
         return b->d->status;
-    iron__body_pop_region(b);
     if (op_results_like(b, i, nyield, NULL, b->regs.v[r].term, results) <
         0)
         return b->d->status;

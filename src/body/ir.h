@@ -159,6 +159,9 @@ int iron__body_pool_add(iron_body *b, const iron_val *v, int n);
  * on OOM (sticky).  Operands are copied from in[0 .. nin). */
 int iron__body_add_op(iron_body *b, iron__bop_kind kind, const iron_val *in,
                       int nin);
+/* A new value of type t as op i's only result; IRON_VAL_NONE on OOM
+ * (sticky). */
+iron_val iron__body_result(iron_body *b, int i, iron_body_type t);
 /* A new region (not yet open) of op; its index or -1 on OOM. */
 int iron__body_add_region(iron_body *b, iron__breg_kind kind, int op);
 /* Opens / closes the innermost region. */

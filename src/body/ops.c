@@ -26,20 +26,6 @@ static iron_status handle(iron_body *b, const char *op, iron_val v,
     return IRON_OK;
 }
 
-/* A new result of type t for op i (its only result). */
-static iron_val result(iron_body *b, int i, iron_body_type t)
-{
-    iron_val v = iron__body_new_val(b, t);
-    if (v < 0)
-        return IRON_VAL_NONE;
-    int at = iron__body_pool_add(b, &v, 1);
-    if (at < 0)
-        return IRON_VAL_NONE;
-    b->ops.v[i].out = at;
-    b->ops.v[i].nout = 1;
-    b->vals.v[v].op = i;
-    return v;
-}
 
 /* n objects of fifo value f: 1 .. the endpoint's depth. */
 static iron_status count(iron_body *b, const char *op, iron_val f, int n,
@@ -70,7 +56,7 @@ IRON_API iron_val iron_body_acquire(iron_body *b, iron_val fifo, int n)
         return IRON_VAL_NONE;
     b->ops.v[i].param = p;
     b->ops.v[i].imm = n;
-    iron_val v = result(b, i, IRON_BT_HANDLE);
+    iron_val v = iron__body_result(b, i, IRON_BT_HANDLE);
     if (v < 0)
         return IRON_VAL_NONE;
     iron__bval *x = &b->vals.v[v];
@@ -104,7 +90,7 @@ IRON_API iron_val iron_body_object(iron_body *b, iron_val acq, int i)
         return IRON_VAL_NONE;
     b->ops.v[k].imm = i;
     b->ops.v[k].param = b->vals.v[acq].param;
-    iron_val v = result(b, k, IRON_BT_MEMREF);
+    iron_val v = iron__body_result(b, k, IRON_BT_MEMREF);
     if (v < 0)
         return IRON_VAL_NONE;
     b->vals.v[v].dtype = b->vals.v[acq].dtype;
@@ -179,7 +165,8 @@ IRON_API iron_val iron_body_load(iron_body *b, iron_val mem, int nidx,
     int i = iron__body_add_op(b, IRON__BOP_LOAD, in, 1 + nidx);
     if (i < 0)
         return IRON_VAL_NONE;
-    return result(b, i, iron__body_elem_type(b->vals.v[mem].dtype));
+    return iron__body_result(b, i,
+                             iron__body_elem_type(b->vals.v[mem].dtype));
 }
 
 IRON_API iron_status iron_body_store(iron_body *b, iron_val v, iron_val mem,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "body/ir.h"
+#include "tensor/tensor.h"
 
 typedef struct cgen {
     const iron_body *b;
@@ -51,21 +52,6 @@ static const char *ctype(iron_body_type t)
 static const char *memref_ctype(iron_dtype dt)
 {
     return ctype(iron__body_elem_type(dt));
-}
-
-/* The C type of a kernel's declared dtype (as the compile layer spells
- * it). */
-static const char *kernel_ctype(iron_dtype dt)
-{
-    static const char *const names[IRON_DTYPE_COUNT_] = {
-        [IRON_INT8] = "int8_t",       [IRON_UINT8] = "uint8_t",
-        [IRON_INT16] = "int16_t",     [IRON_UINT16] = "uint16_t",
-        [IRON_INT32] = "int32_t",     [IRON_UINT32] = "uint32_t",
-        [IRON_INT64] = "int64_t",     [IRON_UINT64] = "uint64_t",
-        [IRON_FLOAT32] = "float",     [IRON_FLOAT64] = "double",
-        [IRON_BFLOAT16] = "uint16_t",
-    };
-    return (unsigned)dt < IRON_DTYPE_COUNT_ ? names[dt] : "?";
 }
 
 static const iron__bval *val(const cgen *g, iron_val v)
@@ -413,8 +399,8 @@ static void emit_call(cgen *g, const iron__bop *op)
         iron_val v = in(g, op, a);
         const char *sep = a ? ", " : "";
         if (t->is_ptr)
-            iron__str_printf(&e, "%s(%s *)v%d", sep, kernel_ctype(t->dtype),
-                             v);
+            iron__str_printf(&e, "%s(%s *)v%d", sep,
+                             iron__dtype_ctype(t->dtype), v);
         else if (t->dtype == IRON_INT8 || t->dtype == IRON_INT16 ||
                  t->dtype == IRON_INT32)
             iron__str_printf(&e, "%siron__b_s%d(v%d)", sep,
@@ -563,7 +549,7 @@ iron_status iron__body_to_c(const iron_body *b, iron__str *src,
             break;
         case IRON__BP_RTP:
             iron__str_printf(src, "%s%s *p%d", sep,
-                             kernel_ctype(p->rtp->dtype), i);
+                             iron__dtype_ctype(p->rtp->dtype), i);
             break;
         case IRON__BP_BARRIER:
             iron__str_printf(src, "%siron_barrier *p%d", sep, i);

@@ -6,16 +6,7 @@
 #include <string.h>
 
 #include "compile/wrapper.h"
-
-/* The C type of one element of each dtype.  bfloat16 travels as its bits. */
-static const char *const c_types[IRON_DTYPE_COUNT_] = {
-    [IRON_INT8] = "int8_t",       [IRON_UINT8] = "uint8_t",
-    [IRON_INT16] = "int16_t",     [IRON_UINT16] = "uint16_t",
-    [IRON_INT32] = "int32_t",     [IRON_UINT32] = "uint32_t",
-    [IRON_INT64] = "int64_t",     [IRON_UINT64] = "uint64_t",
-    [IRON_FLOAT32] = "float",     [IRON_FLOAT64] = "double",
-    [IRON_BFLOAT16] = "uint16_t",
-};
+#include "tensor/tensor.h"
 
 /* Round-to-nearest-even double -> bfloat16 bits, emitted only when a
  * bfloat16 scalar is declared.  NaN stays a (quiet) NaN. */
@@ -54,7 +45,7 @@ static const char *arg_ctype(const iron__ktype *t, int i, char buf[24])
         return buf;
     case IRON__KH_NONE: break;
     }
-    return c_types[t->dtype];
+    return iron__dtype_ctype(t->dtype);
 }
 
 /* typedef void (*iron__kfn<i>)(int32_t *, int32_t); per kernel argument. */
@@ -69,7 +60,8 @@ static void append_kernel_types(const iron__kernel_src *k, iron__str *s)
             iron__str_append(s, "void");
         for (int a = 0; a < t->knargs; a++)
             iron__str_printf(s, "%s%s%s", a ? ", " : "",
-                             c_types[t->kdtype[a]], t->kptr[a] ? " *" : "");
+                             iron__dtype_ctype(t->kdtype[a]),
+                             t->kptr[a] ? " *" : "");
         iron__str_append(s, ");\n");
     }
 }

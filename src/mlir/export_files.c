@@ -14,6 +14,7 @@
 #include "compile/kheader.h"
 #include "design/design.h"
 #include "mlir/export.h"
+#include "tensor/tensor.h"
 
 #define OOM() iron__fail(IRON_ENOMEM, "MLIR export: out of memory")
 
@@ -218,25 +219,6 @@ static iron_status makefile(const iron__mlx_plan *pl, const char *signature,
 
 /* --- host.cpp ------------------------------------------------------------ */
 
-static const char *ctype(iron_dtype dt)
-{
-    switch (dt) {
-    case IRON_INT8: return "int8_t";
-    case IRON_UINT8: return "uint8_t";
-    case IRON_INT16: return "int16_t";
-    case IRON_UINT16: return "uint16_t";
-    case IRON_INT32: return "int32_t";
-    case IRON_UINT32: return "uint32_t";
-    case IRON_INT64: return "int64_t";
-    case IRON_UINT64: return "uint64_t";
-    case IRON_FLOAT32: return "float";
-    case IRON_FLOAT64: return "double";
-    case IRON_BFLOAT16: return "uint16_t";
-    case IRON_DTYPE_COUNT_: break;
-    }
-    return "uint8_t";
-}
-
 /* "int32[16, 4]" */
 static void type_text(iron__str *s, const iron__argsig *a)
 {
@@ -335,8 +317,8 @@ static iron_status host_file(const iron__mlx_plan *pl, const char *signature,
                          "XRT_BO_FLAGS_HOST_ONLY,\n"
                          "        kernel.group_id(%d));\n"
                          "    %s *%s = bo_%s.map<%s *>();\n",
-                         id, bytes, 3 + i, ctype(a->dtype), id, id,
-                         ctype(a->dtype));
+                         id, bytes, 3 + i, iron__dtype_ctype(a->dtype), id, id,
+                         iron__dtype_ctype(a->dtype));
         iron__str_printf(&s, "    std::memset(%s, 0, %llu);\n", id, bytes);
         if (a->role != IRON__ROLE_OUT)
             iron__str_printf(&s,

@@ -85,17 +85,24 @@ int iron__imp_dtype(const iron__mlir_type *t, iron_dtype *out)
         }
     }
     if (t->kind == IRON__MT_FLOAT) {
-        if (t->width == 16 && t->bf)
-            *out = IRON_BFLOAT16;
-        else if (t->width == 32)
-            *out = IRON_FLOAT32;
-        else if (t->width == 64)
-            *out = IRON_FLOAT64;
-        else
+        static const iron_dtype f[] = { IRON_BFLOAT16, IRON_FLOAT32,
+                                        IRON_FLOAT64 };
+        int k = iron__imp_float_index(t);
+        if (k < 0)
             return -1;
+        *out = f[k];
         return 0;
     }
     return -1;
+}
+
+int iron__imp_float_index(const iron__mlir_type *t)
+{
+    if (t->width == 16 && t->bf)
+        return 0;
+    if (t->width == 32)
+        return 1;
+    return t->width == 64 ? 2 : -1;
 }
 
 int iron__imp_memref(const iron__mlir_type *t, iron_dtype *dt,

@@ -195,6 +195,9 @@ int iron__imp_buf_at(const iron_mlir *m, const char *sym);
 int iron__imp_dtype(const iron__mlir_type *t, iron_dtype *out);
 int iron__imp_memref(const iron__mlir_type *t, iron_dtype *dt,
                      iron_shape *shape);
+/* Which of bf16, f32 and f64 the float type t is: 0, 1 or 2; -1 for
+ * the others (f16 ...), which neither tensors nor bodies hold. */
+int iron__imp_float_index(const iron__mlir_type *t);
 /* 1 when the two types print the same. */
 int iron__imp_same_type(const iron__mlir_type *a, const iron__mlir_type *b);
 /* The type of value id v (NULL if none). */

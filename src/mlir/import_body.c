@@ -81,16 +81,15 @@ static int body_type(const iron__mlir_type *t, iron_body_type *out)
         default: return -1;
         }
     case IRON__MT_INDEX: *out = IRON_BT_INDEX; return 0;
-    case IRON__MT_FLOAT:
-        if (t->width == 16 && t->bf)
-            *out = IRON_BT_BF16;
-        else if (t->width == 32)
-            *out = IRON_BT_F32;
-        else if (t->width == 64)
-            *out = IRON_BT_F64;
-        else
+    case IRON__MT_FLOAT: {
+        static const iron_body_type f[] = { IRON_BT_BF16, IRON_BT_F32,
+                                            IRON_BT_F64 };
+        int k = iron__imp_float_index(t);
+        if (k < 0)
             return -1;
+        *out = f[k];
         return 0;
+    }
     case IRON__MT_MEMREF: *out = IRON_BT_MEMREF; return 0;
     default: return -1;
     }

@@ -58,6 +58,19 @@ int iron__dtype_valid(iron_dtype dt)
     return (unsigned)dt < (unsigned)IRON_DTYPE_COUNT_;
 }
 
+const char *iron__dtype_ctype(iron_dtype dt)
+{
+    static const char *const names[IRON_DTYPE_COUNT_] = {
+        [IRON_INT8] = "int8_t",       [IRON_UINT8] = "uint8_t",
+        [IRON_INT16] = "int16_t",     [IRON_UINT16] = "uint16_t",
+        [IRON_INT32] = "int32_t",     [IRON_UINT32] = "uint32_t",
+        [IRON_INT64] = "int64_t",     [IRON_UINT64] = "uint64_t",
+        [IRON_FLOAT32] = "float",     [IRON_FLOAT64] = "double",
+        [IRON_BFLOAT16] = "uint16_t",
+    };
+    return iron__dtype_valid(dt) ? names[dt] : "?";
+}
+
 IRON_API const char *iron_dtype_name(iron_dtype dt)
 {
     return iron__dtype_valid(dt) ? dtypes[dt].name : NULL;

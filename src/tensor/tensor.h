@@ -104,6 +104,9 @@ iron_status iron__storage_wrap(const char *fn, void *data, size_t bytes,
 
 /* 1 when dt is a member of the enum. */
 int iron__dtype_valid(iron_dtype dt);
+/* The C type of one element, as generated C spells it (bfloat16 travels
+ * as its bits, uint16_t); "?" for a dtype outside the enum. */
+const char *iron__dtype_ctype(iron_dtype dt);
 /* 1 for float32, float64, bfloat16. */
 int iron__dtype_is_float(iron_dtype dt);
 /* 1 for the signed integer types. */

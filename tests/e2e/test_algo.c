@@ -4,6 +4,7 @@
  * on 1, 2 and 4 columns, one jit switching operations by its kernel
  * parameter, and every error the API promises.
  */
+#include "tensor/tensor.h"
 #include "test.h"
 
 /* A kernel built for one dtype: the strings live in the struct. */
@@ -13,24 +14,6 @@ typedef struct kbuf {
     char types[96];
     iron_kernel_ref ref;
 } kbuf;
-
-static const char *ctype(iron_dtype dt)
-{
-    switch (dt) {
-    case IRON_INT8: return "int8_t";
-    case IRON_UINT8: return "uint8_t";
-    case IRON_INT16: return "int16_t";
-    case IRON_UINT16: return "uint16_t";
-    case IRON_INT32: return "int32_t";
-    case IRON_UINT32: return "uint32_t";
-    case IRON_INT64: return "int64_t";
-    case IRON_UINT64: return "uint64_t";
-    case IRON_FLOAT32: return "float";
-    case IRON_FLOAT64: return "double";
-    case IRON_BFLOAT16: return "uint16_t";   /* its bits */
-    default: return "?";
-    }
-}
 
 static const iron_kernel_ref *finish(kbuf *k)
 {
@@ -44,7 +27,7 @@ static const iron_kernel_ref *finish(kbuf *k)
 static const iron_kernel_ref *unary(kbuf *k, const char *name, iron_dtype dt,
                                     const char *expr)
 {
-    const char *c = ctype(dt), *t = iron_dtype_name(dt);
+    const char *c = iron__dtype_ctype(dt), *t = iron_dtype_name(dt);
     snprintf(k->entry, sizeof k->entry, "%s", name);
     snprintf(k->source, sizeof k->source,
              "#include <stdint.h>\n"
@@ -60,7 +43,7 @@ static const iron_kernel_ref *unary(kbuf *k, const char *name, iron_dtype dt,
 static const iron_kernel_ref *binary(kbuf *k, const char *name,
                                      iron_dtype dt, const char *expr)
 {
-    const char *c = ctype(dt), *t = iron_dtype_name(dt);
+    const char *c = iron__dtype_ctype(dt), *t = iron_dtype_name(dt);
     snprintf(k->entry, sizeof k->entry, "%s", name);
     snprintf(k->source, sizeof k->source,
              "#include <stdint.h>\n"

@@ -54,6 +54,54 @@ static iron_val object(iron_body *b, iron_val fifo)
     return iron_body_object(b, iron_body_acquire(b, fifo, 1), 0);
 }
 
+/* The frame most bodies here share: fifo values in and out, the
+ * endless loop, one object of each (x from in, y from out) acquired at
+ * its top; close_frame releases both and closes the loop. */
+typedef struct frame {
+    iron_body *b;
+    iron_val in, out, x, y;
+} frame;
+
+static frame open_frame(iron_design *d, const char *name, iron_handle *hin,
+                        iron_handle *hout)
+{
+    frame f;
+    f.b = iron_body_new(d, name);
+    f.in = iron_body_fifo(f.b, hin);
+    f.out = iron_body_fifo(f.b, hout);
+    forever(f.b);
+    f.x = object(f.b, f.in);
+    f.y = object(f.b, f.out);
+    return f;
+}
+
+/* Also the end of the bodies that acquire their objects themselves. */
+static void release_both(iron_body *b, iron_val in, iron_val out)
+{
+    iron_body_release(b, in, 1);
+    iron_body_release(b, out, 1);
+    end(b);
+}
+
+static void close_frame(const frame *f)
+{
+    release_both(f->b, f->in, f->out);
+}
+
+/* The C twin's frame, around the code that reads x and writes y (of
+ * element type T). */
+#define C_OPEN(name, T)                                                       \
+    "void " name "(iron_objfifo *in, iron_objfifo *out)\n"                    \
+    "{\n"                                                                     \
+    "    for (;;) {\n"                                                        \
+    "        " T " *x = (" T " *)iron_acquire(in, 1)[0];\n"                   \
+    "        " T " *y = (" T " *)iron_acquire(out, 1)[0];\n"
+#define C_CLOSE                                                               \
+    "        iron_release(in, 1);\n"                                          \
+    "        iron_release(out, 1);\n"                                         \
+    "    }\n"                                                                 \
+    "}\n"
+
 /* A design with fifos in -> worker -> out of int32[N] (or float32), the
  * worker made by `make` (a described body or its C twin). */
 typedef void (*make_fn)(iron_design *d, iron_handle *in, iron_handle *out);
@@ -120,36 +168,26 @@ static void core_worker(iron_design *d, iron_handle *in, iron_handle *out,
 
 static void affine_body(iron_design *d, iron_handle *hin, iron_handle *hout)
 {
-    iron_body *b = iron_body_new(d, "affine");
-    iron_val in = iron_body_fifo(b, hin), out = iron_body_fifo(b, hout);
-    forever(b);
-    iron_val x = object(b, in), y = object(b, out);
+    frame f = open_frame(d, "affine", hin, hout);
+    iron_body *b = f.b;
+    iron_val x = f.x, y = f.y;
     iron_val i = each(b, N);
     iron_val v = iron_body_load(b, x, 1, &i);
     v = ar(b, IRON_ARITH_MULI, v, ci32(b, 3));
     v = ar(b, IRON_ARITH_ADDI, v, ci32(b, 1));
     iron_body_store(b, v, y, 1, &i);
     end(b);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    close_frame(&f);
     iron_worker_new_body(d, "w", b);
 }
 
 static void affine_c(iron_design *d, iron_handle *in, iron_handle *out)
 {
     core_worker(d, in, out, "affine",
-                "void affine(iron_objfifo *in, iron_objfifo *out)\n"
-                "{\n"
-                "    for (;;) {\n"
-                "        int32_t *x = (int32_t *)iron_acquire(in, 1)[0];\n"
-                "        int32_t *y = (int32_t *)iron_acquire(out, 1)[0];\n"
+                C_OPEN("affine", "int32_t")
                 "        for (int i = 0; i < 16; i++)\n"
                 "            y[i] = (int32_t)((uint32_t)x[i] * 3u + 1u);\n"
-                "        iron_release(in, 1);\n"
-                "        iron_release(out, 1);\n"
-                "    }\n"
-                "}\n");
+                C_CLOSE);
 }
 
 TEST(body_e2e_loop_loads_stores_match_c)
@@ -170,10 +208,9 @@ TEST(body_e2e_loop_loads_stores_match_c)
 /* Collatz steps (at most 30) of each element, and where it stopped. */
 static void collatz_body(iron_design *d, iron_handle *hin, iron_handle *hout)
 {
-    iron_body *b = iron_body_new(d, "collatz");
-    iron_val in = iron_body_fifo(b, hin), out = iron_body_fifo(b, hout);
-    forever(b);
-    iron_val x = object(b, in), y = object(b, out);
+    frame f = open_frame(d, "collatz", hin, hout);
+    iron_body *b = f.b;
+    iron_val x = f.x, y = f.y;
     iron_val i = each(b, N);
     iron_val init[2] = { iron_body_load(b, x, 1, &i), ci32(b, 0) };
     iron_val arg[2], after[2], res[2], r;
@@ -200,20 +237,14 @@ static void collatz_body(iron_design *d, iron_handle *hin, iron_handle *hout)
                     ar(b, IRON_ARITH_ANDI, res[0], ci32(b, 0x3ff)));
     iron_body_store(b, v, y, 1, &i);
     end(b);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    close_frame(&f);
     iron_worker_new_body(d, "w", b);
 }
 
 static void collatz_c(iron_design *d, iron_handle *in, iron_handle *out)
 {
     core_worker(d, in, out, "collatz",
-                "void collatz(iron_objfifo *in, iron_objfifo *out)\n"
-                "{\n"
-                "    for (;;) {\n"
-                "        int32_t *x = (int32_t *)iron_acquire(in, 1)[0];\n"
-                "        int32_t *y = (int32_t *)iron_acquire(out, 1)[0];\n"
+                C_OPEN("collatz", "int32_t")
                 "        for (int i = 0; i < 16; i++) {\n"
                 "            uint32_t v = (uint32_t)x[i];\n"
                 "            int32_t s = 0;\n"
@@ -223,10 +254,7 @@ static void collatz_c(iron_design *d, iron_handle *in, iron_handle *out)
                 "            }\n"
                 "            y[i] = s * 1000 + (int32_t)(v & 0x3ff);\n"
                 "        }\n"
-                "        iron_release(in, 1);\n"
-                "        iron_release(out, 1);\n"
-                "    }\n"
-                "}\n");
+                C_CLOSE);
 }
 
 TEST(body_e2e_while_and_if_match_c)
@@ -258,9 +286,7 @@ static void scale_body(iron_design *d, iron_handle *hin, iron_handle *hout)
     iron_val args[4] = { object(b, in), object(b, out), ci32(b, N),
                          ci32(b, 7) };
     iron_body_call(b, kv, 4, args);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    release_both(b, in, out);
     iron_worker_new_body(d, "w", b);
 }
 
@@ -307,9 +333,7 @@ static void axpy_body(iron_design *d, iron_handle *hin, iron_handle *hout)
         iron_body_const_float(b, IRON_BT_BF16, -0.375), ci32(b, N),
     };
     iron_body_call(b, kv, 5, args);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    release_both(b, in, out);
     iron_worker_new_body(d, "w", b);
 }
 
@@ -380,9 +404,7 @@ static int rtp_design(iron_design *d, void *user)
         v = ar(b, IRON_ARITH_ADDI, ar(b, IRON_ARITH_MULI, v, m), a);
         iron_body_store(b, v, y, 1, &i);
         end(b);
-        iron_body_release(b, in, 1);
-        iron_body_release(b, out, 1);
-        end(b);
+        release_both(b, in, out);
         iron_worker_new_body(d, "w", b);
     } else {
         iron_kernel *k = iron_kernel_new_core(d, "rtpb", rtp_c_src,
@@ -517,10 +539,9 @@ TEST(body_e2e_multi_object_acquire_matches_c)
 /* y = maximumf(x * 0.5, -x) + float(bf16(x) * bf16(x) - 1.5) */
 static void float_body(iron_design *d, iron_handle *hin, iron_handle *hout)
 {
-    iron_body *b = iron_body_new(d, "floats");
-    iron_val in = iron_body_fifo(b, hin), out = iron_body_fifo(b, hout);
-    forever(b);
-    iron_val x = object(b, in), y = object(b, out);
+    frame f = open_frame(d, "floats", hin, hout);
+    iron_body *b = f.b;
+    iron_val x = f.x, y = f.y;
     iron_val i = each(b, N);
     iron_val v = iron_body_load(b, x, 1, &i);
     iron_val h = ar(b, IRON_ARITH_MULF, v,
@@ -534,9 +555,7 @@ static void float_body(iron_design *d, iron_handle *hin, iron_handle *hout)
                     iron_body_cast(b, IRON_ARITH_EXTF, sq, IRON_BT_F32));
     iron_body_store(b, r, y, 1, &i);
     end(b);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    close_frame(&f);
     iron_worker_new_body(d, "w", b);
 }
 
@@ -544,11 +563,7 @@ static void float_c(iron_design *d, iron_handle *in, iron_handle *out)
 {
     core_worker(d, in, out, "floats",
                 "#include <iron/iron_kernel.h>\n"
-                "void floats(iron_objfifo *in, iron_objfifo *out)\n"
-                "{\n"
-                "    for (;;) {\n"
-                "        float *x = (float *)iron_acquire(in, 1)[0];\n"
-                "        float *y = (float *)iron_acquire(out, 1)[0];\n"
+                C_OPEN("floats", "float")
                 "        for (int i = 0; i < 16; i++) {\n"
                 "            float h = x[i] * 0.5f, n = -x[i];\n"
                 "            float m = h > n ? h : n;\n"
@@ -559,10 +574,7 @@ static void float_c(iron_design *d, iron_handle *in, iron_handle *out)
                 "                iron_k_bf16_to_float(p) - 1.5f);\n"
                 "            y[i] = m + iron_k_bf16_to_float(s);\n"
                 "        }\n"
-                "        iron_release(in, 1);\n"
-                "        iron_release(out, 1);\n"
-                "    }\n"
-                "}\n");
+                C_CLOSE);
 }
 
 TEST(body_e2e_float_and_bf16_arithmetic_match_c)
@@ -591,9 +603,7 @@ static iron_body *adder(iron_design *d, iron_fifo *fi, iron_fifo *fo,
                           ci32(b, add)),
                     y, 1, &i);
     end(b);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    release_both(b, in, out);
     return b;
 }
 
@@ -651,10 +661,9 @@ TEST(body_e2e_identical_bodies_share_one_compiled_object)
 /* y[k] = op_k(x[0], x[1]) for a list of ops on i32 and conversions. */
 static void edge_body(iron_design *d, iron_handle *hin, iron_handle *hout)
 {
-    iron_body *b = iron_body_new(d, "edges");
-    iron_val in = iron_body_fifo(b, hin), out = iron_body_fifo(b, hout);
-    forever(b);
-    iron_val x = object(b, in), y = object(b, out);
+    frame f = open_frame(d, "edges", hin, hout);
+    iron_body *b = f.b;
+    iron_val x = f.x, y = f.y;
     iron_val c[4];
     for (int k = 0; k < 4; k++)
         c[k] = cidx(b, k);
@@ -695,9 +704,7 @@ static void edge_body(iron_design *d, iron_handle *hin, iron_handle *hout)
         iron_val ix = cidx(b, k);
         iron_body_store(b, r[k], y, 1, &ix);
     }
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    close_frame(&f);
     iron_worker_new_body(d, "w", b);
 }
 
@@ -732,10 +739,9 @@ TEST(body_e2e_defined_results_where_mlir_has_none)
  * x[1] (<= 0 stops the run). */
 static void checked_body(iron_design *d, iron_handle *hin, iron_handle *hout)
 {
-    iron_body *b = iron_body_new(d, "checked");
-    iron_val in = iron_body_fifo(b, hin), out = iron_body_fifo(b, hout);
-    forever(b);
-    iron_val x = object(b, in), y = object(b, out);
+    frame f = open_frame(d, "checked", hin, hout);
+    iron_body *b = f.b;
+    iron_val x = f.x, y = f.y;
     iron_val c0 = cidx(b, 0), c1 = cidx(b, 1);
     iron_val i = iron_body_cast(b, IRON_ARITH_INDEX_CAST,
                                 iron_body_load(b, x, 1, &c0), IRON_BT_INDEX);
@@ -746,9 +752,7 @@ static void checked_body(iron_design *d, iron_handle *hin, iron_handle *hout)
     iron_val k = iron_body_for(b, c0, cidx(b, N), step, 0, NULL, NULL);
     iron_body_store(b, v, y, 1, &k);
     end(b);
-    iron_body_release(b, in, 1);
-    iron_body_release(b, out, 1);
-    end(b);
+    close_frame(&f);
     iron_worker_new_body(d, "w", b);
 }
 

@@ -675,25 +675,14 @@ static void inputs(int p, int32_t *ii, float *fi, uint8_t *ui)
 
 /* --- (b): MLIR ----------------------------------------------------------- */
 
-static const iron_device_info *npu2(void)
-{
-    static iron_device_info info;
-    iron_device *dev;
-    info.size = sizeof info;
-    if (iron_device_get("npu2", &dev) != IRON_OK ||
-        iron_device_get_info(dev, &info) != IRON_OK)
-        TEST_FAIL_("npu2: %s", iron_last_error());
-    return &info;
-}
-
 /* Program p as "func.func @prog<p>(...)": its body printed with
  * iron__body_print_mlir, the objectfifo ops dropped and the accessed
  * objects made the function's arguments, with the two buffers. */
 static void mlir_program(int p, iron__str *m)
 {
     iron_design *d;
-    ASSERT_OK(iron__design_new(&d, "oracle", 0, NULL, 0, NULL, 1, npu2(),
-                               NULL, 0, NULL));
+    ASSERT_OK(iron__design_new(&d, "oracle", 0, NULL, 0, NULL, 1,
+                               test_npu2_info(), NULL, 0, NULL));
     iron_body *b = iron_body_new(d, "prog");
     iron_val h[NMEM], mem[NMEM];
     static const char *const names[] = { "ii", "if", "oi", "of", "%iu",

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "designs/bodies.h"
 #include "designs/designs.h"
 #include "mlir/ast.h"
 #include "designs/upstream_basic.h"
@@ -844,23 +845,17 @@ static int rtp_barrier_design(iron_design *d, void *user)
         iron_val r = iron_body_rtp(b, params);
         iron_val g = iron_body_barrier(b, go);
         iron_val kv = iron_body_kernel(b, k);
-        /* One op per statement: C leaves the order of a call's
-         * arguments open, and the body's op order must not depend on
-         * it. */
-        iron_val lb = iron_body_const_int(b, IRON_BT_INDEX, 0);
-        iron_val ub = iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX);
-        iron_val step = iron_body_const_int(b, IRON_BT_INDEX, 1);
-        iron_body_for(b, lb, ub, step, 0, NULL, NULL);
+        body_forever(b);
         iron_body_barrier_wait(b, g, 1);
-        iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
-        iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
+        iron_val x = body_acquire1(b, fi);
+        iron_val y = body_acquire1(b, fo);
         /* As upstream's rtp[0]: the index made where it is read. */
         iron_val at = iron_body_const_int(b, IRON_BT_INDEX, 0);
         iron_val f = iron_body_load(b, r, 1, &at);
         iron_body_call(b, kv, 3, (iron_val[]){ x, y, f });
         iron_body_release(b, fi, 1);
         iron_body_release(b, fo, 1);
-        iron_body_end_for(b, 0, NULL, NULL);
+        body_end_for(b);
         snprintf(n, sizeof n, "w%d", w);
         iron_worker *wk = iron_worker_new_body(d, n, b);
         if (w == 1)
@@ -1110,20 +1105,7 @@ TEST(mlir_export_dispatch_scalar_is_enotsup)
 /* `$IRON_CLI args` with stderr folded in; the exit status, output in out. */
 static int run_cli(const char *args, char *out, size_t len)
 {
-    const char *cli = getenv("IRON_CLI");
-    if (!cli || !cli[0])
-        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        TEST_FAIL_("popen(%s) failed", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st))
-        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
-    return WEXITSTATUS(st);
+    return test_run_cli(args, 1, out, len);
 }
 
 TEST_TIMEOUT(mlir_export_cli, 60)
@@ -1456,33 +1438,38 @@ static const char zero_src[] =
     "#include <stdint.h>\n"
     "void zero16(int32_t *out) { for (int i = 0; i < 16; i++) out[i] = 0; }\n";
 
-static int two_kernels_design(iron_design *d, void *user)
+/* One worker whose body (named `name`) names zero16 and copy16 and
+ * calls copy16, and zero16 first when call_zero is set. */
+static int zero_copy_design(iron_design *d, const char *name, int call_zero)
 {
-    (void)user;
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
     iron_kernel *z = iron_kernel_new(d, "zero16", zero_src, "int32*");
     iron_kernel *c = iron_kernel_new(d, "copy16", copy16_src,
                                      "int32*, int32*");
-    iron_body *b = iron_body_new(d, "two");
+    iron_body *b = iron_body_new(d, name);
     iron_val fi = iron_body_fifo(b, iron_fifo_cons(in));
     iron_val fo = iron_body_fifo(b, iron_fifo_prod(out));
     iron_val kz = iron_body_kernel(b, z), kc = iron_body_kernel(b, c);
-    iron_val lb = iron_body_const_int(b, IRON_BT_INDEX, 0);
-    iron_val ub = iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX);
-    iron_val step = iron_body_const_int(b, IRON_BT_INDEX, 1);
-    iron_body_for(b, lb, ub, step, 0, NULL, NULL);
-    iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
-    iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
-    iron_body_call(b, kz, 1, &y);
+    body_forever(b);
+    iron_val x = body_acquire1(b, fi);
+    iron_val y = body_acquire1(b, fo);
+    if (call_zero)
+        iron_body_call(b, kz, 1, &y);
     iron_body_call(b, kc, 2, (iron_val[]){ x, y });
     iron_body_release(b, fi, 1);
     iron_body_release(b, fo, 1);
-    iron_body_end_for(b, 0, NULL, NULL);
+    body_end_for(b);
     iron_worker_new_body(d, "w", b);
     iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
     iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
     return 0;
+}
+
+static int two_kernels_design(iron_design *d, void *user)
+{
+    (void)user;
+    return zero_copy_design(d, "two", 1);
 }
 
 static const iron_jit_options two_kernels_options = {
@@ -1528,30 +1515,7 @@ TEST(mlir_export_era_2024_two_kernels_one_object)
 static int uncalled_design(iron_design *d, void *user)
 {
     (void)user;
-    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
-    iron_kernel *z = iron_kernel_new(d, "zero16", zero_src, "int32*");
-    iron_kernel *c = iron_kernel_new(d, "copy16", copy16_src,
-                                     "int32*, int32*");
-    iron_body *b = iron_body_new(d, "only_copy");
-    iron_val fi = iron_body_fifo(b, iron_fifo_cons(in));
-    iron_val fo = iron_body_fifo(b, iron_fifo_prod(out));
-    iron_body_kernel(b, z);
-    iron_val kc = iron_body_kernel(b, c);
-    iron_val lb = iron_body_const_int(b, IRON_BT_INDEX, 0);
-    iron_val ub = iron_body_const_int(b, IRON_BT_INDEX, INT64_MAX);
-    iron_val step = iron_body_const_int(b, IRON_BT_INDEX, 1);
-    iron_body_for(b, lb, ub, step, 0, NULL, NULL);
-    iron_val x = iron_body_object(b, iron_body_acquire(b, fi, 1), 0);
-    iron_val y = iron_body_object(b, iron_body_acquire(b, fo, 1), 0);
-    iron_body_call(b, kc, 2, (iron_val[]){ x, y });
-    iron_body_release(b, fi, 1);
-    iron_body_release(b, fo, 1);
-    iron_body_end_for(b, 0, NULL, NULL);
-    iron_worker_new_body(d, "w", b);
-    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(64));
-    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(64), IRON_WAIT);
-    return 0;
+    return zero_copy_design(d, "only_copy", 0);
 }
 
 static const iron_jit_options uncalled_options = {

@@ -474,22 +474,10 @@ TEST_TIMEOUT(mlir_import_alloc_failures, 120)
 
 /* ---- the command line ------------------------------------------------ */
 
+/* `$IRON_CLI args` with stderr folded in. */
 static int run_cli(const char *args, char *out, size_t len)
 {
-    const char *cli = getenv("IRON_CLI");
-    if (!cli || !cli[0])
-        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", cli, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        TEST_FAIL_("popen(%s) failed", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st))
-        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
-    return WEXITSTATUS(st);
+    return test_run_cli(args, 1, out, len);
 }
 
 static char out[65536];

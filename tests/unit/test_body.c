@@ -21,22 +21,11 @@ typedef struct fx {
     iron_val in, out, rv, xv, kv;
 } fx;
 
-static const iron_device_info *npu2(void)
-{
-    static iron_device_info info;
-    iron_device *dev;
-    info.size = sizeof info;
-    if (iron_device_get("npu2", &dev) != IRON_OK ||
-        iron_device_get_info(dev, &info) != IRON_OK)
-        TEST_FAIL_("npu2: %s", iron_last_error());
-    return &info;
-}
-
 static iron_design *new_design(void)
 {
     iron_design *d;
-    ASSERT_OK(iron__design_new(&d, "t", 0, NULL, 0, NULL, 1, npu2(), NULL,
-                               0, NULL));
+    ASSERT_OK(iron__design_new(&d, "t", 0, NULL, 0, NULL, 1,
+                               test_npu2_info(), NULL, 0, NULL));
     return d;
 }
 

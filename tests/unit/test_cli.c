@@ -9,32 +9,11 @@
 
 #include "test.h"
 
-/* Runs `$IRON_CLI args` through the shell with stderr folded into stdout
- * (or dropped); returns the exit status and the output in out. */
-static int run_cli(const char *args, int keep_stderr, char *out, size_t len)
-{
-    const char *cli = getenv("IRON_CLI");
-    if (!cli || !cli[0])
-        TEST_FAIL_("IRON_CLI is not set (run through `make test`)");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s %s", cli, args,
-             keep_stderr ? "2>&1" : "2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        TEST_FAIL_("popen(%s) failed", cmd);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st))
-        TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
-    return WEXITSTATUS(st);
-}
-
 static char out[65536];
 
 TEST(cli_version)
 {
-    ASSERT_EQ(run_cli("version", 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("version", 1, out, sizeof out), 0);
     ASSERT_STR_EQ(out, "iron 0.3.0\n");
 }
 
@@ -46,7 +25,7 @@ TEST(cli_devices_lists_every_device)
         "npu2_4col", "npu2_5col", "npu2_6col", "npu2_7col",
     };
     unsetenv("IRON_DEVICE");
-    ASSERT_EQ(run_cli("devices", 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("devices", 1, out, sizeof out), 0);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char row[32];
         /* Each name starts a row. */
@@ -64,7 +43,7 @@ TEST(cli_devices_lists_every_device)
 
 TEST(cli_devices_one)
 {
-    ASSERT_EQ(run_cli("devices npu1_2col", 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("devices npu1_2col", 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "npu1_2col\n");
     ASSERT_CONTAINS(out, "aie2\n");
     ASSERT_CONTAINS(out, "columns         2\n");
@@ -79,26 +58,26 @@ TEST(cli_devices_one)
 
 TEST(cli_devices_unknown)
 {
-    ASSERT_EQ(run_cli("devices npu3", 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli("devices npu3", 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "unknown device 'npu3'; known devices: npu1");
 }
 
 TEST(cli_devices_bad_env_warns)
 {
     setenv("IRON_DEVICE", "gpu7", 1);
-    ASSERT_EQ(run_cli("devices", 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("devices", 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "warning: $IRON_DEVICE is 'gpu7'");
     setenv("IRON_DEVICE", "npu1_1col", 1);
-    ASSERT_EQ(run_cli("devices", 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("devices", 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "current device: npu1_1col");
 }
 
 TEST(cli_help)
 {
-    ASSERT_EQ(run_cli("help", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron");
     ASSERT_CONTAINS(out, "devices");
-    ASSERT_EQ(run_cli("--help", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("--help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron");
 }
 
@@ -109,7 +88,7 @@ TEST(cli_help_lists_the_environment)
         "IRON_CACHE_DIR", "IRON_CACHE_MAX", "IRON_THREADS", "IRON_LOG",
         "IRON_CHECK",   "IRON_TRACE",      "IRON_RESIDENT_MAX",
     };
-    ASSERT_EQ(run_cli("--help", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("--help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "\nenvironment (");
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         ASSERT_CONTAINS(out, vars[i]);
@@ -124,46 +103,46 @@ TEST(cli_help_lists_the_environment)
  * word that was probably meant. */
 TEST(cli_usage_errors_name_the_word)
 {
-    ASSERT_EQ(run_cli("version extra", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("version extra", 1, out, sizeof out), 2);
     ASSERT_STR_EQ(out, "iron: unexpected argument 'extra' to 'version'\n");
-    ASSERT_EQ(run_cli("help me", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("help me", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unexpected argument 'me' to 'help'");
-    ASSERT_EQ(run_cli("devics", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("devics", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown command 'devics'; did you mean 'devices'?");
-    ASSERT_EQ(run_cli("dupm", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("dupm", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "did you mean 'dump'?");
-    ASSERT_EQ(run_cli("zzzzzzzz", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("zzzzzzzz", 1, out, sizeof out), 2);
     ASSERT(strstr(out, "did you mean") == NULL);
-    ASSERT_EQ(run_cli("devices NPU1", 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli("devices NPU1", 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "unknown device 'NPU1'");
     ASSERT_CONTAINS(out, "did you mean 'npu1'?");
-    ASSERT_EQ(run_cli("devices npu2_4cl", 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli("devices npu2_4cl", 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "did you mean 'npu2_4col'?");
-    ASSERT_EQ(run_cli("devices npu1 x", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("devices npu1 x", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unexpected argument 'x' to 'devices'");
-    ASSERT_EQ(run_cli("devices --jsn", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("devices --jsn", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown option '--jsn'; did you mean '--json'?");
-    ASSERT_EQ(run_cli("devices --json npu1", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("devices --json npu1", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "--json lists every device");
-    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2 --strides 1 --ordr", 1, out,
-                      sizeof out), 2);
+    ASSERT_EQ(test_run_cli("tap --shape 4x4 --sizes 2 --strides 1 --ordr",
+                           1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "iron tap: unknown option '--ordr'; did you mean "
                          "'--order'?");
-    ASSERT_EQ(run_cli("tap --shape 4y4 --sizes 2 --strides 1", 1, out,
-                      sizeof out), 2);
+    ASSERT_EQ(test_run_cli("tap --shape 4y4 --sizes 2 --strides 1", 1, out,
+                           sizeof out), 2);
     ASSERT_CONTAINS(out, "--shape '4y4': expected RxC");
-    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,x --strides 1", 1, out,
-                      sizeof out), 2);
+    ASSERT_EQ(test_run_cli("tap --shape 4x4 --sizes 2,x --strides 1", 1, out,
+                           sizeof out), 2);
     ASSERT_CONTAINS(out, "--sizes '2,x'");
-    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2 --strides 1 extra", 1, out,
-                      sizeof out), 2);
+    ASSERT_EQ(test_run_cli("tap --shape 4x4 --sizes 2 --strides 1 extra",
+                           1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "iron tap: unexpected argument 'extra'");
 }
 
 TEST(cli_devices_json)
 {
     unsetenv("IRON_DEVICE");
-    ASSERT_EQ(run_cli("devices --json", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("devices --json", 0, out, sizeof out), 0);
     json_error_t err;
     json_t *root = json_loads(out, 0, &err);
     if (!root)
@@ -181,7 +160,7 @@ TEST(cli_devices_json)
                   "npu2");
     json_decref(root);
     setenv("IRON_DEVICE", "gpu7", 1);
-    ASSERT_EQ(run_cli("devices --json", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("devices --json", 0, out, sizeof out), 0);
     root = json_loads(out, 0, &err);
     ASSERT(root != NULL);
     ASSERT(json_is_null(json_object_get(root, "current")));
@@ -190,15 +169,15 @@ TEST(cli_devices_json)
 
 TEST(cli_usage_errors_exit_2)
 {
-    ASSERT_EQ(run_cli("frobnicate", 0, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("frobnicate", 0, out, sizeof out), 2);
     ASSERT_STR_EQ(out, "");   /* the usage goes to stderr */
-    ASSERT_EQ(run_cli("frobnicate", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("frobnicate", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown command 'frobnicate'");
     ASSERT_CONTAINS(out, "usage: iron");
-    ASSERT_EQ(run_cli("", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "usage: iron");
-    ASSERT_EQ(run_cli("version extra", 0, out, sizeof out), 2);
-    ASSERT_EQ(run_cli("devices a b", 0, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("version extra", 0, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("devices a b", 0, out, sizeof out), 2);
 }
 
 /* `iron dump` of a reference design from the examples plugin. */
@@ -213,27 +192,27 @@ TEST(cli_dump_reference_design)
              "int32[4096]' --params \"op='-', tile=32\" --device npu1 "
              "--cols 2",
              lib);
-    ASSERT_EQ(run_cli(cmd, 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "tile=32, op='-'; npu1, 2 columns");
     ASSERT_CONTAINS(out, "eltwise: kernel 'eltwise' x 128 on tile (0,2)");
     ASSERT_CONTAINS(out, "fifo 'c': compute tile (0,2) -> shim (0,0)");
     snprintf(cmd, sizeof cmd,
              "dump %s vector_op --args 'int32[4096], int32[4096], "
              "float32[4096]'", lib);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "argument 2 ('c'): expected int32[4096], got "
                          "float32[4096]");
     snprintf(cmd, sizeof cmd, "dump %s no_such --args 'int32[4]'", lib);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "exports no no_such_design");
-    ASSERT_EQ(run_cli("dump", 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli("dump", 1, out, sizeof out), 2);
 }
 
 TEST(cli_tap_draws_a_pattern)
 {
-    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,2,2,2 --strides 8,2,4,1 "
-                      "--order",
-                      1, out, sizeof out),
+    ASSERT_EQ(test_run_cli("tap --shape 4x4 --sizes 2,2,2,2 --strides 8,2,4,1 "
+                           "--order",
+                           1, out, sizeof out),
               0);
     ASSERT_STR_EQ(out,
                   "4 x 4 tensor, tap offset 0 sizes [2, 2, 2, 2] strides "
@@ -245,16 +224,16 @@ TEST(cli_tap_draws_a_pattern)
                   "3: 10 11 14 15\n"
                   "access order: 0 1 4 5 2 3 6 7 8 9 12 13 10 11 14 15\n");
     /* Out of the tensor: the library's sentence, exit 1. */
-    ASSERT_EQ(run_cli("tap --shape 2x2 --sizes 5 --strides 1", 1, out,
-                      sizeof out),
+    ASSERT_EQ(test_run_cli("tap --shape 2x2 --sizes 5 --strides 1", 1, out,
+                           sizeof out),
               1);
     ASSERT_CONTAINS(out, "iron tap: ");
     ASSERT_CONTAINS(out, "out of bounds");
-    ASSERT_EQ(run_cli("tap --shape 4 --sizes 2 --strides 1", 1, out,
-                      sizeof out),
+    ASSERT_EQ(test_run_cli("tap --shape 4 --sizes 2 --strides 1", 1, out,
+                           sizeof out),
               2);
-    ASSERT_EQ(run_cli("tap --shape 4x4 --sizes 2,2 --strides 1", 1, out,
-                      sizeof out),
+    ASSERT_EQ(test_run_cli("tap --shape 4x4 --sizes 2,2 --strides 1", 1, out,
+                           sizeof out),
               2);
 }
 
@@ -268,7 +247,7 @@ TEST(cli_dump_draws_the_sequence_taps)
              "dump %s dma_transpose --args 'int32[4, 8], int32[4, 8], "
              "int32[4, 8]' --taps",
              lib);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     /* The fill reads the 4 x 8 input column by column. */
     ASSERT_CONTAINS(out, "4 x 8 tensor, tap offset 0 sizes [8, 4] strides "
                          "[1, 8]: 32 visits, 32 of 32 elements visited\n"
@@ -297,68 +276,68 @@ TEST(cli_check_places_without_compiling)
     setenv("IRON_CACHE", "0", 1);
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS
              " --device npu1 --cols 2", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_STR_EQ(out, "vector_op (a: int32[4096], b: int32[4096], c: "
                        "int32[4096]; tile=16, op='+'; npu1, 2 columns): ok: "
                        "1 worker, 3 fifos, 0 links, 1 tile (1 compute, 0 "
                        "memtiles), 3 shim DMA channels, columns used 1 of "
                        "2\n");
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS, exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "compile");
     /* The other formats stop after placement too. */
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
              " --format grid", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     /* A design that does not fit, and a bad argument: exit 1, the
      * library's message. */
     snprintf(cmd, sizeof cmd, "check %s matmul_whole --args 'int16[256, 64], "
              "int16[64, 128], int32[256, 128]' --device npu1", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "16 workers, 29 fifos, 5 links, 20 tiles (16 "
                          "compute, 4 memtiles)");
     ASSERT_CONTAINS(out, "columns used 4 of 4");
     snprintf(cmd, sizeof cmd, "check %s matmul_whole --args 'int16[64, 64], "
              "int16[64, 32], int32[64, 32]'", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "iron check: matmul_whole (");
     ASSERT_CONTAINS(out, "design: matmul_whole: 64 x 64 x 32 does not split");
     snprintf(cmd, sizeof cmd, "check %s vector_op --args 'int32[4096], "
              "int32[4096], float32[4096]'", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "expected int32[4096], got float32[4096]");
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --cols 9 "
              "--device npu1", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "asks for 9 columns; device 'npu1' has 4");
     /* Usage errors. */
     snprintf(cmd, sizeof cmd, "check %s", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "missing the design's NAME");
     snprintf(cmd, sizeof cmd, "check %s vector_op", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "missing --args");
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " extra",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "iron check: unexpected argument 'extra'");
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --format json",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown option '--format'");
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --devic npu1",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown option '--devic'; did you mean '--device'?");
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --device NPU2",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown device 'NPU2'; did you mean 'npu2'?");
     snprintf(cmd, sizeof cmd, "check %s vector_op " VOP_ARGS " --cols x",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "--cols 'x': expected a positive number");
-    ASSERT_EQ(run_cli("check --help", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("check --help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron check");
 }
 
@@ -379,7 +358,7 @@ TEST(cli_dump_json)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
              " --format json --device npu1 --cols 2", exlib());
-    ASSERT_EQ(run_cli(cmd, 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 0, out, sizeof out), 0);
     json_error_t err;
     json_t *r = json_loads(out, 0, &err);
     if (!r)
@@ -411,7 +390,7 @@ TEST(cli_dump_json)
     snprintf(cmd, sizeof cmd, "dump %s matmul_whole --args 'int16[256, 64], "
              "int16[64, 128], int32[256, 128]' --device npu1 --format json",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 0, out, sizeof out), 0);
     r = json_loads(out, 0, &err);
     ASSERT(r != NULL);
     ASSERT_EQ(json_array_size(jget(r, "links")), 5);
@@ -426,7 +405,7 @@ TEST(cli_dump_dot_and_grid)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
              " --format dot --cols 1", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "digraph design {\n");
     ASSERT_CONTAINS(out, "  w0 [shape=box, label=\"eltwise\\nkernel "
                          "'eltwise'\\ncompute tile (0,2)\"];\n");
@@ -438,7 +417,7 @@ TEST(cli_dump_dot_and_grid)
 
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
              " --format grid --device npu1 --cols 2", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "           col 0                col 1");
     ASSERT_CONTAINS(out,
                     "row   5  | .                  | .                  |");
@@ -452,27 +431,27 @@ TEST(cli_dump_dot_and_grid)
     snprintf(cmd, sizeof cmd, "dump %s matmul_whole --args 'int16[256, 64], "
              "int16[64, 128], int32[256, 128]' --device npu1 --format grid",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "row   5  | mm3_0 ");
     ASSERT_CONTAINS(out, "mem   1  | link1:join ");
     ASSERT_CONTAINS(out, "  (2,1): link0:split link3:join\n");
     /* Format errors. */
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS " --format jsn",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown format 'jsn'");
     ASSERT_CONTAINS(out, "did you mean 'json'?");
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS " --fromat=dot",
              exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "unknown option '--fromat'; did you mean "
                          "'--format'?");
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
              " --format json --taps", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "--taps goes with --format text");
     snprintf(cmd, sizeof cmd, "dump %s vector_op --args", exlib());
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "option '--args' needs a value");
 }
 
@@ -508,7 +487,7 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy --in b=%s/b.npy "
              "--ref c=%s/ref.npy --out c=%s/c.npy --repeat 2", exlib(), d, d,
              d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "vector_op: a int32[4096] (");
     ASSERT_CONTAINS(out, "/a.npy), b int32[4096] (");
     ASSERT_CONTAINS(out, "c int32[4096] (zeros)");
@@ -527,7 +506,7 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     /* A mismatch: exit 1, the first differing indices and values. */
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/bad.npy", exlib(), d, d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "c: MISMATCH against '");
     char line[128];
     snprintf(line, sizeof line, "  at [7]: got %.0f, expected %.0f\n",
@@ -540,10 +519,10 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     /* A reference of another type. */
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/a.npy --ref c=%s/missing.npy", exlib(), d, d, d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/missing.npy", exlib(), d, d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "cannot open");
     ASSERT_CONTAINS(out, "missing.npy");
 
@@ -555,11 +534,11 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     ASSERT_EQ(mkdir(o2, 0700), 0);
     snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=256 --seed 5 -o %s",
              exlib(), o1);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "a int32[256] (random), b int32[256] (random)");
     snprintf(cmd, sizeof cmd, "run %s vector_op --args 'int32[256], "
              "int32[256], int32[256]' --seed 5 -o %s", exlib(), o2);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     size_t n1, n2;
     snprintf(p, sizeof p, "%s/c.npy", o1);
     unsigned char *f1 = test_slurp(p, &n1);
@@ -571,7 +550,7 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     free(f2);
     snprintf(cmd, sizeof cmd, "run %s vector_op --shape c=256 --shape a=256 "
              "--shape b=256 --seed 6 -o %s", exlib(), o2);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     snprintf(p, sizeof p, "%s/c.npy", o2);
     f2 = test_slurp(p, &n2);
     snprintf(p, sizeof p, "%s/c.npy", o1);
@@ -604,17 +583,17 @@ TEST_TIMEOUT(cli_run_float_tolerance, 120)
     save(c, d, "near.npy");
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/exact.npy", exlib(), d, d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "C: matches '");
     ASSERT_CONTAINS(out, "(4096 elements, atol 0.01, rtol 0.01)");
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/near.npy", exlib(), d, d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "  at [3]: got 1.75, expected 1.78125\n");
     ASSERT_CONTAINS(out, "C: 1 of 4096 elements differ");
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/near.npy --atol 0.05", exlib(), d, d, d);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "atol 0.05");
     iron_tensor_free(a);
     iron_tensor_free(b);
@@ -653,14 +632,14 @@ TEST(cli_run_usage_errors)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(cmd, sizeof cmd, "run %s vector_op %s", lib, cases[i].args);
-        int rc = run_cli(cmd, 1, out, sizeof out);
+        int rc = test_run_cli(cmd, 1, out, sizeof out);
         if (rc != cases[i].code || !strstr(out, cases[i].needle))
             TEST_FAIL_("%s: exit %d, expected %d with \"%s\": %s", cmd, rc,
                        cases[i].code, cases[i].needle, out);
     }
     snprintf(cmd, sizeof cmd, "run %s", lib);
-    ASSERT_EQ(run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "missing the design's NAME");
-    ASSERT_EQ(run_cli("run --help", 0, out, sizeof out), 0);
+    ASSERT_EQ(test_run_cli("run --help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron run");
 }
