@@ -636,6 +636,11 @@ static int new_block(iron__mlir_parser *p, iron__mlir_region *r,
 static int block_arg(iron__mlir_parser *p, block_b *bb, const char *name,
                      size_t n, iron__mlir_type *t, iron__mlir_loc loc)
 {
+    if (memchr(name, '#', n))
+        return iron__mlir_p_fail(p, loc,
+                                 "an argument cannot be named like a "
+                                 "result group's element (%.*s)",
+                                 (int)(n > 64 ? 64 : n), name);
     char *nm = iron__mlir_strndup(p->m, name, n);
     if (!nm)
         return iron__mlir_p_nomem(p);
@@ -681,10 +686,6 @@ static int block_header(iron__mlir_parser *p, iron__mlir_region *r,
                 if (iron__mlir_p_is_word(p, "loc") &&
                     (iron__mlir_p_next(p) || iron__mlir_p_skip_parens(p)))
                     return -1;
-                if (memchr(name.p, '#', name.n))
-                    return iron__mlir_p_fail(p, name.loc,
-                                             "a block argument cannot be "
-                                             "a result group element");
                 if (block_arg(p, bb, name.p, name.n, t, name.loc))
                     return -1;
                 int c = iron__mlir_p_accept(p, IRON__TK_COMMA);

@@ -8,6 +8,7 @@
  * x, y; rtp_write's col, row; aiex.runtime_sequence) print when the
  * tree has them.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "mlir/print.h"
@@ -32,6 +33,35 @@ static const iron__mlir_type *vtype(const W *w, int id)
 {
     const iron__mlir_value *v = iron__mlir_value_at(w->m, id);
     return v ? v->type : NULL;
+}
+
+/* An integer the custom form writes bare and its parser types as i32
+ * (ui32: unsigned) must fit that type to read back the same. */
+static int i32_ok(const iron__mlir_attr *a)
+{
+    return a && a->kind == IRON__MA_INT && a->i >= INT32_MIN &&
+           a->i <= (int64_t)UINT32_MAX;
+}
+
+static int ui32_ok(const iron__mlir_attr *a)
+{
+    return a && a->kind == IRON__MA_INT && a->i >= 0 &&
+           a->i <= (int64_t)UINT32_MAX;
+}
+
+/* A dense value written without its type reads back as a tensor of the
+ * memref's shape: it must be one. */
+static int dense_fits(const iron__mlir_attr *d, const iron__mlir_type *m)
+{
+    if (!d || d->kind != IRON__MA_DENSE || !d->type || !m ||
+        m->kind != IRON__MT_MEMREF || d->type->kind != IRON__MT_TENSOR ||
+        d->type->rank != m->rank ||
+        !iron__mlir_type_equal(d->type->elem, m->elem))
+        return 0;
+    for (int i = 0; i < m->rank; i++)
+        if (d->type->dims[i] != m->dims[i] || m->dims[i] < 0)
+            return 0;
+    return 1;
 }
 
 static int is_index(const iron__mlir_type *t)
@@ -173,8 +203,8 @@ static int device(W *w, const O *op)
 static int tile(W *w, const O *op)
 {
     const A *c = attr(op, "col"), *r = attr(op, "row");
-    if (!shape(op, 0, 1, 0) || !kind(c, IRON__MA_INT) ||
-        !kind(r, IRON__MA_INT) || !all_results_index(w, op))
+    if (!shape(op, 0, 1, 0) || !i32_ok(c) || !i32_ok(r) ||
+        !all_results_index(w, op))
         return -1;
     iron__mlir_pr_outf(w, "aie.tile(%lld, %lld)", (long long)c->i,
                        (long long)r->i);
@@ -208,10 +238,12 @@ static int objectfifo(W *w, const O *op)
                 return -1;
     }
     if (init) {
-        if (!kind(init, IRON__MA_ARRAY))
+        const iron__mlir_type *ft = ty->type;
+        if (!kind(init, IRON__MA_ARRAY) || !ft ||
+            ft->kind != IRON__MT_DIALECT || !ft->elem || init->n == 0)
             return -1;
         for (int i = 0; i < init->n; i++)
-            if (!kind(init->items[i], IRON__MA_DENSE))
+            if (!dense_fits(init->items[i], ft->elem))
                 return -1;
     }
     OUT("aie.objectfifo ");
@@ -333,7 +365,7 @@ static int fifo_port(W *w, const O *op, const char *opname)
     const A *name = attr(op, "objFifo_name"), *port = attr(op, "port"),
             *size = attr(op, "size");
     if (!kind(name, IRON__MA_SYMREF) || (port && !word_ok(port)) ||
-        !kind(size, IRON__MA_INT))
+        !i32_ok(size))
         return -1;
     OUT(opname);
     attrs(w, op, SKIP("objFifo_name", "port", "size"));
@@ -371,7 +403,7 @@ static int release(W *w, const O *op)
 static int subview_access(W *w, const O *op)
 {
     const A *idx = attr(op, "index");
-    if (!shape(op, 1, 1, 0) || !kind(idx, IRON__MA_INT))
+    if (!shape(op, 1, 1, 0) || !i32_ok(idx))
         return -1;
     OUT("aie.objectfifo.subview.access ");
     value(w, op->operands[0]);
@@ -408,7 +440,8 @@ static int core(W *w, const O *op)
 static int buffer(W *w, const O *op)
 {
     const A *init = attr(op, "initial_value");
-    if (!shape(op, 1, 1, 0) || (init && !kind(init, IRON__MA_DENSE)) ||
+    if (!shape(op, 1, 1, 0) ||
+        (init && !dense_fits(init, vtype(w, op->results[0]))) ||
         !is_index(vtype(w, op->operands[0])))
         return -1;
     OUT("aie.buffer(");
@@ -428,7 +461,7 @@ static int buffer(W *w, const O *op)
 static int lock(W *w, const O *op)
 {
     const A *id = attr(op, "lockID");
-    if (!shape(op, 1, 1, 0) || (id && !kind(id, IRON__MA_INT)) ||
+    if (!shape(op, 1, 1, 0) || (id && !i32_ok(id)) ||
         !all_results_index(w, op) || !is_index(vtype(w, op->operands[0])))
         return -1;
     OUT("aie.lock(");
@@ -447,8 +480,8 @@ static int use_lock(W *w, const O *op)
 {
     const A *act = attr(op, "action"), *v = attr(op, "value"),
             *blk = attr(op, "blocking");
-    if (!shape(op, 1, 0, 0) || !word_ok(act) ||
-        (v && !kind(v, IRON__MA_INT)) || (blk && !word_ok(blk)) ||
+    if (!shape(op, 1, 0, 0) || !word_ok(act) || (v && !i32_ok(v)) ||
+        (blk && !word_ok(blk)) ||
         !is_index(vtype(w, op->operands[0])))
         return -1;
     OUT("aie.use_lock(");
@@ -536,9 +569,9 @@ static int dma_bd(W *w, const O *op)
     const A *off = attr(op, "offset"), *len = attr(op, "len"),
             *d = attr(op, "dimensions"), *pads = attr(op, "pad_dimensions"),
             *pv = attr(op, "pad_value");
-    if (!shape(op, 1, 0, 0) || (off && !kind(off, IRON__MA_INT)) ||
-        (len && !kind(len, IRON__MA_INT)) || (d && !dim_array(d)) ||
-        (pads && !pad_array(pads)) || (pv && !kind(pv, IRON__MA_INT)) ||
+    if (!shape(op, 1, 0, 0) || (off && !i32_ok(off)) ||
+        (len && !i32_ok(len)) || (d && !dim_array(d)) ||
+        (pads && !pad_array(pads)) || (pv && !i32_ok(pv)) ||
         ((d || pads) && !len) || (pads && !d))
         return -1;
     OUT("aie.dma_bd(");
@@ -633,10 +666,8 @@ static int rtp_write(W *w, const O *op)
             *v = attr(op, "value"), *col = attr(op, "col"),
             *row = attr(op, "row");
     if (!shape(op, 0, 0, 0) || !kind(buf, IRON__MA_SYMREF) ||
-        !kind(i, IRON__MA_INT) ||
-        !(kind(v, IRON__MA_INT) || kind(v, IRON__MA_FLOAT)) ||
-        (!col) != (!row) || (col && !kind(col, IRON__MA_INT)) ||
-        (row && !kind(row, IRON__MA_INT)))
+        !ui32_ok(i) || !(i32_ok(v) || kind(v, IRON__MA_FLOAT)) ||
+        (!col) != (!row) || (col && !i32_ok(col)) || (row && !i32_ok(row)))
         return -1;
     OUT("aiex.npu.rtp_write(");
     if (col) {
@@ -664,7 +695,7 @@ static int rtp_write(W *w, const O *op)
 static int set_lock(W *w, const O *op)
 {
     const A *v = attr(op, "value");
-    if (!shape(op, 1, 0, 0) || !kind(v, IRON__MA_INT) ||
+    if (!shape(op, 1, 0, 0) || !i32_ok(v) ||
         !is_index(vtype(w, op->operands[0])))
         return -1;
     OUT("aiex.set_lock(");
@@ -694,7 +725,7 @@ static int configure_task_for(W *w, const O *op)
 static int configure_task(W *w, const O *op)
 {
     const A *d = attr(op, "direction"), *c = attr(op, "channel");
-    if (!shape(op, 1, 1, 1) || !word_ok(d) || !kind(c, IRON__MA_INT) ||
+    if (!shape(op, 1, 1, 1) || !word_ok(d) || !i32_ok(c) ||
         !all_results_index(w, op) || !is_index(vtype(w, op->operands[0])))
         return -1;
     OUT("aiex.dma_configure_task(");

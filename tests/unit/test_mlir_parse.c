@@ -828,6 +828,9 @@ TEST(mlir_parse_error_result_count)
              "e.mlir:1:1: 3 result names for an op with 2 results");
     fails_at("%0#1 = \"x.y\"() : () -> i32",
              "e.mlir:1:1: a result is named without '#'");
+    fails_at("func.func @f(%a#1: i32) {\n  return\n}",
+             "e.mlir:1:14: an argument cannot be named like a result "
+             "group's element (%a#1)");
     /* unnamed results are fine */
     iron__mlir_module *m = parse_text("\"x.y\"() : () -> (i32, i32)");
     iron__mlir_module_free(m);
