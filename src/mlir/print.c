@@ -706,9 +706,12 @@ void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
         if (b > 0 || (entry_args && blk->nargs > 0) ||
             (entry_args == 2 && blk->nops == 0))
             block_header(w, r, b);
+        /* the implicit terminator is left out, unless the op before it
+         * is another such op (which would then read as the implicit one) */
         int n = blk->nops;
-        if (b == r->nblocks - 1 && n > 0 && plain_op(blk->ops[n - 1],
-                                                     drop_last))
+        if (b == r->nblocks - 1 && n > 0 &&
+            plain_op(blk->ops[n - 1], drop_last) &&
+            !(n > 1 && plain_op(blk->ops[n - 2], drop_last)))
             n--;
         for (int i = 0; i < n; i++) {
             iron__mlir_pr_newline(w);
