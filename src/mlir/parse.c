@@ -184,6 +184,54 @@ int iron__mlir_p_grow(iron__mlir_parser *p, void **arr, int *cap, int need,
     return 0;
 }
 
+int iron__mlir_p_commas(iron__mlir_parser *p, iron__mlir_p_item_fn one,
+                        void *ctx)
+{
+    for (;;) {
+        if (one(p, ctx))
+            return -1;
+        int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
+        if (c <= 0)
+            return c;
+    }
+}
+
+int iron__mlir_p_list(iron__mlir_parser *p, iron__mlir_tok close,
+                      const char *what, iron__mlir_p_item_fn one, void *ctx)
+{
+    if (p->tok.kind != close && iron__mlir_p_commas(p, one, ctx))
+        return -1;
+    return iron__mlir_p_expect(p, close, what);
+}
+
+typedef struct attr_items_ctx {
+    iron__mlir_attr *a;
+    int cap;
+    int (*one)(iron__mlir_parser *, iron__mlir_attr **);
+} attr_items_ctx;
+
+static int attr_item(iron__mlir_parser *p, void *ctx)
+{
+    attr_items_ctx *c = ctx;
+    iron__mlir_attr *a = c->a;
+    if (iron__mlir_p_items(p, 1) ||
+        iron__mlir_p_grow(p, (void **)&a->items, &c->cap, a->n + 1,
+                          sizeof *a->items) ||
+        c->one(p, &a->items[a->n]))
+        return -1;
+    a->n++;
+    return 0;
+}
+
+int iron__mlir_p_attr_items(iron__mlir_parser *p, iron__mlir_attr *a,
+                            iron__mlir_tok close, const char *what,
+                            int (*one)(iron__mlir_parser *,
+                                       iron__mlir_attr **))
+{
+    attr_items_ctx c = {a, 0, one};
+    return iron__mlir_p_list(p, close, what, attr_item, &c);
+}
+
 char *iron__mlir_p_tokdup(iron__mlir_parser *p)
 {
     char *s = iron__mlir_strndup(p->m, p->tok.p, p->tok.n);
@@ -441,26 +489,23 @@ int iron__mlir_p_check_type(iron__mlir_parser *p, int id,
     return -1;
 }
 
+/* One operand use, added to the op builder ctx. */
+static int use_item(iron__mlir_parser *p, void *ctx)
+{
+    int id;
+    iron__mlir_loc loc;
+    if (iron__mlir_p_use(p, &id, &loc))
+        return -1;
+    return iron__mlir_opb_operand(p, ctx, id, loc);
+}
+
 int iron__mlir_p_use_list(iron__mlir_parser *p, iron__mlir_opb *b)
 {
-    int parens = p->tok.kind == IRON__TK_LPAREN;
-    if (parens && iron__mlir_p_next(p))
+    if (p->tok.kind != IRON__TK_LPAREN)
+        return iron__mlir_p_commas(p, use_item, b);
+    if (iron__mlir_p_next(p))
         return -1;
-    if (parens && p->tok.kind == IRON__TK_RPAREN)
-        return iron__mlir_p_next(p);
-    for (;;) {
-        int id;
-        iron__mlir_loc loc;
-        if (iron__mlir_p_use(p, &id, &loc) ||
-            iron__mlir_opb_operand(p, b, id, loc))
-            return -1;
-        int r = iron__mlir_p_accept(p, IRON__TK_COMMA);
-        if (r < 0)
-            return -1;
-        if (!r)
-            break;
-    }
-    return parens ? iron__mlir_p_expect(p, IRON__TK_RPAREN, NULL) : 0;
+    return iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, use_item, b);
 }
 
 /* ---------------------------------------------------------------------
@@ -894,23 +939,8 @@ static int is_isolated(const char *name)
 static int parse_generic(iron__mlir_parser *p, iron__mlir_opb *b,
                          region_ctx *rc)
 {
-    if (iron__mlir_p_expect(p, IRON__TK_LPAREN, "'(' (the operands)"))
-        return -1;
-    if (p->tok.kind != IRON__TK_RPAREN) {
-        for (;;) {
-            int id;
-            iron__mlir_loc loc;
-            if (iron__mlir_p_use(p, &id, &loc) ||
-                iron__mlir_opb_operand(p, b, id, loc))
-                return -1;
-            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (iron__mlir_p_expect(p, IRON__TK_RPAREN, NULL))
+    if (iron__mlir_p_expect(p, IRON__TK_LPAREN, "'(' (the operands)") ||
+        iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, use_item, b))
         return -1;
     if (p->tok.kind == IRON__TK_LBRACKET) {
         if (iron__mlir_p_next(p))

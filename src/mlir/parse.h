@@ -108,6 +108,23 @@ int iron__mlir_p_items(iron__mlir_parser *p, long n);
 /* Grows an arena array of elsize-byte elements to hold need (doubling). */
 int iron__mlir_p_grow(iron__mlir_parser *p, void **arr, int *cap,
                       int need, size_t elsize);
+/* One item of a comma-separated list, parsed at the current token. */
+typedef int (*iron__mlir_p_item_fn)(iron__mlir_parser *p, void *ctx);
+/* One or more items `one` parses, separated by commas. */
+int iron__mlir_p_commas(iron__mlir_parser *p, iron__mlir_p_item_fn one,
+                        void *ctx);
+/* A possibly empty comma-separated list closed by `close` (the opening
+ * token already consumed), then the close, which when missing fails
+ * naming `what` as iron__mlir_p_expect does. */
+int iron__mlir_p_list(iron__mlir_parser *p, iron__mlir_tok close,
+                      const char *what, iron__mlir_p_item_fn one, void *ctx);
+/* The same list gathered as the items of the array attribute a, each
+ * counted against IRON__MLIR_MAX_ITEMS and parsed by `one` into its
+ * slot. */
+int iron__mlir_p_attr_items(iron__mlir_parser *p, iron__mlir_attr *a,
+                            iron__mlir_tok close, const char *what,
+                            int (*one)(iron__mlir_parser *,
+                                       iron__mlir_attr **));
 /* A copy of the current token's text. */
 char *iron__mlir_p_tokdup(iron__mlir_parser *p);
 /* Skips a balanced (...) group starting at the current '(' (loc(...)). */

@@ -222,25 +222,9 @@ static int objectfifo(P *p, B *b)
 static int symref_list(P *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    if (!a || expect(p, IRON__TK_LBRACKET, "'[' (a list of objectfifos)"))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            if (iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items) ||
-                iron__mlir_p_symref(p, &a->items[a->n]))
-                return -1;
-            a->n++;
-            int c = accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+    if (!a || expect(p, IRON__TK_LBRACKET, "'[' (a list of objectfifos)") ||
+        iron__mlir_p_attr_items(p, a, IRON__TK_RBRACKET, "',' or ']'",
+                                iron__mlir_p_symref))
         return -1;
     *out = a;
     return 0;

@@ -371,25 +371,9 @@ static int number_attr(iron__mlir_parser *p, iron__mlir_attr **out)
 static int list_attr(iron__mlir_parser *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    if (!a || iron__mlir_p_next(p))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            if (iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items) ||
-                iron__mlir_p_attr(p, &a->items[a->n]))
-                return -1;
-            a->n++;
-            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+    if (!a || iron__mlir_p_next(p) ||
+        iron__mlir_p_attr_items(p, a, IRON__TK_RBRACKET, "',' or ']'",
+                                iron__mlir_p_attr))
         return -1;
     *out = a;
     return 0;
@@ -487,32 +471,24 @@ int iron__mlir_p_dict(iron__mlir_parser *p, iron__mlir_attr **out)
     return 0;
 }
 
+/* One integer of an int array, located where it was written. */
+static int int_item(iron__mlir_parser *p, iron__mlir_attr **out)
+{
+    int64_t v;
+    iron__mlir_loc loc = p->tok.loc;
+    if (iron__mlir_p_int(p, &v) ||
+        !(*out = iron__mlir_p_int_attr(p, v, NULL)))
+        return -1;
+    (*out)->loc = loc;
+    return 0;
+}
+
 int iron__mlir_p_int_array(iron__mlir_parser *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            int64_t v;
-            iron__mlir_loc loc = p->tok.loc;
-            if (iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items) ||
-                iron__mlir_p_int(p, &v))
-                return -1;
-            if (!(a->items[a->n] = iron__mlir_p_int_attr(p, v, NULL)))
-                return -1;
-            a->items[a->n++]->loc = loc;
-            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL) ||
+        iron__mlir_p_attr_items(p, a, IRON__TK_RBRACKET, "',' or ']'",
+                                int_item))
         return -1;
     *out = a;
     return 0;
@@ -561,26 +537,10 @@ static int dim_body(iron__mlir_parser *p, iron__mlir_attr **out)
 int iron__mlir_p_dim_list(iron__mlir_parser *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
     if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET,
-                                  "'[' (a list of dimensions)"))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            if (iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items) ||
-                dim_body(p, &a->items[a->n]))
-                return -1;
-            a->n++;
-            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+                                  "'[' (a list of dimensions)") ||
+        iron__mlir_p_attr_items(p, a, IRON__TK_RBRACKET, "',' or ']'",
+                                dim_body))
         return -1;
     *out = a;
     return 0;
@@ -590,25 +550,9 @@ int iron__mlir_p_dim_list(iron__mlir_parser *p, iron__mlir_attr **out)
 static int dim_list_list(iron__mlir_parser *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            if (iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items) ||
-                iron__mlir_p_dim_list(p, &a->items[a->n]))
-                return -1;
-            a->n++;
-            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL) ||
+        iron__mlir_p_attr_items(p, a, IRON__TK_RBRACKET, "',' or ']'",
+                                iron__mlir_p_dim_list))
         return -1;
     *out = a;
     return 0;
@@ -616,39 +560,32 @@ static int dim_list_list(iron__mlir_parser *p, iron__mlir_attr **out)
 
 /* The pad dimensions of aie.dma_bd: [<const_pad_before = 1, ...>, ...],
  * kept as #aie.bd_pad_layout<...> text. */
+/* One <...> padding, kept as its text. */
+static int pad_item(iron__mlir_parser *p, iron__mlir_attr **out)
+{
+    static const char prefix[] = "#aie.bd_pad_layout";
+    size_t from = iron__mlir_p_offset(p);
+    iron__mlir_attr *it = iron__mlir_p_new_attr(p, IRON__MA_OPAQUE);
+    if (!it ||
+        iron__mlir_p_expect(p, IRON__TK_LESS, "'<' (a padding)") ||
+        iron__mlir_p_skip_angle(p))
+        return -1;
+    size_t n = p->close_off + 1 - from;
+    it->s = iron__mlir_alloc(p->m, sizeof prefix + n);
+    if (!it->s)
+        return iron__mlir_p_nomem(p);
+    memcpy(it->s, prefix, sizeof prefix - 1);
+    memcpy(it->s + sizeof prefix - 1, p->lx.text + from, n);
+    *out = it;
+    return 0;
+}
+
 int iron__mlir_p_pad_list(iron__mlir_parser *p, iron__mlir_attr **out)
 {
     iron__mlir_attr *a = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    static const char prefix[] = "#aie.bd_pad_layout";
-    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            size_t from = iron__mlir_p_offset(p);
-            iron__mlir_attr *it = iron__mlir_p_new_attr(p, IRON__MA_OPAQUE);
-            if (!it || iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_expect(p, IRON__TK_LESS, "'<' (a padding)") ||
-                iron__mlir_p_skip_angle(p))
-                return -1;
-            size_t n = p->close_off + 1 - from;
-            it->s = iron__mlir_alloc(p->m, sizeof prefix + n);
-            if (!it->s)
-                return iron__mlir_p_nomem(p);
-            memcpy(it->s, prefix, sizeof prefix - 1);
-            memcpy(it->s + sizeof prefix - 1, p->lx.text + from, n);
-            if (iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 1,
-                                  sizeof *a->items))
-                return -1;
-            a->items[a->n++] = it;
-            int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-            if (c < 0)
-                return -1;
-            if (!c)
-                break;
-        }
-    }
-    if (iron__mlir_p_expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+    if (!a || iron__mlir_p_expect(p, IRON__TK_LBRACKET, NULL) ||
+        iron__mlir_p_attr_items(p, a, IRON__TK_RBRACKET, "',' or ']'",
+                                pad_item))
         return -1;
     *out = a;
     return 0;
