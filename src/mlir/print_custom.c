@@ -1083,19 +1083,25 @@ static int indices_index(const W *w, const O *op, int from)
     return 1;
 }
 
-/* ---- memref.load %m[%i] : memref<..> ---- */
-static int load(W *w, const O *op)
+/* The memref operand m, its indices (the operands after it) and the
+ * rest of a load or store whose value has type vt:
+ * "%m[%i, ...] {attrs} : memref<..>". */
+static int memref_access(W *w, const O *op, int m,
+                         const iron__mlir_type *vt)
 {
-    if (!shape(op, -1, 1, 0) || op->noperands < 1)
+    const iron__mlir_type *mt = vtype(w, op->operands[m]);
+    if (!mt || mt->kind != IRON__MT_MEMREF || !indices_index(w, op, m + 1) ||
+        !iron__mlir_type_equal(mt->elem, vt))
         return -1;
-    const iron__mlir_type *mt = vtype(w, op->operands[0]);
-    if (!mt || mt->kind != IRON__MT_MEMREF || !indices_index(w, op, 1) ||
-        !iron__mlir_type_equal(mt->elem, vtype(w, op->results[0])))
-        return -1;
-    OUT("memref.load ");
-    value(w, op->operands[0]);
+    OUT(op->name);
+    OUT(" ");
+    if (m) {
+        value(w, op->operands[0]);
+        OUT(", ");
+    }
+    value(w, op->operands[m]);
     OUT("[");
-    iron__mlir_pr_values(w, op->operands + 1, op->noperands - 1);
+    iron__mlir_pr_values(w, op->operands + m + 1, op->noperands - m - 1);
     OUT("]");
     attrs(w, op, NULL);
     OUT(" : ");
@@ -1103,26 +1109,20 @@ static int load(W *w, const O *op)
     return 0;
 }
 
+/* ---- memref.load %m[%i] : memref<..> ---- */
+static int load(W *w, const O *op)
+{
+    if (!shape(op, -1, 1, 0) || op->noperands < 1)
+        return -1;
+    return memref_access(w, op, 0, vtype(w, op->results[0]));
+}
+
 /* ---- memref.store %v, %m[%i] : memref<..> ---- */
 static int store(W *w, const O *op)
 {
     if (!shape(op, -1, 0, 0) || op->noperands < 2)
         return -1;
-    const iron__mlir_type *mt = vtype(w, op->operands[1]);
-    if (!mt || mt->kind != IRON__MT_MEMREF || !indices_index(w, op, 2) ||
-        !iron__mlir_type_equal(mt->elem, vtype(w, op->operands[0])))
-        return -1;
-    OUT("memref.store ");
-    value(w, op->operands[0]);
-    OUT(", ");
-    value(w, op->operands[1]);
-    OUT("[");
-    iron__mlir_pr_values(w, op->operands + 2, op->noperands - 2);
-    OUT("]");
-    attrs(w, op, NULL);
-    OUT(" : ");
-    type(w, mt);
-    return 0;
+    return memref_access(w, op, 1, vtype(w, op->operands[0]));
 }
 
 /* A region whose entry block has nargs arguments (its label, if any,
