@@ -184,6 +184,13 @@ int iron__mlir_p_grow(iron__mlir_parser *p, void **arr, int *cap, int need,
     return 0;
 }
 
+int iron__mlir_p_opt_loc(iron__mlir_parser *p)
+{
+    if (!iron__mlir_p_is_word(p, "loc"))
+        return 0;
+    return iron__mlir_p_next(p) || iron__mlir_p_skip_parens(p) ? -1 : 0;
+}
+
 int iron__mlir_p_commas(iron__mlir_parser *p, iron__mlir_p_item_fn one,
                         void *ctx)
 {
@@ -726,10 +733,8 @@ static int block_header(iron__mlir_parser *p, iron__mlir_region *r,
                 iron__mlir_type *t;
                 if (iron__mlir_p_next(p) ||
                     iron__mlir_p_expect(p, IRON__TK_COLON, NULL) ||
-                    iron__mlir_p_type(p, &t))
-                    return -1;
-                if (iron__mlir_p_is_word(p, "loc") &&
-                    (iron__mlir_p_next(p) || iron__mlir_p_skip_parens(p)))
+                    iron__mlir_p_type(p, &t) ||
+                    iron__mlir_p_opt_loc(p))
                     return -1;
                 if (block_arg(p, bb, name.p, name.n, t, name.loc))
                     return -1;
@@ -1204,8 +1209,7 @@ static int parse_op(iron__mlir_parser *p, iron__mlir_op *parent,
     } else {
         return iron__mlir_p_expected(p, "an op");
     }
-    if (iron__mlir_p_is_word(p, "loc") &&
-        (iron__mlir_p_next(p) || iron__mlir_p_skip_parens(p)))
+    if (iron__mlir_p_opt_loc(p))
         return -1;
     if (finish_op(p, &b, rs, nrs, total))
         return -1;

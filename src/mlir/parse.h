@@ -125,6 +125,8 @@ int iron__mlir_p_attr_items(iron__mlir_parser *p, iron__mlir_attr *a,
                             iron__mlir_tok close, const char *what,
                             int (*one)(iron__mlir_parser *,
                                        iron__mlir_attr **));
+/* Skips a trailing loc(...) if there is one (locations are dropped). */
+int iron__mlir_p_opt_loc(iron__mlir_parser *p);
 /* A copy of the current token's text. */
 char *iron__mlir_p_tokdup(iron__mlir_parser *p);
 /* Skips a balanced (...) group starting at the current '(' (loc(...)). */

@@ -418,10 +418,8 @@ static int runtime_sequence(P *p, B *b)
             args[n].n = p->tok.n;
             args[n].loc = p->tok.loc;
             if (iron__mlir_p_next(p) || expect(p, IRON__TK_COLON, NULL) ||
-                iron__mlir_p_type(p, &args[n].type))
-                return -1;
-            if (iron__mlir_p_is_word(p, "loc") &&
-                (iron__mlir_p_next(p) || iron__mlir_p_skip_parens(p)))
+                iron__mlir_p_type(p, &args[n].type) ||
+                iron__mlir_p_opt_loc(p))
                 return -1;
             n++;
             int c = accept(p, IRON__TK_COMMA);

@@ -139,8 +139,7 @@ static int func(P *p, B *b)
                     return -1;
                 any_attrs = 1;
             }
-            if (iron__mlir_p_is_word(p, "loc") &&
-                (iron__mlir_p_next(p) || iron__mlir_p_skip_parens(p)))
+            if (iron__mlir_p_opt_loc(p))
                 return -1;
             ft->nin++;
             int c = accept(p, IRON__TK_COMMA);

@@ -29,6 +29,23 @@ static int kind(const A *a, iron__mlir_akind k)
     return a && a->kind == k;
 }
 
+/* An attribute of kind k whose items are all of kind item. */
+static int all_of(const A *a, iron__mlir_akind k, iron__mlir_akind item)
+{
+    if (!kind(a, k))
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (!kind(a->items[i], item))
+            return 0;
+    return 1;
+}
+
+/* The array attributes the custom forms take apart. */
+#define DIM_ARRAY(a) all_of(a, IRON__MA_ARRAY, IRON__MA_DIM)
+#define SYMREF_ARRAY(a) all_of(a, IRON__MA_ARRAY, IRON__MA_SYMREF)
+#define INT_ARRAY(a) all_of(a, IRON__MA_ARRAY, IRON__MA_INT)
+#define INDEX_ARRAY(a) all_of(a, IRON__MA_DENSE_ARRAY, IRON__MA_INT)
+
 static const iron__mlir_type *vtype(const W *w, int id)
 {
     const iron__mlir_value *v = iron__mlir_value_at(w->m, id);
@@ -113,16 +130,6 @@ static void dims(W *w, const A *a)
                            i ? ", " : "", (long long)a->items[i]->i,
                            (long long)a->items[i]->stride);
     OUT("]");
-}
-
-static int dim_array(const A *a)
-{
-    if (!kind(a, IRON__MA_ARRAY))
-        return 0;
-    for (int i = 0; i < a->n; i++)
-        if (!kind(a->items[i], IRON__MA_DIM))
-            return 0;
-    return 1;
 }
 
 static void attrs(W *w, const O *op, const char *const *skip)
@@ -228,13 +235,13 @@ static int objectfifo(W *w, const O *op)
     int ncons = op->noperands - 1;
     if (!shape(op, -1, 0, 0) || ncons < 0 || !kind(name, IRON__MA_STR) ||
         !(kind(depth, IRON__MA_INT) || kind(depth, IRON__MA_ARRAY)) ||
-        !kind(ty, IRON__MA_TYPE) || (to && !dim_array(to)))
+        !kind(ty, IRON__MA_TYPE) || (to && !DIM_ARRAY(to)))
         return -1;
     if (from) {
         if (!kind(from, IRON__MA_ARRAY) || from->n != ncons)
             return -1;
         for (int i = 0; i < from->n; i++)
-            if (!dim_array(from->items[i]))
+            if (!DIM_ARRAY(from->items[i]))
                 return -1;
     }
     if (init) {
@@ -298,26 +305,6 @@ static int objectfifo(W *w, const O *op)
     return 0;
 }
 
-static int symref_array(const A *a)
-{
-    if (!kind(a, IRON__MA_ARRAY))
-        return 0;
-    for (int i = 0; i < a->n; i++)
-        if (!kind(a->items[i], IRON__MA_SYMREF))
-            return 0;
-    return 1;
-}
-
-static int int_array(const A *a)
-{
-    if (!kind(a, IRON__MA_ARRAY))
-        return 0;
-    for (int i = 0; i < a->n; i++)
-        if (!kind(a->items[i], IRON__MA_INT))
-            return 0;
-    return 1;
-}
-
 static void symrefs(W *w, const A *a)
 {
     OUT("[");
@@ -343,8 +330,8 @@ static int link(W *w, const O *op)
 {
     const A *in = attr(op, "fifoIns"), *out = attr(op, "fifoOuts"),
             *src = attr(op, "src_offsets"), *dst = attr(op, "dst_offsets");
-    if (!shape(op, 0, 0, 0) || !symref_array(in) || !symref_array(out) ||
-        !int_array(src) || !int_array(dst))
+    if (!shape(op, 0, 0, 0) || !SYMREF_ARRAY(in) || !SYMREF_ARRAY(out) ||
+        !INT_ARRAY(src) || !INT_ARRAY(dst))
         return -1;
     OUT("aie.objectfifo.link ");
     symrefs(w, in);
@@ -570,7 +557,7 @@ static int dma_bd(W *w, const O *op)
             *d = attr(op, "dimensions"), *pads = attr(op, "pad_dimensions"),
             *pv = attr(op, "pad_value");
     if (!shape(op, 1, 0, 0) || (off && !i32_ok(off)) ||
-        (len && !i32_ok(len)) || (d && !dim_array(d)) ||
+        (len && !i32_ok(len)) || (d && !DIM_ARRAY(d)) ||
         (pads && !pad_array(pads)) || (pv && !i32_ok(pv)) ||
         ((d || pads) && !len) || (pads && !d))
         return -1;
@@ -610,16 +597,6 @@ static int dma_bd(W *w, const O *op)
     return 0;
 }
 
-static int index_array(const A *a)
-{
-    if (!kind(a, IRON__MA_DENSE_ARRAY))
-        return 0;
-    for (int i = 0; i < a->n; i++)
-        if (!kind(a->items[i], IRON__MA_INT))
-            return 0;
-    return 1;
-}
-
 /* ---- aiex.npu.dma_memcpy_nd([x, y, ]%m[o][s][t][, packet = <..>])
  *      {attrs} : T ---- */
 static int dma_memcpy_nd(W *w, const O *op)
@@ -627,8 +604,8 @@ static int dma_memcpy_nd(W *w, const O *op)
     const A *o = attr(op, "static_offsets"), *s = attr(op, "static_sizes"),
             *t = attr(op, "static_strides"), *x = attr(op, "x"),
             *y = attr(op, "y"), *pk = attr(op, "packet");
-    if (!shape(op, 1, 0, 0) || !index_array(o) || !index_array(s) ||
-        !index_array(t) || (!x) != (!y) || (x && !kind(x, IRON__MA_INT)) ||
+    if (!shape(op, 1, 0, 0) || !INDEX_ARRAY(o) || !INDEX_ARRAY(s) ||
+        !INDEX_ARRAY(t) || (!x) != (!y) || (x && !kind(x, IRON__MA_INT)) ||
         (y && !kind(y, IRON__MA_INT)) ||
         (pk && (!kind(pk, IRON__MA_OPAQUE) ||
                 strncmp(pk->s, "#aie.packet_info<", 17) != 0)))
