@@ -706,6 +706,20 @@ static int block_arg(iron__mlir_parser *p, block_b *bb, const char *name,
     return 0;
 }
 
+/* One "%a: i32 [loc(..)]" of a block header, an argument of block ctx. */
+static int header_arg(iron__mlir_parser *p, void *ctx)
+{
+    if (p->tok.kind != IRON__TK_VALUE)
+        return iron__mlir_p_expected(p, "a block argument");
+    iron__mlir_token name = p->tok;
+    iron__mlir_type *t;
+    if (iron__mlir_p_next(p) ||
+        iron__mlir_p_expect(p, IRON__TK_COLON, NULL) ||
+        iron__mlir_p_type(p, &t) || iron__mlir_p_opt_loc(p))
+        return -1;
+    return block_arg(p, ctx, name.p, name.n, t, name.loc);
+}
+
 /* "^bb1(%a: i32, %b: f32):" with the label current. */
 static int block_header(iron__mlir_parser *p, iron__mlir_region *r,
                         int *cap_blocks, block_b *bb)
@@ -722,32 +736,10 @@ static int block_header(iron__mlir_parser *p, iron__mlir_region *r,
     bb->blk->label = label;
     if (push_def(p, label, r->nblocks - 1, bb->blk) || iron__mlir_p_next(p))
         return -1;
-    if (p->tok.kind == IRON__TK_LPAREN) {
-        if (iron__mlir_p_next(p))
-            return -1;
-        if (p->tok.kind != IRON__TK_RPAREN) {
-            for (;;) {
-                if (p->tok.kind != IRON__TK_VALUE)
-                    return iron__mlir_p_expected(p, "a block argument");
-                iron__mlir_token name = p->tok;
-                iron__mlir_type *t;
-                if (iron__mlir_p_next(p) ||
-                    iron__mlir_p_expect(p, IRON__TK_COLON, NULL) ||
-                    iron__mlir_p_type(p, &t) ||
-                    iron__mlir_p_opt_loc(p))
-                    return -1;
-                if (block_arg(p, bb, name.p, name.n, t, name.loc))
-                    return -1;
-                int c = iron__mlir_p_accept(p, IRON__TK_COMMA);
-                if (c < 0)
-                    return -1;
-                if (!c)
-                    break;
-            }
-        }
-        if (iron__mlir_p_expect(p, IRON__TK_RPAREN, NULL))
-            return -1;
-    }
+    if (p->tok.kind == IRON__TK_LPAREN &&
+        (iron__mlir_p_next(p) ||
+         iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, header_arg, bb)))
+        return -1;
     return iron__mlir_p_expect(p, IRON__TK_COLON, "':' after a block label");
 }
 
