@@ -252,6 +252,41 @@ size_t iron__mlir_p_offset(const iron__mlir_parser *p)
     return (size_t)(p->tok.p - p->lx.text);
 }
 
+char *iron__mlir_p_slice(iron__mlir_parser *p, const char *prefix,
+                         size_t from, size_t to)
+{
+    const char *s = p->lx.text;
+    size_t np = strlen(prefix);
+    char *out = iron__mlir_alloc(p->m, np + (to - from) + 1);
+    if (!out) {
+        iron__mlir_p_nomem(p);
+        return NULL;
+    }
+    memcpy(out, prefix, np);
+    size_t o = np;
+    int in_string = 0;
+    for (size_t i = from; i < to; i++) {
+        char c = s[i];
+        if (in_string) {
+            out[o++] = c;
+            if (c == '\\' && i + 1 < to)
+                out[o++] = s[++i];
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '/' && i + 1 < to && s[i + 1] == '/') {
+            while (i + 1 < to && s[i + 1] != '\n')
+                i++;
+        } else {
+            in_string = c == '"';
+            out[o++] = c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+        }
+    }
+    while (o > np && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+    return out;
+}
+
 char *iron__mlir_p_text_since(iron__mlir_parser *p, size_t from)
 {
     size_t to = iron__mlir_p_offset(p);
@@ -259,13 +294,7 @@ char *iron__mlir_p_text_since(iron__mlir_parser *p, size_t from)
     while (from < to && (s[from] == ' ' || s[from] == '\n' ||
                          s[from] == '\t' || s[from] == '\r'))
         from++;
-    while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\n' ||
-                         s[to - 1] == '\t' || s[to - 1] == '\r'))
-        to--;
-    char *t = iron__mlir_strndup(p->m, s + from, to - from);
-    if (!t)
-        iron__mlir_p_nomem(p);
-    return t;
+    return iron__mlir_p_slice(p, "", from, to);
 }
 
 /* Skips tokens until the closer matching the opener already consumed;

@@ -131,8 +131,13 @@ int iron__mlir_p_opt_loc(iron__mlir_parser *p);
 char *iron__mlir_p_tokdup(iron__mlir_parser *p);
 /* Skips a balanced (...) group starting at the current '(' (loc(...)). */
 int iron__mlir_p_skip_parens(iron__mlir_parser *p);
+/* prefix and the source text [from, to) as one line: comments dropped,
+ * line breaks and tabs made spaces, trailing spaces trimmed (text kept
+ * as written, printed back on one line). */
+char *iron__mlir_p_slice(iron__mlir_parser *p, const char *prefix,
+                         size_t from, size_t to);
 /* The source text from byte offset `from` to where the current token
- * starts, trimmed, copied. */
+ * starts, as iron__mlir_p_slice makes it. */
 char *iron__mlir_p_text_since(iron__mlir_parser *p, size_t from);
 /* Byte offset of the current token. */
 size_t iron__mlir_p_offset(const iron__mlir_parser *p);

@@ -668,11 +668,9 @@ static int dma_memcpy_nd(P *p, B *b)
         if (!a || expect(p, IRON__TK_LESS, "'<' (the packet)") ||
             iron__mlir_p_skip_angle(p))
             return -1;
-        size_t n = p->close_off + 1 - from;
-        if (!(a->s = iron__mlir_alloc(p->m, sizeof prefix + n)))
-            return iron__mlir_p_nomem(p);
-        memcpy(a->s, prefix, sizeof prefix - 1);
-        memcpy(a->s + sizeof prefix - 1, p->lx.text + from, n);
+        if (!(a->s = iron__mlir_p_slice(p, prefix, from,
+                                        p->close_off + 1)))
+            return -1;
         if (iron__mlir_opb_attr(p, b, "packet", a, ploc))
             return -1;
     }

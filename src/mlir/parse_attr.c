@@ -570,12 +570,9 @@ static int pad_item(iron__mlir_parser *p, iron__mlir_attr **out)
         iron__mlir_p_expect(p, IRON__TK_LESS, "'<' (a padding)") ||
         iron__mlir_p_skip_angle(p))
         return -1;
-    size_t n = p->close_off + 1 - from;
-    it->s = iron__mlir_alloc(p->m, sizeof prefix + n);
+    it->s = iron__mlir_p_slice(p, prefix, from, p->close_off + 1);
     if (!it->s)
-        return iron__mlir_p_nomem(p);
-    memcpy(it->s, prefix, sizeof prefix - 1);
-    memcpy(it->s + sizeof prefix - 1, p->lx.text + from, n);
+        return -1;
     *out = it;
     return 0;
 }
@@ -599,10 +596,9 @@ static int opaque_rest(iron__mlir_parser *p, size_t start,
     if (!a || iron__mlir_p_skip_angle(p))
         return -1;
     a->loc = loc;
-    a->s = iron__mlir_strndup(p->m, p->lx.text + start,
-                              p->close_off + 1 - start);
+    a->s = iron__mlir_p_slice(p, "", start, p->close_off + 1);
     if (!a->s)
-        return iron__mlir_p_nomem(p);
+        return -1;
     *out = a;
     return 0;
 }

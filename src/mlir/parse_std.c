@@ -5,6 +5,7 @@
  * memref (load / store) and scf (for / while / if / yield / condition),
  * with the implicit terminators those forms leave out made explicit.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "mlir/parse.h"
@@ -323,13 +324,11 @@ static int flags(P *p, B *b, const char *word, const char *attr)
     size_t from = iron__mlir_p_offset(p);
     if (expect(p, IRON__TK_LESS, NULL) || iron__mlir_p_skip_angle(p))
         return -1;
-    size_t n = p->close_off + 1 - from, w = strlen(word);
-    a->s = iron__mlir_alloc(p->m, 8 + w + n);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "#arith.%s", word);
+    a->s = iron__mlir_p_slice(p, prefix, from, p->close_off + 1);
     if (!a->s)
-        return iron__mlir_p_nomem(p);
-    memcpy(a->s, "#arith.", 7);
-    memcpy(a->s + 7, word, w);
-    memcpy(a->s + 7 + w, p->lx.text + from, n);
+        return -1;
     return add_attr(p, b, attr, a);
 }
 

@@ -209,15 +209,9 @@ static int shaped(iron__mlir_parser *p, iron__mlir_tkind kind, size_t start,
         size_t from = iron__mlir_p_offset(p);
         if (iron__mlir_p_skip_angle(p))
             return -1;
-        t->text = iron__mlir_strndup(p->m, p->lx.text + from,
-                                     p->close_off - from);
+        t->text = iron__mlir_p_slice(p, "", from, p->close_off);
         if (!t->text)
-            return iron__mlir_p_nomem(p);
-        /* trim the space before '>' */
-        size_t n = strlen(t->text);
-        while (n > 0 && (t->text[n - 1] == ' ' || t->text[n - 1] == '\n' ||
-                         t->text[n - 1] == '\t' || t->text[n - 1] == '\r'))
-            t->text[--n] = '\0';
+            return -1;
     } else if (iron__mlir_p_expect(p, IRON__TK_GREATER,
                                    "'>' to close the shaped type")) {
         return -1;
@@ -344,10 +338,9 @@ static int dialect_type(iron__mlir_parser *p, iron__mlir_type **out)
     }
     if (iron__mlir_p_skip_angle(p))
         return -1;
-    t->text = iron__mlir_strndup(p->m, p->lx.text + from,
-                                 p->close_off - from);
+    t->text = iron__mlir_p_slice(p, "", from, p->close_off);
     if (!t->text)
-        return iron__mlir_p_nomem(p);
+        return -1;
     *out = t;
     return 0;
 }

@@ -715,7 +715,7 @@ void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
             n--;
         for (int i = 0; i < n; i++) {
             iron__mlir_pr_newline(w);
-            w->at_end = i == blk->nops - 1;
+            w->at_end = i == n - 1;   /* last printed: '}' follows */
             iron__mlir_pr_op(w, blk->ops[i]);
         }
     }
