@@ -212,3 +212,33 @@ const char *iron__mlir_enum_name(const char *op, const char *attr,
             return t->cases[i].name;
     return NULL;
 }
+
+/* --- arith ops of the shared custom forms ------------------------------- */
+
+static const char *const binaries[] = {
+    "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
+    "arith.ceildivsi", "arith.floordivsi", "arith.remsi", "arith.remui",
+    "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi",
+    "arith.shrui", "arith.maxsi", "arith.minsi", "arith.maxui",
+    "arith.minui", "arith.addf", "arith.subf", "arith.mulf", "arith.divf",
+    "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+    "arith.remf",
+};
+
+static const char *const casts[] = {
+    "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
+    "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf",
+    "arith.truncf", "arith.index_cast", "arith.index_castui",
+    "arith.bitcast",
+};
+
+int iron__mlir_arith_form(const char *op)
+{
+    for (size_t i = 0; i < sizeof binaries / sizeof binaries[0]; i++)
+        if (strcmp(binaries[i], op) == 0)
+            return IRON__MLIR_ARITH_BINARY;
+    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
+        if (strcmp(casts[i], op) == 0)
+            return IRON__MLIR_ARITH_CAST;
+    return IRON__MLIR_ARITH_OTHER;
+}

@@ -24,4 +24,14 @@ const char *iron__mlir_enum_name(const char *op, const char *attr,
 /* Whether op.attr is an enum of the tables. */
 int iron__mlir_is_enum(const char *op, const char *attr);
 
+/* The custom form an arith op shares with others of its kind, so that
+ * the parser and the printer know the same ops: "%r = arith.addi %a, %b :
+ * T" (binary) or "%r = arith.extsi %a : T to U" (cast). */
+enum {
+    IRON__MLIR_ARITH_OTHER,
+    IRON__MLIR_ARITH_BINARY,
+    IRON__MLIR_ARITH_CAST
+};
+int iron__mlir_arith_form(const char *op);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mlir/known.h"
 #include "mlir/parse.h"
 
 typedef iron__mlir_parser P;
@@ -665,23 +666,6 @@ static int scf_if(P *p, B *b)
     return 0;
 }
 
-static const char *const binaries[] = {
-    "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
-    "arith.ceildivsi", "arith.floordivsi", "arith.remsi", "arith.remui",
-    "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi",
-    "arith.shrui", "arith.maxsi", "arith.minsi", "arith.maxui",
-    "arith.minui", "arith.addf", "arith.subf", "arith.mulf", "arith.divf",
-    "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
-    "arith.remf",
-};
-
-static const char *const casts[] = {
-    "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
-    "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf",
-    "arith.truncf", "arith.index_cast", "arith.index_castui",
-    "arith.bitcast",
-};
-
 static const struct {
     const char *name;
     iron__mlir_custom_fn fn;
@@ -709,11 +693,12 @@ iron__mlir_custom_fn iron__mlir_p_custom_std(const char *name)
     for (size_t i = 0; i < IRON__COUNT_OF(forms); i++)
         if (strcmp(forms[i].name, name) == 0)
             return forms[i].fn;
-    for (size_t i = 0; i < IRON__COUNT_OF(binaries); i++)
-        if (strcmp(binaries[i], name) == 0)
-            return binary;
-    for (size_t i = 0; i < IRON__COUNT_OF(casts); i++)
-        if (strcmp(casts[i], name) == 0)
-            return cast;
-    return NULL;
+    switch (iron__mlir_arith_form(name)) {
+    case IRON__MLIR_ARITH_BINARY:
+        return binary;
+    case IRON__MLIR_ARITH_CAST:
+        return cast;
+    default:
+        return NULL;
+    }
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mlir/known.h"
 #include "mlir/print.h"
 
 typedef iron__mlir_pr W;
@@ -1217,23 +1218,6 @@ static int scf_if(W *w, const O *op)
     return 0;
 }
 
-static const char *const binaries[] = {
-    "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
-    "arith.ceildivsi", "arith.floordivsi", "arith.remsi", "arith.remui",
-    "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi",
-    "arith.shrui", "arith.maxsi", "arith.minsi", "arith.maxui",
-    "arith.minui", "arith.addf", "arith.subf", "arith.mulf", "arith.divf",
-    "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
-    "arith.remf",
-};
-
-static const char *const casts[] = {
-    "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
-    "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf",
-    "arith.truncf", "arith.index_cast", "arith.index_castui",
-    "arith.bitcast",
-};
-
 typedef int (*custom_fn)(W *w, const O *op);
 
 static const struct {
@@ -1295,11 +1279,11 @@ int iron__mlir_pr_custom(W *w, const O *op)
     for (size_t i = 0; i < IRON__COUNT_OF(forms) && !fn; i++)
         if (strcmp(forms[i].name, op->name) == 0)
             fn = forms[i].fn;
-    for (size_t i = 0; i < IRON__COUNT_OF(binaries) && !fn; i++)
-        if (strcmp(binaries[i], op->name) == 0)
-            fn = binary;
-    for (size_t i = 0; i < IRON__COUNT_OF(casts) && !fn; i++)
-        if (strcmp(casts[i], op->name) == 0)
-            fn = cast;
+    if (!fn) {
+        int form = iron__mlir_arith_form(op->name);
+        fn = form == IRON__MLIR_ARITH_BINARY ? binary
+             : form == IRON__MLIR_ARITH_CAST ? cast
+                                              : NULL;
+    }
     return fn ? fn(w, op) : -1;
 }
