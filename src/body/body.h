@@ -65,6 +65,11 @@ iron_status iron__body_for_standard_worker(iron_design *d,
                                            const iron_worker *w,
                                            iron_body **out);
 
+/* A memref element type as upstream spells numpy's dtypes (its
+ * np_dtype_to_mlir_type): i8, ui8, i32, bf16 ...  The one spelling the
+ * body's MLIR and the exporter's declarations share. */
+const char *iron__body_dtype_text(iron_dtype dt);
+
 /* Frees a body (iron__design_free frees the design's bodies). */
 void iron__body_free(iron_body *b);
 

@@ -122,8 +122,6 @@ int iron__body_width(iron_body_type t);        /* bits; index: 64 */
 const char *iron__body_scalar_text(iron_body_type t);
 /* The value type of a dtype's elements: int8 and uint8 -> i8 ... */
 iron_body_type iron__body_elem_type(iron_dtype dt);
-/* A memref element type as upstream spells dtypes: i8, ui8, bf16 ... */
-const char *iron__body_dtype_text(iron_dtype dt);
 /* "memref<16x4xi32>" into buf. */
 const char *iron__body_memref_text(iron_dtype dt, const iron_shape *sh,
                                    char *buf, size_t len);

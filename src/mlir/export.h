@@ -70,10 +70,8 @@ void iron__mlir_bundle_free(iron__mlir_bundle *b);
 
 /* --- shared by the export*.c files -------------------------------------- */
 
-/* One element type as upstream writes a numpy dtype ("i32", "ui8",
- * "bf16"), as the core-body IR writes its memrefs. */
-const char *iron__mlx_elem(iron_dtype dt);
-/* "memref<16x4xi32>" into s. */
+/* "memref<16x4xi32>" into s; element types as the core-body IR spells
+ * them (iron__body_dtype_text), so declarations match the calls. */
 void iron__mlx_memref(iron__str *s, iron_dtype dt, const iron_shape *shape);
 /* name made a valid MLIR bare identifier ([A-Za-z_][A-Za-z0-9_$.]*):
  * other characters become '_', a leading digit gets '_' in front.

@@ -1,41 +1,22 @@
 /*
  * export_names.c - names and types as the exported MLIR writes them:
- * element types (numpy's spelling, as upstream's np_dtype_to_mlir_type
- * and the core-body IR's memrefs: uint8 is ui8),
- * memref types, identifiers made of a design's free-form names, and the
- * sets that keep symbols and SSA names unique.
+ * memref types (element types spelt by the core-body IR, so a
+ * declaration and the calls agree), identifiers made of a design's
+ * free-form names, and the sets that keep symbols and SSA names unique.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "body/body.h"
 #include "mlir/export.h"
-
-const char *iron__mlx_elem(iron_dtype dt)
-{
-    switch (dt) {
-    case IRON_INT8: return "i8";
-    case IRON_UINT8: return "ui8";
-    case IRON_INT16: return "i16";
-    case IRON_UINT16: return "ui16";
-    case IRON_INT32: return "i32";
-    case IRON_UINT32: return "ui32";
-    case IRON_INT64: return "i64";
-    case IRON_UINT64: return "ui64";
-    case IRON_FLOAT32: return "f32";
-    case IRON_FLOAT64: return "f64";
-    case IRON_BFLOAT16: return "bf16";
-    case IRON_DTYPE_COUNT_: break;
-    }
-    return "i8";
-}
 
 void iron__mlx_memref(iron__str *s, iron_dtype dt, const iron_shape *shape)
 {
     iron__str_append(s, "memref<");
     for (int i = 0; i < shape->ndim; i++)
         iron__str_printf(s, "%lldx", (long long)shape->dims[i]);
-    iron__str_printf(s, "%s>", iron__mlx_elem(dt));
+    iron__str_printf(s, "%s>", iron__body_dtype_text(dt));
 }
 
 static int ident_char(char c, int first)
