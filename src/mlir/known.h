@@ -1,8 +1,9 @@
 /*
  * known.h - what the MLIR parser and printers know of the ops ast.h
  * lists (and a few neighbours): which attributes are inherent (printed
- * in <{...}> by the generic form) and the integer each enum case is in
- * the generic form (upstream's I32EnumAttr / I64EnumAttr values).
+ * in <{...}> by the generic form), the integer each enum case is in
+ * the generic form (upstream's I32EnumAttr / I64EnumAttr values), and
+ * which arith ops share the binary and cast custom forms.
  */
 #ifndef IRON_MLIR_KNOWN_H
 #define IRON_MLIR_KNOWN_H
