@@ -88,13 +88,38 @@ $(BUILD)/src/%.o: src/%.c $(LIB_HDR) $(wildcard src/*/*.h)
 # (src/compile/kheader.c), so kernels get it from an installed library
 # without any include path.  Backslashes, quotes and '?' (trigraphs) are
 # escaped.
+TEXT_TO_C = sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
+                -e 's/^/"/' -e 's/$$/\\n"/'
 %/gen/iron_kernel_h.inc: include/iron/iron_kernel.h
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
-	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
-	    -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+	@$(TEXT_TO_C) $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/src/compile/kheader.o: $(BUILD)/gen/iron_kernel_h.inc
 $(BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(BUILD)/gen
+
+# The kernel runtime shim (src/compile/shim/kernel_rt.c; see
+# src/compile/shim.h) is linked into every kernel object, so it is
+# compiled once, here, by the compiler that builds the library and
+# without its sanitizers; the library carries the object's bytes, the
+# compiler's target and the source's text (for compilers that cannot link
+# the object).  $(1): the build folder, $(2): the compiler.
+define SHIM_RULES
+$(1)/gen/kernel_rt.o: src/compile/shim/kernel_rt.c
+	@mkdir -p $$(dir $$@)
+	@echo "  CC      $$< (kernel runtime shim)"
+	@$(2) $$(WARN) -O2 -fPIC -c $$< -o $$@
+$(1)/gen/kernel_rt_o.inc: $(1)/gen/kernel_rt.o
+	@od -An -v -tx1 $$< | sed -e 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' > $$@.tmp && mv $$@.tmp $$@
+$(1)/gen/kernel_rt_target.inc: $(1)/gen/kernel_rt.o
+	@echo '"'"$$$$($(2) -dumpmachine)"'"' > $$@.tmp && mv $$@.tmp $$@
+$(1)/gen/kernel_rt_c.inc: src/compile/shim/kernel_rt.c
+	@mkdir -p $$(dir $$@)
+	@$$(TEXT_TO_C) $$< > $$@.tmp && mv $$@.tmp $$@
+$(1)/src/compile/shim.o: $(1)/gen/kernel_rt_o.inc $(1)/gen/kernel_rt_c.inc \
+                         $(1)/gen/kernel_rt_target.inc
+$(1)/src/compile/shim.o: CPPFLAGS += -I$(1)/gen
+endef
+$(eval $(call SHIM_RULES,$(BUILD),$(CC)))
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -293,6 +318,7 @@ $(FUZZ_LIB_OBJ): | deps
 
 $(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc
 $(FUZZ_BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(FUZZ_BUILD)/gen
+$(eval $(call SHIM_RULES,$(FUZZ_BUILD),$(FUZZ_CC)))
 
 $(FUZZ_BUILD)/src/%.o: src/%.c $(LIB_HDR) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)

@@ -25,7 +25,7 @@
 #define DIAG_MAX 2560
 #define CMD_SHOW_MAX 400
 
-/* The libc functions the kernel runtime shim replaces (wrapper.c defines
+/* The libc functions the kernel runtime shim replaces (shim/kernel_rt.c defines
  * a hidden __wrap_<name> for each and calls __real_<name> for what it
  * passes through): the linker's --wrap sends the kernel's own calls to
  * the shim.  Both lists must name the same functions; a name missing here
@@ -101,21 +101,27 @@ static char *copy_word(char **argv, int *argc, char *dst, const char *src)
 /* The command for messages, with the temporary files shown by their base
  * names: the directory is gone by the time anyone reads the message. */
 static void show_command(char *buf, size_t cap, char *const *argv,
-                         int argc, const char *include_word)
+                         int argc, const iron__cc_job *job,
+                         const char *include_word)
 {
     size_t len = 0;
     buf[0] = '\0';
+    const char *temporary[] = { job->src_path, job->so_path, job->deps_path,
+                                job->obj_path };
     for (int i = 0; i < argc && len + 1 < cap; i++) {
         const char *w = argv[i];
         const char *slash = strrchr(w, '/');
-        /* the dependency file, the -o output and the source */
-        if (slash && (i >= argc - 2 || (i > 0 && !strcmp(argv[i - 1], "-MF"))))
+        int is_temporary = 0;
+        for (size_t t = 0; t < IRON__COUNT_OF(temporary); t++)
+            is_temporary |= temporary[t] && strcmp(w, temporary[t]) == 0;
+        /* the source, the output, the dependency file, the shim */
+        if (slash && is_temporary)
             w = slash + 1;
         /* A few hundred bytes of symbol names would crowd out the rest. */
         else if (strcmp(w, wrap_word) == 0)
             w = WRAP_PREFIX "printf,...";
         /* The kernel header's folder, inside the temporary directory. */
-        else if (w == include_word)
+        else if (include_word && strcmp(w, include_word) == 0)
             w = "-I<tmp>/include";
         int n = snprintf(buf + len, cap - len, "%s%s", i ? " " : "", w);
         if (n < 0)
@@ -231,7 +237,7 @@ static iron_status compiler_failed(const iron__cc_job *job, int wstatus,
                                    const char *include_word)
 {
     char cmd[CMD_SHOW_MAX], how[64], diag[DIAG_MAX];
-    show_command(cmd, sizeof cmd, argv, argc, include_word);
+    show_command(cmd, sizeof cmd, argv, argc, job, include_word);
     size_t more = read_diagnostics(job->log_path, diag);
 
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !diag[0])
@@ -254,37 +260,80 @@ static iron_status compiler_failed(const iron__cc_job *job, int wstatus,
                       tail);
 }
 
+/* One part of a command line: a single word, or (split) words separated
+ * by blanks. */
+typedef struct cmd_part {
+    const char *text;
+    int split;
+} cmd_part;
+
+/* With the runtime shim's prebuilt object the C library is not linked
+ * in: a kernel object is only ever loaded into a process that has it, so
+ * its references resolve there at load time, as they would through the
+ * library's entry in the object, and the linker need not read libc.so's
+ * symbol table -- a third of a small kernel's compile.  The parts of the
+ * C library that live in static archives are linked as usual. */
+static const char *const lean_libs_before[] = { "-nodefaultlibs" };
+static const char *const lean_libs_after[] = { "-l:libc_nonshared.a",
+                                               "-lgcc" };
+
 iron_status iron__compile_cc(const iron__cc_job *job)
 {
     const char *cc = iron__cc();
     const char *cflags = job->cflags ? job->cflags : "-O2";
-    /* -MD -MF: the headers the kernel includes, so a cache can notice an
-     * edited header; without a deps path those words are left out. */
-    const char *fixed_all[] = { "-MD", "-MF",
-                                job->deps_path ? job->deps_path : "",
-                                "-fPIC", "-shared", "-o", job->so_path,
-                                job->src_path };
-    const char *fixed[IRON__COUNT_OF(fixed_all)];
-    size_t nfixed = 0;
-    for (size_t i = 0; i < IRON__COUNT_OF(fixed_all); i++)
-        if (job->deps_path || i > 2)
-            fixed[nfixed++] = fixed_all[i];
-
-    size_t nwords = count_words(cc) + count_words(cflags) + nfixed +
-                    IRON__COUNT_OF(flags_before) +
-                    IRON__COUNT_OF(flags_after) + 1;
-    size_t bytes = strlen(cc) + 1 + strlen(cflags) + 1;
-    if (job->include_dir)
-        bytes += strlen(job->include_dir) + 3;
-    for (size_t i = 0; i < nfixed; i++)
-        bytes += strlen(fixed[i]) + 1;
-    for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
-        bytes += strlen(flags_before[i]) + 1;
-    for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
-        bytes += strlen(flags_after[i]) + 1;
-
     iron_status st = IRON_OK;
-    char **argv = iron__calloc(nwords + 1, sizeof *argv);
+    char *include_word = NULL;
+    if (job->include_dir) {
+        /* Before the user's flags: their -I cannot put another copy of
+         * <iron/iron_kernel.h> (an older install) in front of the
+         * library's. */
+        include_word = iron__malloc(strlen(job->include_dir) + 3);
+        if (!include_word)
+            return iron__fail(IRON_ENOMEM, "%.200s: out of memory preparing "
+                              "the compiler command", job->label);
+        sprintf(include_word, "-I%s", job->include_dir);
+    }
+
+    cmd_part parts[64];
+    size_t np = 0;
+#define PART(t, sp) (parts[np++] = (cmd_part){ (t), (sp) })
+    PART(cc, 1);
+    for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
+        PART(flags_before[i], 0);
+    if (include_word)
+        PART(include_word, 0);
+    PART(cflags, 1);
+    for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
+        PART(flags_after[i], 0);
+    if (job->lean_libs)
+        for (size_t i = 0; i < IRON__COUNT_OF(lean_libs_before); i++)
+            PART(lean_libs_before[i], 0);
+    /* -MD -MF: the headers the kernel includes, so a cache can notice an
+     * edited header.  Paths are single words even when TMPDIR holds
+     * blanks. */
+    if (job->deps_path) {
+        PART("-MD", 0);
+        PART("-MF", 0);
+        PART(job->deps_path, 0);
+    }
+    PART("-fPIC", 0);
+    PART("-shared", 0);
+    PART("-o", 0);
+    PART(job->so_path, 0);
+    PART(job->src_path, 0);
+    if (job->obj_path)
+        PART(job->obj_path, 0);
+    if (job->lean_libs)
+        for (size_t i = 0; i < IRON__COUNT_OF(lean_libs_after); i++)
+            PART(lean_libs_after[i], 0);
+#undef PART
+
+    size_t nwords = 1, bytes = 0;
+    for (size_t i = 0; i < np; i++) {
+        nwords += parts[i].split ? count_words(parts[i].text) : 1;
+        bytes += strlen(parts[i].text) + 1;
+    }
+    char **argv = iron__calloc(nwords, sizeof *argv);
     char *arena = argv ? iron__malloc(bytes) : NULL;
     if (!arena) {
         st = iron__fail(IRON_ENOMEM, "%.200s: out of memory preparing the "
@@ -292,23 +341,10 @@ iron_status iron__compile_cc(const iron__cc_job *job)
         goto done;
     }
     int argc = 0;
-    char *p = split_words(argv, &argc, arena, cc);
-    for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
-        p = copy_word(argv, &argc, p, flags_before[i]);
-    /* Before the user's flags: their -I cannot put another copy of
-     * <iron/iron_kernel.h> (an older install) in front of the library's. */
-    char *include_word = NULL;
-    if (job->include_dir) {
-        include_word = p;
-        argv[argc++] = p;
-        p += sprintf(p, "-I%s", job->include_dir) + 1;
-    }
-    p = split_words(argv, &argc, p, cflags);
-    for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
-        p = copy_word(argv, &argc, p, flags_after[i]);
-    /* Paths are single words even when TMPDIR holds blanks. */
-    for (size_t i = 0; i < nfixed; i++)
-        p = copy_word(argv, &argc, p, fixed[i]);
+    char *p = arena;
+    for (size_t i = 0; i < np; i++)
+        p = parts[i].split ? split_words(argv, &argc, p, parts[i].text)
+                           : copy_word(argv, &argc, p, parts[i].text);
     argv[argc] = NULL;
 
     pid_t pid;
@@ -325,34 +361,42 @@ iron_status iron__compile_cc(const iron__cc_job *job)
 done:
     iron__free(arena);
     iron__free(argv);
+    iron__free(include_word);
     return st;
 }
 
-/* Runs "<cc words> -dumpfullversion -dumpmachine" with its output in
- * out_path; 0 on a clean exit.  The version and target name the compiler
- * for cache keys (its path alone would miss an upgrade in place). */
-int iron__cc_probe(const char *out_path)
+/* Runs "<cc words> -v" with its output in out_path; 0 on a clean exit.
+ * gcc and clang both print their version and target there (the -dump
+ * options differ between them, and gcc answers only the first of
+ * several), which name the compiler for cache keys: its path alone would
+ * miss an upgrade in place. */
+iron_status iron__cc_probe(const char *out_path)
 {
     const char *cc = iron__cc();
-    size_t nwords = count_words(cc) + 2;
+    size_t nwords = count_words(cc) + 1;
     char **argv = iron__calloc(nwords + 1, sizeof *argv);
     char *arena = argv ? iron__malloc(strlen(cc) + 64) : NULL;
-    int ok = 0;
-    if (arena) {
+    iron_status st = IRON_OK;
+    if (!arena) {
+        st = iron__fail(IRON_ENOMEM, "out of memory asking the C compiler "
+                                     "for its version");
+    } else {
         int argc = 0;
         char *p = split_words(argv, &argc, arena, cc);
-        p = copy_word(argv, &argc, p, "-dumpfullversion");
-        copy_word(argv, &argc, p, "-dumpmachine");
+        copy_word(argv, &argc, p, "-v");
         argv[argc] = NULL;
         pid_t pid;
         int wstatus = 0;
-        iron__cc_job job = { "compiler probe", NULL, NULL, NULL, out_path,
-                             NULL, NULL };
-        if (spawn(&pid, argv, out_path) == 0 &&
-            wait_child(&job, pid, &wstatus) == IRON_OK)
-            ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
+        iron__cc_job job = { .label = "compiler probe",
+                             .log_path = out_path };
+        if (spawn(&pid, argv, out_path) != 0 ||
+            wait_child(&job, pid, &wstatus) != IRON_OK ||
+            !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+            st = iron__fail(IRON_ECOMPILE,
+                            "cannot ask the C compiler '%s' for its version "
+                            "(set IRON_CC to a working compiler)", cc);
     }
     iron__free(arena);
     iron__free(argv);
-    return ok ? 0 : -1;
+    return st;
 }

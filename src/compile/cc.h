@@ -17,13 +17,18 @@ typedef struct iron__cc_job {
                                   NULL */
     const char *include_dir;   /* searched first for #include (-I), or
                                   NULL */
+    const char *obj_path;      /* an object linked in after the source
+                                  (the runtime shim's), or NULL */
+    int lean_libs;             /* leave the C library's shared object out
+                                  of the link (cc.c says why); only for
+                                  the library's own target */
 } iron__cc_job;
 
 /*
  * Runs "<iron__cc() words> -g [-I<include_dir>] <cflags words>
- * -fstack-clash-protection
- * -Wl,--wrap=<each function the runtime shim replaces> -fPIC -shared
- * -o so src" with
+ * -fstack-clash-protection -Wl,--wrap=<each function the runtime shim
+ * replaces> [-nodefaultlibs] [-MD -MF deps] -fPIC -shared -o so src [obj]
+ * [-l:libc_nonshared.a -lgcc]" (the bracketed parts as the job asks) with
  * posix_spawnp, stdin from /dev/null and stdout+stderr into the log, and
  * waits for it.  Words are split on blanks; quoting is not supported.
  * IRON_ECOMPILE when the compiler cannot be started (the message mentions
@@ -32,8 +37,9 @@ typedef struct iron__cc_job {
  */
 iron_status iron__compile_cc(const iron__cc_job *job);
 
-/* Runs the compiler with -dumpfullversion -dumpmachine, its output into
- * out_path.  0 on success, -1 when it cannot run or fails. */
-int iron__cc_probe(const char *out_path);
+/* Runs the compiler with -v (its version, target and configuration), its
+ * output into out_path.  IRON_ECOMPILE when it cannot run or fails,
+ * IRON_ENOMEM. */
+iron_status iron__cc_probe(const char *out_path);
 
 #endif

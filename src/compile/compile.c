@@ -11,6 +11,7 @@
 #include "compile/compile.h"
 #include "compile/kheader.h"
 #include "compile/loader.h"
+#include "compile/shim.h"
 #include "compile/tmpdir.h"
 #include "compile/wrapper.h"
 #include "core/core.h"
@@ -83,9 +84,24 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
 
     iron__str text = { 0 };
     iron__ktmp tmp = { 0 };
-    char *src = NULL, *so = NULL, *log = NULL, *deps = NULL, *inc = NULL;
+    char *src = NULL, *so = NULL, *log = NULL, *deps = NULL, *inc = NULL,
+         *shim_path = NULL;
 
-    st = iron__kwrap_generate(k, &text);
+    /* The runtime shim is linked as the library's prebuilt object when
+     * the compiler can link it, else compiled from its text behind the
+     * kernel.  A compiler that cannot be asked gets the text; the compile
+     * then says what is wrong with it. */
+    char identity[512];
+    size_t shim_len = 0;
+    const void *shim = NULL;
+    st = iron__cc_identity(identity, sizeof identity);
+    if (st == IRON_ENOMEM) {
+        iron__fail_context(st, "%.200s", label);
+        return st;
+    }
+    if (st == IRON_OK)
+        shim = iron__shim_object(identity, k->cflags, &shim_len);
+    st = iron__kwrap_generate(k, shim == NULL, &text);
     if (st != IRON_OK) {
         iron__fail_context(st, "%.200s", label);
         goto done;
@@ -106,18 +122,23 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     so = src ? iron__ktmp_path(&tmp, name) : NULL;
     log = so ? iron__ktmp_path(&tmp, "cc.log") : NULL;
     deps = log ? iron__ktmp_path(&tmp, "deps.d") : NULL;
-    if (!deps) {
+    if (deps && shim)
+        shim_path = iron__ktmp_path(&tmp, "kernel_rt.o");
+    if (!deps || (shim && !shim_path)) {
         st = iron__fail(IRON_ENOMEM, "%.200s: out of memory naming "
                         "temporary files", label);
         goto done;
     }
 
     st = iron__ktmp_write(src, text.p, text.len);
+    if (st == IRON_OK && shim)
+        st = iron__ktmp_write(shim_path, shim, shim_len);
     if (st != IRON_OK) {
         iron__fail_context(st, "%.200s", label);
         goto done;
     }
-    iron__cc_job job = { label, k->cflags, src, so, log, deps, inc };
+    iron__cc_job job = { label, k->cflags, src, so, log, deps, inc,
+                         shim_path, shim != NULL };
     st = iron__compile_cc(&job);
     char *image = NULL, *dtext = NULL;
     size_t image_len = 0, dlen = 0;
@@ -141,6 +162,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
 
 done:
     iron__ktmp_remove(&tmp);
+    iron__free(shim_path);
     iron__free(inc);
     iron__free(deps);
     iron__free(log);

@@ -101,9 +101,10 @@ void iron__kobj_free(iron__kobj *o);
 void iron__kobj_ref(iron__kobj *o);
 int iron__kobj_refs(const iron__kobj *o);
 
-/* "cc 12.2.0 x86_64-linux-gnu": the compiler command in force with the
- * version and target it reports, for cache keys.  IRON_ECOMPILE when it
- * cannot be asked. */
+/* "cc: gcc version 12.2.0 (Debian 12.2.0-14); -v <16 hex digits>; target
+ * x86_64-linux-gnu": the compiler command in force with the version and
+ * target its -v reports and a hash of all it printed, for cache keys
+ * (identity.c).  IRON_ECOMPILE when it cannot be asked. */
 iron_status iron__cc_identity(char *out, size_t len);
 
 /* 1 if s is a non-empty C identifier ([A-Za-z_][A-Za-z0-9_]*). */

@@ -1,11 +1,14 @@
 /*
  * identity.c - the compiler's identity for cache keys: the command in
- * force ($IRON_CC or cc) with the version and target it reports.  Probed
+ * force ($IRON_CC or cc), the version and target it reports with -v, and
+ * a hash of everything -v printed (its configuration too), so that a
+ * rebuilt or upgraded compiler never reuses another's objects.  Probed
  * once per command per process (a spawn costs about a millisecond).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "compile/cc.h"
 #include "compile/compile.h"
@@ -21,6 +24,51 @@ static struct {
 } remembered[MAX_REMEMBERED];
 static int nremembered;
 
+/* The text of the first line of t[0 .. n) that starts with `prefix`
+ * (without it), or of the first that holds "version " followed by a
+ * digit (prefix NULL), into out; "?" when there is none. */
+static void find_line(const char *t, size_t n, const char *prefix,
+                      char *out, size_t len)
+{
+    snprintf(out, len, "?");
+    for (const char *line = t; line < t + n;) {
+        const char *end = memchr(line, '\n', (size_t)(t + n - line));
+        if (!end)
+            end = t + n;
+        size_t ll = (size_t)(end - line);
+        while (ll > 0 && (line[ll - 1] == '\r' || line[ll - 1] == ' '))
+            ll--;
+        if (prefix) {
+            size_t pl = strlen(prefix);
+            if (ll > pl && memcmp(line, prefix, pl) == 0) {
+                snprintf(out, len, "%.*s", (int)(ll - pl), line + pl);
+                return;
+            }
+        } else {
+            for (size_t i = 0; i + 9 < ll; i++)
+                if (memcmp(line + i, "version ", 8) == 0 &&
+                    line[i + 8] >= '0' && line[i + 8] <= '9') {
+                    snprintf(out, len, "%.*s", (int)ll, line);
+                    return;
+                }
+        }
+        line = end + 1;
+    }
+}
+
+/* "cc: gcc version 12.2.0 (Debian 12.2.0-14); -v 0123456789abcdef;
+ * target x86_64-linux-gnu": the target comes last, where the runtime
+ * shim's check (shim.h) reads it. */
+static void describe(const char *cmd, const char *text, size_t n, char *out,
+                     size_t len)
+{
+    char version[200], target[100];
+    find_line(text, n, NULL, version, sizeof version);
+    find_line(text, n, "Target: ", target, sizeof target);
+    snprintf(out, len, "%s: %s; -v %016llx; target %s", cmd, version,
+             (unsigned long long)XXH3_64bits(text, n), target);
+}
+
 static iron_status probe(const char *cmd, char *out, size_t len)
 {
     iron__ktmp tmp = { 0 };
@@ -31,22 +79,12 @@ static iron_status probe(const char *cmd, char *out, size_t len)
         path = iron__ktmp_path(&tmp, "probe.txt");
         s = path ? IRON_OK : iron__fail(IRON_ENOMEM, "out of memory");
     }
-    if (s == IRON_OK && iron__cc_probe(path) != 0)
-        s = iron__fail(IRON_ECOMPILE,
-                       "cannot ask the C compiler '%s' for its version "
-                       "(set IRON_CC to a working compiler)",
-                       cmd);
+    if (s == IRON_OK)
+        s = iron__cc_probe(path);
     if (s == IRON_OK)
         s = iron__ktmp_read(path, &text, &n);
-    if (s == IRON_OK) {
-        /* "12.2.0\nx86_64-linux-gnu\n" -> "cc 12.2.0 x86_64-linux-gnu" */
-        for (size_t i = 0; i < n; i++)
-            if (text[i] == '\n' || text[i] == '\r')
-                text[i] = ' ';
-        while (n > 0 && text[n - 1] == ' ')
-            n--;
-        snprintf(out, len, "%s %.*s", cmd, (int)n, text);
-    }
+    if (s == IRON_OK)
+        describe(cmd, text, n, out, len);
     iron__free(text);
     iron__free(path);
     iron__ktmp_remove(&tmp);

@@ -29,9 +29,10 @@
  *                                      a "conflicting types" error), then
  *                                      void iron__entry_wrapper(const
  *                                      iron__kval *a) calling the entry.
- *   #line 1 "<entry>-runtime-shim"     the __wrap_ stand-ins for exit,
- *                                      abort, assert, signal and stdio
- *                                      output, and iron__rt_bind (rt.h).
+ *   #line 1 "<entry>-runtime-shim"     only with with_shim: the kernel
+ *                                      runtime shim's text (shim.h), for a
+ *                                      compiler that cannot link the
+ *                                      shim's object instead.
  *
  * The wrapper reads a[k].p for pointers, a[k].i for integer scalars and
  * a[k].f for float32, float64 and bfloat16 scalars (bfloat16 is rounded to
@@ -43,6 +44,7 @@
  * IRON_EINVAL naming the define; allocation failure is IRON_ENOMEM.  Text
  * may be partly appended on failure.
  */
-iron_status iron__kwrap_generate(const iron__kernel_src *k, iron__str *text);
+iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
+                                 iron__str *text);
 
 #endif
