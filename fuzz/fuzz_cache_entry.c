@@ -13,6 +13,15 @@
  *         checksums), then up to 7 edits (flip a byte, truncate, append)
  *         are made to the file, and the entry is read back with its own key
  *         text or another one.
+ *   3 (mod 4): a kernel object.  A real kernel, compiled once per run
+ *         with the C compiler, is published the way the kernel store
+ *         publishes one (its payload under a kernel key text naming a
+ *         compiler), the input's edits are made to the file, and the
+ *         kernel store's own lookup (iron__kstore_disk_get) reads it back
+ *         with that key text or with the text another compiler's identity
+ *         gives.  A hit must be the untouched entry of the same compiler,
+ *         and the kernel it loads must compute what the compiled one does;
+ *         anything else must be a miss with a reason.
  * Then iron__cache_get looks the key up, the folder is listed (cheaply and
  * fully), verified with the jit's payload decoder and pruned of damaged
  * entries, and the file is removed.  Only the functions cache.h and
@@ -43,8 +52,11 @@
 
 #include "cache/cache.h"
 #include "cache/entry.h"
+#include "compile/compile.h"
 #include "core/core.h"
 #include "fuzz.h"
+#include "kstore/payload.h"
+#include "kstore/store.h"
 #include "kstore/tools.h"
 
 #define FUZZ_KEY_HI 0x0123456789abcdefull
@@ -218,6 +230,122 @@ static char *take_str(fuzz_in *in, size_t max)
     return s;
 }
 
+/* ---- kernel objects (mode 3) --------------------------------------------- */
+
+/* The kernel: out[i] = 3 * i + n. */
+static const char kernel_src[] =
+    "#include <stdint.h>\n"
+    "void fuzz_k(int32_t *out, int32_t n)\n"
+    "{ for (int32_t i = 0; i < n; i++) out[i] = 3 * i + n; }\n";
+/* Its key text as one compiler and as another would make it: the same
+ * digest (the entry's file name), different texts. */
+#define KOBJ_KEY_HEAD "iron-kobj fuzz\nkernel fuzz_k\n"
+#define KOBJ_COMPILER "compiler cc: gcc version 12.2.0; target x86_64-linux-gnu\n"
+#define KOBJ_OTHER "compiler cc: clang version 14.0.6; target x86_64-pc-linux-gnu\n"
+
+static unsigned char *kobj_payload;
+static size_t kobj_payload_len;
+static iron__kstore *kstore;
+static iron_jit_stats kstore_stats = { .size = sizeof kstore_stats };
+
+static void kobj_setup(void)
+{
+    if (kobj_payload)
+        return;
+    iron__ktype args[2];
+    int n = 0;
+    FUZZ_CHECK(iron__ktypes_parse("int32*, int32", args, 2, &n) == IRON_OK,
+               "kernel types");
+    iron__kernel_src src = { .label = "fuzz kernel", .entry = "fuzz_k",
+                             .source = kernel_src, .nargs = n,
+                             .args = args };
+    iron__kobj *o = NULL;
+    FUZZ_CHECK(iron__kernel_compile(&src, &o) == IRON_OK,
+               "compiling the fuzz kernel: %s", iron_last_error());
+    void *pl;
+    FUZZ_CHECK(iron__kstore_payload_encode(&o, 1, &pl, &kobj_payload_len) ==
+                   IRON_OK,
+               "encoding the fuzz kernel");
+    kobj_payload = pl;
+    iron__kobj_free(o);
+    iron__kstore_config cfg = { .name = "fuzz", .disk_cache = -1,
+                                .stats = &kstore_stats };
+    FUZZ_CHECK(iron__kstore_new(&cfg, &kstore) == IRON_OK, "kernel store");
+}
+
+/* Runs a loaded fuzz kernel and checks what it computed. */
+static void kobj_check(iron__kobj *o)
+{
+    int32_t out[8] = { 0 };
+    iron__kval a[2];
+    a[0].p = out;
+    a[1].i = 8;
+    iron__kobj_entry(o)(a);
+    for (int i = 0; i < 8; i++)
+        FUZZ_CHECK(out[i] == 3 * i + 8, "the loaded kernel computed out[%d] "
+                                        "= %d, want %d", i, (int)out[i],
+                   3 * i + 8);
+}
+
+/* Mode 3: publish, damage (maybe), look up as the kernel store does. */
+static void kobj_one(fuzz_in *in, iron__cache_key key, const char *path)
+{
+    kobj_setup();
+    uint8_t flags = fuzz_u8(in);
+    const char *put_text = KOBJ_KEY_HEAD KOBJ_COMPILER;
+    const char *get_text = flags & 8 ? KOBJ_KEY_HEAD KOBJ_OTHER : put_text;
+    FUZZ_CHECK(iron__cache_put(cache, key, put_text, strlen(put_text),
+                               "fuzz", "kernel fuzz_k(int32*, int32)",
+                               kobj_payload, kobj_payload_len) == IRON_OK,
+               "iron__cache_put: %s", iron_last_error());
+    unsigned char *file;
+    size_t flen;
+    FUZZ_CHECK(read_file(path, &file, &flen) == 0, "no file %s", path);
+    size_t olen = flen;
+    unsigned char *orig = malloc(flen + 1);
+    FUZZ_CHECK(orig, "out of memory");
+    memcpy(orig, file, flen);
+    for (int e = 0; e < (flags & 7); e++) {
+        uint8_t op = fuzz_u8(in);
+        uint32_t at = (uint32_t)fuzz_u16(in) | (uint32_t)fuzz_u16(in) << 16;
+        uint8_t v = fuzz_u8(in);
+        size_t pos = flen ? at % flen : 0;
+        if (op % 3 == 0 && flen)
+            file[pos] ^= v ? v : 1;
+        else if (op % 3 == 1)
+            flen = pos;
+        else if (flen)
+            file[pos] = v;
+    }
+    if (flags & 7)
+        fuzz_write_file(path, file, flen);
+    int expect_hit = flen == olen && memcmp(file, orig, flen) == 0 &&
+                     !(flags & 8);
+    free(orig);
+    free(file);
+
+    iron__kstore_key k = { get_text, strlen(get_text),
+                           { key.lo, key.hi } };
+    iron__kobj *o = (iron__kobj *)(uintptr_t)1;
+    iron__kstore_deps deps = { 7, NULL };
+    char why[512] = "";
+    int hit = iron__kstore_disk_get(kstore, cache, &k, "fuzz kernel", &o,
+                                    &deps, why, sizeof why);
+    if (hit) {
+        FUZZ_CHECK(expect_hit, "a damaged entry, or another compiler's, "
+                               "was a hit");
+        kobj_check(o);
+        iron__kobj_free(o);
+        iron__kstore_deps_free(&deps);
+    } else {
+        FUZZ_CHECK(o == NULL && deps.n == 0 && deps.v == NULL,
+                   "a miss left an object or headers behind");
+        FUZZ_CHECK(why[0], "a miss without a reason");
+        FUZZ_CHECK(!expect_hit, "an untouched entry of the same compiler "
+                                "was a miss: %s", why);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_in in = { data, size };
@@ -234,7 +362,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t put_len = 0;
     int expect_hit = 0;
 
-    if (!(mode & 1)) {
+    if ((mode & 3) == 3) {
+        kobj_one(&in, key, path);
+    } else if (!(mode & 1)) {
         fuzz_write_file(path, in.p, in.n);
     } else {
         uint8_t flags = fuzz_u8(&in);

@@ -32,8 +32,10 @@
 /* Bump when the entry layout changes, or what a compiled kernel object
  * must contain: older entries become misses.
  * 2: kernel objects carry the runtime shim (compile/rt.h).
- * 3: entries and artifacts carry their full key text, which must match. */
-#define IRON__CACHE_FORMAT 3
+ * 3: entries and artifacts carry their full key text, which must match.
+ * 4: a disk-cache entry holds one kernel object under its own key, not a
+ *    specialization's kernels (artifacts still hold a specialization's). */
+#define IRON__CACHE_FORMAT 4
 #define IRON__CACHE_DEFAULT_MAX_BYTES (256ull << 20)
 /* The longest key text an entry may hold: a placed design's canonical
  * text and its kernels' sources are far smaller; a header announcing more

@@ -121,7 +121,8 @@ iron_status iron__kstore_artifact_save(iron__kstore *ks,
         return s;
     void *payload;
     size_t len;
-    if ((s = iron__kstore_payload_encode(p, &payload, &len)) != IRON_OK) {
+    if ((s = iron__kstore_payload_encode(p->kobjs, p->nkernels, &payload,
+                                           &len)) != IRON_OK) {
         iron__str_free(&text);
         return s;
     }

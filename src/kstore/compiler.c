@@ -1,14 +1,14 @@
 /*
  * compiler.c - the kernel store's call into the C compiler (src/compile):
- * one shared object per distinct kernel of a placed program, with the
- * jit's flags and the kernel's own.
+ * one kernel into one shared object, with the jit's flags and the
+ * kernel's own.
  */
 #include <string.h>
 
 #include "design/design.h"
 #include "kstore/store.h"
 
-static int same_kernel(const iron_kernel *a, const iron_kernel *b)
+int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b)
 {
     if (a->is_core != b->is_core || strcmp(a->entry, b->entry) ||
         strcmp(a->source, b->source) ||
@@ -25,54 +25,41 @@ static int same_kernel(const iron_kernel *a, const iron_kernel *b)
     return 1;
 }
 
-iron_status iron__kstore_compile(iron__kstore *ks, iron_program *p)
+iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
+                                 iron__kobj **out)
 {
-    const iron_design *d = p->d;
-    p->nkernels = d->kernels.n;
-    p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
-    if (!p->kobjs)
-        return iron__fail(IRON_ENOMEM, "out of memory compiling kernels");
-    for (int i = 0; i < d->kernels.n; i++) {
-        const iron_kernel *k = d->kernels.v[i];
-        for (int e = 0; e < i && !p->kobjs[i]; e++)
-            if (same_kernel(k, d->kernels.v[e]))
-                p->kobjs[i] = p->kobjs[e];
-        if (!p->kobjs[i]) {
-            const char *names[64], *values[64];
-            if (k->ndefines > 64)
-                return iron__fail(IRON_EINVAL,
-                                  "kernel '%s': more than 64 defines",
-                                  k->entry);
-            for (int m = 0; m < k->ndefines; m++) {
-                names[m] = k->defines[m].name;
-                values[m] = k->defines[m].value;
-            }
-            iron__str flags = { 0 }, label = { 0 };
-            iron__str_printf(&flags, "%s %s", ks->cflags ? ks->cflags : "-O2",
-                             k->cflags ? k->cflags : "");
-            iron__str_printf(&label, "%s '%s'",
-                             k->is_core ? "core body" : "kernel", k->entry);
-            iron__kernel_src src = {
-                .label = iron__str_get(&label),
-                .entry = k->entry,
-                .source = k->source,
-                .nargs = k->nargs,
-                .args = k->args,
-                .ndefines = k->ndefines,
-                .define_names = names,
-                .define_values = values,
-                .cflags = iron__str_get(&flags),
-                .is_core = k->is_core,
-            };
-            iron_status s = flags.oom || label.oom
-                                ? iron__fail(IRON_ENOMEM, "out of memory")
-                                : iron__kernel_compile(&src, &p->kobjs[i]);
-            iron__str_free(&flags);
-            iron__str_free(&label);
-            if (s != IRON_OK)
-                return s;
-            ks->stats->kernel_compiles++;
-        }
+    *out = NULL;
+    const char *names[64], *values[64];
+    if (k->ndefines > 64)
+        return iron__fail(IRON_EINVAL, "kernel '%s': more than 64 defines",
+                          k->entry);
+    for (int m = 0; m < k->ndefines; m++) {
+        names[m] = k->defines[m].name;
+        values[m] = k->defines[m].value;
     }
-    return IRON_OK;
+    iron__str flags = { 0 }, label = { 0 };
+    iron__str_printf(&flags, "%s %s", ks->cflags ? ks->cflags : "-O2",
+                     k->cflags ? k->cflags : "");
+    iron__str_printf(&label, "%s '%s'", k->is_core ? "core body" : "kernel",
+                     k->entry);
+    iron__kernel_src src = {
+        .label = iron__str_get(&label),
+        .entry = k->entry,
+        .source = k->source,
+        .nargs = k->nargs,
+        .args = k->args,
+        .ndefines = k->ndefines,
+        .define_names = names,
+        .define_values = values,
+        .cflags = iron__str_get(&flags),
+        .is_core = k->is_core,
+    };
+    iron_status s = flags.oom || label.oom
+                        ? iron__fail(IRON_ENOMEM, "out of memory")
+                        : iron__kernel_compile(&src, out);
+    iron__str_free(&flags);
+    iron__str_free(&label);
+    if (s == IRON_OK)
+        ks->stats->kernel_compiles++;
+    return s;
 }

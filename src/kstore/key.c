@@ -1,15 +1,23 @@
 /*
- * key.c - the kernel store's keys.  The spec key is the canonical text of
- * everything that changes the output but the compiler: the placed
- * design's canonical text, every kernel's source, entry, argument types,
- * defines and flags, the device model, the library version, the entry
- * format and the hash of the built-in <iron/iron_kernel.h>.  Artifacts
- * match on it, so they load where no compiler exists; the disk key (kstore.c) is the same text followed by the compiler's
- * identity.  Neither involves file times.  The text is built once per
- * build; its XXH3-128 digest only names the entry (or indexes the
- * artifacts), and the entry holds the full text, which must equal ours
- * byte for byte: a digest collision is a miss ("key mismatch"), never
- * another specialization's kernel.
+ * key.c - the kernel store's keys.  Two texts, both built once per use:
+ *
+ * - The kernel key names one compiled kernel object in the disk cache:
+ *   the kernel's text (entry, source, argument types, defines, flags,
+ *   core body or not), the library version, the entry format, the hash
+ *   of the built-in <iron/iron_kernel.h> and the compiler's identity.
+ *   Nothing of the design around the kernel is in it, so every
+ *   specialization, jit and process that needs the same kernel finds the
+ *   same entry.  The headers the source includes cannot be known before
+ *   compiling: the entry records them (payload.h) and a hit checks them.
+ * - The spec key names a whole specialization's kernels for artifacts,
+ *   which load where no compiler exists: the placed design's canonical
+ *   text, every kernel's text, the device model, the library version,
+ *   the entry format and the kernel header's hash -- no compiler.
+ *
+ * Neither involves file times.  A key's XXH3-128 digest only names the
+ * entry (or indexes the artifacts); the entry holds the full text, which
+ * must equal ours byte for byte: a digest collision is a miss ("key
+ * mismatch"), never another kernel.
  */
 #include <string.h>
 
@@ -78,6 +86,29 @@ static void spec_text(const iron__kstore *ks, const iron_program *p,
         iron__str_printf(s, "kernel %d ", i);
         iron__kstore_kernel_text(ks, p->d->kernels.v[i], s);
     }
+}
+
+iron_status iron__kstore_kernel_key(const iron__kstore *ks,
+                                    const iron_kernel *k,
+                                    const char *identity, iron__str *buf,
+                                    iron__kstore_key *out)
+{
+    memset(out, 0, sizeof *out);
+    iron__str_printf(buf, "iron-kobj %s format %d kernel-header %016llx\n",
+                     iron_version(), IRON__CACHE_FORMAT,
+                     (unsigned long long)iron__kheader_hash());
+    iron__kstore_kernel_text(ks, k, buf);
+    iron__str_printf(buf, "compiler %zu:%s\n", strlen(identity), identity);
+    if (buf->oom) {
+        iron__str_free(buf);
+        return iron__fail(IRON_ENOMEM, "%s: out of memory building the "
+                                       "cache key of kernel '%s'",
+                          ks->name, k->entry);
+    }
+    out->text = iron__str_get(buf);
+    out->len = buf->len;
+    out->digest = iron__kstore_key_digest(out->text, out->len);
+    return IRON_OK;
 }
 
 iron_status iron__kstore_spec_key(const iron__kstore *ks,

@@ -1,18 +1,22 @@
 /*
  * kstore.c - the kernel store's handle and its one question: where do a
- * placed program's kernel objects come from?  In order: objects already
- * loaded for another specialization (shared.c), a loaded artifact
- * (artifact.c), the disk cache, or the C compiler (compiler.c), whose
- * result is then published to the disk cache.  Keys are in key.c.
- * Headers a kernel includes are not known before compiling, so an entry
- * records each included file's size and content hash, and a hit whose
- * headers changed is a miss that rebuilds ("header changed").
+ * placed program's kernel objects come from?  A loaded artifact holding
+ * the whole specialization (artifact.c) first; else each distinct kernel
+ * on its own: an object kept in memory for another specialization
+ * (shared.c), the disk cache's entry for that kernel (disk.c), or the C
+ * compiler (compiler.c), whose result is then published and kept.  So a
+ * new shape or a new parameter value compiles only the kernels whose
+ * text it changes.  Keys are in key.c.  Headers a kernel includes are
+ * not known before compiling, so an entry records each included file's
+ * size and content hash, and a hit whose headers changed is a miss that
+ * rebuilds ("header changed").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile/compile.h"
+#include "design/design.h"
 #include "core/log.h"
 #include "kstore/payload.h"
 #include "kstore/store.h"
@@ -85,175 +89,209 @@ static iron__cache *cache_for(iron__kstore *ks)
     return ks->cache;
 }
 
-/* Tries to fill p->kobjs from a payload; IRON_EIO with *why on a payload
- * that is unusable (the caller rebuilds). */
-static iron_status from_payload(iron_program *p, const void *buf, size_t len,
-                                int check_deps, const char **why,
-                                char *changed, size_t changed_len)
+/* An artifact holding exactly this specialization's kernels (1), which
+ * then fill p->kobjs; 0 when none matches or it does not load. */
+static int from_artifact(iron__kstore *ks, iron_program *p)
 {
-    iron__kstore_payload pl;
-    iron_status s = iron__kstore_payload_decode(buf, len, &pl, why);
-    if (s != IRON_OK)
-        return s;
-    if (check_deps &&
-        !iron__kstore_payload_deps_fresh(&pl, changed, changed_len)) {
-        iron__kstore_payload_free(&pl);
-        *why = "header changed";
-        return iron__fail(IRON_EIO, "included file %s changed", changed);
+    iron__str text = { 0 };
+    iron__kstore_key spec;
+    if (iron__kstore_spec_key(ks, p, &text, &spec) != IRON_OK) {
+        iron__log(IRON__LOG_CACHE, "%s: %s; not using artifacts", ks->name,
+                  iron_last_error());
+        return 0;
     }
-    s = iron__kstore_payload_load(&pl, p);
-    iron__kstore_payload_free(&pl);
-    if (s != IRON_OK)
-        *why = "kernel image does not load";
-    return s;
+    const void *art;
+    size_t art_len;
+    const char *collided = NULL;
+    int found = iron__kstore_artifact_match(ks, &spec, &art, &art_len,
+                                            &collided);
+    iron__str_free(&text);
+    if (!found) {
+        if (collided)
+            iron__log(IRON__LOG_CACHE, "%s: artifact '%s' has this "
+                      "specialization's digest but another key text (key "
+                      "mismatch): not used", ks->name, collided);
+        return 0;
+    }
+    iron__kstore_payload pl;
+    const char *why = "";
+    iron__kobj **objs = NULL;
+    if (iron__kstore_payload_decode(art, art_len, &pl, &why) == IRON_OK) {
+        if (iron__kstore_payload_load(&pl, p->d->kernels.n, "cached kernel",
+                                      &objs) != IRON_OK)
+            why = "kernel image does not load";
+        iron__kstore_payload_free(&pl);
+    }
+    if (!objs) {
+        iron__log(IRON__LOG_CACHE, "%s: artifact unusable (%s), compiling",
+                  ks->name, why);
+        return 0;
+    }
+    iron__free(p->kobjs);
+    p->kobjs = objs;
+    return 1;
 }
 
-/* Artifact, disk cache or compiler (then stored). */
-static iron_status find_or_compile(iron__kstore *ks, iron_program *p,
-                                   const char *signature, const char **how)
-{
-    char hex[40];
-    *how = "compiled";
-    /* The key needs the whole design as text: only worth building when
-     * there is somewhere to look it up.  One buffer holds the spec text
-     * and, once the disk cache is wanted, the compiler's identity after
-     * it: the spec key is its start, the disk key all of it. */
-    iron__str text = { 0 };
-    iron__kstore_key spec = { 0 }, disk = { 0 };
-    int have_key = 0;
+/* Where one build's kernels came from. */
+typedef struct origin {
+    int shared, disk, compiled, misses, unusable;
+} origin;
 
-    /* Artifacts first: a hit there never touches the cache folder. */
-    if (iron__kstore_has_artifacts(ks)) {
-        if (iron__kstore_spec_key(ks, p, &text, &spec) == IRON_OK) {
-            have_key = 1;
-            const void *art;
-            size_t art_len;
-            const char *collided = NULL;
-            if (iron__kstore_artifact_match(ks, &spec, &art, &art_len,
-                                            &collided)) {
-                const char *why = "";
-                char changed[256];
-                if (from_payload(p, art, art_len, 0, &why, changed,
-                                 sizeof changed) == IRON_OK) {
-                    iron__str_free(&text);
-                    ks->stats->artifact_hits++;
-                    *how = "from an artifact";
-                    return IRON_OK;
-                }
-                iron__log(IRON__LOG_CACHE, "%s: artifact unusable (%s), "
-                          "compiling", ks->name, why);
-            } else if (collided) {
-                iron__log(IRON__LOG_CACHE, "%s: artifact '%s' has this "
-                          "specialization's digest but another key text "
-                          "(key mismatch): not used", ks->name, collided);
-            }
-        } else {
-            iron__log(IRON__LOG_CACHE, "%s: %s; not using artifacts",
-                      ks->name, iron_last_error());
-        }
+/* The object of kernel k: kept in memory, from the disk cache, or
+ * compiled (then published and kept). */
+static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
+                                 iron__kobj **out, origin *o)
+{
+    *out = NULL;
+    iron__str id = { 0 }, label = { 0 };
+    iron__kstore_kernel_text(ks, k, &id);
+    iron__str_printf(&label, "%s '%s'", k->is_core ? "core body" : "kernel",
+                     k->entry);
+    if (id.oom || label.oom) {
+        iron__str_free(&id);
+        iron__str_free(&label);
+        return iron__fail(IRON_ENOMEM, "%s: out of memory naming kernel "
+                                       "'%s'", ks->name, k->entry);
+    }
+    const char *lb = iron__str_get(&label);
+    iron_status s = iron__kstore_shared_get(ks, id.p, id.len, lb, out);
+    if (s != IRON_OK || *out) {
+        o->shared += s == IRON_OK;
+        goto done;
     }
 
+    /* The disk cache, when there is one and a compiler to name. */
     iron__cache *c = cache_for(ks);
     char identity[512];
     if (c && iron__cc_identity(identity, sizeof identity) != IRON_OK)
         c = NULL;  /* no compiler: the compile below reports it */
-    if (c && !have_key) {
-        if (iron__kstore_spec_key(ks, p, &text, &spec) == IRON_OK) {
-            have_key = 1;
-        } else {
-            iron__log(IRON__LOG_CACHE, "%s: %s; not using the disk cache",
-                      ks->name, iron_last_error());
-            c = NULL;
-        }
+    iron__str ktext = { 0 };
+    iron__kstore_key key;
+    if (c && iron__kstore_kernel_key(ks, k, identity, &ktext, &key) !=
+                 IRON_OK) {
+        iron__log(IRON__LOG_CACHE, "%s: %s; not using the disk cache",
+                  ks->name, iron_last_error());
+        c = NULL;
     }
+    iron__kstore_deps deps;
     if (c) {
-        iron__str_printf(&text, "compiler %zu:%s\n", strlen(identity),
-                         identity);
-        if (text.oom) {
-            iron__log(IRON__LOG_CACHE, "%s: out of memory building the disk "
-                      "key; not using the disk cache", ks->name);
-            c = NULL;
-        } else {
-            disk.text = iron__str_get(&text);
-            disk.len = text.len;
-            disk.digest = iron__kstore_key_digest(disk.text, disk.len);
-        }
-    }
-
-    iron__cache_key key = { disk.digest.high64, disk.digest.low64 };
-    if (c) {
-        iron__cache_key_hex(key, hex);
-        void *buf = NULL;
-        size_t len = 0;
-        const char *why = "absent";
-        char changed[1024] = "";
-        if (iron__cache_get(c, key, disk.text, disk.len, &buf, &len, &why) ==
-            IRON_OK) {
-            iron_status s = from_payload(p, buf, len, 1, &why, changed,
-                                         sizeof changed);
-            iron__free(buf);
-            if (s == IRON_OK) {
-                iron__str_free(&text);
-                ks->stats->disk_hits++;
-                *how = "disk cache hit";
-                iron__log(IRON__LOG_CACHE, "%s: hit %s in %s", ks->name, hex,
-                          iron__cache_dir(c));
-                return IRON_OK;
-            }
-            iron__program_drop_kobjs(p);
+        char why[1200], hex[40];
+        iron__cache_key ck = { key.digest.high64, key.digest.low64 };
+        iron__cache_key_hex(ck, hex);
+        if (iron__kstore_disk_get(ks, c, &key, lb, out, &deps, why,
+                                  sizeof why)) {
+            o->disk++;
+            iron__log(IRON__LOG_CACHE, "%s: hit %s in %s: %s", ks->name, hex,
+                      iron__cache_dir(c), lb);
+            iron__kstore_shared_put(ks, id.p, id.len, *out, &deps);
+            goto done_key;
         }
         ks->stats->disk_misses++;
-        iron__log(IRON__LOG_CACHE, "%s: miss %s (%s%s%s), compiling", ks->name,
-                  hex, why, changed[0] ? ": " : "", changed);
-        *how = strcmp(why, "absent") == 0 ? "disk cache miss, compiled"
-                                          : "disk cache entry unusable, "
-                                            "recompiled";
+        o->misses++;
+        o->unusable += strcmp(why, "absent") != 0;
+        iron__log(IRON__LOG_CACHE, "%s: miss %s (%s), compiling %s",
+                  ks->name, hex, why, lb);
     }
 
-    iron_status s = iron__kstore_compile(ks, p);
-    if (s != IRON_OK && iron__kstore_has_artifacts(ks)) {
-        /* Without a compiler, an artifact that does not fit is the real
-         * problem: say which were loaded and what they were made for. */
-        iron__str a = { 0 };
-        iron__kstore_artifacts_describe(ks, &a);
-        iron__fail_context(s, "no loaded artifact matches this "
-                              "specialization (%s)", iron__str_get(&a));
-        iron__str_free(&a);
+    s = iron__kstore_compile(ks, k, out);
+    if (s == IRON_OK) {
+        o->compiled++;
+        if (c)
+            iron__kstore_disk_put(ks, c, &key, k, *out);
+        int ndeps;
+        const char *const *paths = iron__kobj_deps(*out, &ndeps);
+        if (iron__kstore_deps_snapshot(paths, NULL, ndeps, &deps) == IRON_OK)
+            iron__kstore_shared_put(ks, id.p, id.len, *out, &deps);
     }
-    if (s != IRON_OK || !c) {
-        iron__str_free(&text);
-        return s;
+done_key:
+    iron__str_free(&ktext);
+done:
+    iron__str_free(&id);
+    iron__str_free(&label);
+    return s;
+}
+
+/* "disk cache hit", "2 shared, 1 compiled", ...: the log's words for
+ * where a build's kernels came from. */
+static void describe_origin(iron__kstore *ks, const origin *o)
+{
+    int total = o->shared + o->disk + o->compiled;
+    const char *single =
+        total == 0                            ? "no kernels"
+        : o->shared == total                  ? "shared with a resident "
+                                                "specialization"
+        : o->disk == total                    ? "disk cache hit"
+        : o->compiled == total && !o->misses  ? "compiled"
+        : o->compiled == total && !o->unusable ? "disk cache miss, compiled"
+        : o->compiled == total                ? "disk cache entry unusable, "
+                                                "recompiled"
+                                              : NULL;
+    if (single) {
+        snprintf(ks->how, sizeof ks->how, "%s", single);
+        return;
     }
-    void *payload;
-    size_t plen;
-    if (iron__kstore_payload_encode(p, &payload, &plen) != IRON_OK) {
-        iron__str_free(&text);
-        return IRON_OK;  /* the build itself succeeded */
-    }
-    if (iron__cache_put(c, key, disk.text, disk.len, ks->name, signature,
-                        payload, plen) == IRON_OK) {
-        ks->stats->disk_writes++;
-        iron__log(IRON__LOG_CACHE, "%s: stored %s (%zu bytes)", ks->name, hex,
-                  plen);
-    } else {
-        iron__log(IRON__LOG_CACHE, "%s: could not store %s: %s", ks->name,
-                  hex, iron_last_error());
-    }
-    iron__free(payload);
-    iron__str_free(&text);
-    return IRON_OK;
+    snprintf(ks->how, sizeof ks->how, "%d shared, %d from the disk cache, "
+             "%d compiled", o->shared, o->disk, o->compiled);
 }
 
 iron_status iron__kstore_kernels(iron__kstore *ks, iron_program *p,
                                  const char *signature, const char **how)
 {
-    *how = "shared with a resident specialization";
-    if (iron__kstore_shared_fill(ks, p)) {
-        ks->stats->kernel_shares++;
+    (void)signature;
+    const iron_design *d = p->d;
+    *how = ks->how;
+    p->nkernels = d->kernels.n;
+    p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
+    if (!p->kobjs)
+        return iron__fail(IRON_ENOMEM, "out of memory loading kernels");
+
+    /* Artifacts first: a hit there needs neither the cache nor a
+     * compiler. */
+    if (iron__kstore_has_artifacts(ks) && from_artifact(ks, p)) {
+        ks->stats->artifact_hits++;
+        snprintf(ks->how, sizeof ks->how, "from an artifact");
+        /* Kept for other specializations as compiled objects are (an
+         * artifact records no headers: it is trusted as it is). */
+        for (int i = 0; i < d->kernels.n; i++) {
+            iron__str id = { 0 };
+            iron__kstore_kernel_text(ks, d->kernels.v[i], &id);
+            iron__kstore_deps none = { 0 };
+            if (!id.oom && iron__program_kobj_first(p, i))
+                iron__kstore_shared_put(ks, id.p, id.len, p->kobjs[i], &none);
+            iron__str_free(&id);
+        }
         return IRON_OK;
     }
-    iron_status s = find_or_compile(ks, p, signature, how);
-    if (s == IRON_OK)
-        iron__kstore_shared_add(ks, p);
-    return s;
+    origin o = { 0 };
+    for (int i = 0; i < d->kernels.n; i++) {
+        const iron_kernel *k = d->kernels.v[i];
+        for (int e = 0; e < i && !p->kobjs[i]; e++)
+            if (iron__kstore_same_kernel(k, d->kernels.v[e]))
+                p->kobjs[i] = p->kobjs[e];
+        if (p->kobjs[i])
+            continue;
+        iron_status s = kernel_object(ks, k, &p->kobjs[i], &o);
+        if (s != IRON_OK) {
+            if (iron__kstore_has_artifacts(ks)) {
+                /* Without a compiler, an artifact that does not fit is
+                 * the real problem: say which were loaded and what they
+                 * were made for. */
+                iron__str a = { 0 };
+                iron__kstore_artifacts_describe(ks, &a);
+                iron__fail_context(s, "no loaded artifact matches this "
+                                      "specialization (%s)",
+                                   iron__str_get(&a));
+                iron__str_free(&a);
+            }
+            iron__program_drop_kobjs(p);
+            iron__kstore_shared_sweep(ks, 0);
+            return s;
+        }
+    }
+    if (o.shared && o.shared == o.shared + o.disk + o.compiled)
+        ks->stats->kernel_shares++;
+    if (o.disk && !o.compiled)
+        ks->stats->disk_hits++;
+    describe_origin(ks, &o);
+    return IRON_OK;
 }

@@ -12,7 +12,7 @@
 #include <xxhash.h>
 
 #include "cache/file.h"
-#include "design/design.h"
+#include "compile/compile.h"
 #include "kstore/payload.h"
 
 /* A small growable byte buffer (iron__str is for text). */
@@ -109,35 +109,46 @@ static int hash_file(const char *path, uint64_t *size, uint64_t *hash,
     return 0;
 }
 
-static int distinct_index(const iron_program *p, int k)
+/* Identical kernels share one object: whether kernels[k] is the first to
+ * use its object. */
+static int first_use(iron__kobj *const *kobjs, int k)
+{
+    for (int e = 0; e < k; e++)
+        if (kobjs[e] == kobjs[k])
+            return 0;
+    return 1;
+}
+
+static int distinct_index(iron__kobj *const *kobjs, int k)
 {
     int idx = 0;
     for (int e = 0; e < k; e++) {
-        int first = iron__program_kobj_first(p, e);
-        if (first && p->kobjs[e] == p->kobjs[k])
+        int first = first_use(kobjs, e);
+        if (first && kobjs[e] == kobjs[k])
             return idx;
         idx += first;
     }
     return idx;
 }
 
-iron_status iron__kstore_payload_encode(const iron_program *p, void **out,
+iron_status iron__kstore_payload_encode(iron__kobj *const *kobjs,
+                                        int nkernels, void **out,
                                         size_t *len)
 {
     bytes b = { 0 };
     add(&b, IRON__KSTORE_PAYLOAD_MAGIC, 8);
     int nobjs = 0;
-    for (int k = 0; k < p->nkernels; k++)
-        nobjs += iron__program_kobj_first(p, k);
-    add_u32(&b, (uint32_t)p->nkernels);
+    for (int k = 0; k < nkernels; k++)
+        nobjs += first_use(kobjs, k);
+    add_u32(&b, (uint32_t)nkernels);
     add_u32(&b, (uint32_t)nobjs);
-    for (int k = 0; k < p->nkernels; k++)
-        add_u32(&b, (uint32_t)distinct_index(p, k));
-    for (int k = 0; k < p->nkernels; k++) {
-        if (!iron__program_kobj_first(p, k))
+    for (int k = 0; k < nkernels; k++)
+        add_u32(&b, (uint32_t)distinct_index(kobjs, k));
+    for (int k = 0; k < nkernels; k++) {
+        if (!first_use(kobjs, k))
             continue;
         int ndeps;
-        const char *const *deps = iron__kobj_deps(p->kobjs[k], &ndeps);
+        const char *const *deps = iron__kobj_deps(kobjs[k], &ndeps);
         add_u32(&b, (uint32_t)ndeps);
         for (int d = 0; d < ndeps; d++) {
             uint64_t size = 0, hash = 0;
@@ -150,7 +161,7 @@ iron_status iron__kstore_payload_encode(const iron_program *p, void **out,
             add_u64(&b, hash);
         }
         size_t ilen;
-        const char *image = iron__kobj_image(p->kobjs[k], &ilen);
+        const char *image = iron__kobj_image(kobjs[k], &ilen);
         add_u64(&b, ilen);
         add(&b, image, ilen);
     }
@@ -307,14 +318,14 @@ int iron__kstore_payload_check(const void *buf, size_t len, char *why,
 }
 
 iron_status iron__kstore_payload_load(const iron__kstore_payload *pl,
-                                      iron_program *p)
+                                      int nkernels, const char *label,
+                                      iron__kobj ***out)
 {
-    if (pl->nkernels != p->d->kernels.n)
+    *out = NULL;
+    if (pl->nkernels != nkernels)
         return iron__fail(IRON_EIO,
-                          "cache payload holds %d kernels, the design has %d",
-                          pl->nkernels, p->d->kernels.n);
-    /* On failure p->kobjs is left NULL: the caller compiles instead, and
-     * an array left behind here would be overwritten (and leak). */
+                          "cache payload holds %d kernels, expected %d",
+                          pl->nkernels, nkernels);
     iron__kobj **kobjs =
         iron__calloc((size_t)pl->nkernels + 1, sizeof *kobjs);
     iron__kobj **objs = iron__calloc((size_t)pl->nobjs + 1, sizeof *objs);
@@ -326,8 +337,8 @@ iron_status iron__kstore_payload_load(const iron__kstore_payload *pl,
     iron_status s = IRON_OK;
     for (int o = 0; o < pl->nobjs && s == IRON_OK; o++)
         s = iron__kobj_load_image(pl->objs[o].image,
-                                  (size_t)pl->objs[o].image_len,
-                                  "cached kernel", &objs[o]);
+                                  (size_t)pl->objs[o].image_len, label,
+                                  &objs[o]);
     if (s != IRON_OK) {
         for (int o = 0; o < pl->nobjs; o++)
             iron__kobj_free(objs[o]);
@@ -335,10 +346,9 @@ iron_status iron__kstore_payload_load(const iron__kstore_payload *pl,
         iron__free(kobjs);
         return s;
     }
-    p->nkernels = pl->nkernels;
-    p->kobjs = kobjs;
     for (int k = 0; k < pl->nkernels; k++)
-        p->kobjs[k] = objs[pl->obj_of_kernel[k]];
+        kobjs[k] = objs[pl->obj_of_kernel[k]];
     iron__free(objs);
+    *out = kobjs;
     return IRON_OK;
 }

@@ -1,9 +1,10 @@
 /*
  * payload.h - (kernel store) the bytes a disk-cache entry or an artifact
- * file holds for one specialization: every distinct kernel object's
- * shared-object image and the files its source included (path, size,
- * content hash), so that a later process can load the kernels without a
- * compiler and can notice an edited header.
+ * file holds: kernel objects (one in a disk-cache entry, every kernel of
+ * a specialization in an artifact), each distinct object's shared-object
+ * image and the files its source included (path, size, content hash), so
+ * that a later process can load the kernels without a compiler and can
+ * notice an edited header.
  */
 #ifndef IRON_KSTORE_PAYLOAD_H
 #define IRON_KSTORE_PAYLOAD_H
@@ -32,9 +33,10 @@ typedef struct iron__kstore_payload {
     iron__kstore_payload_obj *objs;
 } iron__kstore_payload;
 
-/* Encodes the program's kernel objects (p->kobjs), hashing each included
- * file now.  *out is iron__malloc'd. */
-iron_status iron__kstore_payload_encode(const iron_program *p, void **out,
+/* Encodes kobjs[0 .. nkernels) (the same pointer twice is one object),
+ * hashing each included file now.  *out is iron__malloc'd. */
+iron_status iron__kstore_payload_encode(iron__kobj *const *kobjs,
+                                        int nkernels, void **out,
                                         size_t *len);
 /* Decodes and bounds-checks; *why says what is wrong on IRON_EIO. */
 iron_status iron__kstore_payload_decode(const void *buf, size_t len,
@@ -52,9 +54,13 @@ int iron__kstore_payload_deps_fresh(const iron__kstore_payload *pl,
  * it decodes, else -1 with the reason in why. */
 int iron__kstore_payload_check(const void *buf, size_t len, char *why,
                                size_t why_len);
-/* Loads the kernel objects into p->kobjs (no compiler); on failure
- * p->kobjs is left NULL. */
+/* Loads the payload's objects (no compiler) into *out, an array of
+ * nkernels objects (iron__malloc'd; the same object for identical
+ * kernels, one reference each distinct object), labelled `label` in
+ * messages.  IRON_EIO when the payload holds another number of kernels;
+ * on failure *out is NULL and nothing is left loaded. */
 iron_status iron__kstore_payload_load(const iron__kstore_payload *pl,
-                                      iron_program *p);
+                                      int nkernels, const char *label,
+                                      iron__kobj ***out);
 
 #endif

@@ -1,108 +1,97 @@
 /*
- * shared.c - (kernel store) compiled kernel objects shared between the
- * specializations of one jit.  Many specializations differ only in
- * shapes or in values a kernel takes as arguments, not in any kernel's
- * text: they need no compile, no disk read and no new mapping, just a
- * reference to the object already loaded.  Only objects without writable
- * static data are shared (a kernel with state needs fresh state in every
- * specialization).
+ * shared.c - (kernel store) compiled kernel objects kept in memory for
+ * the other specializations of one jit.  Many specializations differ
+ * only in shapes or in values a kernel takes as arguments, not in any
+ * kernel's text: they need no compile and no disk read.  An object
+ * without writable static data is shared as it is (one more reference);
+ * one with state gets each specialization a fresh instance loaded from
+ * its image, as each core on hardware has its own data memory.
  *
- * An entry is found by an exact comparison of the kernel's identity
- * (entry, source, argument types, defines, flags, core or not); the table
- * holds one reference of its own, and sweep -- the one place shared
- * objects are freed -- drops entries nobody else uses once a
- * specialization lets go of its objects (iron__kstore_release).  Runs
- * under the owner's serialisation (the jit's build lock).
+ * An entry is found by an exact comparison of the kernel's identity (its
+ * text in the keys, key.c) and used only while the files its source
+ * included stat as they did when it was made (deps.h); a stale entry is
+ * dropped and the caller looks further.  The table holds one reference
+ * of its own, and sweep -- the one place kept objects are freed -- drops
+ * entries nobody else uses once a specialization lets go of its objects
+ * (iron__kstore_release).  Runs under the owner's serialisation (the
+ * jit's build lock).
  */
 #include <string.h>
 
-#include "design/design.h"
+#include "compile/compile.h"
+#include "core/log.h"
 #include "kstore/store.h"
 
 typedef struct kstore_shared {
     char *identity;
     size_t len;
     iron__kobj *obj;
+    iron__kstore_deps deps;
 } kstore_shared;
 
-/* The kernel's identity: its text in the spec key (key.c).  NULL on
- * allocation failure. */
-static char *identity_of(const iron__kstore *ks, const iron_kernel *k,
-                         size_t *len)
+static void drop(kstore_shared *e)
 {
-    iron__str s = { 0 };
-    iron__kstore_kernel_text(ks, k, &s);
-    *len = s.len;
-    return iron__str_take(&s);
+    iron__kobj_free(e->obj);
+    iron__free(e->identity);
+    iron__kstore_deps_free(&e->deps);
 }
 
-static kstore_shared *find(const iron__kstore *ks, const char *id,
-                           size_t len)
+static int find(const iron__kstore *ks, const char *id, size_t len)
 {
     for (int i = 0; i < ks->nshared; i++)
         if (ks->shared[i].len == len &&
             memcmp(ks->shared[i].identity, id, len) == 0)
-            return &ks->shared[i];
-    return NULL;
+            return i;
+    return -1;
 }
 
-int iron__kstore_shared_fill(iron__kstore *ks, iron_program *p)
+iron_status iron__kstore_shared_get(iron__kstore *ks, const char *id,
+                                    size_t len, const char *label,
+                                    iron__kobj **out)
 {
-    const iron_design *d = p->d;
-    if (!ks->nshared || d->kernels.n == 0)
-        return 0;
-    iron__kobj **objs = iron__calloc((size_t)d->kernels.n + 1, sizeof *objs);
-    if (!objs)
-        return 0;
-    int i;
-    for (i = 0; i < d->kernels.n; i++) {
-        size_t len;
-        char *id = identity_of(ks, d->kernels.v[i], &len);
-        kstore_shared *e = id ? find(ks, id, len) : NULL;
-        iron__free(id);
-        if (!e)
-            break;
-        objs[i] = e->obj;
+    *out = NULL;
+    int i = find(ks, id, len);
+    if (i < 0)
+        return IRON_OK;
+    kstore_shared *e = &ks->shared[i];
+    char changed[512];
+    if (!iron__kstore_deps_unchanged(&e->deps, changed, sizeof changed)) {
+        iron__log(IRON__LOG_CACHE, "%s: %s kept in memory is stale (%s "
+                  "changed)", ks->name, label, changed);
+        drop(e);
+        ks->shared[i] = ks->shared[--ks->nshared];
+        return IRON_OK;
     }
-    if (i < d->kernels.n) {
-        iron__free(objs);
-        return 0;
+    if (!iron__kobj_has_state(e->obj)) {
+        iron__kobj_ref(e->obj);
+        *out = e->obj;
+        return IRON_OK;
     }
-    /* One reference per distinct object, as the program frees them. */
-    p->kobjs = objs;
-    p->nkernels = d->kernels.n;
-    for (i = 0; i < d->kernels.n; i++)
-        if (iron__program_kobj_first(p, i))
-            iron__kobj_ref(objs[i]);
-    return 1;
+    return iron__kobj_clone(e->obj, label, out);
 }
 
-void iron__kstore_shared_add(iron__kstore *ks, const iron_program *p)
+void iron__kstore_shared_put(iron__kstore *ks, const char *id, size_t len,
+                             iron__kobj *o, iron__kstore_deps *deps)
 {
-    const iron_design *d = p->d;
-    for (int i = 0; i < p->nkernels; i++) {
-        iron__kobj *o = p->kobjs[i];
-        if (!o || iron__kobj_has_state(o))
-            continue;
-        size_t len;
-        char *id = identity_of(ks, d->kernels.v[i], &len);
-        if (!id)
-            return;
-        if (find(ks, id, len)) {
-            iron__free(id);
-            continue;
-        }
-        kstore_shared *v = iron__realloc(ks->shared,
-                                         (size_t)(ks->nshared + 1) *
-                                             sizeof *v);
-        if (!v) {
-            iron__free(id);
-            return;  /* not sharing is only slower */
-        }
+    kstore_shared e = { .len = len, .obj = o, .deps = *deps };
+    memset(deps, 0, sizeof *deps);
+    if (find(ks, id, len) >= 0) {
+        iron__kstore_deps_free(&e.deps);
+        return;
+    }
+    /* Not keeping an object is only slower. */
+    kstore_shared *v = iron__realloc(ks->shared, (size_t)(ks->nshared + 1) *
+                                                     sizeof *v);
+    if (v)
         ks->shared = v;
-        v[ks->nshared++] = (kstore_shared){ id, len, o };
-        iron__kobj_ref(o);
+    e.identity = v ? iron__malloc(len ? len : 1) : NULL;
+    if (!e.identity) {
+        iron__kstore_deps_free(&e.deps);
+        return;
     }
+    memcpy(e.identity, id, len);
+    iron__kobj_ref(o);
+    v[ks->nshared++] = e;
 }
 
 void iron__kstore_shared_sweep(iron__kstore *ks, int all)
@@ -110,12 +99,10 @@ void iron__kstore_shared_sweep(iron__kstore *ks, int all)
     int n = 0;
     for (int i = 0; i < ks->nshared; i++) {
         kstore_shared *e = &ks->shared[i];
-        if (all || iron__kobj_refs(e->obj) == 1) {
-            iron__kobj_free(e->obj);
-            iron__free(e->identity);
-        } else {
+        if (all || iron__kobj_refs(e->obj) == 1)
+            drop(e);
+        else
             ks->shared[n++] = *e;
-        }
     }
     ks->nshared = n;
     if (all) {

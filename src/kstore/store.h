@@ -1,8 +1,9 @@
 /*
  * store.h - the kernel store's insides, shared by its files: the handle,
- * keys (key.c), the compiler call (compiler.c), shared objects
- * (shared.c) and loaded artifacts (artifact.c).  Nothing outside
- * src/kstore includes it.
+ * keys (key.c), the compiler call (compiler.c), the disk cache's kernel
+ * entries (disk.c), objects kept in memory (shared.c, with deps.h) and
+ * loaded artifacts (artifact.c).  Nothing outside src/kstore includes
+ * it.
  */
 #ifndef IRON_KSTORE_STORE_H
 #define IRON_KSTORE_STORE_H
@@ -11,6 +12,7 @@
 #include <xxhash.h>
 
 #include "cache/cache.h"
+#include "kstore/deps.h"
 #include "kstore/kstore.h"
 
 struct iron__kstore {
@@ -21,9 +23,11 @@ struct iron__kstore {
     iron__cache_settings cache_settings;
     iron__cache *cache;
     int cache_tried;
-    /* Kernel objects shared between specializations (shared.c). */
+    /* Kernel objects kept for other specializations (shared.c). */
     struct kstore_shared *shared;
     int nshared;
+    /* Where the last build's kernels came from, for its log line. */
+    char how[160];
     /* Loaded artifacts, newest first (artifact.c); entries are only
      * added, and freed with the store. */
     pthread_mutex_t artifacts_lock;
@@ -49,29 +53,62 @@ XXH128_hash_t iron__kstore_key_digest(const char *text, size_t len);
 /* The compiler-independent spec key of a placed program -- its canonical
  * text, every kernel's source, defines, types and flags, the device
  * model, the library version and the entry format -- built into *buf
- * (free with iron__str_free), with out->text pointing into it.
- * IRON_ENOMEM when the text cannot be built. */
+ * (free with iron__str_free), with out->text pointing into it.  For
+ * artifacts.  IRON_ENOMEM when the text cannot be built. */
 iron_status iron__kstore_spec_key(const iron__kstore *ks,
                                   const iron_program *p, iron__str *buf,
                                   iron__kstore_key *out);
 
+/* The kernel key of k compiled by the compiler of `identity`
+ * (iron__cc_identity): what names its entry in the disk cache.  Built
+ * into *buf as above.  IRON_ENOMEM. */
+iron_status iron__kstore_kernel_key(const iron__kstore *ks,
+                                    const iron_kernel *k,
+                                    const char *identity, iron__str *buf,
+                                    iron__kstore_key *out);
+
 /* Appends what identifies a compiled kernel (entry, source, argument
  * types, defines, flags; every field length-prefixed) to s: the kernel's
- * part of the spec key, and the identity shared objects match on. */
+ * part of both keys, and the identity kept objects match on. */
 void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
                               iron__str *s);
 
 /* ---- the compiler (compiler.c) ---------------------------------------------
- * Compiles every distinct kernel of p into p->kobjs (kernels identical in
- * every field share one object); counts stats->kernel_compiles. */
-iron_status iron__kstore_compile(iron__kstore *ks, iron_program *p);
+ * Compiles one kernel into *out; counts stats->kernel_compiles. */
+iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
+                                 iron__kobj **out);
+/* Whether two kernels of one design are the same in every field, so that
+ * they can share one object. */
+int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b);
 
-/* ---- shared objects (shared.c) ---------------------------------------------
- * fill gives p every kernel object from the shared ones (1), or nothing
- * (0); add shares p's objects that have no writable state; sweep frees
- * the entries no specialization uses (all: every entry). */
-int iron__kstore_shared_fill(iron__kstore *ks, iron_program *p);
-void iron__kstore_shared_add(iron__kstore *ks, const iron_program *p);
+/* ---- the disk cache (disk.c) ----------------------------------------------
+ * get: the kernel object under key in c, a fresh instance (1), with a
+ * stat snapshot of its recorded headers in *deps (for keeping it in
+ * memory); or 0 with why ("absent", "header changed: /path", "checksum
+ * mismatch", ...).  put: publishes o under key, described as k; a
+ * failure is only logged (the build itself succeeded).  Counts
+ * stats->disk_writes. */
+int iron__kstore_disk_get(iron__kstore *ks, iron__cache *c,
+                          const iron__kstore_key *key, const char *label,
+                          iron__kobj **out, iron__kstore_deps *deps,
+                          char *why, size_t why_len);
+void iron__kstore_disk_put(iron__kstore *ks, iron__cache *c,
+                           const iron__kstore_key *key, const iron_kernel *k,
+                           iron__kobj *o);
+
+/* ---- objects kept in memory (shared.c) -------------------------------------
+ * get: the kept object whose identity is id[0 .. len): a reference when
+ * it has no writable state, else a fresh instance from its image; *out
+ * NULL when none is kept or its headers changed since (then it is
+ * dropped).  IRON_ENOMEM / IRON_ELOAD from making an instance.
+ * put: keeps o (one more reference) with the snapshot of its headers,
+ * which it takes over.  sweep frees the entries no specialization uses
+ * (all: every entry). */
+iron_status iron__kstore_shared_get(iron__kstore *ks, const char *id,
+                                    size_t len, const char *label,
+                                    iron__kobj **out);
+void iron__kstore_shared_put(iron__kstore *ks, const char *id, size_t len,
+                             iron__kobj *o, iron__kstore_deps *deps);
 void iron__kstore_shared_sweep(iron__kstore *ks, int all);
 
 /* ---- artifacts (artifact.c) --------------------------------------------- */
