@@ -748,12 +748,35 @@ IRON_API iron_status iron_fifo_join_with(iron_design *d, iron_handle *prod,
 IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
                                       const char *source,
                                       const char *arg_types);
+/* A kernel whose C source is the file at `path` (upstream's
+ * ExternalFunction(source_file=..., include_dirs=...)).  The file is read
+ * now, when the design function runs, so each new specialization sees it
+ * as it is then.  #include "..." looks in the file's own folder, then in
+ * include_dirs[0 .. ninclude_dirs) (which #include <...> searches too,
+ * before the system's).  Compiler messages and fault reports name the
+ * file and its lines.  The file and every header it includes belong to
+ * the kernel's cache key: an edit to any of them is compiled again by
+ * the next build that needs the kernel -- a new specialization in this
+ * process, or any in the next (a specialization already built keeps its
+ * kernel).  Errors, recorded on the design as every builder's: path
+ * NULL, not a readable regular file (IRON_EIO with the system's reason),
+ * empty, over 16 MiB or holding a NUL byte (IRON_EINVAL); more than 64
+ * include folders, or one that is not a folder (IRON_EINVAL); and those
+ * of iron_kernel_new. */
+IRON_API iron_kernel *iron_kernel_new_file(iron_design *d, const char *entry,
+                                           const char *path,
+                                           const char *arg_types,
+                                           int ninclude_dirs,
+                                           const char *const *include_dirs);
 /* Compile-time defines (-DNAME=VALUE) seen by this kernel only. */
 IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,
                                         const char *value);
 IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
                                             int64_t value);
-/* Extra compiler flags for this kernel (after the jit's flags). */
+/* Extra compiler flags for this kernel (after the jit's flags); each
+ * call appends to the flags of the calls before it.  Words are split on
+ * blanks (no quoting): an include folder with a blank in its name goes
+ * to iron_kernel_new_file instead. */
 IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags);
 
 /* A custom core body: C source whose entry runs once on the worker's tile

@@ -294,7 +294,8 @@ iron_status iron__compile_cc(const iron__cc_job *job)
         sprintf(include_word, "-I%s", job->include_dir);
     }
 
-    cmd_part parts[64];
+    /* The fixed parts and at most IRON__KSRC_INCLUDE_MAX include folders. */
+    cmd_part parts[64 + 2 * IRON__KSRC_INCLUDE_MAX];
     size_t np = 0;
 #define PART(t, sp) (parts[np++] = (cmd_part){ (t), (sp) })
     PART(cc, 1);
@@ -302,6 +303,15 @@ iron_status iron__compile_cc(const iron__cc_job *job)
         PART(flags_before[i], 0);
     if (include_word)
         PART(include_word, 0);
+    if (job->quote_dir) {
+        PART("-iquote", 0);
+        PART(job->quote_dir, 0);
+    }
+    for (int i = 0; i < job->ninclude_dirs && i < IRON__KSRC_INCLUDE_MAX;
+         i++) {
+        PART("-I", 0);
+        PART(job->include_dirs[i], 0);
+    }
     PART(cflags, 1);
     for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
         PART(flags_after[i], 0);

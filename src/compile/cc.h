@@ -22,10 +22,14 @@ typedef struct iron__cc_job {
     int lean_libs;             /* leave the C library's shared object out
                                   of the link (cc.c says why); only for
                                   the library's own target */
+    const char *quote_dir;     /* -iquote, or NULL */
+    int ninclude_dirs;         /* -I, each one word */
+    const char *const *include_dirs;
 } iron__cc_job;
 
 /*
- * Runs "<iron__cc() words> -g [-I<include_dir>] <cflags words>
+ * Runs "<iron__cc() words> -g [-I<include_dir>] [-iquote <quote_dir>]
+ * [-I <include_dirs[i]> ...] <cflags words>
  * -fstack-clash-protection -Wl,--wrap=<each function the runtime shim
  * replaces> [-nodefaultlibs] [-MD -MF deps] -fPIC -shared -o so src [obj]
  * [-l:libc_nonshared.a -lgcc]" (the bracketed parts as the job asks) with

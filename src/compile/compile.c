@@ -49,6 +49,15 @@ static iron_status check_src(const iron__kernel_src *k, const char *label)
                               "%s: argument %d has dtype %d, outside "
                               "iron_dtype", label, i + 1,
                               (int)k->args[i].dtype);
+    if (k->ninclude_dirs < 0 || k->ninclude_dirs > IRON__KSRC_INCLUDE_MAX ||
+        (k->ninclude_dirs > 0 && !k->include_dirs))
+        return iron__fail(IRON_EINVAL, "%s: %d include folders (expected 0 "
+                          "to %d, with an array for more than 0)", label,
+                          k->ninclude_dirs, IRON__KSRC_INCLUDE_MAX);
+    for (int i = 0; i < k->ninclude_dirs; i++)
+        if (!k->include_dirs[i])
+            return iron__fail(IRON_EINVAL, "%s: include folder %d is NULL",
+                              label, i);
     if (k->ndefines < 0)
         return iron__fail(IRON_EINVAL, "%s: ndefines is %d (must be >= 0)",
                           label, k->ndefines);
@@ -138,7 +147,8 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
         goto done;
     }
     iron__cc_job job = { label, k->cflags, src, so, log, deps, inc,
-                         shim_path, shim != NULL };
+                         shim_path, shim != NULL, k->quote_dir,
+                         k->ninclude_dirs, k->include_dirs };
     st = iron__compile_cc(&job);
     char *image = NULL, *dtext = NULL;
     size_t image_len = 0, dlen = 0;

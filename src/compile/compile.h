@@ -23,6 +23,7 @@ typedef enum iron__khandle {
 } iron__khandle;
 
 #define IRON__KSUB_MAX 16      /* arguments of a kernel passed to a core */
+#define IRON__KSRC_INCLUDE_MAX 64  /* include folders of one kernel */
 
 typedef struct iron__ktype {
     iron_dtype dtype;
@@ -45,6 +46,14 @@ typedef struct iron__kernel_src {
     const char *const *define_values;   /* may be "" for a bare define */
     const char *cflags;        /* space-separated; NULL = "-O2" */
     int is_core;               /* a core body: declare the FIFO API */
+    /* A kernel read from a file: its path, which names the source in
+     * diagnostics and debug information (NULL: "<entry>.c"), the folder
+     * #include "..." searches (-iquote) and the include folders (-I), each
+     * passed as one word; NULL / 0 for none. */
+    const char *source_name;
+    const char *quote_dir;
+    int ninclude_dirs;
+    const char *const *include_dirs;
 } iron__kernel_src;
 
 

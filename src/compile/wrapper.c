@@ -299,7 +299,21 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
     }
 
     append_kernel_types(k, text);
-    iron__str_printf(text, "#line 1 \"%s.c\"\n", k->entry);
+    if (k->source_name) {
+        /* A string literal: backslashes and quotes escaped, and no line
+         * break (a path may hold any byte but NUL). */
+        iron__str_append(text, "#line 1 \"");
+        for (const char *c = k->source_name; *c; c++)
+            if (*c == '\\' || *c == '"')
+                iron__str_printf(text, "\\%c", *c);
+            else if (*c == '\n' || *c == '\r')
+                iron__str_append(text, "?");
+            else
+                iron__str_printf(text, "%c", *c);
+        iron__str_append(text, "\"\n");
+    } else {
+        iron__str_printf(text, "#line 1 \"%s.c\"\n", k->entry);
+    }
     iron__str_append(text, k->source);
     size_t n = strlen(k->source);
     if (n == 0 || k->source[n - 1] != '\n')

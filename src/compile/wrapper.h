@@ -23,6 +23,8 @@
  *   #include <stdint.h>
  *   #line 1 "<entry>-defines"          one #define per define
  *   #line 1 "<entry>.c"                the source, with its own line numbers
+ *                                      (named by its path when read from a
+ *                                      file)
  *   #line 1 "<entry>-declared-signature"
  *                                      a check that the entry's definition
  *                                      has the declared types (a mismatch is

@@ -44,6 +44,11 @@ static void free_kernel(iron_kernel *k)
     iron__free(k->entry);
     iron__free(k->source);
     iron__free(k->cflags);
+    iron__free(k->path);
+    iron__free(k->path_dir);
+    for (int i = 0; i < k->nincdirs; i++)
+        iron__free(k->incdirs[i]);
+    iron__free(k->incdirs);
     iron__free(k);
 }
 

@@ -143,6 +143,13 @@ struct iron_kernel {
     char *entry;
     char *source;
     char *cflags;             /* per-kernel extra flags, or NULL */
+    /* iron_kernel_new_file: the source file and its folder (searched by
+     * #include "..."), absolute, and the include folders given with it
+     * (absolute, searched by both #include forms); NULL and 0 for a
+     * kernel given as text. */
+    char *path, *path_dir;
+    int nincdirs;
+    char **incdirs;
     int nargs;
     iron__ktype args[IRON__MAX_KARGS];
     int ndefines;

@@ -1,10 +1,16 @@
 /*
- * kernel.c - declaring compute kernels: C source, the entry's argument
- * types, and per-kernel defines and flags.  Compilation happens later, in
+ * kernel.c - declaring compute kernels: C source (given as text or read
+ * from a file, with the folders its includes are searched in), the
+ * entry's argument types, and per-kernel defines and flags.  Compilation happens later, in
  * the jit's compile stage.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "design/design.h"
 #include "design/vec.h"
@@ -92,6 +98,168 @@ IRON_API iron_kernel *iron_kernel_new_core(iron_design *d, const char *entry,
     return kernel_new(d, entry, source, arg_types, 1);
 }
 
+/* ---- kernels from files ------------------------------------------------ */
+
+/* A kernel file larger than this is surely not one. */
+#define KERNEL_FILE_MAX (16u << 20)
+#define KERNEL_INCLUDE_DIRS_MAX 64
+
+/* The whole regular file at path as a string (iron__malloc'd) into *out;
+ * a failure is recorded on d, naming the kernel and the file. */
+static iron_status read_source(iron_design *d, const char *entry,
+                               const char *path, char **out)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return iron__design_fail(d, IRON_EIO, "kernel '%s': cannot read "
+                                 "'%s': %s", entry, path, strerror(e));
+    }
+    iron_status s = IRON_OK;
+    if (!S_ISREG(st.st_mode))
+        s = iron__design_fail(d, IRON_EIO, "kernel '%s': '%s' is not a "
+                              "regular file", entry, path);
+    else if ((uint64_t)st.st_size > KERNEL_FILE_MAX)
+        s = iron__design_fail(d, IRON_EINVAL, "kernel '%s': '%s' has %lld "
+                              "bytes; a kernel file may have at most %u",
+                              entry, path, (long long)st.st_size,
+                              KERNEL_FILE_MAX);
+    char *buf = s == IRON_OK ? iron__malloc((size_t)st.st_size + 1) : NULL;
+    if (s == IRON_OK && !buf)
+        s = iron__design_fail(d, IRON_ENOMEM, "out of memory reading '%s'",
+                              path);
+    size_t got = 0;
+    while (s == IRON_OK && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            s = iron__design_fail(d, IRON_EIO, "kernel '%s': reading '%s': "
+                                  "%s", entry, path,
+                                  n < 0 ? strerror(errno) : "it got shorter");
+            break;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    if (s == IRON_OK && got == 0)
+        s = iron__design_fail(d, IRON_EINVAL, "kernel '%s': '%s' is empty",
+                              entry, path);
+    if (s == IRON_OK && memchr(buf, '\0', got))
+        s = iron__design_fail(d, IRON_EINVAL, "kernel '%s': '%s' holds a NUL "
+                              "byte (at offset %zu): not C source",
+                              entry, path,
+                              (size_t)((char *)memchr(buf, '\0', got) - buf));
+    if (s != IRON_OK) {
+        iron__free(buf);
+        return s;
+    }
+    buf[got] = '\0';
+    *out = buf;
+    return IRON_OK;
+}
+
+/* The absolute form of a folder the compiler is to search (so that the
+ * headers it records name the same files from any working folder). */
+static iron_status absolute_dir(iron_design *d, const char *entry,
+                                const char *dir, char **out)
+{
+    *out = NULL;
+    char *abs = realpath(dir, NULL);
+    struct stat st;
+    if (!abs || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        int e = errno;
+        free(abs);
+        return iron__design_fail(d, IRON_EINVAL, "kernel '%s': include "
+                                 "folder '%s': %s", entry, dir,
+                                 abs ? "not a folder" : strerror(e));
+    }
+    *out = iron__strdup(abs);
+    free(abs);
+    return *out ? IRON_OK
+                : iron__design_fail(d, IRON_ENOMEM, "out of memory");
+}
+
+IRON_API iron_kernel *iron_kernel_new_file(iron_design *d, const char *entry,
+                                           const char *path,
+                                           const char *arg_types,
+                                           int ninclude_dirs,
+                                           const char *const *include_dirs)
+{
+    if (!d || d->status != IRON_OK)
+        return NULL;
+    const char *name = iron__kis_ident(entry) ? entry : "?";
+    if (!path) {
+        iron__design_fail(d, IRON_EINVAL, "kernel '%s': path is NULL", name);
+        return NULL;
+    }
+    if (ninclude_dirs < 0 || ninclude_dirs > KERNEL_INCLUDE_DIRS_MAX ||
+        (ninclude_dirs > 0 && !include_dirs)) {
+        iron__design_fail(d, IRON_EINVAL, "kernel '%s': %d include folders%s "
+                          "(expected 0 to %d, and an array for more than 0)",
+                          name, ninclude_dirs,
+                          include_dirs ? "" : " and no array",
+                          KERNEL_INCLUDE_DIRS_MAX);
+        return NULL;
+    }
+    for (int i = 0; i < ninclude_dirs; i++)
+        if (!include_dirs[i]) {
+            iron__design_fail(d, IRON_EINVAL, "kernel '%s': include folder "
+                              "%d is NULL", name, i);
+            return NULL;
+        }
+    char *src = NULL, *abs = NULL, *dir = NULL;
+    char **inc = NULL;
+    int ninc = 0;
+    iron_kernel *k = NULL;
+    if (read_source(d, name, path, &src) != IRON_OK)
+        goto fail;
+    abs = realpath(path, NULL);
+    if (!abs) {
+        iron__design_fail(d, IRON_EIO, "kernel '%s': '%s': %s", name, path,
+                          strerror(errno));
+        goto fail;
+    }
+    const char *slash = strrchr(abs, '/');
+    dir = iron__strdup(abs);
+    inc = iron__calloc((size_t)ninclude_dirs + 1, sizeof *inc);
+    if (!dir || !inc) {
+        iron__design_fail(d, IRON_ENOMEM, "out of memory");
+        goto fail;
+    }
+    dir[slash > abs ? slash - abs : 1] = '\0';
+    for (; ninc < ninclude_dirs; ninc++)
+        if (absolute_dir(d, name, include_dirs[ninc], &inc[ninc]) != IRON_OK)
+            goto fail;
+    if (!(k = kernel_new(d, entry, src, arg_types, 0)))
+        goto fail;
+    k->path = iron__strdup(abs);
+    if (!k->path) {
+        iron__design_fail(d, IRON_ENOMEM, "out of memory");
+        goto fail;
+    }
+    k->path_dir = dir;
+    k->incdirs = inc;
+    k->nincdirs = ninc;
+    free(abs);
+    iron__free(src);
+    return k;
+
+fail:
+    /* A kernel made already belongs to the design, which frees it. */
+    for (int i = 0; i < ninc; i++)
+        iron__free(inc[i]);
+    iron__free(inc);
+    iron__free(dir);
+    free(abs);
+    iron__free(src);
+    return NULL;
+}
+
 IRON_API iron_status iron_kernel_define(iron_kernel *k, const char *name,
                                         const char *value)
 {
@@ -153,7 +321,12 @@ IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags)
     if (!flags)
         return iron__design_fail(k->d, IRON_EINVAL,
                                  "kernel '%s': flags are NULL", k->entry);
-    char *f = iron__strdup(flags);
+    /* Appended: several calls add up, as the name says. */
+    iron__str s = { 0 };
+    if (k->cflags)
+        iron__str_printf(&s, "%s ", k->cflags);
+    iron__str_append(&s, flags);
+    char *f = iron__str_take(&s);
     if (!f)
         return iron__design_fail(k->d, IRON_ENOMEM, "out of memory");
     iron__free(k->cflags);

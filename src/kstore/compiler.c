@@ -18,6 +18,12 @@ int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b)
         return 0;
     if (memcmp(a->args, b->args, (size_t)a->nargs * sizeof a->args[0]))
         return 0;
+    if ((a->path == NULL) != (b->path == NULL) ||
+        (a->path && strcmp(a->path, b->path)) || a->nincdirs != b->nincdirs)
+        return 0;
+    for (int i = 0; i < a->nincdirs; i++)
+        if (strcmp(a->incdirs[i], b->incdirs[i]))
+            return 0;
     for (int i = 0; i < a->ndefines; i++)
         if (strcmp(a->defines[i].name, b->defines[i].name) ||
             strcmp(a->defines[i].value, b->defines[i].value))
@@ -53,6 +59,10 @@ iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
         .define_values = values,
         .cflags = iron__str_get(&flags),
         .is_core = k->is_core,
+        .source_name = k->path,
+        .quote_dir = k->path_dir,
+        .ninclude_dirs = k->nincdirs,
+        .include_dirs = (const char *const *)k->incdirs,
     };
     iron_status s = flags.oom || label.oom
                         ? iron__fail(IRON_ENOMEM, "out of memory")

@@ -54,6 +54,11 @@ void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
         iron__str_printf(s, " -D%zu:%s=%zu:%s", strlen(k->defines[m].name),
                          k->defines[m].name, strlen(k->defines[m].value),
                          k->defines[m].value);
+    if (k->path)
+        iron__str_printf(s, " file %zu:%s", strlen(k->path), k->path);
+    for (int i = 0; i < k->nincdirs; i++)
+        iron__str_printf(s, " -I%zu:%s", strlen(k->incdirs[i]),
+                         k->incdirs[i]);
     iron__str_printf(s, "\n%zu\n", strlen(k->source));
     iron__str_append(s, k->source);
     iron__str_append(s, "\n");

@@ -167,13 +167,22 @@ static iron_status makefile(const iron__mlx_plan *pl, const char *signature,
             continue;
         const iron_kernel *kn = d->kernels.v[k];
         const char *sym = pl->kernels[k].sym;
+        /* A kernel read from a file finds its headers where it did here. */
+        iron__str inc = { 0 };
+        if (kn->path_dir)
+            iron__str_printf(&inc, " -iquote %s", kn->path_dir);
+        for (int i = 0; i < kn->nincdirs; i++)
+            iron__str_printf(&inc, " -I%s", kn->incdirs[i]);
         iron__str_printf(&s,
                          "build/%s.o: kernels/%s.c\n"
                          "\tmkdir -p build\n"
-                         "\t$(KCC) $(KCFLAGS) $(JIT_CFLAGS)%s%s -c $< -o "
+                         "\t$(KCC) $(KCFLAGS) $(JIT_CFLAGS)%s%s%s -c $< -o "
                          "$@\n\n",
-                         sym, sym, kn->cflags ? " " : "",
+                         sym, sym, iron__str_get(&inc), kn->cflags ? " " : "",
                          kn->cflags ? kn->cflags : "");
+        if (inc.oom)
+            s.oom = 1;
+        iron__str_free(&inc);
     }
     /* Era 2024: a core links with one object; a core calling several
      * kernels gets them combined. */
