@@ -643,9 +643,9 @@ static void bench_cold(void)
 #define RSS_CHILD_ARG "--rss-child"
 #define RSS_SPECS 10000
 
-static int child_first_result(double t_main)
+static int child_first_result(double t_main, const char *size)
 {
-    const int64_t n = 4096;
+    const int64_t n = size ? atoll(size) : 4096;
     iron_jit *j;
     iron_tensor *a, *b, *c;
     CHECK(iron_jit_create(vector_op_design, &vector_op_options, &j));
@@ -730,7 +730,8 @@ static char self_exe[PATH_MAX];
 /* Runs this executable with argument `mode` in the current environment
  * and reads its standard output into out[len] (NUL-terminated); a child
  * that fails ends the bench.  Returns the time just before the spawn. */
-static double spawn_self(const char *mode, char *out, size_t len)
+static double spawn_self(const char *mode, const char *arg, char *out,
+                         size_t len)
 {
     if (!self_exe[0]) {
         ssize_t n = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
@@ -746,9 +747,10 @@ static double spawn_self(const char *mode, char *out, size_t len)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     posix_spawn_file_actions_addclose(&fa, fds[1]);
-    char arg0[] = "bench", arg1[64];
+    char arg0[] = "bench", arg1[64], arg2[64];
     snprintf(arg1, sizeof arg1, "%s", mode);
-    char *argv[] = { arg0, arg1, NULL };
+    snprintf(arg2, sizeof arg2, "%s", arg ? arg : "");
+    char *argv[] = { arg0, arg1, arg ? arg2 : NULL, NULL };
     fflush(stdout);
     pid_t pid;
     double t0 = now_s();
@@ -780,12 +782,15 @@ typedef struct child_figures {
     unsigned long long hits, compiles, writes;
 } child_figures;
 
-static void spawn_first_result(const char *cache_dir, child_figures *f)
+/* n: the vector add's elements (0: 4096). */
+static void spawn_first_result(const char *cache_dir, int64_t n,
+                               child_figures *f)
 {
     setenv("IRON_CACHE_DIR", cache_dir, 1);
     setenv("IRON_CACHE", "1", 1);
-    char out[512];
-    double t0 = spawn_self(CHILD_ARG, out, sizeof out);
+    char out[512], size[32];
+    snprintf(size, sizeof size, "%lld", (long long)(n ? n : 4096));
+    double t0 = spawn_self(CHILD_ARG, size, out, sizeof out);
     double t_main, t_result;
     if (sscanf(out, "%lf %lf %llu %llu %llu", &t_main, &t_result, &f->hits,
                &f->compiles, &f->writes) != 5)
@@ -813,6 +818,40 @@ static void fresh_dir(char *buf, size_t len)
         fail("mkdtemp %s: %s", buf, strerror(errno));
 }
 
+/* The C compiler alone on the vector add's kernel (OP '+'), as a user
+ * would build it: `cc -O2 -shared -fPIC -o k.so k.c`, spawn to exit.
+ * $IRON_CC when set, as the library uses. */
+static double bare_cc_ms(void)
+{
+    char dir[PATH_MAX], src[PATH_MAX + 8], so[PATH_MAX + 8];
+    fresh_dir(dir, sizeof dir);
+    snprintf(src, sizeof src, "%s/k.c", dir);
+    snprintf(so, sizeof so, "%s/k.so", dir);
+    FILE *fp = fopen(src, "w");
+    if (!fp || fprintf(fp, "#define OP +\n%s", vector_op_kernel_src) < 0 ||
+        fclose(fp) != 0)
+        fail("cannot write %s", src);
+    char cc[256], o2[] = "-O2", shared[] = "-shared", pic[] = "-fPIC",
+                  o[] = "-o";
+    snprintf(cc, sizeof cc, "%s",
+             getenv("IRON_CC") && *getenv("IRON_CC") ? getenv("IRON_CC")
+                                                     : "cc");
+    char *argv[] = { cc, o2, shared, pic, o, so, src, NULL };
+    pid_t pid;
+    double t0 = now_s();
+    int rc = posix_spawnp(&pid, cc, NULL, NULL, argv, environ);
+    if (rc != 0)
+        fail("cannot run %s: %s", cc, strerror(rc));
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    double ms = (now_s() - t0) * 1e3;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail("%s failed on the vector add's kernel (status 0x%x)", cc, st);
+    nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+    return ms;
+}
+
 static void keep_best(child_figures *best, const child_figures *f)
 {
     if (f->spawn_ms < best->spawn_ms)
@@ -828,32 +867,49 @@ static void bench_new_process(void)
     char *old_on = getenv("IRON_CACHE") ? strdup(getenv("IRON_CACHE")) : NULL;
     char dir[PATH_MAX];
     child_figures f, best_hit = { 1e30, 1e30, 0, 0, 0 },
+                     best_shape = { 1e30, 1e30, 0, 0, 0 },
                      best_cold = { 1e30, 1e30, 0, 0, 0 };
+    double best_bare = 1e30;
 
     /* (a) A hit: one child primes a fresh folder, five more find it. */
     fresh_dir(dir, sizeof dir);
-    spawn_first_result(dir, &f);
+    spawn_first_result(dir, 0, &f);
     if (f.compiles != 1 || f.writes != 1)
         fail("the priming child compiled %llu, wrote %llu", f.compiles,
              f.writes);
     for (int r = 0; r < 5; r++) {
-        spawn_first_result(dir, &f);
+        spawn_first_result(dir, 0, &f);
         if (f.hits != 1 || f.compiles != 0)
             fail("a hit child had %llu hits, %llu compiles", f.hits,
                  f.compiles);
         keep_best(&best_hit, &f);
     }
+    /* (b) A new shape: a specialization no process has built, whose
+     * kernel the disk cache has (kernel objects have keys of their own).
+     * Shapes a little smaller than 4096, so that the call itself does
+     * the same work. */
+    for (int r = 0; r < 5; r++) {
+        spawn_first_result(dir, 4096 - 16 * (int64_t)(r + 1), &f);
+        if (f.hits != 1 || f.compiles != 0)
+            fail("a new-shape child had %llu hits, %llu compiles", f.hits,
+                 f.compiles);
+        keep_best(&best_shape, &f);
+    }
     nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 
-    /* (b) Cold: each child gets an empty folder of its own. */
+    /* (c) Cold: each child gets an empty folder of its own; beside each,
+     * the C compiler alone on the same kernel. */
     for (int r = 0; r < 5; r++) {
         fresh_dir(dir, sizeof dir);
-        spawn_first_result(dir, &f);
+        spawn_first_result(dir, 0, &f);
         nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
         if (f.hits != 0 || f.compiles != 1 || f.writes != 1)
             fail("a cold child had %llu hits, %llu compiles, %llu writes",
                  f.hits, f.compiles, f.writes);
         keep_best(&best_cold, &f);
+        double bare = bare_cc_ms();
+        if (bare < best_bare)
+            best_bare = bare;
     }
     if (old_dir)
         setenv("IRON_CACHE_DIR", old_dir, 1);
@@ -871,6 +927,16 @@ static void bench_new_process(void)
          "on a disk-cache hit (bar: <= 10 ms)");
     emit((bench_row){ "disk_hit_main_ms", "ms", best_hit.main_ms, 0, 0 },
          "the same from the child's main() (bar: <= 10 ms)");
+    emit((bench_row){ "new_shape_spawn_ms", "ms", best_shape.spawn_ms,
+                      best_hit.spawn_ms, 0 },
+         "new process, a vector add of a shape never built before whose "
+         "kernel the disk cache holds: spawn to the first result, vs a disk "
+         "hit of a shape built before (bar: <= 3x)");
+    emit((bench_row){ "cold_compile_vs_bare_cc", "ms", best_cold.spawn_ms,
+                      best_bare, 0 },
+         "new process, empty cache: spawn to the first result, vs `%s -O2 "
+         "-shared -fPIC` of the same kernel source alone (bar: <= 1.5x)",
+         getenv("IRON_CC") ? getenv("IRON_CC") : "cc");
     emit((bench_row){ "cold_compile_spawn_ms", "ms", best_cold.spawn_ms, 0,
                       0 },
          "new process, empty cache: spawn to the first result (bar: <= "
@@ -884,7 +950,7 @@ static void bench_rss(void)
     char out[256];
     double rss, per_spec;
     unsigned long long builds, compiles, evictions;
-    spawn_self(RSS_CHILD_ARG, out, sizeof out);
+    spawn_self(RSS_CHILD_ARG, NULL, out, sizeof out);
     if (sscanf(out, "%lf %lf %llu %llu %llu", &rss, &per_spec, &builds,
                &compiles, &evictions) != 5)
         fail("the rss child said: %s", out);
@@ -947,7 +1013,7 @@ int main(int argc, char **argv)
 {
     double t_main = now_s();
     if (argc > 1 && strcmp(argv[1], CHILD_ARG) == 0)
-        return child_first_result(t_main);
+        return child_first_result(t_main, argc > 2 ? argv[2] : NULL);
     if (argc > 1 && strcmp(argv[1], RSS_CHILD_ARG) == 0)
         return child_rss();
     const char *tsv_path = NULL, *only = NULL;

@@ -20,6 +20,9 @@ extern const iron_jit_options passthrough_options;
  * params: "tile: int = 16, op: str = '+'". */
 int vector_op_design(iron_design *d, void *user);
 extern const iron_jit_options vector_op_options;
+/* Its kernel's source (entry "eltwise", the operator as the define OP),
+ * for the benchmark that compiles it with cc alone. */
+extern const char vector_op_kernel_src[];
 
 /* parallel elementwise: int32[N] in -> out = in * scale + bias, one worker
  * per granted column, column c handling the contiguous range starting at

@@ -7,7 +7,7 @@
 
 #include "designs/designs.h"
 
-static const char eltwise_src[] =
+const char vector_op_kernel_src[] =
     "#include <stdint.h>\n"
     "void eltwise(const int32_t *a, const int32_t *b, int32_t *c, int32_t n)\n"
     "{\n"
@@ -30,7 +30,7 @@ int vector_op_design(iron_design *d, void *user)
     iron_fifo *a = iron_fifo_new(d, "a", dt, IRON_SHAPE(tile), 2);
     iron_fifo *b = iron_fifo_new(d, "b", dt, IRON_SHAPE(tile), 2);
     iron_fifo *c = iron_fifo_new(d, "c", dt, IRON_SHAPE(tile), 2);
-    iron_kernel *k = iron_kernel_new(d, "eltwise", eltwise_src,
+    iron_kernel *k = iron_kernel_new(d, "eltwise", vector_op_kernel_src,
                                      "int32*, int32*, int32*, int32");
     iron_kernel_define(k, "OP", op);
     iron_worker *w = iron_worker_new(
