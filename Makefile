@@ -159,12 +159,53 @@ $(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c examples/tutor
 # The README's sample program, cut from README.md and built like a
 # tutorial program, so that the README stays true (test_tutorial.c runs it).
 README_SAMPLE := $(BUILD)/examples/tutorial/readme_sample
-$(README_SAMPLE): README.md include/iron/iron.h $(STATIC)
+README_SAMPLE_SRC := $(BUILD)/readme_sample.c
+$(README_SAMPLE_SRC): README.md
 	@mkdir -p $(dir $@)
 	awk '/^## The argument model in code/ { f = 1 } \
 	     f && /^```c/ { p = 1; next } p && /^```/ { exit } p' README.md \
-	    > $(BUILD)/readme_sample.c
-	$(CC) -Iinclude $(CFLAGS) -o $@ $(BUILD)/readme_sample.c $(STATIC) $(LDLIBS)
+	    > $@.tmp && mv $@.tmp $@
+$(README_SAMPLE): $(README_SAMPLE_SRC) include/iron/iron.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude $(CFLAGS) -o $@ $(README_SAMPLE_SRC) $(STATIC) $(LDLIBS)
+
+# ---- C++: the public headers used from C++ (docs/cpp.md) --------------------
+# The tutorial programs, the README's sample and tests/cxx/header_use.c
+# (every macro and inline helper of the public headers) are built again,
+# as they are, as C++17 and C++20 by g++ and, when it is installed,
+# clang++, into $(BUILD)/cxx/<compiler>-<standard>/; header_use is also
+# built as C11, into $(BUILD)/cxx/c11/.  test_tutorial.c runs each build as
+# it runs the C programs, and wants header_use to print what the C build
+# prints.
+CXX_FOUND    := g++ $(if $(shell command -v clang++ 2>/dev/null),clang++)
+CXX_STDS     := c++17 c++20
+CXX_VARIANTS := $(foreach c,$(CXX_FOUND),$(addprefix $(c)-,$(CXX_STDS)))
+CXX_PROGRAMS := $(notdir $(TUTORIAL_SRC:.c=)) readme_sample header_use
+CXX_BINS     := $(foreach v,$(CXX_VARIANTS),$(CXX_PROGRAMS:%=$(BUILD)/cxx/$(v)/%))
+HEADER_USE_C := $(BUILD)/cxx/c11/header_use
+PUBLIC_HDR   := $(wildcard include/iron/*.h)
+# C++20 has designated initializers, so the programs are ISO C++ there.
+CXXWARN       = -Wall -Wextra -Wshadow -Werror $(if $(filter c++20,$(2)),-Wpedantic)
+# $(call CXX_LINK,compiler,standard): $@ from $< compiled as C++.
+CXX_LINK = @mkdir -p $(@D); echo "  CXX     $@"; \
+    $(1) -x c++ -std=$(2) $(CXXWARN) $(OPT) $(SAN) -D_GNU_SOURCE -Iinclude \
+        -o $@ $< -x none $(STATIC) $(LDLIBS)
+
+define CXX_VARIANT_RULES
+$(BUILD)/cxx/$(1)-$(2)/%: examples/tutorial/%.c examples/tutorial/tutorial.h \
+                          $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+$(BUILD)/cxx/$(1)-$(2)/readme_sample: $$(README_SAMPLE_SRC) $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+$(BUILD)/cxx/$(1)-$(2)/header_use: tests/cxx/header_use.c $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+endef
+$(foreach c,$(CXX_FOUND),$(foreach s,$(CXX_STDS),\
+    $(eval $(call CXX_VARIANT_RULES,$(c),$(s)))))
+
+$(HEADER_USE_C): tests/cxx/header_use.c $(PUBLIC_HDR) $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # ---- bench: bench/bench.c with the reference designs ------------------------
 # The C baselines it compares with (bench/baseline.c) are compiled apart
@@ -199,10 +240,11 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 # IRON_BUILD and IRON_SAN let the install test run `make install` on this
 # very build and compile its consumers with the same sanitizer.
 test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS) \
-      $(README_SAMPLE) lib
+      $(README_SAMPLE) $(HEADER_USE_C) $(CXX_BINS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
+	    IRON_CXX_DIR=$(BUILD)/cxx IRON_CXX="$(CXX_VARIANTS)" \
 	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo

@@ -26,7 +26,7 @@ static char *read_text(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = malloc(65536);
+    char *buf = (char *)malloc(65536);
     size_t n = buf ? fread(buf, 1, 65535, f) : 0;
     fclose(f);
     if (buf)
@@ -51,7 +51,7 @@ typedef struct kernel_dir {
 
 static int scale_design(iron_design *d, void *user)
 {
-    const kernel_dir *dir = user;
+    const kernel_dir *dir = (const kernel_dir *)user;
     char file[600], flags[600];
     snprintf(file, sizeof file, "%s/scale.c", dir->path);
     snprintf(flags, sizeof flags, "-I%s", dir->path);
@@ -87,8 +87,8 @@ static double run_once(kernel_dir *dir, const char *cache, const char *label)
         .name = "scale",
         .args = "in x: int32[N], out y: int32[N]",
         .user = dir,
-        .cache_dir = cache,
         .disk_cache = 1, /* on even under IRON_CACHE=0 */
+        .cache_dir = cache,
     };
     ok(iron_jit_create(scale_design, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
-    kernel_dir dir = { .include_path = 1 };
+    kernel_dir dir = { .path = "", .include_path = 1 };
     char cache[600], path[600], header_path[600];
     snprintf(dir.path, sizeof dir.path, "%s/kernels", tmpl);
     snprintf(cache, sizeof cache, "%s/cache", tmpl);
