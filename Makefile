@@ -72,6 +72,9 @@ help:
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
 	@echo "make install PREFIX=/usr/local [DESTDIR=staging]  (README: Install)"
+	@echo "make deps-list  the Debian packages: build, test, clang (one line each)"
+	@echo "                every target checks its own; DEPS_CHECK=pkg-config"
+	@echo "                checks without dpkg, DEPS_CHECK=none not at all"
 
 $(LIB_OBJ): | deps
 
@@ -116,6 +119,7 @@ $(SHARED): $(BUILD)/$(SONAME)
 # are, so the same files serve every prefix (and DESTDIR, and a moved tree).
 empty :=
 space := $(empty) $(empty)
+comma := ,
 FILL = sed -e 's|@IRON_VERSION@|$(VERSION)|g' \
            -e 's|@IRON_VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
            -e 's|@IRON_VERSION_MINOR@|$(VERSION_MINOR)|g' \
@@ -183,6 +187,7 @@ CXX_VARIANTS := $(foreach c,$(CXX_FOUND),$(addprefix $(c)-,$(CXX_STDS)))
 CXX_PROGRAMS := $(notdir $(TUTORIAL_SRC:.c=)) readme_sample header_use
 CXX_BINS     := $(foreach v,$(CXX_VARIANTS),$(CXX_PROGRAMS:%=$(BUILD)/cxx/$(v)/%))
 HEADER_USE_C := $(BUILD)/cxx/c11/header_use
+$(CXX_BINS): | deps-test
 PUBLIC_HDR   := $(wildcard include/iron/*.h)
 # C++20 has designated initializers, so the programs are ISO C++ there.
 CXXWARN       = -Wall -Wextra -Wshadow -Werror $(if $(filter c++20,$(2)),-Wpedantic)
@@ -239,8 +244,8 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 
 # IRON_BUILD and IRON_SAN let the install test run `make install` on this
 # very build and compile its consumers with the same sanitizer.
-test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS) \
-      $(README_SAMPLE) $(HEADER_USE_C) $(CXX_BINS) lib
+test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
+      $(TUTORIALS) $(README_SAMPLE) $(HEADER_USE_C) $(CXX_BINS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
@@ -260,7 +265,7 @@ asan:
 tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" test
 
-check-clang:
+check-clang: deps-clang
 	$(MAKE) CC=clang BUILD=build-clang all test
 
 # PREFIX (default /usr/local) is where the files will live; DESTDIR, if
@@ -282,24 +287,43 @@ install: lib $(CLI)
 	done
 	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(PREFIX)/lib/cmake/iron/
 
-# Debian 12 packages the build and the tests need.  Every build checks
-# for them first (cheaply): as root they are installed, otherwise the
-# command to run is printed.
-# cmake and pkg-config: the install test builds a program against the
-# installed library with each.  mlir-19-tools: the MLIR tests check the
-# exporter's generic form with mlir-opt and core-body translation against
-# mlir-cpu-runner (docs/mlir.md).
-DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev libdlpack-dev gcc libc6-dev cmake pkg-config mlir-19-tools
+# ---- packages ----------------------------------------------------------------
+# The Debian 12 packages each kind of target needs, said once: the Makefile
+# checks them and .ci/run installs them (`make -s deps-list`).  The
+# library, the command and the examples need BUILD_PKGS; `make test` also
+# TEST_PKGS (cmake and pkg-config: the install test builds a program
+# against the installed library with each; mlir-19-tools: MLIR's own
+# tools check the exporter's generic form and the core-body translation,
+# docs/mlir.md; g++: the C++ builds of the tutorial, docs/cpp.md); `make
+# fuzz` and `make check-clang` also CLANG_PKGS.
+BUILD_PKGS = gcc libc6-dev make libxxhash-dev nettle-dev libboost-context-dev \
+             libdw-dev libjansson-dev libdlpack-dev
+TEST_PKGS  = cmake pkg-config mlir-19-tools g++
+CLANG_PKGS = clang libclang-rt-14-dev
+# How tools/deps.sh checks them: auto (dpkg where there is one, else
+# pkg-config), dpkg (as root it installs what is missing, otherwise it
+# prints the apt-get line), pkg-config (no dpkg: each package's libraries
+# through pkg-config, the ones without a .pc file -- boost_context,
+# dlpack -- by compiling a one-line program, tools on PATH; what is
+# missing is named by library), or none.
+DEPS_CHECK ?= auto
+deps_run = @CC='$(CC)' CPPFLAGS='$(CPPFLAGS)' LDFLAGS='$(LDFLAGS)' \
+    sh tools/deps.sh $(DEPS_CHECK) '$(1)' $(2)
+
+.PHONY: deps-test deps-clang deps-all deps-list
 deps:
-	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
-	    if [ "$$(id -u)" = 0 ]; then \
-	        echo "installing $(DEPS_PKGS)"; \
-	        apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-	            apt-get install -y -q --no-install-recommends $(DEPS_PKGS); \
-	    else \
-	        echo "missing packages; run: sudo apt-get install $(DEPS_PKGS)"; \
-	        exit 1; \
-	    fi; }
+	$(call deps_run,build,$(BUILD_PKGS))
+deps-test:
+	$(call deps_run,test,$(TEST_PKGS))
+deps-clang:
+	$(call deps_run,clang,$(CLANG_PKGS))
+deps-all:
+	$(call deps_run,build$(comma) test and clang,$(BUILD_PKGS) $(TEST_PKGS) $(CLANG_PKGS))
+# One list a line: build, test, clang.
+deps-list:
+	@echo $(BUILD_PKGS)
+	@echo $(TEST_PKGS)
+	@echo $(CLANG_PKGS)
 
 clean:
 	rm -rf build build-asan build-tsan build-clang build-fuzz
@@ -331,7 +355,7 @@ FUZZ_BINS    := $(FUZZ_ALL:%=$(FUZZ_BUILD)/%)
 
 fuzz-build: $(FUZZ_BINS)
 
-$(FUZZ_LIB_OBJ): | deps
+$(FUZZ_LIB_OBJ): | deps deps-clang
 
 $(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc
 $(FUZZ_BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(FUZZ_BUILD)/gen
