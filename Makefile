@@ -41,6 +41,8 @@ EX_SRC   := $(sort $(wildcard examples/*.c))
 TUTORIAL_SRC := $(sort $(wildcard examples/tutorial/*.c))
 # Reference designs, shared by the examples, the tests and the benchmarks.
 DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
+# The public headers: installed, and what programs using the library see.
+PUBLIC_HDR := $(sort $(wildcard include/iron/*.h))
 
 STATIC   := $(BUILD)/libiron.a
 # libiron.so.X.Y.Z, with the links libiron.so.<SOVERSION> (what programs
@@ -57,7 +59,8 @@ TESTS    := $(BUILD)/iron-tests
 TUTORIALS := $(TUTORIAL_SRC:examples/%.c=$(BUILD)/examples/%)
 EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%) $(TUTORIALS)
 
-.PHONY: all lib test demo bench clean install help asan tsan deps check-clang
+.PHONY: all lib test demo bench clean install uninstall help asan tsan deps \
+        check-clang
 
 all: lib $(CLI) $(EXAMPLES) $(EXLIB)
 
@@ -72,6 +75,7 @@ help:
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
 	@echo "make install PREFIX=/usr/local [DESTDIR=staging]  (README: Install)"
+	@echo "make uninstall PREFIX=... [DESTDIR=...]  removes what install put"
 	@echo "make deps-list  the Debian packages: build, test, clang (one line each)"
 	@echo "                every target checks its own; DEPS_CHECK=pkg-config"
 	@echo "                checks without dpkg, DEPS_CHECK=none not at all"
@@ -188,7 +192,6 @@ CXX_PROGRAMS := $(notdir $(TUTORIAL_SRC:.c=)) readme_sample header_use
 CXX_BINS     := $(foreach v,$(CXX_VARIANTS),$(CXX_PROGRAMS:%=$(BUILD)/cxx/$(v)/%))
 HEADER_USE_C := $(BUILD)/cxx/c11/header_use
 $(CXX_BINS): | deps-test
-PUBLIC_HDR   := $(wildcard include/iron/*.h)
 # C++20 has designated initializers, so the programs are ISO C++ there.
 CXXWARN       = -Wall -Wextra -Wshadow -Werror $(if $(filter c++20,$(2)),-Wpedantic)
 # $(call CXX_LINK,compiler,standard): $@ from $< compiled as C++.
@@ -270,22 +273,50 @@ check-clang: deps-clang
 
 # PREFIX (default /usr/local) is where the files will live; DESTDIR, if
 # set, is a staging folder they are copied into instead (for packaging).
-# The .pc files are written here with PREFIX; the rest is copied as built.
+# What goes where is one list, read by install and by uninstall:
+#   INSTALL_FILES  PATH:MODE:SOURCE, PATH under the prefix, copied as built
+#   INSTALL_LINKS  PATH:TARGET, symbolic links
+#   INSTALL_PC     the .pc files, written from cmake/NAME.pc.in with PREFIX
+INSTALL_FILES = lib/libiron.a:644:$(STATIC) \
+                lib/$(notdir $(SHARED_REAL)):755:$(SHARED_REAL) \
+                $(foreach h,$(PUBLIC_HDR),include/iron/$(notdir $(h)):644:$(h)) \
+                bin/iron:755:$(CLI) \
+                $(foreach f,$(CMAKE_FILES),lib/cmake/iron/$(notdir $(f)):644:$(f))
+INSTALL_LINKS = lib/$(SONAME):$(notdir $(SHARED_REAL)) lib/libiron.so:$(SONAME)
+INSTALL_PC    = $(PKG_FILES:$(BUILD)/%=lib/%)
+INSTALLED     = $(foreach e,$(INSTALL_FILES) $(INSTALL_LINKS),\
+                    $(firstword $(subst :, ,$(e)))) $(INSTALL_PC)
+# The folders only the library uses (include/iron, lib/cmake/iron, ...):
+# uninstall removes them when nothing else is left in them.
+INSTALL_OWN_DIRS = $(sort $(patsubst %/,%,$(filter %/iron/,$(dir $(INSTALLED)))))
+DEST = $(DESTDIR)$(PREFIX)
+
 install: lib $(CLI)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/iron \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/lib/cmake/iron
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED_REAL) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf $(notdir $(SHARED_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libiron.so
-	install -m 644 include/iron/*.h $(DESTDIR)$(PREFIX)/include/iron/
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	for pc in iron iron-static; do \
-	    $(call FILL,$(PREFIX)) cmake/$$pc.pc.in \
-	        > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	@set -e; for e in $(INSTALL_FILES); do \
+	    path=$${e%%:*}; rest=$${e#*:}; mode=$${rest%%:*}; src=$${rest#*:}; \
+	    echo "install -m $$mode $$src $(DEST)/$$path"; \
+	    install -d "$(DEST)/$${path%/*}"; \
+	    install -m $$mode "$$src" "$(DEST)/$$path"; \
+	done; \
+	for e in $(INSTALL_LINKS); do \
+	    echo "ln -sf $${e#*:} $(DEST)/$${e%%:*}"; \
+	    ln -sf "$${e#*:}" "$(DEST)/$${e%%:*}"; \
+	done; \
+	for path in $(INSTALL_PC); do \
+	    name=$${path##*/}; \
+	    echo "write $(DEST)/$$path (prefix $(PREFIX))"; \
+	    install -d "$(DEST)/$${path%/*}"; \
+	    $(call FILL,$(PREFIX)) cmake/$$name.in > "$(DEST)/$$path"; \
 	done
-	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(PREFIX)/lib/cmake/iron/
+
+# Removes what install installed, and the library's own folders left
+# empty; anything else in the prefix stays.
+uninstall:
+	rm -f $(addprefix $(DEST)/,$(INSTALLED))
+	@for d in $(INSTALL_OWN_DIRS); do \
+	    [ ! -d "$(DEST)/$$d" ] || rmdir "$(DEST)/$$d" 2>/dev/null || \
+	        echo "uninstall: $(DEST)/$$d is not empty: kept"; \
+	done
 
 # ---- packages ----------------------------------------------------------------
 # The Debian 12 packages each kind of target needs, said once: the Makefile
