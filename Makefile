@@ -281,7 +281,8 @@ INSTALL_FILES = lib/libiron.a:644:$(STATIC) \
                 lib/$(notdir $(SHARED_REAL)):755:$(SHARED_REAL) \
                 $(foreach h,$(PUBLIC_HDR),include/iron/$(notdir $(h)):644:$(h)) \
                 bin/iron:755:$(CLI) \
-                $(foreach f,$(CMAKE_FILES),lib/cmake/iron/$(notdir $(f)):644:$(f))
+                $(foreach f,$(CMAKE_FILES),lib/cmake/iron/$(notdir $(f)):644:$(f)) \
+                share/doc/iron/LICENSE:644:LICENSE
 INSTALL_LINKS = lib/$(SONAME):$(notdir $(SHARED_REAL)) lib/libiron.so:$(SONAME)
 INSTALL_PC    = $(PKG_FILES:$(BUILD)/%=lib/%)
 INSTALLED     = $(foreach e,$(INSTALL_FILES) $(INSTALL_LINKS),\

@@ -6,8 +6,9 @@
  * prints the version and runs a small design whose kernel includes
  * <iron/iron_kernel.h>) and checked for the soname it needs.  The CMake
  * build runs after the prefix has been moved: its files must find
- * themselves.  Then `make uninstall`, which must leave nothing of the
- * library's in the prefix, and nothing else missing.
+ * themselves.  The licence is installed.  Then `make uninstall`, which
+ * must leave nothing of the library's in the prefix, and nothing else
+ * missing.
  *
  * Run from the repository root by `make test`, which sets IRON_BUILD (the
  * build folder to install from) and IRON_SAN (sanitizer flags the
@@ -281,6 +282,8 @@ TEST_TIMEOUT(install_uninstall_removes_what_install_put, 120)
     snprintf(path, sizeof path, "%s/lib/libiron.so.%s", prefix,
              IRON_VERSION_STRING);
     ASSERT_EQ(access(path, R_OK), 0);
+    /* The licence, as in the repository. */
+    sh("cmp LICENSE '%s/share/doc/iron/LICENSE'", prefix);
     sh("touch '%s/lib/other.so' '%s/include/iron/mine.h'", prefix, prefix);
     snprintf(args, sizeof args, "PREFIX='%s' uninstall", prefix);
     make_on_build(args);
