@@ -321,7 +321,7 @@ uninstall:
 
 # ---- packages ----------------------------------------------------------------
 # The Debian 12 packages each kind of target needs, said once: the Makefile
-# checks them and .ci/run installs them (`make -s deps-list`).  The
+# checks them and .ci/run installs them (`make deps-all`).  The
 # library, the command and the examples need BUILD_PKGS; `make test` also
 # TEST_PKGS (cmake and pkg-config: the install test builds a program
 # against the installed library with each; mlir-19-tools: MLIR's own
