@@ -41,6 +41,8 @@ EX_SRC   := $(sort $(wildcard examples/*.c))
 TUTORIAL_SRC := $(sort $(wildcard examples/tutorial/*.c))
 # Reference designs, shared by the examples, the tests and the benchmarks.
 DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
+# The public headers: installed, and what programs using the library see.
+PUBLIC_HDR := $(sort $(wildcard include/iron/*.h))
 
 STATIC   := $(BUILD)/libiron.a
 # libiron.so.X.Y.Z, with the links libiron.so.<SOVERSION> (what programs
@@ -57,7 +59,8 @@ TESTS    := $(BUILD)/iron-tests
 TUTORIALS := $(TUTORIAL_SRC:examples/%.c=$(BUILD)/examples/%)
 EXAMPLES := $(EX_SRC:examples/%.c=$(BUILD)/examples/%) $(TUTORIALS)
 
-.PHONY: all lib test demo bench clean install help asan tsan deps check-clang
+.PHONY: all lib test demo bench clean install uninstall help asan tsan deps \
+        check-clang
 
 all: lib $(CLI) $(EXAMPLES) $(EXLIB)
 
@@ -72,6 +75,10 @@ help:
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
 	@echo "make install PREFIX=/usr/local [DESTDIR=staging]  (README: Install)"
+	@echo "make uninstall PREFIX=... [DESTDIR=...]  removes what install put"
+	@echo "make deps-list  the Debian packages: build, test, clang (one line each)"
+	@echo "                every target checks its own; DEPS_CHECK=pkg-config"
+	@echo "                checks without dpkg, DEPS_CHECK=none not at all"
 
 $(LIB_OBJ): | deps
 
@@ -141,6 +148,7 @@ $(SHARED): $(BUILD)/$(SONAME)
 # are, so the same files serve every prefix (and DESTDIR, and a moved tree).
 empty :=
 space := $(empty) $(empty)
+comma := ,
 FILL = sed -e 's|@IRON_VERSION@|$(VERSION)|g' \
            -e 's|@IRON_VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
            -e 's|@IRON_VERSION_MINOR@|$(VERSION_MINOR)|g' \
@@ -184,12 +192,53 @@ $(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c examples/tutor
 # The README's sample program, cut from README.md and built like a
 # tutorial program, so that the README stays true (test_tutorial.c runs it).
 README_SAMPLE := $(BUILD)/examples/tutorial/readme_sample
-$(README_SAMPLE): README.md include/iron/iron.h $(STATIC)
+README_SAMPLE_SRC := $(BUILD)/readme_sample.c
+$(README_SAMPLE_SRC): README.md
 	@mkdir -p $(dir $@)
 	awk '/^## The argument model in code/ { f = 1 } \
 	     f && /^```c/ { p = 1; next } p && /^```/ { exit } p' README.md \
-	    > $(BUILD)/readme_sample.c
-	$(CC) -Iinclude $(CFLAGS) -o $@ $(BUILD)/readme_sample.c $(STATIC) $(LDLIBS)
+	    > $@.tmp && mv $@.tmp $@
+$(README_SAMPLE): $(README_SAMPLE_SRC) include/iron/iron.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude $(CFLAGS) -o $@ $(README_SAMPLE_SRC) $(STATIC) $(LDLIBS)
+
+# ---- C++: the public headers used from C++ (docs/cpp.md) --------------------
+# The tutorial programs, the README's sample and tests/cxx/header_use.c
+# (every macro and inline helper of the public headers) are built again,
+# as they are, as C++17 and C++20 by g++ and, when it is installed,
+# clang++, into $(BUILD)/cxx/<compiler>-<standard>/; header_use is also
+# built as C11, into $(BUILD)/cxx/c11/.  test_tutorial.c runs each build as
+# it runs the C programs, and wants header_use to print what the C build
+# prints.
+CXX_FOUND    := g++ $(if $(shell command -v clang++ 2>/dev/null),clang++)
+CXX_STDS     := c++17 c++20
+CXX_VARIANTS := $(foreach c,$(CXX_FOUND),$(addprefix $(c)-,$(CXX_STDS)))
+CXX_PROGRAMS := $(notdir $(TUTORIAL_SRC:.c=)) readme_sample header_use
+CXX_BINS     := $(foreach v,$(CXX_VARIANTS),$(CXX_PROGRAMS:%=$(BUILD)/cxx/$(v)/%))
+HEADER_USE_C := $(BUILD)/cxx/c11/header_use
+$(CXX_BINS): | deps-test
+# C++20 has designated initializers, so the programs are ISO C++ there.
+CXXWARN       = -Wall -Wextra -Wshadow -Werror $(if $(filter c++20,$(2)),-Wpedantic)
+# $(call CXX_LINK,compiler,standard): $@ from $< compiled as C++.
+CXX_LINK = @mkdir -p $(@D); echo "  CXX     $@"; \
+    $(1) -x c++ -std=$(2) $(CXXWARN) $(OPT) $(SAN) -D_GNU_SOURCE -Iinclude \
+        -o $@ $< -x none $(STATIC) $(LDLIBS)
+
+define CXX_VARIANT_RULES
+$(BUILD)/cxx/$(1)-$(2)/%: examples/tutorial/%.c examples/tutorial/tutorial.h \
+                          $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+$(BUILD)/cxx/$(1)-$(2)/readme_sample: $$(README_SAMPLE_SRC) $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+$(BUILD)/cxx/$(1)-$(2)/header_use: tests/cxx/header_use.c $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+endef
+$(foreach c,$(CXX_FOUND),$(foreach s,$(CXX_STDS),\
+    $(eval $(call CXX_VARIANT_RULES,$(c),$(s)))))
+
+$(HEADER_USE_C): tests/cxx/header_use.c $(PUBLIC_HDR) $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # ---- bench: bench/bench.c with the reference designs ------------------------
 # The C baselines it compares with (bench/baseline.c) are compiled apart
@@ -223,11 +272,12 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 
 # IRON_BUILD and IRON_SAN let the install test run `make install` on this
 # very build and compile its consumers with the same sanitizer.
-test: $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference $(TUTORIALS) \
-      $(README_SAMPLE) lib
+test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
+      $(TUTORIALS) $(README_SAMPLE) $(HEADER_USE_C) $(CXX_BINS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
+	    IRON_CXX_DIR=$(BUILD)/cxx IRON_CXX="$(CXX_VARIANTS)" \
 	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo
@@ -243,46 +293,94 @@ asan:
 tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" test
 
-check-clang:
+check-clang: deps-clang
 	$(MAKE) CC=clang BUILD=build-clang all test
 
 # PREFIX (default /usr/local) is where the files will live; DESTDIR, if
 # set, is a staging folder they are copied into instead (for packaging).
-# The .pc files are written here with PREFIX; the rest is copied as built.
-install: lib $(CLI)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/iron \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/lib/cmake/iron
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED_REAL) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf $(notdir $(SHARED_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libiron.so
-	install -m 644 include/iron/*.h $(DESTDIR)$(PREFIX)/include/iron/
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	for pc in iron iron-static; do \
-	    $(call FILL,$(PREFIX)) cmake/$$pc.pc.in \
-	        > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
-	done
-	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(PREFIX)/lib/cmake/iron/
+# What goes where is one list, read by install and by uninstall:
+#   INSTALL_FILES  PATH:MODE:SOURCE, PATH under the prefix, copied as built
+#   INSTALL_LINKS  PATH:TARGET, symbolic links
+#   INSTALL_PC     the .pc files, written from cmake/NAME.pc.in with PREFIX
+INSTALL_FILES = lib/libiron.a:644:$(STATIC) \
+                lib/$(notdir $(SHARED_REAL)):755:$(SHARED_REAL) \
+                $(foreach h,$(PUBLIC_HDR),include/iron/$(notdir $(h)):644:$(h)) \
+                bin/iron:755:$(CLI) \
+                $(foreach f,$(CMAKE_FILES),lib/cmake/iron/$(notdir $(f)):644:$(f)) \
+                share/doc/iron/LICENSE:644:LICENSE
+INSTALL_LINKS = lib/$(SONAME):$(notdir $(SHARED_REAL)) lib/libiron.so:$(SONAME)
+INSTALL_PC    = $(PKG_FILES:$(BUILD)/%=lib/%)
+INSTALLED     = $(foreach e,$(INSTALL_FILES) $(INSTALL_LINKS),\
+                    $(firstword $(subst :, ,$(e)))) $(INSTALL_PC)
+# The folders only the library uses (include/iron, lib/cmake/iron, ...):
+# uninstall removes them when nothing else is left in them.
+INSTALL_OWN_DIRS = $(sort $(patsubst %/,%,$(filter %/iron/,$(dir $(INSTALLED)))))
+DEST = $(DESTDIR)$(PREFIX)
 
-# Debian 12 packages the build and the tests need.  Every build checks
-# for them first (cheaply): as root they are installed, otherwise the
-# command to run is printed.
-# cmake and pkg-config: the install test builds a program against the
-# installed library with each.  mlir-19-tools: the MLIR tests check the
-# exporter's generic form with mlir-opt and core-body translation against
-# mlir-cpu-runner (docs/mlir.md).
-DEPS_PKGS = libxxhash-dev nettle-dev libboost-context-dev libdw-dev libjansson-dev libdlpack-dev gcc libc6-dev cmake pkg-config mlir-19-tools
+install: lib $(CLI)
+	@set -e; for e in $(INSTALL_FILES); do \
+	    path=$${e%%:*}; rest=$${e#*:}; mode=$${rest%%:*}; src=$${rest#*:}; \
+	    echo "install -m $$mode $$src $(DEST)/$$path"; \
+	    install -d "$(DEST)/$${path%/*}"; \
+	    install -m $$mode "$$src" "$(DEST)/$$path"; \
+	done; \
+	for e in $(INSTALL_LINKS); do \
+	    echo "ln -sf $${e#*:} $(DEST)/$${e%%:*}"; \
+	    ln -sf "$${e#*:}" "$(DEST)/$${e%%:*}"; \
+	done; \
+	for path in $(INSTALL_PC); do \
+	    name=$${path##*/}; \
+	    echo "write $(DEST)/$$path (prefix $(PREFIX))"; \
+	    install -d "$(DEST)/$${path%/*}"; \
+	    $(call FILL,$(PREFIX)) cmake/$$name.in > "$(DEST)/$$path"; \
+	done
+
+# Removes what install installed, and the library's own folders left
+# empty; anything else in the prefix stays.
+uninstall:
+	rm -f $(addprefix $(DEST)/,$(INSTALLED))
+	@for d in $(INSTALL_OWN_DIRS); do \
+	    [ ! -d "$(DEST)/$$d" ] || rmdir "$(DEST)/$$d" 2>/dev/null || \
+	        echo "uninstall: $(DEST)/$$d is not empty: kept"; \
+	done
+
+# ---- packages ----------------------------------------------------------------
+# The Debian 12 packages each kind of target needs, said once: the Makefile
+# checks them and .ci/run installs them (`make deps-all`).  The
+# library, the command and the examples need BUILD_PKGS; `make test` also
+# TEST_PKGS (cmake and pkg-config: the install test builds a program
+# against the installed library with each; mlir-19-tools: MLIR's own
+# tools check the exporter's generic form and the core-body translation,
+# docs/mlir.md; g++: the C++ builds of the tutorial, docs/cpp.md); `make
+# fuzz` and `make check-clang` also CLANG_PKGS.
+BUILD_PKGS = gcc libc6-dev make libxxhash-dev nettle-dev libboost-context-dev \
+             libdw-dev libjansson-dev libdlpack-dev
+TEST_PKGS  = cmake pkg-config mlir-19-tools g++
+CLANG_PKGS = clang libclang-rt-14-dev
+# How tools/deps.sh checks them: auto (dpkg where there is one, else
+# pkg-config), dpkg (as root it installs what is missing, otherwise it
+# prints the apt-get line), pkg-config (no dpkg: each package's libraries
+# through pkg-config, the ones without a .pc file -- boost_context,
+# dlpack -- by compiling a one-line program, tools on PATH; what is
+# missing is named by library), or none.
+DEPS_CHECK ?= auto
+deps_run = @CC='$(CC)' CPPFLAGS='$(CPPFLAGS)' LDFLAGS='$(LDFLAGS)' \
+    sh tools/deps.sh $(DEPS_CHECK) '$(1)' $(2)
+
+.PHONY: deps-test deps-clang deps-all deps-list
 deps:
-	@dpkg -s $(DEPS_PKGS) >/dev/null 2>&1 || { \
-	    if [ "$$(id -u)" = 0 ]; then \
-	        echo "installing $(DEPS_PKGS)"; \
-	        apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-	            apt-get install -y -q --no-install-recommends $(DEPS_PKGS); \
-	    else \
-	        echo "missing packages; run: sudo apt-get install $(DEPS_PKGS)"; \
-	        exit 1; \
-	    fi; }
+	$(call deps_run,build,$(BUILD_PKGS))
+deps-test:
+	$(call deps_run,test,$(TEST_PKGS))
+deps-clang:
+	$(call deps_run,clang,$(CLANG_PKGS))
+deps-all:
+	$(call deps_run,build$(comma) test and clang,$(BUILD_PKGS) $(TEST_PKGS) $(CLANG_PKGS))
+# One list a line: build, test, clang.
+deps-list:
+	@echo $(BUILD_PKGS)
+	@echo $(TEST_PKGS)
+	@echo $(CLANG_PKGS)
 
 clean:
 	rm -rf build build-asan build-tsan build-clang build-fuzz
@@ -314,7 +412,7 @@ FUZZ_BINS    := $(FUZZ_ALL:%=$(FUZZ_BUILD)/%)
 
 fuzz-build: $(FUZZ_BINS)
 
-$(FUZZ_LIB_OBJ): | deps
+$(FUZZ_LIB_OBJ): | deps deps-clang
 
 $(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc
 $(FUZZ_BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(FUZZ_BUILD)/gen

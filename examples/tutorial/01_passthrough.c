@@ -50,8 +50,8 @@ int main(void)
 
     /* First call: design, verify, place, compile, load, run. */
     ok(IRON_CALL(j, in, out), "first call");
-    const uint8_t *x = iron_tensor_data(in);
-    const uint8_t *y = iron_tensor_data(out);
+    const uint8_t *x = (const uint8_t *)iron_tensor_data(in);
+    const uint8_t *y = (const uint8_t *)iron_tensor_data(out);
     for (int i = 0; i < 1024; i++)
         if (x[i] != y[i]) {
             fprintf(stderr, "element %d: %d, expected %d\n", i, y[i], x[i]);

@@ -53,9 +53,9 @@ static int vector_add(iron_design *d, void *user)
 
 static int check_sum(iron_tensor *a, iron_tensor *b, iron_tensor *c)
 {
-    const int32_t *x = iron_tensor_data(a);
-    const int32_t *y = iron_tensor_data(b);
-    const int32_t *z = iron_tensor_data(c);
+    const int32_t *x = (const int32_t *)iron_tensor_data(a);
+    const int32_t *y = (const int32_t *)iron_tensor_data(b);
+    const int32_t *z = (const int32_t *)iron_tensor_data(c);
     for (int64_t i = 0; i < iron_tensor_numel(c); i++)
         if (z[i] != x[i] + y[i]) {
             fprintf(stderr, "c[%lld] = %d, expected %d\n", (long long)i, z[i],

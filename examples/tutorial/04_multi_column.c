@@ -91,8 +91,8 @@ static int scale_cols(iron_design *d, void *user)
 /* y == 3x + 1 everywhere?  Clears y for the next call. */
 static int check(iron_tensor *x, iron_tensor *y)
 {
-    const int32_t *in = iron_tensor_data(x);
-    int32_t *out = iron_tensor_data(y);
+    const int32_t *in = (const int32_t *)iron_tensor_data(x);
+    int32_t *out = (int32_t *)iron_tensor_data(y);
     for (int64_t i = 0; i < iron_tensor_numel(y); i++) {
         if (out[i] != 3 * in[i] + 1) {
             fprintf(stderr, "y[%lld] = %d, expected %d\n", (long long)i,

@@ -81,7 +81,7 @@ static char *slurp(const char *path, size_t *len)
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     rewind(f);
-    char *text = malloc((size_t)size + 1);
+    char *text = (char *)malloc((size_t)size + 1);
     if (!text || fread(text, 1, (size_t)size, f) != (size_t)size)
         exit(1);
     text[size] = '\0';

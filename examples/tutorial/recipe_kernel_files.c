@@ -25,7 +25,7 @@ static char *read_text(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = malloc(65536);
+    char *buf = (char *)malloc(65536);
     size_t n = buf ? fread(buf, 1, 65535, f) : 0;
     fclose(f);
     if (buf)
@@ -49,7 +49,7 @@ typedef struct kernel_dir {
 
 static int scale_design(iron_design *d, void *user)
 {
-    const kernel_dir *dir = user;
+    const kernel_dir *dir = (const kernel_dir *)user;
     char file[600];
     snprintf(file, sizeof file, "%s/scale.c", dir->path);
     int64_t n = iron_design_arg_numel(d, 0);
@@ -79,8 +79,8 @@ static double run_once(kernel_dir *dir, const char *cache, const char *label)
         .name = "scale",
         .args = "in x: int32[N], out y: int32[N]",
         .user = dir,
-        .cache_dir = cache,
         .disk_cache = 1, /* on even under IRON_CACHE=0 */
+        .cache_dir = cache,
     };
     ok(iron_jit_create(scale_design, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;

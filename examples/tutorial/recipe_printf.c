@@ -53,7 +53,7 @@ typedef struct captured {
 
 static void keep_line(const iron_output_line *line, void *ctx)
 {
-    captured *c = ctx;
+    captured *c = (captured *)ctx;
     c->lines++;
     snprintf(c->last, sizeof c->last, "%s (%d,%d) #%llu fd %d: %s",
              line->worker, line->col, line->row,

@@ -71,9 +71,9 @@ int main(void)
        "iron_tensor_zeros");
     ok(IRON_CALL(j, x, y, mid), "pipeline");
 
-    const int32_t *xv = iron_tensor_data(x);
-    const int32_t *yv = iron_tensor_data(y);
-    const int32_t *mv = iron_tensor_data(mid);
+    const int32_t *xv = (const int32_t *)iron_tensor_data(x);
+    const int32_t *yv = (const int32_t *)iron_tensor_data(y);
+    const int32_t *mv = (const int32_t *)iron_tensor_data(mid);
     for (int i = 0; i < 1024; i++)
         if (mv[i] != xv[i] + 1 || yv[i] != 2 * (xv[i] + 1)) {
             fprintf(stderr, "element %d: mid %d y %d\n", i, mv[i], yv[i]);

@@ -79,6 +79,12 @@
  *                     no thread is still inside the old handler.
  *       errors        iron_last_error() is per thread.
  *     Pure functions (access patterns, dtypes, tilers) are thread-safe.
+ *   - C++: the header is also C++ (C++11 on; tested as C++17 and C++20,
+ *     docs/cpp.md): the same declarations, macros and helpers, used with
+ *     the same spellings (the section "C++" below says how each macro
+ *     does it).  C++ itself asks for casts from void * (iron_tensor_data,
+ *     the `user` of a design function) and for designated initializers
+ *     in declaration order.
  *   - fork(): the child may use the library (the emulator's thread pool,
  *     the launcher threads and the watchdog start afresh), provided no
  *     other thread of the parent was inside a call of the same jit at the
@@ -91,6 +97,48 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#ifdef __cplusplus
+#include <initializer_list>
+#endif
+
+/* ------------------------------------------------------------------------
+ * C++
+ *
+ * Where a C spelling is not C++, the C++ one below has the same meaning
+ * and the same name, so a program reads alike in both languages:
+ *   - IRON_ARGS, IRON_PARAMS, IRON_SCALARS and IRON_TENSORS keep their
+ *     array in a std::initializer_list, which lives to the end of the full
+ *     expression (the call they are arguments of; C's compound literal
+ *     lives to the end of the block).  The count is taken without
+ *     evaluating the elements, as C's sizeof does (IRON__LIST);
+ *   - IRON_SHAPE is a function template: each dimension is converted to
+ *     int64_t as C converts it, and 1 to IRON_MAX_DIMS of them are
+ *     checked at compile time;
+ *   - from C++14 on, every field of the versioned structs (those that begin
+ *     with size_t size, and the driver table) has the default value zero
+ *     (IRON__ZERO), so that a designated initializer that names some
+ *     fields is as quiet under g++ -Wextra as in C (g++ warns of each
+ *     field left out otherwise) and a declared struct starts zeroed.  The
+ *     layout is C's and the structs stay aggregates; clear one with
+ *     `= {}`, not memset (g++'s -Wclass-memaccess warns of that).
+ * ------------------------------------------------------------------------ */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#define IRON__ZERO {}
+#else
+#define IRON__ZERO
+#endif
+
+#ifdef __cplusplus
+extern "C++" {
+/* T[] of a braced list is an array as long as the list: its sizeof counts
+ * the elements without evaluating them. */
+template <class T> using iron__array = T[];
+}
+#define IRON__LIST(T, ...)                                                    \
+    static_cast<int>(sizeof(iron__array<T>{ __VA_ARGS__ }) / sizeof(T)),      \
+        std::initializer_list<T>{ __VA_ARGS__ }.begin()
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -212,10 +260,25 @@ typedef struct iron_shape {
 } iron_shape;
 
 /* IRON_SHAPE(64, 32) is the 2-D shape 64 x 32. */
+#ifndef __cplusplus
 #define IRON_SHAPE(...)                                                       \
     ((iron_shape){ .ndim = (int)(sizeof((int64_t[]){ __VA_ARGS__ }) /         \
                                  sizeof(int64_t)),                            \
                    .dims = { __VA_ARGS__ } })
+#else
+extern "C++" {
+template <class... D>
+static inline iron_shape iron__shape(D... dims)
+{
+    static_assert(sizeof...(D) >= 1 && sizeof...(D) <= IRON_MAX_DIMS,
+                  "IRON_SHAPE takes 1 to IRON_MAX_DIMS dimensions");
+    iron_shape s = { static_cast<int>(sizeof...(D)),
+                     { static_cast<int64_t>(dims)... } };
+    return s;
+}
+}
+#define IRON_SHAPE(...) iron__shape(__VA_ARGS__)
+#endif
 
 /* ------------------------------------------------------------------------
  * Devices
@@ -238,17 +301,18 @@ typedef struct iron_tile_info {
 } iron_tile_info;
 
 typedef struct iron_device_info {
-    size_t size;            /* set to sizeof(iron_device_info) by the caller */
-    const char *name;       /* "npu2_4col" */
-    const char *arch;       /* "aie2" or "aie2p" */
-    const char *family;     /* "npu1" or "npu2" */
-    const char *driver;     /* the driver's name, "emulator" */
-    int columns;
-    int rows;               /* shim + memtile + compute rows */
-    int compute_rows;       /* compute tiles per column */
-    int compute_tiles;      /* columns * compute_rows */
-    int lock_max_value;     /* a lock counts 0 .. lock_max_value */
-    iron_tile_info compute, memtile, shim;
+    size_t size IRON__ZERO;         /* set to sizeof(iron_device_info) by the
+                                       caller */
+    const char *name IRON__ZERO;    /* "npu2_4col" */
+    const char *arch IRON__ZERO;    /* "aie2" or "aie2p" */
+    const char *family IRON__ZERO;  /* "npu1" or "npu2" */
+    const char *driver IRON__ZERO;  /* the driver's name, "emulator" */
+    int columns IRON__ZERO;
+    int rows IRON__ZERO;            /* shim + memtile + compute rows */
+    int compute_rows IRON__ZERO;    /* compute tiles per column */
+    int compute_tiles IRON__ZERO;   /* columns * compute_rows */
+    int lock_max_value IRON__ZERO;  /* a lock counts 0 .. lock_max_value */
+    iron_tile_info compute IRON__ZERO, memtile IRON__ZERO, shim IRON__ZERO;
 } iron_device_info;
 
 /* Looks a device up by name.  Thread-safe.  IRON_EDEVICE for unknown names;
@@ -493,13 +557,13 @@ IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
  * bfloat16 prints as a float, with the digits that identify it as a
  * bfloat16 (0.1 prints "0.1", not 0.10009765625). */
 typedef struct iron_print_options {
-    size_t size;        /* sizeof(iron_print_options) */
-    int precision;      /* digits after the point at most; 0: 8 */
-    int64_t threshold;  /* summarise above this many elements; 0: 1000,
-                           < 0: never */
-    int edgeitems;      /* elements kept at each end; 0: 3 */
-    int linewidth;      /* characters per line; 0: 75 */
-    int plain;          /* 1: str() style, no "array(" nor commas */
+    size_t size IRON__ZERO;        /* sizeof(iron_print_options) */
+    int precision IRON__ZERO;      /* digits after the point at most; 0: 8 */
+    int64_t threshold IRON__ZERO;  /* summarise above this many elements; 0:
+                                      1000, < 0: never */
+    int edgeitems IRON__ZERO;      /* elements kept at each end; 0: 3 */
+    int linewidth IRON__ZERO;      /* characters per line; 0: 75 */
+    int plain IRON__ZERO;          /* 1: str() style, no "array(" nor commas */
 } iron_print_options;
 
 /* t as text in *out (free with iron_free).  opts NULL gives the defaults;
@@ -710,15 +774,15 @@ typedef enum iron_link_place {
 } iron_link_place;
 
 typedef struct iron_link_options {
-    size_t size;              /* sizeof(iron_link_options) */
-    iron_link_place place;
-    int col, row;             /* IRON_LINK_TILE */
+    size_t size IRON__ZERO;              /* sizeof(iron_link_options) */
+    iron_link_place place IRON__ZERO;
+    int col IRON__ZERO, row IRON__ZERO;  /* IRON_LINK_TILE */
     /* forward only: the new fifo's object type (obj_shape.ndim 0: the
      * input's).  The byte sizes of the two objects must divide each other:
      * a larger input object is sent as several output objects, in order,
      * and several smaller ones are gathered into one. */
-    iron_dtype dtype;
-    iron_shape obj_shape;
+    iron_dtype dtype IRON__ZERO;
+    iron_shape obj_shape IRON__ZERO;
 } iron_link_options;
 
 /* The link calls with options (NULL: the defaults above). */
@@ -880,9 +944,13 @@ static inline iron_arg iron_arg_kernel(iron_kernel *k)
 }
 
 /* IRON_ARGS(x, y, z) expands to: 3, (iron_arg[]){ x, y, z } */
+#ifndef __cplusplus
 #define IRON_ARGS(...)                                                        \
     (int)(sizeof((iron_arg[]){ __VA_ARGS__ }) / sizeof(iron_arg)),            \
         (iron_arg[]){ __VA_ARGS__ }
+#else
+#define IRON_ARGS(...) IRON__LIST(iron_arg, __VA_ARGS__)
+#endif
 
 /* A worker running the standard loop on a compute tile chosen by the
  * placer: each iteration acquires one object from every handle argument,
@@ -1320,18 +1388,18 @@ IRON_API iron_status iron_rt_task_group_end(iron_design *d);
  * zero what you do not use (a designated initializer does both); a caller
  * built against the first version (ending at `repeat`) keeps working. */
 typedef struct iron_tiler2d {
-    size_t size;              /* sizeof(iron_tiler2d) */
-    int64_t rows, cols;
-    int64_t tile_rows, tile_cols;
-    int64_t group_rows, group_cols;   /* 0 = 1 */
-    int tile_col_major;
-    int group_col_major;
-    int iter_col_major;
-    int64_t repeat;           /* 0 = 1 */
+    size_t size IRON__ZERO;                  /* sizeof(iron_tiler2d) */
+    int64_t rows IRON__ZERO, cols IRON__ZERO;
+    int64_t tile_rows IRON__ZERO, tile_cols IRON__ZERO;
+    int64_t group_rows IRON__ZERO, group_cols IRON__ZERO;   /* 0 = 1 */
+    int tile_col_major IRON__ZERO;
+    int group_col_major IRON__ZERO;
+    int iter_col_major IRON__ZERO;
+    int64_t repeat IRON__ZERO;               /* 0 = 1 */
     /* -- second version: a size ending at `repeat` means all zero -- */
-    int64_t step_rows, step_cols;     /* 0 = 1 */
-    int allow_partial;
-    int no_prune_step;
+    int64_t step_rows IRON__ZERO, step_cols IRON__ZERO;     /* 0 = 1 */
+    int allow_partial IRON__ZERO;
+    int no_prune_step IRON__ZERO;
 } iron_tiler2d;
 
 /* Number of patterns (groups), in *count (0 on failure).  IRON_EINVAL
@@ -1410,9 +1478,13 @@ static inline iron_param iron_param_kernel(const char *name,
 }
 
 /* IRON_PARAMS(p, q) expands to: 2, (const iron_param[]){ p, q } */
+#ifndef __cplusplus
 #define IRON_PARAMS(...)                                                      \
     (int)(sizeof((iron_param[]){ __VA_ARGS__ }) / sizeof(iron_param)),        \
         (const iron_param[]){ __VA_ARGS__ }
+#else
+#define IRON_PARAMS(...) IRON__LIST(iron_param, __VA_ARGS__)
+#endif
 #define IRON_NO_PARAMS 0, (const iron_param *)NULL
 
 /* ------------------------------------------------------------------------
@@ -1423,15 +1495,15 @@ typedef struct iron_jit iron_jit;
 
 /* Compile-time attributes of a jit object.  Zero-initialise, set size. */
 typedef struct iron_jit_options {
-    size_t size;         /* sizeof(iron_jit_options) */
-    const char *name;    /* used in messages; required */
+    size_t size IRON__ZERO;         /* sizeof(iron_jit_options) */
+    const char *name IRON__ZERO;    /* used in messages; required */
     /* The tensor arguments in runtime-sequence order, comma-separated:
      *   "in a, in b, out c"                     roles only
      *   "in a: T[N], in b: T[N], out c: T[N]"   with constraints
      * Roles: in, out, inout.  A type is a dtype name or a type variable
      * (an identifier bound by the first argument using it); dims are
      * integers or size variables, bound the same way. */
-    const char *args;
+    const char *args IRON__ZERO;
     /* Compile-time parameters with types and defaults, comma-separated:
      *   "tile: int = 16, op: str = '+', scale: float = 1.5,
      *    relu: bool = false, OT: dtype = int32, n: int, f: kernel"
@@ -1440,26 +1512,27 @@ typedef struct iron_jit_options {
      * differ from the type and size variables of `args` (and scalars from
      * both): the design would see two things with one name.  Defaults
      * must be in range (finite floats, integers within 64 bits). */
-    const char *params;
-    const char *cflags;  /* flags for every kernel, e.g. "-O3" (default -O2) */
-    void *user;          /* passed to the design function */
+    const char *params IRON__ZERO;
+    const char *cflags IRON__ZERO;  /* flags for every kernel, e.g. "-O3"
+                                       (default -O2) */
+    void *user IRON__ZERO;          /* passed to the design function */
     /* Dispatch-time scalars, comma-separated, with optional defaults:
      *   "count, offset = 0"
      * Their values are given per call (iron_jit_launch) and never cause a
      * rebuild.  NULL: none. */
-    const char *scalars;
+    const char *scalars IRON__ZERO;
     /* The disk cache: 0 = on unless IRON_CACHE=0, 1 = on, -1 = off. */
-    int disk_cache;
+    int disk_cache IRON__ZERO;
     /* Its folder (NULL: $IRON_CACHE_DIR, $XDG_CACHE_HOME/iron or
      * ~/.cache/iron) and size cap in bytes (0: $IRON_CACHE_MAX, else
      * 256 MiB).  An unusable folder falls back to memory with a warning. */
-    const char *cache_dir;
-    uint64_t cache_max_bytes;
+    const char *cache_dir IRON__ZERO;
+    uint64_t cache_max_bytes IRON__ZERO;
     /* How many specializations stay loaded (0: $IRON_RESIDENT_MAX, else
      * 256).  Beyond it the least recently used is unloaded and a later
      * call rebuilds it, from the disk cache when it is on.  Specializations
      * handed out by iron_jit_specialize stay loaded. */
-    int max_resident;
+    int max_resident IRON__ZERO;
 } iron_jit_options;
 
 /* Creates a jit object.  The option strings are parsed now; a syntax error
@@ -1479,30 +1552,31 @@ IRON_API iron_status iron_jit_bind(iron_jit *j, int nparams,
 
 /* Launch configuration: apart from the tensors. */
 typedef struct iron_launch_config {
-    size_t size;         /* sizeof(iron_launch_config); a program built
-                            against an older header, with fewer fields,
-                            gets the defaults of the missing ones */
-    int cols;            /* columns to use; 0 = every column of the device */
-    int timeout_ms;      /* 0 = default (IRON_TIMEOUT_MS or 60000) */
+    size_t size IRON__ZERO;     /* sizeof(iron_launch_config); a program built
+                                   against an older header, with fewer fields,
+                                   gets the defaults of the missing ones */
+    int cols IRON__ZERO;        /* columns to use; 0 = every column of the
+                                   device */
+    int timeout_ms IRON__ZERO;  /* 0 = default (IRON_TIMEOUT_MS or 60000) */
     /* Checked mode: kernels may touch only the buffers they hold, stacks
      * are measured against the worker's stack size, memory starts
      * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless "1"),
      * 1 = on, -1 = off. */
-    int check;
+    int check IRON__ZERO;
     /* Write the call's trace (trace-event JSON for Perfetto) to this
      * file, and a deadlock's wait-for graph to FILE.dot.  NULL =
      * IRON_TRACE, if set. */
-    const char *trace;
+    const char *trace IRON__ZERO;
     /* Measure times for iron_jit_get_counters (kernel, blocked, DMA busy):
      * 0 = only when IRON_LOG has "emu" or a trace is written, 1 = on,
      * -1 = off. */
-    int profile;
+    int profile IRON__ZERO;
     /* Host threads the emulated array may run on (its columns are dealt
      * onto them): 0 = IRON_THREADS, or when that is unset the emulator
      * times a specialization's first calls on the CPU count and on one
      * thread and keeps the faster.  Results are bit-identical whatever
      * the count (docs/emulator.md, "Threads"); < 0 is refused. */
-    int threads;
+    int threads IRON__ZERO;
 } iron_launch_config;
 
 /* The state of a run, after XRT's ert_cmd_state.  The first four values
@@ -1544,15 +1618,23 @@ static inline iron_scalar iron_scalar_value(const char *name, int64_t v)
 }
 
 /* IRON_SCALARS(x, y) expands to: 2, (const iron_scalar[]){ x, y } */
+#ifndef __cplusplus
 #define IRON_SCALARS(...)                                                     \
     (int)(sizeof((iron_scalar[]){ __VA_ARGS__ }) / sizeof(iron_scalar)),      \
         (const iron_scalar[]){ __VA_ARGS__ }
+#else
+#define IRON_SCALARS(...) IRON__LIST(iron_scalar, __VA_ARGS__)
+#endif
 #define IRON_NO_SCALARS 0, (const iron_scalar *)NULL
 
 /* IRON_TENSORS(a, b) expands to: 2, (iron_tensor *const[]){ a, b } */
+#ifndef __cplusplus
 #define IRON_TENSORS(...)                                                     \
     (int)(sizeof((iron_tensor *[]){ __VA_ARGS__ }) / sizeof(iron_tensor *)),  \
         (iron_tensor *const[]){ __VA_ARGS__ }
+#else
+#define IRON_TENSORS(...) IRON__LIST(iron_tensor *, __VA_ARGS__)
+#endif
 
 /* The call, synchronous: the launch configuration (NULL = default),
  * compile-time parameter values by name, dispatch-time scalar values by
@@ -1663,13 +1745,13 @@ typedef struct iron_dma_counters {
 } iron_dma_counters;
 
 typedef struct iron_run_counters {
-    size_t size;              /* sizeof(iron_run_counters) */
-    int profiled;             /* whether the *_ns fields were measured */
-    uint64_t wall_ns;         /* the run on the device */
-    int nworkers, nendpoints, ndma;
-    const iron_worker_counters *workers;
-    const iron_endpoint_counters *endpoints;
-    const iron_dma_counters *dma;
+    size_t size IRON__ZERO;       /* sizeof(iron_run_counters) */
+    int profiled IRON__ZERO;      /* whether the *_ns fields were measured */
+    uint64_t wall_ns IRON__ZERO;  /* the run on the device */
+    int nworkers IRON__ZERO, nendpoints IRON__ZERO, ndma IRON__ZERO;
+    const iron_worker_counters *workers IRON__ZERO;
+    const iron_endpoint_counters *endpoints IRON__ZERO;
+    const iron_dma_counters *dma IRON__ZERO;
 } iron_run_counters;
 
 /* The counters of j's last call (*out valid until j's next call or
@@ -1680,21 +1762,29 @@ IRON_API iron_status iron_jit_get_counters(const iron_jit *j,
 
 /* Counters since creation.  Thread-unsafe like the jit itself. */
 typedef struct iron_jit_stats {
-    size_t size;            /* sizeof(iron_jit_stats) */
-    uint64_t calls;         /* launches attempted */
-    uint64_t memory_hits;   /* launches that found their specialization */
-    uint64_t builds;        /* specializations built (design+compile) */
-    uint64_t design_runs;   /* times the design function ran */
-    uint64_t kernel_compiles; /* kernels the C compiler built */
-    uint64_t specializations; /* held now */
-    double last_build_ms;   /* wall time of the most recent build */
-    uint64_t disk_hits;     /* builds whose kernels came from the disk */
-    uint64_t disk_misses;   /* lookups that found no usable entry */
-    uint64_t disk_writes;   /* entries published */
-    uint64_t artifact_hits; /* builds whose kernels came from an artifact */
-    uint64_t kernel_shares; /* builds whose kernels were all loaded already
-                               for another specialization of the jit */
-    uint64_t evictions;     /* specializations unloaded by the resident cap */
+    size_t size IRON__ZERO;               /* sizeof(iron_jit_stats) */
+    uint64_t calls IRON__ZERO;            /* launches attempted */
+    uint64_t memory_hits IRON__ZERO;      /* launches that found their
+                                             specialization */
+    uint64_t builds IRON__ZERO;           /* specializations built
+                                             (design+compile) */
+    uint64_t design_runs IRON__ZERO;      /* times the design function ran */
+    uint64_t kernel_compiles IRON__ZERO;  /* kernels the C compiler built */
+    uint64_t specializations IRON__ZERO;  /* held now */
+    double last_build_ms IRON__ZERO;      /* wall time of the most recent
+                                             build */
+    uint64_t disk_hits IRON__ZERO;        /* builds whose kernels came from the
+                                             disk */
+    uint64_t disk_misses IRON__ZERO;      /* lookups that found no usable
+                                             entry */
+    uint64_t disk_writes IRON__ZERO;      /* entries published */
+    uint64_t artifact_hits IRON__ZERO;    /* builds whose kernels came from an
+                                             artifact */
+    uint64_t kernel_shares IRON__ZERO;    /* builds whose kernels were all
+                                             loaded already for another
+                                             specialization of the jit */
+    uint64_t evictions IRON__ZERO;        /* specializations unloaded by the
+                                             resident cap */
 } iron_jit_stats;
 
 IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
@@ -1768,13 +1858,14 @@ IRON_API void iron_log_set_handler(iron_log_fn fn, void *ctx);
  * arrive in order; a last line without a newline arrives at the end of the
  * call. */
 typedef struct iron_output_line {
-    size_t size;          /* sizeof(iron_output_line) */
-    const char *worker;   /* the worker's name */
-    int col, row;         /* its tile */
-    uint64_t iteration;   /* standard loop: the kernel call (from 0);
-                             core body: the acquires it had made */
-    int fd;               /* 1: stdout, 2: stderr */
-    const char *text;     /* the line without its newline */
+    size_t size IRON__ZERO;              /* sizeof(iron_output_line) */
+    const char *worker IRON__ZERO;       /* the worker's name */
+    int col IRON__ZERO, row IRON__ZERO;  /* its tile */
+    uint64_t iteration IRON__ZERO;       /* standard loop: the kernel call
+                                            (from 0); core body: the acquires
+                                            it had made */
+    int fd IRON__ZERO;                   /* 1: stdout, 2: stderr */
+    const char *text IRON__ZERO;         /* the line without its newline */
 } iron_output_line;
 
 /* Where kernel output goes.  By default each line is printed to the
@@ -1979,13 +2070,13 @@ IRON_API iron_status iron_algo_jit_create(iron_algo kind, const char *name,
  * ------------------------------------------------------------------------ */
 
 typedef struct iron_mlir_options {
-    size_t size;              /* sizeof(iron_mlir_options) */
+    size_t size IRON__ZERO;   /* sizeof(iron_mlir_options) */
     /* The upstream syntax era to write: "2025" (the default: the current
      * one -- aie.runtime_sequence, task-based DMA with task groups,
      * link_with on func.func) or "2024" (aiex.runtime_sequence,
      * npu.dma_memcpy_nd + dma_wait, link_with on aie.core). */
-    const char *era;
-    int generic;              /* 1: every op in MLIR's generic form */
+    const char *era IRON__ZERO;
+    int generic IRON__ZERO;   /* 1: every op in MLIR's generic form */
 } iron_mlir_options;
 
 /* Builds the specialization a launch with these arguments would use

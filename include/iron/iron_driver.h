@@ -23,19 +23,23 @@ typedef struct iron_program iron_program;
 
 /* Per-run inputs. */
 typedef struct iron_run_args {
-    size_t size;               /* sizeof(iron_run_args) */
-    int nargs;
-    void *const *host;         /* host pointer of each tensor argument */
-    void *const *handle;       /* driver buffer handle of each argument */
-    const size_t *nbytes;      /* size of each argument */
-    int timeout_ms;            /* > 0 */
-    int nscalars; /* dispatch-time scalar values, declared order */
-    const int64_t *scalars;
+    size_t size IRON__ZERO;             /* sizeof(iron_run_args) */
+    int nargs IRON__ZERO;
+    void *const *host IRON__ZERO;       /* host pointer of each tensor
+                                           argument */
+    void *const *handle IRON__ZERO;     /* driver buffer handle of each
+                                           argument */
+    const size_t *nbytes IRON__ZERO;    /* size of each argument */
+    int timeout_ms IRON__ZERO;          /* > 0 */
+    int nscalars IRON__ZERO;            /* dispatch-time scalar values,
+                                           declared order */
+    const int64_t *scalars IRON__ZERO;
     /* Since ABI 1 with a larger size; read only when size covers them. */
-    unsigned flags;            /* IRON_RUN_CHECK | IRON_RUN_PROFILE */
-    const char *trace_path;    /* write this run's trace here, or NULL */
-    int threads;               /* host threads to use; 0 = the driver's
-                                  default */
+    unsigned flags IRON__ZERO;          /* IRON_RUN_CHECK | IRON_RUN_PROFILE */
+    const char *trace_path IRON__ZERO;  /* write this run's trace here, or
+                                           NULL */
+    int threads IRON__ZERO;             /* host threads to use; 0 = the
+                                           driver's default */
 } iron_run_args;
 
 /* iron_run_args.flags */
@@ -51,32 +55,34 @@ typedef struct iron_driver iron_driver;
  * once (the jit serialises its own calls).
  */
 struct iron_driver {
-    int abi_version;           /* IRON_DRIVER_ABI */
-    size_t size;               /* sizeof(iron_driver) */
-    const char *name;          /* "emulator" */
+    int abi_version IRON__ZERO;   /* IRON_DRIVER_ABI */
+    size_t size IRON__ZERO;       /* sizeof(iron_driver) */
+    const char *name IRON__ZERO;  /* "emulator" */
 
     /* Host-visible device memory of nbytes, zeroed.  *host is what the user
      * reads and writes; *handle is the driver's own reference. */
     iron_status (*buf_alloc)(iron_driver *drv, size_t nbytes, void **host,
-                             void **handle);
-    void (*buf_free)(iron_driver *drv, void *host, void *handle);
+                             void **handle) IRON__ZERO;
+    void (*buf_free)(iron_driver *drv, void *host, void *handle) IRON__ZERO;
     iron_status (*buf_sync)(iron_driver *drv, void *host, void *handle,
-                            size_t nbytes, iron_sync_dir dir);
+                            size_t nbytes, iron_sync_dir dir) IRON__ZERO;
 
     /* Loads a program onto a device; *loaded is the driver's instance, kept
      * by the jit until unload.  The program outlives the instance. */
     iron_status (*load)(iron_driver *drv, const iron_device_info *dev,
-                        const iron_program *prog, void **loaded);
+                        const iron_program *prog, void **loaded) IRON__ZERO;
     /* Runs the loaded program's runtime sequence once with these tensors and
      * waits for it.  *state says how it ended; on IRON_RUN_ERROR or
      * IRON_RUN_TIMEOUT the status is not IRON_OK and the message says who
      * waited on what. */
     iron_status (*run)(iron_driver *drv, void *loaded,
-                       const iron_run_args *args, enum iron_run_state *state);
-    void (*unload)(iron_driver *drv, void *loaded);
+                       const iron_run_args *args,
+                       enum iron_run_state *state) IRON__ZERO;
+    void (*unload)(iron_driver *drv, void *loaded) IRON__ZERO;
     /* The counters of the loaded program's last run, valid until its next
      * run or unload; NULL when the driver keeps none (or the op is NULL). */
-    const iron_run_counters *(*counters)(iron_driver *drv, void *loaded);
+    const iron_run_counters *(*counters)(iron_driver *drv,
+                                         void *loaded) IRON__ZERO;
 
     /* Since ABI 1 with a larger size (IRON_DRIVER_SIZE_V1 is the size
      * without them); both or neither.  Caller memory used as a buffer
@@ -88,8 +94,8 @@ struct iron_driver {
      * run argument or sync may lie inside a buffer, past its start (a
      * view): the driver finds the offset from its handle's own start. */
     iron_status (*buf_wrap)(iron_driver *drv, void *host, size_t nbytes,
-                            void **handle);
-    void (*buf_unwrap)(iron_driver *drv, void *host, void *handle);
+                            void **handle) IRON__ZERO;
+    void (*buf_unwrap)(iron_driver *drv, void *host, void *handle) IRON__ZERO;
 };
 
 /* sizeof(iron_driver) before buf_wrap and buf_unwrap: drivers built then

@@ -6,7 +6,9 @@
  * prints the version and runs a small design whose kernel includes
  * <iron/iron_kernel.h>) and checked for the soname it needs.  The CMake
  * build runs after the prefix has been moved: its files must find
- * themselves.
+ * themselves.  The licence is installed.  Then `make uninstall`, which
+ * must leave nothing of the library's in the prefix, and nothing else
+ * missing.
  *
  * Run from the repository root by `make test`, which sets IRON_BUILD (the
  * build folder to install from) and IRON_SAN (sanitizer flags the
@@ -229,5 +231,86 @@ TEST_TIMEOUT(install_prefix_consumers_pkg_config_and_cmake, 180)
     if (IRON_VERSION_MAJOR == 0)
         ASSERT_STR_EQ(line, "TRUE TRUE TRUE TRUE FALSE FALSE FALSE ");
 
+    test_drop_dir(tmp);
+}
+
+/* Runs `make ARGS` on the build `make test` made, without the outer
+ * make's environment (its jobserver, its command-line variables). */
+static void make_on_build(const char *args)
+{
+    const char *build = getenv("IRON_BUILD");
+    if (!build || !build[0])
+        TEST_FAIL_("IRON_BUILD is not set (run through `make test`)");
+    const char *san = getenv("IRON_SAN");
+    sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
+       "-s BUILD='%s' SAN='%s' %s", build, san ? san : "", args);
+}
+
+/* What is left under `dir` apart from folders, one path a line relative
+ * to it, sorted; and the paths whose name says iron, folders included. */
+static void leftovers(const char *dir, char *files, char *irons, size_t len)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . ! -type d | sort", dir);
+    FILE *p = popen(cmd, "r");
+    ASSERT(p != NULL);
+    size_t n = fread(files, 1, len - 1, p);
+    files[n] = '\0';
+    pclose(p);
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -name '*iron*' | sort", dir);
+    p = popen(cmd, "r");
+    ASSERT(p != NULL);
+    n = fread(irons, 1, len - 1, p);
+    irons[n] = '\0';
+    pclose(p);
+}
+
+/* `make uninstall` removes what `make install` put in the prefix (with
+ * DESTDIR too) and nothing else: a file of another's stays, even in
+ * include/iron, which is kept then; run again once it is gone, the
+ * prefix holds nothing of the library's. */
+TEST_TIMEOUT(install_uninstall_removes_what_install_put, 120)
+{
+    char *tmp = test_cache_temp_dir("iron-test", "uninstall");
+    char prefix[300], stage[300], path[400], args[1000];
+    char files[4096], irons[4096];
+    snprintf(log_path, sizeof log_path, "%s/log.txt", tmp);
+    snprintf(prefix, sizeof prefix, "%s/prefix", tmp);
+
+    snprintf(args, sizeof args, "PREFIX='%s' install", prefix);
+    make_on_build(args);
+    snprintf(path, sizeof path, "%s/lib/libiron.so.%s", prefix,
+             IRON_VERSION_STRING);
+    ASSERT_EQ(access(path, R_OK), 0);
+    /* The licence, as in the repository. */
+    sh("cmp LICENSE '%s/share/doc/iron/LICENSE'", prefix);
+    sh("touch '%s/lib/other.so' '%s/include/iron/mine.h'", prefix, prefix);
+    snprintf(args, sizeof args, "PREFIX='%s' uninstall", prefix);
+    make_on_build(args);
+    leftovers(prefix, files, irons, sizeof files);
+    ASSERT_STR_EQ(files, "./include/iron/mine.h\n./lib/other.so\n");
+    ASSERT_STR_EQ(irons, "./include/iron\n");
+    sh("rm '%s/lib/other.so' '%s/include/iron/mine.h'", prefix, prefix);
+    make_on_build(args);
+    leftovers(prefix, files, irons, sizeof files);
+    ASSERT_STR_EQ(files, "");
+    ASSERT_STR_EQ(irons, "");
+
+    /* Staged: the files land under DESTDIR, the .pc files name PREFIX. */
+    snprintf(stage, sizeof stage, "%s/stage", tmp);
+    snprintf(args, sizeof args, "PREFIX=/opt/pkg DESTDIR='%s' install",
+             stage);
+    make_on_build(args);
+    snprintf(path, sizeof path, "%s/opt/pkg/lib/pkgconfig/iron.pc",
+             stage);
+    char *pc = (char *)test_slurp(path, NULL);
+    ASSERT_CONTAINS(pc, "prefix=/opt/pkg\n");
+    free(pc);
+    snprintf(args, sizeof args,
+             "PREFIX=/opt/pkg DESTDIR='%s' uninstall", stage);
+    make_on_build(args);
+    leftovers(stage, files, irons, sizeof files);
+    ASSERT_STR_EQ(files, "");
+    ASSERT_STR_EQ(irons, "");
     test_drop_dir(tmp);
 }

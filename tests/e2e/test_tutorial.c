@@ -5,7 +5,11 @@
  * Also: every program built there has a test here, and every ```c block of
  * docs/tutorial.md and docs/cookbook.md marked with a program's name is a
  * verbatim part of that program, so the documents cannot drift from code
- * that is tested.
+ * that is tested.  The same programs and the README's sample, built as
+ * C++17 and C++20 by each C++ compiler (into $IRON_CXX_DIR/<compiler>-<std>),
+ * must do the same (tutorial_cxx_*), and tests/cxx/header_use.c, which uses
+ * every macro and inline helper of the public headers, must print the same
+ * in every C++ build as in its C11 build.
  */
 #include <dirent.h>
 #include <sys/wait.h>
@@ -15,14 +19,24 @@
 
 static char out[1 << 16];
 
-/* Runs $IRON_TUTORIAL/<name> [arg] with stdout and stderr into `out` and
- * the variables that would change its output removed; returns its exit
- * status (-1 when it did not exit normally). */
-static int run_program(const char *name, const char *arg)
+/* The folder of the programs run: $IRON_TUTORIAL (the C builds) unless a
+ * C++ test points it at a C++ build. */
+static char program_dir[512];
+
+static const char *tutorial_dir(void)
 {
     const char *dir = getenv("IRON_TUTORIAL");
     if (!dir || !dir[0])
         TEST_FAIL_("IRON_TUTORIAL is not set (run through `make test`)");
+    return dir;
+}
+
+/* Runs <program_dir>/<name> [arg] with stdout and stderr into `out` and
+ * the variables that would change its output removed; returns its exit
+ * status (-1 when it did not exit normally). */
+static int run_program(const char *name, const char *arg)
+{
+    const char *dir = program_dir[0] ? program_dir : tutorial_dir();
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (access(path, X_OK) != 0)
@@ -67,13 +81,13 @@ static int run_program(const char *name, const char *arg)
     if (!WIFEXITED(st))
         return -1;
     if (WEXITSTATUS(st) != 0)
-        fprintf(stderr, "%s said:\n%s\n", name, out);
+        fprintf(stderr, "%s said:\n%s\n", path, out);
     return WEXITSTATUS(st);
 }
 
 /* --- the tutorial -------------------------------------------------------- */
 
-TEST(tutorial_01_passthrough)
+static void check_01_passthrough(void)
 {
     ASSERT_EQ(run_program("01_passthrough", NULL), 0);
     ASSERT_CONTAINS(out, "passthrough: 1024 bytes copied through a memtile");
@@ -87,7 +101,7 @@ TEST(tutorial_01_passthrough)
                          "sequence awaits no drain (2 ops)");
 }
 
-TEST(tutorial_02_vector_add)
+static void check_02_vector_add(void)
 {
     ASSERT_EQ(run_program("02_vector_add", NULL), 0);
     ASSERT_CONTAINS(out, "vector_add: 4 calls, 2 builds, 2 found in memory, "
@@ -96,7 +110,7 @@ TEST(tutorial_02_vector_add)
                          "multiple of 256");
 }
 
-TEST(tutorial_03_params)
+static void check_03_params(void)
 {
     ASSERT_EQ(run_program("03_params", NULL), 0);
     ASSERT_CONTAINS(out, "sub:           builds so far 2");
@@ -107,7 +121,7 @@ TEST(tutorial_03_params)
                          "memory needs 99360 bytes, the tile has 65536");
 }
 
-TEST(tutorial_04_multi_column)
+static void check_04_multi_column(void)
 {
     ASSERT_EQ(run_program("04_multi_column", NULL), 0);
     ASSERT_CONTAINS(out, "1 column(s): workers per column: 4 0 0 0 0 0 0 0");
@@ -117,7 +131,7 @@ TEST(tutorial_04_multi_column)
                          "device 'npu2' has 8");
 }
 
-TEST(tutorial_05_mlir)
+static void check_05_mlir(void)
 {
     char *dir = test_cache_temp_dir("iron-tutorial-mlir", "export");
     ASSERT_EQ(run_program("05_mlir", dir), 0);
@@ -135,13 +149,13 @@ TEST(tutorial_05_mlir)
 
 /* --- the cookbook -------------------------------------------------------- */
 
-TEST(tutorial_recipe_probe)
+static void check_recipe_probe(void)
 {
     ASSERT_EQ(run_program("recipe_probe", NULL), 0);
     ASSERT_CONTAINS(out, "mid[0..3] = 1 2 3 4; y[0..3] = 2 4 6 8");
 }
 
-TEST(tutorial_recipe_printf)
+static void check_recipe_printf(void)
 {
     ASSERT_EQ(run_program("recipe_printf", NULL), 0);
     ASSERT_CONTAINS(out, "[summer (0,2) #0] sum = 10\n"
@@ -151,7 +165,7 @@ TEST(tutorial_recipe_printf)
                          "sum = 42");
 }
 
-TEST(tutorial_recipe_kernel_files)
+static void check_recipe_kernel_files(void)
 {
     ASSERT_EQ(run_program("recipe_kernel_files", "examples/tutorial/kernels"),
               0);
@@ -171,7 +185,7 @@ TEST(tutorial_recipe_kernel_files)
 }
 
 /* The report's parts as docs/cookbook.md quotes and explains them. */
-TEST(tutorial_recipe_deadlock)
+static void check_recipe_deadlock(void)
 {
     ASSERT_EQ(run_program("recipe_deadlock", NULL), 0);
     ASSERT_CONTAINS(out, "status: IRON_EDEADLOCK");
@@ -203,7 +217,7 @@ TEST(tutorial_recipe_deadlock)
                          "(consumer)\"];");
 }
 
-TEST(tutorial_recipe_checked)
+static void check_recipe_checked(void)
 {
     /* Checked mode traps protection faults; ThreadSanitizer cannot follow
      * a siglongjmp out of a handler (as in test_checked.c). */
@@ -219,41 +233,184 @@ TEST(tutorial_recipe_checked)
                          "negate at negate.c:6");
 }
 
-/* The programs the tests above run, and the documents that quote them. */
-static const char *const tested[] = {
-    "01_passthrough", "02_vector_add",       "03_params",
-    "04_multi_column", "05_mlir",            "recipe_probe",
-    "recipe_printf",
-    "recipe_kernel_files", "recipe_deadlock", "recipe_checked",
-    "readme_sample",
-};
+/* --- the README ---------------------------------------------------------- */
 
-TEST(tutorial_every_program_is_tested)
+/* The README's sample, cut from README.md and built by `make test`: it
+ * runs, and its last call prints the sentence its comment promises. */
+static void check_readme_sample(void)
 {
-    const char *dir = getenv("IRON_TUTORIAL");
-    if (!dir || !dir[0])
-        TEST_FAIL_("IRON_TUTORIAL is not set (run through `make test`)");
+    ASSERT_EQ(run_program("readme_sample", NULL), 0);
+    ASSERT_CONTAINS(out, "vadd: argument 2 ('c') is the same tensor as "
+                         "argument 0 ('a')");
+}
+
+/* --- every program, in C and in C++ --------------------------------------- */
+
+/* The programs built into $IRON_TUTORIAL (and each C++ build) and their
+ * checks. */
+static const struct {
+    const char *name;
+    void (*check)(void);
+} programs[] = {
+    { "01_passthrough", check_01_passthrough },
+    { "02_vector_add", check_02_vector_add },
+    { "03_params", check_03_params },
+    { "04_multi_column", check_04_multi_column },
+    { "05_mlir", check_05_mlir },
+    { "recipe_probe", check_recipe_probe },
+    { "recipe_printf", check_recipe_printf },
+    { "recipe_kernel_files", check_recipe_kernel_files },
+    { "recipe_deadlock", check_recipe_deadlock },
+    { "recipe_checked", check_recipe_checked },
+    { "readme_sample", check_readme_sample },
+};
+#define NPROGRAMS (int)(sizeof programs / sizeof programs[0])
+
+TEST(tutorial_01_passthrough) { check_01_passthrough(); }
+TEST(tutorial_02_vector_add) { check_02_vector_add(); }
+TEST(tutorial_03_params) { check_03_params(); }
+TEST(tutorial_04_multi_column) { check_04_multi_column(); }
+TEST(tutorial_05_mlir) { check_05_mlir(); }
+TEST(tutorial_recipe_probe) { check_recipe_probe(); }
+TEST(tutorial_recipe_printf) { check_recipe_printf(); }
+TEST(tutorial_recipe_kernel_files) { check_recipe_kernel_files(); }
+TEST(tutorial_recipe_deadlock) { check_recipe_deadlock(); }
+TEST(tutorial_recipe_checked) { check_recipe_checked(); }
+TEST(tutorial_readme_sample) { check_readme_sample(); }
+
+/* Every program in `dir` is in the table (and, when `extra` is not NULL,
+ * that one too); returns how many there are. */
+static int count_known_programs(const char *dir, const char *extra)
+{
     DIR *dp = opendir(dir);
-    ASSERT(dp != NULL);
-    int programs = 0;
+    if (!dp)
+        TEST_FAIL_("cannot open %s", dir);
+    int found = 0;
     for (struct dirent *e; (e = readdir(dp)) != NULL;) {
         if (e->d_name[0] == '.')
             continue;
-        int known = 0;
-        for (size_t i = 0; i < sizeof tested / sizeof tested[0]; i++)
-            known |= strcmp(e->d_name, tested[i]) == 0;
+        int known = extra && strcmp(e->d_name, extra) == 0;
+        for (int i = 0; i < NPROGRAMS; i++)
+            known |= strcmp(e->d_name, programs[i].name) == 0;
         if (!known)
             TEST_FAIL_("%s/%s has no test in test_tutorial.c", dir,
                        e->d_name);
-        programs++;
+        found++;
     }
     closedir(dp);
-    ASSERT_EQ(programs, (int)(sizeof tested / sizeof tested[0]));
+    return found;
 }
 
-/* Checks every ```c block of `doc` whose first line is a comment naming a
- * program ("/" "* examples/tutorial/NAME.c *" "/"): the rest of the block
- * must appear, byte for byte, in that file.  Returns the blocks checked. */
+TEST(tutorial_every_program_is_tested)
+{
+    ASSERT_EQ(count_known_programs(tutorial_dir(), NULL), NPROGRAMS);
+}
+
+/* Where the first line that differs between two texts starts (the same
+ * offset in both), or -1 when they are equal. */
+static long first_difference(const char *a, const char *b)
+{
+    long line = 0, i = 0;
+    for (; a[i] && a[i] == b[i]; i++)
+        if (a[i] == '\n')
+            line = i + 1;
+    return a[i] == b[i] ? -1 : line;
+}
+
+/* The length of the line at s. */
+static int line_len(const char *s)
+{
+    return (int)strcspn(s, "\n");
+}
+
+/* One C++ build, $IRON_CXX_DIR/<variant>: header_use prints what its C11
+ * build prints, and each program passes its check.  A variant missing
+ * from $IRON_CXX (what `make test` built) fails the test, except
+ * clang++'s, which is built only when clang++ is installed. */
+static void check_cxx_variant(const char *variant)
+{
+    const char *root = getenv("IRON_CXX_DIR"), *built = getenv("IRON_CXX");
+    if (!root || !root[0] || !built)
+        TEST_FAIL_("IRON_CXX_DIR or IRON_CXX is not set (run through "
+                   "`make test`)");
+    int listed = 0;
+    size_t len = strlen(variant);
+    for (const char *p = strstr(built, variant); p && !listed;
+         p = strstr(p + 1, variant))
+        listed = (p == built || p[-1] == ' ') &&
+                 (p[len] == ' ' || p[len] == '\0');
+    if (!listed) {
+        if (strncmp(variant, "clang++", 7) == 0) {
+            printf("clang++ is not installed: nothing to check\n");
+            return;
+        }
+        TEST_FAIL_("%s was not built (IRON_CXX = \"%s\")", variant, built);
+    }
+    snprintf(program_dir, sizeof program_dir, "%s/c11", root);
+    ASSERT_EQ(run_program("header_use", NULL), 0);
+    ASSERT_CONTAINS(out, "header_use: all ");
+    char *c11 = strdup(out);
+    snprintf(program_dir, sizeof program_dir, "%s/%s", root, variant);
+    ASSERT_EQ(count_known_programs(program_dir, "header_use"), NPROGRAMS + 1);
+    ASSERT_EQ(run_program("header_use", NULL), 0);
+    long at = first_difference(c11, out);
+    if (at >= 0)
+        TEST_FAIL_("%s/header_use prints otherwise than its C11 build: "
+                   "\"%.*s\" vs \"%.*s\"",
+                   program_dir, line_len(out + at), out + at,
+                   line_len(c11 + at), c11 + at);
+    free(c11);
+    for (int i = 0; i < NPROGRAMS; i++)
+        programs[i].check();
+}
+
+/* What the C++ builds are checked against: header_use as C11. */
+TEST(tutorial_header_use_c11)
+{
+    const char *root = getenv("IRON_CXX_DIR");
+    if (!root || !root[0])
+        TEST_FAIL_("IRON_CXX_DIR is not set (run through `make test`)");
+    snprintf(program_dir, sizeof program_dir, "%s/c11", root);
+    ASSERT_EQ(run_program("header_use", NULL), 0);
+    ASSERT_CONTAINS(out, "IRON_SHAPE(size_t, uint64_t, short): ndim 3: "
+                         "3 5 2");
+    ASSERT_CONTAINS(out, "IRON_WITH_DEVICE: npu1, nested npu2_2col, back to "
+                         "npu1");
+    ASSERT_CONTAINS(out, "IRON_ARGS: 6: int/1/0 float/0/0.5 handle/3/0 "
+                         "rtp/0/0 barrier/0/0 kernel/0/0");
+    ASSERT_CONTAINS(out, "IRON_PARAMS: 6: tile=16 scale=0.5 neg=1 op='-' "
+                         "T=int16 f=kernel scale");
+    ASSERT_CONTAINS(out, "IRON_SCALARS: 2: offset=64 k=-3");
+    ASSERT_CONTAINS(out, "IRON_TENSORS: 11 32");
+    ASSERT_CONTAINS(out, "IRON_CALL: y = 0 2 4 ... 62");
+    ASSERT_CONTAINS(out, "IRON_CALL_WITH tile 16, neg, offset 100: "
+                         "y = -100 -98 -96 ... -38");
+    ASSERT_CONTAINS(out, "iron_jit_launch on npu1_1col, scale 3, add 1000: "
+                         "y = 1000 1003 1006 ... 1093");
+    ASSERT_CONTAINS(out, "iron_jit_start, add 7: y = 7 9 11 ... 69");
+    ASSERT_CONTAINS(out, "output lines: 3; last: w (0,2) #0: body: n = 8, "
+                         "s = 3");
+    ASSERT_CONTAINS(out, "is the same tensor as argument 0 ('x')");
+    ASSERT_CONTAINS(out, "iron_k_abs_sat_i32(INT32_MIN) = 2147483647");
+    ASSERT_CONTAINS(out, "iron_driver_register (ABI 2): IRON_EINVAL");
+    ASSERT_CONTAINS(out, "header_use: all ");
+}
+
+TEST_TIMEOUT(tutorial_cxx_gcc_17, 300) { check_cxx_variant("g++-c++17"); }
+TEST_TIMEOUT(tutorial_cxx_gcc_20, 300) { check_cxx_variant("g++-c++20"); }
+TEST_TIMEOUT(tutorial_cxx_clang_17, 300)
+{
+    check_cxx_variant("clang++-c++17");
+}
+TEST_TIMEOUT(tutorial_cxx_clang_20, 300)
+{
+    check_cxx_variant("clang++-c++20");
+}
+
+/* Checks every ```c and ```cpp block of `doc` whose first line is a
+ * comment naming a program ("/" "* examples/tutorial/NAME.c *" "/") or
+ * tests/cxx/header_use.c: the rest of the block must appear, byte for
+ * byte, in that file.  Returns the blocks checked. */
 static int check_doc_blocks(const char *doc)
 {
     size_t len = 0;
@@ -261,14 +418,21 @@ static int check_doc_blocks(const char *doc)
     text[len] = '\0';
     int checked = 0;
     const char *p = text;
-    while ((p = strstr(p, "\n```c\n")) != NULL) {
-        const char *body = p + 6;
+    while ((p = strstr(p, "\n```c")) != NULL) {
+        const char *body = p + 5;
+        if (strncmp(body, "pp", 2) == 0)
+            body += 2;
+        if (*body++ != '\n') {
+            p = body;
+            continue;
+        }
         const char *end = strstr(body, "\n```");
         ASSERT(end != NULL);
         p = end + 4;
         char file[256];
         if (sscanf(body, "/* %255s */", file) != 1 ||
-            strncmp(file, "examples/tutorial/", 18) != 0)
+            (strncmp(file, "examples/tutorial/", 18) != 0 &&
+             strcmp(file, "tests/cxx/header_use.c") != 0))
             continue;
         const char *code = strchr(body, '\n') + 1;
         size_t n = (size_t)(end - code) + 1; /* with its last newline */
@@ -292,6 +456,7 @@ TEST(tutorial_docs_quote_the_programs)
     ASSERT_GE(check_doc_blocks("docs/tutorial.md"), 4);
     ASSERT_GE(check_doc_blocks("docs/cookbook.md"), 5);
     ASSERT_GE(check_doc_blocks("docs/mlir.md"), 2);
+    ASSERT_GE(check_doc_blocks("docs/cpp.md"), 3);
 }
 
 /* The `iron tap` picture the cookbook shows. */
@@ -313,15 +478,4 @@ TEST(tutorial_cookbook_tap_picture)
     doc[len] = '\0';
     ASSERT_CONTAINS(doc, out);
     free(doc);
-}
-
-/* --- the README ---------------------------------------------------------- */
-
-/* The README's sample, cut from README.md and built by `make test`: it
- * runs, and its last call prints the sentence its comment promises. */
-TEST(tutorial_readme_sample)
-{
-    ASSERT_EQ(run_program("readme_sample", NULL), 0);
-    ASSERT_CONTAINS(out, "vadd: argument 2 ('c') is the same tensor as "
-                         "argument 0 ('a')");
 }
