@@ -2,7 +2,7 @@
  * cli.h - the `iron` command's subcommands (each in its own file) and
  * what they share: option parsing with "did you mean" hints (opts.c),
  * loading a design from a shared library (design.c), the environment
- * table of the help (envhelp.c).
+ * table of the help (envhelp.c), output folders (paths.c).
  */
 #ifndef IRON_CLI_CLI_H
 #define IRON_CLI_CLI_H
@@ -85,6 +85,18 @@ const char *cli_closest(const char *word, const char *const *names, int n);
 /* Prints "; did you mean 'X'?" (or nothing) and a newline. */
 void cli_suggest(FILE *f, const char *word, const char *const *names, int n);
 
+/* ---- paths.c: output folders ------------------------------------------- */
+
+/* dir + "/" + name into buf, without a doubled slash when dir ends in one
+ * ("out/" + "c.npy" is "out/c.npy").  0, or -1 when buf is too small. */
+int cli_path_join(char *buf, size_t len, const char *dir, const char *name);
+
+/* Creates folder dir and its missing parents, as `mkdir -p` does (the
+ * user's umask applies).  0, or 1 after printing "iron CMD: OPT 'DIR':
+ * cannot create the folder 'X': <reason>" (a file in the way, no
+ * permission). */
+int cli_make_folder(const char *cmd, const char *opt, const char *dir);
+
 /* ---- run.c: running a jit on .npy files or seeded data ------------------ */
 
 /* What `iron run` and `iron run-mlir` share: the inputs (--in NAME=FILE,
@@ -130,8 +142,9 @@ void cli_design_close(cli_design *cd);
  * device 'X'; did you mean 'Y'?". */
 int cli_device_exists(const char *cmd, const char *name);
 
-/* "int32[64, 64], float32[8]" -> zeroed tensors.  0, or 1 after
- * printing the error. */
+/* "int32[64, 64], float32[8]" -> zeroed tensors.  0, or after printing
+ * the error EXIT_USAGE (text that is not a list of types, a shape the
+ * library refuses) or 1 (out of memory). */
 int cli_make_tensors(const char *cmd, char *types, iron_tensor **out,
                      int *n);
 
@@ -140,7 +153,7 @@ int cli_make_tensors(const char *cmd, char *types, iron_tensor **out,
 int cli_split_items(char *text, char **items, int max);
 char *cli_trim(char *s);
 
-/* "int32[64, 64]" -> dtype and shape; 0, or 1 after printing. */
+/* "int32[64, 64]" -> dtype and shape; 0, or EXIT_USAGE after printing. */
 int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
                    iron_shape *shape);
 

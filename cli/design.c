@@ -64,12 +64,12 @@ int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
     if (!open || !close || *cli_trim(close + 1)) {
         fprintf(stderr, "iron %s: '%s': expected DTYPE[DIMS], e.g. "
                         "int32[64, 64]\n", cmd, spec);
-        return 1;
+        return EXIT_USAGE;
     }
     *open = '\0';
     if (iron_dtype_parse(cli_trim(spec), dt) != IRON_OK) {
         fprintf(stderr, "iron %s: %s\n", cmd, iron_last_error());
-        return 1;
+        return EXIT_USAGE;
     }
     shape->ndim = 0;
     *close = '\0';
@@ -77,7 +77,7 @@ int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
         if (shape->ndim == IRON_MAX_DIMS) {
             fprintf(stderr, "iron %s: more than %d dims\n", cmd,
                     IRON_MAX_DIMS);
-            return 1;
+            return EXIT_USAGE;
         }
         char *end;
         errno = 0;
@@ -85,7 +85,7 @@ int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
         if (end == tok || *cli_trim(end) || errno) {
             fprintf(stderr, "iron %s: dimension '%s' is not a number\n", cmd,
                     cli_trim(tok));
-            return 1;
+            return EXIT_USAGE;
         }
         shape->dims[shape->ndim++] = v;
     }
@@ -100,16 +100,23 @@ int cli_make_tensors(const char *cmd, char *types, iron_tensor **out, int *n)
     if (m < 0) {
         fprintf(stderr, "iron %s: more than %d tensors\n", cmd,
                 CLI_MAX_ITEMS);
-        return 1;
+        return EXIT_USAGE;
     }
     for (int i = 0; i < m; i++) {
         iron_dtype dt;
         iron_shape sh;
-        if (cli_parse_type(cmd, items[i], &dt, &sh))
-            return 1;
-        if (iron_tensor_zeros(dt, sh, &out[*n]) != IRON_OK) {
-            fprintf(stderr, "iron %s: %s\n", cmd, iron_last_error());
-            return 1;
+        char spec[256];
+        snprintf(spec, sizeof spec, "%s", items[i]);
+        int rc = cli_parse_type(cmd, items[i], &dt, &sh);
+        if (rc)
+            return rc;
+        iron_status s = iron_tensor_zeros(dt, sh, &out[*n]);
+        if (s != IRON_OK) {
+            /* A shape the library refuses (a dimension of 0) is the
+             * text's fault; running out of memory is not. */
+            fprintf(stderr, "iron %s: '%s': %s\n", cmd, spec,
+                    iron_last_error());
+            return s == IRON_ENOMEM ? 1 : EXIT_USAGE;
         }
         (*n)++;
     }

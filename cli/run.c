@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -47,7 +46,7 @@ static const char run_usage[] =
     "            --shape NAME=DIMS (an argument: 64x64; a size variable of\n"
     "            the declaration: N=4096), else the design's declaration\n"
     "  outputs   --out NAME=FILE.npy, or -o DIR for DIR/NAME.npy of every\n"
-    "            out and inout argument\n"
+    "            out and inout argument (DIR is created if missing)\n"
     "  compare   --ref NAME=FILE.npy: integers must be equal, floats within\n"
     "            --atol A + --rtol R x |ref| (defaults 1e-8 and 1e-5; "
     "bfloat16\n"
@@ -366,8 +365,8 @@ static int make_tensors(run_state *st, uint64_t seed)
         char buf[4096];
         int n = 0;
         snprintf(buf, sizeof buf, "%s", st->args);
-        if (cli_make_tensors("run", buf, st->t, &n))
-            return 1;
+        if ((rc = cli_make_tensors(prog, buf, st->t, &n)) != 0)
+            return rc;
         if (n != st->ndecl) {
             say("--args gives %d tensors; the design "
                 "declares %d\n", n, st->ndecl);
@@ -547,16 +546,19 @@ static int plan_outputs(run_state *st)
     static char paths[CLI_MAX_ITEMS][4096];
     int rc;
     if (st->outdir) {
-        struct stat sb;
-        if (stat(st->outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            say("-o '%s': no such folder\n",
-                st->outdir);
+        /* Made now (mkdir -p), before the build, so that a folder that
+         * cannot be made costs no build. */
+        if (cli_make_folder(prog, "-o", st->outdir) != 0)
             return 1;
-        }
         for (int i = 0; i < st->ndecl; i++)
             if (st->d[i].role != ROLE_IN) {
-                snprintf(paths[i], sizeof paths[i], "%s/%s.npy", st->outdir,
-                         st->d[i].name);
+                char file[128];
+                snprintf(file, sizeof file, "%s.npy", st->d[i].name);
+                if (cli_path_join(paths[i], sizeof paths[i], st->outdir,
+                                  file) != 0) {
+                    say("-o '%s': the path is too long\n", st->outdir);
+                    return 1;
+                }
                 st->save_to[i] = paths[i];
             }
     }

@@ -601,6 +601,40 @@ TEST_TIMEOUT(cli_run_float_tolerance, 120)
     test_remove_dir(d);
 }
 
+/* -o DIR makes the folder (and its parents) when missing, and names the
+ * files in it without a doubled slash however DIR is written. */
+TEST_TIMEOUT(cli_run_creates_the_output_folder, 120)
+{
+    const char *dir = test_temp_dir("cli-run");
+    char d[128], cmd[1024], p[512];
+    snprintf(d, sizeof d, "%s", dir);
+    setenv("IRON_CACHE_DIR", d, 1);
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 -o %s/new/sub/",
+             exlib(), d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    char line[512];
+    snprintf(line, sizeof line, "c: saved to '%s/new/sub/c.npy'\n", d);
+    ASSERT_CONTAINS(out, line);
+    ASSERT(strstr(out, "//") == NULL);
+    snprintf(p, sizeof p, "%s/new/sub/c.npy", d);
+    iron_tensor *t = NULL;
+    ASSERT_OK(iron_tensor_load_npy(p, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 64);
+    iron_tensor_free(t);
+    /* An existing folder, with several trailing slashes. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 -o %s/new///",
+             exlib(), d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    snprintf(line, sizeof line, "c: saved to '%s/new/c.npy'\n", d);
+    ASSERT_CONTAINS(out, line);
+    /* A file where the folder should be. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 -o %s/new/c.npy",
+             exlib(), d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "c.npy': not a folder");
+    test_remove_dir(d);
+}
+
 TEST(cli_run_usage_errors)
 {
     char cmd[1024];
@@ -626,8 +660,16 @@ TEST(cli_run_usage_errors)
                                  "'--seed'?", 2 },
         { "--args 'int32[8]'", "--args gives 1 tensors; the design declares "
                                "3", 2 },
-        { "--shape N=8 -o /no/such/folder", "-o '/no/such/folder': no such "
-                                            "folder", 1 },
+        /* A folder that cannot be made (a file is in the way) is a
+         * failure, not a usage error. */
+        { "--shape N=8 -o /dev/null/out", "-o '/dev/null/out': cannot "
+          "create the folder '/dev/null/out': Not a directory", 1 },
+        /* --args text that is not a list of types is a usage error. */
+        { "--args 'int32[x], int32[8], int32[8]'",
+          "dimension 'x' is not a number", 2 },
+        { "--args 'int33[8], int32[8], int32[8]'", "int33", 2 },
+        { "--args 'int32, int32[8], int32[8]'", "expected DTYPE[DIMS]", 2 },
+        { "--args 'int32[0], int32[8], int32[8]'", "int32[0]", 2 },
         { "/no/such/a.npy --shape N=8", "cannot open '/no/such/a.npy'", 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
