@@ -23,6 +23,11 @@
 /* `iron dump LIB.so NAME ...`: prints a design's placed form. */
 int cli_dump(int argc, char **argv);
 
+/* The formats of `iron dump --format`, for its checks and the top-level
+ * help (dump.c). */
+extern const char *const cli_dump_formats[];
+extern const int cli_dump_nformats;
+
 /* `iron check LIB.so NAME ...`: design, verify, place; no compiler. */
 int cli_check(int argc, char **argv);
 

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "core/env.h"
 #include "test.h"
 
 static char out[65536];
@@ -81,22 +82,33 @@ TEST(cli_help)
     ASSERT_CONTAINS(out, "usage: iron");
 }
 
+/* The help's environment section is the library's table, every name in
+ * a column of its own (a name longer than the others once ran into its
+ * text: "IRON_LAUNCH_THREADSat most ..."), and no line is wider than 79
+ * columns. */
 TEST(cli_help_lists_the_environment)
 {
-    static const char *const vars[] = {
-        "IRON_DEVICE",  "IRON_TIMEOUT_MS", "IRON_CC",    "IRON_CACHE ",
-        "IRON_CACHE_DIR", "IRON_CACHE_MAX", "IRON_THREADS", "IRON_LOG",
-        "IRON_CHECK",   "IRON_TRACE",      "IRON_RESIDENT_MAX",
-    };
     ASSERT_EQ(test_run_cli("--help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "\nenvironment (");
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        ASSERT_CONTAINS(out, vars[i]);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const char *name = iron__env_var_of((iron__env_id)i)->name;
+        char row[64];
+        snprintf(row, sizeof row, "\n  %s  ", name);
+        ASSERT_CONTAINS(out, row);
+    }
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 79)
+            TEST_FAIL_("a help line of %zu columns: '%.*s'", n, (int)n, p);
+        p += n + (p[n] != '\0');
+    }
     ASSERT_CONTAINS(out, "default npu2;");
     ASSERT_CONTAINS(out, "default 60000;");
     ASSERT_CONTAINS(out, "jit, cache, emu");
     ASSERT_CONTAINS(out, "check LIB NAME");
     ASSERT_CONTAINS(out, "run LIB NAME");
+    /* Every format iron dump takes. */
+    ASSERT_CONTAINS(out, "text, json, dot, grid, mlir, mlir-generic\n");
 }
 
 /* Every misuse names the offending word and, where one is close, the
@@ -170,10 +182,15 @@ TEST(cli_devices_json)
 TEST(cli_usage_errors_exit_2)
 {
     ASSERT_EQ(test_run_cli("frobnicate", 0, out, sizeof out), 2);
-    ASSERT_STR_EQ(out, "");   /* the usage goes to stderr */
+    ASSERT_STR_EQ(out, "");   /* the message goes to stderr */
+    /* A mistyped command: the suggestion and where the help is, not the
+     * whole help. */
     ASSERT_EQ(test_run_cli("frobnicate", 1, out, sizeof out), 2);
-    ASSERT_CONTAINS(out, "unknown command 'frobnicate'");
-    ASSERT_CONTAINS(out, "usage: iron");
+    ASSERT_STR_EQ(out, "iron: unknown command 'frobnicate'\n"
+                       "(iron --help lists the commands)\n");
+    ASSERT_EQ(test_run_cli("devics", 1, out, sizeof out), 2);
+    ASSERT_STR_EQ(out, "iron: unknown command 'devics'; did you mean "
+                       "'devices'?\n(iron --help lists the commands)\n");
     ASSERT_EQ(test_run_cli("", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "usage: iron");
     ASSERT_EQ(test_run_cli("version extra", 0, out, sizeof out), 2);
