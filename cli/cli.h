@@ -2,7 +2,8 @@
  * cli.h - the `iron` command's subcommands (each in its own file) and
  * what they share: option parsing with "did you mean" hints (opts.c),
  * loading a design from a shared library (design.c), the environment
- * table of the help (envhelp.c), output folders (paths.c).
+ * table of the help (envhelp.c), output folders (paths.c), the designs a
+ * library exports (exports.c).
  */
 #ifndef IRON_CLI_CLI_H
 #define IRON_CLI_CLI_H
@@ -90,6 +91,16 @@ const char *cli_closest(const char *word, const char *const *names, int n);
 /* Prints "; did you mean 'X'?" (or nothing) and a newline. */
 void cli_suggest(FILE *f, const char *word, const char *const *names, int n);
 
+/* ---- exports.c: the designs a library offers ----------------------- */
+
+/* The NAMEs for which the shared library at path defines a function
+ * NAME_design and an object NAME_options (its dynamic symbols, read from
+ * the file, which is not loaded), sorted, in *names (free with
+ * cli_free_names).  The count, or -1 when the file is not a readable ELF
+ * file (*names NULL). */
+int cli_library_designs(const char *path, char ***names);
+void cli_free_names(char **names, int n);
+
 /* ---- paths.c: output folders ------------------------------------------- */
 
 /* dir + "/" + name into buf, without a doubled slash when dir ends in one
@@ -134,10 +145,12 @@ typedef struct cli_design {
     iron_launch_config cfg;
 } cli_design;
 
-/* Loads LIB, finds NAME_design and NAME_options, creates the jit, parses
- * the parameters (may be NULL), pushes the device (may be NULL) and sets
- * the columns (0: all; the text must be a positive number).  1 after
- * printing the error; 2 for a usage error. */
+/* Loads LIB (a name without a slash is a file in the current folder, not
+ * a search of the library path), finds NAME_design and NAME_options,
+ * creates the jit, parses the parameters (may be NULL), pushes the device
+ * (may be NULL) and sets the columns (0: all; the text must be a positive
+ * number).  1 after printing the error; 2 for a usage error (an unknown
+ * NAME: the message lists the library's designs). */
 int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
                     const char *name, char *params, const char *device,
                     const char *cols);

@@ -220,7 +220,7 @@ TEST(cli_dump_reference_design)
     ASSERT_CONTAINS(out, "argument 2 ('c'): expected int32[4096], got "
                          "float32[4096]");
     snprintf(cmd, sizeof cmd, "dump %s no_such --args 'int32[4]'", lib);
-    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "exports no no_such_design");
     ASSERT_EQ(test_run_cli("dump", 1, out, sizeof out), 2);
 }
@@ -701,4 +701,142 @@ TEST(cli_run_usage_errors)
     ASSERT_CONTAINS(out, "missing the design's NAME");
     ASSERT_EQ(test_run_cli("run --help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron run");
+}
+
+/* ---- a design library of one's own (docs/cli.md) ------------------------ */
+
+/* `cd dir && cmd 2>&1` into out; the exit status. */
+static int sh_in(const char *dir, const char *cmd)
+{
+    char line[8192];
+    snprintf(line, sizeof line, "cd '%s' && %s 2>&1", dir, cmd);
+    FILE *p = popen(line, "r");
+    if (!p)
+        TEST_FAIL_("popen(%s) failed", line);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st))
+        TEST_FAIL_("%s did not exit normally (status %d)", line, st);
+    return WEXITSTATUS(st);
+}
+
+/* The fenced block of `lang` that follows `heading` in text, as a new
+ * string. */
+static char *fenced_after(const char *text, const char *heading,
+                          const char *lang)
+{
+    const char *h = strstr(text, heading);
+    char fence[32];
+    snprintf(fence, sizeof fence, "\n```%s\n", lang);
+    const char *b = h ? strstr(h, fence) : NULL;
+    const char *e = b ? strstr(b + strlen(fence), "\n```\n") : NULL;
+    if (!e)
+        TEST_FAIL_("docs/cli.md: no ```%s block after '%s'", lang, heading);
+    b += strlen(fence);
+    return strndup(b, (size_t)(e - b) + 1);
+}
+
+/* docs/cli.md's own design library, built from the text of the document
+ * with cc and run with the document's commands, in a folder where the
+ * library is named without a slash (which once made dlopen search the
+ * library path: "No such file"). */
+TEST_TIMEOUT(cli_own_design_library, 120)
+{
+    char dir[256], cli[4096], inc[4096], path[512];
+    snprintf(dir, sizeof dir, "%s", test_temp_dir("cli-lib"));
+    setenv("IRON_CACHE_DIR", dir, 1);
+    if (!realpath(getenv("IRON_CLI"), cli) || !realpath("include", inc))
+        TEST_FAIL_("IRON_CLI or include/ not found (run through make test)");
+    size_t len;
+    char *doc = (char *)test_slurp("docs/cli.md", &len);
+    ASSERT(doc != NULL);
+    char *src = fenced_after(doc, "### Your own design library", "c");
+    char *cmds = fenced_after(doc, "### Your own design library", "sh");
+    free(doc);
+    snprintf(path, sizeof path, "%s/scale.c", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fputs(src, f);
+    fclose(f);
+    free(src);
+    /* The inputs the last command names. */
+    iron_tensor *x = test_arange(IRON_INT32, 1024), *ref = NULL;
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &ref));
+    for (int i = 0; i < 1024; i++)
+        ASSERT_OK(iron_tensor_set_element(ref, i, 5.0 * i));
+    snprintf(path, sizeof path, "%s/x.npy", dir);
+    ASSERT_OK(iron_tensor_save_npy(x, path));
+    snprintf(path, sizeof path, "%s/y_ref.npy", dir);
+    ASSERT_OK(iron_tensor_save_npy(ref, path));
+    iron_tensor_free(x);
+    iron_tensor_free(ref);
+    /* Each command as written, with this tree's header and program. */
+    int ncmds = 0;
+    for (char *line = strtok(cmds, "\n"); line; line = strtok(NULL, "\n")) {
+        char cmd[8192], *pc = strstr(line, "$(pkg-config --cflags iron)");
+        if (pc)
+            snprintf(cmd, sizeof cmd, "%.*s-I'%s'%s -std=c11 -Wall -Wextra "
+                     "-Werror", (int)(pc - line), line, inc,
+                     pc + strlen("$(pkg-config --cflags iron)"));
+        else if (strncmp(line, "iron ", 5) == 0)
+            snprintf(cmd, sizeof cmd, "'%s' %s", cli, line + 5);
+        else
+            snprintf(cmd, sizeof cmd, "%s", line);
+        if (sh_in(dir, cmd) != 0)
+            TEST_FAIL_("docs/cli.md's '%s' failed: %s", line, out);
+        ncmds++;
+        if (strstr(line, " check "))
+            ASSERT_CONTAINS(out, "scale (x: int32[1024], y: int32[1024]; "
+                                 "tile=64, k=3; npu2, 8 columns): ok: 1 "
+                                 "worker, 2 fifos, ");
+        if (strstr(line, "--ref"))
+            ASSERT_CONTAINS(out, "y: matches 'y_ref.npy' (1024 elements, "
+                                 "exact)");
+    }
+    free(cmds);
+    ASSERT_EQ(ncmds, 4);
+    snprintf(path, sizeof path, "%s/out/y.npy", dir);
+    iron_tensor *y = NULL;
+    ASSERT_OK(iron_tensor_load_npy(path, &y));
+    ASSERT_EQ(iron_tensor_numel(y), 1024);
+    iron_tensor_free(y);
+    /* A NAME the library does not define: the designs it does. */
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' check libscale.so scal --args "
+             "'int32[64], int32[64]'", cli);
+    ASSERT_EQ(sh_in(dir, cmd), 2);
+    ASSERT_STR_EQ(out, "iron check: 'libscale.so' has no design 'scal' (it "
+                       "exports no scal_design and scal_options); did you "
+                       "mean 'scale'?\niron check: its designs: scale\n");
+    /* A library in the current folder that is not there is named as
+     * given, not searched for. */
+    snprintf(cmd, sizeof cmd, "'%s' check libnone.so scale --args "
+             "'int32[64], int32[64]'", cli);
+    ASSERT_EQ(sh_in(dir, cmd), 1);
+    ASSERT_CONTAINS(out, "cannot load 'libnone.so': ./libnone.so: ");
+    test_remove_dir(dir);
+}
+
+/* A library's designs, from its dynamic symbols: the examples library
+ * has every reference design, each NAME once. */
+TEST(cli_unknown_design_lists_the_library)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "check %s vectr_op " VOP_ARGS, exlib());
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "has no design 'vectr_op' (it exports no "
+                         "vectr_op_design and vectr_op_options); did you "
+                         "mean 'vector_op'?\n");
+    ASSERT_CONTAINS(out, "iron check: its designs: add_constant, ");
+    ASSERT_CONTAINS(out, " matmul_whole,");
+    ASSERT_CONTAINS(out, " matmul_whole_f32,");
+    ASSERT_CONTAINS(out, " vision_passthrough\n");
+    ASSERT(strstr(out, "vector_op, vector_op") == NULL);
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 79 && strncmp(p, "iron check: '", 13) != 0)
+            TEST_FAIL_("a line of %zu columns: '%.*s'", n, (int)n, p);
+        p += n + (p[n] != '\0');
+    }
 }
