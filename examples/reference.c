@@ -1,5 +1,5 @@
 /*
- * reference.c - runs the eleven reference designs of IRON-MODEL.md §4 on
+ * reference.c - runs the eleven reference designs of upstream IRON on
  * the emulated NPU (the current device: $IRON_DEVICE or npu2), checks
  * each against plain C and prints a table: name, ok / MISMATCH, cold
  * (first call: design, verify, place, compile, load, run) and warm (run
@@ -398,7 +398,7 @@ int main(void)
         fprintf(stderr, "reference: %s\n", iron_last_error());
         return 1;
     }
-    printf("IRON-MODEL.md §4 reference designs on %s (%d columns, "
+    printf("Reference designs of upstream IRON on %s (%d columns, "
            "emulated)\n",
            info.name, info.columns);
     printf("  %-40s %-9s %9s %9s\n", "design", "result", "cold ms",

@@ -1,6 +1,6 @@
 /*
  * test_model.c - the IRON model's constructs end to end with the exact
- * values IRON-MODEL.md gives: split/join through a memtile, a layout
+ * values of upstream's reference designs: split/join through a memtile, a layout
  * transform on a joined fifo, a core body with cumulative acquire.
  */
 #include "test.h"

@@ -1,6 +1,6 @@
 /*
- * test_model_errors.c - one test per rule of the IRON model (IRON-MODEL.md
- * §2-3, iron.h) that a design can break: ObjectFifo depths and the core
+ * test_model_errors.c - one test per rule of the IRON model (iron.h,
+ * docs/emulator.md) that a design can break: ObjectFifo depths and the core
  * body's acquire/release protocol, memtile links, layout transforms, shim
  * access patterns, workers and placement, the runtime sequence, and every
  * per-tile resource of the device model.  Each rule is violated on purpose
@@ -2148,7 +2148,8 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
 }
 
 /* ========================================================================
- * 7. Resources of the device model (IRON-MODEL.md §3)
+ * 7. Resources of the device model (docs/emulator.md, "What placement
+ *    rejects")
  *
  * Each over-limit design is rejected at placement, before any kernel is
  * compiled or anything runs, with the tile, the resource, the demand and
