@@ -241,7 +241,7 @@ static void ref_memcpy_cols(int cols)
     iron_status s = start(&c, memcpy_cols_design, &memcpy_cols_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 1, 1, &c.t[0]);
+        s = iron_tensor_arange(IRON_INT32, 1, n + 1, 1, &c.t[0]);
     if (s == IRON_OK)
         s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
@@ -292,7 +292,7 @@ static void ref_split_join(void)
     iron_status s = start(&c, split_join_design, &split_join_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &c.t[0]);
+        s = iron_tensor_arange(IRON_INT32, 0, n, 1, &c.t[0]);
     if (s == IRON_OK)
         s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)

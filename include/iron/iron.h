@@ -318,10 +318,16 @@ IRON_API iron_status iron_tensor_ones(iron_dtype dt,
  * saturate (NaN gives 0); float32 and bfloat16 round to nearest even. */
 IRON_API iron_status iron_tensor_full(iron_dtype dt, iron_shape shape,
                                       double value, iron_tensor **out);
-/* Element i (row-major) is start + i * step, converted to dt. */
-IRON_API iron_status iron_tensor_arange(iron_dtype dt,
-                                        iron_shape shape, double start,
-                                        double step, iron_tensor **out);
+/* numpy's np.arange(start, stop, step): a 1-D tensor of
+ * ceil((stop - start) / step) elements, element i being start + i * step
+ * converted to dt as iron_tensor_full converts (0, 10, 3 gives 0 3 6 9;
+ * 5, 0, -2 gives 5 3 1).  Another shape: iron_tensor_reshape of it.
+ * IRON_EINVAL for a step of 0 or a start, stop or step that is not
+ * finite; IRON_ESHAPE for an empty range (a tensor has at least one
+ * element) or more than 2^63-1 elements; IRON_EDTYPE for an unknown dt. */
+IRON_API iron_status iron_tensor_arange(iron_dtype dt, double start,
+                                        double stop, double step,
+                                        iron_tensor **out);
 /* Uniform in [0, 1) for float dtypes (IRON_EDTYPE for integers).  The same
  * seed gives the same data on every machine (xoshiro256** seeded by
  * splitmix64); each value is k * 2^-b with b the dtype's significand bits

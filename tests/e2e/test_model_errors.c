@@ -45,7 +45,7 @@ typedef struct knobs {
 static iron_tensor *arange(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n), 0, 1, &t));
+    ASSERT_OK(iron_tensor_arange(dt, 0, n, 1, &t));
     return t;
 }
 
@@ -1133,7 +1133,7 @@ static iron_status tap_run(knobs *kn, iron_dtype dt, int64_t n_in,
              (long long)n_out);
     iron_jit *j = jit_for(kn, tap_design, "tap", args, NULL);
     iron_tensor *a = NULL, *b = sentinel(dt, n_out);
-    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n_in), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(dt, 0, n_in, 1, &a));
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
     iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,

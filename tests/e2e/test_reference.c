@@ -492,7 +492,7 @@ TEST(ref_split_join_48)
     /* The reference design's case with arange input: out[i] = i + 1. */
     iron_tensor *in = NULL,
                 *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(48), 0, 1, &in));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 48, 1, &in));
     ASSERT_OK(IRON_CALL(j, in, out));
     for (int i = 0; i < 48; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(out))[i], i + 1);
