@@ -524,15 +524,19 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/bad.npy", exlib(), d, d, d);
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    /* iron_tensor_allclose's report, whole. */
     ASSERT_CONTAINS(out, "c: MISMATCH against '");
+    ASSERT_CONTAINS(out, "/bad.npy': 2 of 4096 elements differ (exact):\n");
     char line[128];
-    snprintf(line, sizeof line, "  at [7]: got %.0f, expected %.0f\n",
-             test_at(a, 7) + test_at(b, 7), test_at(a, 7) + test_at(b, 7) + 1);
+    snprintf(line, sizeof line, "  [7]: actual %.0f, expected %.0f, "
+             "difference -1\n", test_at(a, 7) + test_at(b, 7),
+             test_at(a, 7) + test_at(b, 7) + 1);
     ASSERT_CONTAINS(out, line);
-    snprintf(line, sizeof line, "  at [4000]: got %.0f, expected -1\n",
-             test_at(a, 4000) + test_at(b, 4000));
+    snprintf(line, sizeof line, "  [4000]: actual %.0f, expected -1, "
+             "difference %.0f\n", test_at(a, 4000) + test_at(b, 4000),
+             test_at(a, 4000) + test_at(b, 4000) + 1);
     ASSERT_CONTAINS(out, line);
-    ASSERT_CONTAINS(out, "c: 2 of 4096 elements differ");
+    ASSERT_CONTAINS(out, "largest differences: absolute ");
     /* A reference of another type. */
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/a.npy --ref c=%s/missing.npy", exlib(), d, d, d, d);
@@ -606,12 +610,39 @@ TEST_TIMEOUT(cli_run_float_tolerance, 120)
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/near.npy", exlib(), d, d, d);
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
-    ASSERT_CONTAINS(out, "  at [3]: got 1.75, expected 1.78125\n");
-    ASSERT_CONTAINS(out, "C: 1 of 4096 elements differ");
+    ASSERT_CONTAINS(out, "C: MISMATCH against '");
+    ASSERT_CONTAINS(out, "/near.npy': 1 of 4096 elements differs (rtol "
+                         "0.01, atol 0.01, NaN equal to NaN):\n"
+                         "  [3]: actual 1.75, expected 1.78125, difference "
+                         "-0.03125\n");
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/near.npy --atol 0.05", exlib(), d, d, d);
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "atol 0.05");
+    /* A float32 reference for a bfloat16 output, and one value for all
+     * (broadcast): iron_tensor_allclose's rules. */
+    iron_tensor *f = NULL, *one = NULL, *i = NULL;
+    ASSERT_OK(iron_tensor_full(IRON_FLOAT32, IRON_SHAPE(4096), 1.75, &f));
+    ASSERT_OK(iron_tensor_full(IRON_FLOAT64, IRON_SHAPE(1), 1.75, &one));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(4096), 2, &i));
+    save(f, d, "f32.npy");
+    save(one, d, "one.npy");
+    save(i, d, "int.npy");
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/f32.npy --ref C=%s/one.npy", exlib(), d, d, d, d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "/f32.npy' (4096 elements, atol 0.01, rtol 0.01)");
+    ASSERT_CONTAINS(out, "/one.npy' (4096 elements, atol 0.01, rtol 0.01)");
+    /* An integer reference for a float output: the library's reason. */
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/int.npy", exlib(), d, d, d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "/int.npy': iron_tensor_allclose: actual is "
+                         "bfloat16[4096] and expected int32[4096]: integers "
+                         "compare with integers and floats with floats");
+    iron_tensor_free(f);
+    iron_tensor_free(one);
+    iron_tensor_free(i);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
