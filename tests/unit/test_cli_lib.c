@@ -130,7 +130,7 @@ static int pinned_copies_design(iron_design *d, void *user)
     int64_t n = iron_design_arg_numel(d, 0);
     iron_kernel *k = iron_kernel_new(d, "copy", src, "int32*, int32*, int32");
     for (int w = 0; w < 2; w++) {
-        char in[8], out[8], name[8];
+        char in[16], out[16], name[16];
         snprintf(in, sizeof in, "in%d", w);
         snprintf(out, sizeof out, "out%d", w);
         snprintf(name, sizeof name, "w%d", w + 1);

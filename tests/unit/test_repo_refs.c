@@ -236,8 +236,8 @@ TEST(repo_refs_check_finds_outside_files)
         ASSERT_CONTAINS(why, cases[i].needle);
     }
     static const char *const fine[] = {
-        "docs/cli.md, [cli](cli.md#environment), src/mlir/export*.c, "
-        "examples/designs/, cli.md.",
+        "docs/cli.md, [cli](cli.md#environment), src/mlir/export*.c, cli.md.",
+        "examples/designs/ holds them.",
         "writes DIR/README.md and kernels/K.c",
         "https://example.org/a/IRON-MODEL.md",
     };
