@@ -649,7 +649,7 @@ static int child_first_result(double t_main, const char *size)
     iron_jit *j;
     iron_tensor *a, *b, *c;
     CHECK(iron_jit_create(vector_op_design, &vector_op_options, &j));
-    CHECK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &a));
+    CHECK(iron_tensor_arange(IRON_INT32, 0, n, 1, &a));
     CHECK(iron_tensor_full(IRON_INT32, IRON_SHAPE(n), 1000, &b));
     CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c));
     CHECK(IRON_CALL(j, a, b, c));

@@ -2,7 +2,8 @@
  * cli.h - the `iron` command's subcommands (each in its own file) and
  * what they share: option parsing with "did you mean" hints (opts.c),
  * loading a design from a shared library (design.c), the environment
- * table of the help (envhelp.c).
+ * table of the help (envhelp.c), output folders (paths.c), the designs a
+ * library exports (exports.c).
  */
 #ifndef IRON_CLI_CLI_H
 #define IRON_CLI_CLI_H
@@ -22,6 +23,11 @@
 
 /* `iron dump LIB.so NAME ...`: prints a design's placed form. */
 int cli_dump(int argc, char **argv);
+
+/* The formats of `iron dump --format`, for its checks and the top-level
+ * help (dump.c). */
+extern const char *const cli_dump_formats[];
+extern const int cli_dump_nformats;
 
 /* `iron check LIB.so NAME ...`: design, verify, place; no compiler. */
 int cli_check(int argc, char **argv);
@@ -85,6 +91,28 @@ const char *cli_closest(const char *word, const char *const *names, int n);
 /* Prints "; did you mean 'X'?" (or nothing) and a newline. */
 void cli_suggest(FILE *f, const char *word, const char *const *names, int n);
 
+/* ---- exports.c: the designs a library offers ----------------------- */
+
+/* The NAMEs for which the shared library at path defines a function
+ * NAME_design and an object NAME_options (its dynamic symbols, read from
+ * the file, which is not loaded), sorted, in *names (free with
+ * cli_free_names).  The count, or -1 when the file is not a readable ELF
+ * file (*names NULL). */
+int cli_library_designs(const char *path, char ***names);
+void cli_free_names(char **names, int n);
+
+/* ---- paths.c: output folders ------------------------------------------- */
+
+/* dir + "/" + name into buf, without a doubled slash when dir ends in one
+ * ("out/" + "c.npy" is "out/c.npy").  0, or -1 when buf is too small. */
+int cli_path_join(char *buf, size_t len, const char *dir, const char *name);
+
+/* Creates folder dir and its missing parents, as `mkdir -p` does (the
+ * user's umask applies).  0, or 1 after printing "iron CMD: OPT 'DIR':
+ * cannot create the folder 'X': <reason>" (a file in the way, no
+ * permission). */
+int cli_make_folder(const char *cmd, const char *opt, const char *dir);
+
 /* ---- run.c: running a jit on .npy files or seeded data ------------------ */
 
 /* What `iron run` and `iron run-mlir` share: the inputs (--in NAME=FILE,
@@ -117,10 +145,12 @@ typedef struct cli_design {
     iron_launch_config cfg;
 } cli_design;
 
-/* Loads LIB, finds NAME_design and NAME_options, creates the jit, parses
- * the parameters (may be NULL), pushes the device (may be NULL) and sets
- * the columns (0: all; the text must be a positive number).  1 after
- * printing the error; 2 for a usage error. */
+/* Loads LIB (a name without a slash is a file in the current folder, not
+ * a search of the library path), finds NAME_design and NAME_options,
+ * creates the jit, parses the parameters (may be NULL), pushes the device
+ * (may be NULL) and sets the columns (0: all; the text must be a positive
+ * number).  1 after printing the error; 2 for a usage error (an unknown
+ * NAME: the message lists the library's designs). */
 int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
                     const char *name, char *params, const char *device,
                     const char *cols);
@@ -130,8 +160,9 @@ void cli_design_close(cli_design *cd);
  * device 'X'; did you mean 'Y'?". */
 int cli_device_exists(const char *cmd, const char *name);
 
-/* "int32[64, 64], float32[8]" -> zeroed tensors.  0, or 1 after
- * printing the error. */
+/* "int32[64, 64], float32[8]" -> zeroed tensors.  0, or after printing
+ * the error EXIT_USAGE (text that is not a list of types, a shape the
+ * library refuses) or 1 (out of memory). */
 int cli_make_tensors(const char *cmd, char *types, iron_tensor **out,
                      int *n);
 
@@ -140,7 +171,7 @@ int cli_make_tensors(const char *cmd, char *types, iron_tensor **out,
 int cli_split_items(char *text, char **items, int max);
 char *cli_trim(char *s);
 
-/* "int32[64, 64]" -> dtype and shape; 0, or 1 after printing. */
+/* "int32[64, 64]" -> dtype and shape; 0, or EXIT_USAGE after printing. */
 int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
                    iron_shape *shape);
 

@@ -64,12 +64,12 @@ int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
     if (!open || !close || *cli_trim(close + 1)) {
         fprintf(stderr, "iron %s: '%s': expected DTYPE[DIMS], e.g. "
                         "int32[64, 64]\n", cmd, spec);
-        return 1;
+        return EXIT_USAGE;
     }
     *open = '\0';
     if (iron_dtype_parse(cli_trim(spec), dt) != IRON_OK) {
         fprintf(stderr, "iron %s: %s\n", cmd, iron_last_error());
-        return 1;
+        return EXIT_USAGE;
     }
     shape->ndim = 0;
     *close = '\0';
@@ -77,7 +77,7 @@ int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
         if (shape->ndim == IRON_MAX_DIMS) {
             fprintf(stderr, "iron %s: more than %d dims\n", cmd,
                     IRON_MAX_DIMS);
-            return 1;
+            return EXIT_USAGE;
         }
         char *end;
         errno = 0;
@@ -85,7 +85,7 @@ int cli_parse_type(const char *cmd, char *spec, iron_dtype *dt,
         if (end == tok || *cli_trim(end) || errno) {
             fprintf(stderr, "iron %s: dimension '%s' is not a number\n", cmd,
                     cli_trim(tok));
-            return 1;
+            return EXIT_USAGE;
         }
         shape->dims[shape->ndim++] = v;
     }
@@ -100,16 +100,23 @@ int cli_make_tensors(const char *cmd, char *types, iron_tensor **out, int *n)
     if (m < 0) {
         fprintf(stderr, "iron %s: more than %d tensors\n", cmd,
                 CLI_MAX_ITEMS);
-        return 1;
+        return EXIT_USAGE;
     }
     for (int i = 0; i < m; i++) {
         iron_dtype dt;
         iron_shape sh;
-        if (cli_parse_type(cmd, items[i], &dt, &sh))
-            return 1;
-        if (iron_tensor_zeros(dt, sh, &out[*n]) != IRON_OK) {
-            fprintf(stderr, "iron %s: %s\n", cmd, iron_last_error());
-            return 1;
+        char spec[256];
+        snprintf(spec, sizeof spec, "%s", items[i]);
+        int rc = cli_parse_type(cmd, items[i], &dt, &sh);
+        if (rc)
+            return rc;
+        iron_status s = iron_tensor_zeros(dt, sh, &out[*n]);
+        if (s != IRON_OK) {
+            /* A shape the library refuses (a dimension of 0) is the
+             * text's fault; running out of memory is not. */
+            fprintf(stderr, "iron %s: '%s': %s\n", cmd, spec,
+                    iron_last_error());
+            return s == IRON_ENOMEM ? 1 : EXIT_USAGE;
         }
         (*n)++;
     }
@@ -162,6 +169,38 @@ int cli_device_exists(const char *cmd, const char *name)
     return 0;
 }
 
+/* After "'lib' has no design 'NAME' (...)": the suggestion, and the
+ * designs the library does export, wrapped. */
+static void unknown_design(const char *cmd, const char *path,
+                           const char *name)
+{
+    char **names = NULL;
+    int n = cli_library_designs(path, &names);
+    cli_suggest(stderr, name, (const char *const *)names, n > 0 ? n : 0);
+    if (n < 0) {
+        fprintf(stderr, "iron %s: (its symbol table could not be read)\n",
+                cmd);
+        return;
+    }
+    if (n == 0) {
+        fprintf(stderr, "iron %s: it exports no design: a design NAME is a "
+                        "function NAME_design and its iron_jit_options "
+                        "NAME_options\n", cmd);
+        return;
+    }
+    int col = fprintf(stderr, "iron %s: its designs:", cmd);
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(names[i]) + (i + 1 < n ? 1 : 0);
+        if (col + 1 + len > 79) {
+            fputs("\n   ", stderr);
+            col = 3;
+        }
+        col += fprintf(stderr, " %s%s", names[i], i + 1 < n ? "," : "");
+    }
+    fputc('\n', stderr);
+    cli_free_names(names, n);
+}
+
 int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
                     const char *name, char *params, const char *device,
                     const char *cols)
@@ -182,7 +221,11 @@ int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
     }
     if (device && !cli_device_exists(cmd, device))
         return EXIT_USAGE;
-    void *dl = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    /* dlopen searches the library path for a name without a slash; on
+     * the command line such a name is a file here, as for any command. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s", strchr(lib, '/') ? "" : "./", lib);
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         fprintf(stderr, "iron %s: cannot load '%s': %s\n", cmd, lib,
                 dlerror());
@@ -194,10 +237,12 @@ int cli_design_open(cli_design *cd, const char *cmd, const char *lib,
     snprintf(sym, sizeof sym, "%s_options", name);
     cd->opts = dlsym(dl, sym);
     if (!fn_sym || !cd->opts) {
-        fprintf(stderr, "iron %s: '%s' exports no %s_design and %s_options\n",
-                cmd, lib, name, name);
+        fprintf(stderr, "iron %s: '%s' has no design '%s' (it exports no "
+                        "%s_design and %s_options)", cmd, lib, name, name,
+                name);
         dlclose(dl);
-        return 1;
+        unknown_design(cmd, path, name);
+        return EXIT_USAGE;
     }
     /* The library stays loaded: the jit's design function lives there. */
     memcpy(&cd->fn, &fn_sym, sizeof cd->fn);

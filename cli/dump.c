@@ -82,19 +82,26 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
     return 0;
 }
 
+const char *const cli_dump_formats[] = { "text", "json",  "dot",
+                                         "grid", "mlir", "mlir-generic" };
+const int cli_dump_nformats =
+    (int)(sizeof cli_dump_formats / sizeof cli_dump_formats[0]);
+
 static int run(const char *cmd, design_args *a, int check)
 {
-    static const char *const formats[] = { "text", "json",  "dot",
-                                           "grid", "mlir", "mlir-generic" };
-    const int nformats = (int)(sizeof formats / sizeof formats[0]);
     const char *format = a->format ? a->format : "text";
     int known = 0;
-    for (int i = 0; i < nformats; i++)
-        known |= strcmp(format, formats[i]) == 0;
+    for (int i = 0; i < cli_dump_nformats; i++)
+        known |= strcmp(format, cli_dump_formats[i]) == 0;
     if (!known) {
-        fprintf(stderr, "iron %s: unknown format '%s' (text, json, dot, "
-                        "grid, mlir or mlir-generic)", cmd, format);
-        cli_suggest(stderr, format, formats, nformats);
+        fprintf(stderr, "iron %s: unknown format '%s' (", cmd, format);
+        for (int i = 0; i < cli_dump_nformats; i++)
+            fprintf(stderr, "%s%s", i == 0 ? ""
+                                    : i + 1 < cli_dump_nformats ? ", "
+                                                                : " or ",
+                    cli_dump_formats[i]);
+        fputc(')', stderr);
+        cli_suggest(stderr, format, cli_dump_formats, cli_dump_nformats);
         return EXIT_USAGE;
     }
     if (a->taps && strcmp(format, "text") != 0) {

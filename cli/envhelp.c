@@ -33,19 +33,27 @@ static void print_wrapped(FILE *f, const char *words, int at, int indent)
 }
 
 /* The environment section of the help: the library's table of IRON_*
- * variables (src/core/env.c), so the help cannot drift from it. */
+ * variables (src/core/env.c), so the help cannot drift from it.  The
+ * text column starts two blanks after the longest name, so that a new,
+ * longer name never runs into its text. */
 void cli_print_env_help(FILE *f)
 {
+    int width = 0;
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        int n = (int)strlen(iron__env_var_of((iron__env_id)i)->name);
+        width = n > width ? n : width;
+    }
+    int col = 2 + width + 2;
     fputs("\nenvironment (a value a variable does not accept is a warning, "
           "and the\ndefault applies; empty means unset):\n", f);
     for (int i = 0; i < IRON__ENV_COUNT; i++) {
         const iron__env_var *v = iron__env_var_of((iron__env_id)i);
         char more[512];
-        fprintf(f, "  %-18s", v->name);
-        print_wrapped(f, v->meaning, 20, 20);
+        fprintf(f, "  %-*s  ", width, v->name);
+        print_wrapped(f, v->meaning, col, col);
         snprintf(more, sizeof more, "default %s; accepts %s; read %s",
                  v->def, v->accepts, v->read);
-        fprintf(f, "%20s", "");
-        print_wrapped(f, more, 20, 20);
+        fprintf(f, "%*s", col, "");
+        print_wrapped(f, more, col, col);
     }
 }

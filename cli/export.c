@@ -97,8 +97,11 @@ int cli_export(int argc, char **argv)
             fprintf(stderr, "iron export: %s\n", iron_last_error());
             rc = 1;
         } else {
-            printf("iron export: wrote %s/aie.mlir, kernels, Makefile, "
-                   "README.md and host.cpp\n", dir);
+            char mlir[4096];
+            if (cli_path_join(mlir, sizeof mlir, dir, "aie.mlir") != 0)
+                snprintf(mlir, sizeof mlir, "%s", dir);
+            printf("iron export: wrote %s, kernels, Makefile, README.md and "
+                   "host.cpp\n", mlir);
         }
     }
     cli_design_close(&cd);

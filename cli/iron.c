@@ -24,9 +24,10 @@ static const char usage_text[] =
     "  check LIB NAME --args TYPES [--params P] [--device D] [--cols N]\n"
     "                   run a design's function, verification and\n"
     "                   placement (no compiler) and say whether it fits\n"
-    "  dump LIB NAME --args TYPES [--format text|json|dot|grid|mlir] ...\n"
+    "  dump LIB NAME --args TYPES [--format F] [--taps] ...\n"
     "                   print a design's placed form without running it\n"
-    "                   (iron dump --help for details)\n"
+    "                   (iron dump --help for details); F is one of\n"
+    "                   %s\n"
     "  run LIB NAME [--in a=x.npy] [--out c=y.npy] [--ref c=z.npy] ...\n"
     "                   run a design on .npy files or seeded random data,\n"
     "                   save and compare its outputs (iron run --help)\n"
@@ -55,9 +56,16 @@ static const char *const commands[] = {
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
+/* The text, with the dump formats from dump.c's table. */
 static int usage(FILE *f, int code)
 {
-    fputs(usage_text, f);
+    char formats[256];
+    size_t n = 0;
+    formats[0] = '\0';
+    for (int i = 0; i < cli_dump_nformats && n < sizeof formats; i++)
+        n += (size_t)snprintf(formats + n, sizeof formats - n, "%s%s",
+                              i ? ", " : "", cli_dump_formats[i]);
+    fprintf(f, usage_text, formats);
     cli_print_env_help(f);
     return code;
 }
@@ -290,8 +298,10 @@ int main(int argc, char **argv)
         return cli_cache(argc, argv);
     if (strcmp(cmd, "tap") == 0)
         return cli_tap(argc, argv);
+    /* The suggestion and a pointer to the help: the whole help would
+     * bury the one line that matters. */
     fprintf(stderr, "iron: unknown command '%s'", cmd);
     cli_suggest(stderr, cmd, commands, NCOMMANDS);
-    fputs("\n", stderr);
-    return usage(stderr, EXIT_USAGE);
+    fputs("(iron --help lists the commands)\n", stderr);
+    return EXIT_USAGE;
 }

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -47,11 +46,14 @@ static const char run_usage[] =
     "            --shape NAME=DIMS (an argument: 64x64; a size variable of\n"
     "            the declaration: N=4096), else the design's declaration\n"
     "  outputs   --out NAME=FILE.npy, or -o DIR for DIR/NAME.npy of every\n"
-    "            out and inout argument\n"
-    "  compare   --ref NAME=FILE.npy: integers must be equal, floats within\n"
-    "            --atol A + --rtol R x |ref| (defaults 1e-8 and 1e-5; "
-    "bfloat16\n"
-    "            1e-2 each); the first mismatches are printed\n"
+    "            out and inout argument (DIR is created if missing)\n"
+    "  compare   --ref NAME=FILE.npy: |out - ref| <= --atol A + --rtol R x\n"
+    "            |ref| for each element (numpy's allclose, NaN equal to\n"
+    "            NaN); defaults: 0 for integers (equal), 1e-8 and 1e-5 for\n"
+    "            floats, 1e-2 each for bfloat16.  The reference may be a\n"
+    "            float type other than the output's (bfloat16 against\n"
+    "            float32) and may broadcast (one value for all); the first\n"
+    "            mismatches are printed\n"
     "  also      --params P, --device D, --cols N (as for iron dump)\n"
     "  exit status: 0 ran (and matched), 1 failed or mismatched, 2 usage\n"
     "  example: iron run build/libiron-examples.so vector_op \\\n"
@@ -366,8 +368,8 @@ static int make_tensors(run_state *st, uint64_t seed)
         char buf[4096];
         int n = 0;
         snprintf(buf, sizeof buf, "%s", st->args);
-        if (cli_make_tensors("run", buf, st->t, &n))
-            return 1;
+        if ((rc = cli_make_tensors(prog, buf, st->t, &n)) != 0)
+            return rc;
         if (n != st->ndecl) {
             say("--args gives %d tensors; the design "
                 "declares %d\n", n, st->ndecl);
@@ -459,22 +461,9 @@ static int make_tensors(run_state *st, uint64_t seed)
 
 /* ---- after the run ------------------------------------------------------ */
 
-static void index_text(iron_shape sh, int64_t i, char *buf, size_t len)
-{
-    int64_t idx[IRON_MAX_DIMS];
-    for (int k = sh.ndim - 1; k >= 0; k--) {
-        idx[k] = i % sh.dims[k];
-        i /= sh.dims[k];
-    }
-    size_t n = 0;
-    for (int k = 0; k < sh.ndim && n < len; k++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%" PRId64,
-                              k ? ", " : "[", idx[k]);
-    if (n < len)
-        snprintf(buf + n, len - n, "]");
-}
-
-/* Compares output t with the reference file; 0 equal, 1 not. */
+/* Compares output t with the reference file (iron_tensor_allclose, NaN
+ * equal to NaN) and prints the verdict, or the library's report; 0 close,
+ * 1 not. */
 static int compare(const char *name, iron_tensor *t, const char *file,
                    double rtol, double atol)
 {
@@ -483,60 +472,29 @@ static int compare(const char *name, iron_tensor *t, const char *file,
         say("%s\n", iron_last_error());
         return 1;
     }
-    char a[128], b[128];
-    type_of(t, a, sizeof a);
-    type_of(r, b, sizeof b);
-    if (strcmp(a, b) != 0) {
-        printf("%s: MISMATCH: the output is %s, '%s' holds %s\n", name, a,
-               file, b);
-        iron_tensor_free(r);
+    iron_allclose_options o = { .size = sizeof o, .equal_nan = 1 };
+    iron_allclose_result res = { .size = sizeof res };
+    iron_status s = iron_tensor_allclose(t, r, rtol, atol, &o, &res);
+    iron_tensor_free(r);
+    if (s != IRON_OK) {
+        printf("%s: MISMATCH against '%s': %s\n", name, file,
+               iron_last_error());
+        return 1;
+    }
+    if (!res.all_close) {
+        printf("%s: MISMATCH against '%s': %s", name, file, res.report);
+        iron_free(res.report);
         return 1;
     }
     iron_dtype dt = iron_tensor_dtype(t);
     int is_float = dt == IRON_FLOAT32 || dt == IRON_FLOAT64 ||
                    dt == IRON_BFLOAT16;
-    int64_t n = iron_tensor_numel(t), bad = 0;
-    size_t size = iron_dtype_size(dt);
-    const unsigned char *pt = iron_tensor_data(t),
-                        *pr = iron_tensor_data(r);
-    iron_shape sh = iron_tensor_shape(t);
-    for (int64_t i = 0; i < n; i++) {
-        int same;
-        double x = 0, y = 0;
-        if (is_float) {
-            iron_tensor_get_element(t, i, &x);
-            iron_tensor_get_element(r, i, &y);
-            same = (isnan(x) && isnan(y)) || x == y ||
-                   fabs(x - y) <= atol + rtol * fabs(y);
-        } else {
-            same = memcmp(pt + (size_t)i * size, pr + (size_t)i * size,
-                          size) == 0;
-            iron_tensor_get_element(t, i, &x);
-            iron_tensor_get_element(r, i, &y);
-        }
-        if (same)
-            continue;
-        if (bad < 10) {
-            char ix[128];
-            index_text(sh, i, ix, sizeof ix);
-            if (bad == 0)
-                printf("%s: MISMATCH against '%s':\n", name, file);
-            printf("  at %s: got %.9g, expected %.9g\n", ix, x, y);
-        }
-        bad++;
-    }
-    iron_tensor_free(r);
-    if (bad) {
-        printf("%s: %" PRId64 " of %" PRId64 " elements differ%s\n", name,
-               bad, n, bad > 10 ? " (the first 10 shown)" : "");
-        return 1;
-    }
-    if (is_float)
+    if (is_float || rtol != 0 || atol != 0)
         printf("%s: matches '%s' (%" PRId64 " elements, atol %g, rtol %g)\n",
-               name, file, n, atol, rtol);
+               name, file, res.count, atol, rtol);
     else
-        printf("%s: matches '%s' (%" PRId64 " elements, exact)\n", name, file,
-               n);
+        printf("%s: matches '%s' (%" PRId64 " elements, exact)\n", name,
+               file, res.count);
     return 0;
 }
 
@@ -547,16 +505,19 @@ static int plan_outputs(run_state *st)
     static char paths[CLI_MAX_ITEMS][4096];
     int rc;
     if (st->outdir) {
-        struct stat sb;
-        if (stat(st->outdir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            say("-o '%s': no such folder\n",
-                st->outdir);
+        /* Made now (mkdir -p), before the build, so that a folder that
+         * cannot be made costs no build. */
+        if (cli_make_folder(prog, "-o", st->outdir) != 0)
             return 1;
-        }
         for (int i = 0; i < st->ndecl; i++)
             if (st->d[i].role != ROLE_IN) {
-                snprintf(paths[i], sizeof paths[i], "%s/%s.npy", st->outdir,
-                         st->d[i].name);
+                char file[128];
+                snprintf(file, sizeof file, "%s.npy", st->d[i].name);
+                if (cli_path_join(paths[i], sizeof paths[i], st->outdir,
+                                  file) != 0) {
+                    say("-o '%s': the path is too long\n", st->outdir);
+                    return 1;
+                }
                 st->save_to[i] = paths[i];
             }
     }
@@ -676,9 +637,18 @@ static int run_jit(run_state *st, iron_jit *j, const iron_launch_config *cfg,
             const char *f;
             if ((rc = split_named(st, "--ref", st->ref.v[k], &a, &f)) != 0)
                 break;
+            /* Integers are exact unless tolerances are given; floats get
+             * numpy's defaults, bfloat16 wider ones (its 8 bits of
+             * significand hold about 2 decimal digits). */
             iron_dtype dt = iron_tensor_dtype(st->t[a]);
-            double r = rtol >= 0 ? rtol : dt == IRON_BFLOAT16 ? 1e-2 : 1e-5;
-            double at = atol >= 0 ? atol : dt == IRON_BFLOAT16 ? 1e-2 : 1e-8;
+            int is_float = dt == IRON_FLOAT32 || dt == IRON_FLOAT64 ||
+                           dt == IRON_BFLOAT16;
+            double r = rtol >= 0 ? rtol
+                       : !is_float ? 0
+                       : dt == IRON_BFLOAT16 ? 1e-2 : 1e-5;
+            double at = atol >= 0 ? atol
+                        : !is_float ? 0
+                        : dt == IRON_BFLOAT16 ? 1e-2 : 1e-8;
             rc |= compare(st->d[a].name, st->t[a], f, r, at);
         }
     }

@@ -28,7 +28,8 @@ static const char usage_text[] =
     "  inputs    --in NAME=FILE.npy, or INPUT.npy files in argument order;\n"
     "            the others get seeded random data (--seed N, default 1)\n"
     "  outputs   --out NAME=FILE.npy, or --out DIR / -o DIR for\n"
-    "            DIR/NAME.npy of every out and inout argument\n"
+    "            DIR/NAME.npy of every out and inout argument (DIR is\n"
+    "            created if missing)\n"
     "  compare   --ref NAME=FILE.npy, --rtol R, --atol A (as iron run)\n"
     "  exit status: 0 ran (and matched), 1 failed or mismatched, 2 usage\n"
     "  example: iron run-mlir add_one.mlir --in arg0=x.npy -o /tmp/out\n";

@@ -121,7 +121,7 @@ int main(void)
     /* reduce hands the whole input to one call, so it must fit one
      * compute tile: 4096 int32 (16 KiB) do. */
     iron_tensor *v = NULL;
-    s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(nred), 0, 3, &v);
+    s = iron_tensor_arange(IRON_INT32, 0, 3 * nred, 3, &v);
     if (s == IRON_OK)
         s = IRON_CALL_WITH(red, KERNEL(sum), v, s64);
     bad = s == IRON_OK &&

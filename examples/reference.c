@@ -1,5 +1,5 @@
 /*
- * reference.c - runs the eleven reference designs of IRON-MODEL.md §4 on
+ * reference.c - runs the eleven reference designs of upstream IRON on
  * the emulated NPU (the current device: $IRON_DEVICE or npu2), checks
  * each against plain C and prints a table: name, ok / MISMATCH, cold
  * (first call: design, verify, place, compile, load, run) and warm (run
@@ -241,7 +241,7 @@ static void ref_memcpy_cols(int cols)
     iron_status s = start(&c, memcpy_cols_design, &memcpy_cols_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 1, 1, &c.t[0]);
+        s = iron_tensor_arange(IRON_INT32, 1, n + 1, 1, &c.t[0]);
     if (s == IRON_OK)
         s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
@@ -292,7 +292,7 @@ static void ref_split_join(void)
     iron_status s = start(&c, split_join_design, &split_join_options);
     c.nt = 2;
     if (s == IRON_OK)
-        s = iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &c.t[0]);
+        s = iron_tensor_arange(IRON_INT32, 0, n, 1, &c.t[0]);
     if (s == IRON_OK)
         s = iron_tensor_zeros(IRON_INT32, IRON_SHAPE(n), &c.t[1]);
     if (s == IRON_OK)
@@ -398,7 +398,7 @@ int main(void)
         fprintf(stderr, "reference: %s\n", iron_last_error());
         return 1;
     }
-    printf("IRON-MODEL.md §4 reference designs on %s (%d columns, "
+    printf("Reference designs of upstream IRON on %s (%d columns, "
            "emulated)\n",
            info.name, info.columns);
     printf("  %-40s %-9s %9s %9s\n", "design", "result", "cold ms",

@@ -65,10 +65,13 @@ static void write_seeds(const char *dir)
                                       IRON_INT64,   IRON_UINT64, IRON_FLOAT32,
                                       IRON_FLOAT64, IRON_BFLOAT16 };
     for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
-        iron_tensor *t;
+        iron_tensor *flat, *t;
         char file[512];
-        if (iron_tensor_arange(dts[i], IRON_SHAPE(2, 3), 0, 1, &t) !=
-            IRON_OK)
+        if (iron_tensor_arange(dts[i], 0, 6, 1, &flat) != IRON_OK)
+            goto fail;
+        iron_status rs = iron_tensor_reshape(flat, IRON_SHAPE(2, 3), &t);
+        iron_tensor_free(flat);
+        if (rs != IRON_OK)
             goto fail;
         snprintf(file, sizeof file, "%s/%s.npy", dir,
                  iron_dtype_name(dts[i]));

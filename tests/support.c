@@ -70,7 +70,24 @@ iron_tensor *test_zeros(iron_dtype dt, int64_t n)
 iron_tensor *test_arange(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n), 0, 1, &t));
+    ASSERT_OK(iron_tensor_arange(dt, 0, n, 1, &t));
+    return t;
+}
+
+iron_tensor *test_arange_shape(iron_dtype dt, iron_shape s, double start,
+                               double step)
+{
+    int64_t n = 1;
+    for (int k = 0; k < s.ndim; k++)
+        n *= s.dims[k];
+    /* A stop half a step short of the next element, so that the count is
+     * n however the division rounds (numpy's rule: ceil((stop - start) /
+     * step)). */
+    iron_tensor *flat = NULL, *t = NULL;
+    ASSERT_OK(iron_tensor_arange(dt, start, start + ((double)n - 0.5) * step,
+                                 step, &flat));
+    ASSERT_OK(iron_tensor_reshape(flat, s, &t));
+    iron_tensor_free(flat);
     return t;
 }
 

@@ -133,6 +133,9 @@ iron_status test_keep(iron_status s);
 iron_jit_stats test_stats(const iron_jit *j);
 iron_tensor *test_zeros(iron_dtype dt, int64_t n);
 iron_tensor *test_arange(iron_dtype dt, int64_t n);   /* 0, 1, 2, ... */
+/* start, start + step, ... in shape s (iron_tensor_arange is 1-D). */
+iron_tensor *test_arange_shape(iron_dtype dt, iron_shape s, double start,
+                               double step);
 double test_at(const iron_tensor *t, int64_t i);
 iron_jit *test_jit(iron_design_fn fn, const char *name, const char *args);
 iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o);

@@ -1,5 +1,6 @@
 /*
- * designs.h - the reference designs of IRON-MODEL.md §4, written as iron
+ * designs.h - upstream IRON's reference designs (README.md, "The IRON
+ * model"), and ports of its programming examples, written as iron
  * design functions with the jit options that go with each.  The demo, the
  * end-to-end tests and the benchmarks all use these.  Workers run the
  * standard loop or a core body described op by op (iron_body_*, helpers in

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     };
     ok(iron_jit_create(add_one_scale, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL, *y2 = NULL;
-    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(1024), 0, 1, &x), "arange");
+    ok(iron_tensor_arange(IRON_INT32, 0, 1024, 1, &x), "arange");
     ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &y), "zeros");
     ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &y2), "zeros");
     ok(IRON_CALL(j, x, y), "call");

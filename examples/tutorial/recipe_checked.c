@@ -50,7 +50,7 @@ int main(void)
     };
     ok(iron_jit_create(negate, &opts, &j), "iron_jit_create");
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x),
+    ok(iron_tensor_arange(IRON_INT32, 0, 256, 1, &x),
        "iron_tensor_arange");
     ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(256), &y),
        "iron_tensor_zeros");

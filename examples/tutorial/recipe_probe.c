@@ -63,7 +63,7 @@ int main(void)
     ok(iron_jit_create(pipeline, &opts, &j), "iron_jit_create");
 
     iron_tensor *x = NULL, *y = NULL, *mid = NULL;
-    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(1024), 0, 1, &x),
+    ok(iron_tensor_arange(IRON_INT32, 0, 1024, 1, &x),
        "iron_tensor_arange");
     ok(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &y),
        "iron_tensor_zeros");

@@ -382,10 +382,16 @@ IRON_API iron_status iron_tensor_ones(iron_dtype dt,
  * saturate (NaN gives 0); float32 and bfloat16 round to nearest even. */
 IRON_API iron_status iron_tensor_full(iron_dtype dt, iron_shape shape,
                                       double value, iron_tensor **out);
-/* Element i (row-major) is start + i * step, converted to dt. */
-IRON_API iron_status iron_tensor_arange(iron_dtype dt,
-                                        iron_shape shape, double start,
-                                        double step, iron_tensor **out);
+/* numpy's np.arange(start, stop, step): a 1-D tensor of
+ * ceil((stop - start) / step) elements, element i being start + i * step
+ * converted to dt as iron_tensor_full converts (0, 10, 3 gives 0 3 6 9;
+ * 5, 0, -2 gives 5 3 1).  Another shape: iron_tensor_reshape of it.
+ * IRON_EINVAL for a step of 0 or a start, stop or step that is not
+ * finite; IRON_ESHAPE for an empty range (a tensor has at least one
+ * element) or more than 2^63-1 elements; IRON_EDTYPE for an unknown dt. */
+IRON_API iron_status iron_tensor_arange(iron_dtype dt, double start,
+                                        double stop, double step,
+                                        iron_tensor **out);
 /* Uniform in [0, 1) for float dtypes (IRON_EDTYPE for integers).  The same
  * seed gives the same data on every machine (xoshiro256** seeded by
  * splitmix64); each value is k * 2^-b with b the dtype's significand bits
@@ -539,6 +545,64 @@ IRON_API iron_status iron_tensor_contiguous(iron_tensor *t,
  * when the two overlap. */
 IRON_API iron_status iron_tensor_assign(iron_tensor *dst,
                                         const iron_tensor *src);
+
+/* Comparing tensors: numpy's allclose, with a report of what differs.
+ *
+ * Element a of actual is close to element e of expected when
+ *     |a - e| <= atol + rtol * |e|
+ * (numpy's rule: asymmetric, e scales the tolerance).  Infinities are
+ * close only to the same infinity; NaN is close to nothing (numpy's
+ * default), or to NaN with opts->equal_nan.  Integer tensors compare
+ * their exact values (64-bit, no rounding through double): with rtol =
+ * atol = 0 that is equality.  bfloat16, float32 and float64 values compare
+ * as doubles (every one converts exactly).
+ *
+ * Both tensors are integer or both are float: their dtypes may differ
+ * within a kind (int16 against int64, bfloat16 against a float32
+ * reference); an integer tensor against a float one is IRON_EDTYPE.
+ * expected has actual's shape or broadcasts to it by numpy's rules (dims
+ * aligned from the right, each equal to actual's or 1, missing leading
+ * dims count as 1: a 1-element expected compares every element with one
+ * value); actual is never broadcast.  Either may be a strided view. */
+typedef struct iron_allclose_options {
+    size_t size;        /* sizeof(iron_allclose_options) */
+    int equal_nan;      /* 1: NaN is close to NaN; 0 (numpy's default):
+                           NaN is close to nothing */
+    int max_listed;     /* mismatches the report lists; 0: 10 */
+} iron_allclose_options;
+
+typedef struct iron_allclose_result {
+    size_t size;            /* sizeof(iron_allclose_result), set by the
+                               caller */
+    int all_close;          /* 1 when every element is close */
+    int64_t count;          /* elements compared: actual's element count */
+    int64_t mismatches;     /* elements that are not close */
+    double max_abs_diff;    /* the largest |a - e| (NaN pairs left out; inf
+                               when an infinity meets another value) */
+    double max_rel_diff;    /* the largest |a - e| / |e| (inf where e is 0
+                               and a is not) */
+    char *report;           /* NULL when all_close; otherwise text for a
+                               message, the caller's to iron_free: "2 of
+                               4096 elements differ (exact):\n  [0, 7]:
+                               actual 8, expected 9, difference -1\n...",
+                               each mismatch with its index per dim, then
+                               the largest differences */
+} iron_allclose_result;
+
+/* Compares actual with expected (numpy's np.allclose(actual, expected,
+ * rtol, atol), see above) and fills *result; the call succeeds whether
+ * or not the tensors are close (result->all_close says).  opts NULL gives
+ * the defaults.  Fails, with result->report NULL and all_close 0, with
+ * IRON_EINVAL for a NULL tensor or result, a result or opts whose size is
+ * too small, an rtol or atol that is negative, NaN or infinite, or a
+ * negative max_listed; IRON_EDTYPE for an integer tensor against a float
+ * one; IRON_ESHAPE when expected does not broadcast to actual's shape
+ * (the message gives both types); IRON_ENOMEM for the report. */
+IRON_API iron_status iron_tensor_allclose(const iron_tensor *actual,
+                                          const iron_tensor *expected,
+                                          double rtol, double atol,
+                                          const iron_allclose_options *opts,
+                                          iron_allclose_result *result);
 
 /* Printing tensors the way numpy prints arrays.
  *

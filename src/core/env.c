@@ -1,8 +1,10 @@
 /*
  * env.c - the one table of IRON_* environment variables and their strict
  * reading (see env.h).  A new variable is one row here and one id in
- * env.h; `iron --help` and docs/architecture.md ("Environment") list the
- * rows, so the meaning and the accepted values are written once.
+ * env.h; `iron --help` prints the rows, and docs/architecture.md
+ * ("Environment"), docs/cli.md and README.md list them, so the meaning and
+ * the accepted values are written once (test_env.c fails when a list in
+ * the documents misses a row).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,9 @@
  * shim (row 0).  A compute cell names its worker, a memtile cell its
  * links, a shim cell the FIFOs its DMA channels move ("in" host to array,
  * "out" array to host, with the channel number).  Cells that hold more
- * than fits are listed in full under the picture.
+ * than fits are listed in full under the picture.  Only the columns from
+ * the first to the last the design uses are drawn (a one-column design on
+ * an 8-column grant is one column wide), and the picture says which.
  */
 #include <stdio.h>
 #include <string.h>
@@ -58,11 +60,23 @@ iron_status iron__design_dump_grid(const iron_design *d,
                                    const iron_program *p,
                                    const char *signature, iron__str *s)
 {
-    int cols = p->cols, rows = p->dev.rows;
+    int rows = p->dev.rows;
+    /* The columns drawn: first to last used (all, should none be). */
+    int first = -1, last = -1;
+    for (int c = 0; c < p->cols; c++)
+        if (iron__program_col_used(p, c)) {
+            first = first < 0 ? c : first;
+            last = c;
+        }
+    if (first < 0) {
+        first = 0;
+        last = p->cols - 1;
+    }
+    int cols = last - first + 1;
     iron__str cell = { 0 }, notes = { 0 };
     int width = 1;
     for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) {
+        for (int c = first; c <= last; c++) {
             cell.len = 0;
             iron__str_append(&cell, "");
             cell_text(d, p, c, r, &cell);
@@ -70,11 +84,20 @@ iron_status iron__design_dump_grid(const iron_design *d,
                 width = cell.len > CELL_MAX ? CELL_MAX : (int)cell.len;
         }
     iron__str_printf(s, "%s\n", signature);
+    if (first == last)
+        iron__str_printf(s, "column %d of %d", first, p->cols);
+    else
+        iron__str_printf(s, "columns %d-%d of %d", first, last, p->cols);
+    iron__str_append(s, cols < p->cols ? " (the others are unused)\n"
+                                       : "\n");
     iron__str_append(s, "         ");
-    for (int c = 0; c < cols; c++) {
+    for (int c = first; c <= last; c++) {
         char head[16];
         snprintf(head, sizeof head, "col %d", c);
-        iron__str_printf(s, "  %-*s ", width, head);
+        if (c < last)
+            iron__str_printf(s, "  %-*s ", width, head);
+        else
+            iron__str_printf(s, "  %s", head);   /* no trailing blanks */
     }
     iron__str_append(s, "\n");
     rule(s, cols, width);
@@ -83,7 +106,7 @@ iron_status iron__design_dump_grid(const iron_design *d,
                            : r == IRON__ROW_MEMTILE ? "mem"
                                                     : "row";
         iron__str_printf(s, "%-4s %2d  |", kind, r);
-        for (int c = 0; c < cols; c++) {
+        for (int c = first; c <= last; c++) {
             cell.len = 0;
             iron__str_append(&cell, "");
             cell_text(d, p, c, r, &cell);
@@ -103,7 +126,7 @@ iron_status iron__design_dump_grid(const iron_design *d,
     if (notes.len)
         iron__str_printf(s, "cut short (~) above, in full:\n%s",
                          iron__str_get(&notes));
-    iron__str_append(s, "shim: inN = host-to-array (MM2S) channel N, outN = "
+    iron__str_append(s, "shim: inN / outN = host-to-array (MM2S) / "
                         "array-to-host (S2MM) channel N\n");
     int oom = cell.oom || notes.oom;
     iron__str_free(&cell);

@@ -1,6 +1,6 @@
 /*
- * models.c - the device models the emulator emulates (IRON-MODEL.md
- * section 3): Phoenix (npu1, AIE2) and Strix/Krackan (npu2, AIE2P), whole
+ * models.c - the device models the emulator emulates (their limits:
+ * docs/emulator.md, "What placement rejects"): Phoenix (npu1, AIE2) and Strix/Krackan (npu2, AIE2P), whole
  * arrays and their column partitions, and the emulator's registration of
  * its driver for them through iron_driver_register, the path every driver
  * takes (the built-in driver table, src/device/builtin.c, calls it).

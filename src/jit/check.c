@@ -76,25 +76,18 @@ static iron_status summarize(const iron_program *p, const char *signature,
 {
     iron__str *s = ctx;
     int compute = 0, memtiles = 0, used_cols = 0;
-    unsigned char col_used[64] = { 0 };
     for (int i = 0; i < p->ntiles; i++) {
-        iron__tile t = p->tiles[i].tile;
-        if (t.row == IRON__ROW_MEMTILE)
+        if (p->tiles[i].tile.row == IRON__ROW_MEMTILE)
             memtiles++;
         else
             compute++;
-        if (t.col >= 0 && t.col < 64)
-            col_used[t.col] = 1;
     }
     int shim_channels = 0;
     for (int i = 0; i < p->nmovers; i++)
-        if (p->movers[i].src.pool < 0 || p->movers[i].ndst == 0) {
+        if (p->movers[i].src.pool < 0 || p->movers[i].ndst == 0)
             shim_channels++;
-            if (p->movers[i].shim_col >= 0 && p->movers[i].shim_col < 64)
-                col_used[p->movers[i].shim_col] = 1;
-        }
-    for (int c = 0; c < 64; c++)
-        used_cols += col_used[c];
+    for (int c = 0; c < p->cols; c++)
+        used_cols += iron__program_col_used(p, c);
     iron__str_printf(s,
                      "%s: ok: %d worker%s, %d fifo%s, %d link%s, %d tile%s "
                      "(%d compute, %d memtile%s), %d shim DMA channel%s, "

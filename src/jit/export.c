@@ -66,16 +66,22 @@ static iron_status file_body(iron__cache_out *o, void *ctx)
 static iron_status write_all(const char *dir, const iron__mlir_bundle *b)
 {
     iron_status s = make_dirs(dir);
+    /* "out/" names its files "out/aie.mlir", not "out//aie.mlir" (in the
+     * messages too); "/" stays "/". */
+    int dlen = (int)strlen(dir);
+    while (dlen > 1 && dir[dlen - 1] == '/')
+        dlen--;
+    const char *sep = dlen == 1 && dir[0] == '/' ? "" : "/";
     for (int i = 0; i < b->n && s == IRON_OK; i++) {
         iron__str path = { 0 };
-        iron__str_printf(&path, "%s/%s", dir, b->files[i].path);
+        iron__str_printf(&path, "%.*s%s%s", dlen, dir, sep, b->files[i].path);
         if (path.oom) {
             s = iron__fail(IRON_ENOMEM, "%s: out of memory", FN);
             break;
         }
         /* The file's own folder (kernels/, include/iron/). */
         char *slash = strrchr(path.p, '/');
-        if (slash && slash > path.p + strlen(dir)) {
+        if (slash && slash > path.p + dlen) {
             *slash = '\0';
             s = make_dirs(path.p);
             *slash = '/';

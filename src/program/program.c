@@ -96,6 +96,18 @@ int iron__program_tile(const iron_program *p, iron__tile t)
     return -1;
 }
 
+int iron__program_col_used(const iron_program *p, int col)
+{
+    for (int i = 0; i < p->ntiles; i++)
+        if (p->tiles[i].tile.col == col)
+            return 1;
+    for (int i = 0; i < p->nmovers; i++)
+        if ((p->movers[i].src.pool < 0 || p->movers[i].ndst == 0) &&
+            p->movers[i].shim_col == col)
+            return 1;
+    return 0;
+}
+
 const char *iron__tile_name(iron__tile t, char *buf, size_t len)
 {
     snprintf(buf, len, "%s (%d,%d)",

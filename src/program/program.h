@@ -266,6 +266,12 @@ void iron__program_drop_kobjs(iron_program *p);
 /* The index of tile t in p->tiles, or -1. */
 int iron__program_tile(const iron_program *p, iron__tile t);
 
+/* Whether column col of the grant is used: a tile of it is in use (a
+ * worker, a link, a buffer) or its shim moves host data.  The one
+ * definition behind iron_jit_check's "columns used" and the grid dump's
+ * columns. */
+int iron__program_col_used(const iron_program *p, int col);
+
 /* Memory of a tile of the program's device: compute or memtile. */
 static inline uint32_t iron__tile_mem_of(const iron_program *p, iron__tile t)
 {

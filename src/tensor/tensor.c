@@ -3,6 +3,7 @@
  * driver memory, the fill factories, element access and description.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -229,11 +230,40 @@ IRON_API iron_status iron_tensor_full(iron_dtype dt, iron_shape shape,
     return iron__public_result(result);
 }
 
-IRON_API iron_status iron_tensor_arange(iron_dtype dt,
-                                        iron_shape shape, double start,
-                                        double step, iron_tensor **out)
+/* numpy's np.arange(start, stop, step): ceil((stop - start) / step)
+ * elements (numpy's length rule, in double as numpy computes it), element
+ * i being start + i * step converted to dt.  A tensor has at least one
+ * element, so an empty range is an error saying so. */
+IRON_API iron_status iron_tensor_arange(iron_dtype dt, double start,
+                                        double stop, double step,
+                                        iron_tensor **out)
 {
-    iron_status s = tensor_new("iron_tensor_arange", out, dt, shape);
+    const char *fn = "iron_tensor_arange";
+    if (!out)
+        return iron__fail(IRON_EINVAL, "%s: out is NULL", fn);
+    *out = NULL;
+    iron_status s = iron__tensor_check_dtype(fn, dt);
+    if (s != IRON_OK)
+        return s;
+    if (!isfinite(start) || !isfinite(stop))
+        return iron__fail(IRON_EINVAL, "%s: start %g and stop %g: both must "
+                          "be finite", fn, start, stop);
+    if (!isfinite(step) || step == 0)
+        return iron__fail(IRON_EINVAL, "%s: step is %g; expected a finite, "
+                          "nonzero number", fn, step);
+    double len = ceil((stop - start) / step);
+    if (!(len >= 1))
+        return iron__fail(IRON_ESHAPE, "%s: start %g, stop %g, step %g give "
+                          "no elements; a tensor has at least one (numpy's "
+                          "empty arange has no iron counterpart)", fn, start,
+                          stop, step);
+    /* 2^63: beyond it the count is no int64_t (the shape check catches
+     * the smaller counts whose bytes overflow). */
+    if (len >= 9223372036854775808.0)
+        return iron__fail(IRON_ESHAPE, "%s: start %g, stop %g, step %g give "
+                          "%g elements; a shape dim holds at most 2^63-1", fn,
+                          start, stop, step, len);
+    s = tensor_new(fn, out, dt, IRON_SHAPE((int64_t)len));
     if (s != IRON_OK)
         return s;
     iron_tensor *t = *out;

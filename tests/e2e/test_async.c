@@ -253,8 +253,8 @@ TEST(async_runs_of_four_jits_overlap)
     for (int k = 0; k < 4; k++) {
         snprintf(name, sizeof name, "spin%d", k);
         j[k] = spin_jit(name, NULL);
-        ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(N * 2),
-                                     100 * k, 1, &a[k]));
+        ASSERT_OK(iron_tensor_arange(IRON_INT32, 100 * k, 100 * k + N * 2, 1,
+                                     &a[k]));
         b[k] = test_zeros(IRON_INT32, N * 2);
         r[k] = start_ab(j[k], NULL, a[k], b[k]);
     }

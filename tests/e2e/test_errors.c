@@ -1083,7 +1083,7 @@ static iron_status run_chain(int workers, int cols)
     };
     ASSERT_OK(iron_jit_create(chain_design, &o, &j));
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 64, 1, &a));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = cols };
     iron_status s = test_keep(iron_jit_launch(j, &cfg, IRON_NO_PARAMS,
                                          IRON_NO_SCALARS, IRON_TENSORS(a, b)));
@@ -1221,7 +1221,7 @@ TEST(err_too_many_shim_channels)
     };
     ASSERT_OK(iron_jit_create(thirds_design, &o, &j));
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(96), 5, 3, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 5, 293, 3, &a));
     iron_launch_config one = { .size = sizeof one, .cols = 1 };
     ASSERT_STATUS(iron_jit_launch(j, &one, IRON_NO_PARAMS, IRON_NO_SCALARS,
                                   IRON_TENSORS(a, b)),
@@ -1299,7 +1299,7 @@ TEST(err_failed_build_caches_nothing)
     };
     ASSERT_OK(iron_jit_create(op_design, &o, &j));
     iron_tensor *a = NULL, *c = test_zeros(IRON_INT32, 64);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 64, 1, &a));
     ASSERT_STATUS(IRON_CALL_WITH(j, IRON_PARAMS(iron_param_str("op", "@")), a,
                                  c),
                   IRON_ECOMPILE);
@@ -1412,7 +1412,7 @@ TEST(err_deadlock_recovery_sequence)
     ASSERT_OK(iron_jit_create(err_design, &o, &stuck));
     ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &good));
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 128);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 1, 2, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 1, 129, 2, &a));
     iron_tensor *c = test_zeros(IRON_INT32, 64);
     for (int round = 0; round < 3; round++) {
         ASSERT_STATUS(IRON_CALL(stuck, a, b), IRON_EDEADLOCK);
@@ -1588,8 +1588,8 @@ TEST_TIMEOUT(err_alloc_fail_first_call_vector_op, 60)
 {
     const int64_t n = 256;
     iron_tensor *a = NULL, *b = NULL, *c = test_zeros(IRON_INT32, n);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 0, 1, &a));
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), 7, 2, &b));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, n, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 7, 7 + 2 * n, 2, &b));
     alloc_fail_first_call(vector_op_design, &vector_op_options,
                           IRON_TENSORS(a, b, c), NULL,
                           IRON_PARAMS(iron_param_str("op", "-")));
@@ -1613,7 +1613,7 @@ TEST_TIMEOUT(err_alloc_fail_first_call_multi_worker, 60)
         .args = "in a: int32[N], out b: int32[N]",
     };
     iron_tensor *a = NULL, *b = test_zeros(IRON_INT32, 96);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(96), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 96, 1, &a));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 3 };
     alloc_fail_first_call(thirds_design, &o, IRON_TENSORS(a, b), &cfg,
                           IRON_NO_PARAMS);

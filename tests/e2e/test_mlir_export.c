@@ -1119,12 +1119,16 @@ TEST_TIMEOUT(mlir_export_cli, 60)
     snprintf(cmd, sizeof cmd,
              "export %s vector_op --args 'int32[256], int32[256], "
              "int32[256]' --params \"op='-'\" --device npu1_1col --era 2024 "
-             "-o %s/v",
+             "-o %s/v/",
              lib, tmp);
     ASSERT_EQ(run_cli(cmd, out, sizeof out), 0);
-    ASSERT_CONTAINS(out, "wrote ");
     char dir[200];
     snprintf(dir, sizeof dir, "%s/v", tmp);
+    /* "-o DIR/" names DIR/aie.mlir, never DIR//aie.mlir. */
+    char wrote[300];
+    snprintf(wrote, sizeof wrote, "wrote %s/aie.mlir, ", dir);
+    ASSERT_CONTAINS(out, wrote);
+    ASSERT(strstr(out, "//") == NULL);
     char *m = slurp_in(dir, "aie.mlir");
     ASSERT_CONTAINS(m, "aie.device(npu1_1col)");
     ASSERT_CONTAINS(m, "aiex.runtime_sequence(%arg0: memref<256xi32>");

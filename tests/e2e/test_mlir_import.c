@@ -516,7 +516,7 @@ TEST_TIMEOUT(mlir_import_cli_run_with_reference, 120)
              in, bad);
     ASSERT_EQ(run_cli(args, out, sizeof out), 1);
     ASSERT_CONTAINS(out, "arg1: MISMATCH");
-    ASSERT_CONTAINS(out, "at [5]");
+    ASSERT_CONTAINS(out, "  [5]: actual ");
     iron_tensor_free(x);
     iron_tensor_free(r);
     test_remove_dir(dir);

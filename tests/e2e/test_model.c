@@ -1,6 +1,6 @@
 /*
  * test_model.c - the IRON model's constructs end to end with the exact
- * values IRON-MODEL.md gives: split/join through a memtile, a layout
+ * values of upstream's reference designs: split/join through a memtile, a layout
  * transform on a joined fifo, a core body with cumulative acquire.
  */
 #include "test.h"
@@ -52,7 +52,7 @@ TEST(model_split_join_through_memtile)
                            .args = "in a: int32[48], out b: int32[48]" };
     ASSERT_OK(iron_jit_create(split_join, &o, &j));
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(48), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 48, 1, &a));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(48), &b));
     for (int call = 0; call < 2; call++) {
         ASSERT_OK(IRON_CALL(j, a, b));
@@ -172,7 +172,7 @@ TEST(model_core_body_sliding_window)
                            .args = "in a, out b" };
     ASSERT_OK(iron_jit_create(window_design, &o, &j));
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(80), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 80, 1, &a));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &b));
     for (int call = 0; call < 3; call++) {
         ASSERT_OK(IRON_CALL(j, a, b));
@@ -210,7 +210,7 @@ TEST(model_design_dump_inside_the_design)
         .size = sizeof(iron_jit_options), .name = "dump_midway",
         .args = "in a: int32[16], out b: int32[16]" }, &j));
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(16), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 16, 1, &a));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &b));
     ASSERT_OK(IRON_CALL(j, a, b));
     ASSERT(g_dump_text != NULL);

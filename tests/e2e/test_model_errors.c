@@ -1,6 +1,6 @@
 /*
- * test_model_errors.c - one test per rule of the IRON model (IRON-MODEL.md
- * §2-3, iron.h) that a design can break: ObjectFifo depths and the core
+ * test_model_errors.c - one test per rule of the IRON model (iron.h,
+ * docs/emulator.md) that a design can break: ObjectFifo depths and the core
  * body's acquire/release protocol, memtile links, layout transforms, shim
  * access patterns, workers and placement, the runtime sequence, and every
  * per-tile resource of the device model.  Each rule is violated on purpose
@@ -45,7 +45,7 @@ typedef struct knobs {
 static iron_tensor *arange(iron_dtype dt, int64_t n)
 {
     iron_tensor *t = NULL;
-    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n), 0, 1, &t));
+    ASSERT_OK(iron_tensor_arange(dt, 0, n, 1, &t));
     return t;
 }
 
@@ -1133,7 +1133,7 @@ static iron_status tap_run(knobs *kn, iron_dtype dt, int64_t n_in,
              (long long)n_out);
     iron_jit *j = jit_for(kn, tap_design, "tap", args, NULL);
     iron_tensor *a = NULL, *b = sentinel(dt, n_out);
-    ASSERT_OK(iron_tensor_arange(dt, IRON_SHAPE(n_in), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(dt, 0, n_in, 1, &a));
     test_errmsg[0] = '\0';
     char inside[sizeof test_errmsg];
     iron_status s = iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
@@ -2148,7 +2148,8 @@ TEST(rule_tap_moved_by_a_scalar_checked_per_call)
 }
 
 /* ========================================================================
- * 7. Resources of the device model (IRON-MODEL.md §3)
+ * 7. Resources of the device model (docs/emulator.md, "What placement
+ *    rejects")
  *
  * Each over-limit design is rejected at placement, before any kernel is
  * compiled or anything runs, with the tile, the resource, the demand and

@@ -107,8 +107,8 @@ static iron_jit *printer_jit(printer *p, const char *jit_cflags)
 static void run_printer(iron_jit *j, int objects, int offset, int scale)
 {
     iron_tensor *a, *b;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(objects * OBJ),
-                                 offset, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, offset, offset + objects * OBJ, 1,
+                                 &a));
     b = test_zeros(IRON_INT32, objects * OBJ);
     ASSERT_OK(test_launch(j, 1, IRON_TENSORS(a, b)));
     const int32_t *pb = iron_tensor_data(b);

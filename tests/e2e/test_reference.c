@@ -1,5 +1,5 @@
 /*
- * test_reference.c - the reference designs of IRON-MODEL.md §4
+ * test_reference.c - the reference designs of upstream IRON
  * (examples/designs/) end to end: each run on the emulated NPU through its
  * jit object and compared element for element with a plain C reference,
  * on npu1 and npu2 device scopes and with non-default launch configs.
@@ -489,10 +489,10 @@ static void check_split_join(iron_jit *j, int64_t n)
 TEST(ref_split_join_48)
 {
     iron_jit *j = test_new_jit(split_join_design, &split_join_options);
-    /* The §4 case with arange input: out[i] = i + 1. */
+    /* The reference design's case with arange input: out[i] = i + 1. */
     iron_tensor *in = NULL,
                 *out = test_zeros_shape(IRON_INT32, IRON_SHAPE(48));
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(48), 0, 1, &in));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 48, 1, &in));
     ASSERT_OK(IRON_CALL(j, in, out));
     for (int i = 0; i < 48; i++)
         ASSERT_EQ(((int32_t *)iron_tensor_data(out))[i], i + 1);

@@ -41,7 +41,7 @@ TEST(run_timeout_reports_state_and_recovers)
     ASSERT_OK(iron_jit_create(slow_design, &o, &j));
     iron_tensor *a, *b;
     /* 2048 objects x 2 ms = 4 s of kernel time; the limit is 100 ms. */
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(16 * 2048), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 16 * 2048, 1, &a));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16 * 2048), &b));
     iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
                                .timeout_ms = 100 };
@@ -53,7 +53,7 @@ TEST(run_timeout_reports_state_and_recovers)
     iron_tensor_free(a);
     iron_tensor_free(b);
     /* The instance is reset: a small call on the same jit completes. */
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(64), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 64, 1, &a));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(64), &b));
     ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
                               IRON_TENSORS(a, b)));

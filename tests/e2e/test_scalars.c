@@ -44,7 +44,7 @@ TEST(scalars_change_behaviour_without_rebuild)
     iron_jit *j;
     ASSERT_OK(iron_jit_create(window_add, &window_options, &j));
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 256, 1, &x));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &y));
     for (int64_t off = 0; off <= 240; off += 16) {
         for (int64_t k = -2; k <= 2; k += 2) {
@@ -77,7 +77,7 @@ TEST(scalars_errors)
     iron_jit *j;
     ASSERT_OK(iron_jit_create(window_add, &window_options, &j));
     iron_tensor *x, *y;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(256), 0, 1, &x));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 256, 1, &x));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(16), &y));
     ASSERT_FAILS(IRON_CALL(j, x, y), IRON_EPARAM,
                  "dispatch-time scalar 'offset' has no default and was not "

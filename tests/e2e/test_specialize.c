@@ -10,7 +10,7 @@ TEST(spec_warm_up_then_direct_runs)
     iron_jit *j;
     ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
     iron_tensor *a, *b, *c, *wrong;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(1024), 0, 1, &a));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 1024, 1, &a));
     ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(1024), 5, &b));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &c));
     ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(2048), &wrong));

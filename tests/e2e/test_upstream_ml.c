@@ -298,10 +298,8 @@ TEST(upstream_ml_row_wise_bias_add)
     iron_jit *j = test_new_jit(upstream_row_wise_bias_add_design,
                           &upstream_row_wise_bias_add_options);
     iron_tensor *in = NULL, *bias = NULL;
-    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32,
-                                 IRON_SHAPE(RWB_M, RWB_N), 0, 1, &in));
-    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32, IRON_SHAPE(RWB_N), 0,
-                                 3, &bias));
+    in = test_arange_shape(IRON_FLOAT32, IRON_SHAPE(RWB_M, RWB_N), 0, 1);
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32, 0, 3 * RWB_N, 3, &bias));
     check_row_wise_bias_add(j, in, bias);
     iron_tensor_free(in);
     iron_tensor_free(bias);

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "core/env.h"
 #include "test.h"
 
 static char out[65536];
@@ -81,22 +82,33 @@ TEST(cli_help)
     ASSERT_CONTAINS(out, "usage: iron");
 }
 
+/* The help's environment section is the library's table, every name in
+ * a column of its own (a name longer than the others once ran into its
+ * text: "IRON_LAUNCH_THREADSat most ..."), and no line is wider than 79
+ * columns. */
 TEST(cli_help_lists_the_environment)
 {
-    static const char *const vars[] = {
-        "IRON_DEVICE",  "IRON_TIMEOUT_MS", "IRON_CC",    "IRON_CACHE ",
-        "IRON_CACHE_DIR", "IRON_CACHE_MAX", "IRON_THREADS", "IRON_LOG",
-        "IRON_CHECK",   "IRON_TRACE",      "IRON_RESIDENT_MAX",
-    };
     ASSERT_EQ(test_run_cli("--help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "\nenvironment (");
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        ASSERT_CONTAINS(out, vars[i]);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const char *name = iron__env_var_of((iron__env_id)i)->name;
+        char row[64];
+        snprintf(row, sizeof row, "\n  %s  ", name);
+        ASSERT_CONTAINS(out, row);
+    }
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 79)
+            TEST_FAIL_("a help line of %zu columns: '%.*s'", n, (int)n, p);
+        p += n + (p[n] != '\0');
+    }
     ASSERT_CONTAINS(out, "default npu2;");
     ASSERT_CONTAINS(out, "default 60000;");
     ASSERT_CONTAINS(out, "jit, cache, emu");
     ASSERT_CONTAINS(out, "check LIB NAME");
     ASSERT_CONTAINS(out, "run LIB NAME");
+    /* Every format iron dump takes. */
+    ASSERT_CONTAINS(out, "text, json, dot, grid, mlir, mlir-generic\n");
 }
 
 /* Every misuse names the offending word and, where one is close, the
@@ -170,10 +182,15 @@ TEST(cli_devices_json)
 TEST(cli_usage_errors_exit_2)
 {
     ASSERT_EQ(test_run_cli("frobnicate", 0, out, sizeof out), 2);
-    ASSERT_STR_EQ(out, "");   /* the usage goes to stderr */
+    ASSERT_STR_EQ(out, "");   /* the message goes to stderr */
+    /* A mistyped command: the suggestion and where the help is, not the
+     * whole help. */
     ASSERT_EQ(test_run_cli("frobnicate", 1, out, sizeof out), 2);
-    ASSERT_CONTAINS(out, "unknown command 'frobnicate'");
-    ASSERT_CONTAINS(out, "usage: iron");
+    ASSERT_STR_EQ(out, "iron: unknown command 'frobnicate'\n"
+                       "(iron --help lists the commands)\n");
+    ASSERT_EQ(test_run_cli("devics", 1, out, sizeof out), 2);
+    ASSERT_STR_EQ(out, "iron: unknown command 'devics'; did you mean "
+                       "'devices'?\n(iron --help lists the commands)\n");
     ASSERT_EQ(test_run_cli("", 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "usage: iron");
     ASSERT_EQ(test_run_cli("version extra", 0, out, sizeof out), 2);
@@ -203,7 +220,7 @@ TEST(cli_dump_reference_design)
     ASSERT_CONTAINS(out, "argument 2 ('c'): expected int32[4096], got "
                          "float32[4096]");
     snprintf(cmd, sizeof cmd, "dump %s no_such --args 'int32[4]'", lib);
-    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "exports no no_such_design");
     ASSERT_EQ(test_run_cli("dump", 1, out, sizeof out), 2);
 }
@@ -418,20 +435,20 @@ TEST(cli_dump_dot_and_grid)
     snprintf(cmd, sizeof cmd, "dump %s vector_op " VOP_ARGS
              " --format grid --device npu1 --cols 2", exlib());
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
-    ASSERT_CONTAINS(out, "           col 0                col 1");
-    ASSERT_CONTAINS(out,
-                    "row   5  | .                  | .                  |");
-    ASSERT_CONTAINS(out,
-                    "row   2  | eltwise            | .                  |");
-    ASSERT_CONTAINS(out,
-                    "mem   1  | .                  | .                  |");
-    ASSERT_CONTAINS(out,
-                    "shim  0  | in0:a in1:b out0:c | .                  |");
+    /* Only the column the design uses, named. */
+    ASSERT_CONTAINS(out, "column 0 of 2 (the others are unused)\n"
+                         "           col 0\n");
+    ASSERT(strstr(out, "col 1") == NULL);
+    ASSERT_CONTAINS(out, "row   5  | .                  |\n");
+    ASSERT_CONTAINS(out, "row   2  | eltwise            |\n");
+    ASSERT_CONTAINS(out, "mem   1  | .                  |\n");
+    ASSERT_CONTAINS(out, "shim  0  | in0:a in1:b out0:c |\n");
     /* Memtile links; cells too long for the picture listed in full. */
     snprintf(cmd, sizeof cmd, "dump %s matmul_whole --args 'int16[256, 64], "
              "int16[64, 128], int32[256, 128]' --device npu1 --format grid",
              exlib());
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "columns 0-3 of 4\n");
     ASSERT_CONTAINS(out, "row   5  | mm3_0 ");
     ASSERT_CONTAINS(out, "mem   1  | link1:join ");
     ASSERT_CONTAINS(out, "  (2,1): link0:split link3:join\n");
@@ -507,15 +524,19 @@ TEST_TIMEOUT(cli_run_files_outputs_and_references, 120)
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/bad.npy", exlib(), d, d, d);
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    /* iron_tensor_allclose's report, whole. */
     ASSERT_CONTAINS(out, "c: MISMATCH against '");
+    ASSERT_CONTAINS(out, "/bad.npy': 2 of 4096 elements differ (exact):\n");
     char line[128];
-    snprintf(line, sizeof line, "  at [7]: got %.0f, expected %.0f\n",
-             test_at(a, 7) + test_at(b, 7), test_at(a, 7) + test_at(b, 7) + 1);
+    snprintf(line, sizeof line, "  [7]: actual %.0f, expected %.0f, "
+             "difference -1\n", test_at(a, 7) + test_at(b, 7),
+             test_at(a, 7) + test_at(b, 7) + 1);
     ASSERT_CONTAINS(out, line);
-    snprintf(line, sizeof line, "  at [4000]: got %.0f, expected -1\n",
-             test_at(a, 4000) + test_at(b, 4000));
+    snprintf(line, sizeof line, "  [4000]: actual %.0f, expected -1, "
+             "difference %.0f\n", test_at(a, 4000) + test_at(b, 4000),
+             test_at(a, 4000) + test_at(b, 4000) + 1);
     ASSERT_CONTAINS(out, line);
-    ASSERT_CONTAINS(out, "c: 2 of 4096 elements differ");
+    ASSERT_CONTAINS(out, "largest differences: absolute ");
     /* A reference of another type. */
     snprintf(cmd, sizeof cmd, "run %s vector_op %s/a.npy %s/b.npy --ref "
              "c=%s/a.npy --ref c=%s/missing.npy", exlib(), d, d, d, d);
@@ -589,15 +610,76 @@ TEST_TIMEOUT(cli_run_float_tolerance, 120)
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/near.npy", exlib(), d, d, d);
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
-    ASSERT_CONTAINS(out, "  at [3]: got 1.75, expected 1.78125\n");
-    ASSERT_CONTAINS(out, "C: 1 of 4096 elements differ");
+    ASSERT_CONTAINS(out, "C: MISMATCH against '");
+    ASSERT_CONTAINS(out, "/near.npy': 1 of 4096 elements differs (rtol "
+                         "0.01, atol 0.01, NaN equal to NaN):\n"
+                         "  [3]: actual 1.75, expected 1.78125, difference "
+                         "-0.03125\n");
     snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
              "--ref C=%s/near.npy --atol 0.05", exlib(), d, d, d);
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "atol 0.05");
+    /* A float32 reference for a bfloat16 output, and one value for all
+     * (broadcast): iron_tensor_allclose's rules. */
+    iron_tensor *f = NULL, *one = NULL, *i = NULL;
+    ASSERT_OK(iron_tensor_full(IRON_FLOAT32, IRON_SHAPE(4096), 1.75, &f));
+    ASSERT_OK(iron_tensor_full(IRON_FLOAT64, IRON_SHAPE(1), 1.75, &one));
+    ASSERT_OK(iron_tensor_full(IRON_INT32, IRON_SHAPE(4096), 2, &i));
+    save(f, d, "f32.npy");
+    save(one, d, "one.npy");
+    save(i, d, "int.npy");
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/f32.npy --ref C=%s/one.npy", exlib(), d, d, d, d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "/f32.npy' (4096 elements, atol 0.01, rtol 0.01)");
+    ASSERT_CONTAINS(out, "/one.npy' (4096 elements, atol 0.01, rtol 0.01)");
+    /* An integer reference for a float output: the library's reason. */
+    snprintf(cmd, sizeof cmd, "run %s upstream_eltwise_add %s/a.npy %s/b.npy "
+             "--ref C=%s/int.npy", exlib(), d, d, d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "/int.npy': iron_tensor_allclose: actual is "
+                         "bfloat16[4096] and expected int32[4096]: integers "
+                         "compare with integers and floats with floats");
+    iron_tensor_free(f);
+    iron_tensor_free(one);
+    iron_tensor_free(i);
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_tensor_free(c);
+    test_remove_dir(d);
+}
+
+/* -o DIR makes the folder (and its parents) when missing, and names the
+ * files in it without a doubled slash however DIR is written. */
+TEST_TIMEOUT(cli_run_creates_the_output_folder, 120)
+{
+    const char *dir = test_temp_dir("cli-run");
+    char d[128], cmd[1024], p[512];
+    snprintf(d, sizeof d, "%s", dir);
+    setenv("IRON_CACHE_DIR", d, 1);
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 -o %s/new/sub/",
+             exlib(), d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    char line[512];
+    snprintf(line, sizeof line, "c: saved to '%s/new/sub/c.npy'\n", d);
+    ASSERT_CONTAINS(out, line);
+    ASSERT(strstr(out, "//") == NULL);
+    snprintf(p, sizeof p, "%s/new/sub/c.npy", d);
+    iron_tensor *t = NULL;
+    ASSERT_OK(iron_tensor_load_npy(p, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 64);
+    iron_tensor_free(t);
+    /* An existing folder, with several trailing slashes. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 -o %s/new///",
+             exlib(), d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    snprintf(line, sizeof line, "c: saved to '%s/new/c.npy'\n", d);
+    ASSERT_CONTAINS(out, line);
+    /* A file where the folder should be. */
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 -o %s/new/c.npy",
+             exlib(), d);
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "c.npy': not a folder");
     test_remove_dir(d);
 }
 
@@ -626,8 +708,16 @@ TEST(cli_run_usage_errors)
                                  "'--seed'?", 2 },
         { "--args 'int32[8]'", "--args gives 1 tensors; the design declares "
                                "3", 2 },
-        { "--shape N=8 -o /no/such/folder", "-o '/no/such/folder': no such "
-                                            "folder", 1 },
+        /* A folder that cannot be made (a file is in the way) is a
+         * failure, not a usage error. */
+        { "--shape N=8 -o /dev/null/out", "-o '/dev/null/out': cannot "
+          "create the folder '/dev/null/out': Not a directory", 1 },
+        /* --args text that is not a list of types is a usage error. */
+        { "--args 'int32[x], int32[8], int32[8]'",
+          "dimension 'x' is not a number", 2 },
+        { "--args 'int33[8], int32[8], int32[8]'", "int33", 2 },
+        { "--args 'int32, int32[8], int32[8]'", "expected DTYPE[DIMS]", 2 },
+        { "--args 'int32[0], int32[8], int32[8]'", "int32[0]", 2 },
         { "/no/such/a.npy --shape N=8", "cannot open '/no/such/a.npy'", 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -642,4 +732,142 @@ TEST(cli_run_usage_errors)
     ASSERT_CONTAINS(out, "missing the design's NAME");
     ASSERT_EQ(test_run_cli("run --help", 0, out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron run");
+}
+
+/* ---- a design library of one's own (docs/cli.md) ------------------------ */
+
+/* `cd dir && cmd 2>&1` into out; the exit status. */
+static int sh_in(const char *dir, const char *cmd)
+{
+    char line[8192];
+    snprintf(line, sizeof line, "cd '%s' && %s 2>&1", dir, cmd);
+    FILE *p = popen(line, "r");
+    if (!p)
+        TEST_FAIL_("popen(%s) failed", line);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st))
+        TEST_FAIL_("%s did not exit normally (status %d)", line, st);
+    return WEXITSTATUS(st);
+}
+
+/* The fenced block of `lang` that follows `heading` in text, as a new
+ * string. */
+static char *fenced_after(const char *text, const char *heading,
+                          const char *lang)
+{
+    const char *h = strstr(text, heading);
+    char fence[32];
+    snprintf(fence, sizeof fence, "\n```%s\n", lang);
+    const char *b = h ? strstr(h, fence) : NULL;
+    const char *e = b ? strstr(b + strlen(fence), "\n```\n") : NULL;
+    if (!e)
+        TEST_FAIL_("docs/cli.md: no ```%s block after '%s'", lang, heading);
+    b += strlen(fence);
+    return strndup(b, (size_t)(e - b) + 1);
+}
+
+/* docs/cli.md's own design library, built from the text of the document
+ * with cc and run with the document's commands, in a folder where the
+ * library is named without a slash (which once made dlopen search the
+ * library path: "No such file"). */
+TEST_TIMEOUT(cli_own_design_library, 120)
+{
+    char dir[256], cli[4096], inc[4096], path[512];
+    snprintf(dir, sizeof dir, "%s", test_temp_dir("cli-lib"));
+    setenv("IRON_CACHE_DIR", dir, 1);
+    if (!realpath(getenv("IRON_CLI"), cli) || !realpath("include", inc))
+        TEST_FAIL_("IRON_CLI or include/ not found (run through make test)");
+    size_t len;
+    char *doc = (char *)test_slurp("docs/cli.md", &len);
+    ASSERT(doc != NULL);
+    char *src = fenced_after(doc, "### Your own design library", "c");
+    char *cmds = fenced_after(doc, "### Your own design library", "sh");
+    free(doc);
+    snprintf(path, sizeof path, "%s/scale.c", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fputs(src, f);
+    fclose(f);
+    free(src);
+    /* The inputs the last command names. */
+    iron_tensor *x = test_arange(IRON_INT32, 1024), *ref = NULL;
+    ASSERT_OK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(1024), &ref));
+    for (int i = 0; i < 1024; i++)
+        ASSERT_OK(iron_tensor_set_element(ref, i, 5.0 * i));
+    snprintf(path, sizeof path, "%s/x.npy", dir);
+    ASSERT_OK(iron_tensor_save_npy(x, path));
+    snprintf(path, sizeof path, "%s/y_ref.npy", dir);
+    ASSERT_OK(iron_tensor_save_npy(ref, path));
+    iron_tensor_free(x);
+    iron_tensor_free(ref);
+    /* Each command as written, with this tree's header and program. */
+    int ncmds = 0;
+    for (char *line = strtok(cmds, "\n"); line; line = strtok(NULL, "\n")) {
+        char cmd[8192], *pc = strstr(line, "$(pkg-config --cflags iron)");
+        if (pc)
+            snprintf(cmd, sizeof cmd, "%.*s-I'%s'%s -std=c11 -Wall -Wextra "
+                     "-Werror", (int)(pc - line), line, inc,
+                     pc + strlen("$(pkg-config --cflags iron)"));
+        else if (strncmp(line, "iron ", 5) == 0)
+            snprintf(cmd, sizeof cmd, "'%s' %s", cli, line + 5);
+        else
+            snprintf(cmd, sizeof cmd, "%s", line);
+        if (sh_in(dir, cmd) != 0)
+            TEST_FAIL_("docs/cli.md's '%s' failed: %s", line, out);
+        ncmds++;
+        if (strstr(line, " check "))
+            ASSERT_CONTAINS(out, "scale (x: int32[1024], y: int32[1024]; "
+                                 "tile=64, k=3; npu2, 8 columns): ok: 1 "
+                                 "worker, 2 fifos, ");
+        if (strstr(line, "--ref"))
+            ASSERT_CONTAINS(out, "y: matches 'y_ref.npy' (1024 elements, "
+                                 "exact)");
+    }
+    free(cmds);
+    ASSERT_EQ(ncmds, 4);
+    snprintf(path, sizeof path, "%s/out/y.npy", dir);
+    iron_tensor *y = NULL;
+    ASSERT_OK(iron_tensor_load_npy(path, &y));
+    ASSERT_EQ(iron_tensor_numel(y), 1024);
+    iron_tensor_free(y);
+    /* A NAME the library does not define: the designs it does. */
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' check libscale.so scal --args "
+             "'int32[64], int32[64]'", cli);
+    ASSERT_EQ(sh_in(dir, cmd), 2);
+    ASSERT_STR_EQ(out, "iron check: 'libscale.so' has no design 'scal' (it "
+                       "exports no scal_design and scal_options); did you "
+                       "mean 'scale'?\niron check: its designs: scale\n");
+    /* A library in the current folder that is not there is named as
+     * given, not searched for. */
+    snprintf(cmd, sizeof cmd, "'%s' check libnone.so scale --args "
+             "'int32[64], int32[64]'", cli);
+    ASSERT_EQ(sh_in(dir, cmd), 1);
+    ASSERT_CONTAINS(out, "cannot load 'libnone.so': ./libnone.so: ");
+    test_remove_dir(dir);
+}
+
+/* A library's designs, from its dynamic symbols: the examples library
+ * has every reference design, each NAME once. */
+TEST(cli_unknown_design_lists_the_library)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "check %s vectr_op " VOP_ARGS, exlib());
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "has no design 'vectr_op' (it exports no "
+                         "vectr_op_design and vectr_op_options); did you "
+                         "mean 'vector_op'?\n");
+    ASSERT_CONTAINS(out, "iron check: its designs: add_constant, ");
+    ASSERT_CONTAINS(out, " matmul_whole,");
+    ASSERT_CONTAINS(out, " matmul_whole_f32,");
+    ASSERT_CONTAINS(out, " vision_passthrough\n");
+    ASSERT(strstr(out, "vector_op, vector_op") == NULL);
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 79 && strncmp(p, "iron check: '", 13) != 0)
+            TEST_FAIL_("a line of %zu columns: '%.*s'", n, (int)n, p);
+        p += n + (p[n] != '\0');
+    }
 }

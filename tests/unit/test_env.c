@@ -2,8 +2,9 @@
  * test_env.c - the one table of IRON_* variables: every row complete,
  * every bad value a warning naming the variable, the value and what is
  * accepted (once per value), the default applying, and the table in
- * `iron --help`.
+ * `iron --help` and in every list of the variables the documents hold.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -373,4 +374,154 @@ TEST(env_docs_list_table)
             TEST_FAIL_("the row of %s does not give its default '%s'",
                        v->name, def);
     }
+}
+
+/* ---- every list of the variables in the documentation ------------------ */
+
+static int is_name_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether text[0, len) names variable `name` as a whole word. */
+static int names_var(const char *text, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, name)) && p + n <= text + len;
+         p++)
+        if ((p == text || !is_name_char(p[-1])) && !is_name_char(p[n]))
+            return 1;
+    return 0;
+}
+
+/* A paragraph (or table) of a document that names more than half of the
+ * variables is a list of them, and must name every one: a variable added
+ * to the table and forgotten in such a list fails here, wherever the
+ * list is.  CHANGES.md is history and is left alone. */
+static void check_lists_in(const char *path)
+{
+    size_t len;
+    char *doc = (char *)test_slurp(path, &len);
+    if (!doc)
+        TEST_FAIL_("%s not found (run from the repository's top folder, as "
+                   "`make test` does)", path);
+    int line = 1;
+    for (const char *p = doc; *p;) {
+        const char *end = strstr(p, "\n\n");
+        if (!end)
+            end = p + strlen(p);
+        int named = 0;
+        const char *missing = NULL;
+        for (int i = 0; i < IRON__ENV_COUNT; i++) {
+            const char *name = iron__env_var_of((iron__env_id)i)->name;
+            if (names_var(p, (size_t)(end - p), name))
+                named++;
+            else if (!missing)
+                missing = name;
+        }
+        if (2 * named > IRON__ENV_COUNT && missing)
+            TEST_FAIL_("%s:%d: the paragraph names %d of the %d IRON_* "
+                       "variables but not %s (src/core/env.c has the table)",
+                       path, line, named, IRON__ENV_COUNT, missing);
+        for (const char *q = p; q < end; q++)
+            line += *q == '\n';
+        p = *end ? end + 1 : end;
+    }
+    free(doc);
+}
+
+TEST(env_doc_lists_name_every_variable)
+{
+    check_lists_in("README.md");
+    DIR *d = opendir("docs");
+    if (!d)
+        TEST_FAIL_("docs/ not found (run from the repository's top folder)");
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".md") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "docs/%s", e->d_name);
+        check_lists_in(path);
+        files++;
+    }
+    closedir(d);
+    ASSERT_GT(files, 5);
+    /* The lists this test exists for. */
+    size_t len;
+    char *cli = (char *)test_slurp("docs/cli.md", &len);
+    ASSERT(cli != NULL);
+    const char *sec = strstr(cli, "\n## Environment\n");
+    ASSERT(sec != NULL);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const char *name = iron__env_var_of((iron__env_id)i)->name;
+        if (!names_var(sec, strlen(sec), name))
+            TEST_FAIL_("docs/cli.md's Environment section does not name %s",
+                       name);
+    }
+    free(cli);
+}
+
+/* Every variable the sources and documents set or read as `$IRON_X` or
+ * `IRON_X=...` is a row of the table (a renamed variable leaves no stale
+ * spelling behind). */
+static void check_spellings_in(const char *path)
+{
+    size_t len;
+    char *text = (char *)test_slurp(path, &len);
+    if (!text)
+        return;
+    for (const char *p = text; (p = strstr(p, "IRON_")) != NULL; p++) {
+        if (p > text && is_name_char(p[-1]))
+            continue;
+        size_t n = 5;
+        while (is_name_char(p[n]))
+            n++;
+        int dollar = p > text && (p[-1] == '$' ||
+                                  (p[-1] == '{' && p - 1 > text &&
+                                   p[-2] == '$'));
+        if (!dollar && p[n] != '=')
+            continue;
+        int known = 0;
+        for (int i = 0; i < IRON__ENV_COUNT && !known; i++) {
+            const char *name = iron__env_var_of((iron__env_id)i)->name;
+            known = strlen(name) == n && strncmp(name, p, n) == 0;
+        }
+        if (!known)
+            TEST_FAIL_("%s names the environment variable %.*s, which is "
+                       "not in the table of src/core/env.c", path, (int)n,
+                       p);
+    }
+    free(text);
+}
+
+static void check_spellings_under(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        TEST_FAIL_("%s/ not found (run from the repository's top folder)",
+                   dir);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name), m = strlen(suffix);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (e->d_name[0] == '.' || stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            check_spellings_under(path, suffix);
+        else if (n > m && strcmp(e->d_name + n - m, suffix) == 0)
+            check_spellings_in(path);
+    }
+    closedir(d);
+}
+
+TEST(env_docs_and_sources_name_table_variables)
+{
+    check_spellings_in("README.md");
+    check_spellings_under("docs", ".md");
+    check_spellings_under("src", ".c");
+    check_spellings_under("cli", ".c");
+    check_spellings_under("examples", ".c");
 }

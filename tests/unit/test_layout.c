@@ -64,7 +64,8 @@ static int64_t rnd_below(int64_t n)
 
 TEST(layout_model_example_accepted)
 {
-    /* IRON-MODEL's layout transform on a joined FIFO: 24 int32, dims
+    /* The layout transform on a joined FIFO (examples/designs/
+     * joined_layout.c): 24 int32, dims
      * [(8, 1), (3, 8)] (innermost stride 8 is fine for 4-byte types). */
     int64_t sz[2] = { 8, 3 }, st[2] = { 1, 8 };
     iron_tap d = mk(0, 2, sz, st);

@@ -296,9 +296,16 @@ TEST(overflow_tensor_shape_names_dim_and_sizes)
                  "iron_tensor_full: shape is too large: the byte count "
                  "overflows at dim 1 (1073741824): 1152921504606846976 "
                  "elements x 8 bytes of float64");
-    ASSERT_FAILS(iron_tensor_arange(IRON_INT64, IRON_SHAPE(INT64_MAX),
-                                    0, 1, &t),
+    /* arange: 2^62 elements fit an int64_t, their bytes do not; 2^63 and
+     * more are no count at all. */
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT64, 0, 4611686018427387904.0, 1,
+                                    &t),
                  IRON_ESHAPE, "overflows at dim 0");
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT64, 0, 1e19, 1, &t),
+                 IRON_ESHAPE, "iron_tensor_arange: start 0, stop 1e+19, step "
+                 "1 give 1e+19 elements; a shape dim holds at most 2^63-1");
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT64, -1e308, 1e308, 1e-300, &t),
+                 IRON_ESHAPE, "inf elements");
 }
 
 /* ---- declaration strings ------------------------------------------------ */

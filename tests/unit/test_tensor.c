@@ -379,32 +379,74 @@ TEST(tensor_full_converts_and_saturates)
     iron_tensor_free(t);
 }
 
+/* numpy's np.arange(start, stop, step): ceil((stop - start) / step)
+ * elements, start + i * step each. */
 TEST(tensor_arange)
 {
     iron_tensor *t;
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(4, 4), 0, 1, &t));
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 16, 1, &t));
+    iron_shape sh = iron_tensor_shape(t);
+    ASSERT_EQ(sh.ndim, 1);
+    ASSERT_EQ(sh.dims[0], 16);
     const int32_t *p = iron_tensor_data(t);
     for (int i = 0; i < 16; i++)
         ASSERT_EQ(p[i], i);
     iron_tensor_free(t);
 
-    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32, IRON_SHAPE(5), 1.0, 0.5, &t));
+    /* The stop is excluded; a step that does not divide the range ends
+     * before it: 0, 10, 3 is 0 3 6 9. */
+    ASSERT_OK(iron_tensor_arange(IRON_INT64, 0, 10, 3, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 4);
+    ASSERT_DBL_EQ(at(t, 3), 9);
+    iron_tensor_free(t);
+    ASSERT_OK(iron_tensor_arange(IRON_INT64, 0, 9, 3, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 3);
+    iron_tensor_free(t);
+
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT32, 1.0, 3.5, 0.5, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 5);
     ASSERT_DBL_EQ(at(t, 0), 1.0);
     ASSERT_DBL_EQ(at(t, 4), 3.0);
     iron_tensor_free(t);
 
+    /* Counting down: 5, 0, -2 is 5 3 1. */
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 5, 0, -2, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 3);
+    ASSERT_DBL_EQ(at(t, 0), 5);
+    ASSERT_DBL_EQ(at(t, 2), 1);
+    iron_tensor_free(t);
+
+    /* Fractional bounds, as numpy: arange(0.5, 3) is 0.5 1.5 2.5. */
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT64, 0.5, 3, 1, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 3);
+    ASSERT_DBL_EQ(at(t, 2), 2.5);
+    iron_tensor_free(t);
+    /* numpy's length rule, floating point and all: (1 - 0) / 0.1 is 10. */
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT64, 0, 1, 0.1, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 10);
+    iron_tensor_free(t);
+
     /* Down counting into an unsigned type saturates at 0. */
-    ASSERT_OK(iron_tensor_arange(IRON_UINT8, IRON_SHAPE(6), 3, -1, &t));
+    ASSERT_OK(iron_tensor_arange(IRON_UINT8, 3, -3, -1, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 6);
     ASSERT_DBL_EQ(at(t, 0), 3);
     ASSERT_DBL_EQ(at(t, 3), 0);
     ASSERT_DBL_EQ(at(t, 5), 0);
     iron_tensor_free(t);
 
     /* Large tensors keep exact values: start + i*step, no running sum. */
-    ASSERT_OK(iron_tensor_arange(IRON_FLOAT64, IRON_SHAPE(100000), 0,
-                                 0.1, &t));
+    ASSERT_OK(iron_tensor_arange(IRON_FLOAT64, 0, 10000, 0.1, &t));
+    ASSERT_EQ(iron_tensor_numel(t), 100000);
     ASSERT_DBL_EQ(at(t, 99999), 99999 * 0.1);
     iron_tensor_free(t);
+
+    /* Another shape is a reshape of it. */
+    iron_tensor *m;
+    ASSERT_OK(iron_tensor_arange(IRON_INT32, 0, 12, 1, &t));
+    ASSERT_OK(iron_tensor_reshape(t, IRON_SHAPE(3, 4), &m));
+    iron_tensor_free(t);
+    ASSERT_DBL_EQ(at(m, 7), 7);
+    iron_tensor_free(m);
 }
 
 TEST(tensor_rand_pinned_values)
@@ -630,6 +672,42 @@ TEST(tensor_on_scoped_device)
 static const iron_tensor sentinel_storage;
 #define SENTINEL ((iron_tensor *)(uintptr_t)&sentinel_storage)
 
+/* Every argument arange cannot use is an error saying why, with *out
+ * NULL. */
+TEST(tensor_arange_errors)
+{
+    iron_tensor *t = SENTINEL;
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, 4, 0, &t), IRON_EINVAL,
+                 "iron_tensor_arange: step is 0; expected a finite, nonzero "
+                 "number");
+    ASSERT(t == NULL);
+    t = SENTINEL;
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, 4, NAN, &t), IRON_EINVAL,
+                 "step is nan");
+    ASSERT(t == NULL);
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, 4, INFINITY, &t),
+                 IRON_EINVAL, "step is inf");
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, NAN, 4, 1, &t), IRON_EINVAL,
+                 "start nan and stop 4: both must be finite");
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, -INFINITY, -1, &t),
+                 IRON_EINVAL, "stop -inf");
+    /* Empty ranges: numpy returns an empty array; an iron tensor has at
+     * least one element. */
+    t = SENTINEL;
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, -4, 1, &t), IRON_ESHAPE,
+                 "iron_tensor_arange: start 0, stop -4, step 1 give no "
+                 "elements; a tensor has at least one");
+    ASSERT(t == NULL);
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 3, 3, 1, &t), IRON_ESHAPE,
+                 "give no elements");
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, 4, -1, &t), IRON_ESHAPE,
+                 "start 0, stop 4, step -1 give no elements");
+    ASSERT_FAILS(iron_tensor_arange((iron_dtype)42, 0, 4, 1, &t),
+                 IRON_EDTYPE, "dtype 42 is not an iron_dtype");
+    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, 0, 4, 1, NULL), IRON_EINVAL,
+                 "iron_tensor_arange: out is NULL");
+}
+
 TEST(tensor_errors_out_is_null)
 {
     iron_shape s = IRON_SHAPE(4);
@@ -640,8 +718,6 @@ TEST(tensor_errors_out_is_null)
     ASSERT_FAILS(iron_tensor_ones(IRON_INT32, s, NULL), IRON_EINVAL,
                  "out is NULL");
     ASSERT_FAILS(iron_tensor_full(IRON_INT32, s, 1, NULL), IRON_EINVAL,
-                 "out is NULL");
-    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, s, 0, 1, NULL), IRON_EINVAL,
                  "out is NULL");
     ASSERT_FAILS(iron_tensor_rand(IRON_FLOAT32, s, 1, NULL), IRON_EINVAL,
                  "iron_tensor_rand: out is NULL");
@@ -689,8 +765,6 @@ TEST(tensor_errors_shape)
     ASSERT_FAILS(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4, 0), &t),
                  IRON_ESHAPE, "shape dim 1 is 0; dims must be >= 1");
     ASSERT(t == NULL);
-    ASSERT_FAILS(iron_tensor_arange(IRON_INT32, IRON_SHAPE(-4), 0, 1, &t),
-                 IRON_ESHAPE, "shape dim 0 is -4");
     t = SENTINEL;
     ASSERT_FAILS(iron_tensor_rand(IRON_FLOAT32, IRON_SHAPE(2, 3, 0), 1, &t),
                  IRON_ESHAPE, "shape dim 2 is 0");

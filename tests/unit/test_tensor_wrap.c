@@ -366,8 +366,7 @@ static void alloc_failure_loop(iron_status (*make)(iron_tensor **))
 TEST(tensor_wrap_views_alloc_failure_loop)
 {
     alloc_failure_loop(make_wrap);
-    ASSERT_OK(iron_tensor_arange(IRON_INT32, IRON_SHAPE(2, 4), 0,
-                                 1, &loop_base));
+    loop_base = test_arange_shape(IRON_INT32, IRON_SHAPE(2, 4), 0, 1);
     alloc_failure_loop(make_view);
     alloc_failure_loop(make_copy);
     alloc_failure_loop(make_format);
