@@ -363,7 +363,7 @@ static void jit_calls(void)
        "iron_jit_bind");
 
     iron_tensor *x = NULL, *y = NULL;
-    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(32), 0, 1, &x), "arange");
+    ok(iron_tensor_arange(IRON_INT32, 0, 32, 1, &x), "arange");
     int released = 0;
     int32_t *mem = (int32_t *)aligned_alloc(IRON_TENSOR_ALIGN, 32 * 4);
     ok(iron_tensor_wrap(mem, 32 * 4, IRON_INT32, IRON_SHAPE(32),
@@ -529,7 +529,8 @@ using tensor_ptr = std::unique_ptr<iron_tensor, tensor_free>;
 static tensor_ptr arange(int64_t n, double start, double step)
 {
     iron_tensor *t = nullptr;
-    ok(iron_tensor_arange(IRON_INT32, IRON_SHAPE(n), start, step, &t),
+    ok(iron_tensor_arange(IRON_INT32, start, start + (double)n * step, step,
+                          &t),
        "iron_tensor_arange");
     return tensor_ptr(t);
 }
@@ -565,7 +566,7 @@ static void cxx_only()
      * IRON_TENSORS gives them. */
     std::vector<tensor_ptr> owned;
     owned.push_back(arange(64, 0, 1));
-    owned.push_back(arange(64, -1, 0));
+    owned.push_back(arange(64, 63, -1));
     std::vector<iron_tensor *> args;
     for (const tensor_ptr &t : owned)
         args.push_back(t.get());

@@ -85,12 +85,15 @@ static int first_outside(const char *name, const char *from,
     int line = 1;
     size_t nl = strlen(name);
     int markdown = nl > 3 && strcmp(name + nl - 3, ".md") == 0;
+    int in_code = 0;   /* inside a fenced code block: no Markdown links */
     for (const char *p = text; *p;) {
         if (*p == '\n') {
             line++;
             p++;
             continue;
         }
+        if ((p == text || p[-1] == '\n') && strncmp(p, "```", 3) == 0)
+            in_code = !in_code;
         /* A section sign points into a numbered document; this
          * repository's documents are not numbered. */
         if ((unsigned char)p[0] == 0xc2 && (unsigned char)p[1] == 0xa7) {
@@ -99,7 +102,7 @@ static int first_outside(const char *name, const char *from,
             return 1;
         }
         /* Markdown links: every relative target is a file here. */
-        if (markdown && p[0] == ']' && p[1] == '(') {
+        if (markdown && !in_code && p[0] == ']' && p[1] == '(') {
             const char *e = strchr(p + 2, ')');
             char target[512];
             if (e && e - p - 2 < (long)sizeof target) {
