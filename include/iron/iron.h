@@ -1647,6 +1647,13 @@ typedef struct iron_run_counters {
     const iron_worker_counters *workers;
     const iron_endpoint_counters *endpoints;
     const iron_dma_counters *dma;
+    /* When the call stalled (IRON_EDEADLOCK) or the scheduler stopped it
+     * at its timeout: the whole report of who waits on what, a line saying
+     * why and then one line per waiting worker or DMA channel, of any
+     * length (the call's message keeps only its first lines when they do
+     * not all fit); else NULL.  Read it when size > offsetof(
+     * iron_run_counters, report): a driver built before it fills less. */
+    const char *report;
 } iron_run_counters;
 
 /* The counters of j's last call (*out valid until j's next call or

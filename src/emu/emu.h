@@ -205,6 +205,7 @@ struct emu_lane {
     iron_status status;
     enum iron_run_state state;
     char error[1536];
+    int stalled;           /* failed by a stall: in->report says why */
     /* Wakes from other lanes (handoff.c), on a line of their own (the
      * fields above are the owner's): a lock-free stack the owner empties
      * into `ready`, and whether the lane is idle (0 running, 1 idle or
@@ -254,6 +255,9 @@ struct emu_inst {
     struct iron__trace *trace;  /* record events (NULL: off) */
     int seq_track;
     struct emu_counters *counters;
+    /* The last stall's whole report (report.c), "" after a run that did
+     * not stall: iron_run_counters.report. */
+    iron__str report;
 };
 
 /* --- the hot path, inline: wakes and the pool lock protocol ---------------
@@ -599,9 +603,11 @@ iron_status iron__emu_register(void);
 /* The driver table (emu_driver.c). */
 extern iron_driver iron__emu_driver;
 
-/* report.c: appends who waits on what, for the tasks of one lane (NULL:
- * of every lane). */
-void iron__emu_report(const emu_inst *in, const emu_lane *lane,
-                      iron__str *s);
+/* report.c: makes in->report say why the phase stopped (`what`) and who
+ * waits on what, one line per task, for the tasks of one lane (NULL: of
+ * every lane); then the call's message is made from it: whole, or its
+ * first lines and how many more there are. */
+void iron__emu_report(emu_inst *in, const emu_lane *lane, const char *what);
+iron_status iron__emu_report_fail(const emu_inst *in, iron_status s);
 
 #endif

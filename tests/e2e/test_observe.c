@@ -145,6 +145,31 @@ TEST(counters_log_emu_summary)
     iron_jit_free(j);
 }
 
+/* A stall's report goes to the log whole, a line each, and to the
+ * counters; the message of the call says the same. */
+TEST(counters_log_emu_stall_report)
+{
+    setenv("IRON_LOG", "emu", 1);
+    iron_log_set_handler(on_log, NULL);
+    g_stall = 1;
+    iron_jit *j = make();
+    ASSERT_STATUS(call(j, NULL), IRON_EDEADLOCK);
+    iron_log_set_handler(NULL, NULL);
+    ASSERT_CONTAINS(lines, "stall: no task can make progress with 1 awaited "
+                           "drain");
+    ASSERT_CONTAINS(lines, "\nstall: worker 'w0' on tile (0,2) after 8 "
+                           "iterations waits to acquire 1 filled buffer of "
+                           "fifo 'in' (consumer)");
+    ASSERT_CONTAINS(lines, "\nstall: DMA fifo 'out': compute tile (0,2) -> "
+                           "shim (0,0) (drain of argument 1 'b': 128 of 256 "
+                           "elements moved)");
+    const iron_run_counters *c;
+    ASSERT_OK(iron_jit_get_counters(j, &c));
+    ASSERT(c->report != NULL);
+    ASSERT_CONTAINS(test_errmsg, c->report);
+    iron_jit_free(j);
+}
+
 static char dir[128];
 
 static void make_dir(void)

@@ -4,6 +4,7 @@
  */
 #include <pthread.h>
 
+#include "core/core.h"
 #include "designs/designs.h"
 #include "test.h"
 
@@ -78,6 +79,62 @@ TEST(status_last_error_after_failure)
     ASSERT_EQ(iron_dtype_parse("complex64", &dt), IRON_EDTYPE);
     ASSERT_CONTAINS(iron_last_error(), "complex64");
     ASSERT(strstr(iron_last_error(), "npu9") == NULL);
+}
+
+/* A message longer than the buffer keeps its whole lines and says how
+ * many it left out (a deadlock report of many workers was cut mid-word
+ * with no marker). */
+TEST(status_long_message_keeps_whole_lines)
+{
+    iron__str s = { 0 };
+    for (int i = 0; i < 200; i++)
+        iron__str_printf(&s, "%sline %03d says something long enough", i ? "\n" : "", i);
+    ASSERT_GT(strlen(iron__str_get(&s)), IRON__MSG_MAX);
+    ASSERT_EQ(iron__fail(IRON_EDEADLOCK, "%s", iron__str_get(&s)),
+              IRON_EDEADLOCK);
+    const char *m = iron_last_error();
+    ASSERT_LT(strlen(m), IRON__MSG_MAX);
+    const char *note = strstr(m, "\n... and ");
+    ASSERT(note != NULL);
+    /* Every line before the note is whole, and they are the first ones. */
+    int kept = 0;
+    for (const char *l = m; l < note; kept++) {
+        char want[64];
+        snprintf(want, sizeof want, "line %03d says something long enough",
+                 kept);
+        ASSERT_EQ(strncmp(l, want, strlen(want)), 0);
+        l += strlen(want);
+        ASSERT(*l == '\n');
+        l++;
+    }
+    char tail[64];
+    snprintf(tail, sizeof tail, "\n... and %d more lines", 200 - kept);
+    ASSERT_STR_EQ(note, tail);
+    /* The context an outer layer puts in front is kept, and the lines it
+     * pushes out are counted. */
+    ASSERT_EQ(iron__fail_context(IRON_EDEADLOCK, "outer (%s)", "ctx"),
+              IRON_EDEADLOCK);
+    m = iron_last_error();
+    ASSERT_EQ(strncmp(m, "outer (ctx): line 000 ", 22), 0);
+    note = strstr(m, "\n... and ");
+    ASSERT(note != NULL);
+    int left = atoi(note + 9);
+    ASSERT_GE(left, 200 - kept);
+    ASSERT_EQ(note[-1], 'h');  /* "... enough" */
+    iron__str_free(&s);
+
+    /* One line too long is cut between words and says so. */
+    for (int i = 0; i < 1000; i++)
+        iron__str_append(&s, "word ");
+    iron__fail(IRON_EINVAL, "%s", iron__str_get(&s));
+    m = iron_last_error();
+    size_t n = strlen(m);
+    ASSERT_LT(n, IRON__MSG_MAX);
+    ASSERT_STR_EQ(m + n - 9, " word ...");
+    iron__str_free(&s);
+    /* A short message is left alone. */
+    iron__fail(IRON_EINVAL, "a\nb");
+    ASSERT_STR_EQ(iron_last_error(), "a\nb");
 }
 
 static void *other_thread_error(void *arg)
