@@ -1466,8 +1466,12 @@ typedef struct iron_launch_config {
      * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless "1"),
      * 1 = on, -1 = off. */
     int check;
-    /* Write the call's trace (trace-event JSON for Perfetto) to this
-     * file, and a deadlock's wait-for graph to FILE.dot.  NULL =
+    /* Add the call's trace (trace-event JSON for Perfetto and
+     * chrome://tracing) to this file, and write a deadlock's wait-for
+     * graph to FILE.dot.  Every call a process traces to one path goes
+     * into that one file, each call its own group of tracks ("call N:"
+     * and the jit's signature): the process's first call to the path
+     * replaces any file there, later ones are added to it.  NULL =
      * IRON_TRACE, if set. */
     const char *trace;
     /* Measure times for iron_jit_get_counters (kernel, blocked, DMA busy):

@@ -36,6 +36,9 @@ typedef struct iron_run_args {
     const char *trace_path;    /* write this run's trace here, or NULL */
     int threads;               /* host threads to use; 0 = the driver's
                                   default */
+    const char *label;         /* what runs, for traces: the jit's
+                                  specialization ("vadd (a: int32[4096],
+                                  ...; npu2, 8 columns)"), or NULL */
 } iron_run_args;
 
 /* iron_run_args.flags */

@@ -48,7 +48,8 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         iron__env_parse_flag, 0, 1, { .i = 0 } },
     [IRON__ENV_TRACE] = {
         "IRON_TRACE",
-        "writes each run's timeline to this file (Perfetto / "
+        "writes the timeline of every call of the process into this one "
+        "file, each call its own group of tracks (Perfetto / "
         "chrome://tracing JSON)",
         "none", "a file path", "once per process, at the first run",
         iron__env_parse_text, 0, 0, { 0 } },

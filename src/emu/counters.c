@@ -27,6 +27,7 @@ typedef struct emu_counters {
     uint64_t (*w_hns0)[IRON__MAX_KARGS];
     uint64_t t0;
     char *trace_path;
+    const char *label;     /* of the current run, for its trace */
 } emu_counters;
 
 iron_status iron__emu_counters_new(emu_inst *in)
@@ -124,17 +125,20 @@ static void open_trace(emu_inst *in, const char *path)
                  iron__tile_name(ew->w->tile, tn, sizeof tn), ew->w->name);
         ew->track = iron__trace_track(in->trace, IRON__TRACE_TILES, name);
     }
-    for (int i = 0; i < in->nmovers; i++)
-        in->movers[i].track = iron__trace_track(
-            in->trace, IRON__TRACE_DMA, in->movers[i].m->label);
+    for (int i = 0; i < in->nmovers; i++) {
+        snprintf(name, sizeof name, "DMA %s", in->movers[i].m->label);
+        in->movers[i].track =
+            iron__trace_track(in->trace, IRON__TRACE_DMA, name);
+    }
     in->seq_track = iron__trace_track(in->trace, IRON__TRACE_SEQUENCE,
                                       "runtime sequence");
 }
 
 void iron__emu_counters_begin(emu_inst *in, int profile,
-                              const char *trace_path)
+                              const char *trace_path, const char *label)
 {
     emu_counters *c = in->counters;
+    c->label = label;
     const iron_program *p = in->prog;
     iron__trace_free(in->trace);
     in->trace = NULL;
@@ -441,7 +445,7 @@ void iron__emu_counters_end(emu_inst *in, iron_status s)
     iron_status keep = s;
     char msg[IRON__MSG_MAX];
     snprintf(msg, sizeof msg, "%s", s != IRON_OK ? iron_last_error() : "");
-    if (iron__trace_write(in->trace, c->trace_path) != IRON_OK)
+    if (iron__trace_append(in->trace, c->trace_path, c->label) != IRON_OK)
         iron__warn("trace: %s", iron_last_error());
     if (s == IRON_EDEADLOCK) {
         size_t n = strlen(c->trace_path) + 5;

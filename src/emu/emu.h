@@ -549,9 +549,10 @@ void iron__emu_worker_profile(emu_worker *ew, int on);
 /* counters.c: counts and, in profiled runs, times and trace events. */
 iron_status iron__emu_counters_new(emu_inst *in);
 void iron__emu_counters_free(emu_inst *in);
-/* Before and after each run (trace_path: NULL or where to write it). */
+/* Before and after each run (trace_path: NULL or where to write it;
+ * label: what runs, named in the trace, valid until the run ends). */
 void iron__emu_counters_begin(emu_inst *in, int profile,
-                              const char *trace_path);
+                              const char *trace_path, const char *label);
 void iron__emu_counters_end(emu_inst *in, iron_status s);
 const iron_run_counters *iron__emu_counters_get(const emu_inst *in);
 void iron__emu_prof_blocked(emu_worker *ew, int arg);
