@@ -498,9 +498,11 @@ void iron__emu_mem_poison_at(void *base, size_t from, size_t n);
 /* Bytes from `at` that still hold the poison. */
 size_t iron__emu_mem_poison_run(const void *at, size_t n);
 /* "12 bytes past object 1 of fifo 'c' (consumer) on compute tile (0,2)",
- * "NULL", "0x7f.., outside any tile's memory". */
-void iron__emu_describe_addr(const emu_inst *in, const void *addr, char *out,
-                             size_t n);
+ * "4 bytes before object 0 of ...", "NULL", "0x7f.., outside any tile's
+ * memory": against the nearest buffer, on a tie one the faulting worker
+ * ew (may be NULL) holds. */
+void iron__emu_describe_addr(const emu_inst *in, const emu_worker *ew,
+                             const void *addr, char *out, size_t n);
 
 /* sched.c */
 /* Stops the task's lane with an error (a misused FIFO, say). */
