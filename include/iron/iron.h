@@ -1119,15 +1119,20 @@ IRON_API iron_worker *iron_worker_new_body(iron_design *d, const char *name,
  * as flat, visit sizes[0] x ... x sizes[ndim-1] elements in nested loops
  * (outermost first); element index = offset + sum(i_k * strides[k]).
  * A fill or drain also holds its pattern to the shim DMA's limits, as
- * upstream's npu_dma_memcpy_nd verifier does, on the pattern with size-1
- * dimensions dropped and contiguous ones merged: its dimensions must fit
- * the DMA's four (d0 innermost .. d3) in order, where d0 holds at most
- * 1023 32-bit words and d1 at most 1023 elements (unless the transfer is
- * one contiguous run, iterated by d3 or not), d2 is unlimited and d3, the
- * iteration count, is at most 64 and the only one that may have stride 0.
- * So a stride-0 (repeat) dimension must be outermost and repeats at most
- * 64 times; strides are at most 2^20 words; the offset and strides are
- * whole 32-bit words.  IRON_EBOUNDS names the dimension, value and limit. */
+ * upstream's verifier does, reading the pattern as upstream's runtime
+ * does: as written, right-aligned on the DMA's four dimensions (d3 ..
+ * d0), the missing outer ones of size 1 -- [a, b] is [1, 1, a, b].
+ * Leading size-1 dimensions are dropped first, and an outermost stride-0
+ * dimension (a repeat) is d3 however many dimensions there are.  d0
+ * holds at most 1023 32-bit words and d1 at most 1023 elements (unless
+ * d0..d2 are one contiguous run), d2 is unlimited and d3, the iteration
+ * count, is at most 64 and the only one that may have stride 0.  So a
+ * [2, 1024] int32 pattern with strides [2048, 1] is refused (its d0 is
+ * 1024 words), while [2, 1, 1, 1024] with strides [2048, 0, 0, 1] fits
+ * (2 iterations of a linear run).  Strides are at most 2^20 words; the
+ * offset, strides and the innermost run are whole 32-bit words.
+ * IRON_EBOUNDS names the dimension, value, limit and the reading, and a
+ * way to write the pattern with size-1 dimensions that fits, if any. */
 #define IRON_TAP_MAX_DIMS 4
 
 typedef struct iron_tap {
@@ -1281,6 +1286,13 @@ IRON_API iron_status iron_rt_task_group_end(iron_design *d);
  *                    dropped) instead of merging loops that continue each
  *                    other -- upstream's prune_step=False; merging changes
  *                    the form of a pattern, never the order it visits.
+ *                    Nothing merges into the innermost loop unless the
+ *                    whole pattern becomes one run: the shim DMA reads
+ *                    the innermost dimension as its d0 (at most 1023
+ *                    words), so a full-width tile keeps its rows apart
+ *                    from its columns, as upstream's tiler does.
+ * A repeat is the pattern's first dimension (stride 0), which the shim
+ * reads as its iteration count however many dimensions follow.
  * Tiles must divide the tensor; without allow_partial, group x step must
  * divide the tiles along each dimension.
  *

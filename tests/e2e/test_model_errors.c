@@ -1227,11 +1227,20 @@ TEST(rule_tap_strided_sizes_at_most_1023)
                         (const int64_t[]){ 4100, 4, 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("size 1024 with stride 4; strided sizes are at most 1023");
-    /* Two loops of 1024 x 2 fit: the 1024 goes to d2 (upstream pads the
-     * pattern to [1, 1024, 1, 2]). */
+    /* Two loops of 1024 x 2: upstream reads them right-aligned, as
+     * [1, 1, 1024, 2], so the 1024 is d1 and too many; written with a
+     * size-1 dimension between them it is d2, which has no limit. */
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 4096, 16,
+                          tap4(0, 2, (const int64_t[]){ 1024, 2 },
+                               (const int64_t[]){ 4, 1 })),
+                  IRON_EBOUNDS);
+    ASSERT_MSG("access pattern dimension 0 has size 1024 with stride 4; "
+               "strided sizes are at most 1023 in the shim DMA's dimension "
+               "d1");
+    ASSERT_MSG("written with size-1 dimensions as [1, 1024, 1, 2]");
     ASSERT_OK(tap_run(&kn, IRON_INT32, 4096, 16,
-                      tap4(0, 2, (const int64_t[]){ 1024, 2 },
-                           (const int64_t[]){ 4, 1 })));
+                      tap4(0, 3, (const int64_t[]){ 1024, 1, 2 },
+                           (const int64_t[]){ 4, 0, 1 })));
     /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025,
      * too many once the transfer is not one linear run. */
     ASSERT_STATUS(tap_run(&kn, IRON_INT8, 60000, 4100,
