@@ -873,9 +873,17 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
                                       int nargs, const iron_arg *args);
 
 /* Pins a worker to compute tile (col, row): col within the granted
- * columns, row 2..5 (row 0 is the shim, row 1 the memtile).  Unpinned
- * workers are placed around pinned ones; two workers on one tile are an
- * error naming both.  A core body worker ignores `iterations`. */
+ * columns, row 2..5 (row 0 is the shim, row 1 the memtile) -- or, with
+ * row -1, to column col only: the placer gives it the lowest compute tile
+ * of that column that no other worker holds (row 2 up, in start order),
+ * before it places the unpinned workers, as upstream's placement of a
+ * tile given by its column alone does.  Unpinned workers are placed
+ * around pinned ones.  IRON_ERESOURCE (sticky on the design) naming the
+ * worker: a tile outside the granted array, two workers on one tile
+ * (naming both), a column outside the array (naming the granted
+ * columns), or a column whose compute tiles are all held by workers
+ * pinned to it (naming them and the columns with tiles free).  A core
+ * body worker ignores `iterations`. */
 IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row);
 
 /* The worker core's stack in its tile's data memory (upstream's
