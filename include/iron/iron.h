@@ -1506,8 +1506,10 @@ typedef struct iron_launch_config {
     int threads;
 } iron_launch_config;
 
-/* The state of a run, after XRT's ert_cmd_state.  The first four values
- * keep their numbers from before runs had handles (drivers report them).
+/* The state of a run, with the numbers of XRT's ert_cmd_state (a
+ * program that handles both maps one to the other as is; XRT's SUBMITTED,
+ * NORESPONSE and the soft-kernel states have no counterpart here).  One
+ * table yields the enum and iron_run_state_name().
  *   NEW        being prepared by iron_jit_start (never seen after it
  *              returns)
  *   QUEUED     started, not on the device yet: waiting for a launcher
@@ -1517,20 +1519,30 @@ typedef struct iron_launch_config {
  *   COMPLETED  finished successfully
  *   ERROR      failed: a deadlock on the device, or a build or sync that
  *              failed (iron_run_error says why)
- *   TIMEOUT    the launch configuration's timeout fired
  *   ABORT      cancelled before it ran (iron_run_free of a queued run; in a
  *              forked child, a run its parent had in flight)
+ *   TIMEOUT    the launch configuration's timeout fired
  * The type is spelled `enum iron_run_state`, as `struct stat` beside
  * stat(): iron_run_state(r) is the accessor below. */
+#define IRON_RUN_STATE_MAP(XX)                                                \
+    XX(NEW,       1)                                                          \
+    XX(QUEUED,    2)                                                          \
+    XX(RUNNING,   3)                                                          \
+    XX(COMPLETED, 4)                                                          \
+    XX(ERROR,     5)                                                          \
+    XX(ABORT,     6)                                                          \
+    XX(TIMEOUT,   8)
+
 enum iron_run_state {
-    IRON_RUN_COMPLETED = 0,
-    IRON_RUN_ERROR = 1,
-    IRON_RUN_TIMEOUT = 2,
-    IRON_RUN_ABORT = 3,
-    IRON_RUN_NEW = 4,
-    IRON_RUN_QUEUED = 5,
-    IRON_RUN_RUNNING = 6
+#define IRON__RUN_STATE_ENUM(name, code) IRON_RUN_##name = code,
+    IRON_RUN_STATE_MAP(IRON__RUN_STATE_ENUM)
+#undef IRON__RUN_STATE_ENUM
 };
+
+/* "IRON_RUN_COMPLETED" for IRON_RUN_COMPLETED; "IRON_RUN_UNKNOWN" for a
+ * value outside the table (7, or anything a driver made up), never NULL.
+ * Thread-safe; the string is static. */
+IRON_API const char *iron_run_state_name(enum iron_run_state s);
 
 /* A dispatch-time scalar's value for one call. */
 typedef struct iron_scalar {

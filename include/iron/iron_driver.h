@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-#define IRON_DRIVER_ABI 1
+/* 2 since 0.4: a run's state (the run op's *state) has XRT's numbers
+ * (enum iron_run_state); a driver of ABI 1 reported the old ones. */
+#define IRON_DRIVER_ABI 2
 
 /* A placed, compiled design, ready to load.  In-tree drivers see its layout
  * in src/program/program.h; its form is versioned with IRON_DRIVER_ABI. */

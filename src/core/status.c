@@ -1,7 +1,7 @@
 /*
- * status.c - the status table (names, descriptions) and the per-thread
- * last-error message: set by a failure, cleared by a successful public
- * call (iron__public_result).
+ * status.c - the status table (names, descriptions), the names of run
+ * states, and the per-thread last-error message: set by a failure,
+ * cleared by a successful public call (iron__public_result).
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +36,20 @@ IRON_API const char *iron_status_message(iron_status s)
     if ((int)s < 0 || (size_t)s >= IRON__COUNT_OF(status_texts))
         return "unknown status";
     return status_texts[s];
+}
+
+static const char *const run_state_names[] = {
+#define XX(name, code) [code] = "IRON_RUN_" #name,
+    IRON_RUN_STATE_MAP(XX)
+#undef XX
+};
+
+IRON_API const char *iron_run_state_name(enum iron_run_state s)
+{
+    if ((int)s < 0 || (size_t)s >= IRON__COUNT_OF(run_state_names) ||
+        !run_state_names[s])
+        return "IRON_RUN_UNKNOWN";
+    return run_state_names[s];
 }
 
 IRON_API const char *iron_last_error(void)

@@ -218,8 +218,13 @@ static iron_status check_driver(const iron_driver *drv)
     if (drv->abi_version != IRON_DRIVER_ABI)
         return iron__fail(IRON_EINVAL,
                           "iron_driver_register: drv->abi_version is %d; "
-                          "this library speaks IRON_DRIVER_ABI %d",
-                          drv->abi_version, IRON_DRIVER_ABI);
+                          "this library speaks IRON_DRIVER_ABI %d%s",
+                          drv->abi_version, IRON_DRIVER_ABI,
+                          drv->abi_version == 1
+                              ? " (since 0.4 a run's state has XRT's "
+                                "numbers: rebuild the driver against this "
+                                "iron_driver.h)"
+                              : "");
     /* A table of the first version (without buf_wrap) is still taken;
      * driver.c reads the later ops only when the size covers them. */
     iron_status cs = iron__struct_check("iron_driver_register: drv",
