@@ -1445,7 +1445,8 @@ typedef struct iron_jit_options {
      * Their values are given per call (iron_jit_launch) and never cause a
      * rebuild.  NULL: none. */
     const char *scalars;
-    /* The disk cache: 0 = on unless IRON_CACHE=0, 1 = on, -1 = off. */
+    /* The disk cache: 0 = on unless IRON_CACHE is off (0, no, false or
+     * off), 1 = on, -1 = off. */
     int disk_cache;
     /* Its folder (NULL: $IRON_CACHE_DIR, $XDG_CACHE_HOME/iron or
      * ~/.cache/iron) and size cap in bytes (0: $IRON_CACHE_MAX, else
@@ -1483,8 +1484,8 @@ typedef struct iron_launch_config {
     int timeout_ms;      /* 0 = default (IRON_TIMEOUT_MS or 60000) */
     /* Checked mode: kernels may touch only the buffers they hold, stacks
      * are measured against the worker's stack size, memory starts
-     * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless "1"),
-     * 1 = on, -1 = off. */
+     * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless set to
+     * 1, yes, true or on), 1 = on, -1 = off. */
     int check;
     /* Add the call's trace (trace-event JSON for Perfetto and
      * chrome://tracing) to this file, and write a deadlock's wait-for

@@ -332,6 +332,28 @@ TEST(checked_environment_variable_turns_it_on)
     iron_jit_free(j);
 }
 
+/* IRON_CHECK=yes, as other booleans are spelled (it was refused with a
+ * warning, and the call ran unchecked). */
+TEST(checked_environment_variable_yes)
+{
+    setenv("IRON_CHECK", "yes", 1);
+    snprintf(src, sizeof src,
+             "#include <stdint.h>\n"
+             "void kern(const int32_t *in, int32_t *out, int32_t n)\n"
+             "{\n"
+             "    for (int32_t i = 0; i < n; i++) out[i] = 2 * in[i];\n"
+             "    out[n] = 0;\n"
+             "}\n");
+    iron_log_set_handler(on_log, NULL);
+    warnings[0] = '\0';
+    iron_jit *j = test_jit(kernel_design, "env", "in a, out b");
+    ASSERT_STATUS(run(j, 0, 0), IRON_EKERNEL);
+    ASSERT_MSG("the first byte past object");
+    iron_log_set_handler(NULL, NULL);
+    ASSERT_STR_EQ(warnings, "");
+    iron_jit_free(j);
+}
+
 TEST_TIMEOUT(checked_reference_designs_run_clean, 240)
 {
     const char *ref = getenv("IRON_REFERENCE");
