@@ -160,7 +160,13 @@ IRON_API const char *iron_status_message(iron_status s);
 
 /* The message of the last failed call on this thread; "" after a call that
  * returned IRON_OK (and before any call).  Owned by the library, valid
- * until the next iron_* call on this thread. */
+ * until the next iron_* call on this thread.  These leave it untouched:
+ * iron_last_error itself, the name and description functions
+ * (iron_status_name, iron_status_message, iron_run_state_name,
+ * iron_dtype_name, iron_version), the destructors (iron_tensor_free,
+ * iron_jit_free, iron_run_free, iron_mlir_free, iron_free), and
+ * iron_device_pop when it succeeds -- so the message of the last call in
+ * an IRON_WITH_DEVICE block is still there after the block. */
 IRON_API const char *iron_last_error(void);
 
 /* ------------------------------------------------------------------------
@@ -277,7 +283,8 @@ IRON_API iron_device *iron_device_default(void);
  * every push can be paired with a pop: when the name is unknown it returns
  * IRON_EDEVICE and the scope is marked bad, and calls made inside it fail
  * with a message naming the bad device instead of silently running
- * elsewhere.  Scopes nest up to 16 deep. */
+ * elsewhere.  Scopes nest up to 16 deep.  pop: IRON_ESTATE without a
+ * push; a pop that succeeds leaves iron_last_error() as it was. */
 IRON_API iron_status iron_device_push(const char *name);
 IRON_API iron_status iron_device_pop(void);
 

@@ -428,6 +428,9 @@ IRON_API iron_status iron_device_push(const char *name)
     return iron__public_result(IRON_OK);
 }
 
+/* A successful pop leaves the thread's message alone: IRON_WITH_DEVICE
+ * pops on the way out of its block, and the message of the block's last
+ * call must survive it. */
 IRON_API iron_status iron_device_pop(void)
 {
     if (scope_depth == 0)
@@ -435,7 +438,7 @@ IRON_API iron_status iron_device_pop(void)
                           "iron_device_pop: no device scope is open on this "
                           "thread (a pop without its push)");
     scope_depth--;
-    return iron__public_result(IRON_OK);
+    return IRON_OK;
 }
 
 IRON_API iron_status iron_device_get_current(iron_device **out)

@@ -309,7 +309,10 @@ TEST(status_every_public_function_clears_on_success)
             snprintf(fn, sizeof fn, "%.*s", (int)strcspn(name, "( \n"),
                      name);
             functions++;
-            if (strcmp(fn, "iron_design_fail") == 0)
+            /* iron_device_pop leaves the message alone on success (it
+             * ends IRON_WITH_DEVICE blocks; see below). */
+            if (strcmp(fn, "iron_design_fail") == 0 ||
+                strcmp(fn, "iron_device_pop") == 0)
                 continue;
             const char *hit = strstr(open, "iron__public_result");
             if (!hit || hit > q)
@@ -320,4 +323,55 @@ TEST(status_every_public_function_clears_on_success)
     }
     pclose(ls);
     ASSERT_GT(functions, 80);
+}
+
+/* IRON_WITH_DEVICE pops its device at the block's end; the message of the
+ * failing call inside the block survives it (the pop used to clear it). */
+TEST(status_message_survives_device_scope)
+{
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
+    iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64),
+                *c = test_zeros(IRON_INT32, 64);
+    iron_status s = IRON_OK;
+    IRON_WITH_DEVICE("npu3") { s = IRON_CALL(j, a, b, c); }
+    ASSERT_EQ(s, IRON_EDEVICE);
+    ASSERT_CONTAINS(iron_last_error(), "scoped device 'npu3' is unknown");
+    /* A pop with nothing to pop still fails, with its own message. */
+    ASSERT_EQ(iron_device_pop(), IRON_ESTATE);
+    ASSERT_CONTAINS(iron_last_error(), "no device scope is open");
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_jit_free(j);
+}
+
+/* The functions the header lists as leaving the message untouched. */
+TEST(status_message_left_by_names_and_destructors)
+{
+    iron_device *d = NULL;
+    iron_tensor *t = test_zeros(IRON_INT32, 8);
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
+    char *text = malloc(4);
+    ASSERT_EQ(iron_device_get("npu9", &d), IRON_EDEVICE);
+    char want[1024];
+    snprintf(want, sizeof want, "%s", iron_last_error());
+    ASSERT(want[0] != '\0');
+    (void)iron_status_name(IRON_EINVAL);
+    (void)iron_status_message(IRON_EINVAL);
+    (void)iron_run_state_name(IRON_RUN_ERROR);
+    (void)iron_dtype_name(IRON_INT32);
+    (void)iron_version();
+    ASSERT_OK(iron_device_push("npu2"));
+    ASSERT_STR_EQ(iron_last_error(), "");   /* push is an ordinary call */
+    ASSERT_EQ(iron_device_get("npu9", &d), IRON_EDEVICE);
+    ASSERT_OK(iron_device_pop());
+    ASSERT_STR_EQ(iron_last_error(), want);
+    iron_tensor_free(t);
+    iron_jit_free(j);
+    iron_run_free(NULL);
+    iron_mlir_free(NULL);
+    iron_free(text);
+    ASSERT_STR_EQ(iron_last_error(), want);
 }
