@@ -306,6 +306,8 @@ IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
     }
     iron__tap_canonical(&merged, &merged);
     iron_tap lit;
+    memset(&lit, 0, sizeof lit);
+    lit.offset = merged.offset;
     literal(lp + 1, 4, &lit);
     if (merged.ndim > 1 &&
         merged.sizes[merged.ndim - 1] != lit.sizes[lit.ndim - 1]) {
@@ -320,7 +322,6 @@ IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
         merged.sizes[merged.ndim] = lit.sizes[lit.ndim - 1];
         merged.strides[merged.ndim] = lit.strides[lit.ndim - 1];
         merged.ndim++;
-        merged.offset = lit.offset = row0 * cols + col0;
     }
     inner = merged;
     if (g.no_prune)

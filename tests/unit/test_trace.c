@@ -366,7 +366,7 @@ TEST(trace_calls_to_one_path_are_all_kept)
         uint64_t at = T0 + (uint64_t)call * 1000000;
         iron__trace_span(t, a, "kernel", at, at + 500, 0, NULL);
         iron__trace_instant(t, b, "op", at + 100, 0, NULL);
-        char label[32];
+        char label[64];
         snprintf(label, sizeof label, "jit%d (x)", call);
         ASSERT_OK(iron__trace_append(t, keep, label));
         iron__trace_free(t);
@@ -378,7 +378,7 @@ TEST(trace_calls_to_one_path_are_all_kept)
         ASSERT_EQ(count_phase(root, "i"), call);
         ASSERT_EQ(count_phase(root, "M"), call * (2 + 2 * 2));
         for (int c = 1; c <= call; c++) {
-            char want[32];
+            char want[64];
             snprintf(want, sizeof want, "call %d: jit%d (x)", c, c);
             ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name",
                                                      c, 0, "name")), want);
