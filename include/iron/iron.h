@@ -208,7 +208,13 @@ IRON_API const char *iron_status_message(iron_status s);
 
 /* The message of the last failed call on this thread; "" after a call that
  * returned IRON_OK (and before any call).  Owned by the library, valid
- * until the next iron_* call on this thread. */
+ * until the next iron_* call on this thread.  These leave it untouched:
+ * iron_last_error itself, the name and description functions
+ * (iron_status_name, iron_status_message, iron_run_state_name,
+ * iron_dtype_name, iron_version), the destructors (iron_tensor_free,
+ * iron_jit_free, iron_run_free, iron_mlir_free, iron_free), and
+ * iron_device_pop when it succeeds -- so the message of the last call in
+ * an IRON_WITH_DEVICE block is still there after the block. */
 IRON_API const char *iron_last_error(void);
 
 /* ------------------------------------------------------------------------
@@ -341,7 +347,8 @@ IRON_API iron_device *iron_device_default(void);
  * every push can be paired with a pop: when the name is unknown it returns
  * IRON_EDEVICE and the scope is marked bad, and calls made inside it fail
  * with a message naming the bad device instead of silently running
- * elsewhere.  Scopes nest up to 16 deep. */
+ * elsewhere.  Scopes nest up to 16 deep.  pop: IRON_ESTATE without a
+ * push; a pop that succeeds leaves iron_last_error() as it was. */
 IRON_API iron_status iron_device_push(const char *name);
 IRON_API iron_status iron_device_pop(void);
 
@@ -1028,9 +1035,17 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
                                       int nargs, const iron_arg *args);
 
 /* Pins a worker to compute tile (col, row): col within the granted
- * columns, row 2..5 (row 0 is the shim, row 1 the memtile).  Unpinned
- * workers are placed around pinned ones; two workers on one tile are an
- * error naming both.  A core body worker ignores `iterations`. */
+ * columns, row 2..5 (row 0 is the shim, row 1 the memtile) -- or, with
+ * row -1, to column col only: the placer gives it the lowest compute tile
+ * of that column that no other worker holds (row 2 up, in start order),
+ * before it places the unpinned workers, as upstream's placement of a
+ * tile given by its column alone does.  Unpinned workers are placed
+ * around pinned ones.  IRON_ERESOURCE (sticky on the design) naming the
+ * worker: a tile outside the granted array, two workers on one tile
+ * (naming both), a column outside the array (naming the granted
+ * columns), or a column whose compute tiles are all held by workers
+ * pinned to it (naming them and the columns with tiles free).  A core
+ * body worker ignores `iterations`. */
 IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row);
 
 /* The worker core's stack in its tile's data memory (upstream's
@@ -1274,15 +1289,20 @@ IRON_API iron_worker *iron_worker_new_body(iron_design *d, const char *name,
  * as flat, visit sizes[0] x ... x sizes[ndim-1] elements in nested loops
  * (outermost first); element index = offset + sum(i_k * strides[k]).
  * A fill or drain also holds its pattern to the shim DMA's limits, as
- * upstream's npu_dma_memcpy_nd verifier does, on the pattern with size-1
- * dimensions dropped and contiguous ones merged: its dimensions must fit
- * the DMA's four (d0 innermost .. d3) in order, where d0 holds at most
- * 1023 32-bit words and d1 at most 1023 elements (unless the transfer is
- * one contiguous run, iterated by d3 or not), d2 is unlimited and d3, the
- * iteration count, is at most 64 and the only one that may have stride 0.
- * So a stride-0 (repeat) dimension must be outermost and repeats at most
- * 64 times; strides are at most 2^20 words; the offset and strides are
- * whole 32-bit words.  IRON_EBOUNDS names the dimension, value and limit. */
+ * upstream's verifier does, reading the pattern as upstream's runtime
+ * does: as written, right-aligned on the DMA's four dimensions (d3 ..
+ * d0), the missing outer ones of size 1 -- [a, b] is [1, 1, a, b].
+ * Leading size-1 dimensions are dropped first, and an outermost stride-0
+ * dimension (a repeat) is d3 however many dimensions there are.  d0
+ * holds at most 1023 32-bit words and d1 at most 1023 elements (unless
+ * d0..d2 are one contiguous run), d2 is unlimited and d3, the iteration
+ * count, is at most 64 and the only one that may have stride 0.  So a
+ * [2, 1024] int32 pattern with strides [2048, 1] is refused (its d0 is
+ * 1024 words), while [2, 1, 1, 1024] with strides [2048, 0, 0, 1] fits
+ * (2 iterations of a linear run).  Strides are at most 2^20 words; the
+ * offset, strides and the innermost run are whole 32-bit words.
+ * IRON_EBOUNDS names the dimension, value, limit and the reading, and a
+ * way to write the pattern with size-1 dimensions that fits, if any. */
 #define IRON_TAP_MAX_DIMS 4
 
 typedef struct iron_tap {
@@ -1436,6 +1456,13 @@ IRON_API iron_status iron_rt_task_group_end(iron_design *d);
  *                    dropped) instead of merging loops that continue each
  *                    other -- upstream's prune_step=False; merging changes
  *                    the form of a pattern, never the order it visits.
+ *                    Nothing merges into the innermost loop unless the
+ *                    whole pattern becomes one run: the shim DMA reads
+ *                    the innermost dimension as its d0 (at most 1023
+ *                    words), so a full-width tile keeps its rows apart
+ *                    from its columns, as upstream's tiler does.
+ * A repeat is the pattern's first dimension (stride 0), which the shim
+ * reads as its iteration count however many dimensions follow.
  * Tiles must divide the tensor; without allow_partial, group x step must
  * divide the tiles along each dimension.
  *
@@ -1585,7 +1612,8 @@ typedef struct iron_jit_options {
      * Their values are given per call (iron_jit_launch) and never cause a
      * rebuild.  NULL: none. */
     const char *scalars IRON__ZERO;
-    /* The disk cache: 0 = on unless IRON_CACHE=0, 1 = on, -1 = off. */
+    /* The disk cache: 0 = on unless IRON_CACHE is off (0, no, false or
+     * off), 1 = on, -1 = off. */
     int disk_cache IRON__ZERO;
     /* Its folder (NULL: $IRON_CACHE_DIR, $XDG_CACHE_HOME/iron or
      * ~/.cache/iron) and size cap in bytes (0: $IRON_CACHE_MAX, else
@@ -1624,11 +1652,15 @@ typedef struct iron_launch_config {
     int timeout_ms IRON__ZERO;  /* 0 = default (IRON_TIMEOUT_MS or 60000) */
     /* Checked mode: kernels may touch only the buffers they hold, stacks
      * are measured against the worker's stack size, memory starts
-     * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless "1"),
-     * 1 = on, -1 = off. */
+     * poisoned (docs/emulator.md).  0 = IRON_CHECK (off unless set to
+     * 1, yes, true or on), 1 = on, -1 = off. */
     int check IRON__ZERO;
-    /* Write the call's trace (trace-event JSON for Perfetto) to this
-     * file, and a deadlock's wait-for graph to FILE.dot.  NULL =
+    /* Add the call's trace (trace-event JSON for Perfetto and
+     * chrome://tracing) to this file, and write a deadlock's wait-for
+     * graph to FILE.dot.  Every call a process traces to one path goes
+     * into that one file, each call its own group of tracks ("call N:"
+     * and the jit's signature): the process's first call to the path
+     * replaces any file there, later ones are added to it.  NULL =
      * IRON_TRACE, if set. */
     const char *trace IRON__ZERO;
     /* Measure times for iron_jit_get_counters (kernel, blocked, DMA busy):
@@ -1643,8 +1675,10 @@ typedef struct iron_launch_config {
     int threads IRON__ZERO;
 } iron_launch_config;
 
-/* The state of a run, after XRT's ert_cmd_state.  The first four values
- * keep their numbers from before runs had handles (drivers report them).
+/* The state of a run, with the numbers of XRT's ert_cmd_state (a
+ * program that handles both maps one to the other as is; XRT's SUBMITTED,
+ * NORESPONSE and the soft-kernel states have no counterpart here).  One
+ * table yields the enum and iron_run_state_name().
  *   NEW        being prepared by iron_jit_start (never seen after it
  *              returns)
  *   QUEUED     started, not on the device yet: waiting for a launcher
@@ -1654,20 +1688,30 @@ typedef struct iron_launch_config {
  *   COMPLETED  finished successfully
  *   ERROR      failed: a deadlock on the device, or a build or sync that
  *              failed (iron_run_error says why)
- *   TIMEOUT    the launch configuration's timeout fired
  *   ABORT      cancelled before it ran (iron_run_free of a queued run; in a
  *              forked child, a run its parent had in flight)
+ *   TIMEOUT    the launch configuration's timeout fired
  * The type is spelled `enum iron_run_state`, as `struct stat` beside
  * stat(): iron_run_state(r) is the accessor below. */
+#define IRON_RUN_STATE_MAP(XX)                                                \
+    XX(NEW,       1)                                                          \
+    XX(QUEUED,    2)                                                          \
+    XX(RUNNING,   3)                                                          \
+    XX(COMPLETED, 4)                                                          \
+    XX(ERROR,     5)                                                          \
+    XX(ABORT,     6)                                                          \
+    XX(TIMEOUT,   8)
+
 enum iron_run_state {
-    IRON_RUN_COMPLETED = 0,
-    IRON_RUN_ERROR = 1,
-    IRON_RUN_TIMEOUT = 2,
-    IRON_RUN_ABORT = 3,
-    IRON_RUN_NEW = 4,
-    IRON_RUN_QUEUED = 5,
-    IRON_RUN_RUNNING = 6
+#define IRON__RUN_STATE_ENUM(name, code) IRON_RUN_##name = code,
+    IRON_RUN_STATE_MAP(IRON__RUN_STATE_ENUM)
+#undef IRON__RUN_STATE_ENUM
 };
+
+/* "IRON_RUN_COMPLETED" for IRON_RUN_COMPLETED; "IRON_RUN_UNKNOWN" for a
+ * value outside the table (7, or anything a driver made up), never NULL.
+ * Thread-safe; the string is static. */
+IRON_API const char *iron_run_state_name(enum iron_run_state s);
 
 /* A dispatch-time scalar's value for one call. */
 typedef struct iron_scalar {
@@ -1816,6 +1860,13 @@ typedef struct iron_run_counters {
     const iron_worker_counters *workers IRON__ZERO;
     const iron_endpoint_counters *endpoints IRON__ZERO;
     const iron_dma_counters *dma IRON__ZERO;
+    /* When the call stalled (IRON_EDEADLOCK) or the scheduler stopped it
+     * at its timeout: the whole report of who waits on what, a line saying
+     * why and then one line per waiting worker or DMA channel, of any
+     * length (the call's message keeps only its first lines when they do
+     * not all fit); else NULL.  Read it when size > offsetof(
+     * iron_run_counters, report): a driver built before it fills less. */
+    const char *report IRON__ZERO;
 } iron_run_counters;
 
 /* The counters of j's last call (*out valid until j's next call or

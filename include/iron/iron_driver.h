@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-#define IRON_DRIVER_ABI 1
+/* 2 since 0.4: a run's state (the run op's *state) has XRT's numbers
+ * (enum iron_run_state); a driver of ABI 1 reported the old ones. */
+#define IRON_DRIVER_ABI 2
 
 /* A placed, compiled design, ready to load.  In-tree drivers see its layout
  * in src/program/program.h; its form is versioned with IRON_DRIVER_ABI. */
@@ -40,6 +42,10 @@ typedef struct iron_run_args {
                                            NULL */
     int threads IRON__ZERO;             /* host threads to use; 0 = the
                                            driver's default */
+    const char *label IRON__ZERO;       /* what runs, for traces: the jit's
+                                           specialization ("vadd (a:
+                                           int32[4096], ...; npu2, 8
+                                           columns)"), or NULL */
 } iron_run_args;
 
 /* iron_run_args.flags */

@@ -64,6 +64,9 @@ iron_status iron__cache_write_atomic(const iron__cache_atomic *a,
     int err = 0;
     iron__cache_out o = { NULL, 0 };
     iron_status s = IRON_OK;
+    int kept = -1;
+    if (a->keep_fd)
+        *a->keep_fd = -1;
     int fd = create_temp(a, tmp);
     if (fd < 0) {
         err = errno;
@@ -88,6 +91,12 @@ iron_status iron__cache_write_atomic(const iron__cache_atomic *a,
         err = errno;
         goto drop;
     }
+    /* The file stays open for the caller through a descriptor of its own:
+     * it names the file published, wherever the name goes later. */
+    if (a->keep_fd && (kept = fcntl(fileno(o.f), F_DUPFD_CLOEXEC, 0)) < 0) {
+        err = errno;
+        goto drop;
+    }
     step = "close";
     FILE *f = o.f;
     o.f = NULL;
@@ -105,6 +114,8 @@ iron_status iron__cache_write_atomic(const iron__cache_atomic *a,
      * loses it, never corrupts it. */
     if (a->sync_folder)
         fsync(a->dirfd);
+    if (a->keep_fd)
+        *a->keep_fd = kept;
     return IRON_OK;
 
 drop_quietly:
@@ -114,6 +125,8 @@ drop_quietly:
 drop:
     if (o.f)
         fclose(o.f);
+    if (kept >= 0)
+        close(kept);
     unlinkat(a->dirfd, tmp, 0);
 fail:
     return iron__fail(IRON_EIO,

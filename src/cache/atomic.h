@@ -44,6 +44,9 @@ typedef struct iron__cache_atomic {
     mode_t mode;               /* of the new file (the umask applies) */
     int sync_folder;           /* after the rename, fsync dirfd (a folder)
                                   so that the rename itself is durable */
+    int *keep_fd;              /* non-NULL: on success, a descriptor of the
+                                  published file, open for writing (the
+                                  caller closes it); -1 on failure */
 } iron__cache_atomic;
 
 /* Creates the temporary file, calls body, then flushes, fsyncs (the data

@@ -17,6 +17,11 @@
 #define IRON__PRINTF(f, a)
 #endif
 
+/* The size of this thread's last-error message, NUL included.  A longer
+ * message keeps its whole lines that fit and ends with "... and N more
+ * lines" (one long line is cut with "..."), never in mid-word. */
+#define IRON__MSG_MAX 4096
+
 /* Sets this thread's last-error message and returns s, so that a failure is
  * one statement: return iron__fail(IRON_EINVAL, "argument %d: ...", i); */
 iron_status iron__fail(iron_status s, const char *fmt, ...) IRON__PRINTF(2, 3);
@@ -79,6 +84,11 @@ void iron__str_vprintf(iron__str *s, const char *fmt, va_list ap);
 void iron__str_append(iron__str *s, const char *text);
 /* The text ("" when empty); never NULL. */
 const char *iron__str_get(const iron__str *s);
+/* The length of text's longest front made of whole lines (each ended by
+ * the '\n' after it, or by the text's end) that is at most max bytes: 0
+ * when even the first line is longer.  *left (may be NULL) gets the
+ * number of lines after that front. */
+size_t iron__lines_fit(const char *text, size_t len, size_t max, int *left);
 /* Transfers the buffer to the caller (NULL if oom); s is reset. */
 char *iron__str_take(iron__str *s);
 void iron__str_free(iron__str *s);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/core.h"
 #include "core/env.h"
@@ -21,6 +22,10 @@
 /* ---- the table ------------------------------------------------------- */
 
 #define INT_ROW(lo, hi, d) iron__env_parse_int, (lo), (hi), { .i = (d) }
+
+/* Every on/off variable takes the same spellings, read by the one parser
+ * (iron__env_parse_flag), so that what one accepts the others do. */
+#define FLAG_ACCEPTS "1, yes, true or on; 0, no, false or off (in any case)"
 
 static const iron__env_var table[IRON__ENV_COUNT] = {
     [IRON__ENV_DEVICE] = {
@@ -44,13 +49,14 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         "once per process, at the first run", INT_ROW(1, 1024, 0) },
     [IRON__ENV_CHECK] = {
         "IRON_CHECK",
-        "1 runs every call in checked mode (kernels may touch only the "
+        "on runs every call in checked mode (kernels may touch only the "
         "objects they hold)",
-        "0", "0 or 1", "once per process, at the first run",
+        "0", FLAG_ACCEPTS, "once per process, at the first run",
         iron__env_parse_flag, 0, 1, { .i = 0 } },
     [IRON__ENV_TRACE] = {
         "IRON_TRACE",
-        "writes each run's timeline to this file (Perfetto / "
+        "writes the timeline of every call of the process into this one "
+        "file, each call its own group of tracks (Perfetto / "
         "chrome://tracing JSON)",
         "none", "a file path", "once per process, at the first run",
         iron__env_parse_text, 0, 0, { 0 } },
@@ -67,10 +73,10 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         iron__env_parse_text, 0, 0, { .s = "cc" } },
     [IRON__ENV_CACHE] = {
         "IRON_CACHE",
-        "0 turns the disk cache of compiled kernels off (a jit's "
+        "off turns the disk cache of compiled kernels off (a jit's "
         "disk_cache option wins)",
-        "1", "0 or 1", "at each jit creation", iron__env_parse_flag, 0, 1,
-        { .i = 1 } },
+        "1", FLAG_ACCEPTS, "at each jit creation", iron__env_parse_flag, 0,
+        1, { .i = 1 } },
     [IRON__ENV_CACHE_DIR] = {
         "IRON_CACHE_DIR",
         "the disk cache's folder (created if missing)",
@@ -167,11 +173,19 @@ int iron__env_parse_flag(const iron__env_var *v, const char *text,
                          iron__env_value *out, char *why, size_t why_len)
 {
     (void)v;
-    if ((text[0] == '0' || text[0] == '1') && text[1] == '\0') {
-        out->i = text[0] - '0';
-        return 0;
+    static const char *const on[] = { "1", "yes", "true", "on" };
+    static const char *const off[] = { "0", "no", "false", "off" };
+    for (size_t i = 0; i < IRON__COUNT_OF(on); i++) {
+        if (strcasecmp(text, on[i]) == 0) {
+            out->i = 1;
+            return 0;
+        }
+        if (strcasecmp(text, off[i]) == 0) {
+            out->i = 0;
+            return 0;
+        }
     }
-    snprintf(why, why_len, "is not 0 or 1");
+    snprintf(why, why_len, "is not on or off: %s", FLAG_ACCEPTS);
     return -1;
 }
 

@@ -1,14 +1,14 @@
 /*
- * status.c - the status table (names, descriptions) and the per-thread
- * last-error message: set by a failure, cleared by a successful public
- * call (iron__public_result).
+ * status.c - the status table (names, descriptions), the names of run
+ * states, and the per-thread last-error message: set by a failure,
+ * cleared by a successful public call (iron__public_result).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/core.h"
 
-#define MSG_MAX 4096
+#define MSG_MAX IRON__MSG_MAX
 
 static _Thread_local char last_msg[MSG_MAX];
 
@@ -38,18 +38,78 @@ IRON_API const char *iron_status_message(iron_status s)
     return status_texts[s];
 }
 
+static const char *const run_state_names[] = {
+#define XX(name, code) [code] = "IRON_RUN_" #name,
+    IRON_RUN_STATE_MAP(XX)
+#undef XX
+};
+
+IRON_API const char *iron_run_state_name(enum iron_run_state s)
+{
+    if ((int)s < 0 || (size_t)s >= IRON__COUNT_OF(run_state_names) ||
+        !run_state_names[s])
+        return "IRON_RUN_UNKNOWN";
+    return run_state_names[s];
+}
+
 IRON_API const char *iron_last_error(void)
 {
     return last_msg;
 }
 
-/* Formats through a scratch buffer: callers may pass the current message
- * (iron_last_error()) as an argument to wrap it. */
+/* Makes text (len bytes, may be longer than the message) the message.  A
+ * text too long keeps its whole lines that fit and says how many it left
+ * out; one line too long, or a text that is not whole (cut already), is
+ * cut at a word and ends in "...".  text may be the current message. */
+static void store(const char *text, size_t len, int whole)
+{
+    char note[48];
+    int left = 0;
+    if (len < MSG_MAX && whole) {
+        memmove(last_msg, text, len);
+        last_msg[len] = '\0';
+        return;
+    }
+    size_t keep =
+        whole ? iron__lines_fit(text, len, MSG_MAX - sizeof note, &left) : 0;
+    if (keep > 0) {
+        snprintf(note, sizeof note, "\n... and %d more line%s", left,
+                 left == 1 ? "" : "s");
+    } else {
+        size_t max = MSG_MAX - sizeof note;
+        keep = max;
+        while (keep > 0 && text[keep] != ' ')
+            keep--;
+        if (keep == 0)
+            keep = max;
+        snprintf(note, sizeof note, " ...");
+    }
+    memmove(last_msg, text, keep);
+    memcpy(last_msg + keep, note, strlen(note) + 1);
+}
+
 iron_status iron__vfail(iron_status s, const char *fmt, va_list ap)
 {
+    /* Formats through a scratch buffer, as callers may pass the current
+     * message (iron_last_error()) as an argument to wrap it; a message
+     * longer than that is formatted on the heap to be cut at its lines
+     * (without memory, at its bytes). */
     char msg[MSG_MAX];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    memcpy(last_msg, msg, sizeof last_msg);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    if (n >= (int)sizeof msg) {
+        char *big = iron__malloc((size_t)n + 1);
+        if (big) {
+            vsnprintf(big, (size_t)n + 1, fmt, ap2);
+            store(big, (size_t)n, 1);
+            iron__free(big);
+            va_end(ap2);
+            return s;
+        }
+    }
+    va_end(ap2);
+    store(msg, n < 0 ? 0 : strlen(msg), n < (int)sizeof msg);
     return s;
 }
 
@@ -64,25 +124,18 @@ iron_status iron__fail(iron_status s, const char *fmt, ...)
 
 iron_status iron__fail_context(iron_status s, const char *fmt, ...)
 {
-    char prefix[512], old[MSG_MAX];
+    /* The context (at most 511 bytes) in front of the whole message, then
+     * cut as one: the front matters most. */
+    char both[512 + 2 + MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    vsnprintf(both, 512, fmt, ap);
     va_end(ap);
-    memcpy(old, last_msg, sizeof old);
-    /* Truncation is fine here: the message stays NUL-terminated and the
-     * context at its front is what matters most. */
-    size_t n = strlen(prefix);
-    if (n > sizeof last_msg - 3)
-        n = sizeof last_msg - 3;
-    memcpy(last_msg, prefix, n);
-    memcpy(last_msg + n, ": ", 2);
-    size_t rest = sizeof last_msg - n - 3;
-    size_t m = strlen(old);
-    if (m > rest)
-        m = rest;
-    memcpy(last_msg + n + 2, old, m);
-    last_msg[n + 2 + m] = '\0';
+    size_t n = strlen(both);
+    memcpy(both + n, ": ", 2);
+    size_t m = strlen(last_msg);
+    memcpy(both + n + 2, last_msg, m + 1);
+    store(both, n + 2 + m, 1);
     return s;
 }
 

@@ -60,6 +60,27 @@ const char *iron__str_get(const iron__str *s)
     return s->p && !s->oom ? s->p : "";
 }
 
+size_t iron__lines_fit(const char *text, size_t len, size_t max, int *left)
+{
+    size_t keep = len;
+    if (len > max) {
+        /* The last line break at or before max ends the front. */
+        keep = 0;
+        for (size_t i = 1; i <= max; i++)
+            if (text[i] == '\n')
+                keep = i;
+    }
+    if (left) {
+        /* A line starts after each break past the front (or, when nothing
+         * is kept, at the start). */
+        int n = keep == 0 && len > 0;
+        for (size_t i = keep; i < len; i++)
+            n += text[i] == '\n';
+        *left = n;
+    }
+    return keep;
+}
+
 char *iron__str_take(iron__str *s)
 {
     char *p = s->oom ? NULL : s->p;

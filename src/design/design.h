@@ -168,7 +168,8 @@ struct iron_worker {
     iron_arg args[IRON__MAX_KARGS];
     int started;
     int start_order;          /* position among iron_rt_start calls */
-    int pinned;               /* iron_worker_place gave the tile */
+    int pinned;               /* iron_worker_place gave the tile, or its
+                                 column only (tile.row -1) */
     uint32_t stack_bytes;     /* its core's stack in tile memory */
     iron__tile tile;          /* pinned: where (placement results live in
                                  the program) */

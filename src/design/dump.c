@@ -171,9 +171,15 @@ void iron__design_dump(const iron_design *d, const iron_program *prog,
         if (!w->kernel->is_core && w->iterations > 0)
             iron__str_printf(s, " x %lld", (long long)w->iterations);
         iron__tile wt = p ? p->workers[i].tile : w->tile;
-        if (wt.col >= 0)
+        int col_only = w->pinned && w->tile.row < 0;
+        if (wt.col >= 0 && wt.row < 0)
+            iron__str_printf(s, " in column %d (pinned; the placer picks "
+                             "the row)", wt.col);
+        else if (wt.col >= 0)
             iron__str_printf(s, " on tile (%d,%d)%s", wt.col, wt.row,
-                             w->pinned ? " (pinned)" : "");
+                             col_only  ? " (pinned to its column)"
+                             : w->pinned ? " (pinned)"
+                                         : "");
         if (w->stack_bytes)
             iron__str_printf(s, " stack %u B", w->stack_bytes);
         iron__str_append(s, "\n    args:");

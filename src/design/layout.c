@@ -124,10 +124,6 @@ static const char *dim_name(const canon *c, int k, char *buf, size_t len)
     return buf;
 }
 
-static int dim_plural(const canon *c, int k)
-{
-    return c->lo[k] != c->hi[k];
-}
 
 /* Which list the endpoint label's transform is: labels are built by
  * iron__handle_label ("fifo 'a' (producer)", "fifo 'a' (consumer 1)"). */
@@ -265,28 +261,39 @@ iron_status iron__dims_check(const iron_tap *dims, int max_ndim,
 
 /* ---- the shim DMA's four dimensions -----------------------------------
  *
- * Upstream's NpuDmaMemcpyNdOp::verify (mlir-aie, AIEXDialect.cpp:
- * AIEX::verifyStridesWraps for a shim NOC tile: 10-bit wraps, 20-bit
- * steps, 6-bit iteration count, all encoded minus one) judges a transfer
- * as four hardware dimensions, d0 innermost to d3 outermost, written
- * right-aligned ([1, 1, a, b] for a 2-D pattern):
+ * Upstream (mlir-aie: AIEX::verifyStridesWraps for a shim NOC tile, called
+ * by NpuDmaMemcpyNdOp::verify and, for IRON's runtime tasks, by
+ * aie-dma-tasks-to-npu; 10-bit wraps, 20-bit steps, 6-bit iteration
+ * count) judges a transfer as four hardware dimensions, d0 innermost to
+ * d3 outermost.  IRON's runtime (shim_dma_single_bd_task) fills a pattern
+ * of fewer than four dimensions up from the left with size 1, stride 0:
+ * a 2-D pattern [a, b] is read right-aligned, as [1, 1, a, b].  Then:
  *
- *   d0  size at most 1023 32-bit words; stride >= 1
- *   d1  size at most 1023;              stride >= 1
- *       (neither wrap is limited when the transfer is linear: d1 and d2
- *        of size 1 and d0 contiguous -- d3 does not matter)
- *   d2  size not limited (implicit in the transfer length); stride >= 1
- *   d3  the iteration count: size at most 64, and the only dimension whose
- *       stride may be 0 (a repeat)
+ *   d0  size at most 1023 32-bit words (size x element bytes / 4)
+ *   d1  size at most 1023
+ *       (neither is limited when d0..d2 are one contiguous row-major
+ *        run: d0 stride 1, each outer stride the product of the sizes
+ *        inside -- the transfer is then linear; d3 does not matter)
+ *   d2  size not limited (implicit in the transfer length)
+ *   d3  the iteration count, at most 64 (upstream's verifier lets 65
+ *       through, one more than its 6-bit field holds), and the only
+ *       dimension whose stride may be 0 (a repeat)
+ *   every stride at least 1 where its size is above 1 (but d3's), and
+ *   at most 2^20 words
  *
- * and every stride at most 2^20 words.  A pattern's canonical form has no
- * size-1 dimensions, so its dimensions can be spread over d0..d3 in any
- * order-preserving way (the padding a user of upstream writes by hand).
- * The check accepts a pattern when some placement meets every rule; it
- * reports the rule the natural placement breaks: right-aligned, except that
- * an outermost stride-0 dimension goes to d3, the only place it can be. */
+ * The pattern is read as written: nothing is merged, and no dimension is
+ * moved to another hardware dimension than right-alignment gives it --
+ * a design that runs here exports (mlir/export_seq.c writes exactly this
+ * reading) and compiles upstream.  Two readings upstream's users write by
+ * hand are made here too, as neither changes which limit applies to a
+ * dimension of more than one element: leading size-1 dimensions are
+ * dropped first (the padding puts them back), and an outermost stride-0
+ * dimension (a repeat) is d3 however many dimensions the pattern has
+ * ([R, 1, a, b] for [R, a, b]), where upstream's tiler puts its
+ * pattern_repeat. */
 
-/* One hardware dimension: a canonical dimension (dim >= 0) or padding. */
+/* One hardware dimension: dimension `dim` of the pattern, or padding
+ * (dim -1: size 1, stride 0). */
 typedef struct hwdim {
     int64_t size, stride;
     int dim;
@@ -294,33 +301,69 @@ typedef struct hwdim {
 
 typedef enum hw_rule {
     HW_OK,
-    HW_STRIDE0,   /* a stride-0 dimension outside d3 */
     HW_WRAP0,     /* d0 over 1023 words */
     HW_WRAP1,     /* d1 over 1023 */
     HW_ITER       /* d3 over 64 */
 } hw_rule;
 
-/* Size of hardware dimension 0 as the DMA counts it: 32-bit words for a
- * contiguous run of sub-word or wide elements, else elements. */
-static int64_t d0_units(const hwdim *h, int64_t es)
+/* The pattern's dimensions in hw[0] (d0) .. hw[3] (d3); the pattern has
+ * 1 to 4 dimensions. */
+static void read_hw(const iron_tap *t, hwdim hw[4])
 {
-    /* Merged canonical sizes can exceed 2^40 (a product of several), so
-     * the rounding up saturates too. */
-    if (h->stride == 1 && es != 4)
-        return sat_add(sat_mul(h->size, es), 3) / 4;
-    return h->size;
+    for (int h = 0; h < 4; h++)
+        hw[h] = (hwdim){ 1, 0, -1 };
+    int first = 0;
+    while (first < t->ndim - 1 && t->sizes[first] == 1)
+        first++;
+    int last = t->ndim - 1;
+    if (t->strides[first] == 0 && t->sizes[first] > 1) {
+        hw[3] = (hwdim){ t->sizes[first], 0, first };
+        if (first == last) {
+            /* One element, repeated: a one-element run in d0. */
+            hw[0] = (hwdim){ 1, 1, -1 };
+            return;
+        }
+        first++;
+    }
+    for (int k = last, h = 0; k >= first; k--, h++)
+        hw[h] = (hwdim){ t->sizes[k], t->strides[k], k };
 }
 
-/* The first of upstream's placement-dependent rules that hw[0..3] (d0
- * first) breaks, in upstream's order; *at is the hardware dimension. */
+void iron__tap_shim_dims(const iron_tap *t, int64_t sizes[4],
+                         int64_t strides[4])
+{
+    hwdim hw[4];
+    read_hw(t, hw);
+    for (int h = 0; h < 4; h++) {
+        sizes[3 - h] = hw[h].size;
+        strides[3 - h] = hw[h].stride;
+    }
+}
+
+/* Size of hardware dimension 0 as the DMA counts it: 32-bit words (its
+ * elements x their bytes / 4; a sub-word run is contiguous, checked
+ * apart). */
+static int64_t d0_units(const hwdim *h, int64_t es)
+{
+    /* Sizes are at most 2^40, so this cannot overflow. */
+    return h->size * es / 4;
+}
+
+/* d0..d2 one contiguous row-major run (upstream's isContiguousTransfer):
+ * the transfer is linear and its wraps are not limited. */
+static int contiguous(const hwdim hw[4])
+{
+    return hw[0].stride == 1 &&
+           (hw[1].size == 1 || hw[1].stride == hw[0].size) &&
+           (hw[2].size == 1 ||
+            hw[2].stride == sat_mul(hw[0].size, hw[1].size));
+}
+
+/* The first of upstream's wrap and iteration rules that hw[] breaks, in
+ * upstream's order; *at is the hardware dimension. */
 static hw_rule judge(const hwdim hw[4], int64_t es, int *at)
 {
-    for (int h = 0; h < 3; h++)
-        if (hw[h].size > 1 && hw[h].stride == 0) {
-            *at = h;
-            return HW_STRIDE0;
-        }
-    int linear = hw[1].size == 1 && hw[2].size == 1 && hw[0].stride == 1;
+    int linear = contiguous(hw);
     if (!linear && d0_units(&hw[0], es) > IRON__SHIM_MAX_WRAP) {
         *at = 0;
         return HW_WRAP0;
@@ -336,139 +379,175 @@ static hw_rule judge(const hwdim hw[4], int64_t es, int *at)
     return HW_OK;
 }
 
-/* Puts list[0..m-1] (outermost first) into hw[] with list[k] at hardware
- * dimension pos[k]; the rest is padding (size 1, stride 0). */
-static void place(const hwdim *list, int m, const int *pos, hwdim hw[4])
+/* A way to write a failing pattern that fits: its dimensions of more than
+ * one element (list, outermost first, m of them) spread over d0..d3 with
+ * size-1 dimensions between, the innermost in d0.  Appends it to s as
+ * "[sizes] (strides [..])", or returns 0 when no spreading fits. */
+static int fitting_form(const hwdim *list, int m, int64_t es, iron__str *s)
 {
-    for (int h = 0; h < 4; h++) {
-        hw[h].size = 1;
-        hw[h].stride = 0;
-        hw[h].dim = -1;
-    }
-    for (int k = 0; k < m; k++)
-        hw[pos[k]] = list[k];
-}
-
-/* Does any order-preserving placement of list[0..m-1] meet the rules?
- * The innermost always takes d0; the others choose among d1..d3. */
-static int any_placement(const hwdim *list, int m, int64_t es)
-{
-    int pos[4];
-    hwdim hw[4];
-    pos[m - 1] = 0;
-    /* Each subset of {1,2,3} with m-1 members, taken in decreasing order. */
+    if (m < 1 || m > 4)
+        return 0;
     for (int mask = 0; mask < 8; mask++) {
         int bits = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1);
         if (bits != m - 1)
             continue;
-        int k = 0;
-        for (int h = 3; h >= 1; h--)
+        hwdim hw[4];
+        for (int h = 0; h < 4; h++)
+            hw[h] = (hwdim){ 1, 0, -1 };
+        hw[0] = list[m - 1];
+        for (int h = 3, k = 0; h >= 1; h--)
             if (mask & (1 << (h - 1)))
-                pos[k++] = h;
-        place(list, m, pos, hw);
-        int at;
-        if (judge(hw, es, &at) == HW_OK)
-            return 1;
+                hw[h] = list[k++];
+        int at, far = 0;
+        for (int h = 0; h < 4; h++)
+            far |= hw[h].size > 1 && sat_mul(hw[h].stride, es) / 4 >
+                                         IRON__SHIM_MAX_STRIDE_WORDS;
+        if (far || judge(hw, es, &at) != HW_OK)
+            continue;
+        iron__str_printf(s, "[%lld, %lld, %lld, %lld] (strides [%lld, %lld, "
+                         "%lld, %lld])",
+                         (long long)hw[3].size, (long long)hw[2].size,
+                         (long long)hw[1].size, (long long)hw[0].size,
+                         (long long)hw[3].stride, (long long)hw[2].stride,
+                         (long long)hw[1].stride, (long long)hw[0].stride);
+        return 1;
     }
     return 0;
 }
 
-static iron_status check_placement(const canon *c, int64_t es, const char *dn)
+/* What a failure's message ends with: how the shim DMA reads the
+ * pattern and, if there is one, a way to write it that fits. */
+static void reading_text(const iron_tap *t, const hwdim hw[4], int64_t es,
+                         iron__str *s)
 {
-    const iron_tap *t = &c->t;
-    int n = t->ndim;
-    char name[64], outer[64];
-
-    /* Only d3 repeats, and d3 is outermost: a stride-0 dimension inside
-     * another fits no placement. */
-    for (int k = 1; k < n; k++)
-        if (t->strides[k] == 0)
-            return iron__fail(IRON_EBOUNDS,
-                              "access pattern %s %s stride 0 (%lld repeats) "
-                              "inside %s (size %lld, stride %lld); the shim "
-                              "DMA repeats only in its fourth, outermost "
-                              "dimension, so a stride-0 dimension must be "
-                              "the outermost",
-                              dim_name(c, k, name, sizeof name),
-                              dim_plural(c, k) ? "have" : "has",
-                              (long long)t->sizes[k],
-                              dim_name(c, k - 1, outer, sizeof outer),
-                              (long long)t->sizes[k - 1],
-                              (long long)t->strides[k - 1]);
-
-    /* A single repeated element still needs a one-element run in d0. */
-    hwdim list[IRON_TAP_MAX_DIMS + 1];
+    int used = 0;
+    for (int h = 0; h < 4; h++)
+        used += hw[h].dim >= 0;
+    iron__str_printf(s, "; the shim DMA reads the pattern as sizes [%lld, "
+                     "%lld, %lld, %lld], strides [%lld, %lld, %lld, %lld] "
+                     "(d3 .. d0%s)",
+                     (long long)hw[3].size, (long long)hw[2].size,
+                     (long long)hw[1].size, (long long)hw[0].size,
+                     (long long)hw[3].stride, (long long)hw[2].stride,
+                     (long long)hw[1].stride, (long long)hw[0].stride,
+                     used < 4 ? ": dimensions right-aligned, the missing "
+                                "outer ones of size 1, as upstream fills "
+                                "them"
+                              : "");
+    hwdim list[IRON_TAP_MAX_DIMS];
     int m = 0;
-    for (int k = 0; k < n; k++) {
-        list[m].size = t->sizes[k];
-        list[m].stride = t->strides[k];
-        list[m].dim = k;
-        m++;
-    }
-    if (t->strides[n - 1] == 0 && t->sizes[n - 1] > 1) {
-        list[m].size = 1;
-        list[m].stride = 1;
-        list[m].dim = -1;
-        m++;
-    }
+    for (int k = 0; k < t->ndim; k++)
+        if (t->sizes[k] > 1)
+            list[m++] = (hwdim){ t->sizes[k], t->strides[k], k };
+    iron__str form = { 0 };
+    if (fitting_form(list, m, es, &form))
+        iron__str_printf(s, "; written with size-1 dimensions as %s it "
+                         "fits", iron__str_get(&form));
+    iron__str_free(&form);
+}
 
-    int pos[IRON_TAP_MAX_DIMS + 1];
-    for (int k = 0; k < m; k++)
-        pos[k] = m - 1 - k;
-    if (m > 1 && list[0].stride == 0)
-        pos[0] = 3;
+static iron_status check_placement(const iron_tap *t, int64_t es,
+                                   const char *dn)
+{
     hwdim hw[4];
-    place(list, m, pos, hw);
+    read_hw(t, hw);
+
+    /* Only d3 repeats: a stride-0 dimension anywhere else fits nowhere. */
+    for (int h = 0; h < 3; h++)
+        if (hw[h].size > 1 && hw[h].stride == 0) {
+            int k = hw[h].dim, o = k - 1;
+            while (o > 0 && t->sizes[o] == 1)
+                o--;
+            return iron__fail(IRON_EBOUNDS,
+                              "access pattern dimension %d has stride 0 "
+                              "(%lld repeats) inside dimension %d (size "
+                              "%lld, stride %lld); the shim DMA repeats only "
+                              "in its fourth, outermost dimension, so a "
+                              "stride-0 dimension must be the outermost",
+                              k, (long long)t->sizes[k], o,
+                              (long long)t->sizes[o],
+                              (long long)t->strides[o]);
+        }
+
     int at = 0;
     hw_rule rule = judge(hw, es, &at);
-    if (rule == HW_OK || any_placement(list, m, es))
+    if (rule == HW_OK)
         return IRON_OK;
-
     const hwdim *h = &hw[at];
     int k = h->dim;
-    if (k < 0)   /* padding breaks no rule: size 1 */
-        return iron__fail(IRON_EBOUNDS, "access pattern cannot be placed in "
-                                        "the shim DMA's four dimensions");
-    dim_name(c, k, name, sizeof name);
-    int plural = dim_plural(c, k);
+    iron__str why = { 0 };
+    iron_status s;
     switch (rule) {
     case HW_ITER:
-        if (h->stride == 0)
-            return iron__fail(IRON_EBOUNDS,
-                              "access pattern %s %s %lld times; the shim DMA "
-                              "repeats at most %d",
-                              name, plural ? "repeat" : "repeats",
-                              (long long)h->size, IRON__SHIM_MAX_REPEAT);
-        return iron__fail(IRON_EBOUNDS,
-                          "access pattern %s %s size %lld with stride %lld; "
-                          "the outermost of four dimensions is the shim "
-                          "DMA's iteration count (its fourth dimension), at "
-                          "most %d",
-                          name, plural ? "have" : "has", (long long)h->size,
-                          (long long)h->stride, IRON__SHIM_MAX_REPEAT);
+        if (h->stride == 0) {
+            s = iron__fail(IRON_EBOUNDS,
+                           "access pattern dimension %d repeats %lld times; "
+                           "the shim DMA repeats at most %d",
+                           k, (long long)h->size, IRON__SHIM_MAX_REPEAT);
+            break;
+        }
+        reading_text(t, hw, es, &why);
+        s = iron__fail(IRON_EBOUNDS,
+                       "access pattern dimension %d has size %lld with "
+                       "stride %lld; the outermost of four dimensions is "
+                       "the shim DMA's iteration count (its fourth "
+                       "dimension), at most %d%s",
+                       k, (long long)h->size, (long long)h->stride,
+                       IRON__SHIM_MAX_REPEAT, iron__str_get(&why));
+        break;
     case HW_WRAP0:
-        if (h->stride == 1 && es != 4)
-            return iron__fail(IRON_EBOUNDS,
-                              "access pattern %s %s size %lld with stride 1 "
-                              "(%lld 32-bit words of %s); strided sizes are "
-                              "at most %d words",
-                              name, plural ? "have" : "has",
-                              (long long)h->size,
-                              (long long)d0_units(h, es), dn,
-                              IRON__SHIM_MAX_WRAP);
-        /* fall through */
-    case HW_WRAP1:
-        return iron__fail(IRON_EBOUNDS,
-                          "access pattern %s %s size %lld with stride %lld; "
-                          "strided sizes are at most %d",
-                          name, plural ? "have" : "has", (long long)h->size,
-                          (long long)h->stride, IRON__SHIM_MAX_WRAP);
+        reading_text(t, hw, es, &why);
+        if (es != 4) {
+            s = iron__fail(IRON_EBOUNDS,
+                           "access pattern dimension %d has size %lld with "
+                           "stride %lld (%lld 32-bit words of %s); strided "
+                           "sizes are at most %d words in the shim DMA's "
+                           "innermost dimension, d0%s",
+                           k, (long long)h->size, (long long)h->stride,
+                           (long long)d0_units(h, es), dn,
+                           IRON__SHIM_MAX_WRAP, iron__str_get(&why));
+            break;
+        }
+        s = iron__fail(IRON_EBOUNDS,
+                       "access pattern dimension %d has size %lld with "
+                       "stride %lld; strided sizes are at most %d in the "
+                       "shim DMA's innermost dimension, d0%s",
+                       k, (long long)h->size, (long long)h->stride,
+                       IRON__SHIM_MAX_WRAP, iron__str_get(&why));
+        break;
     default:
-        /* The natural placement keeps stride 0 in d3 (checked above). */
-        return iron__fail(IRON_EBOUNDS,
-                          "access pattern %s cannot be placed in the shim "
-                          "DMA's four dimensions",
-                          name);
+        reading_text(t, hw, es, &why);
+        s = iron__fail(IRON_EBOUNDS,
+                       "access pattern dimension %d has size %lld with "
+                       "stride %lld; strided sizes are at most %d in the "
+                       "shim DMA's dimension d1%s",
+                       k, (long long)h->size, (long long)h->stride,
+                       IRON__SHIM_MAX_WRAP, iron__str_get(&why));
+        break;
+    }
+    iron__str_free(&why);
+    return s;
+}
+
+/* The pattern with its size-1 dimensions dropped and nothing merged: the
+ * dimensions as the shim DMA takes them, for the word rules. */
+static void as_written(const iron_tap *in, canon *c)
+{
+    memset(c, 0, sizeof *c);
+    c->t.offset = in->offset;
+    for (int k = 0; k < in->ndim; k++)
+        if (in->sizes[k] > 1) {
+            c->t.sizes[c->t.ndim] = in->sizes[k];
+            c->t.strides[c->t.ndim] = in->strides[k];
+            c->lo[c->t.ndim] = c->hi[c->t.ndim] = k;
+            c->t.ndim++;
+        }
+    if (c->t.ndim == 0) {
+        c->t.ndim = 1;
+        c->t.sizes[0] = 1;
+        c->t.strides[0] = 1;
+        c->lo[0] = 0;
+        c->hi[0] = in->ndim - 1;
     }
 }
 
@@ -503,13 +582,13 @@ iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt)
     }
 
     canon c;
-    canonicalize(tap, &c);
+    as_written(tap, &c);
     const iron_tap *t = &c.t;
     int n = t->ndim;
     const char *dn = iron_dtype_name(dt);
     char name[64];
 
-    iron_status s = check_placement(&c, es, dn);
+    iron_status s = check_placement(tap, es, dn);
     if (s != IRON_OK)
         return s;
 

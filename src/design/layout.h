@@ -42,20 +42,27 @@ void iron__tap_canonical(const iron_tap *in, iron_tap *out);
 /* Appends "offset O sizes [..] strides [..]" (dumps, pictures). */
 void iron__tap_text(iron__str *s, const iron_tap *t);
 
-/* The shim DMA's limits on a runtime fill/drain pattern, checked on its
- * canonical form as upstream's NpuDmaMemcpyNdOp::verify checks a transfer's
- * four hardware dimensions d0 (innermost) .. d3: the canonical dimensions
- * must fit d0..d3 in order (size-1 padding between them allowed) so that
- * d0 holds at most 1023 32-bit words and d1 at most 1023 elements unless
- * the transfer is linear (d1, d2 of size 1, d0 contiguous), d2 is
- * unlimited, and d3 -- the iteration count, the only dimension that may
- * have stride 0 -- is at most 64.  So a stride-0 (repeat) dimension must be
- * the outermost and repeats at most 64 times, and the outermost of four
- * dimensions is at most 64 whatever its stride.  Also: at most 4
- * dimensions, strides at most 2^20 32-bit words, the offset and every
- * stride a whole number of 4-byte words in bytes (the innermost contiguous
- * run too, for 1- and 2-byte dtypes).  IRON_EBOUNDS naming the dimension,
- * the value and the limit. */
+/* The shim DMA's limits on a runtime fill/drain pattern, as upstream's
+ * verifier (verifyStridesWraps, for NpuDmaMemcpyNdOp and runtime DMA
+ * tasks) judges the four hardware dimensions d0 (innermost) .. d3 that
+ * upstream's runtime fills from the pattern as written: its dimensions
+ * right-aligned, missing outer ones of size 1 ([a, b] is [1, 1, a, b]).
+ * Leading size-1 dimensions are dropped first, and an outermost stride-0
+ * dimension (a repeat) is d3 whatever the number of dimensions.  Then d0
+ * holds at most 1023 32-bit words and d1 at most 1023 elements unless
+ * d0..d2 are one contiguous run, d2 is unlimited, d3 -- the iteration
+ * count, the only dimension that may have stride 0 -- is at most 64;
+ * strides are at most 2^20 32-bit words; the offset, every stride and the
+ * innermost run are whole 4-byte words (for 1- and 2-byte dtypes the
+ * innermost stride is 1).  IRON_EBOUNDS naming the dimension, the value,
+ * the limit, the reading and, when one exists, a way to write the pattern
+ * with size-1 dimensions that fits. */
 iron_status iron__tap_check_shim(const iron_tap *tap, iron_dtype dt);
+
+/* The reading above as four (size, stride) pairs, outermost (d3) first:
+ * what the MLIR export writes, so that upstream reads the pattern as it
+ * was checked.  tap has 1 to IRON_TAP_MAX_DIMS dimensions. */
+void iron__tap_shim_dims(const iron_tap *tap, int64_t sizes[4],
+                         int64_t strides[4]);
 
 #endif

@@ -245,7 +245,10 @@ static void literal(const loop *lp, int n, iron_tap *t)
  * tile_col_major).  Canonicalizing drops the loops of size 1 and merges
  * loops that continue each other (e.g. the tiles across a group with the
  * columns of a column-major tile, as upstream's prune_step does), which
- * usually brings it to four; no_prune_step only drops size-1 loops. */
+ * usually brings it to four -- but nothing merges into the innermost loop
+ * unless the whole pattern becomes one run, since the shim DMA reads the
+ * innermost dimension as d0, limited to 1023 words; no_prune_step only
+ * drops size-1 loops. */
 IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
                                       iron_tap *out)
 {
@@ -302,9 +305,27 @@ IRON_API iron_status iron_tiler2d_tap(const iron_tiler2d *t, int64_t index,
         merged.strides[k] = lp[k + 1].stride;
     }
     iron__tap_canonical(&merged, &merged);
+    iron_tap lit;
+    memset(&lit, 0, sizeof lit);
+    lit.offset = merged.offset;
+    literal(lp + 1, 4, &lit);
+    if (merged.ndim > 1 &&
+        merged.sizes[merged.ndim - 1] != lit.sizes[lit.ndim - 1]) {
+        /* A loop merged into the innermost one (a full-width tile's rows
+         * into its columns) without making the pattern one run: the shim
+         * DMA would read the merged run as d0, limited to 1023 words,
+         * where upstream's tiler keeps the tile's rows and columns apart
+         * (read as d1 and d0).  The outer loops merge among themselves. */
+        iron_tap outer = lit;
+        outer.ndim--;
+        iron__tap_canonical(&outer, &merged);
+        merged.sizes[merged.ndim] = lit.sizes[lit.ndim - 1];
+        merged.strides[merged.ndim] = lit.strides[lit.ndim - 1];
+        merged.ndim++;
+    }
     inner = merged;
     if (g.no_prune)
-        literal(lp + 1, 4, &inner);
+        inner = lit;
     if (g.repeat > 1 && inner.ndim == IRON_TAP_MAX_DIMS) {
         char buf[512];
         int n = 0;

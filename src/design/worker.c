@@ -285,6 +285,54 @@ IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,
     return w;
 }
 
+/* "'a' (0,2), 'b' (0,3) and 'c' (column 0)": the workers pinned into
+ * column col (but w), and how many. */
+static int pinned_in_column(const iron_design *d, const iron_worker *w,
+                            int col, iron__str *s)
+{
+    int n = 0, total = 0;
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *o = d->workers.v[i];
+        total += o != w && o->pinned && o->tile.col == col;
+    }
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *o = d->workers.v[i];
+        if (o == w || !o->pinned || o->tile.col != col)
+            continue;
+        n++;
+        iron__str_printf(s, "%s'%s' ", n == 1 ? "" : n == total ? "and " : "",
+                         o->name);
+        if (o->tile.row >= 0)
+            iron__str_printf(s, "(%d,%d)", o->tile.col, o->tile.row);
+        else
+            iron__str_printf(s, "(column %d)", col);
+        if (n < total && total > 2)
+            iron__str_append(s, ",");
+        if (n < total)
+            iron__str_append(s, " ");
+    }
+    return n;
+}
+
+/* ", 0, 1 and 3" style list of the granted columns with a compute tile no
+ * pin claims (but w's); "none" when every one is claimed. */
+static void free_columns(const iron_design *d, const iron_worker *w,
+                         iron__str *s)
+{
+    int rows = d->dev->compute_rows, listed = 0;
+    for (int c = 0; c < d->cols; c++) {
+        iron__str ignore = { 0 };
+        int n = pinned_in_column(d, w, c, &ignore);
+        iron__str_free(&ignore);
+        if (n >= rows)
+            continue;
+        iron__str_printf(s, "%s%d (%d free)", listed++ ? ", " : "", c,
+                         rows - n);
+    }
+    if (!listed)
+        iron__str_append(s, "none");
+}
+
 IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row)
 {
     if (!w)
@@ -293,13 +341,21 @@ IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row)
     if (d->status != IRON_OK)
         return d->status;
     int first = 2, last = 1 + d->dev->compute_rows;
-    if (col < 0 || col >= d->cols || row < first || row > last)
+    if (row == -1) {
+        if (col < 0 || col >= d->cols)
+            return iron__design_fail(d, IRON_ERESOURCE,
+                                     "worker '%s': column %d is not a column "
+                                     "of the granted array (columns 0..%d)",
+                                     w->name, col, d->cols - 1);
+    } else if (col < 0 || col >= d->cols || row < first || row > last) {
         return iron__design_fail(d, IRON_ERESOURCE,
                                  "worker '%s': tile (%d,%d) is not a compute "
                                  "tile of the granted array (columns 0..%d, "
-                                 "compute rows %d..%d)",
+                                 "compute rows %d..%d); row -1 pins the "
+                                 "column only",
                                  w->name, col, row, d->cols - 1, first, last);
-    for (int i = 0; i < d->workers.n; i++) {
+    }
+    for (int i = 0; row >= 0 && i < d->workers.n; i++) {
         const iron_worker *o = d->workers.v[i];
         if (o != w && o->pinned && o->tile.col == col && o->tile.row == row)
             return iron__design_fail(d, IRON_ERESOURCE,
@@ -307,6 +363,25 @@ IRON_API iron_status iron_worker_place(iron_worker *w, int col, int row)
                                      "taken by worker '%s'",
                                      w->name, col, row, o->name);
     }
+    /* A column holds as many pinned workers as it has compute tiles,
+     * whether they name their row or not. */
+    iron__str who = { 0 };
+    int n = pinned_in_column(d, w, col, &who);
+    if (n >= d->dev->compute_rows) {
+        iron__str freec = { 0 };
+        free_columns(d, w, &freec);
+        iron_status s = iron__design_fail(
+            d, IRON_ERESOURCE,
+            "worker '%s': column %d is full: its %d compute tiles (rows "
+            "%d..%d) are held by the workers pinned to it, %s; columns with "
+            "a compute tile free: %s",
+            w->name, col, d->dev->compute_rows, first, last,
+            iron__str_get(&who), iron__str_get(&freec));
+        iron__str_free(&freec);
+        iron__str_free(&who);
+        return s;
+    }
+    iron__str_free(&who);
     w->tile.col = col;
     w->tile.row = row;
     w->pinned = 1;

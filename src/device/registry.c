@@ -218,8 +218,13 @@ static iron_status check_driver(const iron_driver *drv)
     if (drv->abi_version != IRON_DRIVER_ABI)
         return iron__fail(IRON_EINVAL,
                           "iron_driver_register: drv->abi_version is %d; "
-                          "this library speaks IRON_DRIVER_ABI %d",
-                          drv->abi_version, IRON_DRIVER_ABI);
+                          "this library speaks IRON_DRIVER_ABI %d%s",
+                          drv->abi_version, IRON_DRIVER_ABI,
+                          drv->abi_version == 1
+                              ? " (since 0.4 a run's state has XRT's "
+                                "numbers: rebuild the driver against this "
+                                "iron_driver.h)"
+                              : "");
     /* A table of the first version (without buf_wrap) is still taken;
      * driver.c reads the later ops only when the size covers them. */
     iron_status cs = iron__struct_check("iron_driver_register: drv",
@@ -423,6 +428,9 @@ IRON_API iron_status iron_device_push(const char *name)
     return iron__public_result(IRON_OK);
 }
 
+/* A successful pop leaves the thread's message alone: IRON_WITH_DEVICE
+ * pops on the way out of its block, and the message of the block's last
+ * call must survive it. */
 IRON_API iron_status iron_device_pop(void)
 {
     if (scope_depth == 0)
@@ -430,7 +438,7 @@ IRON_API iron_status iron_device_pop(void)
                           "iron_device_pop: no device scope is open on this "
                           "thread (a pop without its push)");
     scope_depth--;
-    return iron__public_result(IRON_OK);
+    return IRON_OK;
 }
 
 IRON_API iron_status iron_device_get_current(iron_device **out)

@@ -27,6 +27,7 @@ typedef struct emu_counters {
     uint64_t (*w_hns0)[IRON__MAX_KARGS];
     uint64_t t0;
     char *trace_path;
+    const char *label;     /* of the current run, for its trace */
 } emu_counters;
 
 iron_status iron__emu_counters_new(emu_inst *in)
@@ -101,6 +102,7 @@ void iron__emu_counters_free(emu_inst *in)
     iron__free(c->trace_path);
     iron__free(c);
     in->counters = NULL;
+    iron__str_free(&in->report);
 }
 
 static uint64_t released(const emu_inst *in, const emu_counters *c, int k)
@@ -123,20 +125,25 @@ static void open_trace(emu_inst *in, const char *path)
                  iron__tile_name(ew->w->tile, tn, sizeof tn), ew->w->name);
         ew->track = iron__trace_track(in->trace, IRON__TRACE_TILES, name);
     }
-    for (int i = 0; i < in->nmovers; i++)
-        in->movers[i].track = iron__trace_track(
-            in->trace, IRON__TRACE_DMA, in->movers[i].m->label);
+    for (int i = 0; i < in->nmovers; i++) {
+        snprintf(name, sizeof name, "DMA %s", in->movers[i].m->label);
+        in->movers[i].track =
+            iron__trace_track(in->trace, IRON__TRACE_DMA, name);
+    }
     in->seq_track = iron__trace_track(in->trace, IRON__TRACE_SEQUENCE,
                                       "runtime sequence");
 }
 
 void iron__emu_counters_begin(emu_inst *in, int profile,
-                              const char *trace_path)
+                              const char *trace_path, const char *label)
 {
     emu_counters *c = in->counters;
+    c->label = label;
     const iron_program *p = in->prog;
     iron__trace_free(in->trace);
     in->trace = NULL;
+    if (in->report.p || in->report.oom)
+        iron__str_free(&in->report);
     in->profile = profile || trace_path;
     if (trace_path)
         open_trace(in, trace_path);
@@ -326,6 +333,9 @@ static void fill(emu_inst *in)
     const iron_program *p = in->prog;
     c->pub.profiled = in->profile;
     c->pub.wall_ns = iron__now_ns() - c->t0;
+    c->pub.report = in->report.len && !in->report.oom
+                        ? iron__str_get(&in->report)
+                        : NULL;
     for (int i = 0; i < in->nworkers; i++) {
         const emu_worker *ew = &in->workers[i];
         iron_worker_counters *w = &c->w[i];
@@ -408,6 +418,14 @@ static void log_summary(const emu_inst *in)
                   d->objects == 1 ? "" : "s", (unsigned long long)d->bytes,
                   (double)d->busy_ns / 1e6);
     }
+    /* A stall's report in full, whatever the call's message kept. */
+    const char *line = r->report;
+    while (line) {
+        const char *end = strchr(line, '\n');
+        iron__log(IRON__LOG_EMU, "stall: %.*s",
+                  (int)(end ? end - line : (ptrdiff_t)strlen(line)), line);
+        line = end ? end + 1 : NULL;
+    }
 }
 
 void iron__emu_counters_end(emu_inst *in, iron_status s)
@@ -425,9 +443,9 @@ void iron__emu_counters_end(emu_inst *in, iron_status s)
     /* Writing may fail (a bad path): the call's own status stands, the
      * user is told by a warning. */
     iron_status keep = s;
-    char msg[2048];
+    char msg[IRON__MSG_MAX];
     snprintf(msg, sizeof msg, "%s", s != IRON_OK ? iron_last_error() : "");
-    if (iron__trace_write(in->trace, c->trace_path) != IRON_OK)
+    if (iron__trace_append(in->trace, c->trace_path, c->label) != IRON_OK)
         iron__warn("trace: %s", iron_last_error());
     if (s == IRON_EDEADLOCK) {
         size_t n = strlen(c->trace_path) + 5;

@@ -205,6 +205,7 @@ struct emu_lane {
     iron_status status;
     enum iron_run_state state;
     char error[1536];
+    int stalled;           /* failed by a stall: in->report says why */
     /* Wakes from other lanes (handoff.c), on a line of their own (the
      * fields above are the owner's): a lock-free stack the owner empties
      * into `ready`, and whether the lane is idle (0 running, 1 idle or
@@ -254,6 +255,9 @@ struct emu_inst {
     struct iron__trace *trace;  /* record events (NULL: off) */
     int seq_track;
     struct emu_counters *counters;
+    /* The last stall's whole report (report.c), "" after a run that did
+     * not stall: iron_run_counters.report. */
+    iron__str report;
 };
 
 /* --- the hot path, inline: wakes and the pool lock protocol ---------------
@@ -494,9 +498,11 @@ void iron__emu_mem_poison_at(void *base, size_t from, size_t n);
 /* Bytes from `at` that still hold the poison. */
 size_t iron__emu_mem_poison_run(const void *at, size_t n);
 /* "12 bytes past object 1 of fifo 'c' (consumer) on compute tile (0,2)",
- * "NULL", "0x7f.., outside any tile's memory". */
-void iron__emu_describe_addr(const emu_inst *in, const void *addr, char *out,
-                             size_t n);
+ * "4 bytes before object 0 of ...", "NULL", "0x7f.., outside any tile's
+ * memory": against the nearest buffer, on a tie one the faulting worker
+ * ew (may be NULL) holds. */
+void iron__emu_describe_addr(const emu_inst *in, const emu_worker *ew,
+                             const void *addr, char *out, size_t n);
 
 /* sched.c */
 /* Stops the task's lane with an error (a misused FIFO, say). */
@@ -545,9 +551,10 @@ void iron__emu_worker_profile(emu_worker *ew, int on);
 /* counters.c: counts and, in profiled runs, times and trace events. */
 iron_status iron__emu_counters_new(emu_inst *in);
 void iron__emu_counters_free(emu_inst *in);
-/* Before and after each run (trace_path: NULL or where to write it). */
+/* Before and after each run (trace_path: NULL or where to write it;
+ * label: what runs, named in the trace, valid until the run ends). */
 void iron__emu_counters_begin(emu_inst *in, int profile,
-                              const char *trace_path);
+                              const char *trace_path, const char *label);
 void iron__emu_counters_end(emu_inst *in, iron_status s);
 const iron_run_counters *iron__emu_counters_get(const emu_inst *in);
 void iron__emu_prof_blocked(emu_worker *ew, int arg);
@@ -599,9 +606,11 @@ iron_status iron__emu_register(void);
 /* The driver table (emu_driver.c). */
 extern iron_driver iron__emu_driver;
 
-/* report.c: appends who waits on what, for the tasks of one lane (NULL:
- * of every lane). */
-void iron__emu_report(const emu_inst *in, const emu_lane *lane,
-                      iron__str *s);
+/* report.c: makes in->report say why the phase stopped (`what`) and who
+ * waits on what, one line per task, for the tasks of one lane (NULL: of
+ * every lane); then the call's message is made from it: whole, or its
+ * first lines and how many more there are. */
+void iron__emu_report(emu_inst *in, const emu_lane *lane, const char *what);
+iron_status iron__emu_report_fail(const emu_inst *in, iron_status s);
 
 #endif

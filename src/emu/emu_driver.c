@@ -370,8 +370,12 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
                           sizeof args->trace_path
             ? args->trace_path
             : NULL;
+    const char *label =
+        args->size >= offsetof(iron_run_args, label) + sizeof args->label
+            ? args->label
+            : NULL;
     iron__emu_counters_begin(in, (flags & IRON_RUN_PROFILE) != 0,
-                             trace_path);
+                             trace_path, label);
     for (int i = 0; i < in->nmovers; i++)
         in->movers[i].nops = in->movers[i].head = 0;
     if (!in->started) {

@@ -392,6 +392,7 @@ static iron_status run_multi(emu_inst *in)
     for (int l = 0; l < in->nlanes; l++) {
         owed += iron__emu_lane_owed(&in->lanes[l]);
         in->lanes[l].status = IRON_OK;
+        in->lanes[l].stalled = 0;
         in->lanes[l].state = IRON_RUN_COMPLETED;
         in->lanes[l].idle = 0;
     }
@@ -444,6 +445,8 @@ iron_status iron__emu_lanes_run(emu_inst *in, enum iron_run_state *state)
     for (int l = 0; l < in->nlanes; l++)
         if (in->lanes[l].status != IRON_OK) {
             *state = in->lanes[l].state;
+            if (in->lanes[l].stalled)
+                return iron__emu_report_fail(in, in->lanes[l].status);
             return iron__fail(in->lanes[l].status, "%s", in->lanes[l].error);
         }
     *state = IRON_RUN_COMPLETED;

@@ -1,8 +1,11 @@
 /*
  * report.c - says who waits on what when a run stalls or times out, the
- * diagnosis that hardware cannot give (it just hangs).
+ * diagnosis that hardware cannot give (it just hangs): one line per
+ * waiting task, kept whole for iron_run_counters.report and cut to its
+ * first lines for the call's message.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "emu/emu.h"
 
@@ -37,8 +40,8 @@ static void task_wait(const emu_task *t, iron__str *s)
     }
 }
 
-void iron__emu_report(const emu_inst *in, const emu_lane *lane,
-                      iron__str *s)
+static void report_tasks(const emu_inst *in, const emu_lane *lane,
+                         iron__str *s)
 {
     int any = 0;
     for (int i = 0; i < in->nworkers; i++) {
@@ -46,7 +49,7 @@ void iron__emu_report(const emu_inst *in, const emu_lane *lane,
         if (lane && ew->task.lane != lane)
             continue;
         iron__str_printf(s, "%sworker '%s' on tile (%d,%d)",
-                         any++ ? "; " : "", ew->w->name, ew->w->tile.col,
+                         any++ ? "\n" : "", ew->w->name, ew->w->tile.col,
                          ew->w->tile.row);
         if (!ew->is_core)
             iron__str_printf(s, " after %llu iteration%s",
@@ -61,7 +64,7 @@ void iron__emu_report(const emu_inst *in, const emu_lane *lane,
         int pending = em->head < em->nops;
         if (!pending && em->task.wait_pool == NULL)
             continue;  /* an idle host mover: nothing to say */
-        iron__str_printf(s, "%sDMA %s", any++ ? "; " : "", em->m->label);
+        iron__str_printf(s, "%sDMA %s", any++ ? "\n" : "", em->m->label);
         if (pending) {
             const emu_op *op = &em->ops[em->head];
             iron__str_printf(s, " (%s of argument %d '%s': %lld of %lld "
@@ -72,4 +75,33 @@ void iron__emu_report(const emu_inst *in, const emu_lane *lane,
         }
         task_wait(&em->task, s);
     }
+}
+
+void iron__emu_report(emu_inst *in, const emu_lane *lane, const char *what)
+{
+    iron__str *r = &in->report;
+    iron__str_free(r);
+    iron__str_printf(r, "%s:\n", what);
+    report_tasks(in, lane, r);
+}
+
+/* The message leaves room for what the sequence (a diagnosis of at most
+ * 1 KiB) and the jit (its signature, at most 512 bytes) put in front. */
+#define REPORT_MSG_MAX (IRON__MSG_MAX - 1600)
+
+iron_status iron__emu_report_fail(const emu_inst *in, iron_status s)
+{
+    const char *r = iron__str_get(&in->report);
+    if (in->report.oom)
+        return iron__fail(s, "the run stalled (deadlock or timeout); out of "
+                             "memory for the report of who waits on what");
+    int left = 0;
+    size_t len = strlen(r);
+    size_t keep = iron__lines_fit(r, len, REPORT_MSG_MAX - 160, &left);
+    if (left == 0)
+        return iron__fail(s, "%s", r);
+    return iron__fail(s, "%.*s\n... and %d more line%s (the whole report: "
+                         "the report field of iron_jit_get_counters, or "
+                         "IRON_LOG=emu)",
+                      (int)keep, r, left, left == 1 ? "" : "s");
 }

@@ -47,12 +47,10 @@ void iron__emu_task_fail(emu_task *t, iron_status s, const char *fmt, ...)
 static void lane_fail(emu_lane *l, iron_status s, enum iron_run_state state,
                       const char *what)
 {
-    iron__str r = { 0 };
     l->no_jump++;   /* allocates: the watchdog must not jump out of it */
-    iron__emu_report(l->in, l, &r);
-    snprintf(l->error, sizeof l->error, "%s: %s", what, iron__str_get(&r));
-    iron__str_free(&r);
+    iron__emu_report(l->in, l, what);
     l->no_jump--;
+    l->stalled = 1;
     l->status = s;
     l->state = state;
 }
@@ -140,7 +138,7 @@ static void run_steps(emu_lane *l)
 }
 
 /* Several lanes stopped together on a deadlock or a timeout: the
- * message, over every task, goes to lane 0 and every lane fails with it
+ * report, over every task, speaks for lane 0 and every lane fails with it
  * (each lane's tasks took part in the stall). */
 void iron__emu_phase_fail(emu_inst *in, int why)
 {
@@ -152,10 +150,8 @@ void iron__emu_phase_fail(emu_inst *in, int why)
         ops += in->lanes[l].ops_left;
     }
     stall_what(in, why, awaited, ops, what, sizeof what);
-    iron__str r = { 0 };
-    iron__emu_report(in, NULL, &r);
-    snprintf(l0->error, sizeof l0->error, "%s: %s", what, iron__str_get(&r));
-    iron__str_free(&r);
+    iron__emu_report(in, NULL, what);
+    l0->stalled = 1;
     for (int l = 0; l < in->nlanes; l++) {
         in->lanes[l].status =
             why == IRON__EMU_TIMEOUT ? IRON_ETIMEOUT : IRON_EDEADLOCK;
@@ -196,6 +192,7 @@ void iron__emu_run_lane(void *arg)
     emu_lane *l = arg;
     emu_trap trap;
     l->status = IRON_OK;
+    l->stalled = 0;
     l->cur = NULL;
     l->no_jump = 0;
     l->watch = iron__emu_watch_begin(l->in->deadline_ns);

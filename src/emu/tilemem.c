@@ -288,10 +288,51 @@ static int near_buffer(const emu_pool *p, int b, const uint8_t *bufp,
     return 1;
 }
 
+/* The buffer an address is named against: the nearest one (inside it,
+ * else the fewest bytes before or past it), on a tie one the faulting
+ * worker holds: a stray write is meant for an object of the kernel's,
+ * and "4092 bytes past object 1 of fifo 'a'" is no help when the address
+ * is 4 bytes before the kernel's object 0 of fifo 'b'. */
+typedef struct nearest {
+    const emu_pool *p;
+    int b;
+    const uint8_t *bufp;
+    size_t dist;
+    int held;
+} nearest;
+
+static int holds(const emu_worker *ew, const emu_pool *p, int b)
+{
+    for (int a = 0; ew && a < ew->nargs; a++) {
+        const emu_hstate *h = &ew->h[a];
+        if (h->pool != p)
+            continue;
+        int n = iron__pool_held(p, h->writer, h->slot);
+        for (int k = 0; k < n; k++)
+            if (iron__pool_index(p, h->writer, h->slot, k) == b)
+                return 1;
+    }
+    return 0;
+}
+
+static void consider(nearest *best, const emu_worker *ew, const emu_pool *p,
+                     int b, const uint8_t *bufp, uintptr_t a)
+{
+    uintptr_t lo = (uintptr_t)bufp, hi = lo + p->def->obj_bytes;
+    /* The first byte past an object is one byte off, as is the last byte
+     * before it. */
+    size_t dist = a < lo ? lo - a : a >= hi ? a - hi + 1 : 0;
+    int held = holds(ew, p, b);
+    if (best->p && (dist > best->dist ||
+                    (dist == best->dist && held <= best->held)))
+        return;
+    *best = (nearest){ p, b, bufp, dist, held };
+}
+
 /* The buffer of tile t's memory (emulator addresses) that `a` falls in or
- * lies just past: the closest one below it. */
-static int describe_in_tiles(const emu_inst *in, uintptr_t a, char *out,
-                             size_t n)
+ * lies nearest to. */
+static int describe_in_tiles(const emu_inst *in, const emu_worker *ew,
+                             uintptr_t a, char *out, size_t n)
 {
     const iron_program *p = in->prog;
     for (int t = 0; t < p->ntiles; t++) {
@@ -299,31 +340,25 @@ static int describe_in_tiles(const emu_inst *in, uintptr_t a, char *out,
         size_t size = iron__tile_mem_of(p, p->tiles[t].tile);
         if (a < lo - GUARD_BYTES || a >= lo + size + GUARD_BYTES)
             continue;
-        /* The nearest buffer at or below a on this tile. */
-        const emu_pool *best = NULL;
-        int best_b = 0;
+        nearest best = { 0 };
         for (int i = 0; i < p->npools; i++) {
             const emu_pool *ep = &in->pools[i];
             if (iron__program_tile(p, ep->def->tile) != t)
                 continue;
-            for (int b = 0; b < ep->depth; b++) {
-                uintptr_t bl = lo + ep->def->addr[b];
-                if (bl <= a && (!best || bl > lo + best->def->addr[best_b])) {
-                    best = ep;
-                    best_b = b;
-                }
-            }
+            for (int b = 0; b < ep->depth; b++)
+                consider(&best, ew, ep, b,
+                         in->tile_mem[t] + ep->def->addr[b], a);
         }
         char tn[48];
         iron__tile_name(p->tiles[t].tile, tn, sizeof tn);
-        if (best &&
-            near_buffer(best, best_b, in->tile_mem[t] + best->def->addr[best_b],
-                        a, GUARD_BYTES + size, out, n)) {
-            if (a >= lo + size) {
-                size_t k = strlen(out);
+        if (best.p && near_buffer(best.p, best.b, best.bufp, a,
+                                  GUARD_BYTES + size, out, n)) {
+            size_t k = strlen(out);
+            if (a >= lo + size)
                 snprintf(out + k, n - k, ", beyond the tile's %zu bytes of "
                          "memory", size);
-            }
+            else if (a < lo)
+                snprintf(out + k, n - k, ", before the tile's memory");
             return 1;
         }
         if (a < lo)
@@ -341,34 +376,34 @@ static int describe_in_tiles(const emu_inst *in, uintptr_t a, char *out,
 }
 
 /* Checked mode: the kernels' view of the buffers. */
-static int describe_in_kview(const emu_inst *in, uintptr_t a, char *out,
-                             size_t n)
+static int describe_in_kview(const emu_inst *in, const emu_worker *ew,
+                             uintptr_t a, char *out, size_t n)
 {
     if (!in->kview || a < (uintptr_t)in->kview ||
         a >= (uintptr_t)in->kview + in->kview_bytes)
         return 0;
     size_t page = page_size();
+    nearest best = { 0 };
     for (int i = 0; i < in->prog->npools; i++) {
         const emu_pool *ep = &in->pools[i];
-        for (int b = 0; b < ep->depth; b++) {
-            if (!near_buffer(ep, b, ep->kbuf[b], a, page, out, n))
-                continue;
-            /* Inside a buffer yet faulting: the pages were closed. */
-            uintptr_t lo = (uintptr_t)ep->kbuf[b];
-            if (a >= lo && a < lo + ep->def->obj_bytes) {
-                size_t k = strlen(out);
-                snprintf(out + k, n - k, ", which the worker does not hold "
-                         "(not acquired, or already released)");
-            }
-            return 1;
-        }
+        for (int b = 0; b < ep->depth; b++)
+            consider(&best, ew, ep, b, ep->kbuf[b], a);
     }
-    snprintf(out, n, "between checked-mode buffers");
+    if (!best.p || !near_buffer(best.p, best.b, best.bufp, a, page, out, n)) {
+        snprintf(out, n, "between checked-mode buffers");
+        return 1;
+    }
+    /* Inside a buffer yet faulting: the pages were closed. */
+    if (best.dist == 0) {
+        size_t k = strlen(out);
+        snprintf(out + k, n - k, ", which the worker does not hold "
+                 "(not acquired, or already released)");
+    }
     return 1;
 }
 
-void iron__emu_describe_addr(const emu_inst *in, const void *addr, char *out,
-                             size_t n)
+void iron__emu_describe_addr(const emu_inst *in, const emu_worker *ew,
+                             const void *addr, char *out, size_t n)
 {
     uintptr_t a = (uintptr_t)addr;
     if (a < page_size()) {
@@ -379,7 +414,8 @@ void iron__emu_describe_addr(const emu_inst *in, const void *addr, char *out,
                      "pointer)", (size_t)a);
         return;
     }
-    if (describe_in_kview(in, a, out, n) || describe_in_tiles(in, a, out, n))
+    if (describe_in_kview(in, ew, a, out, n) ||
+        describe_in_tiles(in, ew, a, out, n))
         return;
     snprintf(out, n, "%p, outside any tile's memory", addr);
 }

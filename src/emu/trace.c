@@ -1,26 +1,33 @@
 /*
- * trace.c - records a run's timeline per track without locks and writes it
- * as trace-event JSON (Perfetto, chrome://tracing); also writes wait-for
- * graphs as Graphviz DOT.
+ * trace.c - records a run's timeline per track without locks and encodes
+ * it as one call of a trace-event JSON file (Perfetto, chrome://tracing;
+ * trace_file.c keeps the files); also writes wait-for graphs as Graphviz
+ * DOT.
  *
  * Recording only stores pointers and numbers in the track's own growable
  * arrays: no lock, no syscall, no string copy, no JSON.  All the encoding
  * (with jansson, one event object at a time so that memory stays bounded
- * however long the trace) happens in iron__trace_write.
+ * however long the trace) happens when the call is added to its file.
  *
  * Mapping to the trace-event format:
- *   group -> "pid" (1 compute tiles, 2 DMA channels, 3 runtime sequence),
- *            named by "process_name" metadata;
- *   track -> "tid" (its id + 1), named by "thread_name" metadata and
- *            ordered by "thread_sort_index" (creation order);
+ *   call  -> "pid" (its number in the file), named by "process_name"
+ *            metadata ("call 2: vadd (a: int32[4096], ...)") and ordered
+ *            by "process_sort_index";
+ *   track -> "tid" (numbered through the whole file, so that no two calls
+ *            share one), named by "thread_name" metadata and ordered by
+ *            "thread_sort_index" (creation order: tiles, DMA channels,
+ *            the runtime sequence);
  *   span  -> ph "X" with "ts" and "dur", instant -> ph "i" with "s":"t";
- *   times are microseconds (floating point) since the earliest event.
- * The category ("cat") is derived, not recorded, to keep the API small:
- * every event on a DMA track is "dma", on the sequence track "sequence";
- * on a tile track an instant is a "release", a span whose name has the
- * word "wait" in it ("acquire wait") is a "wait", and any other span a
- * "kernel" call (named by its entry point: a C identifier, which cannot
- * contain that word on its own).
+ *   times are microseconds (floating point) since the file's base: the
+ *   earliest event of its first call, or the creation of the process's
+ *   first trace if that is earlier, so that every call of the process
+ *   lands on one time axis and none before 0.
+ * The category ("cat") is derived from the track's group, not recorded,
+ * to keep the API small: every event on a DMA track is "dma", on the
+ * sequence track "sequence"; on a tile track an instant is a "release", a
+ * span whose name has the word "wait" in it ("acquire wait") is a "wait",
+ * and any other span a "kernel" call (named by its entry point: a C
+ * identifier, which cannot contain that word on its own).
  */
 #include <fcntl.h>
 #include <jansson.h>
@@ -85,8 +92,15 @@ struct iron__trace {
 
 /* ---- recording ---------------------------------------------------------- */
 
+/* When the process's first trace was made: no event of any trace is
+ * earlier. */
+static uint64_t epoch_ns;
+
 iron_status iron__trace_new(iron__trace **out)
 {
+    uint64_t zero = 0, now = iron__now_ns();
+    __atomic_compare_exchange_n(&epoch_ns, &zero, now, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
     *out = iron__calloc(1, sizeof **out);
     if (!*out)
         return iron__fail(IRON_ENOMEM, "out of memory for a trace");
@@ -282,14 +296,6 @@ static iron_status write_atomic(const char *what, const char *path,
  * ("1.2344999999999999"). */
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
 
-static const char *const group_names[] = { "compute tiles", "DMA channels",
-                                           "runtime sequence" };
-
-static int pid_of(const struct track *tr)
-{
-    return (int)tr->group + 1;
-}
-
 static double us(uint64_t ns)
 {
     return (double)ns / 1000.0;
@@ -381,11 +387,11 @@ static json_t *event_base(const char *name, const char *cat, const char *ph,
     return o;
 }
 
-static json_t *event_json(const struct track *tr, int tid,
+static json_t *event_json(const struct track *tr, int pid, int tid,
                           const struct event *e, uint64_t base)
 {
     json_t *o = event_base(e->name, category(tr, e), e->instant ? "i" : "X",
-                           pid_of(tr), tid);
+                           pid, tid);
     if (!o)
         return NULL;
     int bad = json_object_set_new(o, "ts", json_real(us(e->t0 - base)));
@@ -430,13 +436,13 @@ static json_t *meta_json(const char *name, int pid, int tid, const char *key,
 }
 
 /* Streams the events: one jansson object at a time, encoded into a
- * reusable buffer, between framing written here. */
+ * reusable buffer, between framing written by the caller. */
 typedef struct writer {
     sink *k;
     const char *path;
     char *buf;
     size_t cap;
-    long count;
+    long *count;
 } writer;
 
 /* Writes `sep` and then `o` encoded; takes `o`. */
@@ -468,36 +474,35 @@ static iron_status emit(writer *w, json_t *o, const char *sep)
 /* One element of traceEvents, one per line. */
 static iron_status emit_event(writer *w, json_t *o)
 {
-    return emit(w, o, w->count++ ? ",\n" : "\n");
+    return emit(w, o, (*w->count)++ ? ",\n" : "\n");
 }
 
-static iron_status write_metadata(writer *w, const iron__trace *t)
+static iron_status write_metadata(writer *w, const iron__trace *t,
+                                  const iron__trace_call *c)
 {
-    iron_status s = IRON_OK;
-    for (int g = 0; g < (int)IRON__COUNT_OF(group_names) && !s; g++) {
-        int used = 0;
-        for (int i = 0; i < t->ntracks && !used; i++)
-            used = (int)t->tracks[i]->group == g;
-        if (!used)
-            continue;  /* an empty group would show as an empty process */
-        s = emit_event(w, meta_json("process_name", g + 1, 0, "name",
-                              json_string(group_names[g])));
-        if (!s)
-            s = emit_event(w, meta_json("process_sort_index", g + 1, 0,
-                                  "sort_index", json_integer(g)));
-    }
+    char title[1024];
+    if (c->label)
+        snprintf(title, sizeof title, "call %d: %s", c->pid, c->label);
+    else
+        snprintf(title, sizeof title, "call %d", c->pid);
+    iron_status s = emit_event(w, meta_json("process_name", c->pid, 0, "name",
+                                            jstr(title)));
+    if (!s)
+        s = emit_event(w, meta_json("process_sort_index", c->pid, 0,
+                                    "sort_index", json_integer(c->pid)));
     for (int i = 0; i < t->ntracks && !s; i++) {
         const struct track *tr = t->tracks[i];
-        s = emit_event(w, meta_json("thread_name", pid_of(tr), i + 1, "name",
-                              jstr(tr->name)));
+        s = emit_event(w, meta_json("thread_name", c->pid, c->tid0 + i + 1,
+                                    "name", jstr(tr->name)));
         if (!s)
-            s = emit_event(w, meta_json("thread_sort_index", pid_of(tr), i + 1,
-                                  "sort_index", json_integer(i)));
+            s = emit_event(w, meta_json("thread_sort_index", c->pid,
+                                        c->tid0 + i + 1, "sort_index",
+                                        json_integer(i)));
     }
     return s;
 }
 
-static size_t dropped_events(const iron__trace *t)
+size_t iron__trace_dropped(const iron__trace *t)
 {
     size_t n = 0;
     for (int i = 0; i < t->ntracks; i++)
@@ -505,56 +510,67 @@ static size_t dropped_events(const iron__trace *t)
     return n;
 }
 
-static iron_status write_trace_body(sink *k, const char *path,
-                                    const void *ctx)
+int iron__trace_ntracks(const iron__trace *t)
 {
-    const iron__trace *t = ctx;
-    uint64_t base = UINT64_MAX;
+    return t->ntracks;
+}
+
+int iron__trace_lost_tracks(const iron__trace *t)
+{
+    return t->lost_tracks;
+}
+
+uint64_t iron__trace_base(const iron__trace *t)
+{
+    uint64_t base = __atomic_load_n(&epoch_ns, __ATOMIC_RELAXED);
+    if (!base)
+        base = UINT64_MAX;
     for (int i = 0; i < t->ntracks; i++)
         base = IRON__MIN(base, t->tracks[i]->t_min);
-    writer w = { k, path, iron__malloc(1024), 1024, 0 };
+    return base == UINT64_MAX ? 0 : base;
+}
+
+iron_status iron__trace_encode(const iron__trace *t, sink *k,
+                               const char *path, const iron__trace_call *c,
+                               long *count)
+{
+    writer w = { k, path, iron__malloc(1024), 1024, count };
     if (!w.buf)
         return iron__fail(IRON_ENOMEM, "out of memory writing trace '%s'",
                           path);
-    puts_(k, "{\"traceEvents\":[");
-    iron_status s = write_metadata(&w, t);
+    iron_status s = write_metadata(&w, t, c);
     for (int i = 0; i < t->ntracks && !s; i++) {
         const struct track *tr = t->tracks[i];
         for (size_t j = 0; j < tr->nev && !s; j++)
-            s = emit_event(&w, event_json(tr, i + 1, &tr->ev[j], base));
-    }
-    if (!s) {
-        json_t *other = json_pack("{s:s}", "producer", "iron emulator");
-        size_t dropped = dropped_events(t);
-        if (other && dropped &&
-            json_object_set_new(other, "dropped_events",
-                                json_integer((json_int_t)dropped)) != 0) {
-            json_decref(other);
-            other = NULL;
-        }
-        puts_(k, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":");
-        s = emit(&w, other, "");
-        puts_(k, "}\n");
+            s = emit_event(&w, event_json(tr, c->pid, c->tid0 + i + 1,
+                                          &tr->ev[j], c->base));
     }
     iron__free(w.buf);
     return s;
 }
 
-iron_status iron__trace_write(const iron__trace *t, const char *path)
+iron_status iron__trace_encode_end(sink *k, const char *path, int calls,
+                                   size_t dropped)
 {
-    if (!t || !path || !*path)
-        return iron__fail(IRON_EINVAL, "iron__trace_write: %s is %s",
-                          t ? "path" : "trace",
-                          t && path ? "empty" : "NULL");
-    iron_status s = write_atomic("trace", path, write_trace_body, t);
-    size_t dropped = dropped_events(t);
-    if (dropped)
-        iron__warn("trace '%s' misses %zu event%s: out of memory while "
-                   "recording", path, dropped, dropped == 1 ? "" : "s");
-    if (t->lost_tracks)
-        iron__warn("trace '%s' misses %d track%s: out of memory while "
-                   "creating them", path, t->lost_tracks,
-                   t->lost_tracks == 1 ? "" : "s");
+    json_t *other = json_pack("{s:s,s:i}", "producer", "iron emulator",
+                              "calls", calls);
+    if (other && dropped &&
+        json_object_set_new(other, "dropped_events",
+                            json_integer((json_int_t)dropped)) != 0) {
+        json_decref(other);
+        other = NULL;
+    }
+    long none = 0;
+    writer w = { k, path, iron__malloc(256), 256, &none };
+    if (!w.buf) {
+        json_decref(other);
+        return iron__fail(IRON_ENOMEM, "out of memory writing trace '%s'",
+                          path);
+    }
+    puts_(k, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":");
+    iron_status s = emit(&w, other, "");
+    puts_(k, "}\n");
+    iron__free(w.buf);
     return s;
 }
 

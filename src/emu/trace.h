@@ -1,6 +1,8 @@
 /*
  * trace.h - a run's timeline as trace events (emulator layer), written as
- * the trace-event JSON that Perfetto and chrome://tracing open.
+ * the trace-event JSON that Perfetto and chrome://tracing open: every
+ * call a process traces to one path goes into one file, each call its
+ * own group of tracks.
  *
  * Tracks are created before a run; each track is then appended to by one
  * thread at a time (a track belongs to one task, a task to one lane), so
@@ -14,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "cache/atomic.h"
 #include "iron/iron.h"
 
 typedef struct iron__trace iron__trace;
@@ -51,9 +54,41 @@ void iron__trace_instant(iron__trace *t, int track, const char *name,
                          uint64_t t_ns, int nargs,
                          const iron__trace_arg *args);
 
-/* Writes every event recorded so far to `path` (replacing it atomically:
- * temp file and rename).  IRON_EIO naming the path on failure. */
-iron_status iron__trace_write(const iron__trace *t, const char *path);
+/* Adds every event recorded so far to the process's trace file at
+ * `path` as one call, shown as its own group of tracks named "call N:
+ * label" (label may be NULL), N counting the calls of the file in the
+ * order they are added.  The first call this process adds to a path
+ * creates the file (replacing one there, atomically: temp file and
+ * rename); later calls are appended in place, and the file is whole JSON
+ * after each.  When the path no longer names the file (it was removed or
+ * replaced), a new file is started.  Thread-safe: calls of several jits
+ * and threads are added one at a time.  IRON_EIO naming the path on
+ * failure (trace_file.c). */
+iron_status iron__trace_append(const iron__trace *t, const char *path,
+                               const char *label);
+
+/* trace.c, for trace_file.c: where one call goes in a file (its pid, the
+ * tids before its own, its label and the file's time base), its events
+ * encoded (each one after ",\n", but the file's first after "\n";
+ * *count counts the file's events), and the file's end (after the last
+ * event). */
+typedef struct iron__trace_call {
+    int pid, tid0;
+    const char *label;
+    uint64_t base;
+} iron__trace_call;
+iron_status iron__trace_encode(const iron__trace *t, iron__cache_out *k,
+                               const char *path, const iron__trace_call *c,
+                               long *count);
+iron_status iron__trace_encode_end(iron__cache_out *k, const char *path,
+                                   int calls, size_t dropped);
+/* The base a file starting with this trace takes: its earliest event, or
+ * the creation of the process's first trace when that is earlier. */
+uint64_t iron__trace_base(const iron__trace *t);
+int iron__trace_ntracks(const iron__trace *t);
+/* Events and tracks lost to failed allocations. */
+size_t iron__trace_dropped(const iron__trace *t);
+int iron__trace_lost_tracks(const iron__trace *t);
 
 /* A wait-for graph: an edge from the task that waits to the task (or the
  * runtime sequence) that would have to move for it to go on. */

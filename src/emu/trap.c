@@ -313,7 +313,7 @@ static void describe_fault(const emu_trap *t, const emu_worker *ew,
                          "pointer; the hardware does not say which)");
     } else if (t->sig == SIGSEGV || t->sig == SIGBUS) {
         char where[320];
-        iron__emu_describe_addr(in, t->addr, where, sizeof where);
+        iron__emu_describe_addr(in, ew, t->addr, where, sizeof where);
         iron__str_printf(s, " %s %s",
                          t->is_write == 1   ? "writing"
                          : t->is_write == 0 ? "reading"

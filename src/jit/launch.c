@@ -577,6 +577,7 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
         .scalars = values,
         .trace_path = ro->trace ? ro->trace : env_trace,
         .threads = ro->threads,
+        .label = sp->signature,
     };
     if (ro->check > 0 || (ro->check == 0 && env_check))
         ra.flags |= IRON_RUN_CHECK;

@@ -8,10 +8,10 @@
  *     awaited (issue_token) drains are awaited and every other task freed
  *     when the group finishes, awaits first (upstream's finish_task_group);
  *     tasks outside groups belong to the default group, finished at the
- *     end.  The access pattern is padded to four dimensions (size 1,
- *     stride 0 in front, as upstream's default pattern); an outermost
- *     size above 1 becomes the task's repeat_count and len counts the
- *     inner three.
+ *     end.  The access pattern is written as the four dimensions the
+ *     shim check read it as (design/layout.h: right-aligned, size 1 and
+ *     stride 0 in front, a repeat outermost); an outermost size above 1
+ *     becomes the task's repeat_count and len counts the inner three.
  *   era 2024: each fill and drain is an aiex.npu.dma_memcpy_nd with a
  *     buffer descriptor id of its shim tile (ids are free again once the
  *     task's group has finished), and a group's finish is one
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "design/design.h"
+#include "design/layout.h"
 #include "mlir/export.h"
 
 #define MAX_COLS 64
@@ -49,14 +50,11 @@ typedef struct seq {
     unsigned bds[MAX_COLS];   /* era 2024: ids in use per shim column */
 } seq;
 
-/* The pattern as four (size, stride) pairs, outermost first. */
+/* The pattern as four (size, stride) pairs, outermost first: the reading
+ * the shim check judged (design/layout.h). */
 static void pad4(const iron_tap *t, int64_t sizes[4], int64_t strides[4])
 {
-    int pad = 4 - t->ndim;
-    for (int i = 0; i < 4; i++) {
-        sizes[i] = i < pad ? 1 : t->sizes[i - pad];
-        strides[i] = i < pad ? 0 : t->strides[i - pad];
-    }
+    iron__tap_shim_dims(t, sizes, strides);
 }
 
 static void arg_type(const seq *q, int arg, iron__str *s)

@@ -210,18 +210,22 @@ static iron_status fifo_symbol(const iron_mlir *m, const iron__mlir_op *op,
     return IRON_OK;
 }
 
-/* A pattern from (size, stride) dims, outermost first, without the
- * size-1 dims (what the shim DMA runs). */
+/* A pattern from (size, stride) dims, outermost first, without its
+ * leading size-1 dims: the shim check reads the rest right-aligned, as
+ * upstream does, so inner size-1 dims keep their place (a [2, 1, 1, 1024]
+ * transfer steps its outer dimension as the iteration count; as [2, 1024]
+ * it would not fit). */
 static iron_tap make_tap(int64_t offset, int n, const int64_t *sizes,
                          const int64_t *strides)
 {
     int64_t sz[IRON_TAP_MAX_DIMS], st[IRON_TAP_MAX_DIMS];
-    int k = 0;
-    for (int i = 0; i < n && k < IRON_TAP_MAX_DIMS; i++)
-        if (sizes[i] != 1) {
-            sz[k] = sizes[i];
-            st[k++] = strides[i];
-        }
+    int k = 0, first = 0;
+    while (first < n && sizes[first] == 1)
+        first++;
+    for (int i = first; i < n && k < IRON_TAP_MAX_DIMS; i++) {
+        sz[k] = sizes[i];
+        st[k++] = strides[i];
+    }
     if (k == 0) {
         sz[0] = 1;
         st[0] = 1;

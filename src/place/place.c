@@ -64,10 +64,59 @@ static int placement_before(const iron_worker *a, const iron_worker *b)
     return a->index < b->index;
 }
 
+/* The free compute tiles of the granted columns, for a message:
+ * "(1,2), (1,3), ..." (at most a dozen, then how many more), or "none". */
+static void free_tiles(const iron_program *p, iron__str *s)
+{
+    int rows = p->dev.compute_rows, n = 0;
+    for (int c = 0; c < p->d->cols; c++)
+        for (int r = 0; r < rows; r++) {
+            iron__tile t = { c, IRON__ROW_COMPUTE + r };
+            if (worker_at(p, t))
+                continue;
+            if (n < 12)
+                iron__str_printf(s, "%s(%d,%d)", n ? ", " : "", t.col, t.row);
+            n++;
+        }
+    if (n > 12)
+        iron__str_printf(s, " and %d more", n - 12);
+    if (n == 0)
+        iron__str_append(s, "none");
+}
+
+/* The next worker to place among those `which` selects (unplaced ones
+ * only), in placement order; NULL when none is left. */
+static const iron_worker *next_worker(const iron_program *p,
+                                      int (*which)(const iron_worker *))
+{
+    const iron_design *d = p->d;
+    const iron_worker *w = NULL;
+    for (int i = 0; i < d->workers.n; i++) {
+        const iron_worker *c = d->workers.v[i];
+        if (which(c) && tile_of(p, c).col < 0 &&
+            (!w || placement_before(c, w)))
+            w = c;
+    }
+    return w;
+}
+
+static int column_pinned(const iron_worker *w)
+{
+    return w->pinned && w->tile.row < 0;
+}
+
+static int unpinned(const iron_worker *w)
+{
+    return !w->pinned;
+}
+
 /* As upstream's SequentialPlacer: pinned workers keep their tiles; the
- * others take the free compute tiles column by column -- (0,2), (0,3),
- * ... (0,5), (1,2), ... -- in start order.  So neighbours in a pipeline
- * land in memory-adjacent tiles, as they would on hardware. */
+ * ones pinned to a column only take its free compute tiles from the
+ * bottom (row 2 up), in start order, before the others are placed so that
+ * their column is theirs; the others take the free compute tiles column
+ * by column -- (0,2), (0,3), ... (0,5), (1,2), ... -- in start order.
+ * So neighbours in a pipeline land in memory-adjacent tiles, as they
+ * would on hardware. */
 static iron_status place_workers(iron_program *p)
 {
     const iron_design *d = p->d;
@@ -90,18 +139,30 @@ static iron_status place_workers(iron_program *p)
                               "launch grants %d column%s",
                               w->name, w->tile.col, cols,
                               cols == 1 ? "" : "s");
+        if (w->tile.row < 0)
+            w->tile.col = -1;  /* its column is the design's */
+    }
+    for (const iron_worker *w; (w = next_worker(p, column_pinned)) != NULL;) {
+        int col = w->tile.col, r = 0;
+        while (r < rows &&
+               worker_at(p, (iron__tile){ col, IRON__ROW_COMPUTE + r }))
+            r++;
+        if (r == rows) {
+            iron__str freet = { 0 };
+            free_tiles(p, &freet);
+            iron_status s = iron__fail(
+                IRON_ERESOURCE,
+                "worker '%s' is pinned to column %d, whose %d compute tiles "
+                "are taken; free compute tiles: %s",
+                w->name, col, rows, iron__str_get(&freet));
+            iron__str_free(&freet);
+            return s;
+        }
+        p->workers[w->index].tile =
+            (iron__tile){ col, IRON__ROW_COMPUTE + r };
     }
     int next = 0;
-    for (int placed = 0; placed < d->workers.n; placed++) {
-        const iron_worker *w = NULL;
-        for (int i = 0; i < d->workers.n; i++) {
-            const iron_worker *c = d->workers.v[i];
-            if (!c->pinned && tile_of(p, c).col < 0 &&
-                (!w || placement_before(c, w)))
-                w = c;
-        }
-        if (!w)
-            break;
+    for (const iron_worker *w; (w = next_worker(p, unpinned)) != NULL;) {
         for (;; next++) {
             iron__tile t = { next / rows, IRON__ROW_COMPUTE + next % rows };
             if (!worker_at(p, t)) {

@@ -75,7 +75,8 @@ typedef struct iron__prog_fifo {
 typedef struct iron__prog_worker {
     char *name;
     iron__tile tile;          /* placed */
-    int pinned;               /* the design gave the tile */
+    int pinned;               /* the design gave the tile, or its column
+                                 only (the row is the placer's) */
     int is_core;              /* a core body; else the standard loop */
     int kernel;               /* kernel index (p->kobjs) */
     char *kernel_entry;       /* the kernel's C entry name */

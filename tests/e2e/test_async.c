@@ -174,11 +174,6 @@ static void free_quick(iron_jit *quick, iron_tensor *x, iron_tensor *y,
 
 TEST(async_start_wait_equals_launch)
 {
-    /* The states keep the numbers they had before runs had handles. */
-    ASSERT_EQ(IRON_RUN_COMPLETED, 0);
-    ASSERT_EQ(IRON_RUN_ERROR, 1);
-    ASSERT_EQ(IRON_RUN_TIMEOUT, 2);
-    ASSERT_EQ(IRON_RUN_ABORT, 3);
     iron_jit_options o = vector_op_options;
     o.disk_cache = -1;
     iron_jit *j = test_new_jit(vector_op_design, &o);

@@ -4,6 +4,7 @@
  * correct designs (all the reference designs) run clean.
  */
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -138,6 +139,56 @@ TEST(checked_read_before_object)
     expect_caught(kernel_design, NULL);
     ASSERT_FAULT("reading 4 bytes past the end of object");
     ASSERT_FAULT("fifo 'in' (consumer)");
+}
+
+/* a -> kernel(a, b) -> b with objects of a page (1024 int32): in the
+ * kernels' view of checked mode, object 0 of 'b' comes right after the
+ * guard page that follows object 1 of 'a'. */
+static int page_objects_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT32, IRON_SHAPE(1024), 2);
+    iron_fifo *b = iron_fifo_new(d, "b", IRON_INT32, IRON_SHAPE(1024), 2);
+    iron_kernel *k = iron_kernel_new(d, "kern", src, "int32*, int32*, int32");
+    iron_worker_new(d, "w0", k, n / 1024,
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_prod(b)),
+                              iron_arg_int(1024)));
+    iron_rt_fill(d, iron_fifo_prod(a), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(b), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+/* out[-1] on object 0 of fifo 'b' is named against that object, not
+ * against the buffer below it ("writing 4092 bytes past the end of object
+ * 1 of fifo 'a'", which the kernel never meant). */
+TEST(checked_write_before_object_names_that_object)
+{
+    ASSERT_EQ(sysconf(_SC_PAGESIZE), 4096);
+    snprintf(src, sizeof src,
+             "#include <stdint.h>\n"
+             "void kern(const int32_t *in, int32_t *out, int32_t n)\n"
+             "{\n"
+             "    out[-1] = in[0];\n"
+             "    for (int32_t i = 0; i < n; i++) out[i] = in[i];\n"
+             "}\n");
+    iron_jit *j = test_jit(page_objects_design, "before", "in a, out b");
+    iron_tensor *a = test_arange(IRON_INT32, 2048),
+                *b = test_zeros(IRON_INT32, 2048);
+    iron_launch_config cfg = { .size = sizeof cfg, .cols = 1,
+                               .timeout_ms = 2000, .check = 1 };
+    ASSERT_STATUS(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                  IRON_TENSORS(a, b)),
+                  IRON_EKERNEL);
+    ASSERT_MSG("kernel 'kern' of worker 'w0' on compute tile (0,2)");
+    ASSERT_MSG("writing 4 bytes before object 0 of fifo 'b' (producer) on "
+               "compute tile (0,2)");
+    ASSERT(strstr(test_errmsg, "fifo 'a'") == NULL);
+    ASSERT_MSG("kern.c:4");
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
 }
 
 TEST(checked_use_after_release)
@@ -278,6 +329,28 @@ TEST(checked_environment_variable_turns_it_on)
     ASSERT_MSG("the first byte past object");
     /* The configuration's -1 wins over the environment. */
     ASSERT_OK(run(j, -1, 0));
+    iron_jit_free(j);
+}
+
+/* IRON_CHECK=yes, as other booleans are spelled (it was refused with a
+ * warning, and the call ran unchecked). */
+TEST(checked_environment_variable_yes)
+{
+    setenv("IRON_CHECK", "yes", 1);
+    snprintf(src, sizeof src,
+             "#include <stdint.h>\n"
+             "void kern(const int32_t *in, int32_t *out, int32_t n)\n"
+             "{\n"
+             "    for (int32_t i = 0; i < n; i++) out[i] = 2 * in[i];\n"
+             "    out[n] = 0;\n"
+             "}\n");
+    iron_log_set_handler(on_log, NULL);
+    warnings[0] = '\0';
+    iron_jit *j = test_jit(kernel_design, "env", "in a, out b");
+    ASSERT_STATUS(run(j, 0, 0), IRON_EKERNEL);
+    ASSERT_MSG("the first byte past object");
+    iron_log_set_handler(NULL, NULL);
+    ASSERT_STR_EQ(warnings, "");
     iron_jit_free(j);
 }
 

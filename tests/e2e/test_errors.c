@@ -1396,6 +1396,96 @@ TEST(err_deadlock_then_other_jit_works)
     vcall_free(&v);
 }
 
+/* Sixteen workers in a chain whose drain wants twice what the fill gives:
+ * every worker and the drain wait, and the report has a line for each. */
+static int stuck_chain_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0), m = iron_design_arg_numel(d, 1);
+    iron_kernel *k = iron_kernel_new(d, "add1", add1_src,
+                                     "int32*, int32*, int32");
+    iron_fifo *f[17];
+    for (int s = 0; s <= 16; s++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "stage_%02d_results", s);
+        f[s] = iron_fifo_new(d, nm, IRON_INT32, IRON_SHAPE(OBJ), 2);
+    }
+    for (int s = 0; s < 16; s++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "adder_number_%02d", s);
+        iron_worker_new(d, nm, k, m / OBJ,
+                        IRON_ARGS(iron_arg_fifo(iron_fifo_cons(f[s])),
+                                  iron_arg_fifo(iron_fifo_prod(f[s + 1])),
+                                  iron_arg_int(OBJ)));
+    }
+    iron_rt_fill(d, iron_fifo_prod(f[0]), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(f[16]), 1, iron_tap_linear(m),
+                  IRON_WAIT);
+    return 0;
+}
+
+/* A sixteen-worker deadlock's report is longer than the message: the
+ * message keeps whole lines and says how many more there are and where
+ * they are; the counters hold the whole report (it was cut at 1536
+ * characters mid-word, with no marker). */
+TEST(err_deadlock_report_of_sixteen_workers)
+{
+    iron_jit *j = test_jit(stuck_chain_design, "chain16",
+                           "in a: int32[N], out b: int32[M]");
+    iron_tensor *a = test_zeros(IRON_INT32, 64);
+    iron_tensor *b = test_zeros(IRON_INT32, 128);
+    ASSERT_STATUS(IRON_CALL(j, a, b), IRON_EDEADLOCK);
+    ASSERT_LT(strlen(test_errmsg), IRON__MSG_MAX);
+    ASSERT_MSG("chain16 (a: int32[64], b: int32[128]");
+    ASSERT_MSG("unfinished (on hardware this hangs until the timeout):\n"
+               "worker 'adder_number_00' on tile");
+    const char *note = strstr(test_errmsg, "\n... and ");
+    ASSERT(note != NULL);
+    int left = atoi(note + 9);
+    ASSERT_GT(left, 0);
+    ASSERT_CONTAINS(note, "more lines (the whole report: the report field "
+                          "of iron_jit_get_counters, or IRON_LOG=emu)");
+
+    const iron_run_counters *c = NULL;
+    ASSERT_OK(iron_jit_get_counters(j, &c));
+    ASSERT(c->size > offsetof(iron_run_counters, report));
+    ASSERT(c->report != NULL);
+    /* The report: why, then one line per worker and per DMA channel (the
+     * three between columns and the drain). */
+    int lines = 1;
+    for (const char *p = c->report; *p; p++)
+        lines += *p == '\n';
+    ASSERT_EQ(lines, 1 + 16 + 4);
+    for (int w = 0; w < 16; w++) {
+        char want[96];
+        snprintf(want, sizeof want, "\nworker 'adder_number_%02d' on tile", w);
+        ASSERT_CONTAINS(c->report, want);
+    }
+    ASSERT_CONTAINS(c->report, "\nDMA fifo 'stage_16_results'");
+    /* Each line the message kept is a whole line of the report, in order,
+     * and the note counts the others. */
+    const char *from = strstr(test_errmsg, "no task can make progress");
+    ASSERT(from != NULL);
+    size_t kept = (size_t)(note - from);
+    ASSERT_EQ(strncmp(c->report, from, kept), 0);
+    ASSERT_EQ(c->report[kept], '\n');
+    int kept_lines = 1;
+    for (size_t i = 0; i < kept; i++)
+        kept_lines += c->report[i] == '\n';
+    ASSERT_EQ(kept_lines + left, lines);
+
+    /* A call that completes has no report. */
+    iron_tensor *b64 = test_zeros(IRON_INT32, 64);
+    ASSERT_OK(IRON_CALL(j, a, b64));
+    ASSERT_OK(iron_jit_get_counters(j, &c));
+    ASSERT(c->report == NULL);
+    ASSERT_EQ(test_at(b64, 5), 16);
+    iron_tensor_free(b64);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
+
 /* A deadlocked specialization, warm, followed by calls on another jit and
  * back on the stuck one after a good call. */
 TEST(err_deadlock_recovery_sequence)

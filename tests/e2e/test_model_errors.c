@@ -1227,11 +1227,20 @@ TEST(rule_tap_strided_sizes_at_most_1023)
                         (const int64_t[]){ 4100, 4, 1 })),
            IRON_EBOUNDS);
     ASSERT_MSG("size 1024 with stride 4; strided sizes are at most 1023");
-    /* Two loops of 1024 x 2 fit: the 1024 goes to d2 (upstream pads the
-     * pattern to [1, 1024, 1, 2]). */
+    /* Two loops of 1024 x 2: upstream reads them right-aligned, as
+     * [1, 1, 1024, 2], so the 1024 is d1 and too many; written with a
+     * size-1 dimension between them it is d2, which has no limit. */
+    ASSERT_STATUS(tap_run(&kn, IRON_INT32, 4096, 16,
+                          tap4(0, 2, (const int64_t[]){ 1024, 2 },
+                               (const int64_t[]){ 4, 1 })),
+                  IRON_EBOUNDS);
+    ASSERT_MSG("access pattern dimension 0 has size 1024 with stride 4; "
+               "strided sizes are at most 1023 in the shim DMA's dimension "
+               "d1");
+    ASSERT_MSG("written with size-1 dimensions as [1, 1024, 1, 2]");
     ASSERT_OK(tap_run(&kn, IRON_INT32, 4096, 16,
-                      tap4(0, 2, (const int64_t[]){ 1024, 2 },
-                           (const int64_t[]){ 4, 1 })));
+                      tap4(0, 3, (const int64_t[]){ 1024, 1, 2 },
+                           (const int64_t[]){ 4, 0, 1 })));
     /* A contiguous innermost run counts 32-bit words: 4100 int8 = 1025,
      * too many once the transfer is not one linear run. */
     ASSERT_STATUS(tap_run(&kn, IRON_INT8, 60000, 4100,
@@ -1487,6 +1496,80 @@ TEST(rule_worker_unplaced_avoid_pinned_tiles)
     ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (0,4)\n");
     ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (0,2) (pinned)\n");
     iron_free(text);
+}
+
+/* iron_worker_place(w, col, -1): the placer picks the row in that
+ * column (upstream places a tile given by its column alone); column
+ * pins take their column's free tiles before unpinned workers are
+ * placed (it was refused). */
+TEST(rule_worker_pinned_to_a_column_only)
+{
+    knobs kn = { 0 };
+    no_pins(&kn);
+    kn.pin[2][0] = 1;
+    kn.pin[2][1] = -1;
+    char *text = NULL;
+    ASSERT_OK(chain_run(&kn, 3, 2, &text));
+    ASSERT_CONTAINS(text, "w0: kernel 'add1' x 1 on tile (0,2)\n");
+    ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (0,3)\n");
+    ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (1,2) (pinned to "
+                          "its column)\n");
+    iron_free(text);
+    /* Column pins come before the unpinned workers, from row 2 up, and
+     * around a worker pinned to a tile of the column. */
+    no_pins(&kn);
+    kn.pin[4][0] = kn.pin[5][0] = 0;
+    kn.pin[4][1] = kn.pin[5][1] = -1;
+    kn.pin[3][0] = 0;
+    kn.pin[3][1] = 2;
+    ASSERT_OK(chain_run(&kn, 6, 2, &text));
+    ASSERT_CONTAINS(text, "w3: kernel 'add1' x 1 on tile (0,2) (pinned)\n");
+    ASSERT_CONTAINS(text, "w4: kernel 'add1' x 1 on tile (0,3) (pinned to "
+                          "its column)\n");
+    ASSERT_CONTAINS(text, "w5: kernel 'add1' x 1 on tile (0,4) (pinned to "
+                          "its column)\n");
+    ASSERT_CONTAINS(text, "w0: kernel 'add1' x 1 on tile (0,5)\n");
+    ASSERT_CONTAINS(text, "w1: kernel 'add1' x 1 on tile (1,2)\n");
+    ASSERT_CONTAINS(text, "w2: kernel 'add1' x 1 on tile (1,3)\n");
+    iron_free(text);
+}
+
+TEST(rule_worker_column_pin_outside_or_full)
+{
+    knobs kn = { 0 };
+    no_pins(&kn);
+    /* A column outside the grant names the granted columns. */
+    kn.pin[0][0] = 2;
+    kn.pin[0][1] = -1;
+    ASSERT_STATUS(chain_run(&kn, 1, 2, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w0': column 2 is not a column of the granted array "
+               "(columns 0..1)");
+    /* Any other negative row is not a row. */
+    kn.pin[0][0] = 0;
+    kn.pin[0][1] = -2;
+    ASSERT_STATUS(chain_run(&kn, 1, 2, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w0': tile (0,-2) is not a compute tile of the "
+               "granted array (columns 0..1, compute rows 2..5); row -1 pins "
+               "the column only");
+    /* A fifth worker pinned to a column of four compute tiles names the
+     * four, and the columns with tiles free. */
+    no_pins(&kn);
+    for (int i = 0; i < 4; i++) {
+        kn.pin[i][0] = 0;
+        kn.pin[i][1] = i == 1 ? 3 : -1;
+    }
+    kn.pin[4][0] = 0;
+    kn.pin[4][1] = -1;
+    ASSERT_STATUS(chain_run(&kn, 5, 2, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w4': column 0 is full: its 4 compute tiles (rows "
+               "2..5) are held by the workers pinned to it, 'w0' (column 0), "
+               "'w1' (0,3), 'w2' (column 0), and 'w3' (column 0); columns "
+               "with a compute tile free: 1 (4 free)");
+    /* A tile pin into a column its column pins fill: the same. */
+    kn.pin[4][1] = 5;
+    ASSERT_STATUS(chain_run(&kn, 5, 1, NULL), IRON_ERESOURCE);
+    ASSERT_MSG("worker 'w4': column 0 is full");
+    ASSERT_MSG("columns with a compute tile free: none");
 }
 
 /* A core body that waits on barrier 'go' for kn->x, then moves one object

@@ -145,6 +145,31 @@ TEST(counters_log_emu_summary)
     iron_jit_free(j);
 }
 
+/* A stall's report goes to the log whole, a line each, and to the
+ * counters; the message of the call says the same. */
+TEST(counters_log_emu_stall_report)
+{
+    setenv("IRON_LOG", "emu", 1);
+    iron_log_set_handler(on_log, NULL);
+    g_stall = 1;
+    iron_jit *j = make();
+    ASSERT_STATUS(call(j, NULL), IRON_EDEADLOCK);
+    iron_log_set_handler(NULL, NULL);
+    ASSERT_CONTAINS(lines, "stall: no task can make progress with 1 awaited "
+                           "drain");
+    ASSERT_CONTAINS(lines, "\nstall: worker 'w0' on tile (0,2) after 8 "
+                           "iterations waits to acquire 1 filled buffer of "
+                           "fifo 'in' (consumer)");
+    ASSERT_CONTAINS(lines, "\nstall: DMA fifo 'out': compute tile (0,2) -> "
+                           "shim (0,0) (drain of argument 1 'b': 128 of 256 "
+                           "elements moved)");
+    const iron_run_counters *c;
+    ASSERT_OK(iron_jit_get_counters(j, &c));
+    ASSERT(c->report != NULL);
+    ASSERT_CONTAINS(test_errmsg, c->report);
+    iron_jit_free(j);
+}
+
 static char dir[128];
 
 static void make_dir(void)
@@ -253,6 +278,98 @@ TEST(trace_from_the_environment)
     ASSERT(json_array_size(json_object_get(root, "traceEvents")) > 0);
     json_decref(root);
     iron_jit_free(j);
+    test_remove_dir(dir);
+}
+
+/* Every call of the process goes into the one IRON_TRACE file, each its
+ * own process named after its jit: two calls of one jit, one of another,
+ * and two runs of two jits on launcher threads at once (each call used to
+ * rewrite the file, so only the last one remained). */
+TEST(trace_from_the_environment_keeps_every_call)
+{
+    make_dir();
+    char path[192];
+    snprintf(path, sizeof path, "%s/all.json", dir);
+    setenv("IRON_TRACE", path, 1);
+    iron_jit *j1 = make();
+    iron_jit *j2 = test_jit(twice_design, "second", "in a, out b");
+    iron_jit *j3 = test_jit(twice_design, "third", "in a, out b");
+    ASSERT_OK(call(j1, NULL));
+    ASSERT_OK(call(j1, NULL));
+    ASSERT_OK(call(j2, NULL));
+    iron_tensor *a = test_arange(IRON_INT32, N), *b = test_zeros(IRON_INT32, N);
+    iron_tensor *c = test_arange(IRON_INT32, N), *d = test_zeros(IRON_INT32, N);
+    iron_run *r2 = NULL, *r3 = NULL;
+    ASSERT_OK(iron_jit_start(j2, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                             IRON_TENSORS(a, b), &r2));
+    ASSERT_OK(iron_jit_start(j3, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                             IRON_TENSORS(c, d), &r3));
+    ASSERT_OK(iron_run_wait(r2, -1));
+    ASSERT_OK(iron_run_wait(r3, -1));
+    iron_run_free(r2);
+    iron_run_free(r3);
+
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    if (!root)
+        TEST_FAIL_("%s: %s (line %d)", path, err.text, err.line);
+    ASSERT_EQ(json_integer_value(json_object_get(
+                  json_object_get(root, "otherData"), "calls")), 5);
+    json_t *events = json_object_get(root, "traceEvents");
+    /* Five processes, one per call, named "call N: <signature>". */
+    int named[6] = { 0 }, by_jit[3] = { 0 };
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev) {
+        const char *n = json_string_value(json_object_get(ev, "name"));
+        if (!n || strcmp(n, "process_name") != 0)
+            continue;
+        int pid = (int)json_integer_value(json_object_get(ev, "pid"));
+        ASSERT_GE(pid, 1);
+        ASSERT_LE(pid, 5);
+        named[pid]++;
+        const char *pn = json_string_value(
+            json_object_get(json_object_get(ev, "args"), "name"));
+        char want[16];
+        snprintf(want, sizeof want, "call %d: ", pid);
+        ASSERT_EQ(strncmp(pn, want, strlen(want)), 0);
+        ASSERT_CONTAINS(pn, " (a: int32[256], b: int32[256]; npu2");
+        const char *jit = pn + strlen(want);
+        by_jit[strncmp(jit, "twice ", 6) == 0    ? 0
+               : strncmp(jit, "second ", 7) == 0 ? 1
+                                                 : 2]++;
+    }
+    for (int p = 1; p <= 5; p++)
+        ASSERT_EQ(named[p], 1);
+    ASSERT_EQ(by_jit[0], 2);
+    ASSERT_EQ(by_jit[1], 2);
+    ASSERT_EQ(by_jit[2], 1);
+    /* Each call has its kernel spans, on a thread of its own. */
+    json_int_t tids[6] = { 0 };
+    int kernels[6] = { 0 };
+    json_array_foreach(events, i, ev) {
+        const char *n = json_string_value(json_object_get(ev, "name"));
+        if (!n || strcmp(n, "twice") != 0)
+            continue;
+        int pid = (int)json_integer_value(json_object_get(ev, "pid"));
+        json_int_t tid = json_integer_value(json_object_get(ev, "tid"));
+        if (kernels[pid]++ == 0)
+            tids[pid] = tid;
+        ASSERT_EQ(tid, tids[pid]);
+    }
+    for (int p = 1; p <= 5; p++) {
+        ASSERT_EQ(kernels[p], N / TILE);
+        for (int q = 1; q < p; q++)
+            ASSERT_NE(tids[p], tids[q]);
+    }
+    json_decref(root);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_tensor_free(d);
+    iron_jit_free(j1);
+    iron_jit_free(j2);
+    iron_jit_free(j3);
     test_remove_dir(dir);
 }
 

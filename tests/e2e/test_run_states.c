@@ -64,3 +64,37 @@ TEST(run_timeout_reports_state_and_recovers)
     iron_tensor_free(b);
     iron_jit_free(j);
 }
+
+/* The states have the numbers of XRT's ert_cmd_state (the enum said it
+ * was XRT's states, with other numbers), and each has a name. */
+TEST(run_states_are_xrts_and_named)
+{
+    static const struct {
+        enum iron_run_state s;
+        int xrt;
+        const char *name;
+    } t[] = {
+        { IRON_RUN_NEW, 1, "IRON_RUN_NEW" },
+        { IRON_RUN_QUEUED, 2, "IRON_RUN_QUEUED" },
+        { IRON_RUN_RUNNING, 3, "IRON_RUN_RUNNING" },
+        { IRON_RUN_COMPLETED, 4, "IRON_RUN_COMPLETED" },
+        { IRON_RUN_ERROR, 5, "IRON_RUN_ERROR" },
+        { IRON_RUN_ABORT, 6, "IRON_RUN_ABORT" },
+        { IRON_RUN_TIMEOUT, 8, "IRON_RUN_TIMEOUT" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        ASSERT_EQ(t[i].s, t[i].xrt);
+        ASSERT_STR_EQ(iron_run_state_name(t[i].s), t[i].name);
+    }
+    /* XRT's SUBMITTED (7) has no counterpart; nothing outside the table
+     * has a name, and none is NULL. */
+    const int unknown[] = { 0, 7, 9, 12, -1, 1000 };
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        ASSERT_STR_EQ(iron_run_state_name((enum iron_run_state)unknown[i]),
+                      "IRON_RUN_UNKNOWN");
+    /* A jit that has not run, and a NULL jit or run. */
+    ASSERT_STR_EQ(iron_run_state_name(iron_jit_last_state(NULL)),
+                  "IRON_RUN_ERROR");
+    ASSERT_STR_EQ(iron_run_state_name(iron_run_state(NULL)),
+                  "IRON_RUN_ERROR");
+}

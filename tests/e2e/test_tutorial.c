@@ -392,7 +392,8 @@ TEST(tutorial_header_use_c11)
                          "s = 3");
     ASSERT_CONTAINS(out, "is the same tensor as argument 0 ('x')");
     ASSERT_CONTAINS(out, "iron_k_abs_sat_i32(INT32_MIN) = 2147483647");
-    ASSERT_CONTAINS(out, "iron_driver_register (ABI 2): IRON_EINVAL");
+    ASSERT_CONTAINS(out, "iron_driver_register (ABI ");   /* the next one */
+    ASSERT_CONTAINS(out, "): IRON_EINVAL");
     ASSERT_CONTAINS(out, "header_use: all ");
 }
 

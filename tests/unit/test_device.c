@@ -455,10 +455,16 @@ TEST(driver_register_validation)
     ASSERT_FAILS(iron_driver_register(NULL, &info), IRON_EINVAL,
                  "drv is NULL");
     drv = fake_driver();
-    drv.abi_version = 2;
+    drv.abi_version = 3;
     ASSERT_FAILS(iron_driver_register(&drv, &info), IRON_EINVAL,
-                 "drv->abi_version is 2; this library speaks "
-                 "IRON_DRIVER_ABI 1");
+                 "drv->abi_version is 3; this library speaks "
+                 "IRON_DRIVER_ABI 2");
+    /* A driver of ABI 1 reports the states' old numbers. */
+    drv.abi_version = 1;
+    ASSERT_FAILS(iron_driver_register(&drv, &info), IRON_EINVAL,
+                 "drv->abi_version is 1; this library speaks "
+                 "IRON_DRIVER_ABI 2 (since 0.4 a run's state has XRT's "
+                 "numbers: rebuild the driver against this iron_driver.h)");
     drv = fake_driver();
     drv.size = 8;
     ASSERT_FAILS(iron_driver_register(&drv, &info), IRON_EINVAL,

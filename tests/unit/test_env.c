@@ -119,10 +119,13 @@ TEST(env_bad_values_warn_and_default)
         { IRON__ENV_CACHE_MAX, "1e400", "is not a byte count (digits with "
                                         "an optional K, M or G suffix",
           "using 268435456" },
-        { IRON__ENV_CACHE, "yes", "is not 0 or 1", "using 1" },
-        { IRON__ENV_CACHE, "off", "is not 0 or 1", "using 1" },
-        { IRON__ENV_CHECK, "true", "is not 0 or 1", "using 0" },
-        { IRON__ENV_CHECK, "10", "is not 0 or 1", "using 0" },
+        { IRON__ENV_CACHE, "y", "is not on or off: 1, yes, true or on; 0, "
+                                "no, false or off (in any case)",
+          "using 1" },
+        { IRON__ENV_CACHE, "disable", "is not on or off", "using 1" },
+        { IRON__ENV_CHECK, "2", "is not on or off: 1, yes, true or on",
+          "using 0" },
+        { IRON__ENV_CHECK, "yes ", "is not on or off", "using 0" },
         { IRON__ENV_CC, "   ", "is only blanks", "using cc" },
     };
     test_catch_warnings();
@@ -231,15 +234,53 @@ TEST(env_threads_bad_uses_cpus)
     iron_log_set_handler(NULL, NULL);
 }
 
-/* IRON_CACHE=yes at jit creation: a warning, and the cache stays on. */
+/* Every on/off variable of the table takes every spelling of the one
+ * parser, in any case (IRON_CHECK=yes was refused while other booleans
+ * took it). */
+TEST(env_flags_accept_every_spelling)
+{
+    static const struct {
+        const char *text;
+        int value;
+    } spell[] = {
+        { "1", 1 },     { "yes", 1 },  { "true", 1 },  { "on", 1 },
+        { "YES", 1 },   { "True", 1 }, { "oN", 1 },    { "0", 0 },
+        { "no", 0 },    { "false", 0 }, { "off", 0 },  { "NO", 0 },
+        { "FALSE", 0 }, { "Off", 0 },
+    };
+    test_catch_warnings();
+    int flags = 0;
+    for (int id = 0; id < IRON__ENV_COUNT; id++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)id);
+        if (v->parse != iron__env_parse_flag)
+            continue;
+        flags++;
+        for (size_t i = 0; i < IRON__COUNT_OF(spell); i++) {
+            setenv(v->name, spell[i].text, 1);
+            iron__env_value got;
+            if (iron__env_get((iron__env_id)id, &got) != 1 ||
+                got.i != spell[i].value)
+                TEST_FAIL_("%s='%s': got %lld, expected %d", v->name,
+                           spell[i].text, (long long)got.i, spell[i].value);
+        }
+        unsetenv(v->name);
+    }
+    ASSERT_EQ(flags, 2);   /* IRON_CHECK and IRON_CACHE */
+    ASSERT_STR_EQ(test_warning, "");
+    iron_log_set_handler(NULL, NULL);
+}
+
+/* IRON_CACHE=nope at jit creation: a warning, and the cache stays on. */
 TEST(env_cache_not_a_flag)
 {
-    setenv("IRON_CACHE", "yes", 1);
+    setenv("IRON_CACHE", "nope", 1);
     test_catch_warnings();
     iron_jit *j;
     iron_jit_options o = vector_op_options;
     ASSERT_OK(iron_jit_create(vector_op_design, &o, &j));
-    ASSERT_CONTAINS(test_warning, "IRON_CACHE='yes' is not 0 or 1; using 1");
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE='nope' is not on or off: 1, "
+                                  "yes, true or on; 0, no, false or off (in "
+                                  "any case); using 1");
     iron__cache_settings cs;
     iron__cache_settings_resolve(0, NULL, 0, &cs);
     ASSERT_EQ(cs.enabled, 1);
@@ -264,13 +305,13 @@ static void keep_warnings(const char *topic, const char *line, void *ctx)
     }
 }
 
-/* atoi read "1e3" as 1 ms: a call of a few ms timed out.  IRON_CHECK=on
- * is not 1.  Both warn at the first call, once, and the calls run
- * unchecked with the default timeout. */
+/* atoi read "1e3" as 1 ms: a call of a few ms timed out.  IRON_CHECK=ja
+ * is not on or off.  Both warn at the first call, once, and the calls
+ * run unchecked with the default timeout. */
 TEST(env_call_variables_warn)
 {
     setenv("IRON_TIMEOUT_MS", "1e3", 1);
-    setenv("IRON_CHECK", "on", 1);
+    setenv("IRON_CHECK", "ja", 1);
     iron_log_set_handler(keep_warnings, NULL);
     iron_jit *j;
     iron_jit_options o = vector_op_options;
@@ -287,7 +328,9 @@ TEST(env_call_variables_warn)
     iron_log_set_handler(NULL, NULL);
     ASSERT_CONTAINS(warnings, "IRON_TIMEOUT_MS='1e3' is not an integer from "
                               "1 to 2147483647; using 60000\n");
-    ASSERT_CONTAINS(warnings, "IRON_CHECK='on' is not 0 or 1; using 0\n");
+    ASSERT_CONTAINS(warnings, "IRON_CHECK='ja' is not on or off: 1, yes, "
+                              "true or on; 0, no, false or off (in any "
+                              "case); using 0\n");
     const char *first = strstr(warnings, "IRON_CHECK");
     ASSERT(strstr(first + 1, "IRON_CHECK") == NULL);
     iron_tensor_free(a);
@@ -373,6 +416,13 @@ TEST(env_docs_list_table)
         if (!d || d > eol)
             TEST_FAIL_("the row of %s does not give its default '%s'",
                        v->name, def);
+        /* On/off variables: the row gives the table's spellings. */
+        const char *acc = v->parse == iron__env_parse_flag
+                              ? strstr(r, v->accepts)
+                              : r;
+        if (!acc || acc > eol)
+            TEST_FAIL_("the row of %s does not give what it accepts, '%s'",
+                       v->name, v->accepts);
     }
 }
 

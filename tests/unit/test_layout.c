@@ -409,9 +409,18 @@ TEST(layout_canonical_property)
         iron_tap cc;
         iron__tap_canonical(&c, &cc);
         ASSERT_EQ(memcmp(&cc, &c, sizeof c), 0);
-        /* The shim check judges the canonical form, so both agree. */
+        /* The shim check judges the pattern as the export writes it
+         * (four dimensions, iron__tap_shim_dims), so both agree. */
         iron_dtype dt = rnd_below(2) ? IRON_INT32 : IRON_INT16;
-        ASSERT_EQ(iron__tap_check_shim(&p, dt), iron__tap_check_shim(&c, dt));
+        int64_t sz4[4], st4[4];
+        iron__tap_shim_dims(&p, sz4, st4);
+        iron_tap p4 = iron_tap_make(p.offset, 4, sz4, st4);
+        ASSERT_EQ(iron_tap_count(&p4), iron_tap_count(&p));
+        int64_t n4 = enumerate(&p4, got, 4096);
+        ASSERT_EQ(n4, n);
+        for (int64_t k = 0; k < n; k++)
+            ASSERT_EQ(got[k], want[k]);
+        ASSERT_EQ(iron__tap_check_shim(&p, dt), iron__tap_check_shim(&p4, dt));
     }
     /* The generator really exercised both reductions. */
     ASSERT_GT(merged, 1000);
@@ -455,16 +464,13 @@ TEST(layout_shim_repeat)
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "access pattern dimension 0 repeats 1000 times; the shim "
                  "DMA repeats at most 64");
-    /* Two repeats merge into one of 100. */
-    int64_t sz2[4] = { 10, 10, 3, 5 }, st2[4] = { 0, 0, 40, 2 };
+    /* Two repeats do not merge into one (upstream reads the pattern as
+     * written): the inner one is d2, where stride 0 is refused. */
+    int64_t sz2[4] = { 8, 8, 3, 5 }, st2[4] = { 0, 0, 40, 2 };
     t = iron_tap_make(0, 4, sz2, st2);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
-                 "access pattern dimensions 0-1 (merged) repeat 100 times; "
-                 "the shim DMA repeats at most 64");
-    sz2[0] = 8;
-    sz2[1] = 8;
-    t = iron_tap_make(0, 4, sz2, st2);
-    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+                 "access pattern dimension 1 has stride 0 (8 repeats) inside "
+                 "dimension 0 (size 8, stride 0)");
     /* Merging the rows leaves three dimensions; the repeat is still one. */
     st[1] = 4096;
     sz[0] = 65;
@@ -526,41 +532,90 @@ TEST(layout_shim_iteration_count)
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
 }
 
-TEST(layout_shim_placement)
+/* Upstream fills a pattern of fewer than four dimensions from the left
+ * with size 1 and reads it right-aligned; a dimension is never moved to
+ * another hardware dimension to make it fit (a [2, 1024] int32 fill with
+ * strides [2048, 1] was accepted by putting the 2 on the iteration
+ * count, where upstream refuses its innermost 1024). */
+TEST(layout_shim_reads_patterns_right_aligned)
 {
-    /* A long outer dimension need not sit in d1: [1, 1024, 1, 2] upstream. */
-    int64_t sz[2] = { 1024, 2 }, st[2] = { 4, 1 };
+    int64_t sz[2] = { 2, 1024 }, st[2] = { 2048, 1 };
     iron_tap t = iron_tap_make(0, 2, sz, st);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 1 has size 1024 with stride 1; "
+                 "strided sizes are at most 1023 in the shim DMA's "
+                 "innermost dimension, d0; the shim DMA reads the pattern "
+                 "as sizes [1, 1, 2, 1024], strides [0, 0, 2048, 1] (d3 .. "
+                 "d0: dimensions right-aligned, the missing outer ones of "
+                 "size 1, as upstream fills them); written with size-1 "
+                 "dimensions as [2, 1, 1, 1024] (strides [2048, 0, 0, 1]) "
+                 "it fits");
+    /* Written so, as upstream accepts it: the 2 is the iteration count
+     * and the rest one linear run. */
+    int64_t sz4[4] = { 2, 1, 1, 1024 }, st4[4] = { 2048, 0, 0, 1 };
+    t = iron_tap_make(0, 4, sz4, st4);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* Three dimensions with a long middle one: [40, 2000, 1, 2]. */
+    int64_t hs[4], hst[4];
+    iron__tap_shim_dims(&t, hs, hst);
+    for (int h = 0; h < 4; h++) {
+        ASSERT_EQ(hs[h], sz4[h]);
+        ASSERT_EQ(hst[h], st4[h]);
+    }
+    /* Leading size-1 dimensions change nothing: [1, 2, 1024] is [2, 1024]. */
+    int64_t sz3[3] = { 1, 2, 1024 }, st3[3] = { 77, 2048, 1 };
+    t = iron_tap_make(0, 3, sz3, st3);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 2 has size 1024 with stride 1; "
+                 "strided sizes are at most 1023");
+    /* 1023 fits, and rows that continue each other are one contiguous
+     * run, which has no wrap limit. */
+    sz[1] = 1023;
+    t = iron_tap_make(0, 2, sz, st);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    sz[1] = 1024;
+    st[0] = 1024;
+    t = iron_tap_make(0, 2, sz, st);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    /* A long outer dimension of two sits in d1: [1, 1, 1024, 2]. */
+    int64_t sa[2] = { 1024, 2 }, sta[2] = { 4, 1 };
+    t = iron_tap_make(0, 2, sa, sta);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "access pattern dimension 0 has size 1024 with stride 4; "
+                 "strided sizes are at most 1023 in the shim DMA's "
+                 "dimension d1");
+    /* ... and as three, in d2, which has no limit. */
+    int64_t sb[3] = { 1024, 1, 2 }, stb[3] = { 4, 0, 1 };
+    t = iron_tap_make(0, 3, sb, stb);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    /* Three dimensions with a long middle one: d1, too long; as
+     * [40, 2000, 1, 2] it fits (40 iterations). */
     int64_t sz2[3] = { 40, 2000, 2 }, st2[3] = { 100000, 8, 1 };
     t = iron_tap_make(0, 3, sz2, st2);
-    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* ... unless the outer one is too long for d3: reported as the
-     * natural, right-aligned placement breaks it. */
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
+                 "written with size-1 dimensions as [40, 2000, 1, 2]");
+    /* ... and with 100 iterations no way of writing it fits. */
     sz2[0] = 100;
     st2[0] = 20000;
     t = iron_tap_make(0, 3, sz2, st2);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "access pattern dimension 1 has size 2000 with stride 8; "
                  "strided sizes are at most 1023");
-    /* A linear run with iterations in d3 ([10, 1, 1, 4000]) has no wrap
-     * limit, as upstream's linear transfers; a repeat of one likewise. */
-    int64_t sz3[2] = { 10, 4000 }, st3[2] = { 5000, 1 };
-    t = iron_tap_make(0, 2, sz3, st3);
+    ASSERT(strstr(iron_last_error(), "it fits") == NULL);
+    /* A repeat is d3 however many dimensions the pattern has (where
+     * upstream's tiler puts it), so a repeated linear run has no wrap
+     * limit, and the export writes it [10, 1, 1, 4000]. */
+    int64_t sz3b[2] = { 10, 4000 }, st3b[2] = { 0, 1 };
+    t = iron_tap_make(0, 2, sz3b, st3b);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    st3[0] = 0;
-    t = iron_tap_make(0, 2, sz3, st3);
-    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    sz3[0] = 65;
-    st3[0] = 5000;
-    t = iron_tap_make(0, 2, sz3, st3);
-    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
-                 "access pattern dimension 1 has size 4000 with stride 1; "
-                 "strided sizes are at most 1023");
+    iron__tap_shim_dims(&t, hs, hst);
+    ASSERT_EQ(hs[0], 10);
+    ASSERT_EQ(hst[0], 0);
+    ASSERT_EQ(hs[1], 1);
+    ASSERT_EQ(hs[2], 1);
+    ASSERT_EQ(hs[3], 4000);
     /* A repeat in d3 and two more dimensions: not linear. */
-    int64_t sz4[3] = { 4, 2, 1500 }, st4[3] = { 0, 3000, 1 };
-    t = iron_tap_make(0, 3, sz4, st4);
+    int64_t sz4b[3] = { 4, 2, 1500 }, st4b[3] = { 0, 3000, 1 };
+    t = iron_tap_make(0, 3, sz4b, st4b);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "access pattern dimension 2 has size 1500 with stride 1; "
                  "strided sizes are at most 1023");
@@ -580,11 +635,13 @@ TEST(layout_shim_strided_sizes)
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "access pattern dimension 1 has size 1500 with stride 3000; "
                  "strided sizes are at most 1023");
-    /* With 2 it can ([2, 1500, 1, 64]); then the stride is too long. */
+    /* With 2 it would, as [2, 1500, 1, 64], but that stride is too long:
+     * no way of writing it is offered. */
     sz2[0] = 2;
     t = iron_tap_make(0, 3, sz2, st2);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
-                 "stride 5000000 words exceeds 2^20");
+                 "dimension 1 has size 1500 with stride 3000");
+    ASSERT(strstr(iron_last_error(), "it fits") == NULL);
     /* The outermost of three dimensions is not limited. */
     int64_t sz3[3] = { 5000, 2, 32 }, st3[3] = { 256, 64, 1 };
     t = iron_tap_make(0, 3, sz3, st3);
@@ -600,12 +657,8 @@ TEST(layout_shim_strided_sizes)
     n = 1 << 20;
     t = iron_tap_make(0, 1, &n, &s1);
     ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
-    /* Two contiguous rows that do not merge: the rows go to d3 and the
-     * transfer is linear ([2, 1, 1, 1024]); with rows of rows it is not,
-     * and the run counts. */
+    /* Rows of rows that do not continue each other: the run counts. */
     int64_t sz4[3] = { 2, 2, 1024 }, st4[3] = { 8192, 2048, 1 };
-    t = iron_tap_make(0, 2, sz4 + 1, st4 + 1);
-    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
     t = iron_tap_make(0, 3, sz4, st4);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
                  "dimension 2 has size 1024 with stride 1; strided sizes are "
@@ -620,12 +673,17 @@ TEST(layout_shim_strided_sizes)
                  "access pattern dimension 2 has size 4096 with stride 1 "
                  "(1024 32-bit words of int8); strided sizes are at most "
                  "1023 words");
-    /* Merged dimensions are named as a range. */
+    /* Nothing is merged: [4, 2, 1000] with strides [4, 2000, 2] visits
+     * what [4, 2000] with strides [4, 2] would, but upstream reads it as
+     * written, a d0 of 1000 and a d1 of 2. */
     int64_t sz6[3] = { 4, 2, 1000 }, st6[3] = { 4, 2000, 2 };
     t = iron_tap_make(0, 3, sz6, st6);
+    ASSERT_OK(iron__tap_check_shim(&t, IRON_INT32));
+    int64_t sz7[2] = { 4, 2000 }, st7[2] = { 4, 2 };
+    t = iron_tap_make(0, 2, sz7, st7);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT32), IRON_EBOUNDS,
-                 "access pattern dimensions 1-2 (merged) have size 2000 with "
-                 "stride 2; strided sizes are at most 1023");
+                 "access pattern dimension 1 has size 2000 with stride 2; "
+                 "strided sizes are at most 1023");
 }
 
 TEST(layout_shim_strides)
@@ -674,6 +732,12 @@ TEST(layout_shim_alignment)
                  "elements it must be 1 (DMA addresses count 32-bit words)");
     /* int8 runs of 6 bytes, and an outer stride of 6 bytes. */
     int64_t sz[2] = { 4, 6 }, st[2] = { 8, 1 };
+    t = iron_tap_make(0, 2, sz, st);
+    ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT8), IRON_EBOUNDS,
+                 "access pattern: int8 innermost run is 6 elements (6 bytes)");
+    /* Rows of 6 int8 that continue each other: one run of 24 bytes, but
+     * upstream reads the innermost dimension as written, 6 bytes. */
+    st[0] = 6;
     t = iron_tap_make(0, 2, sz, st);
     ASSERT_FAILS(iron__tap_check_shim(&t, IRON_INT8), IRON_EBOUNDS,
                  "access pattern: int8 innermost run is 6 elements (6 bytes)");

@@ -481,3 +481,86 @@ TEST(mlir_import_errors_design_fn_without_module)
     iron_tensor_free(b);
     iron_jit_free(j);
 }
+
+/* A transfer keeps its inner size-1 dimensions: upstream reads
+ * [2, 1, 1, 1024] with strides [2048, 0, 0, 1] as two iterations of a
+ * linear run and accepts it, so it imports (and exports as written); the
+ * same elements as [1, 1, 2, 1024] put 1024 words in d0, which upstream
+ * refuses, and so does the import, naming the op's line. */
+static const char *wide_module(const char *fill)
+{
+    snprintf(text, sizeof text,
+             "module {\n"
+             "  aie.device(npu1_1col) {\n"
+             "    %%t00 = aie.tile(0, 0)\n"
+             "    %%t02 = aie.tile(0, 2)\n"
+             "    aie.objectfifo @in(%%t00, {%%t02}, 2 : i32) : "
+             "!aie.objectfifo<memref<1024xi32>>\n"
+             "    aie.objectfifo @out(%%t02, {%%t00}, 2 : i32) : "
+             "!aie.objectfifo<memref<1024xi32>>\n"
+             "    aie.core(%%t02) {\n"
+             "      %%a = aie.objectfifo.acquire @in(Consume, 1) : "
+             "!aie.objectfifosubview<memref<1024xi32>>\n"
+             "      %%b = aie.objectfifo.acquire @out(Produce, 1) : "
+             "!aie.objectfifosubview<memref<1024xi32>>\n"
+             "      aie.objectfifo.release @in(Consume, 1)\n"
+             "      aie.objectfifo.release @out(Produce, 1)\n"
+             "      aie.end\n"
+             "    }\n"
+             "    aie.runtime_sequence(%%i: memref<4096xi32>, %%o: "
+             "memref<2048xi32>) {\n"
+             "      aiex.npu.dma_memcpy_nd(%%i[0, 0, 0, 0]%s) {id = 0 : "
+             "i64, metadata = @in} : memref<4096xi32>\n"
+             "      aiex.npu.dma_memcpy_nd(%%o[0, 0, 0, 0][1, 1, 1, 2048]"
+             "[0, 0, 0, 1]) {id = 1 : i64, metadata = @out, issue_token = "
+             "true} : memref<2048xi32>\n"
+             "      aiex.npu.dma_wait {symbol = @out}\n"
+             "    }\n"
+             "  }\n"
+             "}\n",
+             fill);
+    return text;
+}
+
+static iron_status dump_wide(const char *fill, char **out)
+{
+    iron_mlir *m = NULL;
+    const char *t = wide_module(fill);
+    iron_status s = test_keep(iron_mlir_design(t, strlen(t), "w.mlir", 0,
+                                               NULL, &m));
+    if (s != IRON_OK)
+        return s;
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_mlir_jit_create(m, "wide", &j));
+    iron_tensor *a = NULL, *b = NULL;
+    ASSERT_OK(iron_device_push("npu1_1col"));
+    a = test_zeros(IRON_INT32, 4096);
+    b = test_zeros(IRON_INT32, 2048);
+    s = test_keep(iron_jit_dump_as(j, NULL, IRON_NO_PARAMS,
+                                   IRON_TENSORS(a, b), "mlir", out));
+    iron_device_pop();
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+    iron_mlir_free(m);
+    return s;
+}
+
+TEST(mlir_import_keeps_inner_size1_dimensions)
+{
+    char *out = NULL;
+    ASSERT_OK(dump_wide("[2, 1, 1, 1024][2048, 0, 0, 1]", &out));
+    ASSERT_CONTAINS(out, "aie.dma_bd(%arg0 : memref<4096xi32>, 0, 1024, "
+                         "[<size = 2, stride = 2048>, <size = 1, stride = "
+                         "0>, <size = 1, stride = 0>, <size = 1024, stride = "
+                         "1>])");
+    ASSERT_CONTAINS(out, "repeat_count = 1 : i32");
+    iron_free(out);
+    out = NULL;
+    ASSERT_STATUS(dump_wide("[1, 1, 2, 1024][0, 0, 2048, 1]", &out),
+                  IRON_EBOUNDS);
+    ASSERT_MSG("w.mlir:15:7: aiex.npu.dma_memcpy_nd: fill of fifo 'in' "
+               "(producer) from argument 0 ('i'): access pattern dimension 1 "
+               "has size 1024 with stride 1; strided sizes are at most 1023");
+    ASSERT(out == NULL);
+}

@@ -51,14 +51,19 @@ static int base_in(const char *dir, const char *base)
         return 0;
     int found = 0;
     for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.' || strncmp(e->d_name, "build", 5) == 0)
+        if (e->d_name[0] == '.')
             continue;
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         struct stat st;
+        int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        /* Build folders (build, build-asan, ...) hold copies, not
+         * documents; a document may still be called building.md. */
+        if (is_dir && strncmp(e->d_name, "build", 5) == 0)
+            continue;
         if (strcmp(e->d_name, base) == 0)
             found = 1;
-        else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        else if (is_dir)
             found = base_in(path, base);
     }
     closedir(d);

@@ -4,6 +4,7 @@
  */
 #include <pthread.h>
 
+#include "core/core.h"
 #include "designs/designs.h"
 #include "test.h"
 
@@ -78,6 +79,62 @@ TEST(status_last_error_after_failure)
     ASSERT_EQ(iron_dtype_parse("complex64", &dt), IRON_EDTYPE);
     ASSERT_CONTAINS(iron_last_error(), "complex64");
     ASSERT(strstr(iron_last_error(), "npu9") == NULL);
+}
+
+/* A message longer than the buffer keeps its whole lines and says how
+ * many it left out (a deadlock report of many workers was cut mid-word
+ * with no marker). */
+TEST(status_long_message_keeps_whole_lines)
+{
+    iron__str s = { 0 };
+    for (int i = 0; i < 200; i++)
+        iron__str_printf(&s, "%sline %03d says something long enough", i ? "\n" : "", i);
+    ASSERT_GT(strlen(iron__str_get(&s)), IRON__MSG_MAX);
+    ASSERT_EQ(iron__fail(IRON_EDEADLOCK, "%s", iron__str_get(&s)),
+              IRON_EDEADLOCK);
+    const char *m = iron_last_error();
+    ASSERT_LT(strlen(m), IRON__MSG_MAX);
+    const char *note = strstr(m, "\n... and ");
+    ASSERT(note != NULL);
+    /* Every line before the note is whole, and they are the first ones. */
+    int kept = 0;
+    for (const char *l = m; l < note; kept++) {
+        char want[64];
+        snprintf(want, sizeof want, "line %03d says something long enough",
+                 kept);
+        ASSERT_EQ(strncmp(l, want, strlen(want)), 0);
+        l += strlen(want);
+        ASSERT(*l == '\n');
+        l++;
+    }
+    char tail[64];
+    snprintf(tail, sizeof tail, "\n... and %d more lines", 200 - kept);
+    ASSERT_STR_EQ(note, tail);
+    /* The context an outer layer puts in front is kept, and the lines it
+     * pushes out are counted. */
+    ASSERT_EQ(iron__fail_context(IRON_EDEADLOCK, "outer (%s)", "ctx"),
+              IRON_EDEADLOCK);
+    m = iron_last_error();
+    ASSERT_EQ(strncmp(m, "outer (ctx): line 000 ", 22), 0);
+    note = strstr(m, "\n... and ");
+    ASSERT(note != NULL);
+    int left = atoi(note + 9);
+    ASSERT_GE(left, 200 - kept);
+    ASSERT_EQ(note[-1], 'h');  /* "... enough" */
+    iron__str_free(&s);
+
+    /* One line too long is cut between words and says so. */
+    for (int i = 0; i < 1000; i++)
+        iron__str_append(&s, "word ");
+    iron__fail(IRON_EINVAL, "%s", iron__str_get(&s));
+    m = iron_last_error();
+    size_t n = strlen(m);
+    ASSERT_LT(n, IRON__MSG_MAX);
+    ASSERT_STR_EQ(m + n - 9, " word ...");
+    iron__str_free(&s);
+    /* A short message is left alone. */
+    iron__fail(IRON_EINVAL, "a\nb");
+    ASSERT_STR_EQ(iron_last_error(), "a\nb");
 }
 
 static void *other_thread_error(void *arg)
@@ -252,7 +309,10 @@ TEST(status_every_public_function_clears_on_success)
             snprintf(fn, sizeof fn, "%.*s", (int)strcspn(name, "( \n"),
                      name);
             functions++;
-            if (strcmp(fn, "iron_design_fail") == 0)
+            /* iron_device_pop leaves the message alone on success (it
+             * ends IRON_WITH_DEVICE blocks; see below). */
+            if (strcmp(fn, "iron_design_fail") == 0 ||
+                strcmp(fn, "iron_device_pop") == 0)
                 continue;
             const char *hit = strstr(open, "iron__public_result");
             if (!hit || hit > q)
@@ -263,4 +323,55 @@ TEST(status_every_public_function_clears_on_success)
     }
     pclose(ls);
     ASSERT_GT(functions, 80);
+}
+
+/* IRON_WITH_DEVICE pops its device at the block's end; the message of the
+ * failing call inside the block survives it (the pop used to clear it). */
+TEST(status_message_survives_device_scope)
+{
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
+    iron_tensor *a = test_zeros(IRON_INT32, 64), *b = test_zeros(IRON_INT32, 64),
+                *c = test_zeros(IRON_INT32, 64);
+    iron_status s = IRON_OK;
+    IRON_WITH_DEVICE("npu3") { s = IRON_CALL(j, a, b, c); }
+    ASSERT_EQ(s, IRON_EDEVICE);
+    ASSERT_CONTAINS(iron_last_error(), "scoped device 'npu3' is unknown");
+    /* A pop with nothing to pop still fails, with its own message. */
+    ASSERT_EQ(iron_device_pop(), IRON_ESTATE);
+    ASSERT_CONTAINS(iron_last_error(), "no device scope is open");
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_jit_free(j);
+}
+
+/* The functions the header lists as leaving the message untouched. */
+TEST(status_message_left_by_names_and_destructors)
+{
+    iron_device *d = NULL;
+    iron_tensor *t = test_zeros(IRON_INT32, 8);
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_jit_create(vector_op_design, &vector_op_options, &j));
+    char *text = malloc(4);
+    ASSERT_EQ(iron_device_get("npu9", &d), IRON_EDEVICE);
+    char want[1024];
+    snprintf(want, sizeof want, "%s", iron_last_error());
+    ASSERT(want[0] != '\0');
+    (void)iron_status_name(IRON_EINVAL);
+    (void)iron_status_message(IRON_EINVAL);
+    (void)iron_run_state_name(IRON_RUN_ERROR);
+    (void)iron_dtype_name(IRON_INT32);
+    (void)iron_version();
+    ASSERT_OK(iron_device_push("npu2"));
+    ASSERT_STR_EQ(iron_last_error(), "");   /* push is an ordinary call */
+    ASSERT_EQ(iron_device_get("npu9", &d), IRON_EDEVICE);
+    ASSERT_OK(iron_device_pop());
+    ASSERT_STR_EQ(iron_last_error(), want);
+    iron_tensor_free(t);
+    iron_jit_free(j);
+    iron_run_free(NULL);
+    iron_mlir_free(NULL);
+    iron_free(text);
+    ASSERT_STR_EQ(iron_last_error(), want);
 }

@@ -254,8 +254,10 @@ TEST(tensor_wrap_driver_needs_both_ops)
     ASSERT_FAILS(iron_driver_register(&d, &info), IRON_EINVAL,
                  "driver 'halfdrv' has buf_wrap but no buf_unwrap; give "
                  "both ops or neither");
-    ASSERT_FAILS(iron_driver_register(&(iron_driver){ .abi_version = 1,
-                                                      .size = 12 }, &info),
+    ASSERT_FAILS(iron_driver_register(&(iron_driver){
+                                          .abi_version = IRON_DRIVER_ABI,
+                                          .size = 12 },
+                                      &info),
                  IRON_EINVAL, "drv.size is 12; expected at least");
 }
 

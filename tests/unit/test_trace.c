@@ -11,6 +11,7 @@
 #include <ftw.h>
 #include <jansson.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -192,7 +193,7 @@ TEST(trace_json_structure)
     /* The earliest event is on the last track. */
     iron__trace_span(t, seq, "sequence", T0, T0 + 9999, 0, NULL);
     iron__trace_instant(t, seq, "barrier set", T0 + 123456789, 0, NULL);
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "run.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "run.json"), NULL));
     iron__trace_free(t);
 
     json_t *root = load(path_in(dir, "run.json"));
@@ -202,26 +203,26 @@ TEST(trace_json_structure)
     ASSERT(json_object_get(json_object_get(root, "otherData"),
                            "dropped_events") == NULL);
 
-    /* Groups are processes 1..3, tracks are threads numbered from 1. */
+    /* The call is process 1 ("call 1", no label given), its tracks are
+     * threads numbered from 1 in creation order. */
     ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name", 1, 0,
-                                             "name")), "compute tiles");
-    ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name", 2, 0,
-                                             "name")), "DMA channels");
-    ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name", 3, 0,
-                                             "name")), "runtime sequence");
+                                             "name")), "call 1");
+    ASSERT_EQ(json_integer_value(meta_arg(root, "process_sort_index", 1, 0,
+                                          "sort_index")), 1);
     ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 1, 1,
                                              "name")), "worker (0,2)");
-    ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 2, 2,
+    ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 1, 2,
                                              "name")), "shim 0 mm2s 0");
-    ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 3, 3,
+    ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 1, 3,
                                              "name")), "sequence");
     for (int i = 0; i < 3; i++)
-        ASSERT_EQ(json_integer_value(meta_arg(root, "thread_sort_index",
-                                              i + 1, i + 1, "sort_index")),
+        ASSERT_EQ(json_integer_value(meta_arg(root, "thread_sort_index", 1,
+                                              i + 1, "sort_index")),
                   i);
-    ASSERT_EQ(count_phase(root, "M"), 3 * 2 + 3 * 2);
+    ASSERT_EQ(count_phase(root, "M"), 2 + 3 * 2);
     ASSERT_EQ(count_phase(root, "X"), 6);
     ASSERT_EQ(count_phase(root, "i"), 2);
+    ASSERT_EQ(int_field(json_object_get(root, "otherData"), "calls"), 1);
 
     /* A span: microseconds since the earliest event, as reals. */
     json_t *k = find_event(root, "X", "vadd");
@@ -251,7 +252,7 @@ TEST(trace_json_structure)
 
     json_t *d = find_event(root, "X", "fill in0");
     ASSERT_STR_EQ(str_field(d, "cat"), "dma");
-    ASSERT_EQ(int_field(d, "pid"), 2);
+    ASSERT_EQ(int_field(d, "pid"), 1);
     ASSERT_EQ(int_field(d, "tid"), 2);
     ASSERT_DBL_NEAR(real_field(d, "ts"), 0.25, 1e-12);
     ASSERT_DBL_NEAR(real_field(d, "dur"), 1.0, 1e-12);
@@ -259,7 +260,8 @@ TEST(trace_json_structure)
 
     json_t *sq = find_event(root, "X", "sequence");
     ASSERT_STR_EQ(str_field(sq, "cat"), "sequence");
-    ASSERT_EQ(int_field(sq, "pid"), 3);
+    ASSERT_EQ(int_field(sq, "pid"), 1);
+    ASSERT_EQ(int_field(sq, "tid"), 3);
     ASSERT_DBL_NEAR(real_field(sq, "ts"), 0.0, 0);
     ASSERT_DBL_NEAR(real_field(sq, "dur"), 9.999, 1e-12);
 
@@ -300,7 +302,7 @@ TEST(trace_json_times_are_short_decimals)
     iron__trace_span(t, tr, "k", T0, T0 + 1, 0, NULL);
     iron__trace_span(t, tr, "k2", T0 + 1234567, T0 + 1234567 + 1001, 0,
                      NULL);
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "t.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "t.json"), NULL));
     iron__trace_free(t);
     char *text = read_text(path_in(dir, "t.json"));
     ASSERT_CONTAINS(text, "\"ts\":1234.567");
@@ -318,32 +320,143 @@ TEST(trace_empty_writes_only_metadata)
     iron__trace *t = new_trace();
     ASSERT_EQ(iron__trace_track(t, IRON__TRACE_TILES, "worker a"), 0);
     ASSERT_EQ(iron__trace_track(t, IRON__TRACE_DMA, "mover b"), 1);
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "empty.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "empty.json"), "e (x)"));
     iron__trace_free(t);
 
     json_t *root = load(path_in(dir, "empty.json"));
     json_t *ev = events_of(root);
-    ASSERT_EQ(json_array_size(ev), 2 * 2 + 2 * 2);
+    ASSERT_EQ(json_array_size(ev), 2 + 2 * 2);
     ASSERT_EQ(count_phase(root, "M"), (int)json_array_size(ev));
-    ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 2, 2,
+    ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name", 1, 0,
+                                             "name")), "call 1: e (x)");
+    ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 1, 2,
                                              "name")), "mover b");
-    /* No track in the sequence group: no empty process for it. */
-    ASSERT(meta_arg(root, "process_name", 3, 0, "name") == NULL);
     json_decref(root);
     done_dir(dir);
 }
 
-TEST(trace_without_tracks_writes_empty_array)
+TEST(trace_without_tracks_writes_only_the_call)
 {
     const char *dir = temp_dir();
     iron__trace *t = new_trace();
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "none.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "none.json"), NULL));
     iron__trace_free(t);
     json_t *root = load(path_in(dir, "none.json"));
-    ASSERT_EQ(json_array_size(events_of(root)), 0);
+    ASSERT_EQ(json_array_size(events_of(root)), 2);
     ASSERT_STR_EQ(str_field(json_object_get(root, "otherData"), "producer"),
                   "iron emulator");
     json_decref(root);
+    done_dir(dir);
+}
+
+/* Every call added to one path stays in the file, each its own process
+ * with threads numbered past the calls before; the file is whole JSON
+ * after each call, and on one time axis (IRON_TRACE kept only the last
+ * call of a process). */
+TEST(trace_calls_to_one_path_are_all_kept)
+{
+    const char *dir = temp_dir();
+    const char *path = path_in(dir, "all.json");
+    char keep[256];
+    snprintf(keep, sizeof keep, "%s", path);
+    for (int call = 1; call <= 3; call++) {
+        iron__trace *t = new_trace();
+        int a = iron__trace_track(t, IRON__TRACE_TILES, "tile");
+        int b = iron__trace_track(t, IRON__TRACE_SEQUENCE, "seq");
+        uint64_t at = T0 + (uint64_t)call * 1000000;
+        iron__trace_span(t, a, "kernel", at, at + 500, 0, NULL);
+        iron__trace_instant(t, b, "op", at + 100, 0, NULL);
+        char label[64];
+        snprintf(label, sizeof label, "jit%d (x)", call);
+        ASSERT_OK(iron__trace_append(t, keep, label));
+        iron__trace_free(t);
+
+        json_t *root = load(keep);
+        ASSERT_EQ(int_field(json_object_get(root, "otherData"), "calls"),
+                  call);
+        ASSERT_EQ(count_phase(root, "X"), call);
+        ASSERT_EQ(count_phase(root, "i"), call);
+        ASSERT_EQ(count_phase(root, "M"), call * (2 + 2 * 2));
+        for (int c = 1; c <= call; c++) {
+            char want[64];
+            snprintf(want, sizeof want, "call %d: jit%d (x)", c, c);
+            ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name",
+                                                     c, 0, "name")), want);
+            /* Threads go on numbering: call c has 2c-1 and 2c. */
+            ASSERT_STR_EQ(json_string_value(meta_arg(
+                              root, "thread_name", c, 2 * c - 1, "name")),
+                          "tile");
+            ASSERT_STR_EQ(json_string_value(meta_arg(
+                              root, "thread_name", c, 2 * c, "name")),
+                          "seq");
+        }
+        /* One time axis: the first call's earliest event is 0, a later
+         * call's kernel is a millisecond per call later. */
+        size_t i;
+        json_t *e;
+        json_array_foreach(events_of(root), i, e) {
+            if (strcmp(str_field(e, "ph"), "X") != 0)
+                continue;
+            int c = (int)int_field(e, "pid");
+            ASSERT_EQ(int_field(e, "tid"), 2 * c - 1);
+            ASSERT_DBL_NEAR(real_field(e, "ts"), 1000.0 * (c - 1), 1e-9);
+        }
+        json_decref(root);
+        ASSERT_EQ(count_entries(dir), 1);  /* no temporary file left */
+    }
+    /* Removed between calls: the next call starts a new file. */
+    ASSERT_EQ(unlink(keep), 0);
+    iron__trace *t = new_trace();
+    iron__trace_span(t, iron__trace_track(t, IRON__TRACE_TILES, "w"), "k",
+                     T0, T0 + 1, 0, NULL);
+    ASSERT_OK(iron__trace_append(t, keep, "again"));
+    iron__trace_free(t);
+    json_t *root = load(keep);
+    ASSERT_EQ(int_field(json_object_get(root, "otherData"), "calls"), 1);
+    ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name", 1, 0,
+                                             "name")), "call 1: again");
+    json_decref(root);
+    done_dir(dir);
+}
+
+static void add_call(const char *path, const char *label)
+{
+    iron__trace *t = new_trace();
+    iron__trace_span(t, iron__trace_track(t, IRON__TRACE_TILES, "w"), "k",
+                     T0, T0 + 1, 0, NULL);
+    ASSERT_OK(iron__trace_append(t, path, label));
+    iron__trace_free(t);
+}
+
+static long long calls_in(const char *path)
+{
+    json_t *root = load(path);
+    long long n = int_field(json_object_get(root, "otherData"), "calls");
+    json_decref(root);
+    return n;
+}
+
+/* A child made by fork() writes its parent's trace paths as PATH.<pid>,
+ * so that the two processes never write into one file. */
+TEST(trace_fork_child_writes_its_own_file)
+{
+    const char *dir = temp_dir();
+    char path[256], child[300];
+    snprintf(path, sizeof path, "%s", path_in(dir, "f.json"));
+    add_call(path, "parent");
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        add_call(path, "child");
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    add_call(path, "parent again");
+    ASSERT_EQ(calls_in(path), 2);
+    snprintf(child, sizeof child, "%s.%ld", path, (long)pid);
+    ASSERT_EQ(calls_in(child), 1);
     done_dir(dir);
 }
 
@@ -362,7 +475,7 @@ TEST(trace_many_events_grow)
         if (i % 2 == 0)
             iron__trace_instant(t, b, "r", T0 + 10u * (unsigned)i, 0, NULL);
     }
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "big.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "big.json"), NULL));
     iron__trace_free(t);
 
     json_t *root = load(path_in(dir, "big.json"));
@@ -399,7 +512,7 @@ TEST(trace_args_edge_cases)
                      args);
     /* A span that ends before it starts is shown with no duration. */
     iron__trace_span(t, tr, "backwards", T0 + 500, T0 + 100, 0, NULL);
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "edge.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "edge.json"), NULL));
     iron__trace_free(t);
 
     json_t *root = load(path_in(dir, "edge.json"));
@@ -452,7 +565,7 @@ TEST(trace_dropped_events_are_reported)
 
     warnings[0] = '\0';
     iron_log_set_handler(capture, NULL);
-    iron_status s = iron__trace_write(t, path_in(dir, "d.json"));
+    iron_status s = iron__trace_append(t, path_in(dir, "d.json"), NULL);
     iron_log_set_handler(NULL, NULL);
     ASSERT_OK(s);
     iron__trace_free(t);
@@ -488,7 +601,7 @@ TEST(trace_track_out_of_memory)
         iron__trace_span(t, tr, "k", 1, 2, 0, NULL);
         warnings[0] = '\0';
         iron_log_set_handler(capture, NULL);
-        iron_status s = iron__trace_write(t, path_in(dir, "oom.json"));
+        iron_status s = iron__trace_append(t, path_in(dir, "oom.json"), NULL);
         iron_log_set_handler(NULL, NULL);
         ASSERT_OK(s);
         ASSERT_CONTAINS(warnings, "misses 1 track");
@@ -512,9 +625,9 @@ TEST(trace_write_missing_folder_fails)
     iron__trace_span(t, tr, "k", T0, T0 + 1, 0, NULL);
     char path[256];
     snprintf(path, sizeof path, "%s/no/such/folder/run.json", dir);
-    ASSERT_FAILS(iron__trace_write(t, path), IRON_EIO, path);
+    ASSERT_FAILS(iron__trace_append(t, path, NULL), IRON_EIO, path);
     ASSERT_CONTAINS(iron_last_error(), strerror(ENOENT));
-    ASSERT_FAILS(iron__trace_write(t, ""), IRON_EINVAL, "path");
+    ASSERT_FAILS(iron__trace_append(t, "", NULL), IRON_EINVAL, "path");
     iron__trace_free(t);
     ASSERT_EQ(count_entries(dir), 0);
     done_dir(dir);
@@ -531,7 +644,7 @@ TEST(trace_write_failure_removes_temp_file)
     ASSERT_EQ(mkdir(inside, 0755), 0);
     iron__trace *t = new_trace();
     iron__trace_track(t, IRON__TRACE_TILES, "w");
-    ASSERT_FAILS(iron__trace_write(t, path_in(dir, "taken")), IRON_EIO,
+    ASSERT_FAILS(iron__trace_append(t, path_in(dir, "taken"), NULL), IRON_EIO,
                  "taken");
     iron__trace_free(t);
     ASSERT_EQ(count_entries(dir), 1);
@@ -550,7 +663,7 @@ TEST(trace_write_replaces_file)
     iron__trace *t = new_trace();
     int tr = iron__trace_track(t, IRON__TRACE_SEQUENCE, "seq");
     iron__trace_instant(t, tr, "start", T0, 0, NULL);
-    ASSERT_OK(iron__trace_write(t, path_in(dir, "r.json")));
+    ASSERT_OK(iron__trace_append(t, path_in(dir, "r.json"), NULL));
     iron__trace_free(t);
     json_t *root = load(path_in(dir, "r.json"));
     ASSERT_EQ(count_phase(root, "i"), 1);
