@@ -49,10 +49,17 @@ void test_skip_file(const char *file, const char *reason);
             test_skip_file(__FILE__, reason);                                 \
     }
 
-/* Built with ThreadSanitizer (which cannot host some tests). */
+/* Built with ThreadSanitizer (which cannot host some tests): gcc says so
+ * with __SANITIZE_THREAD__, clang with __has_feature (nested: gcc 12 has
+ * no __has_feature). */
 #if defined(__SANITIZE_THREAD__)
 #define TEST_UNDER_TSAN 1
-#else
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef TEST_UNDER_TSAN
 #define TEST_UNDER_TSAN 0
 #endif
 
