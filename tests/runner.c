@@ -13,7 +13,8 @@
  * as its time limit), so that none starts last and holds up the end.
  * Tests marked TEST_ALONE run first, one by one, with nothing beside
  * them.  -j 1 runs everything one at a time in file order with the
- * output going straight through, as a debugging session wants.
+ * output going straight through, as a debugging session wants (and as
+ * for a test run alone).
  */
 #include <errno.h>
 #include <signal.h>
@@ -198,7 +199,7 @@ static void write_times(const char *path)
 /* ---- running the children --------------------------------------------- */
 
 static sigset_t parent_mask;   /* the mask children get back */
-static int capture = 1;        /* 0: output goes straight through (-j 1) */
+static int capture;            /* 0: output goes straight through */
 
 typedef struct slot {
     pid_t pid;
@@ -239,7 +240,7 @@ static void show_output(int fd, int whole)
         fputc('\n', stdout);
     if (cut < n)
         printf("  ... %d more lines of output (run this test alone to see "
-               "them)\n", more ? more : 1);
+               "them all)\n", more ? more : 1);
     free(buf);
 }
 
@@ -272,10 +273,13 @@ static void start(slot *s, int t)
             dup2(out, STDOUT_FILENO);
             dup2(out, STDERR_FILENO);
             close(out);
-            /* As on a terminal: what was printed before a failure (which
-             * ends the child at once) is kept, in order with stderr. */
-            setvbuf(stdout, NULL, _IOLBF, 0);
         }
+        /* As on a terminal: what was printed before a failure (which ends
+         * the child at once) is kept, in order with stderr.  A buffer of
+         * its own: glibc ignores the mode of a stream already used (by the
+         * runner) when given none. */
+        static char line_buf[BUFSIZ];
+        setvbuf(stdout, line_buf, _IOLBF, sizeof line_buf);
         alarm((unsigned)tests[t].timeout_s);
         tests[t].fn();
         fflush(stdout);
@@ -453,7 +457,7 @@ int main(int argc, char **argv)
         qsort(order + nalone, (size_t)(n - nalone), sizeof *order,
               cmp_cost);
     }
-    capture = jobs > 1;
+    capture = jobs > 1 && n > 1;
     if (jobs > 1 && n > 1)
         printf("running %d tests, %d at a time (%d of them alone)\n", n,
                jobs, nalone);
