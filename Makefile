@@ -74,7 +74,8 @@ lib: $(STATIC) $(SHARED_REAL) $(SHARED_LINKS) $(PKG_FILES) $(CMAKE_FILES)
 help:
 	@echo "make            build libiron (static+shared), the iron CLI, examples"
 	@echo "make demo       run the demo on the emulated NPU"
-	@echo "make test       build and run every test (T=name runs one)"
+	@echo "make test       build and run every test, one per CPU at a time"
+	@echo "                (T=name runs one, T=prefix some; IRON_TEST_JOBS=N)"
 	@echo "make bench      print the benchmark figures, write $(BUILD)/bench.tsv"
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
