@@ -2,7 +2,9 @@
 #
 # Sources are found by folder: src/<module>/*.c go into libiron, cli/*.c
 # into the `iron` command, tests/unit/*.c and tests/e2e/*.c into one test
-# binary whose runner forks each test (by name) with a time limit.
+# binary whose runner forks each test (by name) with a time limit, several
+# at once.  Every .c is compiled once, to its own object under $(BUILD),
+# so that `make -j` compiles in parallel and an edit recompiles one file.
 
 CC       ?= cc
 BUILD    ?= build
@@ -43,6 +45,12 @@ TUTORIAL_SRC := $(sort $(wildcard examples/tutorial/*.c))
 DESIGN_SRC := $(sort $(wildcard examples/designs/*.c))
 # The public headers: installed, and what programs using the library see.
 PUBLIC_HDR := $(sort $(wildcard include/iron/*.h))
+CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
+# Position-independent, so that the same objects serve the plugin library
+# ($(EXLIB)) and the programs.
+DESIGN_OBJ := $(DESIGN_SRC:%.c=$(BUILD)/%.o)
+DESIGN_HDR := $(wildcard examples/designs/*.h)
 
 STATIC   := $(BUILD)/libiron.a
 # libiron.so.X.Y.Z, with the links libiron.so.<SOVERSION> (what programs
@@ -69,7 +77,8 @@ lib: $(STATIC) $(SHARED_REAL) $(SHARED_LINKS) $(PKG_FILES) $(CMAKE_FILES)
 help:
 	@echo "make            build libiron (static+shared), the iron CLI, examples"
 	@echo "make demo       run the demo on the emulated NPU"
-	@echo "make test       build and run every test (T=name runs one)"
+	@echo "make test       build and run every test, one per CPU at a time"
+	@echo "                (T=name runs one, T=prefix some; IRON_TEST_JOBS=N)"
 	@echo "make bench      print the benchmark figures, write $(BUILD)/bench.tsv"
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
@@ -80,7 +89,7 @@ help:
 	@echo "                every target checks its own; DEPS_CHECK=pkg-config"
 	@echo "                checks without dpkg, DEPS_CHECK=none not at all"
 
-$(LIB_OBJ): | deps
+$(LIB_OBJ) $(CLI_OBJ) $(TEST_OBJ) $(DESIGN_OBJ): | deps
 
 # iron_kernel.h is left out: the library has it only as text (below), and
 # editing it should not rebuild everything.
@@ -165,24 +174,44 @@ $(BUILD)/cmake/%.cmake: cmake/%.cmake.in include/iron/iron.h Makefile
 	@mkdir -p $(dir $@)
 	@$(FILL) $< > $@.tmp && mv $@.tmp $@
 
+$(CLI_OBJ): $(BUILD)/%.o: %.c $(wildcard cli/*.h include/iron/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(DESIGN_OBJ): $(BUILD)/%.o: %.c $(DESIGN_HDR) $(wildcard include/iron/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -fPIC -c $< -o $@
+
+# Tests see the library's internal headers too.
+$(TEST_OBJ): $(BUILD)/%.o: %.c $(wildcard tests/*.h include/iron/*.h src/*/*.h) $(DESIGN_HDR)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) -Itests -Iexamples $(CFLAGS) -c $< -o $@
+
 # -rdynamic: design plugins loaded by `iron dump` call the library's API
 # in the executable, so that they share its state.
-$(CLI): $(CLI_SRC) $(wildcard cli/*.h include/iron/*.h) $(STATIC)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -rdynamic -o $@ $(CLI_SRC) \
+$(CLI): $(CLI_OBJ) $(STATIC)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -rdynamic -o $@ $(CLI_OBJ) \
 	    -Wl,--whole-archive $(STATIC) -Wl,--no-whole-archive $(LDLIBS)
 
 # The reference designs as a plugin library, for `iron dump`; the iron_*
 # symbols resolve against the program that loads it.
-$(EXLIB): $(DESIGN_SRC) $(wildcard examples/designs/*.h include/iron/*.h)
+$(EXLIB): $(DESIGN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -fPIC -shared -o $@ $(DESIGN_SRC)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -fPIC -shared -o $@ $(DESIGN_OBJ)
 
-$(TESTS): $(TEST_SRC) $(DESIGN_SRC) $(wildcard tests/*.h examples/designs/*.h) $(STATIC)
-	$(CC) $(CPPFLAGS) -Itests -Iexamples $(CFLAGS) -o $@ $(TEST_SRC) $(DESIGN_SRC) $(STATIC) $(LDLIBS)
+$(TESTS): $(TEST_OBJ) $(DESIGN_OBJ) $(STATIC)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(DESIGN_OBJ) $(STATIC) $(LDLIBS)
 
-$(BUILD)/examples/%: examples/%.c $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STATIC)
+$(BUILD)/examples/%: examples/%.c $(DESIGN_OBJ) $(DESIGN_HDR) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -o $@ $< $(DESIGN_SRC) $(STATIC) $(LDLIBS)
+	@echo "  CCLD    $@"
+	@$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -o $@ $< $(DESIGN_OBJ) $(STATIC) $(LDLIBS)
 
 # Tutorial programs stand alone, as a user's would: the public header only.
 $(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c examples/tutorial/tutorial.h include/iron/iron.h $(STATIC)
@@ -271,14 +300,19 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 	    $(BUILD)/bench/baseline.o $(DESIGN_SRC) $(STATIC) $(LDLIBS) $(bench_blas_libs)
 
 # IRON_BUILD and IRON_SAN let the install test run `make install` on this
-# very build and compile its consumers with the same sanitizer.
+# very build and compile its consumers with the same sanitizer.  The
+# runner runs one test per CPU at a time (IRON_TEST_JOBS=N sets how many;
+# 1 runs them one by one with their output as it comes) and keeps each
+# test's time in $(BUILD)/test-times.tsv, to start the longest first.
 test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
       $(TUTORIALS) $(README_SAMPLE) $(HEADER_USE_C) $(CXX_BINS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
 	    IRON_CXX_DIR=$(BUILD)/cxx IRON_CXX="$(CXX_VARIANTS)" \
-	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" ./$(TESTS) $(T)
+	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" \
+	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
+	    ./$(TESTS) $(T)
 
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo

@@ -1,6 +1,7 @@
 /*
  * test.h - the test harness: TEST(name) registers a test at load time;
- * tests/runner.c forks each one with a time limit and prints a summary.
+ * tests/runner.c forks each one with a time limit, several at once, and
+ * prints a summary.
  * Asserts print both operands and stop the test (it runs in its own child).
  */
 #ifndef IRON_TEST_H
@@ -17,16 +18,25 @@
 #include "iron/iron.h"
 
 typedef void (*test_fn)(void);
+/* alone: NULL for a test that may share the machine with others, else why
+ * it may not (the runner then runs it with no other test beside it). */
 void test_register(const char *name, const char *file, test_fn fn,
-                   int timeout_s);
+                   int timeout_s, const char *alone);
 
-#define TEST_TIMEOUT(name, seconds)                                           \
+#define TEST_DEFINE_(name, seconds, alone)                                    \
     static void test_##name(void);                                            \
     __attribute__((constructor)) static void test_reg_##name(void)            \
     {                                                                         \
-        test_register(#name, __FILE__, test_##name, seconds);                 \
+        test_register(#name, __FILE__, test_##name, seconds, alone);          \
     }                                                                         \
     static void test_##name(void)
+
+#define TEST_TIMEOUT(name, seconds) TEST_DEFINE_(name, seconds, NULL)
+
+/* A test that cannot share the machine: it measures wall time, or needs
+ * something the others would disturb.  The runner runs tests in parallel
+ * (tests/runner.c) but this one alone; `reason` says why, in a few words. */
+#define TEST_ALONE(name, seconds, reason) TEST_DEFINE_(name, seconds, reason)
 
 /* Every test of this file is reported as skipped (with the reason) when
  * cond holds, e.g. under a sanitizer whose runtime cannot host what the
@@ -39,10 +49,17 @@ void test_skip_file(const char *file, const char *reason);
             test_skip_file(__FILE__, reason);                                 \
     }
 
-/* Built with ThreadSanitizer (which cannot host some tests). */
+/* Built with ThreadSanitizer (which cannot host some tests): gcc says so
+ * with __SANITIZE_THREAD__, clang with __has_feature (nested: gcc 12 has
+ * no __has_feature). */
 #if defined(__SANITIZE_THREAD__)
 #define TEST_UNDER_TSAN 1
-#else
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef TEST_UNDER_TSAN
 #define TEST_UNDER_TSAN 0
 #endif
 

@@ -226,6 +226,15 @@ iron__fiber *iron__fiber_current(void)
     return current_fiber;
 }
 
+void iron__fiber_jumping_out(iron__fiber *f)
+{
+#ifdef FIBER_TSAN
+    __tsan_switch_to_fiber(f->tsan_caller, 0);
+#else
+    (void)f;
+#endif
+}
+
 void iron__fiber_abandon(iron__fiber *f)
 {
     if (current_fiber == f)
@@ -240,7 +249,9 @@ void iron__fiber_abandon(iron__fiber *f)
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
 #ifdef FIBER_TSAN
-    __tsan_switch_to_fiber(f->tsan_caller, 0);
+    /* Unless iron__fiber_jumping_out did it before the jump. */
+    if (__tsan_get_current_fiber() != f->tsan_caller)
+        __tsan_switch_to_fiber(f->tsan_caller, 0);
 #endif
 }
 

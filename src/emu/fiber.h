@@ -33,6 +33,14 @@ void iron__fiber_yield(iron__fiber *f);
 /* The fiber running on this thread, or NULL outside fibers. */
 iron__fiber *iron__fiber_current(void);
 
+/* Just before a siglongjmp out of the running fiber f to a point its
+ * resumer set (a kernel's exit, abort or failed assert; trap.c), outside
+ * a signal handler: ThreadSanitizer keeps the jump points a thread sets
+ * with that thread's context, so it must see the thread back in the
+ * resumer's context, or it aborts the process ("can't find longjmp
+ * buf").  A no-op in other builds; iron__fiber_abandon follows the jump. */
+void iron__fiber_jumping_out(iron__fiber *f);
+
 /* After a jump out of the running fiber (a trapped fault, trap.c): this
  * thread is no longer in it, and it never runs again (resume returns 1).
  * Its stack stays mapped until iron__fiber_free. */

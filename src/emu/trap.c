@@ -216,6 +216,9 @@ void iron__emu_kernel_stop(const char *fmt, ...)
     va_end(ap);
     t->armed = 0;
     t->kind = IRON__TRAP_STOP;
+    iron__fiber *f = iron__fiber_current();
+    if (f)
+        iron__fiber_jumping_out(f);
     siglongjmp(t->jb, 1);
 }
 

@@ -246,7 +246,7 @@ IRON_API iron_status iron_jit_get_stats(const iron_jit *j,
     pthread_mutex_lock(&mj->build_lock);
     pthread_mutex_lock(&mj->lock);
     all = j->stats;
-    all.calls = __atomic_load_n(&j->stats.calls, __ATOMIC_RELAXED);
+    all.calls = atomic_load_explicit(&j->calls, memory_order_relaxed);
     all.specializations = (uint64_t)j->nspecs;
     pthread_mutex_unlock(&mj->lock);
     pthread_mutex_unlock(&mj->build_lock);

@@ -113,7 +113,10 @@ struct iron_jit {
     jit_spec **buckets;
     int nbuckets, nspecs, max_resident;
     jit_spec *lru_head, *lru_tail;
-    iron_jit_stats stats;
+    iron_jit_stats stats;     /* calls aside: see `calls` */
+    /* Launches attempted: every call bumps it outside the locks, so it
+     * lives apart from `stats`, which iron_jit_get_stats copies whole. */
+    _Atomic uint64_t calls;
     atomic_int last_state;    /* an enum iron_run_state */
     /* The specialization of the last call that reached the device;
      * written under `lock`, or without it for pinned ones (never freed

@@ -431,7 +431,7 @@ static void run_begin(iron_run *r, iron_jit *j)
     r->nargs = 0;
     r->status = IRON_OK;
     atomic_store_explicit(&r->state, IRON_RUN_NEW, memory_order_relaxed);
-    __atomic_fetch_add(&j->stats.calls, 1, __ATOMIC_RELAXED);
+    atomic_fetch_add_explicit(&j->calls, 1, memory_order_relaxed);
 }
 
 static inline iron_status prepare(iron_run *r, iron_jit *j,

@@ -543,7 +543,8 @@ static void assert_log_(const result *r, const char *topic, const char *n1,
 
 /* ---- 1. a hit in a new process ------------------------------------------ */
 
-TEST_TIMEOUT(dcache_hit_in_new_process, 60)
+TEST_ALONE(dcache_hit_in_new_process, 60,
+           "measures and prints the time to a first result")
 {
     char *dir = test_cache_temp_dir("dcache", "hit");
     job jb = vjob(dir);

@@ -814,7 +814,7 @@ TEST(compile_rebuild_same_entry)
     }
 }
 
-TEST(compile_time)
+TEST_ALONE(compile_time, 30, "measures and prints a compile's wall time")
 {
     kbuild b;
     kb_init(&b, "vadd", vadd_src, "int32*, int32*, int32*, int32");

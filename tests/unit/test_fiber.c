@@ -505,7 +505,7 @@ TEST(fiber_rejects_bad_arguments_and_misuse)
 
 /* ---- cost of a switch --------------------------------------------------- */
 
-TEST(fiber_bench_round_trip)
+TEST_ALONE(fiber_bench_round_trip, 30, "measures and prints a switch's time")
 {
     struct forever x = { NULL, 0 };
     ASSERT_OK(iron__fiber_new(&x.f, 64 * KIB, forever_body, &x));
