@@ -115,12 +115,12 @@ static double now_s(void)
 }
 
 /* Tests run in an environment of their own: the user's IRON_* settings
- * (every variable of the library's table) do not reach them, the disk
- * cache is off unless a test turns it on, and then it lives in a folder
- * made for this run and removed at its end -- whatever IRON_CACHE_DIR the
- * user has, even one that does not exist.  IRON_CC stays: which compiler
- * works is the machine's business.  The one folder serves every test of
- * the run, those running at the same time included. */
+ * (every variable of the library's table) do not reach them, and the
+ * disk cache lives in a folder made for this run and removed at its end
+ * -- whatever IRON_CACHE_DIR the user has, even one that does not exist.
+ * IRON_CC stays: which compiler works is the machine's business.  The
+ * one folder serves every test of the run, those running at the same
+ * time included. */
 static char cache_dir[64];
 
 static void private_environment(void)
@@ -128,7 +128,11 @@ static void private_environment(void)
     for (int i = 0; i < IRON__ENV_COUNT; i++)
         if (i != IRON__ENV_CC)
             unsetenv(iron__env_var_of((iron__env_id)i)->name);
-    setenv("IRON_CACHE", "0", 1);
+    /* On, in the run's own folder: every test that compiles a kernel
+     * another test compiled already loads it from there, as a user's
+     * processes would.  Tests that count compiles turn it off
+     * (test_in_memory), those about the cache use folders of their own. */
+    setenv("IRON_CACHE", "1", 1);
     snprintf(cache_dir, sizeof cache_dir, "/tmp/iron-tests-cache-XXXXXX");
     if (!mkdtemp(cache_dir)) {
         perror("runner: cannot make the tests' cache folder in /tmp");

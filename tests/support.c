@@ -130,6 +130,13 @@ iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o)
     return j;
 }
 
+iron_jit_options test_in_memory(const iron_jit_options *o)
+{
+    iron_jit_options m = *o;
+    m.disk_cache = -1;
+    return m;
+}
+
 iron_tensor *test_zeros_shape(iron_dtype dt, iron_shape s)
 {
     iron_tensor *t = NULL;

@@ -156,6 +156,9 @@ iron_tensor *test_arange_shape(iron_dtype dt, iron_shape s, double start,
 double test_at(const iron_tensor *t, int64_t i);
 iron_jit *test_jit(iron_design_fn fn, const char *name, const char *args);
 iron_jit *test_new_jit(iron_design_fn fn, const iron_jit_options *o);
+/* o with the disk cache off: for tests that count compiles, which the
+ * run's shared disk cache (tests/runner.c) would otherwise serve. */
+iron_jit_options test_in_memory(const iron_jit_options *o);
 iron_tensor *test_zeros_shape(iron_dtype dt, iron_shape s);
 iron_tensor *test_randint(iron_dtype dt, iron_shape s, int64_t lo,
                           int64_t hi, uint64_t seed);

@@ -213,7 +213,8 @@ TEST(e2e_vector_op_other_tiles)
 
 TEST(e2e_cache_same_call_twice)
 {
-    iron_jit *j = make_jit(vector_op_design, &vector_op_options);
+    iron_jit_options o = test_in_memory(&vector_op_options);
+    iron_jit *j = make_jit(vector_op_design, &o);
     iron_jit_stats st = test_stats(j);
     ASSERT_EQ(st.calls, 0);
     ASSERT_EQ(st.builds, 0);
@@ -253,7 +254,8 @@ TEST(e2e_cache_same_call_twice)
 
 TEST(e2e_cache_new_shape_builds_again)
 {
-    iron_jit *j = make_jit(vector_op_design, &vector_op_options);
+    iron_jit_options o = test_in_memory(&vector_op_options);
+    iron_jit *j = make_jit(vector_op_design, &o);
     check_vector_op(j, 1024, "+", 16, 0);
     check_vector_op(j, 2048, "+", 16, 0);
     iron_jit_stats st = test_stats(j);
@@ -710,6 +712,7 @@ TEST(e2e_chain_two_workers)
         .size = sizeof o,
         .name = "chain2",
         .args = "in a: int32[N], out b: int32[N]",
+        .disk_cache = -1,  /* counts compiles */
     };
     iron_jit *j = make_jit(chain2_design, &o);
     check_chain2(j, NULL, 1024);       /* two columns */
@@ -765,6 +768,7 @@ TEST(e2e_pipeline_across_columns)
         .name = "pipeline",
         .args = "in a: int32[N], out b: int32[N]",
         .params = "stages: int = 2",
+        .disk_cache = -1,  /* counts compiles */
     };
     iron_jit *j = make_jit(pipeline_design, &o);
     const int stages[] = { 1, 4, 5, 12 };

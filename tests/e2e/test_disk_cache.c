@@ -9,8 +9,8 @@
  *
  * Folders: each test makes its own under the runner's private cache folder
  * ($IRON_CACHE_DIR, which the runner removes even when a test fails) and
- * removes them when it passes.  The runner sets IRON_CACHE=0, so a child
- * that wants the cache sets options.disk_cache = 1.
+ * removes them when it passes.  A child that wants the cache sets
+ * options.disk_cache = 1 and its folder, whatever the environment says.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -999,8 +999,8 @@ TEST_TIMEOUT(dcache_cflags_are_part_of_the_key, 60)
  *
  * Precedence (src/jit/jit.c, iron_jit_create): options.disk_cache > 0 turns
  * the cache on whatever the environment says; < 0 turns it off; 0 leaves
- * it to the environment, where IRON_CACHE=0 (exactly "0") turns it off and
- * anything else, or no variable, leaves it on.  So disk_cache = 1 does
+ * it to the environment, where IRON_CACHE off (0, no, false, off) turns
+ * it off and anything else, or no variable, leaves it on.  So disk_cache = 1 does
  * override IRON_CACHE=0.  The folder is options.cache_dir, else
  * $IRON_CACHE_DIR, else the XDG default. */
 

@@ -162,7 +162,8 @@ static void check_add_constant(iron_jit *j, int64_t n, int64_t c)
  * none for a value seen before, and results that never mix. */
 TEST(ref_add_constant_specializes_per_constant)
 {
-    iron_jit *j = test_new_jit(add_constant_design, &add_constant_options);
+    iron_jit_options o = test_in_memory(&add_constant_options);
+    iron_jit *j = test_new_jit(add_constant_design, &o);
     check_add_constant(j, 1024, 5);
     check_add_constant(j, 1024, -7);
     ASSERT_EQ(test_stats(j).builds, 2);

@@ -37,6 +37,7 @@ static const iron_jit_options window_options = {
     .name = "window_add",
     .args = "in x: int32[N], out y: int32[16]",
     .scalars = "offset, k = 0",
+    .disk_cache = -1,  /* counts compiles */
 };
 
 TEST(scalars_change_behaviour_without_rebuild)

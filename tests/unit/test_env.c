@@ -364,8 +364,8 @@ TEST(env_cli_help_lists_table)
     }
 }
 
-/* The runner gives the tests a disk-cache folder of their own and keeps
- * the user's IRON_* settings from them (IRON_CC aside). */
+/* The runner gives the tests a disk-cache folder of their own, on, and
+ * keeps the user's IRON_* settings from them (IRON_CC aside). */
 TEST(env_tests_run_private)
 {
     const char *dir = getenv("IRON_CACHE_DIR");
@@ -375,7 +375,7 @@ TEST(env_tests_run_private)
     ASSERT_EQ(stat(dir, &st), 0);
     ASSERT(S_ISDIR(st.st_mode));
     ASSERT_EQ(st.st_uid, getuid());
-    ASSERT_STR_EQ(getenv("IRON_CACHE"), "0");
+    ASSERT_STR_EQ(getenv("IRON_CACHE"), "1");
     for (int i = 0; i < IRON__ENV_COUNT; i++) {
         const char *name = iron__env_var_of((iron__env_id)i)->name;
         if (i != IRON__ENV_CC && i != IRON__ENV_CACHE &&
