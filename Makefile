@@ -218,18 +218,25 @@ $(TUTORIALS): $(BUILD)/examples/tutorial/%: examples/tutorial/%.c examples/tutor
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
-# The README's sample program, cut from README.md and built like a
-# tutorial program, so that the README stays true (test_tutorial.c runs it).
-README_SAMPLE := $(BUILD)/examples/tutorial/readme_sample
-README_SAMPLE_SRC := $(BUILD)/readme_sample.c
-$(README_SAMPLE_SRC): README.md
+# Programs cut from the documents and built like tutorial programs, so
+# that the documents stay true (test_tutorial.c runs them, and builds them
+# as C++ too): README.md's first program ("## Hello world") and
+# docs/arguments.md's sample ("## The argument model in code").  $(1):
+# the document, $(2): its heading.
+DOC_CUT = awk '/^$(2)/ { f = 1 } \
+               f && /^```c/ { p = 1; next } p && /^```/ { exit } p' $(1)
+DOC_PROGRAMS := readme_hello arguments_sample
+DOC_SAMPLES  := $(DOC_PROGRAMS:%=$(BUILD)/examples/tutorial/%)
+$(BUILD)/readme_hello.c: README.md
 	@mkdir -p $(dir $@)
-	awk '/^## The argument model in code/ { f = 1 } \
-	     f && /^```c/ { p = 1; next } p && /^```/ { exit } p' README.md \
+	@$(call DOC_CUT,README.md,## Hello world) > $@.tmp && mv $@.tmp $@
+$(BUILD)/arguments_sample.c: docs/arguments.md
+	@mkdir -p $(dir $@)
+	@$(call DOC_CUT,docs/arguments.md,## The argument model in code) \
 	    > $@.tmp && mv $@.tmp $@
-$(README_SAMPLE): $(README_SAMPLE_SRC) include/iron/iron.h $(STATIC)
+$(DOC_SAMPLES): $(BUILD)/examples/tutorial/%: $(BUILD)/%.c include/iron/iron.h $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude $(CFLAGS) -o $@ $(README_SAMPLE_SRC) $(STATIC) $(LDLIBS)
+	$(CC) -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
 # ---- C++: the public headers used from C++ (docs/cpp.md) --------------------
 # The tutorial programs, the README's sample and tests/cxx/header_use.c
@@ -242,7 +249,7 @@ $(README_SAMPLE): $(README_SAMPLE_SRC) include/iron/iron.h $(STATIC)
 CXX_FOUND    := g++ $(if $(shell command -v clang++ 2>/dev/null),clang++)
 CXX_STDS     := c++17 c++20
 CXX_VARIANTS := $(foreach c,$(CXX_FOUND),$(addprefix $(c)-,$(CXX_STDS)))
-CXX_PROGRAMS := $(notdir $(TUTORIAL_SRC:.c=)) readme_sample header_use
+CXX_PROGRAMS := $(notdir $(TUTORIAL_SRC:.c=)) $(DOC_PROGRAMS) header_use
 CXX_BINS     := $(foreach v,$(CXX_VARIANTS),$(CXX_PROGRAMS:%=$(BUILD)/cxx/$(v)/%))
 HEADER_USE_C := $(BUILD)/cxx/c11/header_use
 $(CXX_BINS): | deps-test
@@ -257,7 +264,9 @@ define CXX_VARIANT_RULES
 $(BUILD)/cxx/$(1)-$(2)/%: examples/tutorial/%.c examples/tutorial/tutorial.h \
                           $$(PUBLIC_HDR) $$(STATIC)
 	$$(call CXX_LINK,$(1),$(2))
-$(BUILD)/cxx/$(1)-$(2)/readme_sample: $$(README_SAMPLE_SRC) $$(PUBLIC_HDR) $$(STATIC)
+$(BUILD)/cxx/$(1)-$(2)/readme_hello: $$(BUILD)/readme_hello.c $$(PUBLIC_HDR) $$(STATIC)
+	$$(call CXX_LINK,$(1),$(2))
+$(BUILD)/cxx/$(1)-$(2)/arguments_sample: $$(BUILD)/arguments_sample.c $$(PUBLIC_HDR) $$(STATIC)
 	$$(call CXX_LINK,$(1),$(2))
 $(BUILD)/cxx/$(1)-$(2)/header_use: tests/cxx/header_use.c $$(PUBLIC_HDR) $$(STATIC)
 	$$(call CXX_LINK,$(1),$(2))
@@ -305,7 +314,7 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 # 1 runs them one by one with their output as it comes) and keeps each
 # test's time in $(BUILD)/test-times.tsv, to start the longest first.
 test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
-      $(TUTORIALS) $(README_SAMPLE) $(HEADER_USE_C) $(CXX_BINS) lib
+      $(TUTORIALS) $(DOC_SAMPLES) $(HEADER_USE_C) $(CXX_BINS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \

@@ -155,9 +155,9 @@ extern "C" {
  * ------------------------------------------------------------------------ */
 
 #define IRON_VERSION_MAJOR 0
-#define IRON_VERSION_MINOR 3
+#define IRON_VERSION_MINOR 4
 #define IRON_VERSION_PATCH 0
-#define IRON_VERSION_STRING "0.3.0"
+#define IRON_VERSION_STRING "0.4.0"
 
 /* The library's version as "MAJOR.MINOR.PATCH"; may differ from the header's
  * IRON_VERSION_STRING when linked against another build.  Thread-safe. */

@@ -233,13 +233,21 @@ static void check_recipe_checked(void)
                          "negate at negate.c:6");
 }
 
-/* --- the README ---------------------------------------------------------- */
+/* --- the documents' programs ----------------------------------------- */
 
-/* The README's sample, cut from README.md and built by `make test`: it
- * runs, and its last call prints the sentence its comment promises. */
-static void check_readme_sample(void)
+/* README.md's first program and docs/arguments.md's sample, cut from the
+ * documents and built by `make test`: each runs, and prints what its
+ * comments promise. */
+static void check_readme_hello(void)
 {
-    ASSERT_EQ(run_program("readme_sample", NULL), 0);
+    ASSERT_EQ(run_program("readme_hello", NULL), 0);
+    ASSERT_CONTAINS(out, "array([   0,    2,    4, ..., 8186, 8188, 8190], "
+                         "dtype=int32)");
+}
+
+static void check_arguments_sample(void)
+{
+    ASSERT_EQ(run_program("arguments_sample", NULL), 0);
     ASSERT_CONTAINS(out, "vadd: argument 2 ('c') is the same tensor as "
                          "argument 0 ('a')");
 }
@@ -262,7 +270,8 @@ static const struct {
     { "recipe_kernel_files", check_recipe_kernel_files },
     { "recipe_deadlock", check_recipe_deadlock },
     { "recipe_checked", check_recipe_checked },
-    { "readme_sample", check_readme_sample },
+    { "readme_hello", check_readme_hello },
+    { "arguments_sample", check_arguments_sample },
 };
 #define NPROGRAMS (int)(sizeof programs / sizeof programs[0])
 
@@ -276,7 +285,8 @@ TEST(tutorial_recipe_printf) { check_recipe_printf(); }
 TEST(tutorial_recipe_kernel_files) { check_recipe_kernel_files(); }
 TEST(tutorial_recipe_deadlock) { check_recipe_deadlock(); }
 TEST(tutorial_recipe_checked) { check_recipe_checked(); }
-TEST(tutorial_readme_sample) { check_readme_sample(); }
+TEST(tutorial_readme_hello) { check_readme_hello(); }
+TEST(tutorial_arguments_sample) { check_arguments_sample(); }
 
 /* Every program in `dir` is in the table (and, when `extra` is not NULL,
  * that one too); returns how many there are. */
@@ -454,6 +464,7 @@ static int check_doc_blocks(const char *doc)
 
 TEST(tutorial_docs_quote_the_programs)
 {
+    ASSERT_GE(check_doc_blocks("README.md"), 1);
     ASSERT_GE(check_doc_blocks("docs/tutorial.md"), 4);
     ASSERT_GE(check_doc_blocks("docs/cookbook.md"), 5);
     ASSERT_GE(check_doc_blocks("docs/mlir.md"), 2);

@@ -411,7 +411,7 @@ TEST(cache_foreign_format_and_version_are_misses)
     get_miss(c, k, why);
     hand_entry(path, IRON__CACHE_FORMAT, "0.0.9", k, "older", data,
                sizeof data);
-    get_miss(c, k, "library 0.0.9, expected 0.3.0");
+    get_miss(c, k, "library 0.0.9, expected 0.4.0");
 
     /* The same hand-written layout with this library's version is a hit:
      * the documented layout is the one read. */

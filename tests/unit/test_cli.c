@@ -15,7 +15,7 @@ static char out[65536];
 TEST(cli_version)
 {
     ASSERT_EQ(test_run_cli("version", 1, out, sizeof out), 0);
-    ASSERT_STR_EQ(out, "iron 0.3.0\n");
+    ASSERT_STR_EQ(out, "iron 0.4.0\n");
 }
 
 TEST(cli_devices_lists_every_device)

@@ -58,7 +58,7 @@ TEST(status_unknown_values)
 TEST(status_version)
 {
     ASSERT_STR_EQ(iron_version(), IRON_VERSION_STRING);
-    ASSERT_STR_EQ(IRON_VERSION_STRING, "0.3.0");
+    ASSERT_STR_EQ(IRON_VERSION_STRING, "0.4.0");
 }
 
 TEST(status_last_error_starts_empty)
