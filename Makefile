@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # iron - build, test, demo and bench.  `make help` lists the targets.
 #
 # Sources are found by folder: src/<module>/*.c go into libiron, cli/*.c

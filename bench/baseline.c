@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * baseline.c - the benchmark's plain-C baselines, built with -O3
  * -march=native in a translation unit of their own.  The bench calls them

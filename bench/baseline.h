@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * baseline.h - the plain-C baselines the benchmark compares the emulator
  * with.  baseline.c is compiled apart with -O3 -march=native (see the

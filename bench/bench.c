@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * bench.c - the library's performance figures, each measured in this one
  * run beside its baseline: call latency and jit overhead, passthrough vs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * cache.c - `iron cache`: lists, verifies, sums up, clears and prunes the
  * disk cache of compiled specializations, in the default folder or in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * cli.h - the `iron` command's subcommands (each in its own file) and
  * what they share: option parsing with "did you mean" hints (opts.c),

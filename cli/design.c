@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * design.c - what `iron dump`, `iron check` and `iron run` share: a
  * shared library holding a design function NAME_design and its options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dump.c - `iron dump` and `iron check`: load a design from a shared
  * library (design.c), specialize it for the given tensor types,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * envhelp.c - the environment section of `iron --help`, printed from the
  * library's one table of IRON_* variables (src/core/env.c), so the help

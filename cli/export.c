@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export.c - `iron export`: loads a design from a shared library (as
  * `iron dump` does), specializes it for the given tensor types,

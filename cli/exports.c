@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * exports.c - the designs a shared library offers: every NAME for which
  * its dynamic symbol table defines a function NAME_design and an object

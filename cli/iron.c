@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * iron.c - the `iron` command: version, the device table, and the
  * dispatch to the subcommands (each in its own file), with a usage error

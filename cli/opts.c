@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * opts.c - option parsing for the subcommands, and the "did you mean"
  * hints every usage error gives.  The closeness rule is the library's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * paths.c - output folders for `iron run`, `run-mlir` and `export`: a
  * folder given with -o is created when missing (as `mkdir -p` would), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * run.c - `iron run`: runs a design from a shared library once (and
  * --repeat more times, warm) on inputs read from .npy files or made from

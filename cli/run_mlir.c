@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * run_mlir.c - `iron run-mlir`: runs upstream MLIR-AIE (the
  * objectfifo-level module IRON's print(module) gives, or a test's

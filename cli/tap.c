@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tap.c - `iron tap`: draws an access pattern over a 2-D tensor (upstream
  * taplib's visualize, in text) and lists its access order; and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * algorithms.c - the library's generic algorithms (iron_algo_*): one
  * design each, the operation given per call as a kernel parameter, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * demo.c - the main job: reference designs called through jit objects on
  * the emulated NPU, each checked against plain C and timed cold (first

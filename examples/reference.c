@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * reference.c - runs the eleven reference designs of upstream IRON on
  * the emulated NPU (the current device: $IRON_DEVICE or npu2), checks

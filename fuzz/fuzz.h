@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz.h - helpers shared by the libFuzzer targets in fuzz/: a reader that
  * turns the input bytes into values (biased towards small numbers and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_artifact.c - libFuzzer target for loading ahead-of-time artifacts.
  *

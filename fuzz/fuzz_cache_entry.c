@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_cache_entry.c - libFuzzer target for reading disk-cache entries.
  *

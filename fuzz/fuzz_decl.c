@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_decl.c - libFuzzer target for a jit's declaration strings and the
  * parameter values checked against them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_design.c - libFuzzer target for whole designs: random small
  * dataflow designs built with the public design API, run on the emulated

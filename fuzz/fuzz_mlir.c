@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_mlir.c - libFuzzer target for the MLIR parser and printers
  * (src/mlir): the input is MLIR text, parsed in whatever form it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_npy.c - libFuzzer target for .npy files (iron_tensor_load_npy).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fuzz_tap.c - libFuzzer target for tensor access patterns and the 2-D
  * tiler.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * runner.c - runs the registered tests, each in a forked child with an
  * alarm as its time limit, several at once, and closes with "N passed, N

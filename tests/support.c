@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * support.c - helpers shared by the tests: the leak check a forked test
  * child must run itself, keeping a failed call's message, counters, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test.h - the test harness: TEST(name) registers a test at load time;
  * tests/runner.c forks each one with a time limit, several at once, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # deps.sh - checks that the packages a make target needs are there; the
 # Makefile runs it with one of its package lists (BUILD_PKGS, TEST_PKGS,
 # CLANG_PKGS: Debian 12 names).

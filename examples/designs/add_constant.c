@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * add_constant.c - the add-constant reference design: out = in + c, with
  * the length n and the constant c as compile-time parameters.  c becomes a

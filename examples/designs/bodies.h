@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * bodies.h - the few shapes the reference designs' described core bodies
  * (iron.h, "Described core bodies") are made of, as upstream IRON's core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * color_threshold.c - port of upstream mlir-aie
  * programming_examples/vision/color_threshold/color_threshold.py: an

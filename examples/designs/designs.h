@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * designs.h - upstream IRON's reference designs (README.md, "The IRON
  * model"), and ports of its programming examples, written as iron

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dma_transpose.c - port of upstream mlir-aie
  * programming_examples/basic/dma_transpose/dma_transpose.py (the IRON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * edge_detect.c - upstream mlir-aie programming_examples/vision/
  * edge_detect/edge_detect.py (IRON): edge detection on an RGBA image, one

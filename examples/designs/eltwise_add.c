@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * eltwise_add.c - upstream mlir-aie programming_examples/ml/eltwise_add/
  * eltwise_add.py (IRON, the two-core version with memtile split and join):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * eltwise_parallel.c - the parallel elementwise reference design: one
  * worker per column, each streaming its own contiguous slice of the tensor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * joined_layout.c - the layout-transform-on-a-joined-FIFO reference
  * design: three workers each produce 8-element objects, a memtile joins one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * matmul_single.c - the single-core matmul reference design: int16
  * C = A * B (wrapping to int16) on one compute tile, tile by tile.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * matmul_single_upstream.c - upstream mlir-aie programming_examples/basic/
  * matrix_multiplication/single_core/single_core_iron.py (the IRON version,

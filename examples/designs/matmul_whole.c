@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * matmul_whole.c - the whole-array matmul reference design: int16 A[M, K]
  * times B[K, N] into int32 C[M, N] on every compute tile of the granted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * matmul_whole_upstream.c - upstream mlir-aie programming_examples/basic/
  * matrix_multiplication/whole_array/whole_array_iron.py (the IRON version,

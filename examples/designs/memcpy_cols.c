@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * memcpy_cols.c - the multi-column memcpy reference design: every granted
  * column runs two copy workers, each streaming its own contiguous chunk of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * passthrough.c - the passthrough reference design: the input streams
  * through one worker that copies each object to the output FIFO.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * passthrough_dmas.c - port of upstream mlir-aie
  * programming_examples/basic/passthrough_dmas/passthrough_dmas.py (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * relu.c - upstream mlir-aie programming_examples/ml/relu/relu.py (IRON):
  * ReLU on bfloat16, spread over cols x chans workers (4 x 2 by upstream's

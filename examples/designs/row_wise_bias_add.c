@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * row_wise_bias_add.c - upstream mlir-aie programming_examples/basic/
  * row_wise_bias_add/row_wise_bias_add.py (IRON): out = in + bias[col] on

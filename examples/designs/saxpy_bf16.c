@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * saxpy_bf16.c - the SAXPY reference design in bfloat16: z = a * x + y.
  * The kernel widens to float, multiplies and adds with a rounding after

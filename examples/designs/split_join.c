@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * split_join.c - the split-and-join reference design: each 24-element
  * object goes to a memtile, is cut into three 8-element pieces (offsets 0,

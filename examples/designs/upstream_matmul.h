@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * upstream_matmul.h - ports of upstream mlir-aie's IRON matrix
  * multiplication examples (programming_examples/basic/

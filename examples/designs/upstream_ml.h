@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * upstream_ml.h - ports of upstream mlir-aie IRON programming examples
  * (programming_examples/ml/..., basic/..., vision/...) as iron design

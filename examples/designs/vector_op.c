@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * vector_op.c - vector add, and through the compile-time parameter `op`
  * the same design as vector sub (or any C binary operator): one worker,

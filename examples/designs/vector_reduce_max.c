@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * vector_reduce_max.c - port of upstream mlir-aie
  * programming_examples/basic/vector_reduce_max/single_column_designs/

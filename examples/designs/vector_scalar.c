@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * vector_scalar.c - the vector x scalar reference design: int16 data times
  * a factor that arrives as its own one-element int32 tensor through its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * vision_passthrough.c - port of upstream mlir-aie
  * programming_examples/vision/vision_passthrough/vision_passthrough.py:

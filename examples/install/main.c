@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * main.c - a program built against an installed libiron, the way the
  * README's "Install" section shows (CMakeLists.txt next to it, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * 01_passthrough.c - tutorial step 1: the smallest design.  One ObjectFifo
  * carries the input from the host into a memtile and on to the output, with

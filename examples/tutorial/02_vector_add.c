@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * 02_vector_add.c - tutorial step 2: a worker running a C kernel.  Three
  * ObjectFifos (a, b in; c out), one worker on a compute tile that adds one

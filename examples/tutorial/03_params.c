@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * 03_params.c - tutorial step 3: one design, several programs.  A
  * compile-time parameter `op` makes the same design add or subtract (each

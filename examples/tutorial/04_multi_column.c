@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * 04_multi_column.c - tutorial step 4: one design over several columns.
  * The launch configuration grants columns; the design asks how many it got

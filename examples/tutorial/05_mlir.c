@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * 05_mlir.c - tutorial step 5: the bridge to upstream's toolchain.  A
  * worker whose core body is *described* op by op (the core-body IR)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * recipe_checked.c - cookbook: checked mode catching an out-of-bounds
  * write.  The kernel ends its output with a terminator one element past

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * recipe_deadlock.c - cookbook: reading a deadlock report.  The design
  * below is vector add with one mistake: the runtime sequence waits for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * recipe_kernel_files.c - cookbook: a kernel kept in its own .c file with a
  * header beside it, given to the design with iron_kernel_new_file, and the

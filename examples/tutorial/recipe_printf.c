@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * recipe_printf.c - cookbook: printf in a kernel.  Each line a kernel
  * prints is tagged with its worker, tile and iteration; a handler set with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * recipe_probe.c - cookbook: see what flows through a FIFO between two
  * workers.  The design is a two-stage pipeline, x -> inc -> mid -> twice

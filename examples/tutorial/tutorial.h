@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tutorial.h - the few helpers every tutorial and cookbook program shares,
  * so that each program shows only its own design and calls.

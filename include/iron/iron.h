@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * iron.h - the one public header of libiron: IRON's jit for C, with an
  * emulated NPU tile array as the default device.  If a name is not declared

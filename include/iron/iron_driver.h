@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * iron_driver.h - the device driver table: the one header for device
  * backends (the emulator, and later real hardware through XRT).  Users of

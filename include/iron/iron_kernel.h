@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * iron_kernel.h - helpers for kernel sources: the element types kernels
  * take, bfloat16 <-> float conversion, saturating arithmetic and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * algo.h - internals of the algorithms layer (src/algo): generic designs
  * built only from the public design builder, parameterized by a kernel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * check.c - the checks every algorithm makes before it builds anything:
  * the declared arguments, their dtypes and shapes, the kernel parameter

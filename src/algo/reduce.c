@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * reduce.c - the reduce algorithm: the whole input handed to one kernel
  * call that writes a (usually smaller) output, as upstream's reduce.  A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * stream.c - the tiled elementwise algorithms: transform, transform_binary,
  * their parallel forms and for_each.  One body serves them all: each

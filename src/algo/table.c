@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * table.c - the algorithms by kind: each one's name, design function and
  * the exact argument and parameter declarations it expects, and the

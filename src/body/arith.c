@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * arith.c - the arith dialect's ops of a body and their typing rules,
  * as MLIR's verifier states them: constants, binary and unary ops on

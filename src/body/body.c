@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * body.c - the core-body object: creating and freeing it, the design
  * objects it names (its parameters), its values and their MLIR types,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * body.h - the core-body IR inside the library: what iron_body_* builds
  * (body.c and its siblings), its translation to C for the emulator

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * control.c - the scf ops of a body: for with carried values, while
  * with its condition and "do" regions, if with an optional else.  Each

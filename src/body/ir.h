@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ir.h - the core-body IR's own data, shared by the files of src/body
  * only (others use body.h): values with their MLIR types, ops in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ops.c - the body's ops on design objects: acquiring, reading and
  * releasing fifo objects (aie.objectfifo.*), element loads and stores

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * standard.c - the body a standard-loop worker amounts to, for the MLIR
  * exporter: upstream's Worker(while_true=True) wraps its core function

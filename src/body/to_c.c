@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * to_c.c - a body as C source for the emulator: a core body (see
  * iron_kernel_new_core) whose parameters are p0, p1, ... in the body's

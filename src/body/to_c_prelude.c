@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * to_c_prelude.c - the helpers every generated core body starts with:
  * MLIR's arith semantics in C, with a defined result wherever MLIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * to_mlir.c - a body as MLIR ops in upstream's pretty form, as upstream
  * IRON prints a core's region (arith, scf, memref, func and the aie

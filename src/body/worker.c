@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * worker.c - iron_worker_new_body: a described body becomes a core-body
  * kernel (its C text from to_c.c, made as iron_kernel_new_core makes

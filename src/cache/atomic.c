@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * atomic.c - the one routine that publishes a file atomically (cache
  * layer; used by the cache's entries, the kernel store's artifacts and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * atomic.h - writing a file all or nothing: a temporary file in the same
  * folder, written whole, synced, then renamed over the name.  A reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * cache.h - the on-disk cache: a folder of entries, each one file named by
  * its key's digest, published atomically and read without locks.

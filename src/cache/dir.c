@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dir.c - the cache layer's folder: resolving the default location,
  * creating and opening the folder, and scanning its files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dir.h - the cache layer's folder: the handle, where the folder is, how
  * it is created and opened, and walking the files in it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * entry.c - the cache layer's entry format (see entry.h for the layout):
  * names, encoding a header, and reading an entry file back with every

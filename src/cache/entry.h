@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * entry.h - the cache layer's on-disk entry format: file names, the fixed
  * little-endian header, and reading plus validating an entry file.

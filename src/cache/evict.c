@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * evict.c - the cache layer's trimming: least-recently-used eviction down
  * to a size, prune, clear, and removing temporary files of dead writers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * evict.h - the cache layer's size cap: least-recently-used eviction,
  * shared by put (after publishing) and prune.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * file.c - opening files someone else may have named or placed, with the
  * checks file.h lists.

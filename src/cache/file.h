@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * file.h - opening files whose name or contents someone else may have
  * chosen: cache entries, artifacts, the headers a cache entry lists and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * list.c - the cache layer's inspection: listing entries (header only, or
  * fully checked for the tools; never a last-use refresh) and totals.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * settings.c - the disk cache's settings (on or off, folder, size cap),
  * resolved in one place from the caller's choice, the environment and

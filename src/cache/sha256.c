@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * sha256.c - SHA-256 through Nettle (see sha256.h).
  */

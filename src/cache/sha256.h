@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * sha256.h - SHA-256 for pinning an artifact to the exact file its user
  * reviewed: unlike the XXH3 checksums of the entry format, which only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * store.c - the cache layer's reads and writes: get (lock-free, validated,
  * refreshes last use) and put (published by the one atomic write,

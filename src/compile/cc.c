@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * cc.c - runs the C compiler as a child process (compile layer): builds
  * its argument vector, spawns it, waits, and reports its diagnostics.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * cc.h - runs the system C compiler on one generated source file, turning
  * a failure into an IRON_ECOMPILE message that carries its diagnostics.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * compile.c - iron__kernel_compile (compile layer): checks the kernel
  * description, then generate -> write -> cc -> dlopen in a private

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * compile.h - kernel compilation: C source -> shared object -> entry point.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * identity.c - the compiler's identity for cache keys: the command in
  * force ($IRON_CC or cc), the version and target it reports with -v, and

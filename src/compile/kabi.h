@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kabi.h - the kernel calling convention (compile layer): how a driver
  * calls a compiled kernel through its uniform wrapper and what a core body

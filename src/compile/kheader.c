@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kheader.c - <iron/iron_kernel.h> for kernels (compile layer).  The text
  * is built in (the Makefile turns include/iron/iron_kernel.h into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kheader.h - the kernel-side header <iron/iron_kernel.h> as the library
  * carries it: its text, built in from include/iron/iron_kernel.h, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ktypes.c - parses a kernel's declared argument types ("int32*, int32")
  * into iron__ktype values (compile layer).  Allocates nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * loader.c - the loaded kernel object (compile layer): dlopen, dlsym of
  * the entry wrapper, dlclose.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * loader.h - loads a compiled kernel object with dlopen and finds its
  * uniform entry wrapper.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * shim.c - the kernel runtime shim's object and text, built into the
  * library (compile layer; see shim.h).  The Makefile generates the two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * shim.h - the kernel runtime shim (rt.h) as libiron carries it: the
  * object the Makefile compiled from src/compile/shim/kernel_rt.c with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * srcline.c - code address -> "function at file:line" (compile layer).
  *

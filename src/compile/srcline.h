@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * srcline.h - names the source line of a code address in this process
  * ("vadd at vadd.c:12"), for messages about a fault inside a kernel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * state.c - whether a compiled kernel object keeps writable state of its
  * own: static or global variables.  A core has its own data memory, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tmpdir.c - the private temporary directory of one kernel build (compile
  * layer): creation under $TMPDIR, writing the source, removal -- and

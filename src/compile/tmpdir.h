@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tmpdir.h - the private temporary directory one kernel build works in:
  * created with mkdtemp, emptied and removed whatever the outcome.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * wrapper.c - generates the C text around a kernel's source: defines in
  * front, the signature check and the uniform entry wrapper behind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * wrapper.h - the C text compiled for a kernel: its defines, the user's
  * source under its own #line name, then the uniform entry wrapper.

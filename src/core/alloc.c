@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * alloc.c - the library's allocator wrappers, with per-thread fault
  * injection so tests can prove every failure path returns cleanly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * clock.c - the monotonic clock used for timeouts and build timings.
  */

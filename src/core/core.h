@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * core.h - internals every module uses: failing with a message, allocation
  * (with fault injection for tests), a growable string, and time.

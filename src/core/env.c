@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * env.c - the one table of IRON_* environment variables and their strict
  * reading (see env.h).  A new variable is one row here and one id in

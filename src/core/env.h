@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * env.h - the IRON_* environment variables, all declared in one table
  * (env.c) and read only through it.  A value that is not exactly what the

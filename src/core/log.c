@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * log.c - the debug log.  Topics are read from IRON_LOG once per process
  * ("jit,cache", "all"; an unknown topic is a warning that suggests the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * log.h - the debug log: IRON_LOG=jit,cache (or all) selects topics; lines
  * go to stderr, or to the handler set with iron_log_set_handler.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * npu.h - the array's coordinates and the model's fixed limits (base
  * layer): shared by the design IR, the program and every driver, so that

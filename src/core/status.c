@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * status.c - the status table (names, descriptions), the names of run
  * states, and the per-thread last-error message: set by a failure,

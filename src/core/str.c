@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * str.c - a growable string for building messages, design dumps and
  * generated source.

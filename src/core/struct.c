@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * struct.c - the one size rule of versioned public structs (struct.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * struct.h - versioned public structs.  A struct the caller passes in
  * begins with size_t size = sizeof(the struct as the caller's header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * design.c - the design object: its lifetime, its sticky error, and what a
  * design function may ask about its call (argument types, compile-time

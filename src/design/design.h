@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * design.h - the design IR: what a design function builds (FIFOs, kernels,
  * workers, the runtime sequence), plus the fields verify and place fill in.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dump.c - the readable text form of a design: FIFOs with their object
  * types and depths, links, workers and (given the program that placed it)

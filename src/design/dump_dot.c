@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dump_dot.c - the placed design's FIFO graph in Graphviz dot: a node per
  * worker (with its kernel and tile), per shim tile that moves host data

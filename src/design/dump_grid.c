@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dump_grid.c - a text picture of the array as placed: one column per
  * array column, one line per row from the top compute row down to the

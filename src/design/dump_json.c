@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dump_json.c - the placed design as JSON (jansson), for tools: arguments,
  * FIFOs with each endpoint's user, tile, depth and buffers, links, workers

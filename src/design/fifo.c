@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fifo.c - building ObjectFifos and their endpoint handles.
  */

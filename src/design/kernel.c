@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kernel.c - declaring compute kernels: C source (given as text or read
  * from a file, with the folders its includes are searched in), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * layout.c - data layout transforms and shim access patterns: the canonical
  * form (size-1 dimensions dropped, contiguous dimensions merged) and the

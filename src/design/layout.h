@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * layout.h - checks on data layout transforms (dims_to_stream /
  * dims_from_stream) and on the runtime's access patterns against the shim

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * link.c - links through a memtile: forward, split and join.  Each makes
  * new fifos whose one end is the memtile, and checks its rules where the

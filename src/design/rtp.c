@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * rtp.c - run-time parameter buffers and barriers: objects the
  * runtime sequence writes and workers read or wait on.

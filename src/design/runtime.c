@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * runtime.c - the runtime sequence: start, fill, drain, run-time
  * parameters, barriers and task groups.  Each command is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tap.c - tensor access patterns: construction, counting and the bounds
  * check shared by the design builder and the DMA engines.

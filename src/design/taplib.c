@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * taplib.c - access patterns the way upstream's taplib looks at them: the
  * step at which a pattern visits each element of its tensor, how often it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tiler.c - the 2-D tiler (upstream IRON's TensorTiler2D: simple, group
  * and step tiling): one access pattern per group of tiles of a row-major

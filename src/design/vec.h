@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * vec.h - growing the design's arrays (IRON__VEC) by one element.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * worker.c - workers: a kernel run in the standard loop, or a custom core
  * body, on a compute tile; explicit placement.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * builtin.c - the table of drivers built into the library (device layer).
  * Adding a backend (real hardware through XRT, say) is one line here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * builtin.h - the drivers built into the library (device layer): one table
  * the registry calls through when it starts, like PoCL's list of built-in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * device.h - devices and the calls through their drivers.  Devices are
  * created once through iron_driver_register (the built-in drivers' at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * driver.c - the only calls through a driver table (like SQLite's os.c):
  * arguments are checked here, driver failures get the device's name, and

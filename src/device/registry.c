@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * registry.c - the device registry (devices of the built-in drivers, then
  * those of drivers registered later), the process-wide default device, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * check.c - checked mode (IRON_CHECK=1, or iron_launch_config.check): the
  * emulator as a sanitizer for the FIFO discipline and the core's stack.

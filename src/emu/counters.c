@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * counters.c - what a run did: per worker, per fifo endpoint and per DMA
  * channel counts (always kept: a few additions on paths that already

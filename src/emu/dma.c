@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dma.c - DMA movers: each moves one FIFO's objects, from the host (the
  * runtime's fills, walked in access-pattern order) or a pool (a producer's,

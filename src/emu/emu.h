@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * emu.h - the emulated NPU: a loaded program's tile memories, buffer pools
  * with their counting locks, barriers, and the cooperatively scheduled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * emu_driver.c - the emulator's driver table: host buffers, loading a
  * program into emulated tile memory, and running its runtime sequence.

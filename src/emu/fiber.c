@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fiber.c - stackful coroutines for custom core bodies (emulator layer),
  * on Boost.Context's fcontext switch and mmap'd stacks with a guard page.

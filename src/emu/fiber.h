@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * fiber.h - user-space execution contexts for custom core bodies, so that
  * a core body that blocks in iron_acquire suspends its tile's task rather

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * handoff.c - what crosses between lanes when one design runs on several
  * threads: wakes, shared pools' releases, idle lanes, and the end of a

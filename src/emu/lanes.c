@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * lanes.c - dealing a loaded program's tasks onto lanes, one lane per
  * thread, and running a phase's lanes together on a small process-wide

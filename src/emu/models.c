@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * models.c - the device models the emulator emulates (their limits:
  * docs/emulator.md, "What placement rejects"): Phoenix (npu1, AIE2) and Strix/Krackan (npu2, AIE2P), whole

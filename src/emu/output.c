@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * output.c - what kernels print (emulator layer).  The runtime shim sends
  * a kernel's stdout and stderr text here (rt_host.c); each worker keeps

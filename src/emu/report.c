@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * report.c - says who waits on what when a run stalls or times out, the
  * diagnosis that hardware cannot give (it just hangs): one line per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * sched.c - the cooperative scheduler of one lane: a ready queue of tasks,
  * run until the phase is over.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tilemem.c - where emulated tile memory lives, apart from the emulator's
  * own state, and how a faulting address is described against it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * trace.c - records a run's timeline per track without locks and encodes
  * it as one call of a trace-event JSON file (Perfetto, chrome://tracing;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * trace.h - a run's timeline as trace events (emulator layer), written as
  * the trace-event JSON that Perfetto and chrome://tracing open: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * trace_file.c - the process's trace files (emulator layer): every call
  * traced to one path goes into one trace-event JSON file, each call its

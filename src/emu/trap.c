@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * trap.c - containing what a kernel does wrong.  While a lane runs, its
  * thread holds a trap: a jump point in iron__emu_run_lane.  A kernel or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * trap.h - the jump point a lane's thread returns to when a kernel
  * faults, stops the process (exit, abort, assert) or overruns the call's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * watchdog.c - interrupts a kernel that overruns the call's timeout.
  *

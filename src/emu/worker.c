@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * worker.c - worker cores.  A standard-loop worker is a state machine:
  * acquire one object from every handle, call the kernel with the object

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * artifact.c - the public artifact calls of a jit: argument checks, the
  * specialization to save, then the kernel store (src/kstore/artifact.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * check.c - a call's pipeline up to placement, without the C compiler:
  * run the design function, verify it, place it.  What `iron check` and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dump_as.c - iron_jit_dump_as: the placed design in a chosen form.
  * "text" is iron_jit_dump (a full build: it also shows the tiles' memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export.c - iron_jit_export_mlir: the specialization a launch with these
  * arguments would use, built up to placement (design, verify, place; no C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * jit.c - the jit object: creation from a design function and its
  * compile-time attributes, pre-bound parameter values, counters, and

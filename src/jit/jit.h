@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * jit.h - the jit object: its declared tensor arguments and compile-time
  * parameters (parsed once at creation), its bound values, and its cache of

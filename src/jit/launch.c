@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * launch.c - the call path: validate the tensors against the declared
  * arguments, resolve compile-time values, key the signature, find or build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * params.c - resolving compile-time parameter values for a call: given at
  * the call, else bound on the jit, else the declared default.  Unknown,

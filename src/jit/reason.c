@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * reason.c - why a call needs a new specialization, for the debug log:
  * the first difference between its signature and the closest existing

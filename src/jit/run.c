@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * run.c - asynchronous runs: iron_jit_start and iron_spec_start hand a
  * prepared run (run.h) to a small pool of launcher threads; iron_run_wait,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * run.h - one call of a jit or of a specialization, from its start to its
  * end: the public iron_run.

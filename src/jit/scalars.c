@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * scalars.c - dispatch-time scalars: integer values declared on the jit
  * ("count, offset = 0") and given per call, which reach the runtime

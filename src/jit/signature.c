@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * signature.c - parsing a jit's declarations, once at creation:
  *   args:   "in a: T[N], in b: T[N], out c: int32[N, 4]"

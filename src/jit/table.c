@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * table.c - the jit's specializations in memory: found by an exact
  * comparison of everything that selects one (device, columns, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * artifact.c - (kernel store) ahead-of-time artifacts: a specialization's
  * kernel objects in one self-contained file (the disk cache's entry

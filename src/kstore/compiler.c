@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * compiler.c - the kernel store's call into the C compiler (src/compile):
  * one kernel into one shared object, with the jit's flags and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * deps.c - (kernel store) stat snapshots of the files a kernel object in
  * memory was made from (deps.h).  The modification and change times are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * deps.h - (kernel store) what a kernel object kept in memory knows of
  * the files its source included: each one's device, inode, size and

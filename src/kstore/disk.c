@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * disk.c - (kernel store) kernel objects in the disk cache: one entry
  * per compiled kernel object, named by its kernel key (key.c), holding

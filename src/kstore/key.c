@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * key.c - the kernel store's keys.  Two texts, both built once per use:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kstore.c - the kernel store's handle and its one question: where do a
  * placed program's kernel objects come from?  A loaded artifact holding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kstore.h - the kernel store: where a specialization's kernel objects
  * come from.  In order: objects already loaded for another specialization

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * payload.c - encoding and decoding a specialization's kernel objects for
  * the disk cache and artifact files (layout in payload.h; little-endian,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * payload.h - (kernel store) the bytes a disk-cache entry or an artifact
  * file holds: kernel objects (one in a disk-cache entry, every kernel of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * shared.c - (kernel store) compiled kernel objects kept in memory for
  * the other specializations of one jit.  Many specializations differ

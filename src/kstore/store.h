@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * store.h - the kernel store's insides, shared by its files: the handle,
  * keys (key.c), the compiler call (compiler.c), the disk cache's kernel

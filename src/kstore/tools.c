@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tools.c - (kernel store) the public disk-cache tools (iron_cache_*),
  * thin wrappers over the cache layer.  They live here, above both the

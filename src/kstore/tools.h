@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tools.h - (kernel store) the disk-cache tools for `iron cache`: the
  * cache layer's listing and pruning, with payloads judged by the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ast.c - the MLIR tree's memory (one arena per module, freed at once),
  * its value table, the importer's lookups, and types as text.

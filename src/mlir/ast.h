@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * ast.h - MLIR text as a tree: what the parser (parse.c) makes of a
  * module in either form (pretty/custom or generic), what the printers

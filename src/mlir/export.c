@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export.c - a placed program as the objectfifo-level MLIR upstream IRON
  * emits for the same design, in upstream's order (Program.resolve_program):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export.h - the MLIR-AIE exporter: a placed program written as the
  * objectfifo-level MLIR that upstream IRON emits for the same design

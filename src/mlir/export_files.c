@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export_files.c - the files of an MLIR-AIE export, in memory: aie.mlir,
  * each kernel a core calls as kernels/SYM.c (its compile-time defines as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export_generic.c - the generic form of the exported text: the pretty
  * text read back by src/mlir's parser and printed with every op generic

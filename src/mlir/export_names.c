@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export_names.c - names and types as the exported MLIR writes them:
  * memref types (element types spelt by the core-body IR, so a

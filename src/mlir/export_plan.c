@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export_plan.c - everything the exporter decides before it prints: what
  * cannot be exported (refused here, naming it), each worker's core body

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * export_seq.c - the runtime sequence, one block argument per tensor in
  * argument order, the ops in the design's order:

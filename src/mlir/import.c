@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * import.c - the MLIR-AIE importer's first pass over a parsed module: the
  * device it targets, its tiles, object fifos and links, cores, buffers,

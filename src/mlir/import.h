@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * import.h - the MLIR-AIE importer's inside: what import.c learns from a
  * parsed module (the device, tiles, object fifos, links, cores, buffers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * import_body.c - an aie.core region rebuilt as a described core body
  * (iron_body_*), op by op: arith, memref.load / store, scf.for / while /

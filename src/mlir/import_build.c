@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * import_build.c - the design function of an imported module: checks
  * the call's device against the module's, then rebuilds the module with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * import_seq.c - the runtime sequence of an imported module: its
  * arguments (dtype and shape from each memref, role from what the

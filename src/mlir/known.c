@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * known.c - the tables of known.h: inherent attributes of the ops the
  * MLIR parser normalises, and the enums' integers.  The device integers

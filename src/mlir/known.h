@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * known.h - what the MLIR parser and printers know of the ops ast.h
  * lists (and a few neighbours): which attributes are inherent (printed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * lex.c - the MLIR lexer: identifiers, value / block / symbol names,
  * numbers, strings and punctuation, with line and column of every token.

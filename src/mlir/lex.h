@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * lex.h - MLIR text as tokens, for the parser (parse*.c).  The lexer
  * works on demand, one token at a time; its state is a small struct the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * mlir.c - the public face of the MLIR-AIE importer: iron_mlir_design
  * parses a module, reads it (import.c, import_seq.c) and tries its design

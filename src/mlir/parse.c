@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse.c - the MLIR parser's frame: the text's checks and limits, the
  * module, ops in the generic form, regions and blocks, SSA names and

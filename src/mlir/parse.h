@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse.h - the MLIR parser's internal interface, shared by its files:
  * parse.c (text, ops, regions, values), parse_type.c, parse_attr.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse_aie.c - the custom (pretty) forms of the aie and aiex ops ast.h
  * lists, in every upstream syntax era since 2024: each fills the op

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse_attr.c - MLIR attributes: numbers (typed, range-checked, hex
  * floats), strings, symbols, arrays, dictionaries, dense<...> (nested

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse_norm.c - one tree whatever the form or era: every finished op
  * is rewritten to the spelling ast.h gives.

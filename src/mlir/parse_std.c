@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse_std.c - the custom forms of the upstream dialects' ops a core
  * body and a module use: builtin.module, func (func / call / return),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse_type.c - MLIR types: integers, index, floats, memref / tensor /
  * vector shapes ("4x?xi32", re-read at the 'x's), function types,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * print.c - the MLIR tree as text: values, types and attributes as MLIR
  * writes them, ops in the generic form, regions, the module, and the

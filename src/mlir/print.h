@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * print.h - the MLIR printers' internal interface: print.c (the frame,
  * values, types, attributes, the generic form, cores as functions) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * print_custom.c - the custom (pretty) forms of the ops ast.h lists, as
  * upstream prints them.  Each printer first checks that the op fits its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * place.c - placement (place layer): workers onto compute tiles (pinned
  * ones where the user put them, the rest round-robin over the granted

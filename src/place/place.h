@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * place.h - placement (the pass between verify and kernel compilation): it
  * reads the design and fills the program's tables -- plain copies of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tables.c - the program's own copy of the design (place layer): workers,
  * FIFOs, links, the runtime sequence, arguments, run-time parameters and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * khost.c - the host's half of the kernel runtime shim (compile/rt.h):
  * what a kernel's printf, exit, failed assert or signal() turns into.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * program.c - the lifetime of a program (placed, compiled design) and the
  * program-level services drivers use instead of other modules' headers.

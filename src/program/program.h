@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * program.h - a placed, compiled design: what a driver loads, complete on
  * its own.  It holds plain, program-owned copies of everything a driver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * allclose.c - iron_tensor_allclose: numpy's allclose rule over two
  * tensors (expected broadcast to actual's shape), with a count of the

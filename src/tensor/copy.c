@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * copy.c - tensors made like others (*_like), copies between tensors and
  * caller memory, contiguous clones of views and element-wise assignment.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dlpack.c - DLPack (0.6, Debian's libdlpack-dev) import and export:
  * a DLManagedTensor of CPU memory becomes a tensor without copying (a

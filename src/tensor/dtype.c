@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * dtype.c - the element type table (names, aliases, sizes, ranges), the
  * bfloat16 conversions and the double <-> element conversions tensors use.

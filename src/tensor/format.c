@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * format.c - tensors as text the way numpy prints arrays: nested brackets,
  * columns of equal width, lines wrapped at the line width, big tensors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * inuse.c - tensors held by running calls.  A call holds each of its
  * tensors from before the inputs are synced until the outputs are; a free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * npy.c - tensors to and from NumPy's .npy files (format versions 1.0 and
  * 2.0, and 3.0 on reading).  The header is a Python dict literal, not

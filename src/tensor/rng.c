@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * rng.c - the portable pseudo-random generator behind iron_tensor_rand and
  * iron_tensor_randint: xoshiro256** (Blackman & Vigna) seeded by splitmix64.

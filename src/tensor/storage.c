@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * storage.c - the memory behind tensors: driver allocations and wrapped
  * caller memory, shared by a tensor and its views through a reference

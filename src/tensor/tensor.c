@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tensor.c - tensors: validated construction on the current device's
  * driver memory, the fill factories, element access and description.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * tensor.h - internals of the tensor layer: the tensor struct (the JIT reads
  * its fields directly), element conversion helpers and the portable PRNG.

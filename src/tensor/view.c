@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * view.c - tensors sharing another tensor's memory: reshapes, strided
  * views and slices.  Each takes a reference on the storage, so the tensor

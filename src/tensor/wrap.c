@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * wrap.c - tensors over the caller's memory (iron_tensor_wrap): checked
  * for alignment and size, then handed to the current device's driver,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * verify.c - structural rules of a built design, checked before placement
  * so the messages can speak of FIFOs and workers rather than tiles.

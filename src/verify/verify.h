@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * verify.h - the structural rules a design must follow before it is placed
  * (src/place): every endpoint has one user, the sequence awaits a drain,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * header_use.c - every macro and static inline helper of the public
  * headers (iron.h, iron_kernel.h, iron_driver.h) used as a program uses

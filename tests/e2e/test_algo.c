@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_algo.c - the generic algorithms of the public API (iron_algo_*):
  * each one on several dtypes against a plain C loop, the parallel forms

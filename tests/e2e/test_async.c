@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_async.c - asynchronous runs: iron_jit_start / iron_spec_start give
  * the synchronous result; runs of different jits overlap; a wait with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_body.c - described core bodies (iron_body_*) running on the
  * emulator: each gives the same results as the equivalent core body

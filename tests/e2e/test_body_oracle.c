@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_body_oracle.c - the translation oracle: random programs of arith
  * (integer and float ops, casts, comparisons, select), scf (for with

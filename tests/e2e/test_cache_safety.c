@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_cache_safety.c - what the disk cache and artifacts refuse: a key
  * whose digest collides with another's (forced with the test hook

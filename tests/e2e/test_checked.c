@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_checked.c - checked mode (iron_launch_config.check, IRON_CHECK=1):
  * what plain runs let through is caught there, named, and contained; and

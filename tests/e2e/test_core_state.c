@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_core_state.c - each worker is a core with its own data memory: a
  * kernel's static variables are per worker even when two workers run the

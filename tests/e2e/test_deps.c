@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_deps.c - the package checks of the Makefile (tools/deps.sh): the
  * library needs only the build packages, each list is said once, and on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_designs.c - end-to-end tests: designs built through jit objects,
  * verified, placed, compiled and run on the emulated NPU, each result

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_designs_bodies.c - every reference design (examples/designs/) can
  * be exported as MLIR-AIE: none writes a core body as C source

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_disk_cache.c - the jit's disk cache and ahead-of-time artifacts,
  * end to end.  Every jit call that should find (or miss) something on disk

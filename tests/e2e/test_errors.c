@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_errors.c - every way a call can fail, end to end: jit options and
  * declarations, compile-time parameters, tensor arguments, devices and

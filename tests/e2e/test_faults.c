@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_faults.c - a kernel or core body that faults, stops the process,
  * hangs or breaks its stack ends the call, not the process: the status is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_install.c - the library as installed: `make install` into a fresh
  * prefix (the real rule, on this very build), then examples/install/main.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_kernel_file.c - kernels read from files (iron_kernel_new_file):
  * headers found beside the file and in include folders, diagnostics and

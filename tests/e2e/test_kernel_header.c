@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_kernel_header.c - <iron/iron_kernel.h>: its bfloat16 conversions
  * against the library's bit for bit, its saturating arithmetic and srs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_kernel_params.c - kernels as compile-time parameters: a generic
  * design (the library's transform) specialized per kernel, binding, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_lanes.c - one design on several threads: tasks dealt onto lanes by
  * column, FIFOs that cross a cut become shared pools.  Whatever the thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_lowering.c - the emulator agrees with upstream IRON's toolchain:
  * how many buffers each endpoint gets (shared memory, max acquire + 1,

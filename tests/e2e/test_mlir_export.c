@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_export.c - the MLIR-AIE exporter (iron_jit_export_mlir, the
  * dump formats "mlir" / "mlir-generic", `iron export`): every reference

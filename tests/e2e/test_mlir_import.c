@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_import.c - upstream's objectfifo-level MLIR run on the
  * emulator (iron_mlir_design, iron_mlir_jit_create): each fixture of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_roundtrip.c - the bridge both ways on every reference design
  * and every upstream port in examples/designs: each is called directly,

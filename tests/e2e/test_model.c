@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_model.c - the IRON model's constructs end to end with the exact
  * values of upstream's reference designs: split/join through a memtile, a layout

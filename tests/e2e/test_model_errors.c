@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_model_errors.c - one test per rule of the IRON model (iron.h,
  * docs/emulator.md) that a design can break: ObjectFifo depths and the core

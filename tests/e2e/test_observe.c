@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_observe.c - what a call leaves to look at: counters through
  * iron_jit_get_counters and IRON_LOG=emu, the trace-event JSON (checked with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_output.c - what kernels print: the runtime shim sends a kernel's
  * stdout and stderr (printf, puts, putchar, fprintf, fputs, fputc,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_parallel.c - designs whose columns are independent run in parallel
  * lanes; results must match plain C whatever the lane count.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_reference.c - the reference designs of upstream IRON
  * (examples/designs/) end to end: each run on the emulated NPU through its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_run_states.c - completion states of a run: completed, timeout
  * (the launch configuration's limit), and recovery on the next call.

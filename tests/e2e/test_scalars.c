@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_scalars.c - dispatch-time scalars: per-call integers that move a
  * fill's offset and feed a run-time parameter, without a rebuild.

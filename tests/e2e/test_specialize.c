@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_specialize.c - building ahead of the first call, running the
  * compiled handle directly, and dumping a signature without running.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_threads.c - one jit called from several threads at once, the log
  * handler swapped while others log, a forked child that uses the

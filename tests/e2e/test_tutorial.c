@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tutorial.c - the tutorial's and cookbook's programs
  * (examples/tutorial, built into $IRON_TUTORIAL by `make test`), run as a
@@ -180,7 +181,7 @@ static void check_recipe_kernel_files(void)
                          "compile: kernel 'scale': C compiler failed (exit "
                          "status 1)");
     /* The file's own path names the line. */
-    ASSERT_CONTAINS(out, "/kernels/scale.c:2:10: fatal error: scale.h: No "
+    ASSERT_CONTAINS(out, "/kernels/scale.c:3:10: fatal error: scale.h: No "
                          "such file or directory");
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_upstream_matmul.c - the ports of upstream mlir-aie's IRON matrix
  * multiplication examples (examples/designs/upstream_matmul.h) end to end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_upstream_ml.c - the ports of upstream mlir-aie IRON programming
  * examples (examples/designs/upstream_ml.h) end to end on the emulated

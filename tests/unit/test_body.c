@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_body.c - the core-body IR's builder: MLIR's typing rules at each
  * op, every builder error (sticky, naming the body, the op and expected

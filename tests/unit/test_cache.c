@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_cache.c - the disk cache (src/cache): round trips, every kind of
  * damaged entry as a miss with its reason, concurrent writers in several

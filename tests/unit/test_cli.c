@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_cli.c - the `iron` command, run as a program: its path comes from
  * $IRON_CLI (set by `make test`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_cli_cache.c - `iron cache`, run as a program ($IRON_CLI, set by
  * `make test`) on private folders filled through the cache layer.

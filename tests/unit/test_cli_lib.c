@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_cli_lib.c - the library entries behind `iron check` and `iron dump
  * --format`: iron_jit_check and iron_jit_dump_as, called directly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_compile.c - kernel compilation: declared-type parsing, the uniform
  * wrapper, defines, compiler diagnostics, temp-file hygiene, allocation

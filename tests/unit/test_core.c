@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_core.c - core internals: failing with a message that wraps the
  * previous one, context prefixes, and the growable string.

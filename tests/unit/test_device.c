@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_device.c - the built-in device models, lookup, the default device,
  * per-thread scopes, $IRON_DEVICE, driver registration and the driver

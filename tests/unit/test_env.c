@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_env.c - the one table of IRON_* variables: every row complete,
  * every bad value a warning naming the variable, the value and what is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_fiber.c - the emulator's stackful coroutines (src/emu/fiber.c):
  * switching, finishing, stacks and guard pages, thread migration, misuse.

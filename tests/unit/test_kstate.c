@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_kstate.c - telling kernels with state of their own (which need an
  * instance per core) from stateless ones (which can share one).

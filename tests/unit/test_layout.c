@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_layout.c - layout transform checks, shim access pattern limits and
  * the canonical form, the last against a naive nested-loop enumeration.

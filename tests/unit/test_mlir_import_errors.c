@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_import_errors.c - what the MLIR-AIE importer refuses, and
  * how it says so: ops outside the subset (IRON_ENOTSUP), undefined

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_opt.c - the generic form iron prints is MLIR that upstream's
  * own parser and verifier accept: every syntax fixture's generic text is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_parse.c - the MLIR lexer and parser (src/mlir/lex.c,
  * parse*.c): the syntax fixtures (tests/fixtures/mlir/syntax) parse into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_mlir_print.c - the MLIR printers (src/mlir/print*.c): both forms
  * round-trip on every syntax fixture (parse(print(parse(x))) prints the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_npy.c - .npy load and save: every dtype round trips, files laid out
  * byte for byte as np.save writes them load and are written back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_overflow.c - arithmetic the public API reaches with caller-chosen
  * numbers: access patterns (sizes, strides, offsets, visit counts), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_place.c - placement: workers onto tiles, pools into tile memory,
  * shim channels, and the per-tile resource checks.  Designs are built

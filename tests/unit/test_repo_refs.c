@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_repo_refs.c - the documents and sources name only files of this
  * repository: a reader of docs/, examples/, src/, cli/ or README.md (or of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_signature.c - parsing a jit's argument and parameter declarations
  * (the parsed form, read through the internal header).

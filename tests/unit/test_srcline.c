@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_srcline.c - code address -> "function at file:line": kernels
  * compiled and loaded through the library (their files already deleted),

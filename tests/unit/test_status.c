@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_status.c - the status table (names, descriptions) and the
  * per-thread last-error message, which a successful call clears.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tap.c - tensor access patterns: counting, the bounds check, and the
  * emulator's pattern copy against a naive nested loop.

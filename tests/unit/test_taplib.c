@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_taplib.c - upstream taplib's views of an access pattern: the access
  * order and count of every element (against arrays worked out by hand and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor.c - dtypes, bfloat16 rounding, the portable PRNG and every
  * tensor factory, accessor and error path (with allocation failures).

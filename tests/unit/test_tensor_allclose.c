@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor_allclose.c - iron_tensor_allclose: numpy's rule (|a - e| <=
  * atol + rtol * |e|, asymmetric), exact integers, NaN and infinities,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor_copy.c - *_like factories, copies in and out of caller
  * memory (exact sizes), clones of strided views, contiguous and assign.

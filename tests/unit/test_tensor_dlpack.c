@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor_dlpack.c - DLPack import and export: round trips of every
  * dtype, zero-copy sharing, deleter timing, strided tensors as views, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor_print.c - tensors as numpy prints them: each expected
  * string below is numpy 1.24's repr() and str() of the same array, so the

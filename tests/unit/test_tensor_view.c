@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor_view.c - reshapes, strided views and slices: shared memory,
  * the reach check, freeing in any order, and jit calls with contiguous

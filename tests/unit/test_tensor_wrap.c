@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tensor_wrap.c - tensors over the caller's memory: zero-copy, the
  * release callback's timing, every refusal (alignment, size, a driver

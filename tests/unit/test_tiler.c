@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_tiler.c - the 2-D tiler against a naive enumeration of tiles and
  * groups written out as plain loops, plus every invalid field.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * test_trace.c - the run timeline (src/emu/trace.c): the trace-event JSON
  * read back with jansson and checked field by field (groups, tracks,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Port C sources (and Markdown) from iron 0.1's API to 0.2's.
 
 Usage:  tools/port/port-0.2.py [--dry-run] FILE...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* scale.c - a kernel kept in its own file: y = SCALE_FACTOR * x. */
 #include "scale.h"
 

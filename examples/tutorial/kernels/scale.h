@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* scale.h - shared by the kernels in this folder (recipe_kernel_files.c). */
 #ifndef TUTORIAL_SCALE_H
 #define TUTORIAL_SCALE_H

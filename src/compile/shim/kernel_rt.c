@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * kernel_rt.c - the kernel runtime shim (compile layer; see ../rt.h), the
  * one file of src/ that is not part of libiron's own code.  The Makefile
