@@ -12,6 +12,7 @@
 #define IRON_COMPILE_COMPILE_H
 
 #include "compile/kabi.h"
+#include "core/core.h"
 #include "iron/iron.h"
 
 /* Handle kinds a core body's arguments may have besides dtypes. */
@@ -63,6 +64,10 @@ typedef struct iron__kernel_src {
  * IRON_EINVAL naming the item otherwise. */
 iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
                                int *n);
+
+/* Appends the types as a declaration spells them ("int32*, int32*,
+ * int32"; a kernel argument as "kernel(...)") to s. */
+void iron__ktypes_format(const iron__ktype *types, int n, iron__str *s);
 
 /* Compiles and loads.  IRON_ECOMPILE carries the compiler's diagnostics
  * (with the kernel's own line numbers); IRON_ELOAD a dlopen/dlsym failure.

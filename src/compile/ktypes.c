@@ -218,3 +218,16 @@ iron_status iron__ktypes_parse(const char *decl, iron__ktype *types, int max,
     *n = count;
     return IRON_OK;
 }
+
+void iron__ktypes_format(const iron__ktype *types, int n, iron__str *s)
+{
+    for (int i = 0; i < n; i++) {
+        const iron__ktype *t = &types[i];
+        const char *name = t->handle == IRON__KH_FIFO      ? "fifo"
+                           : t->handle == IRON__KH_BARRIER ? "barrier"
+                           : t->handle == IRON__KH_KERNEL  ? "kernel(...)"
+                                                           : iron_dtype_name(t->dtype);
+        iron__str_printf(s, "%s%s%s", i ? ", " : "", name ? name : "?",
+                         t->is_ptr && !t->handle ? "*" : "");
+    }
+}

@@ -148,20 +148,6 @@ static void append_signature(const iron__kernel_src *k, iron__str *out)
     iron__str_append(out, ")");
 }
 
-/* The declared types as the user wrote them: "int32*, int32*, int32". */
-static void append_decl(iron__str *s, const iron__kernel_src *k)
-{
-    for (int i = 0; i < k->nargs; i++) {
-        const iron__ktype *t = &k->args[i];
-        const char *name = t->handle == IRON__KH_FIFO      ? "fifo"
-                           : t->handle == IRON__KH_BARRIER ? "barrier"
-                           : t->handle == IRON__KH_KERNEL  ? "kernel(...)"
-                                                           : iron_dtype_name(t->dtype);
-        iron__str_printf(s, "%s%s%s", i ? ", " : "", name ? name : "?",
-                         t->is_ptr && !t->handle ? "*" : "");
-    }
-}
-
 static iron_status append_defines(const iron__kernel_src *k, iron__str *s)
 {
     if (k->ndefines > 0)
@@ -219,7 +205,7 @@ static void append_check(const iron__kernel_src *k, iron__str *s)
     iron__str_printf(s, "_Static_assert(iron__signature_matches, "
                         "\"conflicting types for %s: the declared argument "
                         "types (", k->entry);
-    append_decl(s, k);
+    iron__ktypes_format(k->args, k->nargs, s);
     iron__str_append(s, ") mean ");
     append_signature(k, s);
     iron__str_append(s, ", and the source defines it otherwise (only "

@@ -496,9 +496,9 @@ static iron_status check_placement(const iron_tap *t, int64_t es,
                        k, (long long)h->size, (long long)h->stride,
                        IRON__SHIM_MAX_REPEAT, iron__str_get(&why));
         break;
-    case HW_WRAP0:
+    default:
         reading_text(t, hw, es, &why);
-        if (es != 4) {
+        if (rule == HW_WRAP0 && es != 4) {
             s = iron__fail(IRON_EBOUNDS,
                            "access pattern dimension %d has size %lld with "
                            "stride %lld (%lld 32-bit words of %s); strided "
@@ -512,18 +512,12 @@ static iron_status check_placement(const iron_tap *t, int64_t es,
         s = iron__fail(IRON_EBOUNDS,
                        "access pattern dimension %d has size %lld with "
                        "stride %lld; strided sizes are at most %d in the "
-                       "shim DMA's innermost dimension, d0%s",
+                       "shim DMA's %s%s",
                        k, (long long)h->size, (long long)h->stride,
-                       IRON__SHIM_MAX_WRAP, iron__str_get(&why));
-        break;
-    default:
-        reading_text(t, hw, es, &why);
-        s = iron__fail(IRON_EBOUNDS,
-                       "access pattern dimension %d has size %lld with "
-                       "stride %lld; strided sizes are at most %d in the "
-                       "shim DMA's dimension d1%s",
-                       k, (long long)h->size, (long long)h->stride,
-                       IRON__SHIM_MAX_WRAP, iron__str_get(&why));
+                       IRON__SHIM_MAX_WRAP,
+                       rule == HW_WRAP0 ? "innermost dimension, d0"
+                                        : "dimension d1",
+                       iron__str_get(&why));
         break;
     }
     iron__str_free(&why);

@@ -23,15 +23,7 @@ static void describe(const iron_kernel *k, iron__str *s)
 {
     iron__str_printf(s, "%s %s(", k->is_core ? "core body" : "kernel",
                      k->entry);
-    for (int a = 0; a < k->nargs; a++) {
-        const iron__ktype *t = &k->args[a];
-        const char *name = t->handle == IRON__KH_FIFO      ? "fifo"
-                           : t->handle == IRON__KH_BARRIER ? "barrier"
-                           : t->handle == IRON__KH_KERNEL  ? "kernel"
-                                                           : iron_dtype_name(t->dtype);
-        iron__str_printf(s, "%s%s%s", a ? ", " : "", name ? name : "?",
-                         t->is_ptr && !t->handle ? "*" : "");
-    }
+    iron__ktypes_format(k->args, k->nargs, s);
     iron__str_append(s, ")");
     for (int m = 0; m < k->ndefines; m++)
         iron__str_printf(s, " -D%s%s%s", k->defines[m].name,
