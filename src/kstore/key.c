@@ -45,7 +45,9 @@ void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
 {
     const char *jf = ks->cflags ? ks->cflags : "-O2";
     const char *kf = k->cflags ? k->cflags : "";
-    iron__str_printf(s, "%zu:%s core=%d flags %zu:%s %zu:%s args",
+    /* The language: C for now, named so that kernels of another never
+     * share a key with C ones. */
+    iron__str_printf(s, "%zu:%s lang c core=%d flags %zu:%s %zu:%s args",
                      strlen(k->entry), k->entry, k->is_core, strlen(jf), jf,
                      strlen(kf), kf);
     for (int a = 0; a < k->nargs; a++)
