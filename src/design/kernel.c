@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache/file.h"
 #include "design/design.h"
 #include "design/vec.h"
 
@@ -106,60 +107,57 @@ IRON_API iron_kernel *iron_kernel_new_core(iron_design *d, const char *entry,
 #define KERNEL_INCLUDE_DIRS_MAX 64
 
 /* The whole regular file at path as a string (iron__malloc'd) into *out;
- * a failure is recorded on d, naming the kernel and the file. */
+ * a failure is recorded on d, naming the kernel and the file.  Opened as
+ * cache/file.h opens what it reads: a FIFO or a device is refused before
+ * it is opened, and nothing blocks. */
 static iron_status read_source(iron_design *d, const char *entry,
                                const char *path, char **out)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return iron__design_fail(d, IRON_EIO, "kernel '%s': cannot read "
-                                 "'%s': %s", entry, path, strerror(e));
-    }
+    int err;
+    char why[IRON__FILE_WHY_MAX];
+    /* No size limit here: a file too large is refused below, as an
+     * invalid argument rather than an unreadable file. */
+    int fd = iron__file_open(AT_FDCWD, path, 0, IRON__OWNER_ANY, UINT64_MAX,
+                             &st, &err, why, sizeof why);
+    if (fd < 0)
+        return err ? iron__design_fail(d, IRON_EIO, "kernel '%s': cannot "
+                                       "read '%s': %s", entry, path,
+                                       strerror(err))
+                   : iron__design_fail(d, IRON_EIO, "kernel '%s': '%s' is "
+                                       "%s", entry, path, why);
     iron_status s = IRON_OK;
-    if (!S_ISREG(st.st_mode))
-        s = iron__design_fail(d, IRON_EIO, "kernel '%s': '%s' is not a "
-                              "regular file", entry, path);
-    else if ((uint64_t)st.st_size > KERNEL_FILE_MAX)
+    size_t size = (size_t)st.st_size;
+    char *buf = NULL;
+    if ((uint64_t)st.st_size > KERNEL_FILE_MAX)
         s = iron__design_fail(d, IRON_EINVAL, "kernel '%s': '%s' has %lld "
                               "bytes; a kernel file may have at most %u",
                               entry, path, (long long)st.st_size,
                               KERNEL_FILE_MAX);
-    char *buf = s == IRON_OK ? iron__malloc((size_t)st.st_size + 1) : NULL;
-    if (s == IRON_OK && !buf)
+    else if (!(buf = iron__malloc(size + 1)))
         s = iron__design_fail(d, IRON_ENOMEM, "out of memory reading '%s'",
                               path);
-    size_t got = 0;
-    while (s == IRON_OK && got < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            s = iron__design_fail(d, IRON_EIO, "kernel '%s': reading '%s': "
-                                  "%s", entry, path,
-                                  n < 0 ? strerror(errno) : "it got shorter");
-            break;
-        }
-        got += (size_t)n;
-    }
+    ptrdiff_t n = s == IRON_OK ? iron__file_read(fd, buf, size) : 0;
+    int e = errno;
     close(fd);
-    if (s == IRON_OK && got == 0)
+    if (s == IRON_OK && (n < 0 || (size_t)n != size))
+        s = iron__design_fail(d, IRON_EIO, "kernel '%s': reading '%s': %s",
+                              entry, path,
+                              n < 0 ? strerror(e) : "it got shorter");
+    if (s == IRON_OK && size == 0)
         s = iron__design_fail(d, IRON_EINVAL, "kernel '%s': '%s' is empty",
                               entry, path);
-    if (s == IRON_OK && memchr(buf, '\0', got))
+    if (s == IRON_OK && memchr(buf, '\0', size))
         s = iron__design_fail(d, IRON_EINVAL, "kernel '%s': '%s' holds a NUL "
                               "byte (at offset %zu): not C source",
                               entry, path,
-                              (size_t)((char *)memchr(buf, '\0', got) - buf));
+                              (size_t)((char *)memchr(buf, '\0', size) - buf));
     if (s != IRON_OK) {
         iron__free(buf);
         return s;
     }
-    buf[got] = '\0';
+    buf[size] = '\0';
     *out = buf;
     return IRON_OK;
 }
