@@ -33,7 +33,7 @@ int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b)
 }
 
 iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
-                                 iron__kobj **out)
+                                 const char *label, iron__kobj **out)
 {
     *out = NULL;
     const char *names[64], *values[64];
@@ -44,13 +44,11 @@ iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
         names[m] = k->defines[m].name;
         values[m] = k->defines[m].value;
     }
-    iron__str flags = { 0 }, label = { 0 };
+    iron__str flags = { 0 };
     iron__str_printf(&flags, "%s %s", ks->cflags ? ks->cflags : "-O2",
                      k->cflags ? k->cflags : "");
-    iron__str_printf(&label, "%s '%s'", k->is_core ? "core body" : "kernel",
-                     k->entry);
     iron__kernel_src src = {
-        .label = iron__str_get(&label),
+        .label = label,
         .entry = k->entry,
         .source = k->source,
         .nargs = k->nargs,
@@ -65,11 +63,10 @@ iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
         .ninclude_dirs = k->nincdirs,
         .include_dirs = (const char *const *)k->incdirs,
     };
-    iron_status s = flags.oom || label.oom
+    iron_status s = flags.oom
                         ? iron__fail(IRON_ENOMEM, "out of memory")
                         : iron__kernel_compile(&src, out);
     iron__str_free(&flags);
-    iron__str_free(&label);
     if (s == IRON_OK)
         ks->stats->kernel_compiles++;
     return s;

@@ -97,7 +97,7 @@ static void spec_text(const iron__kstore *ks, const iron_program *p,
 }
 
 iron_status iron__kstore_kernel_key(const iron__kstore *ks,
-                                    const iron_kernel *k,
+                                    const iron_kernel *k, const char *text,
                                     const char *identity, iron__str *buf,
                                     iron__kstore_key *out)
 {
@@ -105,7 +105,7 @@ iron_status iron__kstore_kernel_key(const iron__kstore *ks,
     iron__str_printf(buf, "iron-kobj %s format %d kernel-header %016llx\n",
                      iron_version(), IRON__CACHE_FORMAT,
                      (unsigned long long)iron__kheader_hash());
-    iron__kstore_kernel_text(ks, k, buf);
+    iron__str_append(buf, text);
     iron__str_printf(buf, "compiler %zu:%s\n", strlen(identity), identity);
     if (buf->oom) {
         iron__str_free(buf);

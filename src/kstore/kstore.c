@@ -168,8 +168,8 @@ static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
         c = NULL;  /* no compiler: the compile below reports it */
     iron__str ktext = { 0 };
     iron__kstore_key key;
-    if (c && iron__kstore_kernel_key(ks, k, identity, &ktext, &key) !=
-                 IRON_OK) {
+    if (c && iron__kstore_kernel_key(ks, k, iron__str_get(&id), identity,
+                                     &ktext, &key) != IRON_OK) {
         iron__log(IRON__LOG_CACHE, "%s: %s; not using the disk cache",
                   ks->name, iron_last_error());
         c = NULL;
@@ -194,7 +194,7 @@ static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
                   ks->name, hex, why, lb);
     }
 
-    s = iron__kstore_compile(ks, k, out);
+    s = iron__kstore_compile(ks, k, lb, out);
     if (s == IRON_OK) {
         o->compiled++;
         if (c)

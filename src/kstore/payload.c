@@ -110,21 +110,11 @@ static int hash_file(const char *path, uint64_t *size, uint64_t *hash,
     return 0;
 }
 
-/* Identical kernels share one object: whether kernels[k] is the first to
- * use its object. */
-static int first_use(iron__kobj *const *kobjs, int k)
-{
-    for (int e = 0; e < k; e++)
-        if (kobjs[e] == kobjs[k])
-            return 0;
-    return 1;
-}
-
 static int distinct_index(iron__kobj *const *kobjs, int k)
 {
     int idx = 0;
     for (int e = 0; e < k; e++) {
-        int first = first_use(kobjs, e);
+        int first = iron__kobjs_first(kobjs, e);
         if (first && kobjs[e] == kobjs[k])
             return idx;
         idx += first;
@@ -140,13 +130,13 @@ iron_status iron__kstore_payload_encode(iron__kobj *const *kobjs,
     add(&b, IRON__KSTORE_PAYLOAD_MAGIC, 8);
     int nobjs = 0;
     for (int k = 0; k < nkernels; k++)
-        nobjs += first_use(kobjs, k);
+        nobjs += iron__kobjs_first(kobjs, k);
     add_u32(&b, (uint32_t)nkernels);
     add_u32(&b, (uint32_t)nobjs);
     for (int k = 0; k < nkernels; k++)
         add_u32(&b, (uint32_t)distinct_index(kobjs, k));
     for (int k = 0; k < nkernels; k++) {
-        if (!first_use(kobjs, k))
+        if (!iron__kobjs_first(kobjs, k))
             continue;
         int ndeps;
         const char *const *deps = iron__kobj_deps(kobjs[k], &ndeps);

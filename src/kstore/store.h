@@ -60,11 +60,12 @@ iron_status iron__kstore_spec_key(const iron__kstore *ks,
                                   const iron_program *p, iron__str *buf,
                                   iron__kstore_key *out);
 
-/* The kernel key of k compiled by the compiler of `identity`
- * (iron__cc_identity): what names its entry in the disk cache.  Built
- * into *buf as above.  IRON_ENOMEM. */
+/* The kernel key of k, whose kernel text (iron__kstore_kernel_text,
+ * built once by the caller) is `text`, compiled by the compiler of
+ * `identity` (iron__cc_identity): what names its entry in the disk
+ * cache.  Built into *buf as above.  IRON_ENOMEM. */
 iron_status iron__kstore_kernel_key(const iron__kstore *ks,
-                                    const iron_kernel *k,
+                                    const iron_kernel *k, const char *text,
                                     const char *identity, iron__str *buf,
                                     iron__kstore_key *out);
 
@@ -75,9 +76,10 @@ void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
                               iron__str *s);
 
 /* ---- the compiler (compiler.c) ---------------------------------------------
- * Compiles one kernel into *out; counts stats->kernel_compiles. */
+ * Compiles one kernel into *out, named `label` in messages ("kernel
+ * 'eltwise'"); counts stats->kernel_compiles. */
 iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
-                                 iron__kobj **out);
+                                 const char *label, iron__kobj **out);
 /* Whether two kernels of one design are the same in every field, so that
  * they can share one object. */
 int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b);

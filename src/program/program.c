@@ -27,12 +27,17 @@ iron_status iron__program_new(iron_program **out, iron_design *d,
     return IRON_OK;
 }
 
-int iron__program_kobj_first(const iron_program *p, int k)
+int iron__kobjs_first(iron__kobj *const *kobjs, int k)
 {
     for (int e = 0; e < k; e++)
-        if (p->kobjs[e] == p->kobjs[k])
+        if (kobjs[e] == kobjs[k])
             return 0;
     return 1;
+}
+
+int iron__program_kobj_first(const iron_program *p, int k)
+{
+    return iron__kobjs_first(p->kobjs, k);
 }
 
 void iron__program_drop_kobjs(iron_program *p)

@@ -260,8 +260,10 @@ iron_status iron__program_new(iron_program **out, iron_design *d,
                               const iron_device_info *dev);
 void iron__program_free(iron_program *p);
 /* Identical kernels share one object: whether kernel k is the first to
- * use its object (the one that owns a reference to it). */
+ * use its object (the one that owns a reference to it), in p or in an
+ * array of kernel objects. */
 int iron__program_kobj_first(const iron_program *p, int k);
+int iron__kobjs_first(iron__kobj *const *kobjs, int k);
 /* Drops p's kernel objects (each distinct one once) and the array. */
 void iron__program_drop_kobjs(iron_program *p);
 
