@@ -27,6 +27,7 @@ typedef struct kstore_shared {
     char *identity;
     size_t len;
     iron__kobj *obj;
+    int has_state;             /* read from its symbols once, when kept */
     iron__kstore_deps deps;
 } kstore_shared;
 
@@ -63,7 +64,7 @@ iron_status iron__kstore_shared_get(iron__kstore *ks, const char *id,
         ks->shared[i] = ks->shared[--ks->nshared];
         return IRON_OK;
     }
-    if (!iron__kobj_has_state(e->obj)) {
+    if (!e->has_state) {
         iron__kobj_ref(e->obj);
         *out = e->obj;
         return IRON_OK;
@@ -91,6 +92,7 @@ void iron__kstore_shared_put(iron__kstore *ks, const char *id, size_t len,
         return;
     }
     memcpy(e.identity, id, len);
+    e.has_state = iron__kobj_has_state(o);
     iron__kobj_ref(o);
     v[ks->nshared++] = e;
 }
