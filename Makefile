@@ -323,6 +323,7 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" \
 	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
 	    ./$(TESTS) $(T)
+	$(if $(T),,@$(MAKE) --no-print-directory python-test)
 
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo
@@ -399,7 +400,8 @@ uninstall:
 # fuzz` and `make check-clang` also CLANG_PKGS.
 BUILD_PKGS = gcc libc6-dev make libxxhash-dev nettle-dev libboost-context-dev \
              libdw-dev libjansson-dev libdlpack-dev
-TEST_PKGS  = cmake pkg-config mlir-19-tools g++
+PY_PKGS    = python3-dev python3-numpy
+TEST_PKGS  = cmake pkg-config mlir-19-tools g++ $(PY_PKGS) python3-pytest
 CLANG_PKGS = clang libclang-rt-14-dev
 # How tools/deps.sh checks them: auto (dpkg where there is one, else
 # pkg-config), dpkg (as root it installs what is missing, otherwise it
@@ -425,6 +427,8 @@ deps-list:
 	@echo $(BUILD_PKGS)
 	@echo $(TEST_PKGS)
 	@echo $(CLANG_PKGS)
+
+include python/python.mk
 
 clean:
 	rm -rf build build-asan build-tsan build-clang build-fuzz
