@@ -81,7 +81,13 @@ class Worker:
     def _emit(self, d, emitter):
         body = d.body(self.name)
         tr = BodyTrace(body, emitter, self.name)
+        from .dataflow import ObjectFifoHandle
         with _trace.activate(tr):
+            # Every handle given to the worker is its endpoint, used or not,
+            # as upstream's Worker makes it.
+            for a in _flatten(self.fn_args):
+                if isinstance(a, ObjectFifoHandle):
+                    tr.fifo_value(a)
             if self.while_true:
                 iv, _ = body.for_(tr.const(0, "index").id,
                                   tr.const((1 << 63) - 1, "index").id,
