@@ -257,7 +257,25 @@ PROGRAMS = [
 # Known failures: (program id, device or None for both) -> the reason, with
 # the cause's file:line.  Each is a strict xfail: it must fail, so that a
 # fix shows up as an unexpected pass.
-KNOWN = {}
+_DIMS_DROPPED = (
+    "dims_to_stream of a forward's or a split's output is never applied: "
+    "program.py Emitter._make_fifo (python/iron/program.py:169-178) builds "
+    "the output FIFO with d.forward / d.split and nothing takes its "
+    "producer handle (the memtile's side) to call set_dims with "
+    "of.dims_to_stream, so the memtile streams the object in order")
+_DEVICE_SHADOWED = (
+    "`from aie.iron.device import Tile` replaces aie.iron.device (the scope "
+    "function) with the submodule: python/iron/_compat/aie/iron/__init__.py "
+    "forwards names lazily, and the import system sets the package "
+    "attribute `device` to python/iron/_compat/aie/iron/device.py when that "
+    "submodule is first imported; `with iron.device(...)` then raises "
+    "TypeError: 'module' object is not callable")
+KNOWN = {
+    ("newest/matmul_single", None): _DIMS_DROPPED,
+    ("newest/forward_named", None): _DIMS_DROPPED,
+    ("newest/split_dims", None): _DIMS_DROPPED,
+    ("newest/device_scope", None): _DEVICE_SHADOWED,
+}
 
 
 def _cases(select):
@@ -308,18 +326,21 @@ def _inputs(prog: Program, folder):
 
 
 def execute_module(prog: Program, dev: str, folder):
-    """Runs a print-the-module program with --execute on seeded inputs;
-    ({in name: array}, {out name: output path}, CompletedProcess)."""
+    """Runs a print-the-module program with --execute on seeded inputs
+    (`--in argN=FILE` / `--out argN=FILE` among the program's arguments,
+    which iron.run takes out: the printed module names the sequence's
+    tensors arg0, arg1, ...); ({in name: array}, {out name: output path},
+    CompletedProcess)."""
     ins = _inputs(prog, folder)
-    opts = ["--execute"]
+    files = []           # iron.run's, among the program's ARGS: argN=FILE
     outs = {}
-    for a in prog.args:
+    for k, a in enumerate(prog.args):
         if a.role == "in":
-            opts += ["--in", ins[a.name][0]]
+            files += ["--in", f"arg{k}={ins[a.name][0]}"]
         else:
             outs[a.name] = os.path.join(folder, f"py_{a.name}.npy")
-            opts += ["--out", outs[a.name]]
-    r = iron_run(prog, dev, run_opts=opts)
+            files += ["--out", f"arg{k}={outs[a.name]}"]
+    r = iron_run(prog, dev, run_opts=["--execute"], prog_args=files)
     return {k: v[1] for k, v in ins.items()}, outs, r
 
 
@@ -386,6 +407,21 @@ def test_enough_programs_of_each_kind():
     eras = {p.path.split("/")[0] for p in PROGRAMS}
     assert len(PROGRAMS) >= 25 and eras == {"classic", "newest"}
     assert sum(1 for p in PROGRAMS if p.c) >= 10
+
+
+@pytest.mark.xfail(reason=_DEVICE_SHADOWED, strict=True)
+def test_aie_iron_device_stays_the_scope_after_importing_its_submodule(tmp_path):
+    """Upstream programs import `aie.iron.device` (Tile, NPU2, ...); the
+    scope `iron.device(name)` must survive that."""
+    prog = tmp_path / "scope.py"
+    prog.write_text(
+        "import aie.iron as iron\n"
+        "from aie.iron.device import Tile\n"
+        "with iron.device('npu1'):\n"
+        "    assert type(iron.get_current_device()).__name__ == 'NPU1'\n")
+    r = subprocess.run([sys.executable, "-m", "iron.run", str(prog)], capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    assert r.returncode == 0, _describe(r)
 
 
 @pytest.mark.parametrize("prog, dev", _cases(lambda p: p.kind == "jit"))

@@ -6,11 +6,13 @@
 # dtype is: `//` (floor division, rounding toward -inf), `%` (the
 # remainder of C's truncating division, as upstream's remsi), `<`, `>=`,
 # `==` (signed compares); `with if_(...) as op:` / `with else_(op):`
-# from the newest `aie.helpers.dialects.scf` path; three outputs of one
-# sequence; a `dtype: CompileTime[type]` parameter checked in Python.
+# from the newest `aie.helpers.dialects.scf` path; three results packed
+# into one output object at constant offsets (a compute tile has two
+# output DMA channels); a `dtype: CompileTime[type]` parameter checked in
+# Python.
 #
-# q = a // b, r = a % b (C remainder), f = 1 if a < b, 2 if a == b, else 0
-# ... plus 10 if a >= 0.
+# Per 16-element object: q = a // b, r = a % b (C remainder), f = 1 if
+# a < b, 2 if a == b, else 0, plus 10 if a >= 0; out holds [q | r | f].
 #
 # usage: signed_int_ops.py [--n N]
 import argparse
@@ -27,46 +29,44 @@ TILE = 16
 
 
 @iron.jit
-def int_ops(a: In, b: In, q: Out, r: Out, f: Out, *, dtype: CompileTime[type] = np.int32):
+def int_ops(a: In, b: In, res: Out, *, dtype: CompileTime[type] = np.int32):
     if np.dtype(dtype) != a.dtype:
         raise TypeError(f"int_ops: built for {np.dtype(dtype)}, got {a.dtype}")
     n = a.numel()
     t_ty = np.ndarray[(n,), np.dtype[dtype]]
+    res_ty = np.ndarray[(3 * n,), np.dtype[dtype]]
     tile_ty = np.ndarray[(TILE,), np.dtype[dtype]]
-    fifos = [ObjectFifo(tile_ty, name=nm) for nm in ("a", "b", "q", "r", "f")]
+    res_tile_ty = np.ndarray[(3 * TILE,), np.dtype[dtype]]
+    fa, fb = ObjectFifo(tile_ty, name="a"), ObjectFifo(tile_ty, name="b")
+    fres = ObjectFifo(res_tile_ty, name="res")
 
-    def core_fn(fa, fb, fq, fr, ff):
-        ea, eb = fa.acquire(1), fb.acquire(1)
-        eq, er, ef = fq.acquire(1), fr.acquire(1), ff.acquire(1)
+    def core_fn(fa, fb, fres):
+        ea, eb, eo = fa.acquire(1), fb.acquire(1), fres.acquire(1)
         for i in range_(TILE):
             x = ea[i]
             y = eb[i]
-            eq[i] = x // y
-            er[i] = x % y
+            eo[i] = x // y
+            eo[TILE + i] = x % y
             with if_(x < y) as lt:
-                ef[i] = 1
+                eo[2 * TILE + i] = 1
             with else_(lt):
-                with if_(x == y) as eq_:
-                    ef[i] = 2
-                with else_(eq_):
-                    ef[i] = 0
+                with if_(x == y) as eq:
+                    eo[2 * TILE + i] = 2
+                with else_(eq):
+                    eo[2 * TILE + i] = 0
             with if_(x >= 0):
-                ef[i] = ef[i] + 10
-        for h in (fa, fb, fq, fr, ff):
+                eo[2 * TILE + i] = eo[2 * TILE + i] + 10
+        for h in (fa, fb, fres):
             h.release(1)
 
-    w = Worker(core_fn, [fifos[0].cons(), fifos[1].cons(), fifos[2].prod(),
-                         fifos[3].prod(), fifos[4].prod()])
+    w = Worker(core_fn, [fa.cons(), fb.cons(), fres.prod()])
 
-    def sequence(A, B, Q, R, F, ha, hb, hq, hr, hf):
+    def sequence(A, B, RES, ha, hb, hres):
         ha.fill(A)
         hb.fill(B)
-        hq.drain(Q)
-        hr.drain(R)
-        hf.drain(F, wait=True)
+        hres.drain(RES, wait=True)
 
-    rt = Runtime(sequence, [t_ty] * 5 + [fifos[0].prod(), fifos[1].prod(), fifos[2].cons(),
-                                         fifos[3].cons(), fifos[4].cons()])
+    rt = Runtime(sequence, [t_ty, t_ty, res_ty, fa.prod(), fb.prod(), fres.cons()])
     return Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
 
 
@@ -79,10 +79,9 @@ def main():
     b = rng.integers(-9, 10, args.n, dtype=np.int32)
     b[b == 0] = 7
     a[:4] = b[:4]                      # some equal pairs
-    q = np.zeros(args.n, np.int32)
-    r = np.zeros(args.n, np.int32)
-    f = np.zeros(args.n, np.int32)
-    int_ops(a, b, q, r, f)             # numpy arrays, used in place
+    res = np.zeros(3 * args.n, np.int32)
+    int_ops(a, b, res)                 # numpy arrays, used in place
+    q, r, f = (x.reshape(-1) for x in res.reshape(-1, 3, TILE).transpose(1, 0, 2))
     eq = np.floor_divide(a, b)
     er = np.fmod(a, b)
     ef = np.where(a < b, 1, np.where(a == b, 2, 0)) + np.where(a >= 0, 10, 0)

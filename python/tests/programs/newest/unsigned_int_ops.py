@@ -3,12 +3,13 @@
 # checks its result with numpy.
 #
 # Constructs: traced arithmetic on uint32 element loads, unsigned because
-# the dtype is: `//` and `%` (divui / remui), `<` / `>` (ult / ugt) on
+# the dtype is: `//` and `%` (divui / remui), `>` (ugt) on
 # values above 2**31 where a signed reading would differ; a traced value
 # compared with another traced value inside `with if_(...)` / `else_`;
 # the same jit function called on uint16 tensors too (a second
 # specialization, chosen by the tensors' dtype), where `>` must also be
-# unsigned.
+# unsigned; two outputs, one of them two results packed per object (a
+# compute tile has two output DMA channels).
 #
 # usage: unsigned_int_ops.py [--n N]
 import argparse
@@ -25,39 +26,41 @@ TILE = 16
 
 
 @iron.jit
-def uint_ops(a: In, b: In, q: Out, r: Out, m: Out):
+def uint_ops(a: In, b: In, qr: Out, m: Out):
     n = a.numel()
     dt = a.dtype
     t_ty = np.ndarray[(n,), np.dtype[dt]]
+    qr_ty = np.ndarray[(2 * n,), np.dtype[dt]]
     tile_ty = np.ndarray[(TILE,), np.dtype[dt]]
-    fa, fb, fq, fr, fm = (ObjectFifo(tile_ty) for _ in range(5))
+    qr_tile_ty = np.ndarray[(2 * TILE,), np.dtype[dt]]
+    fa, fb, fm = (ObjectFifo(tile_ty) for _ in range(3))
+    fqr = ObjectFifo(qr_tile_ty)
 
-    def core_fn(fa, fb, fq, fr, fm):
+    def core_fn(fa, fb, fqr, fm):
         ea, eb = fa.acquire(1), fb.acquire(1)
-        eq, er, em = fq.acquire(1), fr.acquire(1), fm.acquire(1)
+        eqr, em = fqr.acquire(1), fm.acquire(1)
         for i in range_(TILE):
             x = ea[i]
             y = eb[i]
-            eq[i] = x // y
-            er[i] = x % y
+            eqr[i] = x // y
+            eqr[TILE + i] = x % y
             with if_(x > y) as gt:
                 em[i] = x
             with else_(gt):
                 em[i] = y
-        for h in (fa, fb, fq, fr, fm):
+        for h in (fa, fb, fqr, fm):
             h.release(1)
 
-    w = Worker(core_fn, [fa.cons(), fb.cons(), fq.prod(), fr.prod(), fm.prod()])
+    w = Worker(core_fn, [fa.cons(), fb.cons(), fqr.prod(), fm.prod()])
 
-    def sequence(A, B, Q, R, M, ha, hb, hq, hr, hm):
+    def sequence(A, B, QR, M, ha, hb, hqr, hm):
         ha.fill(A)
         hb.fill(B)
-        hq.drain(Q)
-        hr.drain(R)
+        hqr.drain(QR)
         hm.drain(M, wait=True)
 
-    rt = Runtime(sequence, [t_ty] * 5 + [fa.prod(), fb.prod(), fq.cons(), fr.cons(),
-                                         fm.cons()])
+    rt = Runtime(sequence, [t_ty, t_ty, qr_ty, t_ty, fa.prod(), fb.prod(), fqr.cons(),
+                            fm.cons()])
     return Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
 
 
@@ -66,8 +69,9 @@ def check(dt, n, rng):
     a = rng.integers(0, int(info.max) + 1, n, dtype=np.uint64).astype(dt)
     b = rng.integers(1, 1 << 12, n, dtype=np.uint64).astype(dt)
     b[::3] = (info.max - rng.integers(0, 1000, len(b[::3]))).astype(dt)   # large divisors
-    q, r, mx = (np.zeros(n, dt) for _ in range(3))
-    uint_ops(iron.tensor(a), iron.tensor(b), q, r, mx)
+    qr, mx = np.zeros(2 * n, dt), np.zeros(n, dt)
+    uint_ops(iron.tensor(a), iron.tensor(b), qr, mx)
+    q, r = (x.reshape(-1) for x in qr.reshape(-1, 2, TILE).transpose(1, 0, 2))
     ok = True
     for name, got, want in (("//", q, a // b), ("%", r, a % b), ("max", mx, np.maximum(a, b))):
         if not np.array_equal(got, want):
