@@ -13,6 +13,9 @@ PYTHON ?= $(or $(wildcard /usr/bin/python3),python3)
 py_cfg = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("$(1)") or sysconfig.get_paths()["include"])')
 py_numpy_inc = $(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())')
 PY_CPPFLAGS = -isystem $(call py_cfg,INCLUDEPY) -isystem $(py_numpy_inc)
+# numpy's math library (its float16 conversions, for the bfloat16 dtype's
+# float16 casts), static, beside its headers.
+PY_NPYMATH = -L$(py_numpy_inc)/../lib -lnpymath
 
 PY_EXT_SRC := $(sort $(wildcard python/src/*.c))
 PY_EXT_OBJ := $(PY_EXT_SRC:%.c=$(BUILD)/%.o)
@@ -29,7 +32,7 @@ python: deps-python $(PY_EXT_STAMP) $(PY_COPIES)
 deps-python:
 	$(call deps_run,python,$(PY_PKGS))
 
-$(BUILD)/python/src/%.o: python/src/%.c python/src/pyiron.h $(PUBLIC_HDR)
+$(BUILD)/python/src/%.o: python/src/%.c $(wildcard python/src/*.h) $(PUBLIC_HDR)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(PY_CPPFLAGS) $(OPT) $(WARN) $(SAN) -fPIC \
@@ -41,7 +44,7 @@ $(PY_EXT_STAMP): $(PY_EXT_OBJ) $(STATIC)
 	@mkdir -p $(BUILD)/python/iron
 	@echo "  LD      $(BUILD)/python/iron/_iron$(call py_cfg,EXT_SUFFIX)"
 	@$(CC) $(SAN) -shared -o $(BUILD)/python/iron/_iron$(call py_cfg,EXT_SUFFIX) \
-	    $(PY_EXT_OBJ) $(STATIC) -Wl,--exclude-libs,ALL $(LDLIBS)
+	    $(PY_EXT_OBJ) $(STATIC) $(PY_NPYMATH) -Wl,--exclude-libs,ALL $(LDLIBS)
 	@touch $@
 
 $(BUILD)/python/%.py: python/%.py
