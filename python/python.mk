@@ -55,6 +55,9 @@ $(BUILD)/python/%.py: python/%.py
 # interpreter, which is not instrumented, gets the sanitizer's runtime
 # preloaded.
 py_san_preload = $(if $(findstring address,$(SAN)),LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0)
-python-test: python
+# IRON_LIB: the shared library, whose functions some tests call through
+# ctypes as the reference (the extension keeps its copy's symbols private).
+python-test: python $(SHARED_REAL)
 	cd python/tests && $(py_san_preload) PYTHONPATH=$(abspath $(BUILD)/python) \
-	    IRON_CLI=$(abspath $(CLI)) $(PYTHON) -m pytest -q -p no:cacheprovider $(PT)
+	    IRON_CLI=$(abspath $(CLI)) IRON_LIB=$(abspath $(SHARED_REAL)) \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider $(PT)

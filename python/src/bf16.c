@@ -208,12 +208,12 @@ static PyObject *scalar_richcompare(PyObject *a, PyObject *b, int op)
     float fx = f32(x), fy = f32(y);
     int r = 0;
     switch (op) {
-    case Py_LT: r = fx < fy; break;
-    case Py_LE: r = fx <= fy; break;
+    case Py_LT: r = isless(fx, fy); break;
+    case Py_LE: r = islessequal(fx, fy); break;
     case Py_EQ: r = fx == fy; break;
     case Py_NE: r = fx != fy; break;
-    case Py_GT: r = fx > fy; break;
-    case Py_GE: r = fx >= fy; break;
+    case Py_GT: r = isgreater(fx, fy); break;
+    case Py_GE: r = isgreaterequal(fx, fy); break;
     default: Py_RETURN_NOTIMPLEMENTED;
     }
     return PyBool_FromLong(r);
@@ -613,12 +613,14 @@ static int op_isinf(float x) { return isinf(x) != 0; }
 static int op_isfinite(float x) { return isfinite(x) != 0; }
 static int op_signbit(float x) { return signbit(x) != 0; }
 
+/* The quiet comparisons: an ordered one with NaN would raise the
+ * invalid flag, which numpy reports as a warning after the loop. */
 static int op_eq(float x, float y) { return x == y; }
 static int op_ne(float x, float y) { return x != y; }
-static int op_lt(float x, float y) { return x < y; }
-static int op_le(float x, float y) { return x <= y; }
-static int op_gt(float x, float y) { return x > y; }
-static int op_ge(float x, float y) { return x >= y; }
+static int op_lt(float x, float y) { return isless(x, y); }
+static int op_le(float x, float y) { return islessequal(x, y); }
+static int op_gt(float x, float y) { return isgreater(x, y); }
+static int op_ge(float x, float y) { return isgreaterequal(x, y); }
 
 static const struct binary {
     const char *ufunc;

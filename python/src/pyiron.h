@@ -54,6 +54,7 @@ typedef struct pyiron_tensor {
     Py_ssize_t exports; /* live buffer-protocol views */
     int readonly;       /* wraps read-only memory (Tensor.wrap(...,
                            writable=False)): an input only */
+    PyObject *weakrefs; /* weakref support */
 } pyiron_tensor;
 
 extern PyTypeObject pyiron_tensor_type;

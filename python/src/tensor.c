@@ -13,6 +13,7 @@
  * frees its tensor with the GIL released, because iron_tensor_free waits
  * for the runs using it, which may need the GIL to finish.
  */
+#include <stddef.h>
 #include <stdio.h>
 
 #include <dlpack/dlpack.h>
@@ -66,6 +67,12 @@ static int parse_dtype(PyObject *o, const char *what, iron_dtype *out)
 static int parse_shape(PyObject *o, const char *what, iron_shape *out)
 {
     memset(out, 0, sizeof *out);
+    if (PyUnicode_Check(o) || PyBytes_Check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s must be an int or a tuple of ints, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
     if (PyIndex_Check(o)) {
         out->ndim = 1;
         out->dims[0] = PyLong_AsLongLong(o);
@@ -145,6 +152,7 @@ static PyObject *tensor_of(PyTypeObject *type, iron_tensor *t, int readonly)
     self->base = NULL;
     self->exports = 0;
     self->readonly = readonly;
+    self->weakrefs = NULL;
     return (PyObject *)self;
 }
 
@@ -169,6 +177,8 @@ iron_tensor *pyiron_tensor_get(PyObject *o, const char *what)
 static void tensor_dealloc(PyObject *o)
 {
     pyiron_tensor *self = TENSOR(o);
+    if (self->weakrefs)
+        PyObject_ClearWeakRefs(o);
     iron_tensor *t = self->t;
     self->t = NULL;
     if (t) {
@@ -1366,6 +1376,7 @@ static PyMethodDef tensor_methods[] = {
 PyTypeObject pyiron_tensor_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "iron._iron.Tensor",
     .tp_basicsize = sizeof(pyiron_tensor),
+    .tp_weaklistoffset = offsetof(pyiron_tensor, weakrefs),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A tensor of the iron library: host memory of the current "
               "device (the factories), or memory it wraps without copying "
@@ -1378,9 +1389,48 @@ PyTypeObject pyiron_tensor_type = {
     .tp_getset = tensor_getset,
 };
 
+/* ------------------------------------------------------------------------
+ * dtype names, for the Python layer's mapping to numpy
+ * ------------------------------------------------------------------------ */
+
+static PyObject *dtype_name(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    iron_dtype dt;
+    if (parse_dtype(arg, "dtype_name: name", &dt) < 0)
+        return NULL;
+    return PyUnicode_FromString(iron_dtype_name(dt));
+}
+
+static PyObject *dtype_names(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list && iron_dtype_name((iron_dtype)i); i++) {
+        PyObject *name = PyUnicode_FromString(iron_dtype_name((iron_dtype)i));
+        if (!name || PyList_Append(list, name) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(name);
+    }
+    return list;
+}
+
+static PyMethodDef module_methods[] = {
+    { "dtype_name", dtype_name, METH_O,
+      "dtype_name(name) -> str: the library's name for a dtype name or "
+      "alias (\"i32\" -> \"int32\", \"bf16\" -> \"bfloat16\"); DtypeError "
+      "for unknown names." },
+    { "dtype_names", dtype_names, METH_NOARGS,
+      "dtype_names() -> list[str]: every dtype's name, in the library's "
+      "order." },
+    { NULL, NULL, 0, NULL },
+};
+
 int pyiron_tensor_init(PyObject *m)
 {
-    if (PyType_Ready(&pyiron_tensor_type) < 0)
+    if (PyType_Ready(&pyiron_tensor_type) < 0 ||
+        PyModule_AddFunctions(m, module_methods) < 0)
         return -1;
     return PyModule_AddObjectRef(m, "Tensor",
                                  (PyObject *)&pyiron_tensor_type);
