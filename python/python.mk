@@ -53,11 +53,29 @@ $(BUILD)/python/%.py: python/%.py
 
 # The Python tests (python/tests, pytest).  Under a sanitizer the
 # interpreter, which is not instrumented, gets the sanitizer's runtime
-# preloaded.
-py_san_preload = $(if $(findstring address,$(SAN)),LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0)
+# preloaded (gcc's libasan/libtsan, clang's libclang_rt): ASan without its
+# leak check (what the interpreter holds at exit is not ours to free),
+# TSan halting at its first report, as the C tests' runner does.  Without
+# the runtime the tests are skipped, saying so.  $ASAN_OPTIONS and
+# $TSAN_OPTIONS still come first.
+py_san_kind = $(if $(findstring address,$(SAN)),asan,$(if $(findstring thread,$(SAN)),tsan))
+py_san_opts = $(if $(filter asan,$(py_san_kind)),ASAN_OPTIONS="detect_leaks=0$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}",TSAN_OPTIONS="halt_on_error=1$${TSAN_OPTIONS:+:$$TSAN_OPTIONS}")
+py_san_runtime = for f in lib$(py_san_kind).so libclang_rt.$(py_san_kind)-$$(uname -m).so; do \
+        p=$$($(CC) -print-file-name=$$f); [ -f "$$p" ] && { echo "$$p"; break; }; done
 # IRON_LIB: the shared library, whose functions some tests call through
 # ctypes as the reference (the extension keeps its copy's symbols private).
 python-test: python $(SHARED_REAL)
-	cd python/tests && $(py_san_preload) PYTHONPATH=$(abspath $(BUILD)/python) \
-	    IRON_CLI=$(abspath $(CLI)) IRON_LIB=$(abspath $(SHARED_REAL)) \
+	@preload=; \
+	if [ -n "$(py_san_kind)" ]; then \
+	    preload=$$($(py_san_runtime)); \
+	    if [ -z "$$preload" ]; then \
+	        echo "python-test: skipped: $(CC) has no $(py_san_kind) runtime to preload into $(PYTHON)"; \
+	        exit 0; \
+	    fi; \
+	fi; \
+	cd python/tests && \
+	echo "  PYTEST  python/tests$${preload:+ (LD_PRELOAD=$$preload)}" && \
+	env $${preload:+LD_PRELOAD=$$preload $(py_san_opts)} \
+	    PYTHONPATH=$(abspath $(BUILD)/python) IRON_CLI=$(abspath $(CLI)) \
+	    IRON_LIB=$(abspath $(SHARED_REAL)) \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider $(PT)
