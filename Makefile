@@ -411,7 +411,7 @@ CLANG_PKGS = clang libclang-rt-14-dev
 # missing is named by library), or none.
 DEPS_CHECK ?= auto
 deps_run = @CC='$(CC)' CPPFLAGS='$(CPPFLAGS)' LDFLAGS='$(LDFLAGS)' \
-    sh tools/deps.sh $(DEPS_CHECK) '$(1)' $(2)
+    PYTHON='$(PYTHON)' sh tools/deps.sh $(DEPS_CHECK) '$(1)' $(2)
 
 .PHONY: deps-test deps-clang deps-all deps-list
 deps:
