@@ -320,7 +320,7 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
 	    IRON_CXX_DIR=$(BUILD)/cxx IRON_CXX="$(CXX_VARIANTS)" \
-	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" \
+	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" IRON_PYTHON=$(PYTHON) \
 	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
 	    ./$(TESTS) $(T)
 	$(if $(T),,@$(MAKE) --no-print-directory python-test)
@@ -381,10 +381,10 @@ install: lib $(CLI)
 	done
 
 # Removes what install installed, and the library's own folders left
-# empty; anything else in the prefix stays.
+# empty (the deepest first); anything else in the prefix stays.
 uninstall:
 	rm -f $(addprefix $(DEST)/,$(INSTALLED))
-	@for d in $(INSTALL_OWN_DIRS); do \
+	@for d in $$(printf '%s\n' $(INSTALL_OWN_DIRS) | sort -ru); do \
 	    [ ! -d "$(DEST)/$$d" ] || rmdir "$(DEST)/$$d" 2>/dev/null || \
 	        echo "uninstall: $(DEST)/$$d is not empty: kept"; \
 	done

@@ -79,3 +79,42 @@ python-test: python $(SHARED_REAL)
 	    PYTHONPATH=$(abspath $(BUILD)/python) IRON_CLI=$(abspath $(CLI)) \
 	    IRON_LIB=$(abspath $(SHARED_REAL)) \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider $(PT)
+
+# ---- make install: the package beside the library ---------------------------
+# Installed when $(PYTHON) can build it, its headers and numpy being there
+# (PY_INSTALL=auto, the default; PY_INSTALL=1 insists, failing as `make
+# python` fails without them; PY_INSTALL=0 leaves it out), into the folder
+# Debian's python3 reads for the prefix: lib/python3/dist-packages under
+# /usr (the distribution's own), lib/python3.X/dist-packages elsewhere
+# (/usr/local's; under another prefix, that folder goes on PYTHONPATH).
+# The files join the Makefile's install lists; uninstall removes them
+# whatever PY_INSTALL says, and the byte code Python left beside them.
+PY_INSTALL ?= auto
+py_version = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PY_SITE = $(if $(filter /usr,$(PREFIX)),lib/python3/dist-packages,lib/python$(py_version)/dist-packages)
+py_ext_name = iron/_iron$(call py_cfg,EXT_SUFFIX)
+# Asked only when an install or uninstall runs (recursive =).
+py_install_wanted = $(if $(filter 1,$(PY_INSTALL)),1,$(if $(filter auto,$(PY_INSTALL)),$(shell \
+    PYTHON='$(PYTHON)' CC='$(CC)' sh tools/deps.sh pkg-config python $(PY_PKGS) \
+    >/dev/null 2>&1 && echo 1)))
+PY_INSTALLED = $(PY_MODULES:python/%=$(PY_SITE)/%) $(PY_SITE)/$(py_ext_name)
+INSTALL_FILES += $(if $(py_install_wanted),\
+    $(foreach m,$(PY_MODULES),$(PY_SITE)/$(m:python/%=%):644:$(BUILD)/$(m)) \
+    $(PY_SITE)/$(py_ext_name):755:$(BUILD)/python/$(py_ext_name))
+INSTALLED += $(PY_INSTALLED)
+INSTALL_OWN_DIRS += $(sort $(patsubst %/,%,$(dir $(PY_INSTALLED))))
+
+# The tests install (tests/e2e/test_install.c), several at once: the
+# package is built before they start.
+test: python
+
+.PHONY: install-python-build uninstall-python-cache
+install: install-python-build
+install-python-build:
+	$(if $(py_install_wanted),@$(MAKE) --no-print-directory python,\
+	    $(if $(filter auto,$(PY_INSTALL)),@echo "install: the Python package is left out: $(PYTHON) lacks its headers or numpy ($(PY_PKGS)); PY_INSTALL=1 insists"))
+
+uninstall: uninstall-python-cache
+uninstall-python-cache:
+	@for d in $(sort $(patsubst %/,%,$(dir $(PY_INSTALLED)))); do \
+	    rm -rf "$(DEST)/$$d/__pycache__"; done
