@@ -254,6 +254,13 @@ typedef uint16_t iron_bf16;
 #endif
 IRON_API iron_bf16 iron_bf16_from_float(float f);
 IRON_API float iron_bf16_to_float(iron_bf16 b);
+/* A double to bfloat16 rounded once, to nearest even (as tensors store
+ * doubles: iron_tensor_full, iron_tensor_set_element); not the same as
+ * iron_bf16_from_float((float)d), whose two roundings can land on a tie
+ * the double was above or below.  Beyond the largest bfloat16's halfway
+ * point to 2^128 it gives the infinity of d's sign; NaN stays NaN.
+ * Thread-safe. */
+IRON_API iron_bf16 iron_bf16_from_double(double d);
 
 /* ------------------------------------------------------------------------
  * Shapes

@@ -40,6 +40,10 @@ PyObject *pyiron_raise_msg(iron_status s, const char *fmt, ...);
 int pyiron_errors_init(PyObject *m);
 
 /* --- device.c ------------------------------------------------------------ */
+/* A filled iron_device_info as the dict device_info() returns (name,
+ * arch, ..., and compute/memtile/shim as dicts of the C field names), so
+ * that every place giving device resources gives the same dict. */
+PyObject *pyiron_device_info_dict(const iron_device_info *info);
 int pyiron_device_init(PyObject *m);
 
 /* --- tensor.c ------------------------------------------------------------ */
@@ -48,6 +52,9 @@ typedef struct pyiron_tensor {
     iron_tensor *t;     /* owned; never NULL once constructed */
     PyObject *base;     /* the object whose memory t wraps, or NULL */
     Py_ssize_t exports; /* live buffer-protocol views */
+    int readonly;       /* wraps read-only memory (Tensor.wrap(...,
+                           writable=False)): an input only */
+    PyObject *weakrefs; /* weakref support */
 } pyiron_tensor;
 
 extern PyTypeObject pyiron_tensor_type;
