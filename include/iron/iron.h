@@ -780,6 +780,10 @@ IRON_API iron_handle *iron_fifo_prod(iron_fifo *f);
 /* A new consumer handle on every call; several consumers see every object
  * (broadcast). */
 IRON_API iron_handle *iron_fifo_cons(iron_fifo *f);
+/* The fifo's name: the one given, or the default a link gave it
+ * ("<fifo>_fwd", "<fifo>_split<i>", "<fifo>_join<i>").  Borrowed: valid
+ * as long as the design.  NULL for NULL. */
+IRON_API const char *iron_fifo_name(const iron_fifo *f);
 
 /* Buffers of one endpoint's pool, 1..16 (default: the fifo's depth).  Each
  * endpoint's pool lives on its own tile, so producer and consumers may

@@ -4,10 +4,12 @@
  * iron_tap_linear, iron_scalar_value) and the body IR's name functions
  * are exported functions: called through function pointers they give
  * what C callers always got, and libiron.so exports each by name, so
- * that FFI callers (ctypes, other languages) find them.
+ * that FFI callers (ctypes, other languages) find them.  Also
+ * iron_fifo_name, which bindings read a link's default names with.
  */
 #include <dlfcn.h>
 
+#include "design/design.h"
 #include "test.h"
 
 /* Taking the address of each builder compiles only if it is a function
@@ -218,4 +220,25 @@ TEST(exports_shared_library_has_the_symbols)
     *(void **)&cmp = dlsym(dl, "iron_cmp_name");
     ASSERT_STR_EQ(cmp(IRON_CMP_SGE), "sge");
     dlclose(dl);
+}
+
+/* iron_fifo_name: the given name, and the defaults links give. */
+TEST(exports_fifo_name)
+{
+    iron_design *d;
+    ASSERT_OK(iron__design_new(&d, "t", 0, NULL, 0, NULL, 1,
+                               test_npu2_info(), NULL, 0, NULL));
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 2);
+    ASSERT_STR_EQ(iron_fifo_name(in), "in");
+    iron_fifo *fwd = iron_fifo_forward(d, iron_fifo_cons(in), NULL, 0);
+    ASSERT_STR_EQ(iron_fifo_name(fwd), "in_fwd");
+    iron_fifo *parts[2];
+    static const int64_t offsets[2] = { 0, 8 };
+    const iron_shape shapes[2] = { IRON_SHAPE(8), IRON_SHAPE(8) };
+    ASSERT_OK(iron_fifo_split(d, iron_fifo_cons(fwd), 2, NULL, offsets,
+                              shapes, NULL, parts));
+    ASSERT_STR_EQ(iron_fifo_name(parts[1]), "in_fwd_split1");
+    ASSERT(iron_fifo_name(NULL) == NULL);
+    ASSERT_OK(iron_design_status(d));
+    iron__design_free(d);
 }
