@@ -1061,6 +1061,17 @@ static PyObject *design_task_group_end(pyiron_design *self, PyObject *noargs)
     return done(self, iron_rt_task_group_end(d));
 }
 
+static PyObject *design_task_group_use(pyiron_design *self, PyObject *o)
+{
+    static const char fn[] = "Design.task_group_use";
+    LIVE(fn);
+    iron_task_group *g = NULL;
+    if (o != Py_None &&
+        !(g = pyiron_dobj_get(o, &pyiron_task_group_type, self, fn, "group")))
+        return NULL;
+    return done(self, iron_rt_task_group_use(d, g));
+}
+
 /* --- the type ---------------------------------------------------------------- */
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -1160,6 +1171,9 @@ static PyMethodDef design_methods[] = {
     { "task_group_finish", (PyCFunction)design_task_group_finish, METH_O,
       "task_group_finish(group): waits for the group's drains and frees its "
       "tasks." },
+    { "task_group_use", (PyCFunction)design_task_group_use, METH_O,
+      "task_group_use(group): makes an open group current (None: no group; "
+      "the ops that follow belong to the sequence)." },
     { "task_group_begin", (PyCFunction)design_task_group_begin, METH_NOARGS,
       "task_group_begin(): opens a group without a handle." },
     { "task_group_end", (PyCFunction)design_task_group_end, METH_NOARGS,

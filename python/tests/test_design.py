@@ -310,7 +310,9 @@ def test_vector_add_with_pinned_worker_and_task_groups():
         assert w.name == "add"
         g = d.task_group()
         d.rt_fill(fa.prod(), 0)
+        d.task_group_use(None)     # b's fill belongs to the sequence
         d.rt_fill(fb.prod(), 1)
+        d.task_group_use(g)
         d.rt_drain(fc.cons(), 2, wait=True)
         d.task_group_finish(g)
 
@@ -320,3 +322,15 @@ def test_vector_add_with_pinned_worker_and_task_groups():
     c = I.Tensor.zeros("int32", (256,))
     j.launch([a, b, c])
     np.testing.assert_array_equal(np.asarray(c), np.arange(256) + 100)
+
+
+def test_task_group_use_of_a_finished_group():
+    def design(d):
+        fi, _ = passthrough(d)
+        g = d.task_group()
+        d.task_group_finish(g)
+        d.task_group_use(g)
+
+    with pytest.raises(I.DesignError) as e:
+        jit(design, "groups").check([u8(64), I.Tensor.zeros("uint8", (64,))])
+    assert "finished" in str(e.value)
