@@ -289,7 +289,7 @@ class JitFunction:
         compile-time values, except dispatch-time scalars (DispatchTime
         parameters, or names that are no parameter of the function: the
         runtime sequence's scalars)."""
-        from .tensor import as_tensor
+        from ._tensor import as_tensor
         positional = self._positional
         tensors, pos, keyparts = [], [], []
         for i, a in enumerate(args):
@@ -425,7 +425,7 @@ class Specialization:
         return self._built.spec.signature
 
     def __call__(self, *tensors, **scalars):
-        from .tensor import as_tensor
+        from ._tensor import as_tensor
         ts = [as_tensor(t, f"argument {i}") for i, t in enumerate(tensors)]
         self._built.spec.launch(ts, {k: int(v) for k, v in scalars.items()} or None)
 
