@@ -417,7 +417,12 @@ class JitFunction:
     def load_artifact(self, path, sha256=None):
         """Kernels compiled ahead of time (Specialization.save_artifact), used
         by later builds instead of the compiler."""
-        self._artifacts.append((str(path), sha256))
+        path = str(path)
+        # Checked now (a probe jit of the same name reads it), so that a bad
+        # file fails here and not at some later build.
+        _iron.Jit(_no_design, name=self._fn.__name__, args="in a").load_artifact(
+            path, sha256)
+        self._artifacts.append((path, sha256))
         for cj in self._cjits.values():
             cj.load_artifact(str(path), sha256)
 
@@ -470,6 +475,10 @@ class Specialization:
         self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
                                     self._cfg.as_dict() if self._cfg else None,
                                     era=era, generic=generic)
+
+
+def _no_design(d):
+    raise AssertionError("a probe jit builds nothing")
 
 
 def _module_of(result, name) -> Module:
