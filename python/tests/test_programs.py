@@ -199,8 +199,10 @@ PROGRAMS = [
              inp("b_unused", I32, [32], _zeros(I32)), out("out_tensor", np.int8, [1024])),
             lambda i: {"out_tensor": _threshold(i["in_tensor"])},
             CMirror("color_threshold", "width=64, height=16")),
-    Program("classic/memcpy_cols.py", "module", dash_d, ("-n", "512", "--cols", "2", "--line", "64"),
-            (inp("input", I32, [512], _ints(-(1 << 30), 1 << 30, I32)), out("output", I32, [512])),
+    Program("classic/memcpy_cols.py", "module", dash_d,
+            ("-n", "512", "--cols", "2", "--line", "64"),
+            (inp("input", I32, [512], _ints(-(1 << 30), 1 << 30, I32)),
+             out("output", I32, [512])),
             lambda i: {"output": i["input"]}, CMirror("memcpy_cols", "line=64", cols=2)),
     Program("classic/counter_local_buffer.py", "module", dash_d, ("-n", "128", "--start", "100"),
             (inp("a", I32, [128], _ints(-1000, 1000, I32)), out("b", I32, [128])),
@@ -212,7 +214,8 @@ PROGRAMS = [
     Program("classic/vector_add_jit.py", "jit", argv=("--n", "256"),
             args=(Arg("a", "in", I32, (256,)), Arg("b", "in", I32, (256,)),
                   Arg("c", "out", I32, (256,))), c=CMirror("vector_op")),
-    Program("classic/vector_scalar_mul_jit.py", "jit", lambda dev: ["--device", dev], ("--n", "512"),
+    Program("classic/vector_scalar_mul_jit.py", "jit", lambda dev: ["--device", dev],
+            ("--n", "512"),
             (Arg("input", "in", np.int16, (512,)), Arg("factor", "in", I32, (1,)),
              Arg("output", "out", np.int16, (512,))), c=CMirror("vector_scalar")),
     Program("classic/clamp_if_else_jit.py", "jit"),
@@ -348,6 +351,9 @@ def run_c(prog: Program, dev: str, inputs: dict, folder):
     """Runs the C design the program mirrors on the given input files;
     {out name: path of the C's output}."""
     c = prog.c
+    for what, path in (("the iron CLI ($IRON_CLI)", CLI),
+                       ("the examples' library ($IRON_EXLIB)", EXLIB)):
+        assert os.path.isfile(path), f"{what} {path} is missing: build it with make all"
     outdir = os.path.join(folder, "c_out")
     cmd = [CLI, "run", EXLIB, c.design, "--device", dev, "-o", outdir]
     for a in prog.args:
