@@ -255,6 +255,8 @@ PROGRAMS = [
     Program("newest/forward_named.py", "jit"),
     Program("newest/trunci_index_cast.py", "jit"),
     Program("newest/split_dims.py", "jit"),
+    Program("newest/float_ops.py", "jit"),
+    Program("newest/rtp_trip_count.py", "jit"),
 ]
 
 # Known failures: (program id, device or None for both) -> the reason, with
