@@ -221,6 +221,7 @@ PROGRAMS = [
     Program("classic/clamp_if_else_jit.py", "jit"),
     Program("classic/rtp_barrier_jit.py", "jit"),
     Program("classic/reduce_min_jit.py", "jit"),
+    Program("classic/ping_pong_groups_jit.py", "jit"),
     # -- newest era, all jit programs
     Program("newest/row_wise_bias_add.py", "jit",
             args=(Arg("inp", "in", np.float32, (16, 64)), Arg("bias", "in", np.float32, (64,)),
