@@ -222,6 +222,7 @@ PROGRAMS = [
     Program("classic/rtp_barrier_jit.py", "jit"),
     Program("classic/reduce_min_jit.py", "jit"),
     Program("classic/ping_pong_groups_jit.py", "jit"),
+    Program("classic/counter_while_false_jit.py", "jit"),
     # -- newest era, all jit programs
     Program("newest/row_wise_bias_add.py", "jit",
             args=(Arg("inp", "in", np.float32, (16, 64)), Arg("bias", "in", np.float32, (64,)),
@@ -258,6 +259,7 @@ PROGRAMS = [
     Program("newest/split_dims.py", "jit"),
     Program("newest/float_ops.py", "jit"),
     Program("newest/rtp_trip_count.py", "jit"),
+    Program("newest/explicit_transfers.py", "jit"),
 ]
 
 # Known failures: (program id, device or None for both) -> the reason, with
