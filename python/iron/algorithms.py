@@ -158,10 +158,11 @@ def _same_tensors(algo: str, descs) -> None:
                              f"has {ref.dtype.name} and all must have one dtype")
 
 
-def _split_params(algo: str, func, n_tiles_args: int, params):
+def _split_params(algo: str, func, n_tiles_args: int, params, size_passed=True):
     """The kernel's extra parameters: ("scalar", value) passed as a constant
     where the kernel declares a scalar type, ("tensor", _Desc) streamed
-    through a FIFO of its own otherwise."""
+    through a FIFO of its own otherwise.  They come after the tiles and
+    before the tile size (when the algorithm passes it)."""
     if not params:
         return []
     if not _is_kernel(func):
@@ -169,10 +170,13 @@ def _split_params(algo: str, func, n_tiles_args: int, params):
                         f"per-element function; extra parameters are passed to an "
                         f"ExternalFunction's calls only")
     declared = func.arg_types()[n_tiles_args:]
-    if len(params) > len(declared):
+    room = len(declared) - (1 if size_passed else 0)
+    if len(params) > max(room, 0):
         raise TypeError(f"{algo}: {len(params)} extra parameter(s) for kernel "
-                        f"'{func.name}', which declares {len(declared)} argument(s) "
-                        f"after its {n_tiles_args} tiles")
+                        f"'{func.name}', which has room for {max(room, 0)} between its "
+                        f"{n_tiles_args} tiles and "
+                        f"{'the tile size' if size_passed else 'its end'} "
+                        f"({len(declared)} declared after the tiles)")
     out = []
     for i, (p, t) in enumerate(zip(params, declared)):
         if isinstance(t, type) and issubclass(t, np.generic):
@@ -326,7 +330,7 @@ def _transform_parallel(algo, func, inputs, output, params, tile_size, trace_siz
                          f"tile_size x columns x num_channels = {tile} x {cols} x "
                          f"{num_channels} = {per_call} (device {dev.name})")
     num_inputs = len(inputs)
-    params = _split_params(algo, func, num_inputs + 1, params)
+    params = _split_params(algo, func, num_inputs + 1, params, pass_size_to_kernel)
     tile_ty = np.ndarray[(tile,), np.dtype[output.dtype]]
     tensor_ty = output.flat_type()
     lanes = [(c, k) for c in range(cols) for k in range(num_channels)]
