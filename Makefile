@@ -328,8 +328,9 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo
 
-bench: $(BENCH)
+bench: $(BENCH) python
 	./$(BENCH) --tsv $(BENCH_TSV)
+	PYTHONPATH=$(BUILD)/python $(PYTHON) bench/python.py --bench $(BENCH) --tsv $(BENCH_TSV)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
