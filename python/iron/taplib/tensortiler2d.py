@@ -30,7 +30,9 @@ class TensorTiler2D:
     tiles apart.  The signatures and defaults are upstream's; the patterns
     are the library's (iron_tiler2d), written in four dimensions as
     upstream's are.  Invalid arguments raise the library's
-    InvalidArgumentError (a ValueError, as upstream's checks raise).
+    InvalidArgumentError (a ValueError, as upstream's checks raise); a
+    group whose pattern needs more than four dimensions raises its
+    NotSupportedError (upstream: ValueError "Ran out of dimensions").
     """
 
     _NUM_DIMS = 2
