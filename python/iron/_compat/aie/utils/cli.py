@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""aie.utils.cli: run_design_cli (aie.utils.hostruntime.cli)."""
+from aie.utils.hostruntime.cli import run_design_cli  # noqa: F401
