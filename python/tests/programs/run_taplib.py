@@ -4,8 +4,6 @@
 # once and prints the first pattern.
 import argparse
 
-import numpy as np
-
 from aie.helpers.taplib import TensorAccessSequence, TensorTiler2D
 from aie.helpers.taplib.tap import TensorAccessPattern
 

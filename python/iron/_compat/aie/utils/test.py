@@ -9,7 +9,10 @@ beside which the program's printed design was saved as aie.mlir
 aie.utils.xrt runs it on the emulator."""
 import argparse
 
-from aie.utils.verify import assert_pass, count_mismatches, nearly_equal  # noqa: F401
+from aie.utils.verify import assert_pass, count_mismatches, nearly_equal
+
+__all__ = ["assert_pass", "count_mismatches", "create_default_argparser",
+           "nearly_equal", "parse_args"]
 
 
 def create_default_argparser():
