@@ -1437,6 +1437,13 @@ IRON_API iron_status iron_rt_task_group_finish(iron_design *d,
 /* The same without a handle: open a group / finish the current one. */
 IRON_API iron_status iron_rt_task_group_begin(iron_design *d);
 IRON_API iron_status iron_rt_task_group_end(iron_design *d);
+/* Makes an open group current (NULL: none -- the ops that follow belong
+ * to the sequence, which waits for them at its end), for programs that
+ * name each op's group (upstream's fill(..., task_group=tg)).
+ * IRON_EDESIGN for a finished group, IRON_EINVAL for another design's;
+ * both sticky. */
+IRON_API iron_status iron_rt_task_group_use(iron_design *d,
+                                            iron_task_group *g);
 
 /* A 2-D tiler (upstream IRON's TensorTiler2D): cuts a row-major rows x
  * cols tensor into tile_rows x tile_cols tiles and gives one access

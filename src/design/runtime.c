@@ -351,6 +351,30 @@ IRON_API iron_status iron_rt_task_group_end(iron_design *d)
     return iron__public_result(iron_rt_task_group_finish(d, d->current));
 }
 
+/* Makes g the current group (NULL: the sequence's own), for programs
+ * that name each op's group, as upstream's fill(task_group=...) does,
+ * instead of relying on the order groups were opened in. */
+IRON_API iron_status iron_rt_task_group_use(iron_design *d,
+                                            iron_task_group *g)
+{
+    if (!d)
+        return iron__fail(IRON_EINVAL,
+                          "iron_rt_task_group_use: design is NULL");
+    if (d->status != IRON_OK)
+        return d->status;
+    if (g && g->d != d)
+        return iron__design_fail(d, IRON_EINVAL,
+                                 "use task group: the group is from another "
+                                 "design");
+    if (g && g->finished)
+        return iron__design_fail(d, IRON_EDESIGN,
+                                 "use task group: group %d (opened at "
+                                 "sequence op %d) is already finished",
+                                 g->index, g->open_op);
+    d->current = g;
+    return iron__public_result(IRON_OK);
+}
+
 IRON_API iron_status iron_rt_fill(iron_design *d, iron_handle *prod, int arg,
                                   iron_tap tap)
 {

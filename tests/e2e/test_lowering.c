@@ -570,6 +570,56 @@ static int pingpong_design(iron_design *d, void *user)
     return 0;
 }
 
+/* Ops naming their group (upstream's fill(..., task_group=tg)): two
+ * groups open, each op sent to the one it names, the first finished
+ * first; case 1 uses a finished group. */
+static int named_groups_design(iron_design *d, void *user)
+{
+    (void)user;
+    iron_fifo *in, *out;
+    add1_stage(d, &in, &out);
+    iron_handle *drain = iron_fifo_cons(out);
+    iron_task_group *g[2] = { iron_rt_task_group_new(d),
+                              iron_rt_task_group_new(d) };
+    for (int t = 0; t < 2; t++) {
+        iron_tap tap = iron_tap_make(128 * t, 1, (const int64_t[]){ 128 },
+                                     (const int64_t[]){ 1 });
+        iron_rt_task_group_use(d, g[t]);
+        iron_rt_fill(d, iron_fifo_prod(in), 0, tap);
+        iron_rt_drain(d, drain, 1, tap, IRON_WAIT);
+    }
+    iron_rt_task_group_finish(d, g[0]);
+    if (g_case == 1)
+        iron_rt_task_group_use(d, g[0]);
+    iron_rt_task_group_finish(d, g[1]);
+    return 0;
+}
+
+TEST(lower_task_groups_named_by_op)
+{
+    iron_tensor *a = test_arange(IRON_INT32, 256),
+                *b = test_zeros(IRON_INT32, 256);
+    g_case = 0;
+    iron_jit *j = test_jit(named_groups_design, "named",
+                           "in a: int32[256], out b: int32[256]");
+    char *text = test_dump(j, 1, IRON_TENSORS(a, b));
+    ASSERT_CONTAINS(text, "wait (group 1)\n");
+    ASSERT_CONTAINS(text, "wait (group 2)\n");
+    iron_free(text);
+    ASSERT_OK(test_launch(j, 1, IRON_TENSORS(a, b)));
+    assert_arange_plus(b, 256, 1);
+    iron_jit_free(j);
+    g_case = 1;
+    j = test_jit(named_groups_design, "named",
+                 "in a: int32[256], out b: int32[256]");
+    ASSERT_STATUS(test_launch(j, 1, IRON_TENSORS(a, b)), IRON_EDESIGN);
+    ASSERT_MSG("use task group: group 1 (opened at sequence op 0) is already "
+               "finished");
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+}
+
 TEST(lower_task_groups_ping_pong)
 {
     iron_tensor *a = test_arange(IRON_INT32, 256),

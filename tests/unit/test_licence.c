@@ -39,7 +39,7 @@ static int is_source(const char *name)
         if (n > s && strcmp(name + n - s, suffixes[i]) == 0)
             return 1;
     }
-    return strcmp(name, "Makefile") == 0 ||
+    return strcmp(name, "Makefile") == 0 || strcmp(name, "python.mk") == 0 ||
            strcmp(name, "CMakeLists.txt") == 0;
 }
 
@@ -79,7 +79,7 @@ TEST(licence_every_source_file_has_its_spdx_line)
     static const char *const trees[] = { "src",   "include", "cli",
                                          "tests", "examples", "fuzz",
                                          "bench", "tools",   "cmake",
-                                         "Makefile" };
+                                         "python", "Makefile" };
     int n = 0;
     for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++)
         n += check_tree(trees[i]);

@@ -17,12 +17,13 @@
 
 /* The folders of the repository whose files name others. */
 static const char *const scanned[] = { "docs", "examples", "src", "cli",
-                                       "README.md" };
+                                       "python/iron", "README.md" };
 /* The repository's top folders: a path starting with one of them names a
  * file of the repository, from the top. */
 static const char *const tops[] = { "src/",   "cli/",  "examples/",
                                     "tests/", "include/", "docs/",
-                                    "bench/", "fuzz/", "tools/", "cmake/" };
+                                    "bench/", "fuzz/", "tools/", "cmake/",
+                                    "python/" };
 
 static int path_char(unsigned char c)
 {

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Notes said once per process: requests the emulator answers in its own
+way (hardware tracing is answered with the emulator's trace)."""
+from __future__ import annotations
+
+import sys
+
+_said: set[str] = set()
+
+
+def note_once(key: str, text: str) -> None:
+    if key not in _said:
+        _said.add(key)
+        print(f"iron: {text}", file=sys.stderr)
+
+
+def note_trace_request(what: str) -> None:
+    note_once("trace",
+              f"{what}: hardware trace events do not exist on the emulator; "
+              f"set IRON_TRACE=FILE.json (or the launch configuration's trace) "
+              f"for the emulator's own trace of every call, viewable in "
+              f"Perfetto.  The request is otherwise ignored.")

@@ -1,0 +1,489 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""`@iron.jit`: a design function called like a function.
+
+    @iron.jit
+    def vadd(a: In, b: In, c: Out, *, n: CompileTime[int], dtype: CompileTime[type]):
+        ...
+        return Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+
+    vadd(a, b, c, n=1024, dtype=np.int32)   # builds once per specialization
+    vadd[2](a, b, c, n=1024, dtype=np.int32)   # launch configuration: 2 columns
+
+- Tensors are the call's positional arguments, in the order of the
+  runtime sequence.  A numpy array (or anything with __dlpack__ or the
+  buffer protocol) is used in place, without a copy.
+- Compile-time attributes are decorator keywords (`@iron.jit(n=1024)`) or
+  `CompileTime[T]` parameters given by keyword (call values win); a
+  non-tensor positional argument (the classic era's `transform(lambda a:
+  a + 1, x, y)`) is compile-time too.  Each distinct set of them, with the
+  tensors' shapes and dtypes, the device and the launch configuration, is
+  one specialization, built on its first call and reused after.
+- Dispatch-time scalars (`DispatchTime[int]` parameters, and the newest
+  Runtime's scalar fn_args) are given by keyword at each call and never
+  rebuild.
+- Run-time attributes -- the device, caching -- are set outside the call:
+  `iron.set_current_device`, `with iron.device(...)`, IRON_CACHE.
+
+The library does the rest: this module runs the design function in
+Python once per specialization (the program it returns is recorded) and
+asks the library for the specialization, whose design function replays
+the recording (program.Emitter).  Warm calls go from the key straight to
+the library's specialization.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import types as _pytypes
+import typing
+
+import numpy as np
+
+from . import _iron
+from .program import Module, Program
+
+__all__ = ["jit", "CompileTime", "DispatchTime", "In", "Out", "InOut",
+           "LaunchConfig", "JitFunction"]
+
+
+class _Tag:
+    __slots__ = ("kind",)
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __repr__(self):
+        return self.kind
+
+
+_COMPILE = _Tag("CompileTime")
+_DISPATCH = _Tag("DispatchTime")
+_T = typing.TypeVar("_T")
+CompileTime = typing.Annotated[_T, _COMPILE]
+DispatchTime = typing.Annotated[_T, _DISPATCH]
+
+
+class In:
+    """A tensor the call reads (host to device)."""
+
+
+class Out:
+    """A tensor the call writes (device to host)."""
+
+
+class InOut:
+    """A tensor the call reads and writes."""
+
+
+_TENSOR_MARKS = (In, Out, InOut)
+# The decorator's configuration keys (upstream's), apart from compile-time
+# values: those the library has a meaning for, and those it accepts and
+# has no use for.
+_CONFIG_USED = {"compile_flags", "include_paths", "use_cache", "cache_dir"}
+_CONFIG_IGNORED = {"is_placed", "aiecc_flags", "object_files", "trace_config",
+                   "full_elf", "source_files"}
+
+
+class LaunchConfig:
+    """How a call runs, apart from its tensors: columns, time limit,
+    checked mode, trace file, profiling, host threads."""
+
+    __slots__ = ("cols", "timeout_ms", "check", "trace", "profile", "threads")
+
+    def __init__(self, cols=0, timeout_ms=0, check=0, trace=None, profile=0, threads=0):
+        self.cols, self.timeout_ms, self.check = cols, timeout_ms, check
+        self.trace, self.profile, self.threads = trace, profile, threads
+
+    def as_dict(self) -> dict:
+        d = {k: getattr(self, k) for k in self.__slots__}
+        if isinstance(d["check"], bool):
+            d["check"] = 1 if d["check"] else -1
+        if isinstance(d["profile"], bool):
+            d["profile"] = 1 if d["profile"] else -1
+        if d["trace"] is None:
+            del d["trace"]
+        return d
+
+    def key(self):
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+
+def _config_of(config) -> LaunchConfig | None:
+    if config is None or isinstance(config, LaunchConfig):
+        return config
+    if isinstance(config, bool):
+        raise TypeError("launch configuration: expected a column count, a dict or "
+                        "a LaunchConfig, got a bool")
+    if isinstance(config, (int, np.integer)):
+        return LaunchConfig(cols=int(config))
+    if isinstance(config, dict):
+        return LaunchConfig(**config)
+    raise TypeError(f"launch configuration: expected a column count, a dict or a "
+                    f"LaunchConfig, got {type(config).__name__}")
+
+
+def _is_tensor(x) -> bool:
+    if isinstance(x, (_iron.Tensor, np.ndarray)):
+        return True
+    return hasattr(x, "__dlpack__") or (hasattr(x, "shape") and hasattr(x, "dtype")
+                                        and hasattr(x, "__array__"))
+
+
+def _value_key(v):
+    """A hashable stand-in for a compile-time value: equal values, equal
+    keys; a function by its code and captured values (two lambdas with
+    the same text and captures are one specialization)."""
+    if isinstance(v, (int, float, str, bool, type(None), bytes)):
+        return (type(v).__name__, v)
+    if isinstance(v, np.dtype):
+        return ("dtype", v.str, v.name)
+    if isinstance(v, type):
+        try:
+            return ("dtype", np.dtype(v).name)
+        except TypeError:
+            return ("type", v.__module__, v.__qualname__)
+    if isinstance(v, (np.integer, np.floating)):
+        return (type(v).__name__, v.item())
+    if isinstance(v, _pytypes.FunctionType):
+        cells = tuple(_value_key(c.cell_contents) for c in (v.__closure__ or ()))
+        return ("fn", v.__code__, tuple(_value_key(x) for x in (v.__defaults__ or ())),
+                cells)
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__,) + tuple(_value_key(x) for x in v)
+    if isinstance(v, dict):
+        return ("dict",) + tuple(sorted((k, _value_key(x)) for k, x in v.items()))
+    try:
+        hash(v)
+        return ("obj", type(v).__qualname__, v)
+    except TypeError:
+        return ("id", id(v))
+
+
+class _Param:
+    __slots__ = ("name", "kind", "role", "default", "keyword_only")
+
+    def __init__(self, name, kind, role, default, keyword_only):
+        self.name, self.kind, self.role = name, kind, role
+        self.default, self.keyword_only = default, keyword_only
+
+
+def _classify(fn):
+    """The design function's parameters: tensor (In/Out/InOut), compile
+    (CompileTime), dispatch (DispatchTime), or None (decided per call:
+    a tensor or a compile-time value)."""
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception:
+        hints = getattr(fn, "__annotations__", {})
+    params = []
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            params.append(_Param(p.name, "varkw" if p.kind == p.VAR_KEYWORD else "var",
+                                 None, None, False))
+            continue
+        h = hints.get(p.name, p.annotation)
+        kind, role = None, None
+        if h in _TENSOR_MARKS:
+            kind, role = "tensor", {In: "in", Out: "out", InOut: "inout"}[h]
+        elif typing.get_origin(h) is typing.Annotated:
+            meta = typing.get_args(h)[1:]
+            if _COMPILE in meta:
+                kind = "compile"
+            elif _DISPATCH in meta:
+                kind = "dispatch"
+        default = None if p.default is p.empty else p.default
+        params.append(_Param(p.name, kind, role, p.default is not p.empty and default,
+                             p.kind == p.KEYWORD_ONLY))
+        params[-1].default = p.default
+    return params
+
+
+class _Built:
+    """One specialization: the library's, and what a warm call needs."""
+
+    __slots__ = ("spec", "scalar_names", "jit", "params", "tensors_example")
+
+    def __init__(self, spec, scalar_names, cjit, params):
+        self.spec, self.scalar_names, self.jit, self.params = spec, scalar_names, cjit, params
+
+
+class JitFunction:
+    """What `@iron.jit` makes of a design function."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, fn, options: dict):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._params = _classify(fn)
+        self._by_name = {p.name: p for p in self._params}
+        self._positional = [p for p in self._params
+                            if p.kind not in ("var", "varkw") and not p.keyword_only]
+        self._varkw = any(p.kind == "varkw" for p in self._params)
+        self._bound = {}
+        self._cflags = None
+        self._include_paths = []
+        self._disk_cache = 0
+        self._cache_dir = None
+        for k, v in options.items():
+            if k == "compile_flags":
+                self._cflags = " ".join(str(f) for f in v) if not isinstance(v, str) else v
+            elif k == "include_paths":
+                self._include_paths = [str(p) for p in v]
+            elif k == "use_cache":
+                self._disk_cache = 0 if v else -1
+            elif k == "cache_dir":
+                self._cache_dir = str(v)
+            elif k in _CONFIG_IGNORED:
+                pass
+            else:
+                p = self._by_name.get(k)
+                if p is None and not any(q.kind == "varkw" for q in self._params):
+                    raise TypeError(f"iron.jit: {k!r} is neither a parameter of "
+                                    f"{fn.__name__}() nor a jit option")
+                if p is not None and p.kind in ("tensor", "dispatch"):
+                    raise TypeError(f"iron.jit: {k!r} is a {p.kind} parameter of "
+                                    f"{fn.__name__}(); only compile-time values are "
+                                    f"bound on the decorator")
+                self._bound[k] = v
+        self._built: dict = {}
+        self._cjits: dict = {}
+        self._artifacts: list = []
+        self._pending = None
+        self._last_jit = None
+        self._spec_ids = itertools.count(1)
+
+    def __repr__(self):
+        return f"<iron.jit {self._fn.__name__}>"
+
+    # -- calls
+    def __getitem__(self, config):
+        cfg = _config_of(config)
+        return functools.partial(self._call, cfg)
+
+    def __call__(self, *args, **kwargs):
+        return self._call(None, *args, **kwargs)
+
+    def specialize(self, **compile_values) -> "JitFunction":
+        """A jit with these compile-time values bound (upstream's
+        specialize); call values still win."""
+        other = JitFunction.__new__(JitFunction)
+        other.__dict__.update(self.__dict__)
+        other._bound = {**self._bound, **compile_values}
+        other._built, other._cjits = {}, {}
+        return other
+
+    def compile(self, *args, config=None, **kwargs) -> "Specialization":
+        """Builds the specialization these arguments select, ahead of the
+        first call (no run), and returns it."""
+        cfg = _config_of(config)
+        tensors, key, values, scalars = self._split(args, kwargs, cfg)
+        built = self._built.get(key) or self._build(key, tensors, values, cfg)
+        return Specialization(self, built, tensors, cfg)
+
+    def _split(self, args, kwargs, cfg):
+        """(tensors, key, (positional values, keyword values), dispatch
+        scalars) of a call.  Positional arguments are passed to the design
+        function as given (tensors as library tensors); keywords are
+        compile-time values, except dispatch-time scalars (DispatchTime
+        parameters, or names that are no parameter of the function: the
+        runtime sequence's scalars)."""
+        from .tensor import as_tensor
+        positional = self._positional
+        tensors, pos, keyparts = [], [], []
+        for i, a in enumerate(args):
+            p = positional[i] if i < len(positional) else None
+            if p is not None and p.kind in ("compile", "dispatch"):
+                raise TypeError(f"{self._fn.__name__}(): {p.kind}-time parameter "
+                                f"{p.name!r} must be given by keyword")
+            if (p is not None and p.kind == "tensor") or _is_tensor(a):
+                t = as_tensor(a, f"argument {len(tensors)}" +
+                              (f" ({p.name!r})" if p is not None else ""))
+                tensors.append(t)
+                pos.append(t)
+                keyparts.append((t.shape, t.dtype))
+            else:
+                pos.append(a)
+                keyparts.append(_value_key(a))
+        ct = dict(self._bound) if self._bound else {}
+        scalars = None
+        for k, v in kwargs.items():
+            p = self._by_name.get(k)
+            if (p is None and not self._varkw) or (p is not None and p.kind == "dispatch"):
+                if scalars is None:
+                    scalars = {}
+                scalars[k] = v
+            elif p is not None and p.kind == "tensor":
+                raise TypeError(f"{self._fn.__name__}(): tensor parameter {k!r} must be "
+                                f"given by position, in the order of the runtime "
+                                f"sequence")
+            else:
+                ct[k] = v
+        key = (_iron.current_device(), cfg.key() if cfg else None, tuple(keyparts),
+               tuple(sorted((k, _value_key(v)) for k, v in ct.items())) if ct else ())
+        return tensors, key, (pos, ct), scalars
+
+    def _call(self, cfg, *args, **kwargs):
+        tensors, key, values, scalars = self._split(args, kwargs, cfg)
+        built = self._built.get(key)
+        if built is None:
+            built = self._build(key, tensors, values, cfg)
+        if scalars:
+            unknown = [k for k in scalars if k not in built.scalar_names]
+            if unknown:
+                raise TypeError(
+                    f"{self._fn.__name__}(): unexpected keyword argument(s) "
+                    f"{', '.join(unknown)}: not a parameter of the design function, "
+                    f"nor a dispatch-time scalar of its runtime sequence "
+                    f"({', '.join(sorted(built.scalar_names)) or 'none'})")
+            scalars = {k: int(v) for k, v in scalars.items()}
+        built.spec.launch(tensors, scalars)
+
+    # -- building a specialization
+    def _build(self, key, tensors, values, cfg) -> _Built:
+        from .device import device as scope
+        from .runtime import DispatchValue
+        pos, ct = values
+        kwargs = dict(ct)
+        for p in self._params:
+            if p.kind == "dispatch":
+                kwargs[p.name] = DispatchValue(p.name)
+        result = self._fn(*pos, **kwargs)
+        module = _module_of(result, self._fn.__name__)
+        _check_args(module, tensors, self._fn.__name__)
+        names = [p.name for p in self._params if p.kind == "tensor"]
+        decl = module.arg_decl(names if len(names) == len(tensors) else None)
+        scalar_names = [s.name for s in module.dispatch_scalars]
+        for p in self._params:
+            if p.kind == "dispatch" and p.name not in scalar_names:
+                scalar_names.append(p.name)
+        sdecl = ", ".join(scalar_names)
+        ckey = (decl, sdecl, module.device_name)
+        cj = self._cjits.get(ckey)
+        if cj is None:
+            cj = _iron.Jit(self._emit, name=self._fn.__name__, args=decl,
+                           params="spec: int", scalars=sdecl or None,
+                           cflags=self._cflags, disk_cache=self._disk_cache,
+                           cache_dir=self._cache_dir)
+            for path, sha in self._artifacts:
+                cj.load_artifact(path, sha)
+            self._cjits[ckey] = cj
+        params = {"spec": next(self._spec_ids)}
+        self._pending = module
+        try:
+            with scope(module.device_name):
+                spec = cj.specialize(tensors, params,
+                                     cfg.as_dict() if cfg else None)
+        finally:
+            self._pending = None
+        built = _Built(spec, frozenset(scalar_names), cj, params)
+        self._built[key] = built
+        self._last_jit = cj
+        return built
+
+    def _emit(self, d):
+        module = self._pending
+        if module is None:
+            raise RuntimeError(f"{self._fn.__name__}: the library asked for a design "
+                               f"outside a build")
+        module.emit(d)
+
+    # -- artifacts, counters
+    def load_artifact(self, path, sha256=None):
+        """Kernels compiled ahead of time (Specialization.save_artifact), used
+        by later builds instead of the compiler."""
+        self._artifacts.append((str(path), sha256))
+        for cj in self._cjits.values():
+            cj.load_artifact(str(path), sha256)
+
+    def counters(self) -> dict:
+        if self._last_jit is None:
+            raise _iron.StateError(f"{self._fn.__name__}: no call has run yet")
+        return self._last_jit.counters()
+
+    def stats(self) -> dict:
+        total: dict = {}
+        for cj in self._cjits.values():
+            for k, v in cj.stats().items():
+                if isinstance(v, (int, float)) and k != "last_build_ms":
+                    total[k] = total.get(k, 0) + v
+                else:
+                    total[k] = v
+        return total
+
+
+class Specialization:
+    """A built specialization (`design.compile(...)`): call it, save its
+    kernels as an artifact, look at its design."""
+
+    def __init__(self, jitfn, built, tensors, cfg):
+        self._jitfn, self._built, self._tensors, self._cfg = jitfn, built, tensors, cfg
+
+    @property
+    def signature(self) -> str:
+        return self._built.spec.signature
+
+    def __call__(self, *tensors, **scalars):
+        from .tensor import as_tensor
+        ts = [as_tensor(t, f"argument {i}") for i, t in enumerate(tensors)]
+        self._built.spec.launch(ts, {k: int(v) for k, v in scalars.items()} or None)
+
+    def _with(self, fn, *a, **kw):
+        from .device import device as scope
+        return fn(self._tensors, self._built.params,
+                  self._cfg.as_dict() if self._cfg else None, *a, **kw)
+
+    def save_artifact(self, path):
+        self._built.jit.save_artifact(str(path), self._tensors, self._built.params,
+                                      self._cfg.as_dict() if self._cfg else None)
+
+    def dump(self, format="text") -> str:
+        return self._built.jit.dump(self._tensors, self._built.params,
+                                    self._cfg.as_dict() if self._cfg else None,
+                                    format=format)
+
+    def export_mlir(self, directory, era=None, generic=False):
+        self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
+                                    self._cfg.as_dict() if self._cfg else None,
+                                    era=era, generic=generic)
+
+
+def _module_of(result, name) -> Module:
+    if isinstance(result, Module):
+        return result
+    if isinstance(result, Program):
+        return result.resolve_program()
+    raise TypeError(f"{name}(): a jit design function returns its program "
+                    f"(`return Program(device, rt).resolve_program()`), got "
+                    f"{type(result).__name__}")
+
+
+def _check_args(module: Module, tensors, name):
+    data = module.runtime_data
+    if len(data) != len(tensors):
+        raise _iron.ArgumentError(
+            f"{name}(): the runtime sequence takes {len(data)} tensor(s) "
+            f"({', '.join(f'{r.dtype.name}{list(r.shape)}' for r in data)}); the call "
+            f"gave {len(tensors)}")
+    for i, (r, t) in enumerate(zip(data, tensors)):
+        want = f"{r.dtype.name}{list(r.shape)}"
+        if np.dtype(r.dtype).name != t.dtype.name or tuple(r.shape) != tuple(t.shape):
+            if np.dtype(r.dtype).name == t.dtype.name and int(np.prod(r.shape)) == t.size:
+                continue   # the same elements seen with another shape
+            raise _iron.ArgumentError(
+                f"{name}(): argument {i}: the runtime sequence declares {want}, got "
+                f"{t.dtype.name}{list(t.shape)}")
+
+
+def jit(function=None, /, **options):
+    """`@iron.jit` or `@iron.jit(name=value, ...)` (compile-time values and
+    options: compile_flags, include_paths, use_cache, cache_dir; upstream's
+    is_placed, aiecc_flags, object_files, trace_config and source_files are
+    accepted and have no use here)."""
+    if function is None:
+        return lambda f: JitFunction(f, options)
+    if not callable(function):
+        raise TypeError(f"iron.jit: expected a design function, got "
+                        f"{type(function).__name__}")
+    return JitFunction(function, options)

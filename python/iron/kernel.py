@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Kernels: compiled functions a worker's core function calls.
+
+`Kernel(name, bin_name, arg_types)` names a precompiled object as
+upstream's does ("add.cc.o"); here its source is found and compiled by
+the library (the `--kernels` folders of `python3 -m iron.run`, or the
+program's own folder).  `ExternalFunction(name, source_file=... |
+source_string=..., arg_types, include_dirs, compile_flags)` gives the
+source directly.  Argument types are upstream's: a tensor type
+`np.ndarray[(N,), np.dtype[T]]` passes a pointer to an object, a scalar
+type (np.int32) a value.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from . import _trace
+from ._trace import BodyTrace, dtype_name, is_array_type, user_frame
+
+__all__ = ["Kernel", "ExternalFunction", "arg_type_name"]
+
+_CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++")
+
+
+def arg_type_name(t, what: str) -> str:
+    """The library's declaration of one kernel parameter: "int32*" for a
+    tensor type, "int32" for a scalar type."""
+    if is_array_type(t):
+        return dtype_name(_trace.array_type(t)[1]) + "*"
+    try:
+        return dtype_name(t)
+    except TypeError:
+        raise TypeError(f"{what}: expected a tensor type np.ndarray[(N,), "
+                        f"np.dtype[T]] or a scalar type such as np.int32, got "
+                        f"{t!r}") from None
+
+
+def _c_source_for(path: str, what: str) -> str:
+    """A C++ source is used through its C port (same name, .c) until C++
+    kernels are supported."""
+    root, ext = os.path.splitext(path)
+    if ext.lower() in _CXX_SUFFIXES:
+        port = root + ".c"
+        if os.path.isfile(port):
+            return port
+        raise NotImplementedError(
+            f"{what}: {path} is C++; C++ kernels (and the AIE API) are not "
+            f"supported yet -- write a C port of it as {port}")
+    return path
+
+
+class _KernelBase:
+    def __init__(self, name: str, arg_types, where: str):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{type(self).__name__}: name must be a non-empty str")
+        self._name = name
+        self._arg_types = list(arg_types or [])
+        self._where = where
+        self._decl = [arg_type_name(t, f"{type(self).__name__} '{name}' argument {i}")
+                      for i, t in enumerate(self._arg_types)]
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def arg_types(self):
+        return list(self._arg_types)
+
+    def arg_type_names(self) -> list[str]:
+        return self._decl
+
+    def tile_size(self, arg_index: int = 0) -> int:
+        shape, _ = _trace.array_type(self._arg_types[arg_index])
+        return int(np.prod(shape)) if len(shape) > 1 else shape[0]
+
+    def __call__(self, *args):
+        tr = _trace.current()
+        if not isinstance(tr, BodyTrace):
+            raise TypeError(f"kernel '{self._name}' called outside a core function: "
+                            f"kernels run on a worker's tile (at {user_frame()})")
+        tr.call(self, args)
+
+    # -- building (program.Emitter)
+    def _source(self) -> tuple[str | None, str | None]:
+        """(path, text): one of them."""
+        raise NotImplementedError
+
+    def _emit(self, d):
+        path, text = self._source()
+        types = ", ".join(self._decl)
+        if text is not None:
+            k = d.kernel(self._name, text, types)
+        else:
+            k = d.kernel_file(self._name, path, types, list(self._include_dirs()))
+        flags = self._flags()
+        if flags:
+            k.add_cflags(" ".join(flags))
+        return k
+
+    def _include_dirs(self):
+        return []
+
+    def _flags(self):
+        return []
+
+
+class Kernel(_KernelBase):
+    """A kernel upstream links from a precompiled object `bin_name`; here
+    its source is found by that name and compiled."""
+
+    def __init__(self, name: str, bin_name: str, arg_types=()):
+        super().__init__(name, arg_types, user_frame())
+        if not isinstance(bin_name, str) or not bin_name:
+            raise ValueError(f"Kernel '{name}': bin_name must be a file name")
+        self._bin_name = bin_name
+
+    @property
+    def bin_name(self) -> str:
+        return self._bin_name
+
+    def _source(self):
+        from .kernel_search import find_kernel_source
+        return _c_source_for(find_kernel_source(self._bin_name),
+                             f"Kernel '{self._name}' ({self._where})"), None
+
+    def __repr__(self):
+        return f"Kernel({self._name!r}, {self._bin_name!r})"
+
+
+class ExternalFunction(_KernelBase):
+    """A kernel given by its source: a file or a string."""
+
+    _instances: set = set()
+
+    def __init__(self, name: str, object_file_name: str | None = None,
+                 source_file: str | None = None, source_string: str | None = None,
+                 arg_types=(), include_dirs=(), compile_flags=(), **unsupported):
+        super().__init__(name, arg_types, user_frame())
+        if unsupported:
+            raise NotImplementedError(
+                f"ExternalFunction '{name}': {', '.join(sorted(unsupported))} "
+                f"not supported by this emulator ({self._where})")
+        if (source_file is None) == (source_string is None):
+            if source_file is None and object_file_name is not None:
+                source_file = None   # found by object name, as Kernel
+            else:
+                raise ValueError(f"ExternalFunction '{name}': give exactly one of "
+                                 f"source_file and source_string ({self._where})")
+        self._object_file_name = object_file_name or f"{name}.o"
+        self._source_file = source_file
+        self._source_string = source_string
+        self._include = [os.fspath(p) for p in include_dirs]
+        self._compile_flags = [str(f) for f in compile_flags]
+        ExternalFunction._instances.add(self)
+
+    @property
+    def bin_name(self) -> str:
+        return self._object_file_name
+
+    @property
+    def source_file(self):
+        return self._source_file
+
+    def _source(self):
+        what = f"ExternalFunction '{self._name}' ({self._where})"
+        if self._source_string is not None:
+            return None, self._source_string
+        if self._source_file is None:
+            from .kernel_search import find_kernel_source
+            return _c_source_for(find_kernel_source(self._object_file_name), what), None
+        path = os.fspath(self._source_file)
+        if not os.path.isfile(path):
+            from .kernel_search import find_kernel_source
+            path = find_kernel_source(path)
+        return _c_source_for(os.path.abspath(path), what), None
+
+    def _include_dirs(self):
+        return [d for d in self._include if os.path.isdir(d)]
+
+    def _flags(self):
+        return self._compile_flags
+
+    def __hash__(self):
+        return hash((self._name, self._source_file, self._source_string,
+                     tuple(self._compile_flags), tuple(self._decl)))
+
+    def __eq__(self, other):
+        return self is other
+
+    def __repr__(self):
+        return f"ExternalFunction({self._name!r})"
