@@ -29,6 +29,7 @@ data), --out FILE.npy (in order of the outputs) or --out argN=FILE.npy or
 are taken out before the program sees them.
 """
 import argparse
+import atexit
 import contextlib
 import glob
 import importlib.abc
@@ -124,16 +125,44 @@ def _source_defining(func, folders):
     return None
 
 
+def _made_kernels():
+    """{entry: source path} of the ExternalFunctions this process made
+    (iron.kernel keeps them), a source string written to a file that
+    lives as long as the process."""
+    kernel = sys.modules.get("iron.kernel")
+    made = {}
+    for k in list(getattr(getattr(kernel, "ExternalFunction", None),
+                          "_instances", ())):
+        try:
+            path, text = k._source()
+        except (OSError, NotImplementedError):
+            continue
+        if text is not None:
+            fd, path = tempfile.mkstemp(prefix=f"iron-{k.name}-", suffix=".c")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            atexit.register(os.unlink, path)
+        made[k.name] = path
+    return made
+
+
 def module_kernels(text):
     """{function: C source path} for the external functions
-    (`func.func private @f`) of an MLIR module: the source a kernel made
-    in this process was found at, else its link_with object's source
-    (kernel_search), else a C file in the kernel folders that defines it.
-    FileNotFoundError names the function and where it was looked for."""
+    (`func.func private @f`) of an MLIR module: the source of the kernel
+    of that name this process made, else its link_with object's source
+    (kernel_search), else the C file that defines it in the kernel folders
+    or the folders of the sources found so far.  FileNotFoundError names
+    the function and where it was looked for."""
     funcs = re.findall(r"func\.func\s+private\s+@([\w$.]+)\s*\(([^)]*)\)([^\n]*)",
                        text)
     links = _core_links(text)
-    made = kernel_search.resolved()
+    found = kernel_search.resolved()
+    made = {**{k: v for k, v in found.items() if not os.path.splitext(k)[1]},
+            **_made_kernels()}
+    folders = kernel_search.folders() + [os.getcwd()]
+    for path in list(found.values()) + list(made.values()):
+        if os.path.dirname(path) not in folders:
+            folders.append(os.path.dirname(path))
     out = {}
     for name, _, rest in funcs:
         if name in made:
@@ -150,7 +179,6 @@ def module_kernels(text):
                 pass
             except NotImplementedError as e:
                 refused = e
-        folders = kernel_search.folders() + [os.getcwd()]
         path = _source_defining(name, folders)
         if path:
             out[name] = path

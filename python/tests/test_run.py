@@ -363,3 +363,77 @@ def test_xrt_host_runs_the_saved_design(tmp_path):
     rc, _, err = run("--kernels", KERNELS, os.path.join(PROGRAMS, "run_xrt_host.py"),
                      "-x", str(tmp_path / "final.xclbin"), cwd=tmp_path, check=False)
     assert rc != 0 and "no design for" in err
+
+
+# ------------------------------------------- upstream programs end to end
+
+needs_binding = pytest.mark.skipif(
+    not all(hasattr(iron._iron, n) for n in ("Jit", "Tensor")),
+    reason="the binding's Jit and Tensor are not built yet")
+PROGRAM_KERNELS = os.path.join(PROGRAMS, "kernels")
+
+
+@needs_binding
+def test_classic_program_prints_its_module():
+    _, out, _ = run("--kernels", PROGRAM_KERNELS,
+                    os.path.join(PROGRAMS, "run_passthrough_kernel.py"), "npu", "1024")
+    assert out.startswith("module")
+    assert "aie.device(npu1_1col)" in out
+    assert "func.func private @passThroughLine" in out
+
+
+@needs_binding
+@needs_cli
+def test_classic_program_execute_runs_its_module(tmp_path):
+    x = (np.arange(4096) % 253).astype(np.uint8)
+    np.save(tmp_path / "x.npy", x)
+    run("--kernels", PROGRAM_KERNELS, "--execute",
+        os.path.join(PROGRAMS, "run_passthrough_kernel.py"), "npu2", "4096",
+        "--in", "x.npy", "--out", "y.npy", cwd=tmp_path)
+    assert (np.load(tmp_path / "y.npy") == x).all()
+
+
+@needs_binding
+@needs_cli
+def test_classic_program_then_its_test_py_host(tmp_path):
+    """The Makefile flow: the printed design saved as build/aie.mlir, then
+    the host run with -x build/final.xclbin."""
+    build = tmp_path / "build"
+    build.mkdir()
+    _, out, _ = run("--kernels", PROGRAM_KERNELS,
+                    os.path.join(PROGRAMS, "run_passthrough_kernel.py"), "npu", "1024")
+    (build / "aie.mlir").write_text(out)
+    _, out, _ = run("--kernels", PROGRAM_KERNELS,
+                    os.path.join(PROGRAMS, "run_xrt_host.py"), "--op", "copy",
+                    "-x", str(build / "final.xclbin"), "-i", "build/insts.txt",
+                    "-k", "MLIR_AIE", cwd=tmp_path)
+    assert out.strip() == "PASS!"
+
+
+@needs_binding
+def test_cxx_kernel_without_port_is_refused(tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text(open(os.path.join(PROGRAMS, "run_passthrough_kernel.py")).read()
+                    .replace('"passThrough.cc.o"', '"scale_only.cc.o"'))
+    rc, _, err = run("--kernels", PROGRAM_KERNELS, str(prog), "npu", "1024",
+                     check=False)
+    assert rc != 0 and "NotImplementedError" in err
+    assert "scale_only.cc" in err and "C++ kernels" in err
+
+
+@needs_binding
+def test_classic_jit_program():
+    _, out, _ = run(os.path.join(PROGRAMS, "run_vector_add_jit.py"), "256")
+    assert "PASS!" in out
+
+
+@needs_binding
+def test_newest_design_cli_program():
+    _, out, _ = run("--device", "npu1",
+                    os.path.join(PROGRAMS, "run_scale_design_cli.py"), "-d", "npu",
+                    "-n", "128")
+    assert out.strip() == "PASS!"
+    rc, _, err = run(os.path.join(PROGRAMS, "run_scale_design_cli.py"),
+                     "--xclbin-path", "x.xclbin", "--insts-path", "i.bin",
+                     check=False)
+    assert rc == 1 and "writes no xclbin" in err
