@@ -320,7 +320,7 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
 	    IRON_CXX_DIR=$(BUILD)/cxx IRON_CXX="$(CXX_VARIANTS)" \
-	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" \
+	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" IRON_PYTHON=$(PYTHON) \
 	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
 	    ./$(TESTS) $(T)
 	$(if $(T),,@$(MAKE) --no-print-directory python-test)
@@ -328,8 +328,9 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 demo: $(BUILD)/examples/demo
 	./$(BUILD)/examples/demo
 
-bench: $(BENCH)
+bench: $(BENCH) python
 	./$(BENCH) --tsv $(BENCH_TSV)
+	PYTHONPATH=$(BUILD)/python $(PYTHON) bench/python.py --bench $(BENCH) --tsv $(BENCH_TSV)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
@@ -381,10 +382,10 @@ install: lib $(CLI)
 	done
 
 # Removes what install installed, and the library's own folders left
-# empty; anything else in the prefix stays.
+# empty (the deepest first); anything else in the prefix stays.
 uninstall:
 	rm -f $(addprefix $(DEST)/,$(INSTALLED))
-	@for d in $(INSTALL_OWN_DIRS); do \
+	@for d in $$(printf '%s\n' $(INSTALL_OWN_DIRS) | sort -ru); do \
 	    [ ! -d "$(DEST)/$$d" ] || rmdir "$(DEST)/$$d" 2>/dev/null || \
 	        echo "uninstall: $(DEST)/$$d is not empty: kept"; \
 	done
@@ -411,7 +412,7 @@ CLANG_PKGS = clang libclang-rt-14-dev
 # missing is named by library), or none.
 DEPS_CHECK ?= auto
 deps_run = @CC='$(CC)' CPPFLAGS='$(CPPFLAGS)' LDFLAGS='$(LDFLAGS)' \
-    sh tools/deps.sh $(DEPS_CHECK) '$(1)' $(2)
+    PYTHON='$(PYTHON)' sh tools/deps.sh $(DEPS_CHECK) '$(1)' $(2)
 
 .PHONY: deps-test deps-clang deps-all deps-list
 deps:

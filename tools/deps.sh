@@ -12,8 +12,9 @@
 #     pkg-config  for systems without dpkg: check what each package
 #                 provides -- libraries through pkg-config, a library or
 #                 header without a .pc file by compiling a one-line program
-#                 with $CC ($CPPFLAGS, $LDFLAGS), tools on PATH -- and name
-#                 what is missing by library, header or tool
+#                 with $CC ($CPPFLAGS, $LDFLAGS), Python's headers and
+#                 modules through $PYTHON, tools on PATH -- and name what
+#                 is missing by library, header, module or tool
 #     none        check nothing
 #   WHAT        what the packages are for, for the messages ("build")
 # Exits 0 when everything is there (or was installed), 1 otherwise.
@@ -23,6 +24,7 @@ mode=$1
 what=$2
 shift 2
 CC=${CC:-cc}
+PYTHON=${PYTHON:-python3}
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -69,6 +71,8 @@ esac
 #   cc               $CC compiles and links a C program
 #   tool:A|B         A (or B) is on PATH
 #   fuzz             clang links a libFuzzer target
+#   pyh              $PYTHON's headers (Python.h) are there
+#   pymod:M          $PYTHON imports M (numpy: and has its C headers)
 checks_of() {
     case $1 in
     gcc | libc6-dev) echo cc ;;
@@ -80,6 +84,9 @@ checks_of() {
     libdlpack-dev) echo h:dlpack/dlpack.h ;;
     mlir-19-tools) echo "tool:mlir-opt-19|mlir-opt" ;;
     libclang-rt-14-dev) echo fuzz ;;
+    python3-dev) echo pyh ;;
+    python3-numpy) echo pymod:numpy ;;
+    python3-pytest) echo pymod:pytest ;;
     *) echo "tool:$1" ;;
     esac
 }
@@ -134,6 +141,24 @@ check() {
             case $rest in *'|'*) rest=${rest#*|} ;; *) rest= ;; esac
         done
         [ -n "$found" ] || echo "$list (a program on PATH)" | sed 's/|/ or /g'
+        ;;
+    pyh)
+        "$PYTHON" -c 'import os, sys, sysconfig
+sys.exit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"],
+                                         "Python.h")))' >/dev/null 2>&1 ||
+            echo "Python.h for $PYTHON (its headers)"
+        ;;
+    pymod:numpy)
+        "$PYTHON" -c 'import os, sys, numpy
+sys.exit(not os.path.isfile(os.path.join(numpy.get_include(), "numpy",
+                                         "arrayobject.h")))' \
+            >/dev/null 2>&1 ||
+            echo "numpy for $PYTHON (import numpy, and its C headers)"
+        ;;
+    pymod:*)
+        m=${1#pymod:}
+        "$PYTHON" -c "import $m" >/dev/null 2>&1 ||
+            echo "$m for $PYTHON (import $m)"
         ;;
     fuzz)
         printf '%s\n%s\n' '#include <stddef.h>' \

@@ -10,9 +10,9 @@
  *     status, dtype, bf16, device, tensor, design, fifo, handle, kernel,
  *     arg, worker, body, rtp, barrier, tap, tiler2d, rt (the runtime
  *     sequence), param, scalar, jit, spec, run, log, output, cache, algo,
- *     mlir.  Macros are upper-case (IRON_SHAPE, IRON_CALL); static inline
- *     helpers that build values (iron_arg_int, iron_param_str) are
- *     lower-case like functions.
+ *     mlir.  Macros are upper-case (IRON_SHAPE, IRON_CALL); the helpers
+ *     that build values (iron_arg_int, iron_param_str) are exported
+ *     functions like the others, so that FFI callers can use them.
  *     iron_version, iron_last_error and iron_free belong to no object.
  *     A name ending in _at takes an index (iron_device_at), nothing else.
  *   - Arguments: the object acted upon comes first; output parameters come
@@ -212,7 +212,8 @@ IRON_API const char *iron_status_message(iron_status s);
  * until the next iron_* call on this thread.  These leave it untouched:
  * iron_last_error itself, the name and description functions
  * (iron_status_name, iron_status_message, iron_run_state_name,
- * iron_dtype_name, iron_version), the destructors (iron_tensor_free,
+ * iron_dtype_name, iron_body_type_name, iron_arith_name, iron_cmp_name,
+ * iron_version), the destructors (iron_tensor_free,
  * iron_jit_free, iron_run_free, iron_mlir_free, iron_free), and
  * iron_device_pop when it succeeds -- so the message of the last call in
  * an IRON_WITH_DEVICE block is still there after the block. */
@@ -254,6 +255,13 @@ typedef uint16_t iron_bf16;
 #endif
 IRON_API iron_bf16 iron_bf16_from_float(float f);
 IRON_API float iron_bf16_to_float(iron_bf16 b);
+/* A double to bfloat16 rounded once, to nearest even (as tensors store
+ * doubles: iron_tensor_full, iron_tensor_set_element); not the same as
+ * iron_bf16_from_float((float)d), whose two roundings can land on a tie
+ * the double was above or below.  Beyond the largest bfloat16's halfway
+ * point to 2^128 it gives the infinity of d's sign; NaN stays NaN.
+ * Thread-safe. */
+IRON_API iron_bf16 iron_bf16_from_double(double d);
 
 /* ------------------------------------------------------------------------
  * Shapes
@@ -779,6 +787,10 @@ IRON_API iron_handle *iron_fifo_prod(iron_fifo *f);
 /* A new consumer handle on every call; several consumers see every object
  * (broadcast). */
 IRON_API iron_handle *iron_fifo_cons(iron_fifo *f);
+/* The fifo's name: the one given, or the default a link gave it
+ * ("<fifo>_fwd", "<fifo>_split<i>", "<fifo>_join<i>").  Borrowed: valid
+ * as long as the design.  NULL for NULL. */
+IRON_API const char *iron_fifo_name(const iron_fifo *f);
 
 /* Buffers of one endpoint's pool, 1..16 (default: the fifo's depth).  Each
  * endpoint's pool lives on its own tile, so producer and consumers may
@@ -968,52 +980,35 @@ typedef struct iron_arg {
     iron_kernel *kernel;
 } iron_arg;
 
-static inline iron_arg iron_arg_fifo(iron_handle *h)
-{
-    iron_arg a = { IRON_ARG_HANDLE, h, 0, 0.0, NULL, NULL, NULL };
-    return a;
-}
+/* The helpers below build an iron_arg (for IRON_ARGS / iron_worker_new).
+ * They are exported functions (not inline), so that callers through an
+ * FFI (ctypes, other languages) can use them as C does.  Pure: they
+ * check nothing and cannot fail; a bad handle or kernel is reported by
+ * the builder call the argument is given to.  Thread-safe. */
+
+/* An endpoint handle: the standard loop passes its acquired object's
+ * pointer; a core body receives the endpoint ("fifo"). */
+IRON_API iron_arg iron_arg_fifo(iron_handle *h);
 /* A handle given to a core body that holds up to max_acquire of its
  * objects at once (its largest iron_acquire).  Upstream reads this from
  * the core's code; here it is declared, because it decides how many
  * buffers the endpoint gets (max acquire + 1 on a DMA-fed compute tile).
  * Acquiring more at run time is an error naming the worker and fifo.
  * 1 <= max_acquire <= the endpoint's declared depth. */
-static inline iron_arg iron_arg_fifo_acquire(iron_handle *h, int max_acquire)
-{
-    iron_arg a = { IRON_ARG_HANDLE, h, max_acquire, 0.0, NULL, NULL, NULL };
-    return a;
-}
-static inline iron_arg iron_arg_int(int64_t v)
-{
-    iron_arg a = { IRON_ARG_INT, NULL, v, 0.0, NULL, NULL, NULL };
-    return a;
-}
-static inline iron_arg iron_arg_float(double v)
-{
-    iron_arg a = { IRON_ARG_FLOAT, NULL, 0, v, NULL, NULL, NULL };
-    return a;
-}
-static inline iron_arg iron_arg_rtp(iron_rtp *r)
-{
-    iron_arg a = { IRON_ARG_RTP, NULL, 0, 0.0, r, NULL, NULL };
-    return a;
-}
-static inline iron_arg iron_arg_barrier(iron_barrier *b)
-{
-    iron_arg a = { IRON_ARG_BARRIER, NULL, 0, 0.0, NULL, b, NULL };
-    return a;
-}
+IRON_API iron_arg iron_arg_fifo_acquire(iron_handle *h, int max_acquire);
+/* Scalars passed by value (converted to the kernel's declared type). */
+IRON_API iron_arg iron_arg_int(int64_t v);
+IRON_API iron_arg iron_arg_float(double v);
+/* A run-time parameter buffer (iron_rtp_new) and a barrier
+ * (iron_barrier_new), each worker getting its own copy on its tile. */
+IRON_API iron_arg iron_arg_rtp(iron_rtp *r);
+IRON_API iron_arg iron_arg_barrier(iron_barrier *b);
 
 /* A kernel (iron_kernel_new) passed to a core body, which calls it as
  * upstream core functions call their Kernel arguments: the body declares
  * "kernel(TYPES)" with the kernel's argument types and receives a pointer
  * to its entry, typed void (*)(T1, T2, ...) with exactly those types. */
-static inline iron_arg iron_arg_kernel(iron_kernel *k)
-{
-    iron_arg a = { IRON_ARG_KERNEL, NULL, 0, 0.0, NULL, NULL, k };
-    return a;
-}
+IRON_API iron_arg iron_arg_kernel(iron_kernel *k);
 
 /* IRON_ARGS(x, y, z) expands to: 3, (iron_arg[]){ x, y, z } */
 #ifndef __cplusplus
@@ -1165,6 +1160,19 @@ typedef enum iron_cmp {
     IRON_CMP_COUNT_
 } iron_cmp;
 
+/* The MLIR names of the enums above, from the table the library prints
+ * MLIR with: iron_body_type_name gives the type ("i32", "index", "bf16";
+ * "memref" and "handle" for the two kinds of non-scalar value),
+ * iron_arith_name the op ("arith.addi", "arith.index_cast"), and
+ * iron_cmp_name the predicate as arith.cmpi / arith.cmpf write it ("slt",
+ * "oeq"; IRON_CMP_UGTF .. IRON_CMP_ULEF are "ugt", "uge", "ult", "ule",
+ * like their integer namesakes, the op telling them apart).  NULL for a
+ * value outside the enum.  Static strings; thread-safe; they leave
+ * iron_last_error() untouched. */
+IRON_API const char *iron_body_type_name(iron_body_type t);
+IRON_API const char *iron_arith_name(iron_arith op);
+IRON_API const char *iron_cmp_name(iron_cmp pred);
+
 /* A new, empty body called `name` in messages and in the C it becomes
  * (a C identifier; not a C keyword, and not starting with '_' or
  * "iron_", which the generated C uses).  NULL on failure (sticky). */
@@ -1313,12 +1321,10 @@ typedef struct iron_tap {
     int64_t strides[IRON_TAP_MAX_DIMS];
 } iron_tap;
 
-/* Every element of a tensor of n elements, in order. */
-static inline iron_tap iron_tap_linear(int64_t n)
-{
-    iron_tap t = { 0, 1, { n, 0, 0, 0 }, { 1, 0, 0, 0 } };
-    return t;
-}
+/* Every element of a tensor of n elements, in order: offset 0, one
+ * dimension of size n and stride 1.  Not checked here (validated when
+ * used).  Exported, not inline, for FFI callers; pure and thread-safe. */
+IRON_API iron_tap iron_tap_linear(int64_t n);
 
 /* A general pattern; ndim 1 .. IRON_TAP_MAX_DIMS.  Validated when used. */
 IRON_API iron_tap iron_tap_make(int64_t offset, int ndim,
@@ -1543,38 +1549,20 @@ typedef struct iron_param {
     const iron_kernel_ref *kernel;  /* KERNEL */
 } iron_param;
 
-static inline iron_param iron_param_int(const char *name, int64_t v)
-{
-    iron_param p = { name, IRON_PARAM_INT, v, 0.0, NULL, IRON_INT8, NULL };
-    return p;
-}
-static inline iron_param iron_param_float(const char *name, double v)
-{
-    iron_param p = { name, IRON_PARAM_FLOAT, 0, v, NULL, IRON_INT8, NULL };
-    return p;
-}
-static inline iron_param iron_param_bool(const char *name, int v)
-{
-    iron_param p = { name, IRON_PARAM_BOOL, v != 0, 0.0, NULL, IRON_INT8,
-                     NULL };
-    return p;
-}
-static inline iron_param iron_param_str(const char *name, const char *v)
-{
-    iron_param p = { name, IRON_PARAM_STR, 0, 0.0, v, IRON_INT8, NULL };
-    return p;
-}
-static inline iron_param iron_param_dtype(const char *name, iron_dtype v)
-{
-    iron_param p = { name, IRON_PARAM_DTYPE, 0, 0.0, NULL, v, NULL };
-    return p;
-}
-static inline iron_param iron_param_kernel(const char *name,
-                                           const iron_kernel_ref *k)
-{
-    iron_param p = { name, IRON_PARAM_KERNEL, 0, 0.0, NULL, IRON_INT8, k };
-    return p;
-}
+/* The helpers below build an iron_param (for IRON_PARAMS, iron_jit_bind
+ * and the launch calls).  They are exported functions (not inline), so
+ * that callers through an FFI can use them as C does.  Pure: strings and
+ * kernel references are borrowed, not copied (the call they are given to
+ * copies what it keeps), and nothing is checked until that call.
+ * Thread-safe. */
+IRON_API iron_param iron_param_int(const char *name, int64_t v);
+IRON_API iron_param iron_param_float(const char *name, double v);
+/* v != 0 is true. */
+IRON_API iron_param iron_param_bool(const char *name, int v);
+IRON_API iron_param iron_param_str(const char *name, const char *v);
+IRON_API iron_param iron_param_dtype(const char *name, iron_dtype v);
+IRON_API iron_param iron_param_kernel(const char *name,
+                                      const iron_kernel_ref *k);
 
 /* IRON_PARAMS(p, q) expands to: 2, (const iron_param[]){ p, q } */
 #ifndef __cplusplus
@@ -1727,11 +1715,9 @@ typedef struct iron_scalar {
     int64_t value;
 } iron_scalar;
 
-static inline iron_scalar iron_scalar_value(const char *name, int64_t v)
-{
-    iron_scalar s = { name, v };
-    return s;
-}
+/* A scalar's value for one call; name borrowed.  Exported, not inline,
+ * for FFI callers; pure and thread-safe. */
+IRON_API iron_scalar iron_scalar_value(const char *name, int64_t v);
 
 /* IRON_SCALARS(x, y) expands to: 2, (const iron_scalar[]){ x, y } */
 #ifndef __cplusplus

@@ -22,7 +22,7 @@ from .runtime import Runtime, TaskGroup
 from .worker import Worker, WorkerRuntimeBarrier
 
 try:   # the tensor layer (iron.tensor)
-    from .tensor import (Tensor, arange, from_dlpack, full, ones, rand, randint,
+    from ._tensor import (Tensor, arange, from_dlpack, full, ones, rand, randint,
                          tensor, zeros, zeros_like)
     from ._dtype import bfloat16, str_to_dtype
 except ImportError:  # pragma: no cover - while the package is assembled

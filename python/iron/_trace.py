@@ -56,16 +56,18 @@ class _Active:
         return False
 
 
+_HERE = __file__[: -len("_trace.py")]
+
+
 def user_frame() -> str:
     """'file:line' of the innermost frame outside this package: where the
-    user's program is, for messages about traced code."""
-    import os
-    here = os.path.dirname(os.path.abspath(__file__))
+    user's program is, for messages about traced code.  (The package's
+    own frames carry the absolute path it was imported from.)"""
     f = sys._getframe(1)
     while f is not None:
-        path = os.path.abspath(f.f_code.co_filename)
-        if not path.startswith(here + os.sep):
-            return f"{f.f_code.co_filename}:{f.f_lineno}"
+        name = f.f_code.co_filename
+        if not name.startswith(_HERE):
+            return f"{name}:{f.f_lineno}"
         f = f.f_back
     return "<unknown>"
 
@@ -81,13 +83,26 @@ _BODY_TYPE_OF_NAME = {
 }
 
 
+_NAME_OF: dict = {}
+
+
 def dtype_name(dt) -> str:
     """The library's name of a numpy dtype (or anything np.dtype accepts,
     or a library name such as "i32" / "bf16")."""
+    try:
+        return _NAME_OF[dt]
+    except (KeyError, TypeError):
+        pass
     if isinstance(dt, str):
         from . import _dtype
-        return np.dtype(_dtype.to_numpy_dtype(dt)).name
-    return np.dtype(dt).name
+        name = np.dtype(_dtype.to_numpy_dtype(dt)).name
+    else:
+        name = np.dtype(dt).name
+    try:
+        _NAME_OF[dt] = name
+    except TypeError:
+        pass
+    return name
 
 
 def body_type_of(dt) -> tuple[str, bool]:

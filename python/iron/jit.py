@@ -41,7 +41,12 @@ import typing
 import numpy as np
 
 from . import _iron
+from ._tensor import as_tensor
 from .program import Module, Program
+
+_current_device = _iron.current_device
+# The library's dtype name of a tensor (iron.Tensor's .dtype is numpy's).
+_lib_dtype = _iron.Tensor.dtype.__get__
 
 __all__ = ["jit", "CompileTime", "DispatchTime", "In", "Out", "InOut",
            "LaunchConfig", "JitFunction"]
@@ -168,6 +173,7 @@ class _Param:
         self.default, self.keyword_only = default, keyword_only
 
 
+@functools.lru_cache(maxsize=256)
 def _classify(fn):
     """The design function's parameters: tensor (In/Out/InOut), compile
     (CompileTime), dispatch (DispatchTime), or None (decided per call:
@@ -192,11 +198,8 @@ def _classify(fn):
                 kind = "compile"
             elif _DISPATCH in meta:
                 kind = "dispatch"
-        default = None if p.default is p.empty else p.default
-        params.append(_Param(p.name, kind, role, p.default is not p.empty and default,
-                             p.kind == p.KEYWORD_ONLY))
-        params[-1].default = p.default
-    return params
+        params.append(_Param(p.name, kind, role, p.default, p.kind == p.KEYWORD_ONLY))
+    return tuple(params)
 
 
 class _Built:
@@ -221,6 +224,7 @@ class JitFunction:
         self._positional = [p for p in self._params
                             if p.kind not in ("var", "varkw") and not p.keyword_only]
         self._varkw = any(p.kind == "varkw" for p in self._params)
+        self._positional_rest = any(p.kind == "var" for p in self._params)
         self._bound = {}
         self._cflags = None
         self._include_paths = []
@@ -247,6 +251,7 @@ class JitFunction:
                                     f"{fn.__name__}(); only compile-time values are "
                                     f"bound on the decorator")
                 self._bound[k] = v
+        self._bound_key = tuple(sorted((k, _value_key(v)) for k, v in self._bound.items()))
         self._built: dict = {}
         self._cjits: dict = {}
         self._artifacts: list = []
@@ -263,7 +268,23 @@ class JitFunction:
         return functools.partial(self._call, cfg)
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and self._all_tensor_params(args):
+            # The warm path: tensors only -- one key, one lookup, one launch.
+            key = (_current_device(), None,
+                   tuple([(a.shape, _lib_dtype(a)) for a in args]), self._bound_key)
+            built = self._built.get(key)
+            if built is not None:
+                built.spec.launch(args, None)
+                return None
         return self._call(None, *args, **kwargs)
+
+    def _all_tensor_params(self, args) -> bool:
+        if len(args) > len(self._positional) and not self._positional_rest:
+            return False
+        for a in args:
+            if not isinstance(a, _iron.Tensor):
+                return False
+        return True
 
     def specialize(self, **compile_values) -> "JitFunction":
         """A jit with these compile-time values bound (upstream's
@@ -271,6 +292,7 @@ class JitFunction:
         other = JitFunction.__new__(JitFunction)
         other.__dict__.update(self.__dict__)
         other._bound = {**self._bound, **compile_values}
+        other._bound_key = tuple(sorted((k, _value_key(v)) for k, v in other._bound.items()))
         other._built, other._cjits = {}, {}
         return other
 
@@ -289,7 +311,6 @@ class JitFunction:
         compile-time values, except dispatch-time scalars (DispatchTime
         parameters, or names that are no parameter of the function: the
         runtime sequence's scalars)."""
-        from .tensor import as_tensor
         positional = self._positional
         tensors, pos, keyparts = [], [], []
         for i, a in enumerate(args):
@@ -298,16 +319,17 @@ class JitFunction:
                 raise TypeError(f"{self._fn.__name__}(): {p.kind}-time parameter "
                                 f"{p.name!r} must be given by keyword")
             if (p is not None and p.kind == "tensor") or _is_tensor(a):
-                t = as_tensor(a, f"argument {len(tensors)}" +
-                              (f" ({p.name!r})" if p is not None else ""))
+                t = a if isinstance(a, _iron.Tensor) else as_tensor(
+                    a, f"argument {len(tensors)}" + (f" ({p.name!r})" if p is not None else ""))
                 tensors.append(t)
                 pos.append(t)
-                keyparts.append((t.shape, t.dtype))
+                keyparts.append((t.shape, _lib_dtype(t)))
             else:
                 pos.append(a)
                 keyparts.append(_value_key(a))
         ct = dict(self._bound) if self._bound else {}
         scalars = None
+        bound_only = True
         for k, v in kwargs.items():
             p = self._by_name.get(k)
             if (p is None and not self._varkw) or (p is not None and p.kind == "dispatch"):
@@ -320,8 +342,10 @@ class JitFunction:
                                 f"sequence")
             else:
                 ct[k] = v
-        key = (_iron.current_device(), cfg.key() if cfg else None, tuple(keyparts),
-               tuple(sorted((k, _value_key(v)) for k, v in ct.items())) if ct else ())
+                bound_only = False
+        key = (_current_device(), cfg.key() if cfg else None, tuple(keyparts),
+               self._bound_key if bound_only else
+               tuple(sorted((k, _value_key(v)) for k, v in ct.items())))
         return tensors, key, (pos, ct), scalars
 
     def _call(self, cfg, *args, **kwargs):
@@ -393,7 +417,12 @@ class JitFunction:
     def load_artifact(self, path, sha256=None):
         """Kernels compiled ahead of time (Specialization.save_artifact), used
         by later builds instead of the compiler."""
-        self._artifacts.append((str(path), sha256))
+        path = str(path)
+        # Checked now (a probe jit of the same name reads it), so that a bad
+        # file fails here and not at some later build.
+        _iron.Jit(_no_design, name=self._fn.__name__, args="in a").load_artifact(
+            path, sha256)
+        self._artifacts.append((path, sha256))
         for cj in self._cjits.values():
             cj.load_artifact(str(path), sha256)
 
@@ -425,7 +454,6 @@ class Specialization:
         return self._built.spec.signature
 
     def __call__(self, *tensors, **scalars):
-        from .tensor import as_tensor
         ts = [as_tensor(t, f"argument {i}") for i, t in enumerate(tensors)]
         self._built.spec.launch(ts, {k: int(v) for k, v in scalars.items()} or None)
 
@@ -447,6 +475,10 @@ class Specialization:
         self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
                                     self._cfg.as_dict() if self._cfg else None,
                                     era=era, generic=generic)
+
+
+def _no_design(d):
+    raise AssertionError("a probe jit builds nothing")
 
 
 def _module_of(result, name) -> Module:

@@ -132,6 +132,8 @@ class Kernel(_KernelBase):
 class ExternalFunction(_KernelBase):
     """A kernel given by its source: a file or a string."""
 
+    # Upstream's registry of the instances a jit compiles; the library
+    # finds the kernels a design uses itself, so it stays empty here.
     _instances: set = set()
 
     def __init__(self, name: str, object_file_name: str | None = None,
@@ -153,7 +155,6 @@ class ExternalFunction(_KernelBase):
         self._source_string = source_string
         self._include = [os.fspath(p) for p in include_dirs]
         self._compile_flags = [str(f) for f in compile_flags]
-        ExternalFunction._instances.add(self)
 
     @property
     def bin_name(self) -> str:

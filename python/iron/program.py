@@ -215,7 +215,8 @@ class Emitter:
         return self._memo(self._barriers, b, lambda: b._emit(self.d))
 
     def c_worker(self, w):
-        return self._memo(self._workers, w, lambda: w._emit(self.d, self))
+        return self._memo(self._workers, w,
+                          lambda: w._emit(self.d, self, len(self._workers)))
 
     def set_buffer(self, buf, idx, value):
         raise AssertionError("buffer writes are recorded, then replayed")

@@ -61,10 +61,11 @@ class Worker:
         if trace or trace_events:
             from ._notes import note_trace_request
             note_trace_request("Worker(trace=...)")
-        fn = getattr(core_fn, "__name__", None) or "core"
-        if not fn.isidentifier() or fn.startswith("_") or fn == "<lambda>":
-            fn = "core"
-        self.name = name or f"{fn}_{next(Worker._index)}"
+        # The name is the body's, and the body's compiled code (cached on
+        # disk) depends on it: a default name is given when the program is
+        # built, from the function's name and the worker's place in the
+        # program, so that it is the same in every run.
+        self.name = name
         kernels = []
         for a in _flatten(self.fn_args):
             if isinstance(a, ObjectFifo):
@@ -77,10 +78,18 @@ class Worker:
                 kernels.append(a)
         self.kernels = kernels
 
+    def default_name(self, index: int) -> str:
+        fn = getattr(self.core_fn, "__name__", None) or "core"
+        if not fn.isidentifier() or fn.startswith("_") or fn.startswith("iron") \
+                or fn == "<lambda>":
+            fn = "core"
+        return f"{fn}_{index}"
+
     # -- building (program.Emitter)
-    def _emit(self, d, emitter):
-        body = d.body(self.name)
-        tr = BodyTrace(body, emitter, self.name)
+    def _emit(self, d, emitter, index=0):
+        name = self.name or self.default_name(index)
+        body = d.body(name)
+        tr = BodyTrace(body, emitter, name)
         from .dataflow import ObjectFifoHandle
         with _trace.activate(tr):
             # Every handle given to the worker is its endpoint, used or not,
@@ -97,13 +106,13 @@ class Worker:
             tr.flush()
             if self.while_true:
                 body.end_for()
-        w = d.worker_body(self.name, body)
+        w = d.worker_body(name, body)
         if isinstance(self.tile, Tile):
             col = -1 if self.tile.col is None else self.tile.col
             row = -1 if self.tile.row is None else self.tile.row
             if col < 0:
                 raise NotImplementedError(
-                    f"Worker '{self.name}': a Tile with a row but no column "
+                    f"Worker '{name}': a Tile with a row but no column "
                     f"(at {self._where})")
             w.place(col, row)
         if self.stack_size is not None:
@@ -111,7 +120,7 @@ class Worker:
         return w
 
     def __repr__(self):
-        return f"Worker({self.name!r})"
+        return f"Worker({self.name or getattr(self.core_fn, '__name__', None)!r})"
 
 
 class WorkerRuntimeBarrier:

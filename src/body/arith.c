@@ -10,7 +10,9 @@
 
 #include "body/ir.h"
 
-const char *iron__body_arith_name(iron_arith op)
+/* The one table of arith names: MLIR's printer, the messages and the
+ * public iron_arith_name all read it. */
+IRON_API const char *iron_arith_name(iron_arith op)
 {
     static const char *const names[IRON_ARITH_COUNT_] = {
         [IRON_ARITH_ADDI] = "arith.addi",
@@ -52,10 +54,16 @@ const char *iron__body_arith_name(iron_arith op)
         [IRON_ARITH_INDEX_CASTUI] = "arith.index_castui",
         [IRON_ARITH_BITCAST] = "arith.bitcast",
     };
-    return (unsigned)op < IRON_ARITH_COUNT_ ? names[op] : "arith.?";
+    return (unsigned)op < IRON_ARITH_COUNT_ ? names[op] : NULL;
 }
 
-const char *iron__body_cmp_name(iron_cmp pred)
+const char *iron__body_arith_name(iron_arith op)
+{
+    const char *name = iron_arith_name(op);
+    return name ? name : "arith.?";
+}
+
+IRON_API const char *iron_cmp_name(iron_cmp pred)
 {
     static const char *const names[IRON_CMP_COUNT_] = {
         [IRON_CMP_EQ] = "eq",    [IRON_CMP_NE] = "ne",
@@ -71,7 +79,13 @@ const char *iron__body_cmp_name(iron_cmp pred)
         [IRON_CMP_ULTF] = "ult", [IRON_CMP_ULEF] = "ule",
         [IRON_CMP_UNE] = "une",  [IRON_CMP_UNO] = "uno",
     };
-    return (unsigned)pred < IRON_CMP_COUNT_ ? names[pred] : "?";
+    return (unsigned)pred < IRON_CMP_COUNT_ ? names[pred] : NULL;
+}
+
+const char *iron__body_cmp_name(iron_cmp pred)
+{
+    const char *name = iron_cmp_name(pred);
+    return name ? name : "?";
 }
 
 /* The op's one result of type t: op `kind` on in[0 .. nin) with the

@@ -45,7 +45,7 @@ int iron__body_width(iron_body_type t)
     }
 }
 
-const char *iron__body_scalar_text(iron_body_type t)
+IRON_API const char *iron_body_type_name(iron_body_type t)
 {
     static const char *const names[IRON_BT_COUNT_] = {
         [IRON_BT_I1] = "i1",       [IRON_BT_I8] = "i8",
@@ -55,7 +55,13 @@ const char *iron__body_scalar_text(iron_body_type t)
         [IRON_BT_F64] = "f64",     [IRON_BT_MEMREF] = "memref",
         [IRON_BT_HANDLE] = "handle",
     };
-    return (unsigned)t < IRON_BT_COUNT_ ? names[t] : "?";
+    return (unsigned)t < IRON_BT_COUNT_ ? names[t] : NULL;
+}
+
+const char *iron__body_scalar_text(iron_body_type t)
+{
+    const char *name = iron_body_type_name(t);
+    return name ? name : "?";
 }
 
 iron_body_type iron__body_elem_type(iron_dtype dt)

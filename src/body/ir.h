@@ -119,7 +119,8 @@ int iron__body_is_intlike(iron_body_type t);   /* i1 .. i64, index */
 int iron__body_is_float(iron_body_type t);     /* bf16, f32, f64 */
 int iron__body_is_scalar(iron_body_type t);
 int iron__body_width(iron_body_type t);        /* bits; index: 64 */
-/* "i32", "index", "bf16" ... for scalars. */
+/* iron_body_type_name(t) ("i32", "index", "bf16" ...), "?" outside the
+ * enum: never NULL, for messages. */
 const char *iron__body_scalar_text(iron_body_type t);
 /* The value type of a dtype's elements: int8 and uint8 -> i8 ... */
 iron_body_type iron__body_elem_type(iron_dtype dt);
@@ -173,6 +174,7 @@ iron__breg *iron__body_cur(iron_body *b);
 iron_val iron__body_fifo_param(iron_body *b, iron_handle *h);
 
 /* Names of ops and predicates as MLIR spells them (arith.c). */
+/* iron_arith_name and iron_cmp_name, never NULL ("arith.?", "?"). */
 const char *iron__body_arith_name(iron_arith op);   /* "arith.addi" */
 const char *iron__body_cmp_name(iron_cmp pred);     /* "slt", "oeq" */
 

@@ -106,6 +106,11 @@ IRON_API iron_fifo *iron_fifo_new(iron_design *d, const char *name,
     return f;
 }
 
+IRON_API const char *iron_fifo_name(const iron_fifo *f)
+{
+    return f ? f->name : NULL;
+}
+
 IRON_API iron_handle *iron_fifo_prod(iron_fifo *f)
 {
     if (!f || f->d->status != IRON_OK)

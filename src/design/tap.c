@@ -20,6 +20,16 @@
  * arithmetic below. */
 #define TAP_BIG ((int64_t)1 << 40)
 
+IRON_API iron_tap iron_tap_linear(int64_t n)
+{
+    iron_tap t;
+    memset(&t, 0, sizeof t);
+    t.ndim = 1;
+    t.sizes[0] = n;
+    t.strides[0] = 1;
+    return t;
+}
+
 IRON_API iron_tap iron_tap_make(int64_t offset, int ndim,
                                 const int64_t *sizes, const int64_t *strides)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * worker.c - workers: a kernel run in the standard loop, or a custom core
- * body, on a compute tile; explicit placement.
+ * body, on a compute tile; explicit placement; the iron_arg builders.
  * Argument/kernel agreement is checked here, where the mistake is made, so
  * the message can point at the worker and the argument.
  */
@@ -173,6 +173,66 @@ static iron_status check_arg(iron_design *d, const char *name,
     return iron__design_fail(d, IRON_EINVAL,
                              "worker '%s': argument %d has unknown kind %d",
                              name, i, (int)a->kind);
+}
+
+/* --- the argument builders (iron.h: exported for FFI callers) ---------- */
+
+static iron_arg arg_of(iron_arg_kind kind)
+{
+    iron_arg a;
+    memset(&a, 0, sizeof a);
+    a.kind = kind;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_fifo(iron_handle *h)
+{
+    iron_arg a = arg_of(IRON_ARG_HANDLE);
+    a.handle = h;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_fifo_acquire(iron_handle *h, int max_acquire)
+{
+    iron_arg a = arg_of(IRON_ARG_HANDLE);
+    a.handle = h;
+    a.i = max_acquire;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_int(int64_t v)
+{
+    iron_arg a = arg_of(IRON_ARG_INT);
+    a.i = v;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_float(double v)
+{
+    iron_arg a = arg_of(IRON_ARG_FLOAT);
+    a.f = v;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_rtp(iron_rtp *r)
+{
+    iron_arg a = arg_of(IRON_ARG_RTP);
+    a.rtp = r;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_barrier(iron_barrier *b)
+{
+    iron_arg a = arg_of(IRON_ARG_BARRIER);
+    a.barrier = b;
+    return a;
+}
+
+IRON_API iron_arg iron_arg_kernel(iron_kernel *k)
+{
+    iron_arg a = arg_of(IRON_ARG_KERNEL);
+    a.kernel = k;
+    return a;
 }
 
 IRON_API iron_worker *iron_worker_new(iron_design *d, const char *name,

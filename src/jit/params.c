@@ -1,14 +1,70 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * params.c - resolving compile-time parameter values for a call: given at
- * the call, else bound on the jit, else the declared default.  Unknown,
- * mistyped and missing parameters name the parameter, list the declared
- * ones and suggest the closest name.
+ * params.c - the iron_param builders, and resolving compile-time
+ * parameter values for a call: given at the call, else bound on the jit,
+ * else the declared default.  Unknown, mistyped and missing parameters
+ * name the parameter, list the declared ones and suggest the closest
+ * name.
  */
 #include <math.h>
 #include <string.h>
 
 #include "jit/jit.h"
+
+/* --- the value builders (iron.h: exported for FFI callers) ------------- */
+
+static iron_param param_of(const char *name, iron_param_type type)
+{
+    iron_param p;
+    memset(&p, 0, sizeof p);
+    p.name = name;
+    p.type = type;
+    p.dtype = IRON_INT8;
+    return p;
+}
+
+IRON_API iron_param iron_param_int(const char *name, int64_t v)
+{
+    iron_param p = param_of(name, IRON_PARAM_INT);
+    p.i = v;
+    return p;
+}
+
+IRON_API iron_param iron_param_float(const char *name, double v)
+{
+    iron_param p = param_of(name, IRON_PARAM_FLOAT);
+    p.f = v;
+    return p;
+}
+
+IRON_API iron_param iron_param_bool(const char *name, int v)
+{
+    iron_param p = param_of(name, IRON_PARAM_BOOL);
+    p.i = v != 0;
+    return p;
+}
+
+IRON_API iron_param iron_param_str(const char *name, const char *v)
+{
+    iron_param p = param_of(name, IRON_PARAM_STR);
+    p.s = v;
+    return p;
+}
+
+IRON_API iron_param iron_param_dtype(const char *name, iron_dtype v)
+{
+    iron_param p = param_of(name, IRON_PARAM_DTYPE);
+    p.dtype = v;
+    return p;
+}
+
+IRON_API iron_param iron_param_kernel(const char *name,
+                                      const iron_kernel_ref *k)
+{
+    iron_param p = param_of(name, IRON_PARAM_KERNEL);
+    p.kernel = k;
+    return p;
+}
 
 /* Edit distance, for "did you mean"; names are short. */
 static int distance(const char *a, const char *b)

@@ -14,6 +14,12 @@
 #include "design/layout.h"
 #include "jit/jit.h"
 
+IRON_API iron_scalar iron_scalar_value(const char *name, int64_t v)
+{
+    iron_scalar s = { name, v };
+    return s;
+}
+
 static iron_status syntax(const char *text, const char *p, const char *want)
 {
     return iron__fail(IRON_EINVAL,

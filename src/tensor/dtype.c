@@ -178,7 +178,7 @@ IRON_API float iron_bf16_to_float(iron_bf16 h)
  * double is first narrowed to float rounding to odd (truncate, then set the
  * last bit if anything was lost), which float's 16 spare bits make exact for
  * the second, round-to-nearest-even step. */
-static iron_bf16 bf16_from_double(double v)
+IRON_API iron_bf16 iron_bf16_from_double(double v)
 {
     if (isnan(v))
         return iron_bf16_from_float((float)v);
@@ -296,7 +296,7 @@ void iron__dtype_store(iron_dtype dt, void *p, double v)
     case IRON_UINT64: STORE_AS(uint64_t, to_u64(v)); break;
     case IRON_FLOAT32: STORE_AS(float, float_from_double(v)); break;
     case IRON_FLOAT64: STORE_AS(double, v); break;
-    case IRON_BFLOAT16: STORE_AS(iron_bf16, bf16_from_double(v)); break;
+    case IRON_BFLOAT16: STORE_AS(iron_bf16, iron_bf16_from_double(v)); break;
     default: break;
     }
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * header_use.c - every macro and static inline helper of the public
- * headers (iron.h, iron_kernel.h, iron_driver.h) used as a program uses
- * them, and the versioned structs filled by designated initializers.
+ * header_use.c - every macro and helper (iron_arg_*, iron_param_*, the
+ * inline ones of iron_kernel.h ...) of the public headers (iron.h,
+ * iron_kernel.h, iron_driver.h) used as a program uses them, and the
+ * versioned structs filled by designated initializers.
  * `make test` builds it as C11 and, with each C++ compiler found, as
  * C++17 and C++20; test_tutorial.c runs every build and wants the C++
  * builds to print what the C build prints, line for line.  So it is

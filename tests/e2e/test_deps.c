@@ -108,6 +108,26 @@ TEST_TIMEOUT(deps_without_dpkg_checks_libraries_by_name, 60)
     test_drop_dir(dir);
 }
 
+/* No dpkg: the Python packages are checked through the interpreter the
+ * build uses ($PYTHON): its headers, numpy with its C headers, pytest --
+ * each named with the interpreter when missing. */
+TEST_TIMEOUT(deps_without_dpkg_checks_python_modules, 60)
+{
+    char *dir = path_without_dpkg(0);
+    ASSERT_EQ(run_make(dir, "", "deps-python deps-test"), 0);
+    ASSERT_STR_EQ(out, "");
+    ASSERT_EQ(run_make(dir, "", "deps-test PYTHON=/bin/false"), 2);
+    ASSERT_CONTAINS(out, "deps: missing for the test (checked without "
+                         "dpkg):");
+    ASSERT_CONTAINS(out, "  Python.h for /bin/false (its headers)\n");
+    ASSERT_CONTAINS(out, "  numpy for /bin/false (import numpy, and its C "
+                         "headers)\n");
+    ASSERT_CONTAINS(out, "  pytest for /bin/false (import pytest)\n");
+    ASSERT_CONTAINS(out, "Debian names them python3-dev python3-numpy "
+                         "python3-pytest;");
+    test_drop_dir(dir);
+}
+
 TEST_TIMEOUT(deps_check_none_checks_nothing, 60)
 {
     char *dir = path_without_dpkg(0);

@@ -5,15 +5,16 @@
  * built against it with pkg-config (shared and static) and with CMake's
  * find_package (iron::iron and iron::iron_static), each program run (it
  * prints the version and runs a small design whose kernel includes
- * <iron/iron_kernel.h>) and checked for the soname it needs.  The CMake
- * build runs after the prefix has been moved: its files must find
- * themselves.  The licence is installed.  Then `make uninstall`, which
- * must leave nothing of the library's in the prefix, and nothing else
- * missing.
+ * <iron/iron_kernel.h>) and checked for the soname it needs; the Python
+ * package beside it imported from the prefix.  The CMake build runs after
+ * the prefix has been moved: its files must find themselves.  The licence
+ * is installed.  Then `make uninstall`, which must leave nothing of the
+ * library's in the prefix, and nothing else missing.
  *
  * Run from the repository root by `make test`, which sets IRON_BUILD (the
- * build folder to install from) and IRON_SAN (sanitizer flags the
- * consumers need to link with an instrumented library).
+ * build folder to install from), IRON_SAN (sanitizer flags the consumers
+ * need to link with an instrumented library) and IRON_PYTHON (the
+ * interpreter the package is built for).
  */
 #include <stdarg.h>
 #include <unistd.h>
@@ -111,6 +112,46 @@ static void expected_soname(char *out, size_t len)
         snprintf(out, len, "libiron.so.%d", IRON_VERSION_MAJOR);
 }
 
+/* The Python package, installed beside the library (`make test` has the
+ * interpreter's headers and numpy, so install takes it): its extension
+ * needs no libiron.so, and, unless instrumented (its sanitizer's runtime
+ * would have to be preloaded), it imports from the prefix alone. */
+static void check_python_package(const char *prefix, const char *soname,
+                                 const char *san)
+{
+    char cmd[1400], ext[512], out[4096];
+    snprintf(cmd, sizeof cmd,
+             "ls -d '%s'/lib/python3.*/dist-packages/iron/_iron.*.so "
+             "2>/dev/null", prefix);
+    sh_line(ext, sizeof ext, cmd);
+    if (!ext[0])
+        TEST_FAIL_("no iron/_iron.*.so under %s/lib/python3.*/"
+                   "dist-packages", prefix);
+    ASSERT_EQ(needs_libiron(ext, soname), 0);
+    if (san[0])
+        return;
+    char site[512];
+    snprintf(site, sizeof site, "%s", ext);
+    *strrchr(site, '/') = '\0';   /* .../dist-packages/iron */
+    *strrchr(site, '/') = '\0';   /* .../dist-packages */
+    const char *python = getenv("IRON_PYTHON");
+    snprintf(cmd, sizeof cmd,
+             "cd / && env -u PYTHONPATH PYTHONPATH='%s' "
+             "PYTHONDONTWRITEBYTECODE=1 '%s' -c 'import iron, iron.tensor "
+             "as t; print(iron.__file__); print(t.arange(3).numpy()"
+             ".tolist())' 2>&1", site, python && *python ? python : "python3");
+    FILE *p = popen(cmd, "r");
+    ASSERT(p != NULL);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (st != 0)
+        TEST_FAIL_("importing the installed package failed (status %d): %s",
+                   st, out);
+    ASSERT_CONTAINS(out, site);
+    ASSERT_CONTAINS(out, "[0, 1, 2]\n");
+}
+
 TEST_TIMEOUT(install_prefix_consumers_pkg_config_and_cmake, 180)
 {
     if (!have("cmake")) {
@@ -189,6 +230,8 @@ TEST_TIMEOUT(install_prefix_consumers_pkg_config_and_cmake, 180)
     snprintf(app, sizeof app, "%s/app_pc_static", tmp);
     run_app(app);
     ASSERT_EQ(needs_libiron(app, soname), 0);
+
+    check_python_package(prefix, soname, san);
 
     /* CMake, from the prefix moved elsewhere: nothing in the package may
      * name where it was installed. */

@@ -196,6 +196,27 @@ TEST(bf16_store_from_double_rounds_once)
     ASSERT(isnan(iron_bf16_to_float(h)));
 }
 
+/* The public double conversion is the one tensors store with, and
+ * differs from going through float exactly on the doubles just off a
+ * tie. */
+TEST(bf16_from_double_is_the_store_s_rounding)
+{
+    static const double cases[] = {
+        1.0 + 0x1p-8 + 0x1p-30, 1.0 + 0x1p-8, -(1.0 + 0x1p-8 + 0x1p-30),
+        1e300, -1e300, 0x1.fep127, 0x1.ffp127, 1e-300, 3.0, -0.0, 0.1,
+        INFINITY, -INFINITY,
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iron_bf16 stored;
+        iron__dtype_store(IRON_BFLOAT16, &stored, cases[i]);
+        ASSERT_EQ(iron_bf16_from_double(cases[i]), stored);
+    }
+    ASSERT_EQ(iron_bf16_from_double(1.0 + 0x1p-8 + 0x1p-30), 0x3F81);
+    ASSERT_EQ(iron_bf16_from_float((float)(1.0 + 0x1p-8 + 0x1p-30)),
+              0x3F80);
+    ASSERT(isnan(iron_bf16_to_float(iron_bf16_from_double(NAN))));
+}
+
 TEST(dtype_store_saturates)
 {
     int8_t i8;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """aie.utils: the tensor factories (tensor, zeros, ones, full, arange,
-rand, randint, zeros_like; iron.tensor) and ceildiv."""
+rand, randint, zeros_like; iron._tensor) and ceildiv."""
 from aie._forward import forward
 
 
@@ -9,4 +9,4 @@ def ceildiv(a, b):
     return -(a // -b)
 
 
-forward(globals(), "iron.tensor")
+forward(globals(), "iron._tensor")
