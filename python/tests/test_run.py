@@ -238,6 +238,13 @@ def test_hostruntime_argparse_flags():
             o.xclbin_path) == ("npu2", True, 7, 2, 0, None)
     with pytest.raises(ValueError):
         mod.device_from_args(o, n_cols="all")
+    assert mod.device_from_args(o).name == "npu2_1col"
+    assert mod.device_from_args(o, n_cols=None).name == "npu2"
+    o.n_cols = 3
+    assert mod.device_from_args(o).name == "npu2_3col"
+    assert mod.device_from_name("npu", n_cols=2).name == "npu1_2col"
+    with pytest.raises(iron.DeviceError):
+        mod.device_from_name("npu", n_cols=9)
 
 
 # --------------------------------------------------------- kernel search

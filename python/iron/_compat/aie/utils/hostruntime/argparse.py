@@ -5,6 +5,7 @@ device_from_args, which turns the -d/--dev flag into a device."""
 from __future__ import annotations
 
 import argparse  # the standard module: absolute imports skip this file
+import importlib
 
 DEFAULT_DEV_CHOICES = ("npu", "npu2")
 
@@ -77,24 +78,18 @@ def add_runtime_args(parser, *, with_io_sizes=False, with_benchmark=False):
         add_benchmark_args(parser)
 
 
-_FAMILIES = {"npu": ("NPU1", "NPU1Col"), "npu1": ("NPU1", "NPU1Col"),
-             "npu2": ("NPU2", "NPU2Col")}
-
-
 def device_from_name(name, n_cols=1):
-    """The device of family `name` ("npu", "npu2") with n_cols columns
-    (None: the whole device), as upstream's aie.iron.device.from_name."""
-    import iron.device as devices
-    if hasattr(devices, "from_name"):
-        return devices.from_name(name, n_cols=n_cols)
-    if name not in _FAMILIES:
-        raise ValueError(
-            f"device: expected one of {', '.join(_FAMILIES)}, got {name!r}")
-    whole, per_col = _FAMILIES[name]
-    cls = whole if n_cols is None else f"{per_col}{n_cols}"
-    if not hasattr(devices, cls):
-        raise ValueError(f"device {name!r} with {n_cols} columns: iron has no {cls}")
-    return getattr(devices, cls)()
+    """The device of family `name` ("npu" or "npu1", "npu2") with n_cols
+    columns (None: the whole device), as upstream's from_name(name,
+    n_cols=); an unknown name or column count is the library's
+    DeviceError listing the devices there are."""
+    # By module name: the iron package's attribute `device` is upstream's
+    # device() context manager, not this module.
+    devices = importlib.import_module("iron.device")
+    lib = devices.device_name(name)
+    if n_cols is not None:
+        lib = f"{lib}_{n_cols}col"
+    return devices.from_name(lib)
 
 
 def device_from_args(args, *, dev_attr="dev", n_cols="auto"):

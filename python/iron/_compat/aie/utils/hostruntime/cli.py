@@ -5,8 +5,8 @@
 It validates, then: with --emit-mlir calls the design's emit_mlir(opts);
 with --xclbin-path stops (iron builds for its emulator and writes no
 xclbin); otherwise calls run_and_verify(opts), which runs the design on
-the emulator.  Unlike upstream, the device (`device`, else the -d/--dev
-flag) is made current in every branch, so that `-d npu` runs on an
+the emulator.  Unlike upstream, the device (`device`, else the whole
+device of the -d/--dev family) is made current in every branch, so that `-d npu` runs on an
 emulated NPU1 rather than on the default device."""
 import sys
 
@@ -28,7 +28,7 @@ def run_design_cli(design, opts, *, compile_kwargs, run_and_verify,
             raise ValueError(
                 "run_design_cli: device=None needs opts.dev (the -d/--dev flag "
                 "of add_compile_args); pass device= otherwise")
-        device = lambda o: device_from_name(o.dev)  # noqa: E731
+        device = lambda o: device_from_name(o.dev, n_cols=None)  # noqa: E731
     set_current_device(_resolve(device, opts))
     if getattr(opts, "emit_mlir", False):
         if emit_mlir is None:
