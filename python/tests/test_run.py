@@ -444,3 +444,15 @@ def test_newest_design_cli_program():
                      "--xclbin-path", "x.xclbin", "--insts-path", "i.bin",
                      check=False)
     assert rc == 1 and "writes no xclbin" in err
+
+
+@needs_binding
+@needs_cli
+def test_dialect_helpers_and_mlir_mod_ctx(tmp_path):
+    a = (np.arange(256, dtype=np.int32) * 7) % 120
+    np.save(tmp_path / "a.npy", a)
+    run("--execute", os.path.join(PROGRAMS, "run_dialect_helpers.py"), "256",
+        "--in", "a.npy", "--out", "c.npy", cwd=tmp_path)
+    want = np.minimum(a + np.arange(256) % 16, 100)
+    got = np.load(tmp_path / "c.npy")
+    assert (got == want).all(), (got[:20], want[:20])

@@ -34,9 +34,9 @@ _MLIR_NAMES = {
 
 
 def np_dtype_to_mlir_type(dtype):
-    """The traced type (iron.types.T) of a numpy element type, as
+    """The traced type (iron.types) of a numpy element type, as
     arith.index_cast(i, to=...) takes it."""
-    from iron.types import T
+    import iron.types as T
     name = np.dtype(dtype).name
     if name not in _MLIR_NAMES:
         raise TypeError(
