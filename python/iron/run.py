@@ -17,7 +17,8 @@ or C++ sources are found in the --kernels folders, then FILE's folder (see
 iron.kernel_search): a C port x.c of x.cc is taken; a C++ source alone is
 refused.  --kernel-source names a kernel's C source outright and
 --kernel-flags adds compiler flags to one kernel.  --device sets the
-default device ($IRON_DEVICE) for the program and everything it starts.
+default device ($IRON_DEVICE) for the program and everything it starts
+(upstream's "npu" is npu1).
 
 --execute also runs the design the program prints (an upstream program's
 `print(module)`), as `iron run-mlir` does: its arguments are named arg0,
@@ -32,6 +33,7 @@ import argparse
 import atexit
 import contextlib
 import glob
+import importlib
 import importlib.abc
 import importlib.util
 import io
@@ -348,6 +350,18 @@ def _execute(opts, path, args):
         return done.returncode
 
 
+def _device(name):
+    """The library's name of --device NAME (upstream's "npu" is npu1);
+    exits naming the devices there are when it names none."""
+    from . import _iron
+    lib = importlib.import_module("iron.device").device_name(name)
+    known = _iron.device_names()
+    if lib not in known:
+        raise SystemExit(f"iron.run: --device '{name}': expected one of "
+                         f"{', '.join(known)}")
+    return lib
+
+
 def main(argv=None):
     opts = _parser().parse_args(argv)
     path = opts.file
@@ -358,6 +372,7 @@ def main(argv=None):
         sources=_pairs(opts.kernel_source, "--kernel-source"),
         flags=_pairs(opts.kernel_flags, "--kernel-flags"))
     if opts.device:
+        opts.device = _device(opts.device)
         os.environ["IRON_DEVICE"] = opts.device
     install_hook()
     if opts.execute:

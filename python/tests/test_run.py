@@ -153,6 +153,10 @@ def test_device_sets_iron_device(tmp_path):
     prog.write_text("import os\nprint(os.environ['IRON_DEVICE'])\n")
     _, out, _ = run("--device", "npu1", str(prog))
     assert out.strip() == "npu1"
+    _, out, _ = run("--device", "npu", str(prog))     # upstream's name
+    assert out.strip() == "npu1"
+    rc, _, err = run("--device", "npu9", str(prog), check=False)
+    assert rc != 0 and "--device 'npu9': expected one of npu1, npu1_1col" in err
 
 
 def test_taplib_program(tmp_path):
