@@ -9,8 +9,7 @@ beside build/final.xclbin, so `-x build/final.xclbin` finds it).  Its
 kernels are found as iron.run finds them (--kernels folders); it runs on
 the device it names.  Buffers are the runtime sequence's arguments in
 group-id order (group 3 is arg0), their memory used in place; arguments
-past the last buffer get zeros.  Trace
-buffers are not supported."""
+past the last buffer get zeros.  Trace buffers are not supported."""
 import os
 
 import numpy as np
