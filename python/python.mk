@@ -19,7 +19,8 @@ PY_NPYMATH = -L$(py_numpy_inc)/../lib -lnpymath
 
 PY_EXT_SRC := $(sort $(wildcard python/src/*.c))
 PY_EXT_OBJ := $(PY_EXT_SRC:%.c=$(BUILD)/%.o)
-PY_MODULES := $(sort $(shell find python/iron -name '*.py' 2>/dev/null))
+# The package's modules, and the C sources of its kernels (iron/kernels_src).
+PY_MODULES := $(sort $(shell find python/iron -name '*.py' -o -name '*.c' 2>/dev/null))
 PY_COPIES  := $(PY_MODULES:python/%=$(BUILD)/python/%)
 # The extension's file name carries the interpreter's ABI tag
 # (_iron.cpython-311-x86_64-linux-gnu.so); a stamp names it for make.
@@ -48,6 +49,10 @@ $(PY_EXT_STAMP): $(PY_EXT_OBJ) $(STATIC)
 	@touch $@
 
 $(BUILD)/python/%.py: python/%.py
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+$(BUILD)/python/iron/%.c: python/iron/%.c
 	@mkdir -p $(dir $@)
 	@cp $< $@
 

@@ -93,6 +93,8 @@ setup(
     python_requires=">=3.9",
     install_requires=["numpy"],
     packages=find_packages(HERE, include=["iron", "iron.*"]),
+    # iron.kernels compiles these C sources when a design uses a factory.
+    package_data={"iron": ["kernels_src/*.c"]},
     ext_modules=[extension],
     cmdclass={"build_ext": BuildWithLibrary},
     zip_safe=False,
