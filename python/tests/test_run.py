@@ -460,3 +460,9 @@ def test_dialect_helpers_and_mlir_mod_ctx(tmp_path):
     want = np.minimum(a + np.arange(256) % 16, 100)
     got = np.load(tmp_path / "c.npy")
     assert (got == want).all(), (got[:20], want[:20])
+
+
+@needs_binding
+def test_algorithm_program():
+    _, out, _ = run(os.path.join(PROGRAMS, "run_transform.py"))
+    assert out.strip() == "PASS!"
