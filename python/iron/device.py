@@ -11,6 +11,8 @@ kept by the library per thread.
 from __future__ import annotations
 
 import contextlib
+import sys
+import types
 
 from . import _iron
 
@@ -19,7 +21,7 @@ __all__ = [
     "PlacementTile", "NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU2",
     "NPU2Col1", "NPU2Col2", "NPU2Col3", "NPU2Col4", "NPU2Col5", "NPU2Col6",
     "NPU2Col7", "set_current_device", "get_current_device", "device",
-    "device_name",
+    "device_name", "from_name",
 ]
 
 
@@ -162,8 +164,16 @@ def device_name(dev) -> str:
                     f"name, got {type(dev).__name__}")
 
 
-def from_name(name: str) -> Device:
+def from_name(name: str, n_cols: int | None = None) -> Device:
+    """The device called `name` ("npu2", upstream's "npu"), or its n-column
+    variant (from_name("npu2", n_cols=4) is NPU2Col4)."""
     lib = device_name(name)
+    if n_cols is not None:
+        full = _iron.device_info(lib)["columns"]
+        if not isinstance(n_cols, int) or not 1 <= n_cols <= full:
+            raise ValueError(f"from_name: n_cols must be 1..{full} for {lib}, got {n_cols!r}")
+        base = lib.split("_")[0]
+        lib = base if n_cols == full else f"{base}_{n_cols}col"
     cls = _BY_NAME.get(lib)
     if cls is None:
         _iron.device_info(lib)   # raises DeviceError listing the known ones
@@ -196,3 +206,16 @@ def device(dev):
         yield from_name(name)
     finally:
         _iron.pop_device()
+
+
+class _DeviceModule(types.ModuleType):
+    """This module, callable: `iron.device` is upstream's module of device
+    classes (`from aie.iron.device import NPU2`, `import iron.device as
+    devices`) and `iron.device("npu2")` the scope above, one name for
+    both."""
+
+    def __call__(self, dev):
+        return device(dev)
+
+
+sys.modules[__name__].__class__ = _DeviceModule

@@ -399,6 +399,9 @@ class JitFunction:
             with scope(module.device_name):
                 spec = cj.specialize(tensors, params,
                                      cfg.as_dict() if cfg else None)
+        except _iron.Error as e:
+            module.add_origins(e)
+            raise
         finally:
             self._pending = None
         built = _Built(spec, frozenset(scalar_names), cj, params)

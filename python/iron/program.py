@@ -12,6 +12,8 @@ verification, compilation and emulation are the library's.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from . import _iron
@@ -99,7 +101,24 @@ class Module:
         return decl
 
     def emit(self, d):
-        Emitter(d, self.program).run()
+        em = Emitter(d, self.program)
+        self._origins = em.origins
+        em.run()
+
+    def add_origins(self, exc: BaseException) -> None:
+        """Notes on a library error naming the program's objects: where in
+        the program each named FIFO, worker, kernel or buffer was made (the
+        library checks the design after the program ran, so its message
+        alone cannot point there)."""
+        origins = getattr(self, "_origins", None)
+        if not origins or not hasattr(exc, "add_note"):
+            return
+        said = set()
+        for name in re.findall(r"'([A-Za-z_][\w.]*)'", str(exc)):
+            where = origins.get(name)
+            if where and name not in said:
+                said.add(name)
+                exc.add_note(f"'{name}' was made at {where}")
 
     def empty_args(self):
         return [_iron.Tensor.empty(dtype_name(r.dtype), r.shape) for r in self.runtime_data]
@@ -109,9 +128,13 @@ class Module:
                         scalars=_scalar_decl(self.dispatch_scalars) or None,
                         disk_cache=-1)
         from .device import device as scope
-        with scope(self.device_name):
-            return jit.dump(self.empty_args(),
-                            format="mlir-generic" if generic else "mlir")
+        try:
+            with scope(self.device_name):
+                return jit.dump(self.empty_args(),
+                                format="mlir-generic" if generic else "mlir")
+        except _iron.Error as e:
+            self.add_origins(e)
+            raise
 
     def __str__(self):
         return self.to_mlir()
@@ -137,14 +160,24 @@ class Emitter:
         self._groups = {}
         self._runtime_cons = {}    # fifo id -> the first runtime consumer handle
         self._keep = []
+        self.origins = {}          # name -> where the program made it
 
     def _memo(self, table, obj, make):
         key = id(obj)
         v = table.get(key)
         if v is None:
-            v = make()
+            where = getattr(obj, "_where", None)
+            try:
+                v = make()
+            except _iron.Error as e:
+                if where and hasattr(e, "add_note"):
+                    e.add_note(f"{obj!r} was made at {where}")
+                raise
             table[key] = v
             self._keep.append(obj)
+            name = getattr(v, "name", None)
+            if where and isinstance(name, str):
+                self.origins.setdefault(name, where)
         return v
 
     # -- FIFOs and links

@@ -137,8 +137,8 @@ static void check_python_package(const char *prefix, const char *soname,
     const char *python = getenv("IRON_PYTHON");
     snprintf(cmd, sizeof cmd,
              "cd / && env -u PYTHONPATH PYTHONPATH='%s' "
-             "PYTHONDONTWRITEBYTECODE=1 '%s' -c 'import iron, iron.tensor "
-             "as t; print(iron.__file__); print(t.arange(3).numpy()"
+             "PYTHONDONTWRITEBYTECODE=1 '%s' -c 'import iron "
+             "; print(iron.__file__); print(iron.arange(3).numpy()"
              ".tolist())' 2>&1", site, python && *python ? python : "python3");
     FILE *p = popen(cmd, "r");
     ASSERT(p != NULL);
