@@ -158,6 +158,9 @@ def _value_key(v):
         return (type(v).__name__,) + tuple(_value_key(x) for x in v)
     if isinstance(v, dict):
         return ("dict",) + tuple(sorted((k, _value_key(x)) for k, x in v.items()))
+    key = getattr(v, "_cache_key", None)
+    if key is not None:
+        return key()
     try:
         hash(v)
         return ("obj", type(v).__qualname__, v)
