@@ -115,7 +115,10 @@ def _search(name):
                 return _accept(cand, name)
         tried.append(os.path.dirname(base))
     leaf = os.path.basename(stem)
-    for folder in _folders + [os.getcwd()]:
+    # Last, the C ports of upstream's kernels the package carries
+    # (iron.kernels), under upstream's file names.
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels_src")
+    for folder in _folders + [os.getcwd(), bundled]:
         if folder in tried:
             continue
         for cand in _candidates(leaf):
