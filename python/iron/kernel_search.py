@@ -16,6 +16,7 @@ answers are kept (resolved()) so that iron.run can give a printed design's
 external functions their sources.
 """
 import os
+import re
 
 _C_SOURCES = (".c",)
 _CXX_SOURCES = (".cc", ".cpp", ".cxx", ".C")
@@ -96,14 +97,14 @@ def find_kernel_source(name, entry=None):
     name = os.fspath(name)
     path = _lookup(_sources, name)
     if path is None:
-        path = _search(name)
+        path = _search(name, entry)
     _resolved[name] = path
     if entry is not None:
         _resolved[entry] = path
     return path
 
 
-def _search(name):
+def _search(name, entry=None):
     stem = _stem(name)
     tried = []
     # A name with a folder in it (an absolute or relative source_file)
@@ -123,7 +124,7 @@ def _search(name):
             continue
         for cand in _candidates(leaf):
             path = os.path.join(folder, cand)
-            if os.path.isfile(path):
+            if os.path.isfile(path) and (folder != bundled or _defines(path, entry)):
                 return _accept(path, name)
         tried.append(folder)
     wanted = " or ".join(_candidates(leaf))
@@ -131,6 +132,15 @@ def _search(name):
     raise FileNotFoundError(
         f"kernel '{name}': no source {wanted} in {where}; give the folder "
         f"with --kernels DIR or the file with --kernel-source {name}=FILE.c")
+
+
+def _defines(path, entry):
+    """Whether a bundled port defines `entry` (a program's own kernel may
+    share a library kernel's file name and not its functions)."""
+    if entry is None:
+        return True
+    with open(path, encoding="utf-8") as f:
+        return re.search(r"\b" + re.escape(entry) + r"\s*\(", f.read()) is not None
 
 
 def resolved():
