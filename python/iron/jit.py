@@ -214,6 +214,16 @@ class _Built:
         self.spec, self.scalar_names, self.jit, self.params = spec, scalar_names, cjit, params
 
 
+class _Shared:
+    """What a jit and the jits its specialize() made share: the program
+    being built, which the library's design function replays."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self):
+        self.pending = None
+
+
 class JitFunction:
     """What `@iron.jit` makes of a design function."""
 
@@ -258,9 +268,10 @@ class JitFunction:
         self._built: dict = {}
         self._cjits: dict = {}
         self._artifacts: list = []
-        self._pending = None
+        self._shared = _Shared()   # shared with the jits specialize() makes
         self._last_jit = None
-        self._spec_ids = itertools.count(1)
+        self._renders: dict = {}
+        self._calls = self._hits = 0
 
     def __repr__(self):
         return f"<iron.jit {self._fn.__name__}>"
@@ -277,6 +288,7 @@ class JitFunction:
                    tuple([(a.shape, _lib_dtype(a)) for a in args]), self._bound_key)
             built = self._built.get(key)
             if built is not None:
+                self._hits += 1
                 built.spec.launch(args, None)
                 return None
         return self._call(None, *args, **kwargs)
@@ -296,7 +308,7 @@ class JitFunction:
         other.__dict__.update(self.__dict__)
         other._bound = {**self._bound, **compile_values}
         other._bound_key = tuple(sorted((k, _value_key(v)) for k, v in other._bound.items()))
-        other._built, other._cjits = {}, {}
+        # The tables are shared: their keys hold every bound value.
         return other
 
     def compile(self, *args, config=None, **kwargs) -> "Specialization":
@@ -355,7 +367,10 @@ class JitFunction:
         tensors, key, values, scalars = self._split(args, kwargs, cfg)
         built = self._built.get(key)
         if built is None:
+            self._calls += 1
             built = self._build(key, tensors, values, cfg)
+        else:
+            self._hits += 1
         if scalars:
             unknown = [k for k in scalars if k not in built.scalar_names]
             if unknown:
@@ -369,35 +384,46 @@ class JitFunction:
 
     # -- building a specialization
     def _build(self, key, tensors, values, cfg) -> _Built:
-        from .device import device as scope
+        from .device import device as scope, granted_columns
         from .runtime import DispatchValue
         pos, ct = values
         kwargs = dict(ct)
         for p in self._params:
             if p.kind == "dispatch":
                 kwargs[p.name] = DispatchValue(p.name)
-        result = self._fn(*pos, **kwargs)
+        # The design function sees the device the call will run on: with a
+        # launch configuration granting fewer columns, that many (upstream's
+        # designs size themselves by device.cols).
+        if cfg and cfg.cols:
+            dev = _iron.current_device()
+            full = _iron.device_info(dev)["columns"]
+            if cfg.cols > full:
+                raise _iron.ResourceError(
+                    f"{self._fn.__name__}: the launch configuration asks for "
+                    f"{cfg.cols} columns; device '{dev}' has {full}")
+        with granted_columns(cfg.cols if cfg else 0):
+            result = self._fn(*pos, **kwargs)
         module = _module_of(result, self._fn.__name__)
         _check_args(module, tensors, self._fn.__name__)
         names = [p.name for p in self._params if p.kind == "tensor"]
         decl = module.arg_decl(names if len(names) == len(tensors) else None)
-        scalar_names = [s.name for s in module.dispatch_scalars]
+        scalars = {s.name: None for s in module.dispatch_scalars}
         for p in self._params:
-            if p.kind == "dispatch" and p.name not in scalar_names:
-                scalar_names.append(p.name)
-        sdecl = ", ".join(scalar_names)
+            if p.kind == "dispatch":
+                scalars[p.name] = None if p.default is inspect.Parameter.empty else p.default
+        sdecl = ", ".join(k if v is None else f"{k} = {int(v)}" for k, v in scalars.items())
         ckey = (decl, sdecl, module.device_name)
         cj = self._cjits.get(ckey)
         if cj is None:
             cj = _iron.Jit(self._emit, name=self._fn.__name__, args=decl,
-                           params="spec: int", scalars=sdecl or None,
+                           params="compile_time: str", scalars=sdecl or None,
                            cflags=self._cflags, disk_cache=self._disk_cache,
                            cache_dir=self._cache_dir)
             for path, sha in self._artifacts:
                 cj.load_artifact(path, sha)
             self._cjits[ckey] = cj
-        params = {"spec": next(self._spec_ids)}
-        self._pending = module
+        params = {"compile_time": self._render(pos, ct, tensors)}
+        self._shared.pending = module
         try:
             with scope(module.device_name):
                 spec = cj.specialize(tensors, params,
@@ -406,14 +432,29 @@ class JitFunction:
             module.add_origins(e)
             raise
         finally:
-            self._pending = None
-        built = _Built(spec, frozenset(scalar_names), cj, params)
+            self._shared.pending = None
+        built = _Built(spec, frozenset(scalars), cj, params)
         self._built[key] = built
         self._last_jit = cj
         return built
 
+    def _render(self, pos, ct, tensors) -> str:
+        """The compile-time values as the library shows them in signatures
+        and messages ("factor=5, dtype=int32"); one text per distinct set
+        of values (a second set that reads the same gets "#2")."""
+        ids = {id(t) for t in tensors}
+        items = [(f"arg{i}", v) for i, v in enumerate(pos) if id(v) not in ids]
+        items += sorted(ct.items())
+        text = ", ".join(f"{k}={_show(v)}" for k, v in items)
+        values = tuple((k, _value_key(v)) for k, v in items)
+        seen = self._renders.setdefault(text, [])
+        if values not in seen:
+            seen.append(values)
+        n = seen.index(values)
+        return text if n == 0 else f"{text} #{n + 1}"
+
     def _emit(self, d):
-        module = self._pending
+        module = self._shared.pending
         if module is None:
             raise RuntimeError(f"{self._fn.__name__}: the library asked for a design "
                                f"outside a build")
@@ -438,6 +479,9 @@ class JitFunction:
         return self._last_jit.counters()
 
     def stats(self) -> dict:
+        """The library's counters (iron_jit_stats) summed over this jit's
+        library jits; `calls` and `memory_hits` count the Python calls,
+        which a warm call answers from the jit's own table."""
         total: dict = {}
         for cj in self._cjits.values():
             for k, v in cj.stats().items():
@@ -445,6 +489,8 @@ class JitFunction:
                     total[k] = total.get(k, 0) + v
                 else:
                     total[k] = v
+        total["calls"] = self._calls + self._hits
+        total["memory_hits"] = self._hits
         return total
 
 
@@ -481,6 +527,26 @@ class Specialization:
         self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
                                     self._cfg.as_dict() if self._cfg else None,
                                     era=era, generic=generic)
+
+
+def _show(v) -> str:
+    """A compile-time value as signatures show it."""
+    if isinstance(v, (bool, int, float, str, type(None))):
+        return repr(v)
+    if isinstance(v, np.dtype):
+        return v.name
+    if isinstance(v, type):
+        try:
+            return np.dtype(v).name
+        except TypeError:
+            return v.__qualname__
+    if isinstance(v, _pytypes.FunctionType):
+        code = v.__code__
+        return f"<{v.__qualname__} at {code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}>"
+    name = getattr(v, "name", None)
+    if isinstance(name, str):
+        return f"{type(v).__name__}({name!r})"
+    return f"<{type(v).__name__}>"
 
 
 def _no_design(d):

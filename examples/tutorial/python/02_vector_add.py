@@ -88,7 +88,7 @@ def main():
 
     st = vector_add.stats()
     print(f"vector_add: {st['calls']} calls, {st['builds']} builds, "
-          f"{st['design_runs']} design runs")
+          f"{st['memory_hits']} found in memory, {st['design_runs']} design runs")
 
     # A length the design does not accept: its own exception, as raised.
     z = [iron.zeros(1000, dtype=np.int32) for _ in range(3)]

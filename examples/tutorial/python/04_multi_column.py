@@ -2,9 +2,9 @@
 """04_multi_column.py - tutorial step 4 in Python: one design over several
 columns.
 
-The launch configuration (`scale_cols[cols](...)`) grants columns, and
-the design, told the same count as the compile-time value `cols`, cuts
-the tensor into one chunk per column.  Each chunk streams into a
+The launch configuration (`scale_cols[cols]`) grants columns, and the
+design, which sees them as the current device's columns (as upstream's
+designs read `device.cols`), cuts the tensor into one chunk per column.  Each chunk streams into a
 memtile, is split there over one worker per compute tile of the column,
 and the workers' results are joined back on the memtile: upstream IRON's
 whole-array pattern.  The design never names a column or a tile: the
@@ -17,8 +17,8 @@ import sys
 import numpy as np
 
 import iron
-from iron import (CompileTime, ExternalFunction, In, ObjectFifo, Out, Program, Runtime,
-                  TaskGroup, Worker)
+from iron import (ExternalFunction, In, ObjectFifo, Out, Program, Runtime, TaskGroup,
+                  Worker)
 from iron.taplib import TensorAccessPattern
 
 TILE = 512  # elements per worker object
@@ -35,9 +35,10 @@ void scale(const int32_t *x, int32_t *y, int32_t n)
 
 
 @iron.jit
-def scale_cols(x: In, y: Out, *, cols: CompileTime[int]):
+def scale_cols(x: In, y: Out):
     n = x.numel()
-    dev = iron.get_current_device()
+    dev = iron.get_current_device()  # with the columns the call is granted
+    cols = dev.cols
     rows = min(dev.rows - 2, MAX_WORKERS)  # row 0: shims, row 1: memtiles
     group = rows * TILE  # one memtile object
     if n % (cols * group) != 0:
@@ -99,7 +100,7 @@ def main():
     y = iron.zeros(16384, dtype=np.int32)
 
     for cols in (1, 2, 4):
-        scale_cols[cols](x, y, cols=cols)
+        scale_cols[cols](x, y)
         check(x, y)
         # Where the placer put the workers: workers per column.
         per_col = [0] * 8
@@ -109,15 +110,15 @@ def main():
 
     # No configuration: every column of the current device, here a
     # 4-column npu1 chosen for this block only.
-    with iron.device("npu1") as dev:
-        scale_cols(x, y, cols=dev.cols)
+    with iron.device("npu1"):
+        scale_cols(x, y)
     check(x, y)
     print(f"specializations: {scale_cols.stats()['specializations']} "
           f"(one per column count and device)")
 
     # Mistake: more columns than the device has.
     try:
-        scale_cols[16](x, y, cols=16)
+        scale_cols[16](x, y)
     except iron.Error as e:
         print(f"16 columns: {type(e).__name__}: {e}")
     else:
