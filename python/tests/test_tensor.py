@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """iron._iron.Tensor (python/src/tensor.c) and the Python layer over it
-(iron/tensor.py, iron/_dtype.py): factories, zero-copy wrapping and its
+(iron/_tensor.py, iron/_dtype.py): factories, zero-copy wrapping and its
 lifetime, DLPack both ways, the buffer protocol and numpy views, copies,
 views, text, files, comparison -- and every error they promise."""
 import gc
@@ -12,7 +12,7 @@ import pytest
 
 from iron import _iron
 from iron import _dtype
-from iron import tensor as it
+from iron import _tensor as it
 from iron._dtype import bfloat16
 
 T = _iron.Tensor
