@@ -118,7 +118,8 @@ test: python
 
 .PHONY: install-python-build uninstall-python-cache
 install: install-python-build
-install-python-build:
+# After lib: the sub-make then finds the library built, not half-built.
+install-python-build: lib
 	$(if $(py_install_wanted),@$(MAKE) --no-print-directory python,\
 	    $(if $(filter auto,$(PY_INSTALL)),@echo "install: the Python package is left out: $(PYTHON) lacks its headers or numpy ($(PY_PKGS)); PY_INSTALL=1 insists"))
 
