@@ -208,10 +208,11 @@ def _classify(fn):
 class _Built:
     """One specialization: the library's, and what a warm call needs."""
 
-    __slots__ = ("spec", "scalar_names", "jit", "params", "tensors_example")
+    __slots__ = ("spec", "scalar_names", "jit", "params", "written")
 
-    def __init__(self, spec, scalar_names, cjit, params):
+    def __init__(self, spec, scalar_names, cjit, params, written):
         self.spec, self.scalar_names, self.jit, self.params = spec, scalar_names, cjit, params
+        self.written = written
 
 
 class _Shared:
@@ -334,8 +335,11 @@ class JitFunction:
                 raise TypeError(f"{self._fn.__name__}(): {p.kind}-time parameter "
                                 f"{p.name!r} must be given by keyword")
             if (p is not None and p.kind == "tensor") or _is_tensor(a):
+                # Read-only memory is taken for inputs; a call that writes it
+                # is refused once the design says which arguments it writes.
                 t = a if isinstance(a, _iron.Tensor) else as_tensor(
-                    a, f"argument {len(tensors)}" + (f" ({p.name!r})" if p is not None else ""))
+                    a, f"argument {len(tensors)}" + (f" ({p.name!r})" if p is not None else ""),
+                    writable=False)
                 tensors.append(t)
                 pos.append(t)
                 keyparts.append((t.shape, _lib_dtype(t)))
@@ -371,6 +375,11 @@ class JitFunction:
             built = self._build(key, tensors, values, cfg)
         else:
             self._hits += 1
+        for i in built.written:
+            if tensors[i].readonly:
+                raise _iron.ArgumentError(
+                    f"{self._fn.__name__}(): argument {i} is read-only memory, and the "
+                    f"call writes it (the runtime sequence drains into it)")
         if scalars:
             unknown = [k for k in scalars if k not in built.scalar_names]
             if unknown:
@@ -433,7 +442,8 @@ class JitFunction:
             raise
         finally:
             self._shared.pending = None
-        built = _Built(spec, frozenset(scalars), cj, params)
+        written = tuple(r.index for r in module.runtime_data if r.writes)
+        built = _Built(spec, frozenset(scalars), cj, params, written)
         self._built[key] = built
         self._last_jit = cj
         return built

@@ -248,3 +248,15 @@ def test_non_tensor_positionals_are_compile_time():
     t(lambda v: v * v, a, c)
     np.testing.assert_array_equal(c.numpy(), np.arange(16) ** 2)
     assert t.stats()["builds"] == 2
+
+
+def test_read_only_memory_is_an_input_only():
+    a = np.arange(16, dtype=np.int32)
+    a.setflags(write=False)
+    c = np.zeros(16, dtype=np.int32)
+    scale(a, c, factor=2)
+    np.testing.assert_array_equal(c, np.arange(16) * 2)
+    out = np.zeros(16, dtype=np.int32)
+    out.setflags(write=False)
+    with pytest.raises(iron.ArgumentError, match="argument 1 is read-only"):
+        scale(a, out, factor=2)
