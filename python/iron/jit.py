@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import itertools
 import types as _pytypes
 import typing
@@ -432,6 +433,12 @@ class JitFunction:
                 cj.load_artifact(path, sha)
             self._cjits[ckey] = cj
         params = {"compile_time": self._render(pos, ct, tensors)}
+        if module.program.trace_requested and not (cfg and cfg.trace) \
+                and not os.environ.get("IRON_TRACE"):
+            # A hardware trace request is answered with the emulator's trace.
+            from ._notes import TRACE_FILE
+            cfg = LaunchConfig(**{**(cfg.as_dict() if cfg else {}),
+                                  "trace": os.path.abspath(TRACE_FILE)})
         self._shared.pending = module
         try:
             with scope(module.device_name):

