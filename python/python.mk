@@ -68,8 +68,10 @@ py_san_opts = $(if $(filter asan,$(py_san_kind)),ASAN_OPTIONS="detect_leaks=0$${
 py_san_runtime = for f in lib$(py_san_kind).so libclang_rt.$(py_san_kind)-$$(uname -m).so; do \
         p=$$($(CC) -print-file-name=$$f); [ -f "$$p" ] && { echo "$$p"; break; }; done
 # IRON_LIB: the shared library, whose functions some tests call through
-# ctypes as the reference (the extension keeps its copy's symbols private).
-python-test: python $(SHARED_REAL)
+# ctypes as the reference (the extension keeps its copy's symbols private);
+# IRON_TUTORIAL: the tutorial's C programs, whose output the Python
+# tutorial's is compared with (test_tutorial_py.py).
+python-test: python $(SHARED_REAL) $(TUTORIALS)
 	@preload=; \
 	if [ -n "$(py_san_kind)" ]; then \
 	    preload=$$($(py_san_runtime)); \
@@ -83,6 +85,7 @@ python-test: python $(SHARED_REAL)
 	env $${preload:+LD_PRELOAD=$$preload $(py_san_opts)} \
 	    PYTHONPATH=$(abspath $(BUILD)/python) IRON_CLI=$(abspath $(CLI)) \
 	    IRON_LIB=$(abspath $(SHARED_REAL)) \
+	    IRON_TUTORIAL=$(abspath $(BUILD)/examples/tutorial) \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider $(PT)
 
 # ---- make install: the package beside the library ---------------------------
@@ -115,7 +118,8 @@ test: python
 
 .PHONY: install-python-build uninstall-python-cache
 install: install-python-build
-install-python-build:
+# After lib: the sub-make then finds the library built, not half-built.
+install-python-build: lib
 	$(if $(py_install_wanted),@$(MAKE) --no-print-directory python,\
 	    $(if $(filter auto,$(PY_INSTALL)),@echo "install: the Python package is left out: $(PYTHON) lacks its headers or numpy ($(PY_PKGS)); PY_INSTALL=1 insists"))
 

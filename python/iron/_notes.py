@@ -14,9 +14,13 @@ def note_once(key: str, text: str) -> None:
         print(f"iron: {text}", file=sys.stderr)
 
 
+TRACE_FILE = "iron-trace.json"
+
+
 def note_trace_request(what: str) -> None:
     note_once("trace",
-              f"{what}: hardware trace events do not exist on the emulator; "
-              f"set IRON_TRACE=FILE.json (or the launch configuration's trace) "
-              f"for the emulator's own trace of every call, viewable in "
-              f"Perfetto.  The request is otherwise ignored.")
+              f"{what}: hardware trace events do not exist on the emulator, "
+              f"which answers with its own trace instead: the calls of a design "
+              f"that asks for tracing write it to ./{TRACE_FILE} (IRON_TRACE=FILE "
+              f"or the launch configuration's trace= choose another file); open "
+              f"it in Perfetto (ui.perfetto.dev).")

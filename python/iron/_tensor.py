@@ -80,6 +80,11 @@ class Tensor(_iron.Tensor):
 
     __slots__ = ()
 
+    def __new__(cls, shape_or_data, dtype=None, device=None, copy=True):
+        """Upstream's constructor: Tensor(shape_or_data, dtype=None,
+        device=None), as iron.tensor()."""
+        return tensor(shape_or_data, dtype=dtype, device=device, copy=copy)
+
     @property
     def dtype(self):
         """The element type as a numpy dtype (bfloat16 as iron.bfloat16)."""

@@ -93,6 +93,9 @@ def dtype_name(dt) -> str:
         return _NAME_OF[dt]
     except (KeyError, TypeError):
         pass
+    unsupported = getattr(dt, "__iron_unsupported__", None)
+    if unsupported:
+        raise NotImplementedError(f"{unsupported} (at {user_frame()})")
     if isinstance(dt, str):
         from . import _dtype
         name = np.dtype(_dtype.to_numpy_dtype(dt)).name
@@ -127,8 +130,11 @@ def array_type(t) -> tuple[tuple[int, ...], np.dtype]:
         shape = (int(shape),)
     shape = tuple(int(s) for s in shape)
     inner = getattr(dt, "__args__", None)
-    dt = np.dtype(inner[0] if inner else dt)
-    return shape, dt
+    elem = inner[0] if inner else dt
+    unsupported = getattr(elem, "__iron_unsupported__", None)
+    if unsupported:
+        raise NotImplementedError(f"{unsupported} (at {user_frame()})")
+    return shape, np.dtype(elem)
 
 
 def is_array_type(t) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import types
 
 from . import _iron
@@ -187,9 +188,36 @@ def set_current_device(dev) -> None:
     _iron.set_default_device(device_name(dev) if dev is not None else None)
 
 
+_granted = threading.local()
+
+
+@contextlib.contextmanager
+def granted_columns(cols: int):
+    """While a jit's design function runs for a call whose launch
+    configuration grants `cols` columns (0: all), get_current_device()
+    answers with that many columns."""
+    before = getattr(_granted, "cols", 0)
+    _granted.cols = cols
+    try:
+        yield
+    finally:
+        _granted.cols = before
+
+
 def get_current_device() -> Device:
-    """The device calls on this thread use now."""
-    return from_name(_iron.current_device())
+    """The device calls on this thread use now (inside a jit's design
+    function, with the columns the call's launch configuration grants)."""
+    name = _iron.current_device()
+    cols = getattr(_granted, "cols", 0)
+    if cols:
+        full = _iron.device_info(name)["columns"]
+        if cols > full:
+            raise _iron.InvalidArgumentError(
+                f"the launch configuration asks for {cols} columns; device "
+                f"'{name}' has {full}")
+        if cols < full:
+            return from_name(name, n_cols=cols)
+    return from_name(name)
 
 
 @contextlib.contextmanager

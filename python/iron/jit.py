@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import itertools
 import types as _pytypes
 import typing
@@ -158,6 +159,9 @@ def _value_key(v):
         return (type(v).__name__,) + tuple(_value_key(x) for x in v)
     if isinstance(v, dict):
         return ("dict",) + tuple(sorted((k, _value_key(x)) for k, x in v.items()))
+    key = getattr(v, "_cache_key", None)
+    if key is not None:
+        return key()
     try:
         hash(v)
         return ("obj", type(v).__qualname__, v)
@@ -205,10 +209,21 @@ def _classify(fn):
 class _Built:
     """One specialization: the library's, and what a warm call needs."""
 
-    __slots__ = ("spec", "scalar_names", "jit", "params", "tensors_example")
+    __slots__ = ("spec", "scalar_names", "jit", "params", "written")
 
-    def __init__(self, spec, scalar_names, cjit, params):
+    def __init__(self, spec, scalar_names, cjit, params, written):
         self.spec, self.scalar_names, self.jit, self.params = spec, scalar_names, cjit, params
+        self.written = written
+
+
+class _Shared:
+    """What a jit and the jits its specialize() made share: the program
+    being built, which the library's design function replays."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self):
+        self.pending = None
 
 
 class JitFunction:
@@ -255,9 +270,10 @@ class JitFunction:
         self._built: dict = {}
         self._cjits: dict = {}
         self._artifacts: list = []
-        self._pending = None
+        self._shared = _Shared()   # shared with the jits specialize() makes
         self._last_jit = None
-        self._spec_ids = itertools.count(1)
+        self._renders: dict = {}
+        self._calls = self._hits = 0
 
     def __repr__(self):
         return f"<iron.jit {self._fn.__name__}>"
@@ -274,6 +290,7 @@ class JitFunction:
                    tuple([(a.shape, _lib_dtype(a)) for a in args]), self._bound_key)
             built = self._built.get(key)
             if built is not None:
+                self._hits += 1
                 built.spec.launch(args, None)
                 return None
         return self._call(None, *args, **kwargs)
@@ -293,7 +310,7 @@ class JitFunction:
         other.__dict__.update(self.__dict__)
         other._bound = {**self._bound, **compile_values}
         other._bound_key = tuple(sorted((k, _value_key(v)) for k, v in other._bound.items()))
-        other._built, other._cjits = {}, {}
+        # The tables are shared: their keys hold every bound value.
         return other
 
     def compile(self, *args, config=None, **kwargs) -> "Specialization":
@@ -319,8 +336,11 @@ class JitFunction:
                 raise TypeError(f"{self._fn.__name__}(): {p.kind}-time parameter "
                                 f"{p.name!r} must be given by keyword")
             if (p is not None and p.kind == "tensor") or _is_tensor(a):
+                # Read-only memory is taken for inputs; a call that writes it
+                # is refused once the design says which arguments it writes.
                 t = a if isinstance(a, _iron.Tensor) else as_tensor(
-                    a, f"argument {len(tensors)}" + (f" ({p.name!r})" if p is not None else ""))
+                    a, f"argument {len(tensors)}" + (f" ({p.name!r})" if p is not None else ""),
+                    writable=False)
                 tensors.append(t)
                 pos.append(t)
                 keyparts.append((t.shape, _lib_dtype(t)))
@@ -352,7 +372,15 @@ class JitFunction:
         tensors, key, values, scalars = self._split(args, kwargs, cfg)
         built = self._built.get(key)
         if built is None:
+            self._calls += 1
             built = self._build(key, tensors, values, cfg)
+        else:
+            self._hits += 1
+        for i in built.written:
+            if tensors[i].readonly:
+                raise _iron.ArgumentError(
+                    f"{self._fn.__name__}(): argument {i} is read-only memory, and the "
+                    f"call writes it (the runtime sequence drains into it)")
         if scalars:
             unknown = [k for k in scalars if k not in built.scalar_names]
             if unknown:
@@ -366,35 +394,52 @@ class JitFunction:
 
     # -- building a specialization
     def _build(self, key, tensors, values, cfg) -> _Built:
-        from .device import device as scope
+        from .device import device as scope, granted_columns
         from .runtime import DispatchValue
         pos, ct = values
         kwargs = dict(ct)
         for p in self._params:
             if p.kind == "dispatch":
                 kwargs[p.name] = DispatchValue(p.name)
-        result = self._fn(*pos, **kwargs)
+        # The design function sees the device the call will run on: with a
+        # launch configuration granting fewer columns, that many (upstream's
+        # designs size themselves by device.cols).
+        if cfg and cfg.cols:
+            dev = _iron.current_device()
+            full = _iron.device_info(dev)["columns"]
+            if cfg.cols > full:
+                raise _iron.ResourceError(
+                    f"{self._fn.__name__}: the launch configuration asks for "
+                    f"{cfg.cols} columns; device '{dev}' has {full}")
+        with granted_columns(cfg.cols if cfg else 0):
+            result = self._fn(*pos, **kwargs)
         module = _module_of(result, self._fn.__name__)
         _check_args(module, tensors, self._fn.__name__)
         names = [p.name for p in self._params if p.kind == "tensor"]
         decl = module.arg_decl(names if len(names) == len(tensors) else None)
-        scalar_names = [s.name for s in module.dispatch_scalars]
+        scalars = {s.name: None for s in module.dispatch_scalars}
         for p in self._params:
-            if p.kind == "dispatch" and p.name not in scalar_names:
-                scalar_names.append(p.name)
-        sdecl = ", ".join(scalar_names)
+            if p.kind == "dispatch":
+                scalars[p.name] = None if p.default is inspect.Parameter.empty else p.default
+        sdecl = ", ".join(k if v is None else f"{k} = {int(v)}" for k, v in scalars.items())
         ckey = (decl, sdecl, module.device_name)
         cj = self._cjits.get(ckey)
         if cj is None:
             cj = _iron.Jit(self._emit, name=self._fn.__name__, args=decl,
-                           params="spec: int", scalars=sdecl or None,
+                           params="compile_time: str", scalars=sdecl or None,
                            cflags=self._cflags, disk_cache=self._disk_cache,
                            cache_dir=self._cache_dir)
             for path, sha in self._artifacts:
                 cj.load_artifact(path, sha)
             self._cjits[ckey] = cj
-        params = {"spec": next(self._spec_ids)}
-        self._pending = module
+        params = {"compile_time": self._render(pos, ct, tensors)}
+        if module.program.trace_requested and not (cfg and cfg.trace) \
+                and not os.environ.get("IRON_TRACE"):
+            # A hardware trace request is answered with the emulator's trace.
+            from ._notes import TRACE_FILE
+            cfg = LaunchConfig(**{**(cfg.as_dict() if cfg else {}),
+                                  "trace": os.path.abspath(TRACE_FILE)})
+        self._shared.pending = module
         try:
             with scope(module.device_name):
                 spec = cj.specialize(tensors, params,
@@ -403,14 +448,30 @@ class JitFunction:
             module.add_origins(e)
             raise
         finally:
-            self._pending = None
-        built = _Built(spec, frozenset(scalar_names), cj, params)
+            self._shared.pending = None
+        written = tuple(r.index for r in module.runtime_data if r.writes)
+        built = _Built(spec, frozenset(scalars), cj, params, written)
         self._built[key] = built
         self._last_jit = cj
         return built
 
+    def _render(self, pos, ct, tensors) -> str:
+        """The compile-time values as the library shows them in signatures
+        and messages ("factor=5, dtype=int32"); one text per distinct set
+        of values (a second set that reads the same gets "#2")."""
+        ids = {id(t) for t in tensors}
+        items = [(f"arg{i}", v) for i, v in enumerate(pos) if id(v) not in ids]
+        items += sorted(ct.items())
+        text = ", ".join(f"{k}={_show(v)}" for k, v in items)
+        values = tuple((k, _value_key(v)) for k, v in items)
+        seen = self._renders.setdefault(text, [])
+        if values not in seen:
+            seen.append(values)
+        n = seen.index(values)
+        return text if n == 0 else f"{text} #{n + 1}"
+
     def _emit(self, d):
-        module = self._pending
+        module = self._shared.pending
         if module is None:
             raise RuntimeError(f"{self._fn.__name__}: the library asked for a design "
                                f"outside a build")
@@ -435,6 +496,9 @@ class JitFunction:
         return self._last_jit.counters()
 
     def stats(self) -> dict:
+        """The library's counters (iron_jit_stats) summed over this jit's
+        library jits; `calls` and `memory_hits` count the Python calls,
+        which a warm call answers from the jit's own table."""
         total: dict = {}
         for cj in self._cjits.values():
             for k, v in cj.stats().items():
@@ -442,6 +506,8 @@ class JitFunction:
                     total[k] = total.get(k, 0) + v
                 else:
                     total[k] = v
+        total["calls"] = self._calls + self._hits
+        total["memory_hits"] = self._hits
         return total
 
 
@@ -478,6 +544,26 @@ class Specialization:
         self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
                                     self._cfg.as_dict() if self._cfg else None,
                                     era=era, generic=generic)
+
+
+def _show(v) -> str:
+    """A compile-time value as signatures show it."""
+    if isinstance(v, (bool, int, float, str, type(None))):
+        return repr(v)
+    if isinstance(v, np.dtype):
+        return v.name
+    if isinstance(v, type):
+        try:
+            return np.dtype(v).name
+        except TypeError:
+            return v.__qualname__
+    if isinstance(v, _pytypes.FunctionType):
+        code = v.__code__
+        return f"<{v.__qualname__} at {code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}>"
+    name = getattr(v, "name", None)
+    if isinstance(name, str):
+        return f"{type(v).__name__}({name!r})"
+    return f"<{type(v).__name__}>"
 
 
 def _no_design(d):

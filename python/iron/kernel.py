@@ -13,6 +13,7 @@ type (np.int32) a value.
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
@@ -94,7 +95,7 @@ class _KernelBase:
             k = d.kernel(self._name, text, types)
         else:
             k = d.kernel_file(self._name, path, types, list(self._include_dirs()))
-        flags = self._flags()
+        flags = self._all_flags()
         if flags:
             k.add_cflags(" ".join(flags))
         return k
@@ -104,6 +105,19 @@ class _KernelBase:
 
     def _flags(self):
         return []
+
+    def _all_flags(self):
+        """The kernel's own flags, then those `python3 -m iron.run
+        --kernel-flags` gives its name or object."""
+        from .kernel_search import kernel_flags
+        extra = kernel_flags(self._name) or kernel_flags(self.bin_name)
+        return list(self._flags()) + ([extra] if extra else [])
+
+    def _cache_key(self):
+        """What makes two kernels the same compile-time value."""
+        return (type(self).__name__, self._name, tuple(self._decl), self.bin_name,
+                getattr(self, "_source_file", None), getattr(self, "_source_string", None),
+                tuple(self._flags()))
 
 
 class Kernel(_KernelBase):
@@ -122,7 +136,7 @@ class Kernel(_KernelBase):
 
     def _source(self):
         from .kernel_search import find_kernel_source
-        return _c_source_for(find_kernel_source(self._bin_name),
+        return _c_source_for(find_kernel_source(self._bin_name, entry=self._name),
                              f"Kernel '{self._name}' ({self._where})"), None
 
     def __repr__(self):
@@ -132,9 +146,10 @@ class Kernel(_KernelBase):
 class ExternalFunction(_KernelBase):
     """A kernel given by its source: a file or a string."""
 
-    # Upstream's registry of the instances a jit compiles; the library
-    # finds the kernels a design uses itself, so it stays empty here.
-    _instances: set = set()
+    # Upstream's registry of the instances made (`python3 -m iron.run
+    # --execute` reads it for the sources of the kernels a printed module
+    # names); weak, so that it holds no kernel alive.
+    _instances = weakref.WeakSet()
 
     def __init__(self, name: str, object_file_name: str | None = None,
                  source_file: str | None = None, source_string: str | None = None,
@@ -155,6 +170,7 @@ class ExternalFunction(_KernelBase):
         self._source_string = source_string
         self._include = [os.fspath(p) for p in include_dirs]
         self._compile_flags = [str(f) for f in compile_flags]
+        ExternalFunction._instances.add(self)
 
     @property
     def bin_name(self) -> str:
@@ -170,11 +186,12 @@ class ExternalFunction(_KernelBase):
             return None, self._source_string
         if self._source_file is None:
             from .kernel_search import find_kernel_source
-            return _c_source_for(find_kernel_source(self._object_file_name), what), None
+            return _c_source_for(find_kernel_source(self._object_file_name,
+                                                    entry=self._name), what), None
         path = os.fspath(self._source_file)
         if not os.path.isfile(path):
             from .kernel_search import find_kernel_source
-            path = find_kernel_source(path)
+            path = find_kernel_source(path, entry=self._name)
         return _c_source_for(os.path.abspath(path), what), None
 
     def _include_dirs(self):
@@ -183,12 +200,7 @@ class ExternalFunction(_KernelBase):
     def _flags(self):
         return self._compile_flags
 
-    def __hash__(self):
-        return hash((self._name, self._source_file, self._source_string,
-                     tuple(self._compile_flags), tuple(self._decl)))
-
-    def __eq__(self, other):
-        return self is other
+    __hash__ = object.__hash__
 
     def __repr__(self):
         return f"ExternalFunction({self._name!r})"

@@ -43,6 +43,14 @@ class Program:
     def enable_trace(self, *args, **kwargs):
         from ._notes import note_trace_request
         note_trace_request("Program.enable_trace(...)")
+        self._trace_request = (args, kwargs)
+
+    @property
+    def trace_requested(self) -> bool:
+        """Whether the program asks for a hardware trace anywhere."""
+        return (getattr(self, "_trace_request", None) is not None
+                or self.rt._trace_request is not None
+                or any(w.trace or w.trace_events for w in self.workers))
 
     def resolve_program(self, placer=None, device_name="main"):
         """The program as a Module (placement is the library's: a placer
@@ -144,6 +152,14 @@ def _scalar_decl(scalars) -> str:
     return ", ".join(s.name for s in scalars)
 
 
+def _link_dims(f, of):
+    """A link's output: its producer is the link, whose layout on the way
+    out is the output fifo's dims_to_stream."""
+    dims = of.dims_to_stream
+    if dims:
+        f.prod().set_dims(dims[0], dims[1])
+
+
 class Emitter:
     """Replays a recorded program into the library's design builder `d`
     (an iron._iron.Design), each object once."""
@@ -169,7 +185,7 @@ class Emitter:
             where = getattr(obj, "_where", None)
             try:
                 v = make()
-            except _iron.Error as e:
+            except (_iron.Error, FileNotFoundError, NotImplementedError) as e:
                 if where and hasattr(e, "add_note"):
                     e.add_note(f"{obj!r} was made at {where}")
                 raise
@@ -199,14 +215,18 @@ class Emitter:
         if link.kind == "forward":
             src_of = link.handle._object_fifo
             same = (src_of.dtype == of.dtype and tuple(src_of.shape) == tuple(of.shape))
-            return d.forward(src, name=of.name, depth=link.depths[0] or 0, place=link.place,
-                             dtype=None if same else dtype_name(of.dtype),
-                             shape=None if same else list(of.shape))
+            f = d.forward(src, name=of.name, depth=link.depths[0] or 0, place=link.place,
+                          dtype=None if same else dtype_name(of.dtype),
+                          shape=None if same else list(of.shape))
+            _link_dims(f, of)
+            return f
         make = d.split if link.kind == "split" else d.join
         made = make(src, link.offsets, [list(o.shape) for o in link.outs],
                     names=[o.name for o in link.outs], depths=link.depths,
                     place=link.place)
         for o, f in zip(link.outs, made):
+            if link.kind == "split":
+                _link_dims(f, o)
             if o is not of:
                 self._fifos[id(o)] = f
                 self._keep.append(o)

@@ -113,9 +113,19 @@ int pyiron_errors_init(PyObject *m)
                               : PyTuple_Pack(1, base_error);
         if (!bases)
             return -1;
+        /* .status and .status_name as class attributes too, so that an
+         * exception the Python layer raises itself carries them. */
+        PyObject *dict = Py_BuildValue("{s:i,s:s}", "status", (int)c->status,
+                                       "status_name",
+                                       iron_status_name(c->status));
+        if (!dict) {
+            Py_DECREF(bases);
+            return -1;
+        }
         PyObject *cls = PyErr_NewExceptionWithDoc(
-            qualified, iron_status_message(c->status), bases, NULL);
+            qualified, iron_status_message(c->status), bases, dict);
         Py_DECREF(bases);
+        Py_DECREF(dict);
         if (!cls || PyModule_AddObjectRef(m, c->name, cls) < 0) {
             Py_XDECREF(cls);
             return -1;

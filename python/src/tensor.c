@@ -867,9 +867,13 @@ static PyObject *tensor_array(PyObject *o, PyObject *args, PyObject *kw)
     PyObject *out;
     if (want && !PyArray_EquivTypes(want, PyArray_DESCR((PyArrayObject *)arr)))
         out = PyArray_CastToType((PyArrayObject *)arr, want, 0);
-    else {
+    else if (copy == Py_True) {
         Py_XDECREF(want);
         out = PyArray_NewCopy((PyArrayObject *)arr, NPY_CORDER);
+    } else {
+        Py_XDECREF(want);
+        Py_INCREF(arr);
+        out = arr;
     }
     Py_DECREF(arr);
     return out;

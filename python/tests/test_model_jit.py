@@ -248,3 +248,37 @@ def test_non_tensor_positionals_are_compile_time():
     t(lambda v: v * v, a, c)
     np.testing.assert_array_equal(c.numpy(), np.arange(16) ** 2)
     assert t.stats()["builds"] == 2
+
+
+def test_read_only_memory_is_an_input_only():
+    a = np.arange(16, dtype=np.int32)
+    a.setflags(write=False)
+    c = np.zeros(16, dtype=np.int32)
+    scale(a, c, factor=2)
+    np.testing.assert_array_equal(c, np.arange(16) * 2)
+    out = np.zeros(16, dtype=np.int32)
+    out.setflags(write=False)
+    with pytest.raises(iron.ArgumentError, match="argument 1 is read-only"):
+        scale(a, out, factor=2)
+
+
+def test_a_hardware_trace_request_writes_the_emulator_s_trace(tmp_path, monkeypatch, capsys):
+    from iron import _notes
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("IRON_TRACE", raising=False)
+    _notes._said.discard("trace")
+
+    @iron.jit
+    def traced(a: In, c: Out):
+        module = _scale_program(a.size, 2)
+        module.program.rt.enable_trace(trace_size=8192)
+        return module
+
+    a = iron.arange(32, dtype=np.int32)
+    c = iron.zeros(32, dtype=np.int32)
+    traced(a, c)
+    np.testing.assert_array_equal(c.numpy(), np.arange(32) * 2)
+    trace = tmp_path / "iron-trace.json"
+    assert trace.stat().st_size > 100
+    assert trace.read_text().startswith('{"traceEvents":[')
+    assert "iron-trace.json" in capsys.readouterr().err

@@ -378,10 +378,14 @@ def test_numpy_view_and_array_protocol():
         a.__array_interface__["data"][0]
     f = np.asarray(t, dtype=np.float64)
     assert f.dtype == np.float64 and f.tolist() == [0, 1, 2, 3]
+    same = t.__array__(np.int32)
+    same[3] = 30                      # an equal dtype: still the view
+    assert t.numpy()[3] == 30
+    assert t.__array__(copy=True).base is None
     c = np.array(t)          # a copy
     c[0] = 9
     assert t.numpy()[0] == 0
-    assert (np.add(t, 1)).tolist() == [1, 2, 3, 4]
+    assert (np.add(t, 1)).tolist() == [1, 2, 3, 31]
 
 
 # --- copies, views, text, files, comparison ------------------------------------
@@ -566,6 +570,10 @@ def test_python_factories():
     shared[0] = 9
     assert src[0] == 9
     assert it.tensor(it.ones(2, dtype=np.int8)).dtype == np.int8
+    assert it.Tensor((2, 2), dtype=np.int16).numpy().tolist() == [[0, 0]] * 2
+    assert it.Tensor([1.5], dtype=np.float32)[0] == 1.5
+    with pytest.raises(TypeError, match="cannot create"):
+        T()
     assert it.zeros(2, dtype=np.int8, device="npu1_1col").device == \
         "npu1_1col"
     with pytest.raises(_iron.DeviceError):

@@ -4,9 +4,10 @@
  * (examples/tutorial, built into $IRON_TUTORIAL by `make test`), run as a
  * user runs them: each must exit 0 and print the lines the documents quote.
  * Also: every program built there has a test here, and every ```c block of
- * docs/tutorial.md and docs/cookbook.md marked with a program's name is a
- * verbatim part of that program, so the documents cannot drift from code
- * that is tested.  The same programs and the README's sample, built as
+ * docs/tutorial.md and docs/cookbook.md marked with a program's name (and
+ * every ```python block marked with one of examples/tutorial/python, which
+ * python/tests/test_tutorial_py.py runs) is a verbatim part of that
+ * program, so the documents cannot drift from code that is tested.  The same programs and the README's sample, built as
  * C++17 and C++20 by each C++ compiler (into $IRON_CXX_DIR/<compiler>-<std>),
  * must do the same (tutorial_cxx_*), and tests/cxx/header_use.c, which uses
  * every macro and inline helper of the public headers, must print the same
@@ -419,10 +420,32 @@ TEST_TIMEOUT(tutorial_cxx_clang_20, 300)
     check_cxx_variant("clang++-c++20");
 }
 
-/* Checks every ```c and ```cpp block of `doc` whose first line is a
- * comment naming a program ("/" "* examples/tutorial/NAME.c *" "/") or
- * tests/cxx/header_use.c: the rest of the block must appear, byte for
- * byte, in that file.  Returns the blocks checked. */
+/* The file a code block of a document quotes, from its first line, into
+ * `file`: a ```c or ```cpp block opening with a comment naming a program
+ * ("/" "* examples/tutorial/NAME.c *" "/") or tests/cxx/header_use.c, or a
+ * ```python block opening with one naming a Python program ("# examples/
+ * tutorial/python/NAME.py").  0 for any other block. */
+static int quoted_file(const char *lang, size_t lang_len, const char *body,
+                       char file[256])
+{
+    if ((lang_len == 1 && lang[0] == 'c') ||
+        (lang_len == 3 && strncmp(lang, "cpp", 3) == 0))
+        return sscanf(body, "/* %255s */", file) == 1 &&
+               (strncmp(file, "examples/tutorial/", 18) == 0 ||
+                strcmp(file, "tests/cxx/header_use.c") == 0);
+    if (lang_len == 6 && strncmp(lang, "python", 6) == 0) {
+        if (sscanf(body, "# %255s", file) != 1 ||
+            strncmp(file, "examples/tutorial/python/", 25) != 0)
+            return 0;
+        size_t n = strlen(file);
+        return n > 3 && strcmp(file + n - 3, ".py") == 0;
+    }
+    return 0;
+}
+
+/* Checks every code block of `doc` that quotes a file (quoted_file): the
+ * rest of the block must appear, byte for byte, in that file.  Returns
+ * the blocks checked. */
 static int check_doc_blocks(const char *doc)
 {
     size_t len = 0;
@@ -430,21 +453,18 @@ static int check_doc_blocks(const char *doc)
     text[len] = '\0';
     int checked = 0;
     const char *p = text;
-    while ((p = strstr(p, "\n```c")) != NULL) {
-        const char *body = p + 5;
-        if (strncmp(body, "pp", 2) == 0)
-            body += 2;
-        if (*body++ != '\n') {
-            p = body;
-            continue;
-        }
-        const char *end = strstr(body, "\n```");
+    /* Every fence opens a block; its closing fence is the next one. */
+    while ((p = strstr(p, "\n```")) != NULL) {
+        const char *lang = p + 4;
+        size_t lang_len = strcspn(lang, "\n");
+        if (lang[lang_len] == '\0')
+            break;
+        const char *body = lang + lang_len + 1;
+        const char *end = strstr(body - 1, "\n```");
         ASSERT(end != NULL);
         p = end + 4;
         char file[256];
-        if (sscanf(body, "/* %255s */", file) != 1 ||
-            (strncmp(file, "examples/tutorial/", 18) != 0 &&
-             strcmp(file, "tests/cxx/header_use.c") != 0))
+        if (!quoted_file(lang, lang_len, body, file))
             continue;
         const char *code = strchr(body, '\n') + 1;
         size_t n = (size_t)(end - code) + 1; /* with its last newline */
@@ -466,7 +486,8 @@ static int check_doc_blocks(const char *doc)
 TEST(tutorial_docs_quote_the_programs)
 {
     ASSERT_GE(check_doc_blocks("README.md"), 1);
-    ASSERT_GE(check_doc_blocks("docs/tutorial.md"), 4);
+    /* 10 quotes of the C programs, 8 of the Python ones. */
+    ASSERT_GE(check_doc_blocks("docs/tutorial.md"), 18);
     ASSERT_GE(check_doc_blocks("docs/cookbook.md"), 5);
     ASSERT_GE(check_doc_blocks("docs/mlir.md"), 2);
     ASSERT_GE(check_doc_blocks("docs/cpp.md"), 3);

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""aie.helpers (a namespace; its modules re-export iron)."""

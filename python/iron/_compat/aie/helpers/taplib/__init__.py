@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""aie.helpers.taplib: TensorAccessPattern, TensorAccessSequence, TensorTiler2D (iron.taplib)."""
+from aie._forward import forward
+
+forward(globals(), "iron.taplib")

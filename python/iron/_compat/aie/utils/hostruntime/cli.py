@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""aie.utils.hostruntime.cli: run_design_cli, the main() of upstream's
+@iron.jit example designs.
+
+It validates, then: with --emit-mlir calls the design's emit_mlir(opts);
+with --xclbin-path stops (iron builds for its emulator and writes no
+xclbin); otherwise calls run_and_verify(opts), which runs the design on
+the emulator.  Unlike upstream, the device (`device`, else the whole
+device of the -d/--dev family) is made current in every branch, so that `-d npu` runs on an
+emulated NPU1 rather than on the default device."""
+import sys
+
+
+def _resolve(value, opts):
+    return value(opts) if callable(value) else value
+
+
+def run_design_cli(design, opts, *, compile_kwargs, run_and_verify,
+                   device=None, emit_mlir=None, validate=None):
+    """Dispatches a design's command line; see the module."""
+    from iron import set_current_device
+    from aie.utils.hostruntime.argparse import device_from_name
+
+    if validate is not None:
+        validate(opts)
+    if device is None:
+        if not hasattr(opts, "dev"):
+            raise ValueError(
+                "run_design_cli: device=None needs opts.dev (the -d/--dev flag "
+                "of add_compile_args); pass device= otherwise")
+        device = lambda o: device_from_name(o.dev, n_cols=None)  # noqa: E731
+    set_current_device(_resolve(device, opts))
+    if getattr(opts, "emit_mlir", False):
+        if emit_mlir is None:
+            raise ValueError(
+                "run_design_cli: opts.emit_mlir is set but no emit_mlir "
+                "callback was given")
+        emit_mlir(opts)
+        return
+    if getattr(opts, "xclbin_path", None):
+        sys.exit("--xclbin-path: iron runs designs on its emulator and writes "
+                 "no xclbin; run the program without --xclbin-path")
+    run_and_verify(opts)
