@@ -265,23 +265,15 @@ PROGRAMS = [
 # Known failures: (program id, device or None for both) -> the reason, with
 # the cause's file:line.  Each is a strict xfail: it must fail, so that a
 # fix shows up as an unexpected pass.
-_DIMS_DROPPED = (
-    "dims_to_stream of a forward's or a split's output is never applied: "
-    "program.py Emitter._make_fifo (python/iron/program.py:169-178) builds "
-    "the output FIFO with d.forward / d.split and nothing takes its "
-    "producer handle (the memtile's side) to call set_dims with "
-    "of.dims_to_stream, so the memtile streams the object in order")
 _DEVICE_SHADOWED = (
     "`from aie.iron.device import Tile` replaces aie.iron.device (the scope "
     "function) with the submodule: python/iron/_compat/aie/iron/__init__.py "
     "forwards names lazily, and the import system sets the package "
     "attribute `device` to python/iron/_compat/aie/iron/device.py when that "
-    "submodule is first imported; `with iron.device(...)` then raises "
+    "submodule is first imported -- a plain module, not the callable "
+    "iron.device module it stands for; `with iron.device(...)` then raises "
     "TypeError: 'module' object is not callable")
 KNOWN = {
-    ("newest/matmul_single", None): _DIMS_DROPPED,
-    ("newest/forward_named", None): _DIMS_DROPPED,
-    ("newest/split_dims", None): _DIMS_DROPPED,
     ("newest/device_scope", None): _DEVICE_SHADOWED,
 }
 
