@@ -71,7 +71,7 @@ py_san_runtime = for f in lib$(py_san_kind).so libclang_rt.$(py_san_kind)-$$(una
 # ctypes as the reference (the extension keeps its copy's symbols private);
 # IRON_TUTORIAL: the tutorial's C programs, whose output the Python
 # tutorial's is compared with (test_tutorial_py.py).
-python-test: python $(SHARED_REAL) $(TUTORIALS)
+python-test: python $(SHARED_REAL) $(TUTORIALS) $(CLI) $(EXLIB)
 	@preload=; \
 	if [ -n "$(py_san_kind)" ]; then \
 	    preload=$$($(py_san_runtime)); \
@@ -84,7 +84,7 @@ python-test: python $(SHARED_REAL) $(TUTORIALS)
 	echo "  PYTEST  python/tests$${preload:+ (LD_PRELOAD=$$preload)}" && \
 	env $${preload:+LD_PRELOAD=$$preload $(py_san_opts)} \
 	    PYTHONPATH=$(abspath $(BUILD)/python) IRON_CLI=$(abspath $(CLI)) \
-	    IRON_LIB=$(abspath $(SHARED_REAL)) \
+	    IRON_LIB=$(abspath $(SHARED_REAL)) IRON_EXLIB=$(abspath $(EXLIB)) \
 	    IRON_TUTORIAL=$(abspath $(BUILD)/examples/tutorial) \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider $(PT)
 

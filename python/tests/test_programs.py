@@ -265,17 +265,7 @@ PROGRAMS = [
 # Known failures: (program id, device or None for both) -> the reason, with
 # the cause's file:line.  Each is a strict xfail: it must fail, so that a
 # fix shows up as an unexpected pass.
-_DEVICE_SHADOWED = (
-    "`from aie.iron.device import Tile` replaces aie.iron.device (the scope "
-    "function) with the submodule: python/iron/_compat/aie/iron/__init__.py "
-    "forwards names lazily, and the import system sets the package "
-    "attribute `device` to python/iron/_compat/aie/iron/device.py when that "
-    "submodule is first imported -- a plain module, not the callable "
-    "iron.device module it stands for; `with iron.device(...)` then raises "
-    "TypeError: 'module' object is not callable")
-KNOWN = {
-    ("newest/device_scope", None): _DEVICE_SHADOWED,
-}
+KNOWN: dict = {}
 
 
 def _cases(select):
@@ -412,7 +402,6 @@ def test_enough_programs_of_each_kind():
     assert sum(1 for p in PROGRAMS if p.c) >= 10
 
 
-@pytest.mark.xfail(reason=_DEVICE_SHADOWED, strict=True)
 def test_aie_iron_device_stays_the_scope_after_importing_its_submodule(tmp_path):
     """Upstream programs import `aie.iron.device` (Tile, NPU2, ...); the
     scope `iron.device(name)` must survive that."""
