@@ -29,6 +29,10 @@ typedef struct pyiron_jit {
     PyObject *name;        /* str */
     const char *name_utf8; /* borrowed from name */
     iron_mlir *mlir;       /* mlir_jit: the module the jit runs */
+    /* What the design function raised in a build on a launcher thread
+     * (an asynchronous start), for the Run.wait that reports it; read and
+     * written under the GIL. */
+    PyObject *async_type, *async_value, *async_tb;
 } pyiron_jit;
 
 typedef struct pyiron_spec {
@@ -91,7 +95,7 @@ static PyObject *pending_pop(pending *p, iron_status s)
 
 /* The design function raised: tell the library, and keep the exception
  * for the call that is waiting for this build on this thread. */
-static void keep_exception(const pyiron_jit *self, iron_design *d)
+static void keep_exception(pyiron_jit *self, iron_design *d)
 {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
@@ -112,11 +116,11 @@ static void keep_exception(const pyiron_jit *self, iron_design *d)
         p->value = value;
         p->tb = tb;
     } else {
-        /* No call waits on this thread (an asynchronous start): the
-         * library's message carries the exception's text. */
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
+        /* No call waits on this thread (an asynchronous start, built on
+         * a launcher thread): the jit keeps it for the run's wait. */
+        Py_XSETREF(self->async_type, type);
+        Py_XSETREF(self->async_value, value);
+        Py_XSETREF(self->async_tb, tb);
     }
 }
 
@@ -528,12 +532,17 @@ static int call_read(call_args *a, const char *fn, PyObject *tensors,
 static int jit_traverse(pyiron_jit *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->design);
+    Py_VISIT(self->async_value);
+    Py_VISIT(self->async_tb);
     return 0;
 }
 
 static int jit_clear(pyiron_jit *self)
 {
     Py_CLEAR(self->design);
+    Py_CLEAR(self->async_type);
+    Py_CLEAR(self->async_value);
+    Py_CLEAR(self->async_tb);
     return 0;
 }
 
@@ -552,6 +561,9 @@ static void jit_dealloc(pyiron_jit *self)
     iron_mlir_free(self->mlir);
     Py_CLEAR(self->design);
     Py_CLEAR(self->name);
+    Py_CLEAR(self->async_type);
+    Py_CLEAR(self->async_value);
+    Py_CLEAR(self->async_tb);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1273,6 +1285,14 @@ static PyObject *run_wait(pyiron_run *self, PyObject *args, PyObject *kw)
         PyObject *none = pending_pop(&p, IRON_OK);
         Py_XDECREF(none);
         Py_RETURN_FALSE;
+    }
+    if (s == IRON_EDESIGN && !p.value && self->jit->async_value) {
+        /* Built on a launcher thread: its design function's exception. */
+        p.type = self->jit->async_type;
+        p.value = self->jit->async_value;
+        p.tb = self->jit->async_tb;
+        self->jit->async_type = self->jit->async_value = NULL;
+        self->jit->async_tb = NULL;
     }
     PyObject *r = pending_pop(&p, s);
     if (!r)

@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Imports every module iron.run serves and prints where each came from.
+# Imports every module iron.run serves and prints whether the iron
+# package served it (its compat tree, or iron's own module).
 import importlib
+import os
+
+import iron
+
+HERE = os.path.dirname(iron.__file__) + os.sep
 
 MODULES = """aie aie.iron aie.iron.placers aie.iron.device aie.iron.controlflow
 aie.iron.kernel aie.iron.localbuffer aie.iron.globalbuffer aie.iron.buffer
@@ -15,4 +21,4 @@ aie.utils.hostruntime.cli aie.utils.cli aie.utils.xrt ml_dtypes""".split()
 
 for name in MODULES:
     mod = importlib.import_module(name)
-    print(name, "/_compat/" in mod.__file__)
+    print(name, mod.__file__.startswith(HERE))
