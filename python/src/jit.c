@@ -1408,6 +1408,7 @@ static PyObject *mlir_jit(PyObject *mod, PyObject *args, PyObject *kw)
     j->design = NULL;
     j->name = NULL;
     j->name_utf8 = NULL;
+    j->async_type = j->async_value = j->async_tb = NULL;
     j->mlir = m;   /* freed by the Jit, after its iron_jit */
     PyObject_GC_Track(j);
     Py_BEGIN_ALLOW_THREADS
