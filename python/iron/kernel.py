@@ -23,6 +23,10 @@ from ._trace import BodyTrace, dtype_name, is_array_type, user_frame
 __all__ = ["Kernel", "ExternalFunction", "arg_type_name"]
 
 _CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++")
+_C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t",
+            "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t",
+            "int64": "int64_t", "uint64": "uint64_t", "float32": "float",
+            "float64": "double", "bfloat16": "uint16_t"}
 
 
 def arg_type_name(t, what: str) -> str:
@@ -88,8 +92,17 @@ class _KernelBase:
         """(path, text): one of them."""
         raise NotImplementedError
 
-    def _emit(self, d):
-        path, text = self._source()
+    def _emit(self, d, sources_optional=False):
+        """The library's kernel.  With sources_optional (a module printed
+        as MLIR, which names kernels by symbol and object file and runs
+        nothing), a kernel whose C source is not found stands in as a
+        declaration only."""
+        try:
+            path, text = self._source()
+        except (FileNotFoundError, NotImplementedError):
+            if not sources_optional:
+                raise
+            path, text = None, self._stub()
         types = ", ".join(self._decl)
         if text is not None:
             k = d.kernel(self._name, text, types)
@@ -99,6 +112,13 @@ class _KernelBase:
         if flags:
             k.add_cflags(" ".join(flags))
         return k
+
+    def _stub(self) -> str:
+        """A C definition of the entry with the declared parameters and an
+        empty body: what a printed module needs of a kernel not at hand."""
+        params = ", ".join(f"{_C_TYPES[t.rstrip('*')]}{' *' if t.endswith('*') else ''} a{i}"
+                           for i, t in enumerate(self._decl)) or "void"
+        return f"#include <stdint.h>\nvoid {self._name}({params}) {{}}\n"
 
     def _include_dirs(self):
         return []

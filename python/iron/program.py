@@ -108,8 +108,8 @@ class Module:
             decl = ", ".join(parts)
         return decl
 
-    def emit(self, d):
-        em = Emitter(d, self.program)
+    def emit(self, d, sources_optional=False):
+        em = Emitter(d, self.program, sources_optional)
         self._origins = em.origins
         em.run()
 
@@ -132,7 +132,8 @@ class Module:
         return [_iron.Tensor.empty(dtype_name(r.dtype), r.shape) for r in self.runtime_data]
 
     def to_mlir(self, generic: bool = False) -> str:
-        jit = _iron.Jit(self.emit, name=self.device_symbol, args=self.arg_decl(),
+        jit = _iron.Jit(lambda d: self.emit(d, sources_optional=True),
+                        name=self.device_symbol, args=self.arg_decl(),
                         scalars=_scalar_decl(self.dispatch_scalars) or None,
                         disk_cache=-1)
         from .device import device as scope
@@ -164,9 +165,10 @@ class Emitter:
     """Replays a recorded program into the library's design builder `d`
     (an iron._iron.Design), each object once."""
 
-    def __init__(self, d, program: Program):
+    def __init__(self, d, program: Program, sources_optional=False):
         self.d = d
         self.program = program
+        self.sources_optional = sources_optional
         self._fifos = {}
         self._handles = {}
         self._kernels = {}
@@ -259,7 +261,8 @@ class Emitter:
 
     # -- kernels, buffers, barriers
     def c_kernel(self, k):
-        return self._memo(self._kernels, k, lambda: k._emit(self.d))
+        return self._memo(self._kernels, k,
+                          lambda: k._emit(self.d, self.sources_optional))
 
     def c_buffer(self, b):
         return self._memo(self._buffers, b, lambda: b._emit(self.d))
