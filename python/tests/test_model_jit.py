@@ -282,3 +282,11 @@ def test_a_hardware_trace_request_writes_the_emulator_s_trace(tmp_path, monkeypa
     assert trace.stat().st_size > 100
     assert trace.read_text().startswith('{"traceEvents":[')
     assert "iron-trace.json" in capsys.readouterr().err
+
+
+def test_overlapping_numpy_views_are_refused_when_one_is_written():
+    b = np.arange(64, dtype=np.int32)
+    with pytest.raises(iron.ArgumentError, match=r"argument 1 \('c'\) shares memory"):
+        scale(b[:32], b[16:48])
+    scale(b[:32], b[32:])             # disjoint halves of one array are fine
+    np.testing.assert_array_equal(b[32:], np.arange(32) * 3)

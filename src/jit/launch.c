@@ -191,8 +191,9 @@ static iron_status check_args(const iron_jit *j, const iron_device *dev,
                 return iron__fail(IRON_EARG,
                                   "%s: argument %d ('%s') shares memory with "
                                   "argument %d ('%s') (views of one "
-                                  "tensor); a tensor the call writes "
-                                  "(out/inout) must not overlap another "
+                                  "tensor, or overlapping memory); a "
+                                  "tensor the call writes (out/inout) "
+                                  "must not overlap another "
                                   "argument", j->name, i, a->name, k,
                                   j->args[k].name);
         if (!a->has_type)

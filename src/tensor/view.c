@@ -268,7 +268,9 @@ iron_status iron__tensor_check_callable(const iron_tensor *t,
  * contiguous tensors, so that is all it needs to compare. */
 int iron__tensor_overlaps(const iron_tensor *a, const iron_tensor *b)
 {
-    if (a->st != b->st)
+    /* Views of one storage, or host memory wrapped twice (two numpy views
+     * of one array, passed as separate tensors): their bytes tell. */
+    if (a->st != b->st && (!a->host || !b->host))
         return 0;
     const unsigned char *pa = a->host, *pb = b->host;
     return pa < pb + b->nbytes && pb < pa + a->nbytes;

@@ -291,9 +291,23 @@ TEST(tensor_view_strided_refused_by_jit)
     ASSERT_OK(iron_tensor_view(big, 512, IRON_SHAPE(1024), NULL, &whole));
     ASSERT_FAILS(IRON_CALL(j, lo, b, whole), IRON_EARG,
                  "vector_op: argument 2 ('c') shares memory with argument 0 "
-                 "('a') (views of one tensor); a tensor the call writes "
-                 "(out/inout) must not overlap another argument");
+                 "('a') (views of one tensor, or overlapping memory); a "
+                 "tensor the call writes (out/inout) must not overlap "
+                 "another argument");
     ASSERT_OK(IRON_CALL(j, lo, lo, hi));  /* inputs may share */
+    /* The same bytes wrapped twice (two numpy views of one array handed
+     * over separately) are caught by their addresses. */
+    iron_tensor *w_lo = NULL, *w_mid = NULL;
+    int32_t *mem = iron_tensor_data(big);
+    ASSERT_OK(iron_tensor_wrap(mem, 4096, IRON_INT32, IRON_SHAPE(1024), NULL,
+                               NULL, &w_lo));
+    ASSERT_OK(iron_tensor_wrap(mem + 512, 4096, IRON_INT32, IRON_SHAPE(1024),
+                               NULL, NULL, &w_mid));
+    ASSERT_FAILS(IRON_CALL(j, w_lo, b, w_mid), IRON_EARG,
+                 "argument 2 ('c') shares memory with argument 0 ('a')");
+    ASSERT_OK(IRON_CALL(j, w_lo, w_mid, c));  /* inputs may share */
+    iron_tensor_free(w_lo);
+    iron_tensor_free(w_mid);
     ASSERT_EQ(test_at(big, 1024), 0);
     ASSERT_EQ(test_at(big, 1025), 2);
     ASSERT_EQ(test_at(big, 2047), 2 * 1023);
