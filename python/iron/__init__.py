@@ -9,12 +9,12 @@ from . import _iron
 from ._iron import *  # noqa: F401,F403  -- the exception classes
 from ._iron import Error
 from .buffer import Buffer, GlobalBuffer, LocalBuffer
-from .dataflow import ObjectFifo, ObjectFifoHandle
+from .dataflow import ObjectFifo, ObjectFifoHandle, StreamDims
 from . import device   # the module of devices, callable as a device scope
 from .device import (AnyComputeTile, AnyMemTile, AnyShimTile, Device, NPU1, NPU1Col1,
                      NPU1Col2, NPU1Col3, NPU2, NPU2Col1, NPU2Col2, NPU2Col3, NPU2Col4,
-                     NPU2Col5, NPU2Col6, NPU2Col7, Tile, get_current_device,
-                     set_current_device)
+                     NPU2Col5, NPU2Col6, NPU2Col7, Tile, ensure_current_device,
+                     get_current_device, set_current_device)
 from .jit import CompileTime, DispatchTime, In, InOut, LaunchConfig, Out, jit
 from .kernel import ExternalFunction, Kernel
 from .placers import SequentialPlacer

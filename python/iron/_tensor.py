@@ -183,8 +183,9 @@ def full(size, fill_value, dtype=None, device=None):
     return _factory(Tensor.full, (size,), dtype, device, float(fill_value))
 
 
-def arange(start=0, stop=None, step=1, dtype=None, device=None):
-    """numpy's arange as a tensor: arange(n) or arange(start, stop, step).
+def arange(start=0, stop=None, step=1, dtype=None, device=None, *, shape=None):
+    """numpy's arange as a tensor: arange(n) or arange(start, stop, step),
+    reshaped to `shape` when given (its elements must be the range's).
     dtype defaults to np.float32 when any bound is a float, else np.int64
     (upstream's rule)."""
     if stop is None:
@@ -193,8 +194,15 @@ def arange(start=0, stop=None, step=1, dtype=None, device=None):
         dtype = np.float32 if any(isinstance(x, float)
                                   for x in (start, stop, step)) else np.int64
     with _on(device):
-        return Tensor.arange(to_iron_name(dtype), float(start), float(stop),
-                             float(step))
+        t = Tensor.arange(to_iron_name(dtype), float(start), float(stop),
+                          float(step))
+    if shape is not None:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if int(np.prod(shape)) != t.size:
+            raise ValueError(f"arange: shape {shape} holds {int(np.prod(shape))} "
+                             f"elements; the range has {t.size}")
+        t = t.reshape(shape)
+    return t
 
 
 def _seed(seed):

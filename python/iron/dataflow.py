@@ -21,7 +21,11 @@ from . import _trace
 from ._trace import BodyTrace, user_frame
 from .device import AnyComputeTile, AnyMemTile, AnyShimTile, Tile, _AnyTile
 
-__all__ = ["ObjectFifo", "ObjectFifoHandle", "ObjectFifoLink"]
+__all__ = ["ObjectFifo", "ObjectFifoHandle", "ObjectFifoLink", "StreamDims"]
+
+# A data layout transform as upstream writes it: (size, stride) pairs,
+# outermost first.
+StreamDims = list[tuple[int, int]]
 
 
 def _dims(dims, what):

@@ -22,7 +22,7 @@ __all__ = [
     "PlacementTile", "NPU1", "NPU1Col1", "NPU1Col2", "NPU1Col3", "NPU2",
     "NPU2Col1", "NPU2Col2", "NPU2Col3", "NPU2Col4", "NPU2Col5", "NPU2Col6",
     "NPU2Col7", "set_current_device", "get_current_device", "device",
-    "device_name", "from_name",
+    "device_name", "from_name", "ensure_current_device",
 ]
 
 
@@ -202,6 +202,12 @@ def granted_columns(cols: int):
         yield
     finally:
         _granted.cols = before
+
+
+def ensure_current_device() -> Device:
+    """Upstream's: the current device, which always exists here (the
+    emulator's default is npu2)."""
+    return get_current_device()
 
 
 def get_current_device() -> Device:

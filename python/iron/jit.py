@@ -313,6 +313,29 @@ class JitFunction:
         # The tables are shared: their keys hold every bound value.
         return other
 
+    def as_mlir(self, generic: bool = False) -> str:
+        """The design as MLIR-AIE, built from the compile-time values bound
+        (specialize) alone -- upstream's as_mlir(), for designs whose
+        shapes come from CompileTime values; a tensor parameter is a
+        placeholder that knows its name and nothing else."""
+        from .device import granted_columns
+        from .runtime import DispatchValue
+        kwargs = dict(self._bound)
+        args = []
+        for p in self._params:
+            if p.kind in ("var", "varkw"):
+                continue
+            if p.kind == "dispatch":
+                kwargs[p.name] = DispatchValue(p.name)
+            elif p.kind == "tensor" and p.name not in kwargs:
+                if p.keyword_only:
+                    kwargs[p.name] = _TensorPlaceholder(p.name)
+                else:
+                    args.append(_TensorPlaceholder(p.name))
+        with granted_columns(0):
+            result = self._fn(*args, **kwargs)
+        return _module_of(result, self._fn.__name__).to_mlir(generic)
+
     def compile(self, *args, config=None, **kwargs) -> "Specialization":
         """Builds the specialization these arguments select, ahead of the
         first call (no run), and returns it."""
@@ -544,6 +567,22 @@ class Specialization:
         self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
                                     self._cfg.as_dict() if self._cfg else None,
                                     era=era, generic=generic)
+
+
+class _TensorPlaceholder:
+    """A tensor parameter of a design built without tensors (as_mlir)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __getattr__(self, attr):
+        raise TypeError(f"tensor parameter {self.name!r}: as_mlir() builds the "
+                        f"design without tensors, so .{attr} is unknown; read "
+                        f"shapes from CompileTime values, or call the design "
+                        f"with tensors")
+
+    def __repr__(self):
+        return f"<tensor parameter {self.name!r}>"
 
 
 def _show(v) -> str:

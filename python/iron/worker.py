@@ -150,6 +150,12 @@ class WorkerRuntimeBarrier:
                             f"function (at {user_frame()})")
         return tr
 
+    def set(self, value: int):
+        """The newest era's spelling of rt.set_barrier(barrier, value), inside
+        the Runtime's sequence function."""
+        from .runtime import _active_runtime
+        _active_runtime(f"barrier '{self.name}'.set").set_barrier(self, value)
+
     def wait_for_value(self, value: int):
         tr = self._tracer("wait_for_value")
         v = tr.barrier_value(self)

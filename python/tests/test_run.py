@@ -426,10 +426,19 @@ def test_cxx_kernel_without_port_is_refused(tmp_path):
     prog = tmp_path / "prog.py"
     prog.write_text(open(os.path.join(PROGRAMS, "run_passthrough_kernel.py")).read()
                     .replace('"passThrough.cc.o"', '"scale_only.cc.o"'))
-    rc, _, err = run("--kernels", PROGRAM_KERNELS, str(prog), "npu", "1024",
-                     check=False)
-    assert rc != 0 and "NotImplementedError" in err
-    assert "scale_only.cc" in err and "C++ kernels" in err
+    # Printing the module needs no kernel source: the kernel is declared.
+    rc, out, err = run("--kernels", PROGRAM_KERNELS, str(prog), "npu", "1024",
+                       check=False)
+    assert rc == 0 and "func.func private @" in out, err
+    # Building it to run does: the C++ source alone is refused, named.
+    code = ("import sys, numpy as np\n"
+            "from iron import kernel_search, Kernel\n"
+            f"kernel_search.configure([{PROGRAM_KERNELS!r}])\n"
+            "t = np.ndarray[(16,), np.dtype[np.int32]]\n"
+            "Kernel('scale', 'scale_only.cc.o', [t, t, np.int32])._source()\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode != 0 and "NotImplementedError" in p.stderr
+    assert "scale_only.cc" in p.stderr and "C++ kernels" in p.stderr
 
 
 @needs_binding

@@ -27,3 +27,8 @@ class v8bfp16ebs8(metaclass=_Unsupported):  # noqa: N801 (upstream's name)
     """A placeholder for upstream's bfp16 block type: see the module."""
 
     __iron_unsupported__ = _FEATURE
+
+
+from aie._unmodelled import unmodelled  # noqa: E402
+
+unmodelled(globals(), "upstream's low-level MLIR-AIEX dialect API (runtime-sequence ops, locks)")

@@ -15,7 +15,7 @@ def _resolve(value, opts):
     return value(opts) if callable(value) else value
 
 
-def run_design_cli(design, opts, *, compile_kwargs, run_and_verify,
+def run_design_cli(design, opts, *, compile_kwargs, run_and_verify=None,
                    device=None, emit_mlir=None, validate=None):
     """Dispatches a design's command line; see the module."""
     from iron import set_current_device
@@ -32,12 +32,17 @@ def run_design_cli(design, opts, *, compile_kwargs, run_and_verify,
     set_current_device(_resolve(device, opts))
     if getattr(opts, "emit_mlir", False):
         if emit_mlir is None:
-            raise ValueError(
-                "run_design_cli: opts.emit_mlir is set but no emit_mlir "
-                "callback was given")
-        emit_mlir(opts)
+            # Upstream's default: the design built from its compile-time
+            # values alone.
+            print(design.specialize(**_resolve(compile_kwargs, opts)).as_mlir())
+        else:
+            emit_mlir(opts)
         return
     if getattr(opts, "xclbin_path", None):
         sys.exit("--xclbin-path: iron runs designs on its emulator and writes "
                  "no xclbin; run the program without --xclbin-path")
+    if run_and_verify is None:
+        sys.exit("run_design_cli: this design has no Python run path (its "
+                 "host is C++); print it with --emit-mlir, or run it through "
+                 "its test program")
     run_and_verify(opts)

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""aie.dialects._aie_enum_gen: upstream's low-level MLIR-AIE dialect API (enums) -- not modelled by iron (see aie._unmodelled)."""
+from aie._unmodelled import unmodelled
+
+unmodelled(globals(), "upstream's low-level MLIR-AIE dialect API (enums)")
