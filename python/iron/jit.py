@@ -43,6 +43,7 @@ import numpy as np
 
 from . import _iron
 from ._tensor import as_tensor
+from ._trace import dtype_name
 from .program import Module, Program
 
 _current_device = _iron.current_device
@@ -313,14 +314,12 @@ class JitFunction:
         # The tables are shared: their keys hold every bound value.
         return other
 
-    def as_mlir(self, generic: bool = False) -> str:
-        """The design as MLIR-AIE, built from the compile-time values bound
-        (specialize) alone -- upstream's as_mlir(), for designs whose
-        shapes come from CompileTime values; a tensor parameter is a
-        placeholder that knows its name and nothing else."""
+    def _placeholder_module(self, extra=None) -> Module:
+        """The design built from compile-time values alone (bound, and
+        `extra`), its tensor parameters placeholders."""
         from .device import granted_columns
         from .runtime import DispatchValue
-        kwargs = dict(self._bound)
+        kwargs = {**self._bound, **(extra or {})}
         args = []
         for p in self._params:
             if p.kind in ("var", "varkw"):
@@ -334,12 +333,32 @@ class JitFunction:
                     args.append(_TensorPlaceholder(p.name))
         with granted_columns(0):
             result = self._fn(*args, **kwargs)
-        return _module_of(result, self._fn.__name__).to_mlir(generic)
+        return _module_of(result, self._fn.__name__)
+
+    def _declared_tensors(self, values):
+        from ._tensor import Tensor
+        module = self._placeholder_module(values)
+        return [Tensor.empty(dtype_name(r.dtype), r.shape) for r in module.runtime_data]
+
+    def as_mlir(self, generic: bool = False) -> str:
+        """The design as MLIR-AIE, built from the compile-time values bound
+        (specialize) alone -- upstream's as_mlir(), for designs whose
+        shapes come from CompileTime values; a tensor parameter is a
+        placeholder that knows its name and nothing else."""
+        return self._placeholder_module().to_mlir(generic)
 
     def compile(self, *args, config=None, **kwargs) -> "Specialization":
         """Builds the specialization these arguments select, ahead of the
-        first call (no run), and returns it."""
+        first call (no run), and returns it.  Without tensors (upstream's
+        `design.specialize(**values).compile()`), the tensors are the ones
+        the design's runtime sequence declares, made empty; upstream's
+        path keywords (xclbin_path=, inst_path=, ...) are accepted and
+        unused: the emulator writes no xclbin."""
+        for k in ("xclbin_path", "inst_path", "pdi_path", "elf_path", "full_elf_path"):
+            kwargs.pop(k, None)
         cfg = _config_of(config)
+        if not args and not any(_is_tensor(v) for v in kwargs.values()):
+            args = tuple(self._declared_tensors(kwargs))
         tensors, key, values, scalars = self._split(args, kwargs, cfg)
         built = self._built.get(key) or self._build(key, tensors, values, cfg)
         return Specialization(self, built, tensors, cfg)
@@ -562,6 +581,14 @@ class Specialization:
         return self._built.jit.dump(self._tensors, self._built.params,
                                     self._cfg.as_dict() if self._cfg else None,
                                     format=format)
+
+    def __iter__(self):
+        """Unpacks as upstream's compile() result, (xclbin, insts): here the
+        specialization itself and None -- the emulator writes neither file."""
+        return iter((self, None))
+
+    def __repr__(self):
+        return f"<iron specialization {self.signature}>"
 
     def export_mlir(self, directory, era=None, generic=False):
         self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
