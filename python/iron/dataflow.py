@@ -54,6 +54,15 @@ def _place(placement, what):
                      f"AnyComputeTile, got {placement!r}")
 
 
+def _refuse(unsupported: dict, what: str) -> None:
+    """Upstream keywords this emulator does not model: a NotImplementedError
+    naming the first given (unset ones are accepted)."""
+    given = sorted(k for k, v in unsupported.items() if v not in (None, False, 0))
+    if given:
+        raise NotImplementedError(f"{what}: {', '.join(given)}= is not modelled by "
+                                  f"this emulator (at {user_frame()})")
+
+
 _UNSUPPORTED_FIFO = ("pad_dimensions", "disable_synchronization", "repeat_count",
                      "delegate_tile", "via_DMA", "init_values", "consumer_obj_type",
                      "aie_stream")
@@ -249,7 +258,9 @@ class ObjectFifoHandle:
                              f"{'producer' if want_prod else 'consumer'} handles")
 
     def forward(self, placement=AnyMemTile, obj_type=None, depth=None, name=None,
-                dims_to_stream=None, dims_from_stream=None, plio=False, tile=None):
+                dims_to_stream=None, dims_from_stream=None, plio=False, tile=None,
+                **unsupported):
+        _refuse(unsupported, f"forward of '{self.name}'")
         self._check(False, "forward")
         if plio:
             raise NotImplementedError("forward(plio=True): PL I/O is not modelled")
@@ -266,7 +277,8 @@ class ObjectFifoHandle:
 
     def split(self, offsets, placement=AnyMemTile, depths=None, obj_types=None,
               names=None, dims_to_stream=None, dims_from_stream=None, plio=False,
-              tile=None):
+              tile=None, **unsupported):
+        _refuse(unsupported, f"split of '{self.name}'")
         self._check(False, "split")
         return self._link_many("split", offsets, tile if tile is not None else placement,
                                depths, obj_types, names, dims_to_stream,
@@ -274,7 +286,8 @@ class ObjectFifoHandle:
 
     def join(self, offsets, placement=AnyMemTile, depths=None, obj_types=None,
              names=None, dims_to_stream=None, dims_from_stream=None, plio=False,
-             tile=None):
+             tile=None, **unsupported):
+        _refuse(unsupported, f"join of '{self.name}'")
         self._check(True, "join")
         return self._link_many("join", offsets, tile if tile is not None else placement,
                                depths, obj_types, names, dims_to_stream,

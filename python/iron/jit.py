@@ -272,6 +272,11 @@ class JitFunction:
         self._cjits: dict = {}
         self._artifacts: list = []
         self._shared = _Shared()   # shared with the jits specialize() makes
+        # Upstream's in-memory table of compiled kernels, which programs
+        # clear between variants; here clearing it drops nothing (the
+        # specializations are the library's and the design is rebuilt
+        # only when its key changes).
+        self._kernel_cache: dict = {}
         self._last_jit = None
         self._renders: dict = {}
         self._calls = self._hits = 0

@@ -59,3 +59,28 @@ def assert_pass(actual, expected, *, rtol=None, atol=None, fail_msg=None,
         sys.exit("FAIL!" if fail_msg is None else f"FAIL! {fail_msg}")
     if print_pass:
         print("PASS!")
+
+
+def assert_close_with_benchmark(actual, expected, *, bench, ops=None, gflops_fmt=".2f",
+                                float_rtol=0.05, float_atol=0.5, fail_msg=None,
+                                mismatch_indices=False):
+    """Checks actual against expected (exactly for integer results, within
+    float_rtol / float_atol otherwise), prints the timing of `bench` (an
+    aie.utils.benchmark result: host time on the emulator; no GFLOPS, which
+    would need the NPU's time) and "PASS!", or exits with "FAIL!"."""
+    exp = np.asarray(expected)
+    act = np.asarray(actual)
+    if np.issubdtype(exp.dtype, np.integer):
+        ok = np.asarray(act).ravel() == exp.ravel()
+    else:
+        ok = np.isclose(act.astype(np.float32).ravel(), exp.astype(np.float32).ravel(),
+                        rtol=float_rtol, atol=float_atol)
+    if not ok.all():
+        bad = np.flatnonzero(~ok)
+        where = f" at {bad[:10].tolist()}" if mismatch_indices else ""
+        sys.exit(f"FAIL! {bad.size} of {ok.size} elements differ{where}"
+                 + (f": {fail_msg}" if fail_msg else ""))
+    if bench is not None:
+        from aie.utils.benchmark import print_benchmark
+        print_benchmark(bench)
+    print("PASS!")
