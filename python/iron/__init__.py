@@ -22,6 +22,13 @@ from .program import Program
 from .runtime import Runtime, TaskGroup
 from .worker import Worker, WorkerRuntimeBarrier
 from . import algorithms, controlflow, kernels
+from ._unmodelled import (Acquire, Bd, CascadeFlow, DmaChannel, Flow, Lock, PacketFlow,
+                          Release, TileDma)
+
+
+def ceildiv(a: int, b: int) -> int:
+    """a / b rounded up, for ints (upstream's iron.ceildiv)."""
+    return -(a // -b)
 
 try:   # the tensor layer (iron.tensor)
     from ._tensor import (Tensor, arange, from_dlpack, full, ones, rand, randint,

@@ -78,6 +78,12 @@ class Worker:
                 kernels.append(a)
         self.kernels = kernels
 
+    @staticmethod
+    def grid(rows: int, cols: int, factory) -> list:
+        """rows x cols workers, factory(r, c) making each (upstream's newest
+        Worker.grid): a nested list, ws[r][c]."""
+        return [[factory(r, c) for c in range(cols)] for r in range(rows)]
+
     def default_name(self, index: int) -> str:
         fn = getattr(self.core_fn, "__name__", None) or "core"
         if not fn.isidentifier() or fn.startswith("_") or fn.startswith("iron") \

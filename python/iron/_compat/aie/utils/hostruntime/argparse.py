@@ -12,7 +12,7 @@ DEFAULT_DEV_CHOICES = ("npu", "npu2")
 
 def add_compile_args(parser, *, with_dev=True, dev_choices=DEFAULT_DEV_CHOICES,
                      default_dev="npu", short_dev="-d", with_elf=False,
-                     with_emit_mlir=False):
+                     with_full_elf=False, with_pdi=False, with_emit_mlir=False):
     """-d/--dev, --xclbin-path, --insts-path (and --elf-path,
     --emit-mlir when asked).  iron writes no xclbin: run_design_cli refuses
     --xclbin-path."""
@@ -28,9 +28,11 @@ def add_compile_args(parser, *, with_dev=True, dev_choices=DEFAULT_DEV_CHOICES,
                         help="compile-only output (not supported by iron)")
     parser.add_argument("--insts-path", type=str, default=None,
                         help="compile-only output (not supported by iron)")
-    if with_elf:
-        parser.add_argument("--elf-path", type=str, default=None,
-                            help="compile-only output (not supported by iron)")
+    for flag, wanted in (("--elf-path", with_elf), ("--full-elf-path", with_full_elf),
+                         ("--pdi-path", with_pdi)):
+        if wanted:
+            parser.add_argument(flag, type=str, default=None,
+                                help="compile-only output (not supported by iron)")
 
 
 def add_benchmark_args(parser, *, default_warmup=2, default_iters=5):
