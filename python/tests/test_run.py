@@ -475,3 +475,9 @@ def test_dialect_helpers_and_mlir_mod_ctx(tmp_path):
 def test_algorithm_program():
     _, out, _ = run(os.path.join(PROGRAMS, "run_transform.py"))
     assert out.strip() == "PASS!"
+
+
+@needs_binding
+def test_newest_era_helpers():
+    _, out, _ = run(os.path.join(PROGRAMS, "run_newest_helpers.py"))
+    assert "PASS!" in out and "NPU time" in out and "refused: CascadeFlow" in out
