@@ -40,6 +40,10 @@ class Buffer:
             self._shape, self._dtype = arr.shape, arr.dtype
         if initial_value is not None:
             init = np.ascontiguousarray(np.asarray(initial_value, dtype=self._dtype))
+            if init.size == 1 and self.numel > 1:
+                # One value fills the buffer (MLIR's splat, as upstream's
+                # initial value becomes).
+                init = np.full(self.numel, init.reshape(-1)[0], dtype=self._dtype)
             if init.size != self.numel:
                 raise ValueError(f"{self.__class__.__name__}: initial_value has "
                                  f"{init.size} elements; the type has {self.numel}")

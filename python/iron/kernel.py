@@ -42,14 +42,23 @@ def arg_type_name(t, what: str) -> str:
                         f"{t!r}") from None
 
 
-def _c_source_for(path: str, what: str) -> str:
+def _c_source_for(path: str, what: str, entry: str | None = None) -> str:
     """A C++ source is used through its C port (same name, .c) until C++
-    kernels are supported."""
+    kernels are supported: beside it, else where kernel search finds one
+    defining the entry (the --kernels folders, the package's ports of
+    upstream's library kernels)."""
     root, ext = os.path.splitext(path)
     if ext.lower() in _CXX_SUFFIXES:
         port = root + ".c"
         if os.path.isfile(port):
             return port
+        from .kernel_search import find_kernel_source
+        try:
+            found = find_kernel_source(os.path.basename(path), entry=entry)
+        except (FileNotFoundError, NotImplementedError):
+            found = None
+        if found and found.endswith(".c"):
+            return found
         raise NotImplementedError(
             f"{what}: {path} is C++; C++ kernels (and the AIE API) are not "
             f"supported yet -- write a C port of it as {port}")
@@ -212,7 +221,7 @@ class ExternalFunction(_KernelBase):
         if not os.path.isfile(path):
             from .kernel_search import find_kernel_source
             path = find_kernel_source(path, entry=self._name)
-        return _c_source_for(os.path.abspath(path), what), None
+        return _c_source_for(os.path.abspath(path), what, self._name), None
 
     def _include_dirs(self):
         return [d for d in self._include if os.path.isdir(d)]
