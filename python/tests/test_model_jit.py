@@ -290,3 +290,24 @@ def test_overlapping_numpy_views_are_refused_when_one_is_written():
         scale(b[:32], b[16:48])
     scale(b[:32], b[32:])             # disjoint halves of one array are fine
     np.testing.assert_array_equal(b[32:], np.arange(32) * 3)
+
+
+def test_one_initial_value_fills_a_buffer():
+    def core(i, o):
+        seven = iron.LocalBuffer(np.ndarray[(4,), np.dtype[np.int32]], initial_value=7)
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(16):
+            y[k] = x[k] + seven[3]
+        i.release(1)
+        o.release(1)
+
+    @iron.jit
+    def plus_seven(a: In, c: Out):
+        return _scale_program(a.size, 1, core=core)
+
+    a = iron.arange(16, dtype=np.int32)
+    c = iron.zeros(16, dtype=np.int32)
+    plus_seven(a, c)
+    np.testing.assert_array_equal(c.numpy(), np.arange(16) + 7)
+    with pytest.raises(ValueError, match="initial_value has 2 elements"):
+        iron.Buffer(np.ndarray[(4,), np.dtype[np.int32]], initial_value=[1, 2])
