@@ -1014,7 +1014,7 @@ static void bench_py_baseline(void)
     CHECK(iron_tensor_ones(IRON_INT32, IRON_SHAPE(4096), &b));
     CHECK(iron_tensor_zeros(IRON_INT32, IRON_SHAPE(4096), &c));
     double best = 1e30;
-    for (int r = 0; r < 12; r++) {   /* the first warms the disk cache */
+    for (int r = 0; r < 31; r++) {   /* the first warms the disk cache */
         iron_jit *j;
         iron_spec *sp;
         iron_jit_options o = { .size = sizeof o, .name = "vadd_body",

@@ -118,9 +118,26 @@ def body_type_of(dt) -> tuple[str, bool]:
                         f"(expected one of {', '.join(_BODY_TYPE_OF_NAME)})") from None
 
 
+_ARRAY_TYPES: dict = {}
+
+
 def array_type(t) -> tuple[tuple[int, ...], np.dtype]:
     """(shape, dtype) of an upstream tensor type `np.ndarray[(N, M),
-    np.dtype[np.int32]]`."""
+    np.dtype[np.int32]]` (remembered: a design names a few types often)."""
+    try:
+        return _ARRAY_TYPES[t]
+    except (KeyError, TypeError):
+        pass
+    r = _parse_array_type(t)
+    try:
+        if len(_ARRAY_TYPES) < 4096:
+            _ARRAY_TYPES[t] = r
+    except TypeError:
+        pass
+    return r
+
+
+def _parse_array_type(t):
     args = getattr(t, "__args__", None)
     if getattr(t, "__origin__", None) is not np.ndarray or not args or len(args) != 2:
         raise TypeError(f"expected a tensor type np.ndarray[(shape,), "

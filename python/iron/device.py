@@ -26,6 +26,18 @@ __all__ = [
 ]
 
 
+_INFO: dict = {}
+
+
+def device_info(name: str) -> dict:
+    """The library's description of device `name` (remembered: a device's
+    resources do not change while the process runs)."""
+    info = _INFO.get(name)
+    if info is None:
+        info = _INFO[name] = _iron.device_info(name)
+    return info
+
+
 class Tile:
     """A tile at (col, row): row 0 is the shim, row 1 the memtile, rows 2 and
     up the compute tiles.  Used to pin workers, links and runtime transfers
@@ -74,7 +86,7 @@ class Device:
     name = "npu2"
 
     def __init__(self):
-        self._info = _iron.device_info(self.name)
+        self._info = device_info(self.name)
 
     @property
     def info(self) -> dict:
@@ -170,14 +182,14 @@ def from_name(name: str, n_cols: int | None = None) -> Device:
     variant (from_name("npu2", n_cols=4) is NPU2Col4)."""
     lib = device_name(name)
     if n_cols is not None:
-        full = _iron.device_info(lib)["columns"]
+        full = device_info(lib)["columns"]
         if not isinstance(n_cols, int) or not 1 <= n_cols <= full:
             raise ValueError(f"from_name: n_cols must be 1..{full} for {lib}, got {n_cols!r}")
         base = lib.split("_")[0]
         lib = base if n_cols == full else f"{base}_{n_cols}col"
     cls = _BY_NAME.get(lib)
     if cls is None:
-        _iron.device_info(lib)   # raises DeviceError listing the known ones
+        device_info(lib)   # raises DeviceError listing the known ones
         cls = _device_class(lib.upper(), lib)
     return cls()
 
@@ -216,7 +228,7 @@ def get_current_device() -> Device:
     name = _iron.current_device()
     cols = getattr(_granted, "cols", 0)
     if cols:
-        full = _iron.device_info(name)["columns"]
+        full = device_info(name)["columns"]
         if cols > full:
             raise _iron.InvalidArgumentError(
                 f"the launch configuration asks for {cols} columns; device "

@@ -210,21 +210,31 @@ def _classify(fn):
 class _Built:
     """One specialization: the library's, and what a warm call needs."""
 
-    __slots__ = ("spec", "scalar_names", "jit", "params", "written")
+    __slots__ = ("spec", "scalar_names", "jit", "params", "written", "module")
 
-    def __init__(self, spec, scalar_names, cjit, params, written):
+    def __init__(self, spec, scalar_names, cjit, params, written, module):
         self.spec, self.scalar_names, self.jit, self.params = spec, scalar_names, cjit, params
-        self.written = written
+        self.written, self.module = written, module
 
 
 class _Shared:
     """What a jit and the jits its specialize() made share: the program
-    being built, which the library's design function replays."""
+    being built, which the library's design function (emit) replays.  The
+    library's jits hold this object, not the Python jit, so that no cycle
+    keeps a jit object (and its loaded kernels) alive after its last use."""
 
-    __slots__ = ("pending",)
+    __slots__ = ("pending", "name")
 
-    def __init__(self):
+    def __init__(self, name):
         self.pending = None
+        self.name = name
+
+    def emit(self, d):
+        module = self.pending
+        if module is None:
+            raise RuntimeError(f"{self.name}: the library asked for a design "
+                               f"outside a build")
+        module.emit(d)
 
 
 class JitFunction:
@@ -271,7 +281,7 @@ class JitFunction:
         self._built: dict = {}
         self._cjits: dict = {}
         self._artifacts: list = []
-        self._shared = _Shared()   # shared with the jits specialize() makes
+        self._shared = _Shared(fn.__name__)   # shared with specialize()'s jits
         # Upstream's in-memory table of compiled kernels, which programs
         # clear between variants; here clearing it drops nothing (the
         # specializations are the library's and the design is rebuilt
@@ -453,7 +463,8 @@ class JitFunction:
         # designs size themselves by device.cols).
         if cfg and cfg.cols:
             dev = _iron.current_device()
-            full = _iron.device_info(dev)["columns"]
+            from .device import device_info
+            full = device_info(dev)["columns"]
             if cfg.cols > full:
                 raise _iron.ResourceError(
                     f"{self._fn.__name__}: the launch configuration asks for "
@@ -472,7 +483,7 @@ class JitFunction:
         ckey = (decl, sdecl, module.device_name)
         cj = self._cjits.get(ckey)
         if cj is None:
-            cj = _iron.Jit(self._emit, name=self._fn.__name__, args=decl,
+            cj = _iron.Jit(self._shared.emit, name=self._fn.__name__, args=decl,
                            params="compile_time: str", scalars=sdecl or None,
                            cflags=self._cflags, disk_cache=self._disk_cache,
                            cache_dir=self._cache_dir)
@@ -497,7 +508,7 @@ class JitFunction:
         finally:
             self._shared.pending = None
         written = tuple(r.index for r in module.runtime_data if r.writes)
-        built = _Built(spec, frozenset(scalars), cj, params, written)
+        built = _Built(spec, frozenset(scalars), cj, params, written, module)
         self._built[key] = built
         self._last_jit = cj
         return built
@@ -516,13 +527,6 @@ class JitFunction:
             seen.append(values)
         n = seen.index(values)
         return text if n == 0 else f"{text} #{n + 1}"
-
-    def _emit(self, d):
-        module = self._shared.pending
-        if module is None:
-            raise RuntimeError(f"{self._fn.__name__}: the library asked for a design "
-                               f"outside a build")
-        module.emit(d)
 
     # -- artifacts, counters
     def load_artifact(self, path, sha256=None):
@@ -573,19 +577,26 @@ class Specialization:
         ts = [as_tensor(t, f"argument {i}") for i, t in enumerate(tensors)]
         self._built.spec.launch(ts, {k: int(v) for k, v in scalars.items()} or None)
 
-    def _with(self, fn, *a, **kw):
+    def _call_jit(self, method, *args, **kwargs):
+        """A library jit call about this specialization, which may run the
+        design function again (dumps and exports stop after placement and
+        keep nothing): the recorded program is at hand for it."""
         from .device import device as scope
-        return fn(self._tensors, self._built.params,
-                  self._cfg.as_dict() if self._cfg else None, *a, **kw)
+        shared = self._jitfn._shared
+        built = self._built
+        shared.pending = built.module
+        try:
+            with scope(built.module.device_name):
+                return method(*args, self._tensors, built.params,
+                              self._cfg.as_dict() if self._cfg else None, **kwargs)
+        finally:
+            shared.pending = None
 
     def save_artifact(self, path):
-        self._built.jit.save_artifact(str(path), self._tensors, self._built.params,
-                                      self._cfg.as_dict() if self._cfg else None)
+        self._call_jit(self._built.jit.save_artifact, str(path))
 
     def dump(self, format="text") -> str:
-        return self._built.jit.dump(self._tensors, self._built.params,
-                                    self._cfg.as_dict() if self._cfg else None,
-                                    format=format)
+        return self._call_jit(self._built.jit.dump, format=format)
 
     def __iter__(self):
         """Unpacks as upstream's compile() result, (xclbin, insts): here the
@@ -596,9 +607,7 @@ class Specialization:
         return f"<iron specialization {self.signature}>"
 
     def export_mlir(self, directory, era=None, generic=False):
-        self._built.jit.export_mlir(str(directory), self._tensors, self._built.params,
-                                    self._cfg.as_dict() if self._cfg else None,
-                                    era=era, generic=generic)
+        self._call_jit(self._built.jit.export_mlir, str(directory), era=era, generic=generic)
 
 
 class _TensorPlaceholder:
@@ -659,13 +668,14 @@ def _check_args(module: Module, tensors, name):
             f"({', '.join(f'{r.dtype.name}{list(r.shape)}' for r in data)}); the call "
             f"gave {len(tensors)}")
     for i, (r, t) in enumerate(zip(data, tensors)):
-        want = f"{r.dtype.name}{list(r.shape)}"
-        if np.dtype(r.dtype).name != t.dtype.name or tuple(r.shape) != tuple(t.shape):
-            if np.dtype(r.dtype).name == t.dtype.name and int(np.prod(r.shape)) == t.size:
+        got = _lib_dtype(t)
+        want = dtype_name(r.dtype)
+        if want != got or tuple(r.shape) != t.shape:
+            if want == got and r.numel == t.size:
                 continue   # the same elements seen with another shape
             raise _iron.ArgumentError(
-                f"{name}(): argument {i}: the runtime sequence declares {want}, got "
-                f"{t.dtype.name}{list(t.shape)}")
+                f"{name}(): argument {i}: the runtime sequence declares "
+                f"{want}{list(r.shape)}, got {got}{list(t.shape)}")
 
 
 def jit(function=None, /, **options):

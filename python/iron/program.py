@@ -110,7 +110,7 @@ class Module:
 
     def emit(self, d, sources_optional=False):
         em = Emitter(d, self.program, sources_optional)
-        self._origins = em.origins
+        self._emitter = em
         em.run()
 
     def add_origins(self, exc: BaseException) -> None:
@@ -118,7 +118,8 @@ class Module:
         the program each named FIFO, worker, kernel or buffer was made (the
         library checks the design after the program ran, so its message
         alone cannot point there)."""
-        origins = getattr(self, "_origins", None)
+        em = getattr(self, "_emitter", None)
+        origins = em.origins if em is not None else None
         if not origins or not hasattr(exc, "add_note"):
             return
         said = set()
@@ -178,7 +179,7 @@ class Emitter:
         self._groups = {}
         self._runtime_cons = {}    # fifo id -> the first runtime consumer handle
         self._keep = []
-        self.origins = {}          # name -> where the program made it
+        self._made = []            # (library object, where the program made it)
 
     def _memo(self, table, obj, make):
         key = id(obj)
@@ -193,16 +194,27 @@ class Emitter:
                 raise
             table[key] = v
             self._keep.append(obj)
-            name = getattr(v, "name", None)
-            if where and isinstance(name, str):
-                self.origins.setdefault(name, where)
+            if where:
+                self._made.append((v, where))
         return v
+
+    @property
+    def origins(self) -> dict:
+        """name -> where the program made it, for the objects the library
+        names in its messages (asked for only when a message comes)."""
+        out: dict = {}
+        for v, where in self._made:
+            name = getattr(v, "name", None)
+            if isinstance(name, str):
+                out.setdefault(name, where)
+        return out
 
     # -- FIFOs and links
     def c_fifo(self, of):
         return self._memo(self._fifos, of, lambda: self._make_fifo(of))
 
-    def _fifo_depth(self, of):
+    @staticmethod
+    def _fifo_depth(of):
         if of.depth is not None:
             return of.depth
         depths = [h.depth for h in ([of._prod] if of._prod else []) + of._cons]
@@ -312,7 +324,7 @@ class Emitter:
 
     def _transfer(self, kind, handle, data, tap, group, wait, shim, offset_scalar, where):
         d = self.d
-        if hasattr(d, "task_group_use"):
+        if self._groups:   # with no group opened, every transfer is the sequence's
             d.task_group_use(self._groups[id(group)] if group is not None else None)
         ch = self.c_handle(handle)
         if shim is not None:

@@ -293,10 +293,14 @@ class Runtime:
         if self._seq_fn is None:
             raise ValueError("Runtime: no sequence was given (use rt.sequence(...) "
                              "or Runtime(seq_fn, fn_args))")
-        try:
-            names = list(inspect.signature(self._seq_fn).parameters)
-        except (TypeError, ValueError):
-            names = []
+        code = getattr(self._seq_fn, "__code__", None)
+        if code is not None:    # a plain function: its parameter names, cheaply
+            names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+        else:
+            try:
+                names = list(inspect.signature(self._seq_fn).parameters)
+            except (TypeError, ValueError):
+                names = []
         args = []
         for i, a in enumerate(self._fn_args):
             name = names[i] if i < len(names) else f"arg{i}"

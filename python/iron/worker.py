@@ -15,6 +15,7 @@ import itertools
 
 from . import _trace
 from ._trace import BodyTrace, user_frame
+from .dataflow import ObjectFifoHandle
 from .device import AnyComputeTile, Tile, _AnyTile
 
 __all__ = ["Worker", "WorkerRuntimeBarrier"]
@@ -96,7 +97,6 @@ class Worker:
         name = self.name or self.default_name(index)
         body = d.body(name)
         tr = BodyTrace(body, emitter, name)
-        from .dataflow import ObjectFifoHandle
         with _trace.activate(tr):
             # Every handle given to the worker is its endpoint, used or not,
             # as upstream's Worker makes it.

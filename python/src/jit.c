@@ -739,12 +739,13 @@ static PyObject *jit_specialize(pyiron_jit *self, PyObject *args,
     if (!r)
         return NULL;
     Py_DECREF(r);
-    pyiron_spec *o = PyObject_New(pyiron_spec, &spec_type);
+    pyiron_spec *o = PyObject_GC_New(pyiron_spec, &spec_type);
     if (!o)
         return NULL;
     Py_INCREF(self);
     o->jit = self;
     o->s = sp;
+    PyObject_GC_Track(o);
     return (PyObject *)o;
 }
 
@@ -1124,10 +1125,25 @@ static PyTypeObject jit_type = {
 
 /* --- Spec: the fast path ------------------------------------------------------- */
 
-static void spec_dealloc(pyiron_spec *self)
+/* A Spec keeps its Jit alive, and a Python jit object keeps its Specs:
+ * the collector must see that reference to free such a cycle. */
+static int spec_traverse(pyiron_spec *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->jit);
+    return 0;
+}
+
+static int spec_clear(pyiron_spec *self)
 {
     Py_CLEAR(self->jit);
-    PyObject_Free(self);
+    return 0;
+}
+
+static void spec_dealloc(pyiron_spec *self)
+{
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(self->jit);
+    PyObject_GC_Del(self);
 }
 
 /* launch(tensors, scalars=None), kept lean: no allocation for up to
@@ -1240,7 +1256,9 @@ static PyGetSetDef spec_getset[] = {
 static PyTypeObject spec_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "iron._iron.Spec",
     .tp_basicsize = sizeof(pyiron_spec),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)spec_traverse,
+    .tp_clear = (inquiry)spec_clear,
     .tp_doc = "A built specialization (Jit.specialize), valid as long as its "
               "Jit (which it keeps alive).",
     .tp_dealloc = (destructor)spec_dealloc,

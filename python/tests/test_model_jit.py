@@ -311,3 +311,20 @@ def test_one_initial_value_fills_a_buffer():
     np.testing.assert_array_equal(c.numpy(), np.arange(16) + 7)
     with pytest.raises(ValueError, match="initial_value has 2 elements"):
         iron.Buffer(np.ndarray[(4,), np.dtype[np.int32]], initial_value=[1, 2])
+
+
+def test_a_jit_object_is_freed_at_its_last_use():
+    import gc
+    import weakref
+    jitted = iron.jit(scale.__wrapped__)
+    a = iron.arange(16, dtype=np.int32)
+    c = iron.zeros(16, dtype=np.int32)
+    spec = jitted.compile(a, c)
+    jitted(a, c)
+    ref = weakref.ref(jitted)
+    gc.disable()
+    try:
+        del jitted, spec
+        assert ref() is None, "a reference cycle keeps the jit (and its kernels) alive"
+    finally:
+        gc.enable()
