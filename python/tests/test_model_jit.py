@@ -328,3 +328,13 @@ def test_a_jit_object_is_freed_at_its_last_use():
         assert ref() is None, "a reference cycle keeps the jit (and its kernels) alive"
     finally:
         gc.enable()
+
+
+def test_a_specialization_dumps_and_exports(tmp_path):
+    a = iron.arange(32, dtype=np.int32)
+    c = iron.zeros(32, dtype=np.int32)
+    spec = iron.jit(scale.__wrapped__).compile(a, c, factor=4)
+    assert "aie.objectfifo @in" in spec.dump("mlir")
+    assert "fifo" in spec.dump()
+    spec.export_mlir(tmp_path / "out")
+    assert "arith.muli" in (tmp_path / "out" / "aie.mlir").read_text()
