@@ -335,8 +335,7 @@ class ObjectFifoHandle:
     def fill(self, source, tap=None, wait=False, packet=None, offset_parameter=None,
              group=None, sizes=None, strides=None, offset=None, transfer_len=None,
              managed=True, task_group=None):
-        from .runtime import _active_runtime
-        _active_runtime("fill").fill(self, source, tap, task_group=group or task_group,
+        _runtime._active_runtime("fill").fill(self, source, tap, task_group=group or task_group,
                                      wait=wait, placement=self._shim,
                                      _extra=(packet, offset_parameter, sizes, strides,
                                              offset, transfer_len, managed))
@@ -344,8 +343,11 @@ class ObjectFifoHandle:
     def drain(self, dest, tap=None, wait=False, packet=None, offset_parameter=None,
               group=None, sizes=None, strides=None, offset=None, transfer_len=None,
               managed=True, task_group=None):
-        from .runtime import _active_runtime
-        _active_runtime("drain").drain(self, dest, tap, task_group=group or task_group,
+        _runtime._active_runtime("drain").drain(self, dest, tap, task_group=group or task_group,
                                        wait=wait, placement=self._shim,
                                        _extra=(packet, offset_parameter, sizes, strides,
                                                offset, transfer_len, managed))
+
+
+# Last: runtime imports this module's classes (handle.fill / drain use it).
+from . import runtime as _runtime  # noqa: E402

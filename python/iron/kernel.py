@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _trace
 from ._trace import BodyTrace, dtype_name, is_array_type, user_frame
+from .kernel_search import find_kernel_source, kernel_flags
 
 __all__ = ["Kernel", "ExternalFunction", "arg_type_name"]
 
@@ -52,7 +53,6 @@ def _c_source_for(path: str, what: str, entry: str | None = None) -> str:
         port = root + ".c"
         if os.path.isfile(port):
             return port
-        from .kernel_search import find_kernel_source
         try:
             found = find_kernel_source(os.path.basename(path), entry=entry)
         except (FileNotFoundError, NotImplementedError):
@@ -138,7 +138,6 @@ class _KernelBase:
     def _all_flags(self):
         """The kernel's own flags, then those `python3 -m iron.run
         --kernel-flags` gives its name or object."""
-        from .kernel_search import kernel_flags
         extra = kernel_flags(self._name) or kernel_flags(self.bin_name)
         return list(self._flags()) + ([extra] if extra else [])
 
@@ -164,7 +163,6 @@ class Kernel(_KernelBase):
         return self._bin_name
 
     def _source(self):
-        from .kernel_search import find_kernel_source
         return _c_source_for(find_kernel_source(self._bin_name, entry=self._name),
                              f"Kernel '{self._name}' ({self._where})"), None
 
@@ -214,13 +212,11 @@ class ExternalFunction(_KernelBase):
         if self._source_string is not None:
             return None, self._source_string
         if self._source_file is None:
-            from .kernel_search import find_kernel_source
-            return _c_source_for(find_kernel_source(self._object_file_name,
+                return _c_source_for(find_kernel_source(self._object_file_name,
                                                     entry=self._name), what), None
         path = os.fspath(self._source_file)
         if not os.path.isfile(path):
-            from .kernel_search import find_kernel_source
-            path = find_kernel_source(path, entry=self._name)
+                path = find_kernel_source(path, entry=self._name)
         return _c_source_for(os.path.abspath(path), what, self._name), None
 
     def _include_dirs(self):

@@ -37,6 +37,8 @@ import numpy as np
 
 from . import _trace
 from ._trace import SequenceTrace, user_frame
+from .dataflow import ObjectFifoHandle
+from .worker import Worker, WorkerRuntimeBarrier
 from .device import Tile, _AnyTile
 
 __all__ = ["Runtime", "RuntimeData", "RuntimeTaskGroup", "TaskGroup", "DispatchValue"]
@@ -179,7 +181,6 @@ class Runtime:
             raise ValueError(f"{what}: {group!r} is finished already")
 
     def _transfer(self, kind, handle, data, tap, task_group, wait, placement, extra):
-        from .dataflow import ObjectFifoHandle
         what = f"rt.{kind}"
         if not isinstance(handle, ObjectFifoHandle):
             raise ValueError(f"{what}: expected an ObjectFifoHandle, got "
@@ -241,7 +242,6 @@ class Runtime:
         self._transfer("drain", out_fifo, dest, tap, task_group, wait, placement, _extra)
 
     def start(self, *workers):
-        from .worker import Worker
         for w in workers:
             if not isinstance(w, Worker):
                 raise ValueError("Runtime can only start Worker objects")
@@ -270,7 +270,6 @@ class Runtime:
             inline_func(*inline_args)
 
     def set_barrier(self, barrier, value: int):
-        from .worker import WorkerRuntimeBarrier
         if not isinstance(barrier, WorkerRuntimeBarrier):
             raise ValueError(f"set_barrier: expected a WorkerRuntimeBarrier, got "
                              f"{type(barrier).__name__}")

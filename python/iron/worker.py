@@ -15,7 +15,8 @@ import itertools
 
 from . import _trace
 from ._trace import BodyTrace, user_frame
-from .dataflow import ObjectFifoHandle
+from .dataflow import ObjectFifo, ObjectFifoHandle
+from .kernel import _KernelBase
 from .device import AnyComputeTile, Tile, _AnyTile
 
 __all__ = ["Worker", "WorkerRuntimeBarrier"]
@@ -35,8 +36,6 @@ class Worker:
     def __init__(self, core_fn=None, fn_args=(), placement=None, while_true=True,
                  stack_size=None, allocation_scheme=None, trace=None,
                  trace_events=None, tile=None, name=None, **unsupported):
-        from .dataflow import ObjectFifo, ObjectFifoHandle
-        from .kernel import _KernelBase
         self._where = user_frame()
         if unsupported:
             raise NotImplementedError(
