@@ -26,7 +26,7 @@ import types as _pytypes
 
 import numpy as np
 
-from . import _iron
+from . import _dtype, _iron
 
 # --- the active trace ---------------------------------------------------------
 # A stack per thread: the body being traced (BodyTrace), the runtime
@@ -88,7 +88,8 @@ _NAME_OF: dict = {}
 
 def dtype_name(dt) -> str:
     """The library's name of a numpy dtype (or anything np.dtype accepts,
-    or a library name such as "i32" / "bf16")."""
+    or a library name such as "i32" / "bf16"): iron._dtype's mapping,
+    remembered per value (a design names a few dtypes often)."""
     try:
         return _NAME_OF[dt]
     except (KeyError, TypeError):
@@ -96,11 +97,7 @@ def dtype_name(dt) -> str:
     unsupported = getattr(dt, "__iron_unsupported__", None)
     if unsupported:
         raise NotImplementedError(f"{unsupported} (at {user_frame()})")
-    if isinstance(dt, str):
-        from . import _dtype
-        name = np.dtype(_dtype.to_numpy_dtype(dt)).name
-    else:
-        name = np.dtype(dt).name
+    name = _dtype.to_iron_name(dt)
     try:
         _NAME_OF[dt] = name
     except TypeError:

@@ -134,13 +134,18 @@ def _search(name, entry=None):
         f"with --kernels DIR or the file with --kernel-source {name}=FILE.c")
 
 
+def defines(path, func):
+    """Whether the C file at path defines function `func` (a definition:
+    the name, its parameters, then a body)."""
+    definition = re.compile(r"\b" + re.escape(func) + r"\s*\([^;{}]*\)\s*\{")
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return definition.search(f.read()) is not None
+
+
 def _defines(path, entry):
     """Whether a bundled port defines `entry` (a program's own kernel may
     share a library kernel's file name and not its functions)."""
-    if entry is None:
-        return True
-    with open(path, encoding="utf-8") as f:
-        return re.search(r"\b" + re.escape(entry) + r"\s*\(", f.read()) is not None
+    return entry is None or defines(path, entry)
 
 
 def resolved():

@@ -118,12 +118,10 @@ def _core_links(text):
 
 def _source_defining(func, folders):
     """The first C file in folders that defines function `func`."""
-    definition = re.compile(r"\b" + re.escape(func) + r"\s*\([^;{}]*\)\s*\{")
     for folder in folders:
         for path in sorted(glob.glob(os.path.join(folder, "*.c"))):
-            with open(path, encoding="utf-8", errors="replace") as f:
-                if definition.search(f.read()):
-                    return path
+            if kernel_search.defines(path, func):
+                return path
     return None
 
 

@@ -2,11 +2,7 @@
 """aie.utils: the tensor factories (tensor, zeros, ones, full, arange,
 rand, randint, zeros_like; iron._tensor) and ceildiv."""
 from aie._forward import forward
-
-
-def ceildiv(a, b):
-    """a / b rounded up, for ints."""
-    return -(a // -b)
+from iron import ceildiv  # noqa: F401
 
 
 forward(globals(), "iron._tensor")
