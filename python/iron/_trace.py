@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import sys
 import threading
-import types as _pytypes
 
 import numpy as np
 
-from . import _dtype, _iron
+from . import _dtype
 
 # --- the active trace ---------------------------------------------------------
 # A stack per thread: the body being traced (BodyTrace), the runtime
@@ -285,7 +284,7 @@ class MemRef:
         ids = self._indices(idx)
         tr = self.tr
         tr.flush()
-        return Value(tr, tr.ok(tr.body.load(self.id, ids)), self.elem_type, self.unsigned)
+        return Value(tr, tr.body.load(self.id, ids), self.elem_type, self.unsigned)
 
     def __setitem__(self, idx, v):
         ids = self._indices(idx)
@@ -293,7 +292,7 @@ class MemRef:
         val = tr.coerce_to(v, self.elem_type, f"the value stored into {self.what}",
                            unsigned=self.unsigned)
         tr.flush()
-        tr.ok(tr.body.store(val.id, self.id, ids))
+        tr.body.store(val.id, self.id, ids)
 
 
 # --- a body being traced -----------------------------------------------------------
@@ -322,10 +321,6 @@ class BodyTrace:
         self._names: dict[int, int] = {}     # id(object) -> body value
         self._keep = []                      # objects whose id() is used
         self._pending_if = None              # an if whose `with` ended
-        self.max_acquire: dict[int, int] = {}
-
-    def ok(self, v):
-        return v
 
     # -- values of the design's objects
     def _named(self, obj, make):

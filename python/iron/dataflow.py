@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _trace
 from ._trace import BodyTrace, user_frame
-from .device import AnyComputeTile, AnyMemTile, AnyShimTile, Tile, _AnyTile
+from .device import AnyComputeTile, AnyMemTile, Tile
 
 __all__ = ["ObjectFifo", "ObjectFifoHandle", "ObjectFifoLink", "StreamDims"]
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import itertools
 import types as _pytypes
 import typing
 
@@ -84,10 +83,8 @@ class InOut:
 
 
 _TENSOR_MARKS = (In, Out, InOut)
-# The decorator's configuration keys (upstream's), apart from compile-time
-# values: those the library has a meaning for, and those it accepts and
-# has no use for.
-_CONFIG_USED = {"compile_flags", "include_paths", "use_cache", "cache_dir"}
+# Upstream's decorator configuration keys this package accepts and has no
+# use for (compile_flags, include_paths, use_cache and cache_dir it reads).
 _CONFIG_IGNORED = {"is_placed", "aiecc_flags", "object_files", "trace_config",
                    "full_elf", "source_files"}
 
@@ -171,10 +168,10 @@ def _value_key(v):
 
 
 class _Param:
-    __slots__ = ("name", "kind", "role", "default", "keyword_only")
+    __slots__ = ("name", "kind", "default", "keyword_only")
 
-    def __init__(self, name, kind, role, default, keyword_only):
-        self.name, self.kind, self.role = name, kind, role
+    def __init__(self, name, kind, default, keyword_only):
+        self.name, self.kind = name, kind
         self.default, self.keyword_only = default, keyword_only
 
 
@@ -191,19 +188,21 @@ def _classify(fn):
     for p in inspect.signature(fn).parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             params.append(_Param(p.name, "varkw" if p.kind == p.VAR_KEYWORD else "var",
-                                 None, None, False))
+                                 None, False))
             continue
         h = hints.get(p.name, p.annotation)
-        kind, role = None, None
+        # In / Out / InOut mark tensors; their direction is the runtime
+        # sequence's (fill / drain), which the library is told.
+        kind = None
         if h in _TENSOR_MARKS:
-            kind, role = "tensor", {In: "in", Out: "out", InOut: "inout"}[h]
+            kind = "tensor"
         elif typing.get_origin(h) is typing.Annotated:
             meta = typing.get_args(h)[1:]
             if _COMPILE in meta:
                 kind = "compile"
             elif _DISPATCH in meta:
                 kind = "dispatch"
-        params.append(_Param(p.name, kind, role, p.default, p.kind == p.KEYWORD_ONLY))
+        params.append(_Param(p.name, kind, p.default, p.kind == p.KEYWORD_ONLY))
     return tuple(params)
 
 
@@ -239,8 +238,6 @@ class _Shared:
 
 class JitFunction:
     """What `@iron.jit` makes of a design function."""
-
-    _ids = itertools.count(1)
 
     def __init__(self, fn, options: dict):
         functools.update_wrapper(self, fn)

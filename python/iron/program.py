@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from . import _iron
 from ._trace import dtype_name, user_frame
 from .device import Device, device_name, get_current_device
@@ -285,9 +283,6 @@ class Emitter:
     def c_worker(self, w):
         return self._memo(self._workers, w,
                           lambda: w._emit(self.d, self, len(self._workers)))
-
-    def set_buffer(self, buf, idx, value):
-        raise AssertionError("buffer writes are recorded, then replayed")
 
     # -- the whole program
     def run(self):

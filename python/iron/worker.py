@@ -31,8 +31,6 @@ def _flatten(args):
 
 
 class Worker:
-    _index = itertools.count()
-
     def __init__(self, core_fn=None, fn_args=(), placement=None, while_true=True,
                  stack_size=None, allocation_scheme=None, trace=None,
                  trace_events=None, tile=None, name=None, **unsupported):
