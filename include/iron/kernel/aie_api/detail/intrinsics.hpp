@@ -55,7 +55,7 @@ constexpr unsigned align_for(unsigned bytes)
 template <typename Tag, unsigned N>
 struct raw {
     using lane_type = typename lane_of<Tag>::type;
-    static constexpr unsigned size = N;
+    static constexpr unsigned size() { return N; }
     static constexpr unsigned bytes = N * sizeof(lane_type);
 
     alignas(align_for(bytes)) lane_type lanes_[N];
@@ -131,14 +131,14 @@ template <typename L> IRON_AIE_INLINE constexpr L wsub(L a, L b)
 template <typename V, typename F> IRON_AIE_INLINE V map2(const V &a, const V &b, F f)
 {
     V r;
-    for (unsigned i = 0; i < V::size; i++)
+    for (unsigned i = 0; i < V::size(); i++)
         r.lanes_[i] = f(a.lanes_[i], b.lanes_[i]);
     return r;
 }
 
 template <typename V> IRON_AIE_INLINE void check_index(int idx, const char *what, const char *file, unsigned line)
 {
-    if (idx < 0 || static_cast<unsigned>(idx) >= V::size) [[unlikely]]
+    if (idx < 0 || static_cast<unsigned>(idx) >= V::size()) [[unlikely]]
         iron__aie_fault(what, file, line);
 }
 
@@ -170,7 +170,7 @@ IRON_AIE_INLINE Out srs_vec(const Acc &acc, int shift, int sign, const char *fil
     using L = typename Out::lane_type;
     using LU = std::make_unsigned_t<L>;
     aie::detail::with_rounding(rnd, [&]<unsigned R>() {
-        for (unsigned i = 0; i < Out::size; i++)
+        for (unsigned i = 0; i < Out::size(); i++)
             r.lanes_[i] = sign ? aie::detail::srs_lane<L, R>(acc.lanes_[i], shift, sat)
                                : static_cast<L>(aie::detail::srs_lane<LU, R>(acc.lanes_[i], shift, sat));
     });
@@ -178,7 +178,9 @@ IRON_AIE_INLINE Out srs_vec(const Acc &acc, int shift, int sign, const char *fil
 }
 
 // One UPS of every lane into an integer accumulator: sign- or
-// zero-extended by `sign`, shifted left, saturated by the core's mode.
+// zero-extended by `sign`, shifted left, clamped to the accumulator's
+// range when the core saturates (symmetric or not, as accum::from_vector),
+// wrapped otherwise.
 template <typename Acc, typename In>
 IRON_AIE_INLINE Acc ups_vec(const In &v, int shift, int sign, const char *file, unsigned line)
 {
@@ -188,7 +190,7 @@ IRON_AIE_INLINE Acc ups_vec(const In &v, int shift, int sign, const char *file, 
     using L = typename In::lane_type;
     using LU = std::make_unsigned_t<L>;
     Acc r;
-    for (unsigned i = 0; i < Acc::size; i++) {
+    for (unsigned i = 0; i < Acc::size(); i++) {
         int64_t x = sign ? static_cast<int64_t>(v.lanes_[i])
                          : static_cast<int64_t>(static_cast<LU>(v.lanes_[i]));
         r.lanes_[i] = aie::detail::ups_lane<typename Acc::lane_type>(x, shift, sat);
@@ -202,7 +204,7 @@ IRON_AIE_INLINE Out to_bf16_vec(const In &acc, const char *file, unsigned line)
     unsigned rnd = aie::detail::rounding(file, line);
     Out r;
     aie::detail::with_rounding(rnd, [&]<unsigned R>() {
-        for (unsigned i = 0; i < Out::size; i++)
+        for (unsigned i = 0; i < Out::size(); i++)
             r.lanes_[i] = bfloat16::from_bits(aie::detail::f32_to_bf16_mode(acc.lanes_[i], R));
     });
     return r;
@@ -462,7 +464,7 @@ IRON_AIE_INLINE v16float broadcast_one_float() { return broadcast_one_to_v16floa
     IRON_AIE_INLINE V bneg(V a)                                                          \
     {                                                                                    \
         V r;                                                                             \
-        for (unsigned i = 0; i < V::size; i++)                                           \
+        for (unsigned i = 0; i < V::size(); i++)                                           \
             r.lanes_[i] = L(~a.lanes_[i]);                                               \
         return r;                                                                        \
     }
@@ -561,12 +563,11 @@ IRON_RAW_PART(v32int16, v4int16)
 // ups_to_*) extend (signed or by `sign`), shift left and saturate into
 // the accumulator lanes.
 
-#define IRON_RAW_SRS(name, Out, Acc, dflt)                                         \
-    IRON_AIE_INLINE Out name(Acc acc, int shft, int sign, IRON_AIE_LOC)                  \
+#define IRON_RAW_SRS(name, Out, Acc, dflt)                                               \
+    IRON_AIE_INLINE Out name(Acc acc, int shft, int sign = dflt, IRON_AIE_LOC)           \
     {                                                                                    \
-        return iron_raw::srs_vec<Out>(acc, shft, sign, IRON_AIE_AT);               \
-    }                                                                                    \
-    IRON_AIE_INLINE Out name(Acc acc, int shft) { return name(acc, shft, dflt); }
+        return iron_raw::srs_vec<Out>(acc, shft, sign, IRON_AIE_AT);                     \
+    }
 
 IRON_RAW_SRS(lsrs, v16int32, v16acc64, 1)
 IRON_RAW_SRS(lsrs, v8int32, v8acc64, 1)
@@ -609,11 +610,10 @@ IRON_AIE_INLINE v16uint16 srs_to_v16uint16(v16acc64 acc, int shft, int sign = 0,
 }
 
 #define IRON_RAW_UPS(name, Acc, In, dflt)                                                \
-    IRON_AIE_INLINE Acc name(In v, int shft, int sign, IRON_AIE_LOC)                     \
+    IRON_AIE_INLINE Acc name(In v, int shft, int sign = dflt, IRON_AIE_LOC)              \
     {                                                                                    \
         return iron_raw::ups_vec<Acc>(v, shft, sign, IRON_AIE_AT);                       \
-    }                                                                                    \
-    IRON_AIE_INLINE Acc name(In v, int shft) { return name(v, shft, dflt); }
+    }
 
 IRON_RAW_UPS(lups, v16acc64, v16int32, 1)
 IRON_RAW_UPS(lups, v16acc64, v16uint32, 0)
