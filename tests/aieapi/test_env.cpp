@@ -84,3 +84,10 @@ AIE_TEST(env_restrict_is_gnu_restrict)
 {
     CHECK((std::is_same_v<int *restrict, int *__restrict>));
 }
+
+AIE_TEST(env_assert_is_a_kernel_fault)
+{
+    int n = 3;
+    assert(n == 3); // holds: nothing happens
+    CHECK_FAULT(assert(n > 4), "assert(n > 4) failed");
+}

@@ -19,6 +19,18 @@
 #define restrict __restrict
 #endif
 
+// assert without <cassert>: the AIE compilers' headers bring it in.  Here a
+// failed assertion is a kernel fault naming the condition and the kernel's
+// line (the emulator's fault hook; the declaration repeats host.hpp's).
+// A kernel that includes <cassert> itself gets the standard one instead.
+#ifndef assert
+extern "C" [[noreturn]] void iron__aie_fault(const char *what, const char *file,
+                                             unsigned line);
+#define assert(e)                                                             \
+    ((e) ? static_cast<void>(0)                                               \
+         : iron__aie_fault("assert(" #e ") failed", __FILE__, __LINE__))
+#endif
+
 // Trace events: on the hardware they mark the kernel's start and end in the
 // core's trace unit.  The emulator has its own timeline, so they do nothing.
 inline void event0() {}
