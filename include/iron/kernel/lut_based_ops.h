@@ -120,10 +120,12 @@ inline aie::accum<accfloat, 16> getExpBf16(aie::vector<bfloat16, 16> x)
         hi.lanes_[i] = static_cast<uint16_t>(q) & 0xff00u;
         lo.lanes_[i] = static_cast<uint16_t>(q) & 0x00ffu;
     }
-    aie::accum<accfloat, 16> r = aie::mul(lookup_i.fetch(hi), lookup_f.fetch(lo));
+    const aie::vector<bfloat16, 16> ei = lookup_i.fetch(hi), ef = lookup_f.fetch(lo);
+    aie::accum<accfloat, 16> r;
     for (unsigned i = 0; i < 16; i++)
-        if (std::isnan(aie::detail::elem::from(x.lanes_[i])))
-            r.lanes_[i] = NAN;
+        r.lanes_[i] = std::isnan(aie::detail::elem::from(x.lanes_[i]))
+                          ? NAN
+                          : aie::detail::lutx::mac_lane(ei.lanes_[i], ef.lanes_[i], 0.0f);
     return r;
 }
 
