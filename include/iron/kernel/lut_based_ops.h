@@ -106,7 +106,7 @@ inline const tanh_tables &tanh_lut()
 // e^x of 16 bfloat16 lanes, as 16 accfloat lanes.  The fraction's lookup
 // index has its low bits cleared first, so the result does not depend on
 // the core's rounding mode.
-inline aie::accum<accfloat, 16> getExpBf16(aie::vector<bfloat16, 16> x)
+inline aie::accum<accfloat, 16> getExpBf16(const aie::vector<bfloat16, 16> &x)
 {
     const iron_lut_ops::exp_tables &t = iron_lut_ops::exp_lut();
     using lut_type = aie::lut<4, bfloat16, bfloat16>;
@@ -130,7 +130,7 @@ inline aie::accum<accfloat, 16> getExpBf16(aie::vector<bfloat16, 16> x)
 }
 
 // tanh of 16 bfloat16 lanes (see the top of the file for the segments).
-inline aie::vector<bfloat16, 16> getTanhBf16(aie::vector<bfloat16, 16> x)
+inline aie::vector<bfloat16, 16> getTanhBf16(const aie::vector<bfloat16, 16> &x)
 {
     const iron_lut_ops::tanh_tables &t = iron_lut_ops::tanh_lut();
     using lut_type = aie::lut<4, float, bfloat16>;

@@ -11,8 +11,8 @@
 // NaN out), which is within the hardware's own error of what the device
 // computes.  The vector forms, like the rest of the vector datapath
 // (accum.hpp), flush subnormal inputs and results to zero of the same
-// sign; the scalar forms keep them.  docs/kernels.md lists these results
-// among those that are not bit-exact.
+// sign; the scalar forms keep them.  These results are therefore not
+// bit-exact with the device's, only within its error.
 #pragma once
 
 #include <bit>
