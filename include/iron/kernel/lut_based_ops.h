@@ -121,11 +121,10 @@ inline aie::accum<accfloat, 16> getExpBf16(const aie::vector<bfloat16, 16> &x)
         lo.lanes_[i] = static_cast<uint16_t>(q) & 0x00ffu;
     }
     const aie::vector<bfloat16, 16> ei = lookup_i.fetch(hi), ef = lookup_f.fetch(lo);
-    aie::accum<accfloat, 16> r;
+    aie::accum<accfloat, 16> r = aie::mul(ei, ef);
     for (unsigned i = 0; i < 16; i++)
-        r.lanes_[i] = std::isnan(aie::detail::elem::from(x.lanes_[i]))
-                          ? NAN
-                          : aie::detail::lutx::mac_lane(ei.lanes_[i], ef.lanes_[i], 0.0f);
+        if (std::isnan(aie::detail::elem::from(x.lanes_[i])))
+            r.lanes_[i] = NAN;
     return r;
 }
 

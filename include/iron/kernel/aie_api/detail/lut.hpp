@@ -26,6 +26,7 @@
 #include "bfloat16.hpp"
 #include "vector.hpp"
 #include "accum.hpp"
+#include "arith.hpp"
 #include "elementary.hpp"
 
 namespace aie {
@@ -93,16 +94,6 @@ template <typename T> T narrow_entry(int16_t e, unsigned sat)
     } else {
         return T(e);
     }
-}
-
-// One accfloat lane of slope * x + offset, by accum.hpp's rules for
-// accfloat: subnormal bfloat16 inputs and float results flush to zero; the
-// product of two bfloat16 is exact in float, so one rounding (the sum) --
-// the AIE API's bfloat16 mac, one lane at a time.
-inline float mac_lane(bfloat16 slope, bfloat16 x, float offset)
-{
-    const float a = ftz(static_cast<float>(slope)), b = ftz(static_cast<float>(x));
-    return ftz(a * b + ftz(offset));
 }
 
 inline bool aligned(const void *p)
@@ -334,17 +325,19 @@ struct linear_approx {
         constexpr unsigned vb = sizeof(offset_type) < 2 ? 1 : sizeof(offset_type);
         if constexpr (is_bf16) {
             (void)iron_file_, (void)iron_line_;
-            accum<accfloat, N> acc;
+            vector<bfloat16, N> slope;
+            accum<accfloat, N> acc; // the offsets, as the accfloat lanes they are
+
             for (unsigned i = 0; i < N; i++) {
                 const std::size_t at = detail::lutx::phys(4, std::size_t(index_of(input.lanes_[i])) * 8);
                 uint32_t s;
                 float o;
                 std::memcpy(&s, base + at, 4);
                 std::memcpy(&o, base + at + 4, 4);
-                acc.lanes_[i] = detail::lutx::mac_lane(bfloat16::from_bits(static_cast<uint16_t>(s >> 16)),
-                                                       input.lanes_[i], o);
+                slope.lanes_[i] = bfloat16::from_bits(static_cast<uint16_t>(s >> 16));
+                acc.lanes_[i] = detail::ftz(o);
             }
-            return acc;
+            return mac(acc, slope, input);
         } else {
             const unsigned sat = detail::saturation(IRON_AIE_AT);
             const int64_t rem_mask = (int64_t(1) << step_bits_) - 1;
