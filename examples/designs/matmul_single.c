@@ -114,6 +114,11 @@ static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
     return 0;
 }
 
+/* The names of the tile's and the micro-tile's defines. */
+static const char *const c_names[6] = { "M_", "K_", "N_", "R", "S", "T" };
+static const char *const file_names[6] = { "DIM_M",  "DIM_K",  "DIM_N",
+                                           "MMUL_R", "MMUL_S", "MMUL_T" };
+
 /* The zero and matmul kernels: the design's own (int16, C source) or
  * those of the file `user` names, for the arguments' dtype. */
 static int make_kernels(iron_design *d, const matmul_single_kernels *user,
@@ -192,14 +197,25 @@ int matmul_single_design(iron_design *d, void *user)
     iron_kernel *zero = NULL, *matmul = NULL;
     if (make_kernels(d, mk, dt, &zero, &matmul))
         return iron_design_status(d);
+    /* The design's own C kernels take the tile as M_, K_, N_ and the
+     * micro-tile as R, S, T.  A file's kernels get upstream's names (DIM_M,
+     * DIM_K, DIM_N and the type pair's <in>_<out>_ONLY) and the micro-tile
+     * as MMUL_R, MMUL_S, MMUL_T to check: one-letter macros would break
+     * C++ headers, whose template parameters are named so. */
     iron_kernel *ks[2] = { zero, matmul };
     for (int i = 0; i < 2; i++) {
-        iron_kernel_define_int(ks[i], "M_", m);
-        iron_kernel_define_int(ks[i], "K_", k);
-        iron_kernel_define_int(ks[i], "N_", n);
-        iron_kernel_define_int(ks[i], "R", ur);
-        iron_kernel_define_int(ks[i], "S", us);
-        iron_kernel_define_int(ks[i], "T", ut);
+        const char *const *names = mk ? file_names : c_names;
+        iron_kernel_define_int(ks[i], names[0], m);
+        iron_kernel_define_int(ks[i], names[1], k);
+        iron_kernel_define_int(ks[i], names[2], n);
+        iron_kernel_define_int(ks[i], names[3], ur);
+        iron_kernel_define_int(ks[i], names[4], us);
+        iron_kernel_define_int(ks[i], names[5], ut);
+        if (mk)
+            iron_kernel_define(ks[i],
+                               dt == IRON_BFLOAT16 ? "bf16_bf16_ONLY"
+                                                   : "i16_i16_ONLY",
+                               "1");
     }
 
     /* The core body: per C tile, zero it and accumulate K/k products. */
