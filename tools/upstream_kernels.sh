@@ -36,7 +36,6 @@ trap 'rm -f "$err"' EXIT
 defines_for() {
     case "$1" in
     */passThrough.cc) echo "-DBIT_WIDTH=8" ;;
-    */conv2dk1*.cc | */conv2dk3.cc | */bn_conv2dk*.cc) echo "-DINT8_ACT" ;;
     */mm.cc | */mm_*.cc | */mv.cc) echo "-DDIM_M=64 -DDIM_K=64 -DDIM_N=64 -Di16_i16_ONLY -Dbf16_bf16_ONLY" ;;
     */row_wise_bias_add/*) echo "-DDIM_m=96 -DDIM_n=32" ;;
     */transposes/*) echo "-DDIM_m=32 -DDIM_n=32 -DDTYPE_i16" ;;
