@@ -293,3 +293,35 @@ TEST_TIMEOUT(aieapi_mm_shape_not_on_arch, 60)
     iron_jit_free(j);
     test_remove_dir(dir);
 }
+
+/* The design's new errors: a dtype its kernels do not take, and a
+ * micro-tile that is not one. */
+TEST_TIMEOUT(aieapi_mm_design_errors, 60)
+{
+    static matmul_single_kernels zero_tile = { MM_CC, 0, 2, 8 };
+    const char *any = "in a: T[M, K], in b: T[K, N], out c: T[M, N]";
+    iron_jit *own = mm_jit(NULL, any);
+    iron_jit *file = mm_jit(&k_i16, any);
+    iron_jit *bad = mm_jit(&zero_tile, any);
+    iron_tensor *a = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(64, 64));
+    iron_tensor *b = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(64, 64));
+    iron_tensor *c = test_zeros_shape(IRON_BFLOAT16, IRON_SHAPE(64, 64));
+    ASSERT_FAILS(IRON_CALL(own, a, b, c), IRON_EDTYPE,
+                 "its own kernels are int16; got bfloat16");
+    iron_tensor *a32 = test_zeros_shape(IRON_INT32, IRON_SHAPE(64, 64));
+    iron_tensor *b32 = test_zeros_shape(IRON_INT32, IRON_SHAPE(64, 64));
+    iron_tensor *c32 = test_zeros_shape(IRON_INT32, IRON_SHAPE(64, 64));
+    ASSERT_FAILS(IRON_CALL(file, a32, b32, c32), IRON_EDTYPE,
+                 "must be int16 or bfloat16; got int32");
+    ASSERT_FAILS(IRON_CALL(bad, a, b, c), IRON_EINVAL,
+                 "micro-tile 0 x 2 x 8: each must be at least 1");
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
+    iron_tensor_free(a32);
+    iron_tensor_free(b32);
+    iron_tensor_free(c32);
+    iron_jit_free(own);
+    iron_jit_free(file);
+    iron_jit_free(bad);
+}
