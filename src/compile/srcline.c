@@ -11,6 +11,8 @@
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -289,26 +291,78 @@ static Dwfl *report_by_mapping(const mapping *m, const objinfo *o,
     return report(fd, m->path[0] ? m->path : link, o, mod);
 }
 
+/* The compile unit covering pc (bias set), or NULL.  libdwfl finds it
+ * through .debug_aranges, which clang does not emit (nor gcc under
+ * -gno-dwarf-aranges): then every unit is asked whether it covers pc.
+ * Kernel objects have a handful of them. */
+static Dwarf_Die *unit_of(Dwfl_Module *mod, uintptr_t pc, Dwarf_Addr *bias)
+{
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, bias);
+    if (cu)
+        return cu;
+    while ((cu = dwfl_module_nextcu(mod, cu, bias)) != NULL)
+        if (dwarf_haspc(cu, pc - *bias) == 1)
+            return cu;
+    return NULL;
+}
+
 /* The source line of pc: file name and line number, or NULL. */
 static const char *source_line(Dwfl_Module *mod, uintptr_t pc, int *lineno)
 {
     Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
     if (line)
         return dwfl_lineinfo(line, NULL, lineno, NULL, NULL, NULL);
-    /* libdwfl finds the unit covering an address through .debug_aranges,
-     * which clang does not emit (nor gcc under -gno-dwarf-aranges):
-     * then every unit is asked whether it covers pc.  Kernel objects have
-     * a handful of them. */
-    Dwarf_Die *cu = NULL;
     Dwarf_Addr bias;
-    while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
-        if (dwarf_haspc(cu, pc - bias) != 1)
-            continue;
-        Dwarf_Line *l = dwarf_getsrc_die(cu, pc - bias);
-        if (l && dwarf_lineno(l, lineno) == 0)
-            return dwarf_linesrc(l, NULL, NULL);
-    }
+    Dwarf_Die *cu = unit_of(mod, pc, &bias);
+    Dwarf_Line *l = cu ? dwarf_getsrc_die(cu, pc - bias) : NULL;
+    if (l && dwarf_lineno(l, lineno) == 0)
+        return dwarf_linesrc(l, NULL, NULL);
     return NULL;
+}
+
+/* Whether a source file is one of the headers the library gives C++
+ * kernels (the AIE API, written under the compile's include folder):
+ * a fault inside one of their inlined functions is the kernel's line
+ * that called it, which is what the user can change. */
+static int is_kernel_library_header(const char *file)
+{
+    return strstr(file, "/aie_api/") != NULL ||
+           strstr(file, "/lut_based_ops.h") != NULL;
+}
+
+/* When pc's line is in a library header, the innermost call site outside
+ * those headers among the functions inlined at pc (DWARF's call_file and
+ * call_line), with the header's function name in *callee; else NULL. */
+static const char *call_site(Dwfl_Module *mod, uintptr_t pc, int *lineno,
+                             const char **callee)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = unit_of(mod, pc, &bias);
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (!cu || dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+        return NULL;
+    Dwarf_Die *scopes = NULL;
+    int n = dwarf_getscopes(cu, pc - bias, &scopes);
+    const char *found = NULL;
+    for (int i = 0; i < n && !found; i++) {
+        Dwarf_Attribute a;
+        Dwarf_Word file_idx, line;
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a),
+                            &file_idx) != 0 ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a),
+                            &line) != 0)
+            continue;
+        const char *file = dwarf_filesrc(files, file_idx, NULL, NULL);
+        if (!file || is_kernel_library_header(file))
+            continue;
+        found = file;
+        *lineno = (int)line;
+        *callee = dwarf_diename(&scopes[i]);
+    }
+    free(scopes);
+    return found;
 }
 
 /* 1 with "fn at file:line", 0 with "fn (+0x1c) in obj", -1 with nothing
@@ -322,7 +376,18 @@ static int describe_dwfl(Dwfl_Module *mod, uintptr_t pc, const char *obj,
                                           NULL);
     int lineno = 0;
     const char *file = source_line(mod, pc, &lineno);
+    int call_line = 0;
+    const char *callee = NULL;
+    const char *caller = file && is_kernel_library_header(file)
+                             ? call_site(mod, pc, &call_line, &callee)
+                             : NULL;
     /* Line 0 is DWARF's "no source line" (compiler-made code). */
+    if (caller && call_line > 0) {
+        snprintf(buf, len, "%s at %s:%d (in %s, %s:%d)", fn ? fn : "??",
+                 base_name(caller), call_line, callee ? callee : "??",
+                 base_name(file), lineno);
+        return 1;
+    }
     if (file && lineno > 0) {
         snprintf(buf, len, "%s at %s:%d", fn ? fn : "??", base_name(file),
                  lineno);

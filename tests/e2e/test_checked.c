@@ -39,6 +39,8 @@ static int kernel_design(iron_design *d, void *user)
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(TILE), 2);
     iron_kernel *k = iron_kernel_new(d, "kern", src, "int32*, int32*, int32");
+    if (strstr(src, "aie_api"))
+        iron_kernel_set_lang(k, IRON_KERNEL_LANG_CXX);
     iron_worker *w = iron_worker_new(
         d, "w0", k, n / TILE,
         IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
@@ -126,6 +128,29 @@ TEST(checked_write_past_object)
     ASSERT_FAULT("writing 12 bytes past the end of object");
     ASSERT_FAULT("of fifo 'out' (producer) on compute tile (0,2)");
     ASSERT_FAULT("kern.c:5");
+}
+
+/* The AIE API's stores are plain accesses of the object's memory, so
+ * checked mode bounds them as any other: a vector store one vector past
+ * the output object is caught at the kernel's line. */
+TEST(checked_aie_api_store_past_object)
+{
+    snprintf(src, sizeof src,
+             "#include <aie_api/aie.hpp>\n"
+             "extern \"C\" void kern(const int32_t *in, int32_t *out, "
+             "int32_t n)\n"
+             "{\n"
+             "    for (int32_t i = 0; i < n; i += 8)\n"
+             "        aie::store_v(out + i, aie::add(aie::load_v<8>(in + i), "
+             "aie::load_v<8>(in + i)));\n"
+             "    aie::store_v(out + n, aie::load_v<8>(in));\n"
+             "}\n");
+    expect_caught(kernel_design, NULL);
+    ASSERT_FAULT("kernel 'kern' of worker 'w0' on compute tile (0,2)");
+    ASSERT_FAULT("writing the first byte past object");
+    ASSERT_FAULT("of fifo 'out' (producer)");
+    /* the kernel's own line, not the header's inlined store */
+    ASSERT_FAULT("in kern at kern.cc:6 (in store_v");
 }
 
 TEST(checked_read_before_object)
