@@ -5,7 +5,8 @@ Upstream programs name their kernels by the object file their build makes
 (`Kernel("f", "passThrough.cc.o", ...)`) or by a C++ source
 (`ExternalFunction("f", source_file="kernel.cc", ...)`).  iron runs C
 kernels, so the name is looked up as a source file in the kernel folders
-(`python3 -m iron.run --kernels DIR`, searched in order, then the
+(`python3 -m iron.run --kernels DIR`, searched in order -- a folder
+laid out as upstream's aie_kernels/ by its architecture subfolders --, then the
 program's own folder, then the current folder, then the C ports of
 upstream's library kernels this package carries; a name with a folder in
 it is first looked for where it points).  In each folder, for "x.cc.o" or
@@ -89,8 +90,7 @@ def find_kernel_source(name, entry=None):
     ExternalFunction's source_file takes.
 
     `entry`, the kernel's function, is remembered with the answer.  Raises
-    FileNotFoundError naming every folder searched when nothing is found,
-    NotImplementedError when only a C++ source is.
+    FileNotFoundError naming every folder searched when nothing is found.
     """
     if not isinstance(name, (str, os.PathLike)):
         raise TypeError(f"kernel name: expected a str, got {type(name).__name__}")
@@ -102,6 +102,33 @@ def find_kernel_source(name, entry=None):
     if entry is not None:
         _resolved[entry] = path
     return path
+
+
+# Upstream's kernel folder (its aie_kernels/) keeps one subfolder per
+# architecture and one for kernels common to all; upstream's factories take
+# a kernel from the device's architecture's folder, on aie2p falling back
+# to aie2's, then from generic.  A --kernels folder laid out so is searched
+# the same way, for the device current when the kernel is looked up.
+_ARCH_FOLDERS = ("aie2", "aie2p", "generic")
+
+
+def _current_arch():
+    """The current device's architecture ("aie2" on npu1, "aie2p" on npu2)."""
+    from .device import get_current_device
+    return get_current_device().arch
+
+
+def _expand(folder):
+    """The folders to search for `folder`: itself, or for a folder with
+    upstream's per-architecture layout, its subfolders for the current
+    device (<arch>, then aie2, then generic) that exist."""
+    subs = [os.path.join(folder, s) for s in _ARCH_FOLDERS]
+    if not any(os.path.isdir(s) for s in subs):
+        return [folder]
+    arch = _current_arch()
+    order = [arch] + [s for s in ("aie2", "generic") if s != arch]
+    return [folder] + [os.path.join(folder, s) for s in order
+                       if os.path.isdir(os.path.join(folder, s))]
 
 
 def _search(name, entry=None):
@@ -119,7 +146,8 @@ def _search(name, entry=None):
     # Last, the C ports of upstream's kernels the package carries
     # (iron.kernels), under upstream's file names.
     bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels_src")
-    for folder in _folders + [os.getcwd(), bundled]:
+    searched = [f for top in _folders for f in _expand(top)]
+    for folder in searched + [os.getcwd(), bundled]:
         if folder in tried:
             continue
         for cand in _candidates(leaf):

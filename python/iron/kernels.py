@@ -9,9 +9,10 @@ ExternalFunction for one of upstream's AIE kernels.
 Upstream's kernels are C++ on the AIE API; the ones here are C ports of
 them (the files under kernels_src/, named as upstream's sources), with the
 same entry names and argument types and the results upstream's scalar
-arithmetic gives.  A factory whose kernel has no C port raises
-NotImplementedError (upstream's C++ source itself compiles with
-ExternalFunction(source_file=...)).  The same factory call twice gives the same object,
+arithmetic gives.  A factory whose kernel has no C port takes upstream's
+C++ source (compiled with the host AIE API) from the kernel folders
+(`python3 -m iron.run --kernels DIR`, see iron.kernel_search) and raises
+NotImplementedError when no folder holds it.  The same factory call twice gives the same object,
 so a design that asks twice compiles the kernel once.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 
 from . import _iron
 from .kernel import ExternalFunction
+from .kernel_search import find_kernel_source
 
 __all__ = [
     "passthrough", "scale", "add", "mul", "relu",
@@ -109,8 +111,9 @@ _CACHE: dict = {}
 
 
 def _extern(entry: str, source: str, arg_types, flags=()) -> ExternalFunction:
-    """The ExternalFunction of `entry` in kernels_src/`source`, one per
-    distinct (entry, source, argument types, flags)."""
+    """The ExternalFunction of `entry` in `source` (a name: kernels_src/'s
+    file; a path: that file), one per distinct (entry, source, argument
+    types, flags)."""
     key = (entry, source, tuple(_key(t) for t in arg_types), tuple(flags))
     ef = _CACHE.get(key)
     if ef is None:
@@ -371,16 +374,142 @@ def _unported(name: str):
     return factory
 
 
-mv = _unported("mv")
-cascade_mm = _unported("cascade_mm")
-rgba2hue = _unported("rgba2hue")
-bitwise_or = _unported("bitwise_or")
-bitwise_and = _unported("bitwise_and")
-softmax = _unported("softmax")
-gelu = _unported("gelu")
-silu = _unported("silu")
-swiglu = _unported("swiglu")
-bf16_exp = _unported("bf16_exp")
+
+
+
+# --- kernels taken from upstream's C++ sources ------------------------------------------
+
+def _upstream(factory: str, entry: str, source: str, arg_types,
+              flags=()) -> ExternalFunction:
+    """The ExternalFunction of `entry` in upstream's C++ `source`, found in
+    the kernel folders for the current device (an upstream aie_kernels/
+    folder is searched as <arch>, aie2, generic, as upstream's factories
+    do); NotImplementedError naming the factory when no folder holds it."""
+    try:
+        path = find_kernel_source(source, entry=entry)
+    except FileNotFoundError:
+        _not_ported(factory)
+    if os.path.dirname(path) == _SRC_DIR:
+        _not_ported(factory)          # a bundled port of another kernel
+    return _extern(entry, path, arg_types, flags)
+
+
+def mv(dim_m: int = 32, dim_k: int = 32, input_dtype=np.int16,
+       output_dtype=np.int32, vectorized: bool = True,
+       use_chess: bool = False) -> ExternalFunction:
+    """matvec_vectorized / _scalar_i16_i32(A, b, c): c += A b on an int16
+    dim_m x dim_k matrix; `.zero` zeroes c.  Upstream's mv.cc."""
+    if _dt(input_dtype, "mv") != np.dtype(np.int16) or \
+            _dt(output_dtype, "mv") != np.dtype(np.int32):
+        raise ValueError(f"mv(): only (int16, int32) is supported, got "
+                         f"({_dt(input_dtype, 'mv').name}, {_dt(output_dtype, 'mv').name})")
+    m, k = _size(dim_m, "mv", "dim_m"), _size(dim_k, "mv", "dim_k")
+    flags = [f"-DDIM_M={m}", f"-DDIM_K={k}"]
+    c_ty = _tile(m, np.int32)
+    kind = "vectorized" if vectorized else "scalar"
+    ef = _upstream("mv", f"matvec_{kind}_i16_i32", "mv.cc",
+                   [_tile(m * k, np.int16), _tile(k, np.int16), c_ty], flags)
+    ef.zero = _upstream("mv", f"zero_{kind}_i32", "mv.cc", [c_ty], flags)
+    return ef
+
+
+_CASCADE_COMBOS = {(np.dtype(np.int16), np.dtype(np.int16)): "i16_i16",
+                   (np.dtype(np.int16), np.dtype(np.int32)): "i16_i32",
+                   (_BF16, _BF16): "bf16_bf16",
+                   (_BF16, np.dtype(np.float32)): "bf16_f32"}
+
+
+def cascade_mm(dim_m: int = 64, dim_k: int = 64, dim_n: int = 64,
+               input_dtype=np.int16, output_dtype=np.int16,
+               use_chess: bool = False) -> ExternalFunction:
+    """matmul_scalar_cascade_get_only_<in>_<out>(A, B, C), with the chain's
+    other kernels as `.get_only`, `.put_only`, `.put_get` and `.zero`, and
+    `.mac_dims` (1, 1, 1).  Upstream's cascade_mm.cc."""
+    key = (_dt(input_dtype, "cascade_mm", "input_dtype"),
+           _dt(output_dtype, "cascade_mm", "output_dtype"))
+    suffix = _CASCADE_COMBOS.get(key)
+    if suffix is None:
+        raise ValueError(f"cascade_mm(): (input_dtype, output_dtype) = "
+                         f"({key[0].name}, {key[1].name}) is not one of "
+                         f"{', '.join(_CASCADE_COMBOS.values())}")
+    m, k, n = (_size(v, "cascade_mm", w) for v, w in ((dim_m, "dim_m"), (dim_k, "dim_k"),
+                                                      (dim_n, "dim_n")))
+    flags = [f"-DDIM_M={m}", f"-DDIM_K={k}", f"-DDIM_N={n}"]
+    abc = [_tile(m * k, key[0]), _tile(k * n, key[0]), _tile(m * n, key[1])]
+    ef = _upstream("cascade_mm", f"matmul_scalar_cascade_get_only_{suffix}",
+                   "cascade_mm.cc", abc, flags)
+    ef.get_only = ef
+    for role in ("put_only", "put_get"):
+        setattr(ef, role, _upstream("cascade_mm", f"matmul_scalar_cascade_{role}_{suffix}",
+                                    "cascade_mm.cc", abc, flags))
+    ef.zero = _upstream("cascade_mm", f"zero_scalar_{_MM_NAMES[key[1]]}",
+                        "cascade_mm.cc", abc[2:], flags)
+    ef.mac_dims = (1, 1, 1)
+    return ef
+
+
+def rgba2hue(line_width: int = 1920, use_chess: bool = False) -> ExternalFunction:
+    """rgba2hueLine(in, out, width): RGBA (4 x width uint8) to hue.
+    Upstream's rgba2hue.cc."""
+    w = _size(line_width, "rgba2hue", "line_width")
+    return _upstream("rgba2hue", "rgba2hueLine", "rgba2hue.cc",
+                     [_tile(4 * w, np.uint8), _tile(w, np.uint8), np.int32])
+
+
+def _bitwise(op: str, line_width, dtype) -> ExternalFunction:
+    factory = f"bitwise_{op.lower()}"
+    bw = _bit_width(dtype, factory)
+    line = _tile(_size(line_width, factory, "line_width"), _dt(dtype, factory))
+    return _upstream(factory, f"bitwise{op}Line", f"bitwise{op}.cc",
+                     [line, line, line, np.int32], [f"-DBIT_WIDTH={bw}"])
+
+
+def bitwise_or(line_width: int = 1920, dtype=np.uint8,
+               use_chess: bool = False) -> ExternalFunction:
+    """bitwiseORLine(a, b, out, width).  Upstream's bitwiseOR.cc."""
+    return _bitwise("OR", line_width, dtype)
+
+
+def bitwise_and(line_width: int = 1920, dtype=np.uint8,
+                use_chess: bool = False) -> ExternalFunction:
+    """bitwiseANDLine(a, b, out, width).  Upstream's bitwiseAND.cc."""
+    return _bitwise("AND", line_width, dtype)
+
+
+def _bf16_lut(factory: str, entry: str, source: str, tile_size, arity: int,
+              extra=()) -> ExternalFunction:
+    """A table-based bfloat16 kernel on 1024-element tiles (upstream's
+    exp, softmax, gelu, silu, swiglu; their tables come from the host
+    <lut_based_ops.h>)."""
+    t = _tile(_fixed(factory, tile_size), bfloat16)
+    return _upstream(factory, entry, source, [t] * arity + list(extra))
+
+
+def softmax(tile_size: int = 1024) -> ExternalFunction:
+    """softmax_bf16(in, out, n) on 1024 bfloat16.  Upstream's softmax.cc."""
+    return _bf16_lut("softmax", "softmax_bf16", "softmax.cc", tile_size, 2, [np.int32])
+
+
+def gelu(tile_size: int = 1024) -> ExternalFunction:
+    """gelu_bf16(in, out) on 1024 bfloat16.  Upstream's gelu.cc."""
+    return _bf16_lut("gelu", "gelu_bf16", "gelu.cc", tile_size, 2)
+
+
+def silu(tile_size: int = 1024) -> ExternalFunction:
+    """silu_bf16(in, out) on 1024 bfloat16.  Upstream's silu.cc."""
+    return _bf16_lut("silu", "silu_bf16", "silu.cc", tile_size, 2)
+
+
+def swiglu(tile_size: int = 1024) -> ExternalFunction:
+    """swiglu_bf16(in, w1, w2, out) on 1024 bfloat16.  Upstream's swiglu.cc."""
+    return _bf16_lut("swiglu", "swiglu_bf16", "swiglu.cc", tile_size, 4)
+
+
+def bf16_exp(tile_size: int = 1024) -> ExternalFunction:
+    """exp_bf16_1024(in, out) on 1024 bfloat16.  Upstream's bf16_exp.cc."""
+    return _bf16_lut("bf16_exp", "exp_bf16_1024", "bf16_exp.cc", tile_size, 2)
+
+
 conv2dk1 = _unported("conv2dk1")
 conv2dk3 = _unported("conv2dk3")
 conv2dk1_skip = _unported("conv2dk1_skip")

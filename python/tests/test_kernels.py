@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """iron.kernels: every factory with a C port used in a small design and
 checked bit for bit against numpy; the factories' errors; the unported
-kernels' NotImplementedError."""
+kernels: upstream's C++ source from the kernel folders, else
+NotImplementedError."""
 import numpy as np
 import pytest
 
@@ -338,9 +339,52 @@ def test_factory_errors(call, words):
                                   "cascade_mm", "rgba2hue", "bitwise_and", "bitwise_or",
                                   "conv2dk1", "conv2dk3", "bn_conv2dk3_dw"])
 def test_a_kernel_without_a_c_port_is_not_implemented(name):
+    """... when no kernel folder holds upstream's source."""
     with pytest.raises(NotImplementedError,
                        match=f"iron.kernels.{name}: .*no C port.*source_file"):
         getattr(kernels, name)()
+
+
+# An upstream-style C++ kernel (AIE API, extern "C" entry) under the
+# name upstream's factory asks for, in an upstream-style folder.
+_BITWISE_OR_CC = r"""
+#include <aie_api/aie.hpp>
+#include <stdint.h>
+#if BIT_WIDTH != 8
+#error "this test kernel is for uint8"
+#endif
+extern "C" void bitwiseORLine(uint8_t *in1, uint8_t *in2, uint8_t *out, int32_t width)
+{
+    for (int i = 0; i < width; i += 32) {
+        aie::vector<uint8_t, 32> a = aie::load_v<32>(in1 + i);
+        aie::vector<uint8_t, 32> b = aie::load_v<32>(in2 + i);
+        aie::store_v(out + i, aie::bit_or(a, b));
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("dev", ["npu1", "npu2"])
+def test_a_kernel_without_a_c_port_takes_upstreams_source_from_the_folders(tmp_path, dev):
+    """kernels.bitwise_or() compiles bitwiseOR.cc found in the kernel folders
+    (on npu2, aie2p/ lacks it: aie2/'s is taken, as upstream does), with
+    the factory's BIT_WIDTH define."""
+    from iron import kernel_search
+    (tmp_path / "aie2").mkdir()
+    (tmp_path / "aie2p").mkdir()
+    (tmp_path / "aie2" / "bitwiseOR.cc").write_text(_BITWISE_OR_CC)
+    a = int_data(W, np.uint8, 0, 256, seed=3)
+    b = int_data(W, np.uint8, 0, 256, seed=4)
+    out = np.zeros(W, dtype=np.uint8)
+    kernel_search.configure([str(tmp_path)])
+    try:
+        with iron.device(dev):
+            k = kernels.bitwise_or(W)
+            assert k.source_file == str(tmp_path / "aie2" / "bitwiseOR.cc")
+            one_call(k, [a, b], [out], lambda k, x, y, o: k(x, y, o, W))
+    finally:
+        kernel_search.configure()
+    assert_bits(out, a | b)
 
 
 @pytest.mark.parametrize("call, words", [

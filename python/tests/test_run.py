@@ -297,6 +297,43 @@ def test_kernel_search_cxx_in_a_folder_wins_over_a_bundled_port(tmp_path):
         kernel_search.configure()
 
 
+@pytest.fixture
+def arch_layout(tmp_path):
+    """A folder laid out as upstream's aie_kernels/: one subfolder per
+    architecture and one for all."""
+    for sub, names in {"aie2": ["both.cc", "aie2_only.cc"], "aie2p": ["both.cc"],
+                       "generic": ["common.cc", "both.cc"]}.items():
+        (tmp_path / sub).mkdir()
+        for n in names:
+            (tmp_path / sub / n).write_text("// C++\n")
+    kernel_search.configure([str(tmp_path)])
+    yield tmp_path
+    kernel_search.configure()
+
+
+@pytest.mark.parametrize("dev, name, sub", [
+    ("npu1", "both.cc.o", "aie2"), ("npu2", "both.cc.o", "aie2p"),
+    ("npu2", "aie2_only.cc", "aie2"),          # aie2p falls back to aie2
+    ("npu1", "common.cc.o", "generic"), ("npu2", "common.cc", "generic"),
+])
+def test_kernel_search_takes_the_devices_architecture_folder(arch_layout, dev, name, sub):
+    """As upstream's factories do: <arch>, then aie2, then generic, for the
+    device current when the kernel is looked up."""
+    with iron.device(dev):
+        got = kernel_search.find_kernel_source(name)
+    stem = name[:-2] if name.endswith(".o") else name
+    assert got == str(arch_layout / sub / stem), (dev, name, got)
+
+
+def test_kernel_search_names_the_architecture_folders(arch_layout):
+    with iron.device("npu1"):
+        with pytest.raises(FileNotFoundError) as e:
+            kernel_search.find_kernel_source("nowhere.cc.o")
+    msg = str(e.value)
+    assert str(arch_layout / "aie2") in msg and str(arch_layout / "generic") in msg, msg
+    assert str(arch_layout / "aie2p") not in msg, msg
+
+
 def test_kernel_search_names_every_folder(kernel_dirs, tmp_path):
     a, b = kernel_dirs
     with pytest.raises(FileNotFoundError) as e:
