@@ -214,90 +214,104 @@ static void append_check(const iron__kernel_src *k, iron__str *s)
 }
 
 /*
- * The C++ form of the check, one argument at a time with templates of the
- * wrapper's own (no standard header): the entry's arity, then each
- * parameter against its declared type.  Pointed-to types may add const.
- * A bfloat16 may also be the AIE API's `bfloat16` class (any two-byte
- * class: a kernel that defines its own is as welcome), which the wrapper
- * hands over by its bits, so upstream's `bfloat16 *` kernels need no
- * other declaration.  A C++ prototype would declare an overload rather
- * than fail, hence the traits.
+ * The C++ form of the check.  A C++ entry may share its name with
+ * templates or overloads (upstream's rms_norm.cc has a template
+ * rms_norm<T, N> beside the extern "C" rms_norm), so its address cannot
+ * be taken by name; the check asks instead whether the entry can be
+ * called with arguments that convert only to the declared types: first
+ * with the right number of anything, then argument by argument.  A
+ * pointer argument may add const to the pointed-to type, and a bfloat16
+ * may also be the AIE API's `bfloat16` class (any two-byte class: a
+ * kernel that defines its own is as welcome), handed over by its bits.
+ * The templates are the wrapper's own (no standard header needed).
  */
 static const char cxx_check_templates[] =
     "template <class iron__A, class iron__B>\n"
-    "struct iron__same { enum { iron__v = 0 }; };\n"
+    "struct iron__same { static constexpr bool iron__v = false; };\n"
     "template <class iron__A>\n"
-    "struct iron__same<iron__A, iron__A> { enum { iron__v = 1 }; };\n"
+    "struct iron__same<iron__A, iron__A> "
+    "{ static constexpr bool iron__v = true; };\n"
     "template <class iron__T> struct iron__unconst { typedef iron__T "
     "iron__t; };\n"
     "template <class iron__T> struct iron__unconst<const iron__T> "
     "{ typedef iron__T iron__t; };\n"
     "template <class iron__T, bool iron__C = __is_class(iron__T)>\n"
-    "struct iron__bf16_like { enum { iron__v = 0 }; };\n"
+    "struct iron__bf16_like { static constexpr bool iron__v = false; };\n"
     "template <class iron__T> struct iron__bf16_like<iron__T, true> "
-    "{ enum { iron__v = sizeof(iron__T) == 2 }; };\n"
+    "{ static constexpr bool iron__v = sizeof(iron__T) == 2; };\n"
     /* the type a scalar parameter or a pointer's target may have */
-    "template <class iron__T, class iron__E, int iron__BF>\n"
-    "struct iron__fits { enum { iron__v =\n"
+    "template <class iron__T, class iron__E, bool iron__BF>\n"
+    "struct iron__fits { static constexpr bool iron__v =\n"
     "    iron__same<typename iron__unconst<iron__T>::iron__t, "
     "iron__E>::iron__v ||\n"
     "    (iron__BF && iron__bf16_like<typename iron__unconst<iron__T>::"
-    "iron__t>::iron__v) }; };\n"
-    "template <class iron__P, class iron__E, int iron__BF>\n"
-    "struct iron__ptr_fits { enum { iron__v = 0 }; };\n"
-    "template <class iron__T, class iron__E, int iron__BF>\n"
-    "struct iron__ptr_fits<iron__T *, iron__E, iron__BF> "
-    "{ enum { iron__v = iron__fits<iron__T, iron__E, iron__BF>::iron__v "
-    "}; };\n"
-    /* parameter I, or void past the last */
-    "template <int iron__I, class... iron__P> struct iron__nth "
-    "{ typedef void iron__t; };\n"
-    "template <int iron__I, class iron__H, class... iron__P>\n"
-    "struct iron__nth<iron__I, iron__H, iron__P...> { typedef typename "
-    "iron__nth<iron__I - 1, iron__P...>::iron__t iron__t; };\n"
-    "template <class iron__H, class... iron__P>\n"
-    "struct iron__nth<0, iron__H, iron__P...> { typedef iron__H "
-    "iron__t; };\n"
-    "template <class iron__F> struct iron__sig { enum { iron__n = -1 }; "
-    "template <int iron__I> using iron__arg = void; };\n"
-    "template <class iron__R, class... iron__P>\n"
-    "struct iron__sig<iron__R (*)(iron__P...)> {\n"
-    "    enum { iron__n = sizeof...(iron__P) };\n"
-    "    template <int iron__I> using iron__arg = typename "
-    "iron__nth<iron__I, iron__P...>::iron__t;\n"
+    "iron__t>::iron__v); };\n"
+    /* arguments converting to what fits, and (unevaluated) to anything */
+    "template <class iron__E, bool iron__BF> struct iron__ptr_arg {\n"
+    "    void *iron__p;\n"
+    "    template <class iron__T>\n"
+    "    requires iron__fits<iron__T, iron__E, iron__BF>::iron__v\n"
+    "    operator iron__T *() const "
+    "{ return static_cast<iron__T *>(iron__p); }\n"
     "};\n"
-    "template <class iron__R, class... iron__P>\n"
-    "struct iron__sig<iron__R (*)(iron__P...) noexcept>\n"
-    "    : iron__sig<iron__R (*)(iron__P...)> {};\n"
-    /* what the wrapper passes: converts to the parameter's own type */
-    "struct iron__ptr_arg { void *iron__p;\n"
-    "    template <class iron__T> operator iron__T *() const "
-    "{ return static_cast<iron__T *>(iron__p); } };\n"
-    "struct iron__bf16_arg { uint16_t iron__b;\n"
-    "    template <class iron__T> operator iron__T() const { iron__T "
-    "iron__t; __builtin_memcpy(&iron__t, &iron__b, 2); return iron__t; } "
-    "};\n";
+    "template <class iron__E, bool iron__BF> struct iron__val_arg {\n"
+    "    iron__E iron__x;\n"
+    "    template <class iron__T>\n"
+    "    requires iron__fits<iron__T, iron__E, iron__BF>::iron__v\n"
+    "    operator iron__T() const { iron__T iron__t; "
+    "__builtin_memcpy(&iron__t, &iron__x, sizeof iron__t); "
+    "return iron__t; }\n"
+    "};\n"
+    "struct iron__any { template <class iron__T> operator iron__T() "
+    "const; };\n";
+
+/* "iron__ptr_arg<int32_t, false>": what stands for argument t. */
+static void append_probe(const iron__ktype *t, int i, iron__str *s)
+{
+    char tb[24];
+    iron__str_printf(s, "iron__%s_arg<%s, %s>", t->is_ptr ? "ptr" : "val",
+                     arg_ctype(t, i, tb),
+                     t->dtype == IRON_BFLOAT16 ? "true" : "false");
+}
+
+/* iron__calls<iron__any, PROBE, iron__any>: `probe` is the argument
+ * checked (-1: none). */
+static void append_calls(const iron__kernel_src *k, int probe, iron__str *s)
+{
+    iron__str_append(s, "iron__calls<");
+    for (int i = 0; i < k->nargs; i++) {
+        if (i)
+            iron__str_append(s, ", ");
+        if (i == probe)
+            append_probe(&k->args[i], i, s);
+        else
+            iron__str_append(s, "iron__any");
+    }
+    iron__str_append(s, ">");
+}
 
 static void append_check_cxx(const iron__kernel_src *k, iron__str *s)
 {
     iron__str_append(s, cxx_check_templates);
-    iron__str_printf(s, "typedef iron__sig<decltype(&%s)> iron__entry_sig;\n",
-                     k->entry);
-    iron__str_printf(s, "static_assert(iron__entry_sig::iron__n == %d, "
-                        "\"conflicting types for %s: the declared argument "
-                        "types (", k->nargs, k->entry);
+    iron__str_printf(s, "template <class... iron__P>\n"
+                        "constexpr bool iron__calls = requires(iron__P... "
+                        "iron__a) { %s(iron__a...); };\n", k->entry);
+    iron__str_append(s, "static_assert(");
+    append_calls(k, -1, s);
+    iron__str_printf(s, ",\n    \"conflicting types for %s: the declared "
+                        "argument types (", k->entry);
     iron__ktypes_format(k->args, k->nargs, s);
-    iron__str_printf(s, ") are %d, and the source's entry takes another "
-                        "number of arguments\");\n", k->nargs);
+    iron__str_printf(s, "), %d in all, and the source's entry takes "
+                        "another number of arguments\");\n", k->nargs);
     for (int i = 0; i < k->nargs; i++) {
         const iron__ktype *t = &k->args[i];
         char tb[24];
-        iron__str_printf(s, "static_assert(iron__%sfits<iron__entry_sig::"
-                            "iron__arg<%d>, %s, %d>::iron__v,\n"
-                            "    \"conflicting types for %s: argument %d is "
-                            "declared ",
-                         t->is_ptr ? "ptr_" : "", i, arg_ctype(t, i, tb),
-                         t->dtype == IRON_BFLOAT16, k->entry, i + 1);
+        iron__str_append(s, "static_assert(!");
+        append_calls(k, -1, s);
+        iron__str_append(s, " || ");
+        append_calls(k, i, s);
+        iron__str_printf(s, ",\n    \"conflicting types for %s: argument "
+                            "%d is declared ", k->entry, i + 1);
         iron__ktypes_format(t, 1, s);
         iron__str_printf(s, " (%s%s%s), and the source's parameter has "
                             "another type\");\n",
@@ -305,6 +319,28 @@ static void append_check_cxx(const iron__kernel_src *k, iron__str *s)
                          arg_ctype(t, i, tb),
                          t->is_ptr ? " *, const allowed" : "");
     }
+}
+
+/* C++: the entry called from a function with the declared C types, which
+ * the uniform wrapper and core bodies (through iron__kentry) call. */
+static void append_typed_cxx(const iron__kernel_src *k, iron__str *s)
+{
+    iron__str_append(s, "static void iron__typed(");
+    if (k->nargs == 0)
+        iron__str_append(s, "void");
+    for (int i = 0; i < k->nargs; i++) {
+        char tb[24];
+        iron__str_printf(s, "%s%s%s iron__p%d", i ? ", " : "",
+                         arg_ctype(&k->args[i], i, tb),
+                         k->args[i].is_ptr ? " *" : "", i);
+    }
+    iron__str_printf(s, ")\n{\n    %s(", k->entry);
+    for (int i = 0; i < k->nargs; i++) {
+        iron__str_append(s, i ? ", " : "");
+        append_probe(&k->args[i], i, s);
+        iron__str_printf(s, "{iron__p%d}", i);
+    }
+    iron__str_append(s, ");\n}\n");
 }
 
 static void append_wrapper(const iron__kernel_src *k, iron__str *s)
@@ -332,7 +368,7 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
                         "(const iron__kval *iron__a)\n{\n");
     if (k->nargs == 0)
         iron__str_append(s, "    (void)iron__a;\n");
-    iron__str_printf(s, "    %s(", k->entry);
+    iron__str_printf(s, "    %s(", k->is_cxx ? "iron__typed" : k->entry);
     for (int i = 0; i < k->nargs; i++) {
         const iron__ktype *t = &k->args[i];
         char tb[24];
@@ -342,13 +378,8 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
         iron__str_append(s, "\n        ");
         if (t->handle == IRON__KH_KERNEL)
             iron__str_printf(s, "(%s)iron__a[%d].iron__fp", ct, i);
-        else if (t->is_ptr && k->is_cxx)
-            iron__str_printf(s, "iron__ptr_arg{iron__a[%d].iron__p}", i);
         else if (t->is_ptr)
             iron__str_printf(s, "(%s *)iron__a[%d].iron__p", ct, i);
-        else if (t->dtype == IRON_BFLOAT16 && k->is_cxx)
-            iron__str_printf(s, "iron__bf16_arg{iron__to_bf16("
-                                "iron__a[%d].iron__f)}", i);
         else if (t->dtype == IRON_BFLOAT16)
             iron__str_printf(s, "iron__to_bf16(iron__a[%d].iron__f)", i);
         else if (is_float(t->dtype))
@@ -368,7 +399,7 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
                         "extern void (*const iron__kentry)(void);\n"
                         "void (*const iron__kentry)(void) = "
                         "(void (*)(void))");
-    iron__str_printf(s, "%s;\n", k->entry);
+    iron__str_printf(s, "%s;\n", k->is_cxx ? "iron__typed" : k->entry);
 }
 
 iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
@@ -419,6 +450,7 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
      * the entry itself may have either linkage. */
     if (k->is_cxx) {
         append_check_cxx(k, text);
+        append_typed_cxx(k, text);
         iron__str_append(text, "extern \"C\" {\n");
     } else {
         append_check(k, text);
