@@ -137,7 +137,9 @@ AIE_TEST(raw_layout_and_zero_default)
     CHECK_EQ(sizeof(v16accfloat), (size_t)64);
     CHECK(std::is_trivially_copyable_v<v16int32>);
     CHECK(std::is_trivially_copyable_v<v16acc64>);
-    CHECK(alignof(v16int32) >= 32);
+    CHECK_EQ(alignof(v16int32), 32u); // buffers are placed at 32 bytes on both arches
+    CHECK_EQ(alignof(v32int32), 32u);
+    CHECK_EQ(alignof(v4int32), 16u);
     v16int32 z;
     CHECK_LANES(z, 0);
     v16acc64 u = undef_v16acc64();
