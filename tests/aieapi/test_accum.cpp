@@ -68,6 +68,24 @@ template <typename T> __int128 ref_sat(__int128 v, saturation_mode s)
     return v > hi ? hi : v < lo ? lo : v;
 }
 
+// UPS of x by s into a `bits`-bit lane, as the hardware documents it:
+// with saturation, x is first clamped to [floor(lo / 2^s), floor(hi / 2^s)]
+// (lo = -hi under symmetric saturation), then multiplied by 2^s; without,
+// the product wraps.
+__int128 ref_ups(__int128 x, int s, unsigned bits, saturation_mode m)
+{
+    __int128 d = (__int128)1 << s;
+    __int128 hi = ((__int128)1 << (bits - 1)) - 1;
+    if (m != saturation_mode::none) {
+        __int128 lo = m == saturation_mode::symmetric ? -hi : -hi - 1;
+        auto fdiv = [d](__int128 a) { return a / d - ((a % d != 0) && a < 0); };
+        __int128 hs = fdiv(hi), ls = fdiv(lo);
+        x = x > hs ? hs : x < ls ? ls : x;
+    }
+    __int128 mod = (__int128)1 << bits, w = ((x * d) % mod + mod) % mod;
+    return w > hi ? w - mod : w;
+}
+
 const saturation_mode all_sats[] = {saturation_mode::none, saturation_mode::saturate,
                                     saturation_mode::symmetric};
 
@@ -251,15 +269,25 @@ AIE_TEST(ups_shift_wrap_and_saturate)
             a32.from_vector(v, shift);
             aie::accum<acc64, 16> a64(v, shift);
             for (unsigned i = 0; i < 16; i++) {
-                __int128 exact = (__int128)in[i] * ((__int128)1 << shift);
-                // ups clamps to the full lane range (no symmetric bound)
-                __int128 e32 = s == saturation_mode::none ? ref_sat<int32_t>(exact, s)
-                                                          : ref_sat<int32_t>(exact, saturation_mode::saturate);
-                CHECK_EQ(a32.get(i), (long long)e32);
-                CHECK_EQ(a64.get(i), (long long)exact);
+                CHECK_EQ(a32.get(i), (long long)ref_ups(in[i], shift, 32, s));
+                CHECK_EQ(a64.get(i), (long long)ref_ups(in[i], shift, 64, s));
             }
         }
     }
+    // Saturation clamps before the shift (the largest result is
+    // (INT32_MAX >> 20) << 20); symmetric bounds at -max only at shift 0.
+    aie::set_saturation(saturation_mode::saturate);
+    aie::accum<acc32, 16> big(v, 20);
+    CHECK_EQ(big.get(2), (int32_t)0x7ff00000);
+    CHECK_EQ(big.get(3), INT32_MIN);
+    aie::set_saturation(saturation_mode::symmetric);
+    big.from_vector(v, 20);
+    CHECK_EQ(big.get(3), INT32_MIN);
+    aie::vector<int32, 16> w(INT32_MIN, INT32_MAX);
+    aie::accum<acc32, 16> same_width(w);
+    CHECK_EQ(same_width.get(0), -INT32_MAX);
+    CHECK_EQ(same_width.get(1), INT32_MAX);
+    aie::set_saturation(saturation_mode::none);
     // Unsigned lanes are zero-extended.
     aie::vector<uint8, 32> u = aie::vector<uint8, 32>(255, 128, 1);
     aie::accum<acc32, 32> au;

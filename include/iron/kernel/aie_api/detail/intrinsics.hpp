@@ -180,9 +180,9 @@ IRON_AIE_INLINE Out srs_vec(const Acc &acc, int shift, int sign, const char *fil
 }
 
 // One UPS of every lane into an integer accumulator: sign- or
-// zero-extended by `sign`, shifted left, clamped to the accumulator's
-// range when the core saturates (symmetric or not, as accum::from_vector),
-// wrapped otherwise.
+// zero-extended by `sign`, shifted left; when the core saturates the
+// input is clamped first to what survives the shift (accum.hpp's
+// ups_lane, as accum::from_vector), otherwise the shifted value wraps.
 template <typename Acc, typename In>
 IRON_AIE_INLINE Acc ups_vec(const In &v, int shift, int sign, const char *file, unsigned line)
 {
