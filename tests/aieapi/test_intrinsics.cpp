@@ -585,3 +585,33 @@ AIE_TEST(raw_control_registers)
     CHECK_FAULT(set_rnd(4), "set_rnd");
     CHECK_FAULT(set_satmode(2), "set_satmode");
 }
+
+AIE_TEST(raw_accumulator_add_sub_neg)
+{
+    // upstream's magika gelu: sub(ups_to_v32acc32(b, 0), offset)
+    v32acc32 a, b;
+    for (unsigned i = 0; i < 32; i++) {
+        a.lanes_[i] = (int32_t)(i * 100000007u);
+        b.lanes_[i] = (int32_t)(0x7fffffffu - i * 3u);
+    }
+    v32acc32 s = add(a, b), d = sub(a, b), n = neg(a);
+    for (unsigned i = 0; i < 32; i++) {
+        __int128 x = a.lanes_[i], y = b.lanes_[i];
+        CHECK_EQ(s.lanes_[i], (int32_t)ref_narrow(x + y, 32, true, 0));
+        CHECK_EQ(d.lanes_[i], (int32_t)ref_narrow(x - y, 32, true, 0));
+        CHECK_EQ(n.lanes_[i], (int32_t)ref_narrow(-x, 32, true, 0));
+    }
+    v16acc64 l, m;
+    for (unsigned i = 0; i < 16; i++)
+        l.lanes_[i] = INT64_MAX - (int64_t)i, m.lanes_[i] = (int64_t)i + 1;
+    v16acc64 ls = add(l, m);
+    for (unsigned i = 0; i < 16; i++)
+        CHECK_EQ(ls.lanes_[i], INT64_MIN); // wraps
+    CHECK_EQ(sub(m, l).lanes_[0], (int64_t)(1 - (__int128)INT64_MAX));
+    v16accfloat f, g;
+    for (unsigned i = 0; i < 16; i++)
+        f.lanes_[i] = 1.5f * (float)i, g.lanes_[i] = 0.25f;
+    CHECK_LANES(add(f, g), 1.5f * (float)i + 0.25f);
+    CHECK_LANES(sub(f, g), 1.5f * (float)i - 0.25f);
+    CHECK_LANES(neg(g), -0.25f);
+}

@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "accum.hpp"
+#include "arith.hpp"
 #include "bfloat16.hpp"
 #include "config.hpp"
 #include "host.hpp"
@@ -480,6 +481,34 @@ IRON_RAW_INT_OPS(v16uint32, uint32_t)
 IRON_RAW_ELEM_OPS(v32bfloat16, bfloat16)
 IRON_RAW_ELEM_OPS(v16float, float)
 
+// Accumulator add / sub / neg: integer lanes wrap in their width, float
+// lanes add as accfloat does (aie::add on accumulators, arith.hpp).
+#define IRON_RAW_ACC_OPS(A)                                                              \
+    IRON_AIE_INLINE A add(A a, A b)                                                      \
+    {                                                                                    \
+        return iron_raw::map2(a, b, aie::detail::acc_add<A::lane_type>);                 \
+    }                                                                                    \
+    IRON_AIE_INLINE A sub(A a, A b)                                                      \
+    {                                                                                    \
+        return iron_raw::map2(a, b, aie::detail::acc_sub<A::lane_type>);                 \
+    }                                                                                    \
+    IRON_AIE_INLINE A neg(A a) { return sub(A(), a); }
+
+IRON_RAW_ACC_OPS(v8acc32)
+IRON_RAW_ACC_OPS(v16acc32)
+IRON_RAW_ACC_OPS(v32acc32)
+IRON_RAW_ACC_OPS(v64acc32)
+IRON_RAW_ACC_OPS(v4acc64)
+IRON_RAW_ACC_OPS(v8acc64)
+IRON_RAW_ACC_OPS(v16acc64)
+IRON_RAW_ACC_OPS(v32acc64)
+IRON_RAW_ACC_OPS(v4accfloat)
+IRON_RAW_ACC_OPS(v8accfloat)
+IRON_RAW_ACC_OPS(v16accfloat)
+IRON_RAW_ACC_OPS(v32accfloat)
+IRON_RAW_ACC_OPS(v64accfloat)
+
+#undef IRON_RAW_ACC_OPS
 #undef IRON_RAW_INT_OPS
 #undef IRON_RAW_ELEM_OPS
 
