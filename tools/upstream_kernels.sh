@@ -13,8 +13,9 @@
 # example-local programming_examples/**/*.cc for npu1, then npu2 if npu1
 # fails.  Environment: CXX (default g++), IRON_KERNEL_INCLUDE (default the
 # include/iron/kernel next to this script), CENSUS_FLAGS (added to every
-# compile).  Like the emulator, every kernel is compiled with the
-# environment header force-included (-include aie_api/detail/env.hpp).
+# compile).  Like the emulator, every kernel is compiled with <stdint.h>
+# and the environment header force-included (-include stdint.h -include
+# aie_api/detail/env.hpp).
 set -u
 
 if [ $# -ne 1 ] || [ ! -d "$1/aie_kernels" ]; then
@@ -36,6 +37,8 @@ trap 'rm -f "$err"' EXIT
 defines_for() {
     case "$1" in
     */passThrough.cc) echo "-DBIT_WIDTH=8" ;;
+    # (its 32-bit variant calls the 5-parameter template with 4 arguments)
+    */bitwiseOR.cc) echo "-DBIT_WIDTH=8" ;;
     */mm.cc | */mm_*.cc | */mv.cc) echo "-DDIM_M=64 -DDIM_K=64 -DDIM_N=64 -Di16_i16_ONLY -Dbf16_bf16_ONLY" ;;
     */row_wise_bias_add/*) echo "-DDIM_m=96 -DDIM_n=32" ;;
     */transposes/*) echo "-DDIM_m=32 -DDIM_n=32 -DDTYPE_i16" ;;
@@ -71,7 +74,7 @@ compile() {
     # shellcheck disable=SC2046 # the defines split into words on purpose
     LC_ALL=C "$cxx" -std=c++20 -fno-exceptions -fno-rtti -fsyntax-only -w \
         -D__AIE_ARCH__="$2" $(defines_for "$1") ${CENSUS_FLAGS:-} \
-        -I"$inc" -include aie_api/detail/env.hpp \
+        -I"$inc" -include stdint.h -include aie_api/detail/env.hpp \
         -I"$(dirname "$1")" -I"$up/aie_runtime_lib/$rt" -I"$up/aie_kernels" \
         "$1" >"$err" 2>&1
 }
