@@ -111,7 +111,20 @@ TEXT_TO_C = sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
 	@$(TEXT_TO_C) $< > $@.tmp && mv $@.tmp $@
-$(BUILD)/src/compile/kheader.o: $(BUILD)/gen/iron_kernel_h.inc
+# Every file under include/iron/kernel/ (the AIE API, <aie_api/aie.hpp>)
+# is built in the same way, one { "path", "text" } row per file, and
+# written into C++ kernels' include folder.
+KERNEL_HDR := $(sort $(shell find include/iron/kernel -type f 2>/dev/null))
+%/gen/kernel_headers.inc: $(KERNEL_HDR) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@for f in $(KERNEL_HDR); do \
+	    printf '{ "%s",\n' "$${f#include/iron/kernel/}"; \
+	    $(TEXT_TO_C) "$$f"; \
+	    printf '},\n'; \
+	done > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/compile/kheader.o: $(BUILD)/gen/iron_kernel_h.inc \
+                                $(BUILD)/gen/kernel_headers.inc
 $(BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(BUILD)/gen
 
 # The kernel runtime shim (src/compile/shim/kernel_rt.c; see
@@ -319,7 +332,7 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
-	    IRON_CXX_DIR=$(BUILD)/cxx IRON_CXX="$(CXX_VARIANTS)" \
+	    IRON_TEST_CXX_DIR=$(BUILD)/cxx IRON_TEST_CXX_VARIANTS="$(CXX_VARIANTS)" \
 	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" IRON_PYTHON=$(PYTHON) \
 	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
 	    ./$(TESTS) $(T)
@@ -351,6 +364,7 @@ check-clang: deps-clang
 INSTALL_FILES = lib/libiron.a:644:$(STATIC) \
                 lib/$(notdir $(SHARED_REAL)):755:$(SHARED_REAL) \
                 $(foreach h,$(PUBLIC_HDR),include/iron/$(notdir $(h)):644:$(h)) \
+                $(foreach h,$(KERNEL_HDR),$(h):644:$(h)) \
                 bin/iron:755:$(CLI) \
                 $(foreach f,$(CMAKE_FILES),lib/cmake/iron/$(notdir $(f)):644:$(f)) \
                 share/doc/iron/LICENSE:644:LICENSE
@@ -360,7 +374,8 @@ INSTALLED     = $(foreach e,$(INSTALL_FILES) $(INSTALL_LINKS),\
                     $(firstword $(subst :, ,$(e)))) $(INSTALL_PC)
 # The folders only the library uses (include/iron, lib/cmake/iron, ...):
 # uninstall removes them when nothing else is left in them.
-INSTALL_OWN_DIRS = $(sort $(patsubst %/,%,$(filter %/iron/,$(dir $(INSTALLED)))))
+INSTALL_OWN_DIRS = $(sort $(patsubst %/,%,$(filter %/iron/ include/iron/kernel/%,\
+                       $(dir $(INSTALLED)))) $(if $(KERNEL_HDR),include/iron/kernel))
 DEST = $(DESTDIR)$(PREFIX)
 
 install: lib $(CLI)
@@ -463,7 +478,8 @@ fuzz-build: $(FUZZ_BINS)
 
 $(FUZZ_LIB_OBJ): | deps deps-clang
 
-$(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc
+$(FUZZ_BUILD)/src/compile/kheader.o: $(FUZZ_BUILD)/gen/iron_kernel_h.inc \
+                                     $(FUZZ_BUILD)/gen/kernel_headers.inc
 $(FUZZ_BUILD)/src/compile/kheader.o: CPPFLAGS += -I$(FUZZ_BUILD)/gen
 $(eval $(call SHIM_RULES,$(FUZZ_BUILD),$(FUZZ_CC)))
 

@@ -119,7 +119,7 @@ static double now_s(void)
  * (every variable of the library's table) do not reach them, and the
  * disk cache lives in a folder made for this run and removed at its end
  * -- whatever IRON_CACHE_DIR the user has, even one that does not exist.
- * IRON_CC stays: which compiler works is the machine's business.  The
+ * IRON_CC and IRON_CXX stay: which compilers work is the machine's business.  The
  * one folder serves every test of the run, those running at the same
  * time included. */
 static char cache_dir[64];
@@ -127,7 +127,7 @@ static char cache_dir[64];
 static void private_environment(void)
 {
     for (int i = 0; i < IRON__ENV_COUNT; i++)
-        if (i != IRON__ENV_CC)
+        if (i != IRON__ENV_CC && i != IRON__ENV_CXX)
             unsetenv(iron__env_var_of((iron__env_id)i)->name);
     /* On, in the run's own folder: every test that compiles a kernel
      * another test compiled already loads it from there, as a user's

@@ -927,6 +927,26 @@ IRON_API iron_status iron_kernel_define_int(iron_kernel *k, const char *name,
  * to iron_kernel_new_file instead. */
 IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags);
 
+/* The language of a kernel's source.  IRON_KERNEL_LANG_AUTO (every
+ * kernel's until it is set): C++ for a kernel read from a file whose
+ * name ends in .cc, .cpp, .cxx, .C or .c++, else C.  A C++ kernel is
+ * compiled as C++20 (-std=c++20 -fno-exceptions -fno-rtti before the
+ * jit's and the kernel's flags, so a -std of theirs wins) by the C++
+ * compiler ($IRON_CXX, else c++) and may include the AIE API
+ * (<aie_api/aie.hpp>); its entry is usually written inside
+ * extern "C" { ... }, as upstream's kernels are (docs/kernels.md, "C++
+ * kernels").  Errors, recorded on the design: k NULL (IRON_EINVAL,
+ * returned only), a lang outside the enum (IRON_EINVAL naming the
+ * value), IRON_KERNEL_LANG_CXX for a core body, whose source is always C
+ * (IRON_EINVAL). */
+typedef enum iron_kernel_lang {
+    IRON_KERNEL_LANG_AUTO = 0,
+    IRON_KERNEL_LANG_C = 1,
+    IRON_KERNEL_LANG_CXX = 2
+} iron_kernel_lang;
+IRON_API iron_status iron_kernel_set_lang(iron_kernel *k,
+                                          iron_kernel_lang lang);
+
 /* A custom core body: C source whose entry runs once on the worker's tile
  * (it usually loops forever, as a core does) and moves data itself.
  * arg_types as for kernels, plus "fifo" for an endpoint handle (pass

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * cc.c - runs the C compiler as a child process (compile layer): builds
- * its argument vector, spawns it, waits, and reports its diagnostics.
+ * cc.c - runs the C or C++ compiler as a child process (compile layer):
+ * builds its argument vector, spawns it, waits, and reports its
+ * diagnostics.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -52,10 +53,26 @@ static const char wrap_word[] =
 static const char *const flags_before[] = { "-g" };
 static const char *const flags_after[] = { "-fstack-clash-protection",
                                            wrap_word };
+/* C++ kernels: the language upstream's kernels are written in, and what
+ * the AIE API header assumes (no exceptions, no RTTI, as on the AIE
+ * compilers).  Before the user's flags, so that their -std wins. */
+static const char *const cxx_flags_before[] = { "-std=c++20",
+                                               "-fno-exceptions",
+                                               "-fno-rtti" };
 
 const char *iron__cc(void)
 {
     return iron__env_get_text(IRON__ENV_CC);
+}
+
+const char *iron__cxx(void)
+{
+    return iron__env_get_text(IRON__ENV_CXX);
+}
+
+static const char *compiler_of(int is_cxx)
+{
+    return is_cxx ? iron__cxx() : iron__cc();
 }
 
 static size_t count_words(const char *s)
@@ -170,13 +187,18 @@ static iron_status cannot_run(const iron__cc_job *job, const char *cc,
                               int err)
 {
     iron__env_value env;
-    int set = iron__env_get(IRON__ENV_CC, &env);
+    int set = iron__env_get(job->is_cxx ? IRON__ENV_CXX : IRON__ENV_CC, &env);
+    const char *var = job->is_cxx ? "IRON_CXX" : "IRON_CC";
     return iron__fail(IRON_ECOMPILE,
-                      "%.200s: cannot run C compiler '%.200s': %s (the "
-                      "command comes from IRON_CC%s; set IRON_CC to a "
-                      "working compiler such as gcc or clang)",
-                      job->label, cc, strerror(err),
-                      set ? "" : ", which is unset, so 'cc' on PATH");
+                      "%.200s: cannot run %s compiler '%.200s': %s (the "
+                      "command comes from %s%s; set %s to a working "
+                      "compiler such as %s)",
+                      job->label, job->is_cxx ? "C++" : "C", cc,
+                      strerror(err), var,
+                      set ? ""
+                      : job->is_cxx ? ", which is unset, so 'c++' on PATH"
+                                    : ", which is unset, so 'cc' on PATH",
+                      var, job->is_cxx ? "g++ or clang++" : "gcc or clang");
 }
 
 /* Spawns argv with the log as stdout and stderr.  Returns 0 or an errno
@@ -227,9 +249,9 @@ static iron_status wait_child(const iron__cc_job *job, pid_t pid,
             return IRON_OK;
         if (errno != EINTR)
             return iron__fail(IRON_ECOMPILE,
-                              "%.200s: cannot wait for the C compiler: %s "
-                              "(is SIGCHLD ignored?)",
-                              job->label, strerror(errno));
+                              "%.200s: cannot wait for the %s compiler: %s "
+                              "(is SIGCHLD ignored?)", job->label,
+                              job->is_cxx ? "C++" : "C", strerror(errno));
     }
 }
 
@@ -242,7 +264,7 @@ static iron_status compiler_failed(const iron__cc_job *job, int wstatus,
     size_t more = read_diagnostics(job->log_path, diag);
 
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !diag[0])
-        return cannot_run(job, iron__cc(), ENOENT);
+        return cannot_run(job, compiler_of(job->is_cxx), ENOENT);
     if (WIFEXITED(wstatus))
         snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(wstatus));
     else if (WIFSIGNALED(wstatus))
@@ -255,8 +277,8 @@ static iron_status compiler_failed(const iron__cc_job *job, int wstatus,
         snprintf(tail, sizeof tail, "\n[... %zu more bytes of diagnostics]",
                  more);
     return iron__fail(IRON_ECOMPILE,
-                      "%.200s: C compiler failed (%s)\ncommand: %s\n%s%s",
-                      job->label, how, cmd,
+                      "%.200s: %s compiler failed (%s)\ncommand: %s\n%s%s",
+                      job->label, job->is_cxx ? "C++" : "C", how, cmd,
                       diag[0] ? diag : "(the compiler printed nothing)",
                       tail);
 }
@@ -277,10 +299,19 @@ typedef struct cmd_part {
 static const char *const lean_libs_before[] = { "-nodefaultlibs" };
 static const char *const lean_libs_after[] = { "-l:libc_nonshared.a",
                                                "-lgcc" };
+/* -nodefaultlibs drops libstdc++ too, and a C host process has none
+ * loaded to resolve against, so a C++ kernel that uses it (std::string,
+ * operator new) links it; --as-needed records it only then, so a
+ * header-only kernel loads nothing more.  Reading its symbol table costs
+ * about 7 ms of a 70 ms header-only kernel compile (g++ 12, measured),
+ * which buys kernels that load wherever they compile. */
+static const char *const cxx_libs_after[] = { "-Wl,--as-needed",
+                                              "-lstdc++",
+                                              "-Wl,--no-as-needed" };
 
 iron_status iron__compile_cc(const iron__cc_job *job)
 {
-    const char *cc = iron__cc();
+    const char *cc = compiler_of(job->is_cxx);
     const char *cflags = job->cflags ? job->cflags : "-O2";
     iron_status st = IRON_OK;
     char *include_word = NULL;
@@ -302,6 +333,15 @@ iron_status iron__compile_cc(const iron__cc_job *job)
     PART(cc, 1);
     for (size_t i = 0; i < IRON__COUNT_OF(flags_before); i++)
         PART(flags_before[i], 0);
+    for (size_t i = 0; job->is_cxx && i < IRON__COUNT_OF(cxx_flags_before);
+         i++)
+        PART(cxx_flags_before[i], 0);
+    char arch_word[32];
+    if (job->aie_arch) {
+        snprintf(arch_word, sizeof arch_word, "-D__AIE_ARCH__=%d",
+                 job->aie_arch);
+        PART(arch_word, 0);
+    }
     if (include_word)
         PART(include_word, 0);
     if (job->quote_dir) {
@@ -337,6 +377,10 @@ iron_status iron__compile_cc(const iron__cc_job *job)
     if (job->lean_libs)
         for (size_t i = 0; i < IRON__COUNT_OF(lean_libs_after); i++)
             PART(lean_libs_after[i], 0);
+    for (size_t i = 0;
+         job->lean_libs && job->is_cxx && i < IRON__COUNT_OF(cxx_libs_after);
+         i++)
+        PART(cxx_libs_after[i], 0);
 #undef PART
 
     size_t nwords = 1, bytes = 0;
@@ -381,16 +425,16 @@ done:
  * options differ between them, and gcc answers only the first of
  * several), which name the compiler for cache keys: its path alone would
  * miss an upgrade in place. */
-iron_status iron__cc_probe(const char *out_path)
+iron_status iron__cc_probe(int is_cxx, const char *out_path)
 {
-    const char *cc = iron__cc();
+    const char *cc = compiler_of(is_cxx);
     size_t nwords = count_words(cc) + 1;
     char **argv = iron__calloc(nwords + 1, sizeof *argv);
     char *arena = argv ? iron__malloc(strlen(cc) + 64) : NULL;
     iron_status st = IRON_OK;
     if (!arena) {
-        st = iron__fail(IRON_ENOMEM, "out of memory asking the C compiler "
-                                     "for its version");
+        st = iron__fail(IRON_ENOMEM, "out of memory asking the %s compiler "
+                        "for its version", is_cxx ? "C++" : "C");
     } else {
         int argc = 0;
         char *p = split_words(argv, &argc, arena, cc);
@@ -399,13 +443,15 @@ iron_status iron__cc_probe(const char *out_path)
         pid_t pid;
         int wstatus = 0;
         iron__cc_job job = { .label = "compiler probe",
-                             .log_path = out_path };
+                             .log_path = out_path, .is_cxx = is_cxx };
         if (spawn(&pid, argv, out_path) != 0 ||
             wait_child(&job, pid, &wstatus) != IRON_OK ||
             !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
             st = iron__fail(IRON_ECOMPILE,
-                            "cannot ask the C compiler '%s' for its version "
-                            "(set IRON_CC to a working compiler)", cc);
+                            "cannot ask the %s compiler '%s' for its version "
+                            "(set %s to a working compiler)",
+                            is_cxx ? "C++" : "C", cc,
+                            is_cxx ? "IRON_CXX" : "IRON_CC");
     }
     iron__free(arena);
     iron__free(argv);

@@ -26,25 +26,32 @@ typedef struct iron__cc_job {
     const char *quote_dir;     /* -iquote, or NULL */
     int ninclude_dirs;         /* -I, each one word */
     const char *const *include_dirs;
+    int is_cxx;                /* C++: iron__cxx() with the C++ flags (cc.c),
+                                  and libstdc++ when the kernel uses it */
+    int aie_arch;              /* -D__AIE_ARCH__=<it>; 0: not defined */
 } iron__cc_job;
 
 /*
- * Runs "<iron__cc() words> -g [-I<include_dir>] [-iquote <quote_dir>]
- * [-I <include_dirs[i]> ...] <cflags words>
+ * Runs "<iron__cc() words> -g [-D__AIE_ARCH__=<aie_arch>]
+ * [-I<include_dir>] [-iquote <quote_dir>] [-I <include_dirs[i]> ...]
+ * <cflags words>
  * -fstack-clash-protection -Wl,--wrap=<each function the runtime shim
  * replaces> [-nodefaultlibs] [-MD -MF deps] -fPIC -shared -o so src [obj]
- * [-l:libc_nonshared.a -lgcc]" (the bracketed parts as the job asks) with
+ * [-l:libc_nonshared.a -lgcc]" (the bracketed parts as the job asks; a
+ * C++ job runs iron__cxx() with -std=c++20 -fno-exceptions -fno-rtti
+ * before the cflags and libstdc++ as needed at the end) with
  * posix_spawnp, stdin from /dev/null and stdout+stderr into the log, and
  * waits for it.  Words are split on blanks; quoting is not supported.
  * IRON_ECOMPILE when the compiler cannot be started (the message mentions
- * IRON_CC) or does not exit with 0 (the message has the label, the command
- * and the first few KiB of diagnostics); IRON_ENOMEM.  Thread-safe.
+ * IRON_CC, or IRON_CXX) or does not exit with 0 (the message has the
+ * label, "C compiler failed" or "C++ compiler failed", the command and the
+ * first few KiB of diagnostics); IRON_ENOMEM.  Thread-safe.
  */
 iron_status iron__compile_cc(const iron__cc_job *job);
 
-/* Runs the compiler with -v (its version, target and configuration), its
- * output into out_path.  IRON_ECOMPILE when it cannot run or fails,
- * IRON_ENOMEM. */
-iron_status iron__cc_probe(const char *out_path);
+/* Runs the C compiler (is_cxx: the C++ compiler) with -v (its version,
+ * target and configuration), its output into out_path.  IRON_ECOMPILE
+ * when it cannot run or fails (naming IRON_CC or IRON_CXX), IRON_ENOMEM. */
+iron_status iron__cc_probe(int is_cxx, const char *out_path);
 
 #endif

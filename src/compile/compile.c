@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * compile.c - iron__kernel_compile (compile layer): checks the kernel
- * description, then generate -> write -> cc -> dlopen in a private
- * temporary directory that is removed whatever happens.
+ * description, then generate -> write -> cc (or c++) -> dlopen in a
+ * private temporary directory that is removed whatever happens.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -59,6 +59,9 @@ static iron_status check_src(const iron__kernel_src *k, const char *label)
         if (!k->include_dirs[i])
             return iron__fail(IRON_EINVAL, "%s: include folder %d is NULL",
                               label, i);
+    if (k->is_cxx && k->is_core)
+        return iron__fail(IRON_EINVAL, "%s: a core body's source is C, not "
+                          "C++", label);
     if (k->ndefines < 0)
         return iron__fail(IRON_EINVAL, "%s: ndefines is %d (must be >= 0)",
                           label, k->ndefines);
@@ -104,7 +107,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     char identity[512];
     size_t shim_len = 0;
     const void *shim = NULL;
-    st = iron__cc_identity(identity, sizeof identity);
+    st = iron__compiler_identity(k->is_cxx, identity, sizeof identity);
     if (st == IRON_ENOMEM) {
         iron__fail_context(st, "%.200s", label);
         return st;
@@ -118,7 +121,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     }
     st = iron__ktmp_create(&tmp);
     if (st == IRON_OK)
-        st = iron__kheader_install(&tmp, &inc);
+        st = iron__kheader_install(&tmp, k->is_cxx, &inc);
     if (st != IRON_OK) {
         iron__fail_context(st, "%.200s", label);
         goto done;
@@ -126,7 +129,8 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
 
     char name[48];
     unsigned long seq = atomic_fetch_add(&build_seq, 1) + 1;
-    snprintf(name, sizeof name, "k%lu.c", seq);
+    /* The ending tells the compiler driver the language. */
+    snprintf(name, sizeof name, "k%lu.%s", seq, k->is_cxx ? "cc" : "c");
     src = iron__ktmp_path(&tmp, name);
     snprintf(name, sizeof name, "k%lu.so", seq);
     so = src ? iron__ktmp_path(&tmp, name) : NULL;
@@ -149,7 +153,8 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     }
     iron__cc_job job = { label, k->cflags, src, so, log, deps, inc,
                          shim_path, shim != NULL, k->quote_dir,
-                         k->ninclude_dirs, k->include_dirs };
+                         k->ninclude_dirs, k->include_dirs, k->is_cxx,
+                         k->aie_arch };
     st = iron__compile_cc(&job);
     char *image = NULL, *dtext = NULL;
     size_t image_len = 0, dlen = 0;

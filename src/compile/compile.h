@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * compile.h - kernel compilation: C source -> shared object -> entry point.
+ * compile.h - kernel compilation: C or C++ source -> shared object ->
+ * entry point.
  *
  * The JIT describes a kernel (entry name, source, declared argument types,
  * defines, flags); this module generates a wrapper with one uniform
@@ -56,6 +57,13 @@ typedef struct iron__kernel_src {
     const char *quote_dir;
     int ninclude_dirs;
     const char *const *include_dirs;
+    /* C++ source (not for core bodies): compiled by the C++ compiler as
+     * C++20, with the AIE API headers in its include folder; the wrapper
+     * is C++ too. */
+    int is_cxx;
+    /* __AIE_ARCH__'s value on the command line (20 npu1, 21 npu2); 0
+     * leaves it undefined. */
+    int aie_arch;
 } iron__kernel_src;
 
 
@@ -121,11 +129,17 @@ int iron__kobj_refs(const iron__kobj *o);
  * target its -v reports and a hash of all it printed, for cache keys
  * (identity.c).  IRON_ECOMPILE when it cannot be asked. */
 iron_status iron__cc_identity(char *out, size_t len);
+/* The same for the C compiler (is_cxx 0) or the C++ compiler ($IRON_CXX,
+ * else c++): what the kernels of that language are compiled with.
+ * IRON_ECOMPILE naming IRON_CC or IRON_CXX. */
+iron_status iron__compiler_identity(int is_cxx, char *out, size_t len);
 
 /* 1 if s is a non-empty C identifier ([A-Za-z_][A-Za-z0-9_]*). */
 int iron__kis_ident(const char *s);
 
-/* The compiler command in force: $IRON_CC or "cc". */
+/* The compiler commands in force: $IRON_CC or "cc"; $IRON_CXX or
+ * "c++". */
 const char *iron__cc(void);
+const char *iron__cxx(void);
 
 #endif

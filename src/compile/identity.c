@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * identity.c - the compiler's identity for cache keys: the command in
- * force ($IRON_CC or cc), the version and target it reports with -v, and
+ * identity.c - a compiler's identity for cache keys: the command in
+ * force ($IRON_CC or cc; $IRON_CXX or c++ for C++ kernels), the version and target it reports with -v, and
  * a hash of everything -v printed (its configuration too), so that a
  * rebuilt or upgraded compiler never reuses another's objects.  Probed
  * once per command per process (a spawn costs about a millisecond).
@@ -20,6 +20,7 @@
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
+    int is_cxx;
     char cmd[256];
     char identity[512];
 } remembered[MAX_REMEMBERED];
@@ -70,7 +71,7 @@ static void describe(const char *cmd, const char *text, size_t n, char *out,
              (unsigned long long)XXH3_64bits(text, n), target);
 }
 
-static iron_status probe(const char *cmd, char *out, size_t len)
+static iron_status probe(int is_cxx, const char *cmd, char *out, size_t len)
 {
     iron__ktmp tmp = { 0 };
     char *path = NULL, *text = NULL;
@@ -81,7 +82,7 @@ static iron_status probe(const char *cmd, char *out, size_t len)
         s = path ? IRON_OK : iron__fail(IRON_ENOMEM, "out of memory");
     }
     if (s == IRON_OK)
-        s = iron__cc_probe(path);
+        s = iron__cc_probe(is_cxx, path);
     if (s == IRON_OK)
         s = iron__ktmp_read(path, &text, &n);
     if (s == IRON_OK)
@@ -92,12 +93,13 @@ static iron_status probe(const char *cmd, char *out, size_t len)
     return s;
 }
 
-iron_status iron__cc_identity(char *out, size_t len)
+iron_status iron__compiler_identity(int is_cxx, char *out, size_t len)
 {
-    const char *cmd = iron__cc();
+    const char *cmd = is_cxx ? iron__cxx() : iron__cc();
     pthread_mutex_lock(&mu);
     for (int i = 0; i < nremembered; i++)
-        if (strcmp(remembered[i].cmd, cmd) == 0) {
+        if (remembered[i].is_cxx == is_cxx &&
+            strcmp(remembered[i].cmd, cmd) == 0) {
             snprintf(out, len, "%s", remembered[i].identity);
             pthread_mutex_unlock(&mu);
             return IRON_OK;
@@ -105,11 +107,12 @@ iron_status iron__cc_identity(char *out, size_t len)
     pthread_mutex_unlock(&mu);
     /* Probe outside the lock: it spawns a process. */
     char id[512];
-    iron_status s = probe(cmd, id, sizeof id);
+    iron_status s = probe(is_cxx, cmd, id, sizeof id);
     if (s != IRON_OK)
         return s;
     pthread_mutex_lock(&mu);
     if (nremembered < MAX_REMEMBERED && strlen(cmd) < sizeof remembered[0].cmd) {
+        remembered[nremembered].is_cxx = is_cxx;
         snprintf(remembered[nremembered].cmd, sizeof remembered[0].cmd, "%s",
                  cmd);
         snprintf(remembered[nremembered].identity,
@@ -119,4 +122,9 @@ iron_status iron__cc_identity(char *out, size_t len)
     pthread_mutex_unlock(&mu);
     snprintf(out, len, "%s", id);
     return IRON_OK;
+}
+
+iron_status iron__cc_identity(char *out, size_t len)
+{
+    return iron__compiler_identity(0, out, len);
 }

@@ -37,7 +37,7 @@ static void bind_runtime(void *dl)
         return;
     void (*bind)(const iron__rt_api *);
     memcpy(&bind, &sym, sizeof bind);
-    bind(&iron__rt_host);
+    bind(iron__rt_table());
 }
 
 iron_status iron__kobj_load(const char *so_path, const char *label,

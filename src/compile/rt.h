@@ -28,10 +28,22 @@ typedef struct iron__rt_api {
      * not replace the emulator's handlers.  Returns only outside a
      * running kernel, as stop. */
     void (*signal)(int sig);
+    /* The AIE API's control words of the core running the kernel (4
+     * unsigned: rounding mode, saturation mode, two reserved), never
+     * NULL: a driver's worker's own, else the calling thread's.  Called
+     * once per vector operation, so a driver's function is in the table
+     * itself (iron__rt_table). */
+    unsigned *(*aie_ctl)(void);
+    /* The AIE API found a fault (a mode out of range, an unaligned
+     * vector load) at the kernel's file:line.  Returns only outside a
+     * running kernel, as stop; the shim then prints and aborts. */
+    void (*aie_fault)(const char *what, const char *file, unsigned line);
 } iron__rt_api;
 
-/* The host's table (program/khost.c; a driver that runs kernels routes
- * it to itself with iron__program_kernel_host). */
-extern const iron__rt_api iron__rt_host;
+/* The table kernel objects are bound to (program/khost.c): its functions
+ * route to the hooks a driver installed with iron__program_kernel_host,
+ * and aie_ctl is the driver's own function when it gave one.  Valid for
+ * the life of the process. */
+const iron__rt_api *iron__rt_table(void);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * wrapper.c - generates the C text around a kernel's source: defines in
- * front, the signature check and the uniform entry wrapper behind.
+ * wrapper.c - generates the C (or C++) text around a kernel's source:
+ * defines in front, the signature check and the uniform entry wrapper
+ * behind.
  */
 #include <stdio.h>
 #include <string.h>
@@ -212,6 +213,50 @@ static void append_check(const iron__kernel_src *k, iron__str *s)
                         "pointed-to types may differ, by const)\");\n");
 }
 
+/*
+ * The C++ form of the check: the entry's type (less a noexcept, which
+ * C++17 made part of it) against each const-qualification of the
+ * declared pointers, with templates of the wrapper's own.  Beyond
+ * IRON__KWRAP_CONST_MAX pointers only the exact types (a C++ prototype
+ * would declare an overload instead of failing).
+ */
+static const char cxx_check_templates[] =
+    "template <class iron__A, class iron__B>\n"
+    "struct iron__same { enum { iron__v = 0 }; };\n"
+    "template <class iron__A>\n"
+    "struct iron__same<iron__A, iron__A> { enum { iron__v = 1 }; };\n"
+    "template <class iron__T> struct iron__plain { typedef iron__T "
+    "iron__t; };\n"
+    "template <class iron__R, class... iron__P>\n"
+    "struct iron__plain<iron__R (*)(iron__P...) noexcept> {\n"
+    "    typedef iron__R (*iron__t)(iron__P...);\n"
+    "};\n";
+
+static void append_check_cxx(const iron__kernel_src *k, iron__str *s)
+{
+    int nptr = 0;
+    for (int i = 0; i < k->nargs; i++)
+        nptr += k->args[i].is_ptr != 0;
+    unsigned masks = nptr > IRON__KWRAP_CONST_MAX ? 1u : 1u << nptr;
+    iron__str_append(s, cxx_check_templates);
+    iron__str_append(s, "static_assert(");
+    for (unsigned mask = 0; mask < masks; mask++) {
+        iron__str_printf(s, "%siron__same<iron__plain<decltype(&%s)>::"
+                            "iron__t, ", mask ? " ||\n    " : "", k->entry);
+        append_fn_ptr_type(s, k, mask);
+        iron__str_append(s, ">::iron__v");
+    }
+    iron__str_printf(s, ",\n    \"conflicting types for %s: the declared "
+                        "argument types (", k->entry);
+    iron__ktypes_format(k->args, k->nargs, s);
+    iron__str_append(s, ") mean ");
+    append_signature(k, s);
+    iron__str_printf(s, ", and the source defines it otherwise (%s)\");\n",
+                     nptr > IRON__KWRAP_CONST_MAX
+                         ? "the types must match exactly"
+                         : "only pointed-to types may differ, by const");
+}
+
 static void append_wrapper(const iron__kernel_src *k, iron__str *s)
 {
     int need_bf16 = 0;
@@ -299,7 +344,8 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
                 iron__str_printf(text, "%c", *c);
         iron__str_append(text, "\"\n");
     } else {
-        iron__str_printf(text, "#line 1 \"%s.c\"\n", k->entry);
+        iron__str_printf(text, "#line 1 \"%s.%s\"\n", k->entry,
+                         k->is_cxx ? "cc" : "c");
     }
     iron__str_append(text, k->source);
     size_t n = strlen(k->source);
@@ -307,7 +353,15 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
         iron__str_append(text, "\n");
 
     iron__str_printf(text, "#line 1 \"%s-declared-signature\"\n", k->entry);
-    append_check(k, text);
+    /* C++: the same text with C names (extern "C"), so that the loader
+     * finds the wrapper and the shim's functions by their plain names;
+     * the entry itself may have either linkage. */
+    if (k->is_cxx) {
+        append_check_cxx(k, text);
+        iron__str_append(text, "extern \"C\" {\n");
+    } else {
+        append_check(k, text);
+    }
     append_wrapper(k, text);
 
     if (with_shim) {
@@ -316,9 +370,12 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
         iron__str_printf(text, "#line 1 \"%s-runtime-shim\"\n", k->entry);
         iron__str_append(text, shim);
     }
+    if (k->is_cxx)
+        iron__str_append(text, "}\n");
 
     if (text->oom)
         return iron__fail(IRON_ENOMEM,
-                          "out of memory generating the kernel's C text");
+                          "out of memory generating the kernel's %s text",
+                          k->is_cxx ? "C++" : "C");
     return IRON_OK;
 }

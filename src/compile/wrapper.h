@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * wrapper.h - the C text compiled for a kernel: its defines, the user's
- * source under its own #line name, then the uniform entry wrapper.
+ * wrapper.h - the C or C++ text compiled for a kernel: its defines, the
+ * user's source under its own #line name, then the uniform entry
+ * wrapper.
  */
 #ifndef IRON_COMPILE_WRAPPER_H
 #define IRON_COMPILE_WRAPPER_H
@@ -36,6 +37,10 @@
  *                                      runtime shim's text (shim.h), for a
  *                                      compiler that cannot link the
  *                                      shim's object instead.
+ *
+ * A C++ kernel (k->is_cxx) gets the same parts as C++: its source named
+ * "<entry>.cc", the check as a static_assert over templates, and the
+ * wrapper, the raw entry and the shim's text inside extern "C" { ... }.
  *
  * The wrapper reads a[k].p for pointers, a[k].i for integer scalars and
  * a[k].f for float32, float64 and bfloat16 scalars (bfloat16 is rounded to

@@ -72,6 +72,11 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         "the C compiler command for kernels (split on blanks)",
         "cc", "a command, with arguments if needed", "at each compile",
         iron__env_parse_text, 0, 0, { .s = "cc" } },
+    [IRON__ENV_CXX] = {
+        "IRON_CXX",
+        "the C++ compiler command for C++ kernels (split on blanks)",
+        "c++", "a command, with arguments if needed", "at each compile",
+        iron__env_parse_text, 0, 0, { .s = "c++" } },
     [IRON__ENV_CACHE] = {
         "IRON_CACHE",
         "off turns the disk cache of compiled kernels off (a jit's "

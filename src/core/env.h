@@ -26,6 +26,7 @@ typedef enum iron__env_id {
     IRON__ENV_TRACE,
     IRON__ENV_LOG,
     IRON__ENV_CC,
+    IRON__ENV_CXX,
     IRON__ENV_CACHE,
     IRON__ENV_CACHE_DIR,
     IRON__ENV_CACHE_MAX,

@@ -144,6 +144,8 @@ struct iron_kernel {
     char *entry;
     char *source;
     char *cflags;             /* per-kernel extra flags, or NULL */
+    iron_kernel_lang lang;    /* as set (iron_kernel_set_lang); AUTO until
+                                 then: iron__kernel_is_cxx decides */
     /* iron_kernel_new_file: the source file and its folder (searched by
      * #include "..."), absolute, and the include folders given with it
      * (absolute, searched by both #include forms); NULL and 0 for a
@@ -262,6 +264,10 @@ void iron__design_free(iron_design *d);
 /* Records the first failure on the design; returns its status. */
 iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
                               ...) IRON__PRINTF(3, 4);
+
+/* Whether k's source is C++: set so (iron_kernel_set_lang), or AUTO and
+ * read from a file named *.cc, *.cpp, *.cxx, *.C or *.c++. */
+int iron__kernel_is_cxx(const iron_kernel *k);
 
 /* "int", "float", "bool", "str", "dtype", "kernel" */
 const char *iron__param_type_name(iron_param_type t);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * kernel.c - declaring compute kernels: C source (given as text or read
- * from a file, with the folders its includes are searched in), the
- * entry's argument types, and per-kernel defines and flags.  Compilation happens later, in
- * the jit's compile stage.
+ * kernel.c - declaring compute kernels: C or C++ source (given as text
+ * or read from a file, with the folders its includes are searched in),
+ * the entry's argument types, and per-kernel defines, flags and language.
+ * Compilation happens later, in the jit's compile stage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -330,5 +330,48 @@ IRON_API iron_status iron_kernel_add_cflags(iron_kernel *k, const char *flags)
         return iron__design_fail(k->d, IRON_ENOMEM, "out of memory");
     iron__free(k->cflags);
     k->cflags = f;
+    return iron__public_result(IRON_OK);
+}
+
+/* The endings gcc and clang both take as C++ source on every system. */
+static int cxx_file_name(const char *path)
+{
+    static const char *const ext[] = { ".cc", ".cpp", ".cxx", ".C", ".c++" };
+    size_t n = strlen(path);
+    for (size_t i = 0; i < IRON__COUNT_OF(ext); i++) {
+        size_t e = strlen(ext[i]);
+        if (n > e && strcmp(path + n - e, ext[i]) == 0 &&
+            path[n - e - 1] != '/')
+            return 1;
+    }
+    return 0;
+}
+
+int iron__kernel_is_cxx(const iron_kernel *k)
+{
+    if (k->lang != IRON_KERNEL_LANG_AUTO)
+        return k->lang == IRON_KERNEL_LANG_CXX;
+    return !k->is_core && k->path && cxx_file_name(k->path);
+}
+
+IRON_API iron_status iron_kernel_set_lang(iron_kernel *k,
+                                          iron_kernel_lang lang)
+{
+    if (!k)
+        return iron__fail(IRON_EINVAL, "iron_kernel_set_lang: kernel is NULL");
+    if (k->d->status != IRON_OK)
+        return k->d->status;
+    if ((int)lang < IRON_KERNEL_LANG_AUTO || (int)lang > IRON_KERNEL_LANG_CXX)
+        return iron__design_fail(k->d, IRON_EINVAL,
+                                 "kernel '%s': language %d is not one of "
+                                 "IRON_KERNEL_LANG_AUTO (0), _C (1) or "
+                                 "_CXX (2)", k->entry, (int)lang);
+    if (k->is_core && lang == IRON_KERNEL_LANG_CXX)
+        return iron__design_fail(k->d, IRON_EINVAL,
+                                 "core body '%s': a core body's source is C "
+                                 "(its FIFO API is declared for C); write "
+                                 "the C++ part as a kernel the body calls",
+                                 k->entry);
+    k->lang = lang;
     return iron__public_result(IRON_OK);
 }

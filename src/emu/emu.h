@@ -149,6 +149,10 @@ struct emu_worker {
     uint64_t unwritten_iteration;             /* object, said after the run */
     unsigned api_calls;    /* core body: FIFO/barrier calls, for yielding */
     struct emu_outbuf *out;  /* output.c: the line being printed */
+    /* The AIE API's control words of this core (rounding and saturation
+     * modes, two reserved): its own, as each core's control register is;
+     * zero from the core's reset (iron__emu_worker_init) on. */
+    unsigned aie_ctl[4];
 };
 
 /* One runtime fill or drain queued on a mover for the current call. */

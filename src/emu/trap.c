@@ -224,8 +224,9 @@ void iron__emu_kernel_stop(const char *fmt, ...)
 }
 
 /* The kernel runtime shim's hooks (program/khost.c): what a kernel running
- * on a lane prints becomes its worker's lines; exit, abort and a failed
- * assert end its call. */
+ * on a lane prints becomes its worker's lines; exit, abort, a failed
+ * assert and an AIE API fault end its call; the AIE API's control words
+ * are the running worker's. */
 static int host_write(int fd, const char *buf, size_t n)
 {
     emu_worker *ew = iron__emu_current_worker();
@@ -243,9 +244,18 @@ static int host_stop(const char *msg)
     return 1;
 }
 
+/* Found as output and faults find their worker: the lane thread's armed
+ * trap knows which task (fiber) runs. */
+static unsigned *host_aie_ctl(void)
+{
+    emu_worker *ew = iron__emu_current_worker();
+    return ew ? ew->aie_ctl : iron__program_aie_ctl_thread();
+}
+
 const iron__kernel_host iron__emu_kernel_host = {
     .write = host_write,
     .stop = host_stop,
+    .aie_ctl = host_aie_ctl,
 };
 
 /* --- the message ------------------------------------------------------- */

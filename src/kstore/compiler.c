@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * compiler.c - the kernel store's call into the C compiler (src/compile):
+ * compiler.c - the kernel store's call into the compiler (src/compile):
  * one kernel into one shared object, with the jit's flags and the
- * kernel's own.
+ * kernel's own, in the kernel's language and for the device's AIE
+ * architecture.
  */
 #include <string.h>
 
@@ -11,7 +12,9 @@
 
 int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b)
 {
-    if (a->is_core != b->is_core || strcmp(a->entry, b->entry) ||
+    if (a->is_core != b->is_core ||
+        iron__kernel_is_cxx(a) != iron__kernel_is_cxx(b) ||
+        strcmp(a->entry, b->entry) ||
         strcmp(a->source, b->source) ||
         a->nargs != b->nargs || a->ndefines != b->ndefines ||
         (a->cflags == NULL) != (b->cflags == NULL) ||
@@ -33,7 +36,8 @@ int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b)
 }
 
 iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
-                                 const char *label, iron__kobj **out)
+                                 const char *label, int aie_arch,
+                                 iron__kobj **out)
 {
     *out = NULL;
     const char *names[64], *values[64];
@@ -62,6 +66,8 @@ iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
         .quote_dir = k->path_dir,
         .ninclude_dirs = k->nincdirs,
         .include_dirs = (const char *const *)k->incdirs,
+        .is_cxx = iron__kernel_is_cxx(k),
+        .aie_arch = aie_arch,
     };
     iron_status s = flags.oom
                         ? iron__fail(IRON_ENOMEM, "out of memory")

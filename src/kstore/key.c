@@ -3,9 +3,11 @@
  * key.c - the kernel store's keys.  Two texts, both built once per use:
  *
  * - The kernel key names one compiled kernel object in the disk cache:
- *   the kernel's text (entry, source, argument types, defines, flags,
- *   core body or not), the library version, the entry format, the hash
- *   of the built-in <iron/iron_kernel.h> and the compiler's identity.
+ *   the kernel's text (entry, language, source, argument types, defines,
+ *   flags, core body or not, the AIE architecture; for C++ the hash of
+ *   the built-in AIE API headers), the library version, the entry
+ *   format, the hash of the built-in <iron/iron_kernel.h> and the
+ *   identity of the compiler of its language (cc or c++).
  *   Nothing of the design around the kernel is in it, so every
  *   specialization, jit and process that needs the same kernel finds the
  *   same entry.  The headers the source includes cannot be known before
@@ -40,16 +42,33 @@ XXH128_hash_t iron__kstore_key_digest(const char *text, size_t len)
 
 /* Every variable-length field is preceded by its length, so that two
  * different kernels can never print the same text. */
+int iron__kstore_aie_arch(const iron_device_info *dev)
+{
+    const char *f = dev && dev->family ? dev->family
+                    : dev && dev->name ? dev->name
+                                       : "";
+    return strncmp(f, "npu1", 4) == 0   ? 20
+           : strncmp(f, "npu2", 4) == 0 ? 21
+                                        : 0;
+}
+
 void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
-                              iron__str *s)
+                              int aie_arch, iron__str *s)
 {
     const char *jf = ks->cflags ? ks->cflags : "-O2";
     const char *kf = k->cflags ? k->cflags : "";
-    /* The language: C for now, named so that kernels of another never
-     * share a key with C ones. */
-    iron__str_printf(s, "%zu:%s lang c core=%d flags %zu:%s %zu:%s args",
-                     strlen(k->entry), k->entry, k->is_core, strlen(jf), jf,
-                     strlen(kf), kf);
+    /* The language, and for C++ the built-in headers only C++ kernels
+     * get (in the build's temporary folder, so not among the recorded
+     * headers): their hash.  The architecture is on the command line
+     * (__AIE_ARCH__). */
+    int cxx = iron__kernel_is_cxx(k);
+    iron__str_printf(s, "%zu:%s lang %s", strlen(k->entry), k->entry,
+                     cxx ? "c++" : "c");
+    if (cxx)
+        iron__str_printf(s, " headers %016llx",
+                         (unsigned long long)iron__kheader_cxx_hash());
+    iron__str_printf(s, " aie-arch %d core=%d flags %zu:%s %zu:%s args",
+                     aie_arch, k->is_core, strlen(jf), jf, strlen(kf), kf);
     for (int a = 0; a < k->nargs; a++)
         iron__str_printf(s, " %d/%d/%d", (int)k->args[a].dtype,
                          k->args[a].is_ptr, (int)k->args[a].handle);
@@ -92,7 +111,8 @@ static void spec_text(const iron__kstore *ks, const iron_program *p,
     iron__design_dump(p->d, p, s);
     for (int i = 0; i < p->d->kernels.n; i++) {
         iron__str_printf(s, "kernel %d ", i);
-        iron__kstore_kernel_text(ks, p->d->kernels.v[i], s);
+        iron__kstore_kernel_text(ks, p->d->kernels.v[i],
+                                 iron__kstore_aie_arch(&p->dev), s);
     }
 }
 

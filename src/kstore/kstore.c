@@ -141,11 +141,11 @@ typedef struct origin {
 /* The object of kernel k: kept in memory, from the disk cache, or
  * compiled (then published and kept). */
 static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
-                                 iron__kobj **out, origin *o)
+                                 int aie_arch, iron__kobj **out, origin *o)
 {
     *out = NULL;
     iron__str id = { 0 }, label = { 0 };
-    iron__kstore_kernel_text(ks, k, &id);
+    iron__kstore_kernel_text(ks, k, aie_arch, &id);
     iron__str_printf(&label, "%s '%s'", k->is_core ? "core body" : "kernel",
                      k->entry);
     if (id.oom || label.oom) {
@@ -164,7 +164,8 @@ static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
     /* The disk cache, when there is one and a compiler to name. */
     iron__cache *c = cache_for(ks);
     char identity[512];
-    if (c && iron__cc_identity(identity, sizeof identity) != IRON_OK)
+    if (c && iron__compiler_identity(iron__kernel_is_cxx(k), identity,
+                                     sizeof identity) != IRON_OK)
         c = NULL;  /* no compiler: the compile below reports it */
     iron__str ktext = { 0 };
     iron__kstore_key key;
@@ -194,7 +195,7 @@ static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
                   ks->name, hex, why, lb);
     }
 
-    s = iron__kstore_compile(ks, k, lb, out);
+    s = iron__kstore_compile(ks, k, lb, aie_arch, out);
     if (s == IRON_OK) {
         o->compiled++;
         if (c)
@@ -240,6 +241,7 @@ iron_status iron__kstore_kernels(iron__kstore *ks, iron_program *p,
 {
     (void)signature;
     const iron_design *d = p->d;
+    int arch = iron__kstore_aie_arch(&p->dev);
     *how = ks->how;
     p->nkernels = d->kernels.n;
     p->kobjs = iron__calloc((size_t)d->kernels.n + 1, sizeof *p->kobjs);
@@ -255,7 +257,7 @@ iron_status iron__kstore_kernels(iron__kstore *ks, iron_program *p,
          * artifact records no headers: it is trusted as it is). */
         for (int i = 0; i < d->kernels.n; i++) {
             iron__str id = { 0 };
-            iron__kstore_kernel_text(ks, d->kernels.v[i], &id);
+            iron__kstore_kernel_text(ks, d->kernels.v[i], arch, &id);
             iron__kstore_deps none = { 0 };
             if (!id.oom && iron__program_kobj_first(p, i))
                 iron__kstore_shared_put(ks, id.p, id.len, p->kobjs[i], &none);
@@ -271,7 +273,7 @@ iron_status iron__kstore_kernels(iron__kstore *ks, iron_program *p,
                 p->kobjs[i] = p->kobjs[e];
         if (p->kobjs[i])
             continue;
-        iron_status s = kernel_object(ks, k, &p->kobjs[i], &o);
+        iron_status s = kernel_object(ks, k, arch, &p->kobjs[i], &o);
         if (s != IRON_OK) {
             if (iron__kstore_has_artifacts(ks)) {
                 /* Without a compiler, an artifact that does not fit is

@@ -62,24 +62,29 @@ iron_status iron__kstore_spec_key(const iron__kstore *ks,
 
 /* The kernel key of k, whose kernel text (iron__kstore_kernel_text,
  * built once by the caller) is `text`, compiled by the compiler of
- * `identity` (iron__cc_identity): what names its entry in the disk
+ * `identity` (iron__compiler_identity): what names its entry in the disk
  * cache.  Built into *buf as above.  IRON_ENOMEM. */
 iron_status iron__kstore_kernel_key(const iron__kstore *ks,
                                     const iron_kernel *k, const char *text,
                                     const char *identity, iron__str *buf,
                                     iron__kstore_key *out);
 
-/* Appends what identifies a compiled kernel (entry, source, argument
- * types, defines, flags; every field length-prefixed) to s: the kernel's
+/* Appends what identifies a compiled kernel (entry, language, source,
+ * argument types, defines, flags, the AIE architecture it is compiled
+ * for; every field length-prefixed) to s: the kernel's
  * part of both keys, and the identity kept objects match on. */
 void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
-                              iron__str *s);
+                              int aie_arch, iron__str *s);
+/* __AIE_ARCH__ for kernels on a device: 20 for npu1 (AIE2), 21 for npu2
+ * (AIE2P); 0 (left undefined) for another. */
+int iron__kstore_aie_arch(const iron_device_info *dev);
 
 /* ---- the compiler (compiler.c) ---------------------------------------------
  * Compiles one kernel into *out, named `label` in messages ("kernel
  * 'eltwise'"); counts stats->kernel_compiles. */
 iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
-                                 const char *label, iron__kobj **out);
+                                 const char *label, int aie_arch,
+                                 iron__kobj **out);
 /* Whether two kernels of one design are the same in every field, so that
  * they can share one object. */
 int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b);

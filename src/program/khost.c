@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * khost.c - the host's half of the kernel runtime shim (compile/rt.h):
- * what a kernel's printf, exit, failed assert or signal() turns into.
+ * what a kernel's printf, exit, failed assert or signal() turns into, and
+ * where the AIE API finds its core's control words and reports faults.
  *
  * While a driver runs a kernel on this thread, the driver's hooks
  * (iron__kernel_host, installed by the driver) take it: the emulator turns
@@ -14,6 +15,7 @@
  * handler.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -27,9 +29,49 @@
 /* The driver's hooks, or NULL. */
 static _Atomic(const iron__kernel_host *) hooks;
 
+/* The table kernel objects are bound to: `base` (below), or a copy of it
+ * whose aie_ctl is a driver's own function, so that the AIE API's most
+ * frequent call costs one indirect call.  The copies are written once,
+ * before they are published, and never changed: an object bound to one
+ * keeps a valid table whatever is installed later (a driver's aie_ctl
+ * answers for any thread, running one of its kernels or not). */
+#define MAX_TABLES 4
+static const iron__rt_api base;
+static iron__rt_api tables[MAX_TABLES];
+static int ntables;
+static pthread_mutex_t tables_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(const iron__rt_api *) table = &base;
+
 void iron__program_kernel_host(const iron__kernel_host *h)
 {
+    const iron__rt_api *t = &base;
+    pthread_mutex_lock(&tables_mu);
+    for (int i = 0; h && h->aie_ctl && i < ntables && t == &base;
+         i++)
+        if (tables[i].aie_ctl == h->aie_ctl)
+            t = &tables[i];
+    if (h && h->aie_ctl && t == &base && ntables < MAX_TABLES) {
+        tables[ntables] = base;
+        tables[ntables].aie_ctl = h->aie_ctl;
+        t = &tables[ntables++];
+    }
+    pthread_mutex_unlock(&tables_mu);
     atomic_store(&hooks, h);
+    atomic_store(&table, t);
+}
+
+const iron__rt_api *iron__rt_table(void)
+{
+    return atomic_load(&table);
+}
+
+/* The AIE API's control words of a thread that runs no driver's worker
+ * (a kernel called directly, or a driver with no words of its own). */
+static _Thread_local unsigned thread_ctl[4];
+
+unsigned *iron__program_aie_ctl_thread(void)
+{
+    return thread_ctl;
 }
 
 /* Ends the running kernel's call with a formatted message; returns when no
@@ -136,9 +178,25 @@ static void host_signal(int sig)
               sig, signal_name(sig, name, sizeof name));
 }
 
-const iron__rt_api iron__rt_host = {
+/* The base table's: through the hooks (a table with a driver's own
+ * function skips this). */
+static unsigned *host_aie_ctl(void)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    return h && h->aie_ctl ? h->aie_ctl() : thread_ctl;
+}
+
+static void host_aie_fault(const char *what, const char *file,
+                           unsigned line)
+{
+    stop_with("%s at %s:%u", what ? what : "?", file ? file : "?", line);
+}
+
+static const iron__rt_api base = {
     .write = host_write,
     .stop = host_stop,
     .assert_fail = host_assert_fail,
     .signal = host_signal,
+    .aie_ctl = host_aie_ctl,
+    .aie_fault = host_aie_fault,
 };

@@ -322,10 +322,20 @@ typedef struct iron__kernel_host {
     /* Ends the running kernel's call with this message; does not return
      * when a kernel runs on this thread. */
     int (*stop)(const char *msg);
+    /* The AIE API's control words (4 unsigned, rounding and saturation
+     * modes first) of the worker running on this thread, its own and
+     * seen by no other; iron__program_aie_ctl_thread() when none runs
+     * here.  Never NULL.  May be NULL itself: every thread then has its
+     * own words. */
+    unsigned *(*aie_ctl)(void);
 } iron__kernel_host;
 
 /* Installs the hooks (NULL: none).  Thread-safe; the table must stay
  * valid for the life of the process. */
 void iron__program_kernel_host(const iron__kernel_host *h);
+
+/* The calling thread's own control words (4 unsigned), for a kernel that
+ * runs on no driver's worker. */
+unsigned *iron__program_aie_ctl_thread(void);
 
 #endif

@@ -200,6 +200,11 @@ TEST_TIMEOUT(install_prefix_consumers_pkg_config_and_cmake, 180)
     ASSERT_STR_EQ(line, soname);
     snprintf(lib, sizeof lib, "%s/include/iron/iron_kernel.h", prefix);
     ASSERT_EQ(access(lib, R_OK), 0);
+    /* The C++ kernels' headers (the AIE API), under include/iron/kernel/
+     * as in the source tree. */
+    snprintf(lib, sizeof lib, "%s/include/iron/kernel/aie_api/aie.hpp",
+             prefix);
+    ASSERT_EQ(access(lib, R_OK), 0);
 
     /* pkg-config: the prefix and version it reports, then both links. */
     char pc[400];

@@ -8,7 +8,8 @@
  * every ```python block marked with one of examples/tutorial/python, which
  * python/tests/test_tutorial_py.py runs) is a verbatim part of that
  * program, so the documents cannot drift from code that is tested.  The same programs and the README's sample, built as
- * C++17 and C++20 by each C++ compiler (into $IRON_CXX_DIR/<compiler>-<std>),
+ * C++17 and C++20 by each C++ compiler (into
+ * $IRON_TEST_CXX_DIR/<compiler>-<std>),
  * must do the same (tutorial_cxx_*), and tests/cxx/header_use.c, which uses
  * every macro and inline helper of the public headers, must print the same
  * in every C++ build as in its C11 build.
@@ -335,16 +336,18 @@ static int line_len(const char *s)
     return (int)strcspn(s, "\n");
 }
 
-/* One C++ build, $IRON_CXX_DIR/<variant>: header_use prints what its C11
- * build prints, and each program passes its check.  A variant missing
- * from $IRON_CXX (what `make test` built) fails the test, except
- * clang++'s, which is built only when clang++ is installed. */
+/* One C++ build, $IRON_TEST_CXX_DIR/<variant>: header_use prints what
+ * its C11 build prints, and each program passes its check.  A variant
+ * missing from $IRON_TEST_CXX_VARIANTS (what `make test` built) fails the
+ * test, except clang++'s, which is built only when clang++ is
+ * installed. */
 static void check_cxx_variant(const char *variant)
 {
-    const char *root = getenv("IRON_CXX_DIR"), *built = getenv("IRON_CXX");
+    const char *root = getenv("IRON_TEST_CXX_DIR"),
+               *built = getenv("IRON_TEST_CXX_VARIANTS");
     if (!root || !root[0] || !built)
-        TEST_FAIL_("IRON_CXX_DIR or IRON_CXX is not set (run through "
-                   "`make test`)");
+        TEST_FAIL_("IRON_TEST_CXX_DIR or IRON_TEST_CXX_VARIANTS is not set "
+                   "(run through `make test`)");
     int listed = 0;
     size_t len = strlen(variant);
     for (const char *p = strstr(built, variant); p && !listed;
@@ -356,7 +359,8 @@ static void check_cxx_variant(const char *variant)
             printf("clang++ is not installed: nothing to check\n");
             return;
         }
-        TEST_FAIL_("%s was not built (IRON_CXX = \"%s\")", variant, built);
+        TEST_FAIL_("%s was not built (IRON_TEST_CXX_VARIANTS = \"%s\")",
+                   variant, built);
     }
     snprintf(program_dir, sizeof program_dir, "%s/c11", root);
     ASSERT_EQ(run_program("header_use", NULL), 0);
@@ -379,9 +383,9 @@ static void check_cxx_variant(const char *variant)
 /* What the C++ builds are checked against: header_use as C11. */
 TEST(tutorial_header_use_c11)
 {
-    const char *root = getenv("IRON_CXX_DIR");
+    const char *root = getenv("IRON_TEST_CXX_DIR");
     if (!root || !root[0])
-        TEST_FAIL_("IRON_CXX_DIR is not set (run through `make test`)");
+        TEST_FAIL_("IRON_TEST_CXX_DIR is not set (run through `make test`)");
     snprintf(program_dir, sizeof program_dir, "%s/c11", root);
     ASSERT_EQ(run_program("header_use", NULL), 0);
     ASSERT_CONTAINS(out, "IRON_SHAPE(size_t, uint64_t, short): ndim 3: "

@@ -95,6 +95,8 @@ TEST(env_defaults_agree)
               IRON__CACHE_DEFAULT_MAX_BYTES);
     unsetenv("IRON_CC");
     ASSERT_STR_EQ(iron__env_get_text(IRON__ENV_CC), "cc");
+    unsetenv("IRON_CXX");
+    ASSERT_STR_EQ(iron__env_get_text(IRON__ENV_CXX), "c++");
     unsetenv("IRON_CACHE");
     ASSERT_EQ(iron__env_get_int(IRON__ENV_CACHE), 1);
     unsetenv("IRON_RESIDENT_MAX");
@@ -128,6 +130,7 @@ TEST(env_bad_values_warn_and_default)
           "using 0" },
         { IRON__ENV_CHECK, "yes ", "is not on or off", "using 0" },
         { IRON__ENV_CC, "   ", "is only blanks", "using cc" },
+        { IRON__ENV_CXX, " \t", "is only blanks", "using c++" },
     };
     test_catch_warnings();
     for (size_t i = 0; i < IRON__COUNT_OF(cases); i++) {
@@ -366,7 +369,7 @@ TEST(env_cli_help_lists_table)
 }
 
 /* The runner gives the tests a disk-cache folder of their own, on, and
- * keeps the user's IRON_* settings from them (IRON_CC aside). */
+ * keeps the user's IRON_* settings from them (IRON_CC and IRON_CXX aside). */
 TEST(env_tests_run_private)
 {
     const char *dir = getenv("IRON_CACHE_DIR");
@@ -379,7 +382,7 @@ TEST(env_tests_run_private)
     ASSERT_STR_EQ(getenv("IRON_CACHE"), "1");
     for (int i = 0; i < IRON__ENV_COUNT; i++) {
         const char *name = iron__env_var_of((iron__env_id)i)->name;
-        if (i != IRON__ENV_CC && i != IRON__ENV_CACHE &&
+        if (i != IRON__ENV_CC && i != IRON__ENV_CXX && i != IRON__ENV_CACHE &&
             i != IRON__ENV_CACHE_DIR && getenv(name))
             TEST_FAIL_("%s='%s' reached the test", name, getenv(name));
     }
@@ -519,7 +522,8 @@ TEST(env_doc_lists_name_every_variable)
  * them too. */
 static const char *const harness_vars[] = {
     "IRON_TEST_JOBS", "IRON_TEST_TIMES", "IRON_CLI",   "IRON_EXLIB",
-    "IRON_REFERENCE", "IRON_TUTORIAL",   "IRON_CXX",   "IRON_CXX_DIR",
+    "IRON_REFERENCE", "IRON_TUTORIAL",   "IRON_TEST_CXX_VARIANTS",
+    "IRON_TEST_CXX_DIR",
     "IRON_BUILD",     "IRON_SAN",
 };
 

@@ -269,25 +269,49 @@ static int hook_stop(const char *msg)
     return 1;
 }
 
+static unsigned hook_words[4];
+
+static unsigned *hook_ctl(void)
+{
+    return hook_words;
+}
+
 TEST(program_kernel_host_hooks)
 {
-    static const iron__kernel_host hooks = { hook_write, hook_stop };
+    static const iron__kernel_host hooks = { hook_write, hook_stop,
+                                             hook_ctl };
     iron__program_kernel_host(&hooks);
+    /* The driver's function is in the table itself. */
+    ASSERT(iron__rt_table()->aie_ctl == hook_ctl);
+    ASSERT(iron__rt_table()->aie_ctl() == hook_words);
+    iron__rt_table()->aie_fault("aie::set_rounding: mode 9", "k.cc", 12);
+    ASSERT_STR_EQ(hook_text, "aie::set_rounding: mode 9 at k.cc:12");
+    ASSERT_EQ(hook_stops, 1);
+    hook_stops = 0;
     hook_take = 1;
-    iron__rt_host.write(1, "hello", 5);
+    iron__rt_table()->write(1, "hello", 5);
     ASSERT_STR_EQ(hook_text, "1:hello");
-    iron__rt_host.stop("exit(3)");
+    iron__rt_table()->stop("exit(3)");
     ASSERT_EQ(hook_stops, 1);
     ASSERT_STR_EQ(hook_text, "the kernel called exit(3)");
-    iron__rt_host.assert_fail("x > 0", "k.c", 7, "k");
+    iron__rt_table()->assert_fail("x > 0", "k.c", 7, "k");
     ASSERT_STR_EQ(hook_text, "assertion 'x > 0' failed at k.c:7 in k()");
     /* Declined: written to the fd instead (an empty write is harmless). */
     hook_take = 0;
     hook_text[0] = '\0';
-    iron__rt_host.write(1, "", 0);
+    iron__rt_table()->write(1, "", 0);
     ASSERT_STR_EQ(hook_text, "");
-    /* No hooks: stop returns, so the shim goes on to libc. */
+    /* No hooks: stop returns, so the shim goes on to libc; each thread
+     * has its own control words. */
     iron__program_kernel_host(NULL);
-    iron__rt_host.stop("exit(0)");
+    iron__rt_table()->stop("exit(0)");
     ASSERT_EQ(hook_stops, 2);
+    unsigned *mine = iron__rt_table()->aie_ctl();
+    ASSERT(mine != NULL && mine != hook_words);
+    ASSERT(mine == iron__program_aie_ctl_thread());
+    /* Hooks without words of their own: the thread's. */
+    static const iron__kernel_host plain = { hook_write, hook_stop, NULL };
+    iron__program_kernel_host(&plain);
+    ASSERT(iron__rt_table()->aie_ctl() == mine);
+    iron__program_kernel_host(NULL);
 }

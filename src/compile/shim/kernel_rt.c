@@ -22,6 +22,9 @@
 #define iron__HIDDEN __attribute__((visibility("hidden"), used))
 #define iron__FMT(iron__i, iron__j) \
     __attribute__((format(printf, iron__i, iron__j)))
+/* Not _Noreturn: the text also compiles as C++, behind a C++ kernel
+ * (inside the wrapper's extern "C"). */
+#define iron__NORETURN __attribute__((noreturn))
 struct sigaction;
 typedef void (*iron__sighandler)(int);
 /* The layout of iron__rt_api in rt.h. */
@@ -31,6 +34,8 @@ struct iron__rt_api {
     void (*iron__assert_fail)(const char *, const char *, unsigned,
                               const char *);
     void (*iron__signal)(int);
+    unsigned *(*iron__aie_ctl)(void);
+    void (*iron__aie_fault)(const char *, const char *, unsigned);
 };
 static const struct iron__rt_api *iron__rt;
 __attribute__((visibility("default")))
@@ -54,12 +59,12 @@ int __real_fputc(int, FILE *);
 int __real_putc(int, FILE *);
 size_t __real_fwrite(const void *, size_t, size_t, FILE *);
 ptrdiff_t __real_write(int, const void *, size_t);
-_Noreturn void __real_exit(int);
-_Noreturn void __real__exit(int);
-_Noreturn void __real__Exit(int);
-_Noreturn void __real_quick_exit(int);
-_Noreturn void __real_abort(void);
-_Noreturn void __real___assert_fail(const char *, const char *,
+iron__NORETURN void __real_exit(int);
+iron__NORETURN void __real__exit(int);
+iron__NORETURN void __real__Exit(int);
+iron__NORETURN void __real_quick_exit(int);
+iron__NORETURN void __real_abort(void);
+iron__NORETURN void __real___assert_fail(const char *, const char *,
                                     unsigned int, const char *);
 iron__sighandler __real_signal(int, iron__sighandler);
 iron__sighandler __real___sysv_signal(int, iron__sighandler);
@@ -87,12 +92,12 @@ iron__HIDDEN int __wrap_fputc(int, FILE *);
 iron__HIDDEN int __wrap_putc(int, FILE *);
 iron__HIDDEN size_t __wrap_fwrite(const void *, size_t, size_t, FILE *);
 iron__HIDDEN ptrdiff_t __wrap_write(int, const void *, size_t);
-iron__HIDDEN _Noreturn void __wrap_exit(int);
-iron__HIDDEN _Noreturn void __wrap__exit(int);
-iron__HIDDEN _Noreturn void __wrap__Exit(int);
-iron__HIDDEN _Noreturn void __wrap_quick_exit(int);
-iron__HIDDEN _Noreturn void __wrap_abort(void);
-iron__HIDDEN _Noreturn void __wrap___assert_fail(const char *,
+iron__HIDDEN iron__NORETURN void __wrap_exit(int);
+iron__HIDDEN iron__NORETURN void __wrap__exit(int);
+iron__HIDDEN iron__NORETURN void __wrap__Exit(int);
+iron__HIDDEN iron__NORETURN void __wrap_quick_exit(int);
+iron__HIDDEN iron__NORETURN void __wrap_abort(void);
+iron__HIDDEN iron__NORETURN void __wrap___assert_fail(const char *,
                                                  const char *,
                                                  unsigned int,
                                                  const char *);
@@ -101,6 +106,10 @@ iron__HIDDEN iron__sighandler __wrap___sysv_signal(int,
                                                    iron__sighandler);
 iron__HIDDEN int __wrap_sigaction(int, const struct sigaction *,
                                   struct sigaction *);
+/* The AIE API's hooks into the host (include/iron/kernel/aie_api). */
+iron__HIDDEN unsigned *iron__aie_ctl(void);
+iron__HIDDEN iron__NORETURN void iron__aie_fault(const char *, const char *,
+                                                 unsigned);
 
 /* --- output: stdout and stderr go to the host -------------------- */
 
@@ -360,4 +369,30 @@ int __wrap_sigaction(int iron__sig, const struct sigaction *iron__act,
     if (iron__rt && iron__act)
         iron__rt->iron__signal(iron__sig);
     return __real_sigaction(iron__sig, iron__act, iron__old);
+}
+
+/* --- the AIE API's core state and faults ---------------------------- */
+
+/* Outside iron (no table bound) each thread has its own words. */
+static __thread unsigned iron__ctl_own[4];
+
+/* The running core's control words: one direct call and, in the
+ * emulator, one indirect one into the driver, which finds the running
+ * worker (the AIE API reads them once per vector operation). */
+unsigned *iron__aie_ctl(void)
+{
+    return iron__rt ? iron__rt->iron__aie_ctl() : iron__ctl_own;
+}
+
+/* In the emulator the host ends the call and does not return; outside
+ * it, the fault is printed as a failed assert is, and the process
+ * aborts. */
+void iron__aie_fault(const char *iron__what, const char *iron__file,
+                     unsigned iron__line)
+{
+    if (iron__rt)
+        iron__rt->iron__aie_fault(iron__what, iron__file, iron__line);
+    __wrap_fprintf(stderr, "%s:%u: %s\n", iron__file ? iron__file : "?",
+                   iron__line, iron__what ? iron__what : "?");
+    __real_abort();
 }
