@@ -292,6 +292,34 @@ $(HEADER_USE_C): tests/cxx/header_use.c $(PUBLIC_HDR) $(STATIC)
 	@mkdir -p $(@D)
 	$(CC) -D_GNU_SOURCE -Iinclude $(CFLAGS) -o $@ $< $(STATIC) $(LDLIBS)
 
+# ---- the host AIE API's unit tests (tests/aieapi) ---------------------------
+# include/iron/kernel/aie_api/ is the AIE API kernels include as
+# <aie_api/aie.hpp>.  Each tests/aieapi/test_*.cpp is a program of its own
+# (with host_stub.cpp: main, the control words, the fault hook), built
+# once per architecture (__AIE_ARCH__ 20: npu1, 21: npu2) by g++ and, when
+# installed, clang++, as kernels are built: C++20, no exceptions, no RTTI,
+# -Werror, into $(BUILD)/aieapi/<compiler>-<arch>/.  tests/unit/
+# test_aieapi.c runs each build's programs.
+AIEAPI_HDR   := $(shell find include/iron/kernel/aie_api -name '*.hpp' 2>/dev/null)
+AIEAPI_SRC   := $(sort $(wildcard tests/aieapi/test_*.cpp))
+AIEAPI_ARCHS := 20 21
+AIEAPI_VARIANTS := $(foreach c,$(CXX_FOUND),$(addprefix $(c)-,$(AIEAPI_ARCHS)))
+AIEAPI_BINS  := $(foreach v,$(AIEAPI_VARIANTS),$(AIEAPI_SRC:tests/aieapi/%.cpp=$(BUILD)/aieapi/$(v)/%))
+AIEAPI_FLAGS  = -std=c++20 -fno-exceptions -fno-rtti -Wall -Wextra -Wshadow -Werror \
+                $(OPT) $(SAN) -Iinclude/iron/kernel -Itests/aieapi
+$(AIEAPI_BINS): | deps-test
+define AIEAPI_RULES
+$(BUILD)/aieapi/$(1)-$(2)/%: tests/aieapi/%.cpp tests/aieapi/host_stub.cpp \
+                             tests/aieapi/aieapi_test.hpp $$(AIEAPI_HDR)
+	@mkdir -p $$(@D)
+	@echo "  CXX     $$@"
+	@$(1) -D__AIE_ARCH__=$(2) $$(AIEAPI_FLAGS) -o $$@ $$< tests/aieapi/host_stub.cpp
+endef
+$(foreach c,$(CXX_FOUND),$(foreach a,$(AIEAPI_ARCHS),\
+    $(eval $(call AIEAPI_RULES,$(c),$(a)))))
+.PHONY: aieapi
+aieapi: $(AIEAPI_BINS)
+
 # ---- bench: bench/bench.c with the reference designs ------------------------
 # The C baselines it compares with (bench/baseline.c) are compiled apart
 # with -O3 -march=native: the best plain C this host runs.  OpenBLAS is a
@@ -328,8 +356,9 @@ $(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC)
 # 1 runs them one by one with their output as it comes) and keeps each
 # test's time in $(BUILD)/test-times.tsv, to start the longest first.
 test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
-      $(TUTORIALS) $(DOC_SAMPLES) $(HEADER_USE_C) $(CXX_BINS) lib
+      $(TUTORIALS) $(DOC_SAMPLES) $(HEADER_USE_C) $(CXX_BINS) $(AIEAPI_BINS) lib
 	IRON_CLI=$(CLI) IRON_EXLIB=$(EXLIB) \
+	    IRON_AIEAPI_DIR=$(BUILD)/aieapi IRON_AIEAPI="$(AIEAPI_VARIANTS)" \
 	    IRON_REFERENCE=$(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
 	    IRON_TEST_CXX_DIR=$(BUILD)/cxx IRON_TEST_CXX_VARIANTS="$(CXX_VARIANTS)" \

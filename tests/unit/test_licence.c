@@ -32,8 +32,8 @@ static int has_spdx(const char *path)
 static int is_source(const char *name)
 {
     size_t n = strlen(name);
-    static const char *const suffixes[] = { ".c", ".h", ".in", ".sh",
-                                            ".py" };
+    static const char *const suffixes[] = { ".c",  ".h",   ".in", ".sh",
+                                            ".py", ".hpp", ".cpp", ".cc" };
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
         size_t s = strlen(suffixes[i]);
         if (n > s && strcmp(name + n - s, suffixes[i]) == 0)

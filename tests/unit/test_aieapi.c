@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/*
+ * test_aieapi.c - runs the host AIE API's unit-test programs
+ * (tests/aieapi/test_*.cpp, built by `make test` once per compiler and
+ * architecture into $IRON_AIEAPI_DIR/<compiler>-<arch>/): one test per
+ * build, failing with the program's output when any of its checks fails,
+ * or when a program of tests/aieapi has no build.  clang++'s builds exist
+ * only when clang++ is installed.
+ */
+#include <dirent.h>
+#include <sys/wait.h>
+
+#include "test.h"
+
+/* Runs path, its output (stdout and stderr) into out; returns its exit
+ * status, or -1 when it did not exit normally. */
+static int run_capture(const char *path, char *out, size_t cap)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' 2>&1", path);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        TEST_FAIL_("cannot run %s", path);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void check_variant(const char *variant)
+{
+    const char *root = getenv("IRON_AIEAPI_DIR"), *built = getenv("IRON_AIEAPI");
+    if (!root || !root[0] || !built)
+        TEST_FAIL_("IRON_AIEAPI_DIR or IRON_AIEAPI is not set (run through "
+                   "`make test`)");
+    size_t len = strlen(variant);
+    int listed = 0;
+    for (const char *p = strstr(built, variant); p && !listed;
+         p = strstr(p + 1, variant))
+        listed = (p == built || p[-1] == ' ') &&
+                 (p[len] == ' ' || p[len] == '\0');
+    if (!listed) {
+        if (strncmp(variant, "clang++", 7) == 0) {
+            printf("clang++ is not installed: nothing to check\n");
+            return;
+        }
+        TEST_FAIL_("%s was not built (IRON_AIEAPI = \"%s\")", variant, built);
+    }
+    DIR *d = opendir("tests/aieapi");
+    if (!d)
+        TEST_FAIL_("tests/aieapi not found (run from the repository's top "
+                   "folder)");
+    static char out[1 << 16];
+    int programs = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "test_", 5) != 0 || n < 9 ||
+            strcmp(e->d_name + n - 4, ".cpp") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/%.*s", root, variant,
+                 (int)(n - 4), e->d_name);
+        int rc = run_capture(path, out, sizeof out);
+        if (rc != 0 || !strstr(out, " passed, 0 failed"))
+            TEST_FAIL_("%s exited with %d:\n%s", path, rc, out);
+        const char *summary = strstr(out, "aieapi (");
+        printf("%s: %s", path, summary ? summary : out);
+        programs++;
+    }
+    closedir(d);
+    ASSERT_GT(programs, 0);
+}
+
+TEST_TIMEOUT(aieapi_gcc_npu1, 120) { check_variant("g++-20"); }
+TEST_TIMEOUT(aieapi_gcc_npu2, 120) { check_variant("g++-21"); }
+TEST_TIMEOUT(aieapi_clang_npu1, 120) { check_variant("clang++-20"); }
+TEST_TIMEOUT(aieapi_clang_npu2, 120) { check_variant("clang++-21"); }
