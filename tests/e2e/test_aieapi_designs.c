@@ -636,7 +636,7 @@ TEST_TIMEOUT(aieapi_designs_srs_faults, 120)
             expect_srs_fault(j, in, out, 3, 99, S_NONE, "set_rounding");
             expect_srs_fault(j, in, out, 3, R_FLOOR, 7, "set_saturation");
             expect_srs_fault(j, in, out, 64, R_FLOOR, S_NONE, "shift");
-            expect_srs_fault(j, in, out, -1, R_FLOOR, S_NONE, "shift");
+            expect_srs_fault(j, in, out, -5, R_FLOOR, S_NONE, "shift");
             ASSERT_OK(iron_jit_launch(
                 j, NULL, IRON_NO_PARAMS,
                 IRON_SCALARS(iron_scalar_value("shift", 3),
