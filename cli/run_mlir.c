@@ -25,6 +25,7 @@ static const char usage_text[] =
     "  kernels   --kernel NAME=FILE.c: the C source of external function\n"
     "            @NAME (func.func private); one per function the cores "
     "call\n"
+    "            (FILE.cc, .cpp, .cxx, .C or .c++: C++)\n"
     "  device    --device D (default: the module's aie.device), --cols N\n"
     "  inputs    --in NAME=FILE.npy, or INPUT.npy files in argument order;\n"
     "            the others get seeded random data (--seed N, default 1)\n"
@@ -109,6 +110,14 @@ static int read_kernels(mlir_state *st)
             return 1;
         st->k[i].name = st->names[i];
         st->k[i].source = st->src[i];
+        /* The library's rule for kernel files (iron_kernel_set_lang). */
+        static const char *const cxx[] = { ".cc", ".cpp", ".cxx", ".C",
+                                           ".c++" };
+        size_t plen = strlen(eq + 1);
+        for (size_t e = 0; e < sizeof cxx / sizeof cxx[0]; e++)
+            if (plen > strlen(cxx[e]) &&
+                strcmp(eq + 1 + plen - strlen(cxx[e]), cxx[e]) == 0)
+                st->k[i].lang = IRON_KERNEL_LANG_CXX;
         st->nk = i + 1;
     }
     return 0;

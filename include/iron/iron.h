@@ -2230,11 +2230,16 @@ IRON_API iron_status iron_jit_export_mlir(iron_jit *j,
                                           const char *dir);
 
 /* An external function a module declares (func.func private) and its C
- * source, which defines a function of that name with the parameters the
- * declaration gives (memref<..xT> as T*, iN / fN by value). */
+ * (or C++) source, which defines a function of that name with the
+ * parameters the declaration gives (memref<..xT> as T*, iN / fN by
+ * value). */
 typedef struct iron_mlir_kernel {
     const char *name;         /* the func.func symbol, without '@' */
-    const char *source;       /* C source */
+    const char *source;       /* C source, or C++ when lang says so */
+    /* IRON_KERNEL_LANG_AUTO (0, what an initializer without it gives) and
+     * _C: C; _CXX: C++ (iron_kernel_set_lang).  `iron run-mlir --kernel`
+     * sets C++ for a .cc, .cpp, .cxx, .C or .c++ file. */
+    iron_kernel_lang lang;
 } iron_mlir_kernel;
 
 typedef struct iron_mlir iron_mlir;   /* an imported module */

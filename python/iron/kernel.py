@@ -23,7 +23,7 @@ from .kernel_search import find_kernel_source, kernel_flags
 
 __all__ = ["Kernel", "ExternalFunction", "arg_type_name"]
 
-_CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++")
+_CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".C", ".c++")
 _C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t",
             "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t",
             "int64": "int64_t", "uint64": "uint64_t", "float32": "float",
@@ -43,26 +43,22 @@ def arg_type_name(t, what: str) -> str:
                         f"{t!r}") from None
 
 
-def _c_source_for(path: str, what: str, entry: str | None = None) -> str:
-    """A C++ source is used through its C port (same name, .c) until C++
-    kernels are supported: beside it, else where kernel search finds one
-    defining the entry (the --kernels folders, the package's ports of
-    upstream's library kernels)."""
+def _source_for(path: str) -> str:
+    """The source compiled for `path`: a C port beside a C++ source (same
+    name, .c: one written on purpose) is taken instead, else the file
+    itself, which the library compiles as C or C++ by its name."""
     root, ext = os.path.splitext(path)
-    if ext.lower() in _CXX_SUFFIXES:
-        port = root + ".c"
-        if os.path.isfile(port):
-            return port
-        try:
-            found = find_kernel_source(os.path.basename(path), entry=entry)
-        except (FileNotFoundError, NotImplementedError):
-            found = None
-        if found and found.endswith(".c"):
-            return found
-        raise NotImplementedError(
-            f"{what}: {path} is C++; C++ kernels (and the AIE API) are not "
-            f"supported yet -- write a C port of it as {port}")
+    if ext in _CXX_SUFFIXES and os.path.isfile(root + ".c"):
+        return root + ".c"
     return path
+
+
+def _is_cxx_text(text: str) -> bool:
+    """Whether a source string is C++: upstream's are (their entries in
+    extern "C", the AIE API included), a C one never says extern "C"
+    outside a __cplusplus guard."""
+    return ('extern "C"' in text and "__cplusplus" not in text) or \
+        "#include <aie_api/" in text or '#include "aie_api/' in text
 
 
 class _KernelBase:
@@ -102,10 +98,11 @@ class _KernelBase:
         raise NotImplementedError
 
     def _emit(self, d, sources_optional=False):
-        """The library's kernel.  With sources_optional (a module printed
-        as MLIR, which names kernels by symbol and object file and runs
-        nothing), a kernel whose C source is not found stands in as a
-        declaration only."""
+        """The library's kernel: C, or C++ for a .cc/.cpp/.cxx/.C/.c++ file
+        or a source string that reads as C++ (_is_cxx_text).  With
+        sources_optional (a module printed as MLIR, which names kernels by
+        symbol and object file and runs nothing), a kernel whose source is
+        not found stands in as a declaration only."""
         try:
             path, text = self._source()
         except (FileNotFoundError, NotImplementedError):
@@ -115,6 +112,8 @@ class _KernelBase:
         types = ", ".join(self._decl)
         if text is not None:
             k = d.kernel(self._name, text, types)
+            if _is_cxx_text(text):
+                k.set_lang("c++")
         else:
             k = d.kernel_file(self._name, path, types, list(self._include_dirs()))
         flags = self._all_flags()
@@ -163,8 +162,7 @@ class Kernel(_KernelBase):
         return self._bin_name
 
     def _source(self):
-        return _c_source_for(find_kernel_source(self._bin_name, entry=self._name),
-                             f"Kernel '{self._name}' ({self._where})"), None
+        return _source_for(find_kernel_source(self._bin_name, entry=self._name)), None
 
     def __repr__(self):
         return f"Kernel({self._name!r}, {self._bin_name!r})"
@@ -208,16 +206,15 @@ class ExternalFunction(_KernelBase):
         return self._source_file
 
     def _source(self):
-        what = f"ExternalFunction '{self._name}' ({self._where})"
         if self._source_string is not None:
             return None, self._source_string
         if self._source_file is None:
-                return _c_source_for(find_kernel_source(self._object_file_name,
-                                                    entry=self._name), what), None
+            return _source_for(find_kernel_source(self._object_file_name,
+                                                  entry=self._name)), None
         path = os.fspath(self._source_file)
         if not os.path.isfile(path):
-                path = find_kernel_source(path, entry=self._name)
-        return _c_source_for(os.path.abspath(path), what, self._name), None
+            path = find_kernel_source(path, entry=self._name)
+        return _source_for(os.path.abspath(path)), None
 
     def _include_dirs(self):
         return [d for d in self._include if os.path.isdir(d)]

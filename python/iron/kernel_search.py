@@ -6,10 +6,14 @@ Upstream programs name their kernels by the object file their build makes
 (`ExternalFunction("f", source_file="kernel.cc", ...)`).  iron runs C
 kernels, so the name is looked up as a source file in the kernel folders
 (`python3 -m iron.run --kernels DIR`, searched in order, then the
-program's own folder, then the current folder; a name with a folder in it
-is first looked for where it points): for "x.cc.o" or "x.cc" a C port "x.c" is taken,
-else "x.cc" itself, which is refused until C++ kernels are supported.  A
-source named explicitly (`--kernel-source x.cc.o=path/x.c`) is taken as is.
+program's own folder, then the current folder, then the C ports of
+upstream's library kernels this package carries; a name with a folder in
+it is first looked for where it points).  In each folder, for "x.cc.o" or
+"x.cc" a C port "x.c" beside it is taken (one you wrote on purpose), else
+"x.cc" itself, compiled as C++ (with the AIE API): so a folder of
+upstream's kernels runs its C++ sources, and the bundled C ports serve
+only kernels found nowhere else.  A source named explicitly
+(`--kernel-source x.cc.o=path/x.c`) is taken as is.
 
 kernel.py calls find_kernel_source(name) for every kernel it makes; the
 answers are kept (resolved()) so that iron.run can give a printed design's
@@ -19,7 +23,7 @@ import os
 import re
 
 _C_SOURCES = (".c",)
-_CXX_SOURCES = (".cc", ".cpp", ".cxx", ".C")
+_CXX_SOURCES = (".cc", ".cpp", ".cxx", ".C", ".c++")
 
 _folders = []     # searched in order
 _sources = {}     # name -> source path, from --kernel-source
@@ -73,18 +77,14 @@ def _candidates(stem):
 
 
 def _accept(path, name):
-    """The path of a C source; a C++ one is refused."""
-    if os.path.splitext(path)[1] in _CXX_SOURCES:
-        raise NotImplementedError(
-            f"kernel '{name}': found the C++ source {path} and no C port "
-            f"beside it ({os.path.splitext(path)[0]}.c); C++ kernels are not "
-            "supported yet: write the kernel in C, or name a C source with "
-            f"--kernel-source {name}=FILE.c")
+    """The path found (C or C++: the library compiles a .cc/.cpp/.cxx/.C/
+    .c++ file as C++)."""
+    del name
     return path
 
 
 def find_kernel_source(name, entry=None):
-    """The path of the C source of kernel `name`: an object name as
+    """The path of the source (C, or C++) of kernel `name`: an object name as
     upstream's Kernel takes ("x.cc.o") or a source name or path as
     ExternalFunction's source_file takes.
 
@@ -131,7 +131,7 @@ def _search(name, entry=None):
     where = ", ".join(tried) if tried else "(no folder: none was given)"
     raise FileNotFoundError(
         f"kernel '{name}': no source {wanted} in {where}; give the folder "
-        f"with --kernels DIR or the file with --kernel-source {name}=FILE.c")
+        f"with --kernels DIR or the file with --kernel-source {name}=FILE")
 
 
 def defines(path, func):

@@ -10,7 +10,8 @@ Upstream's kernels are C++ on the AIE API; the ones here are C ports of
 them (the files under kernels_src/, named as upstream's sources), with the
 same entry names and argument types and the results upstream's scalar
 arithmetic gives.  A factory whose kernel has no C port raises
-NotImplementedError.  The same factory call twice gives the same object,
+NotImplementedError (upstream's C++ source itself compiles with
+ExternalFunction(source_file=...)).  The same factory call twice gives the same object,
 so a design that asks twice compiles the kernel once.
 """
 from __future__ import annotations
@@ -353,18 +354,20 @@ def add_weighted(line_width: int = 1920, dtype=np.uint8,
 
 def _not_ported(name: str, what: str | None = None):
     raise NotImplementedError(
-        f"iron.kernels.{name}: {what or 'the kernel'} has no C port; upstream's "
-        f"kernel is C++ on the AIE API, and C++/AIE API kernels are not supported "
-        f"yet.  Write it in C and use ExternalFunction(name, source_file=..., "
-        f"arg_types=...)")
+        f"iron.kernels.{name}: {what or 'the kernel'} has no C port in this "
+        f"package; upstream's kernel is C++ on the AIE API: compile upstream's "
+        f"source with ExternalFunction(name, source_file='....cc', "
+        f"arg_types=...), or point python3 -m iron.run --kernels at upstream's "
+        f"kernel folder")
 
 
 def _unported(name: str):
     def factory(*args, **kwargs):
         _not_ported(name)
     factory.__name__ = factory.__qualname__ = name
-    factory.__doc__ = (f"Upstream's {name} kernel: no C port yet, so calling it "
-                       f"raises NotImplementedError.")
+    factory.__doc__ = (f"Upstream's {name} kernel: no C port here, so calling it "
+                       f"raises NotImplementedError (compile upstream's C++ "
+                       f"source with ExternalFunction).")
     return factory
 
 

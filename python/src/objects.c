@@ -359,6 +359,26 @@ static PyObject *kernel_add_cflags(pyiron_dobj *k, PyObject *arg)
     return done(k, iron_kernel_add_cflags(k->ptr, flags));
 }
 
+/* "auto", "c" or "c++": iron_kernel_set_lang. */
+static PyObject *kernel_set_lang(pyiron_dobj *k, PyObject *arg)
+{
+    static const struct {
+        const char *name;
+        iron_kernel_lang lang;
+    } langs[] = { { "auto", IRON_KERNEL_LANG_AUTO },
+                  { "c", IRON_KERNEL_LANG_C },
+                  { "c++", IRON_KERNEL_LANG_CXX } };
+    const char *lang;
+    if (!live(k, "Kernel.set_lang") ||
+        pyiron_arg_str(arg, "Kernel.set_lang", "lang", 0, &lang) < 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
+        if (strcmp(lang, langs[i].name) == 0)
+            return done(k, iron_kernel_set_lang(k->ptr, langs[i].lang));
+    return PyErr_Format(PyExc_ValueError, "Kernel.set_lang(): lang must be "
+                        "'auto', 'c' or 'c++', not '%.100s'", lang);
+}
+
 static PyMethodDef kernel_methods[] = {
     { "define", (PyCFunction)(void (*)(void))kernel_define,
       METH_VARARGS | METH_KEYWORDS,
@@ -367,6 +387,9 @@ static PyMethodDef kernel_methods[] = {
     { "add_cflags", (PyCFunction)kernel_add_cflags, METH_O,
       "add_cflags(flags): compiler flags for this kernel, after the jit's "
       "(split on blanks)." },
+    { "set_lang", (PyCFunction)kernel_set_lang, METH_O,
+      "set_lang(lang): the source's language, 'auto' (C++ for a .cc, .cpp, "
+      ".cxx, .C or .c++ file, else C), 'c' or 'c++'." },
     { NULL, NULL, 0, NULL },
 };
 

@@ -276,12 +276,25 @@ def test_kernel_search_prefers_a_c_port(kernel_dirs):
     assert kernel_search.resolved()["f"] == str(b / "ported.c")
 
 
-def test_kernel_search_refuses_cxx_alone(kernel_dirs):
+def test_kernel_search_takes_cxx_alone(kernel_dirs):
     a, _ = kernel_dirs
-    with pytest.raises(NotImplementedError) as e:
-        kernel_search.find_kernel_source("only_cc.cc.o")
-    assert "C++ kernels are not supported yet" in str(e.value)
-    assert str(a / "only_cc.cc") in str(e.value)
+    assert kernel_search.find_kernel_source("only_cc.cc.o") == str(a / "only_cc.cc")
+    assert kernel_search.find_kernel_source("only_cc.cc") == str(a / "only_cc.cc")
+
+
+def test_kernel_search_cxx_in_a_folder_wins_over_a_bundled_port(tmp_path):
+    """A folder of upstream's kernels runs its C++ sources; the package's C
+    ports serve only kernels found nowhere else."""
+    (tmp_path / "passThrough.cc").write_text("// C++\n")
+    kernel_search.configure([str(tmp_path)])
+    try:
+        assert kernel_search.find_kernel_source("passThrough.cc.o") == \
+            str(tmp_path / "passThrough.cc")
+        kernel_search.configure([])
+        assert kernel_search.find_kernel_source(
+            "passThrough.cc.o", entry="passThroughLine").endswith("kernels_src/passThrough.c")
+    finally:
+        kernel_search.configure()
 
 
 def test_kernel_search_names_every_folder(kernel_dirs, tmp_path):
@@ -422,23 +435,19 @@ def test_classic_program_then_its_test_py_host(tmp_path):
 
 
 @needs_binding
-def test_cxx_kernel_without_port_is_refused(tmp_path):
+@needs_cli
+def test_cxx_kernel_without_port_runs(tmp_path):
     prog = tmp_path / "prog.py"
     prog.write_text(open(os.path.join(PROGRAMS, "run_passthrough_kernel.py")).read()
                     .replace('"passThrough.cc.o"', '"scale_only.cc.o"'))
-    # Printing the module needs no kernel source: the kernel is declared.
-    rc, out, err = run("--kernels", PROGRAM_KERNELS, str(prog), "npu", "1024",
-                       check=False)
-    assert rc == 0 and "func.func private @" in out, err
-    # Building it to run does: the C++ source alone is refused, named.
-    code = ("import sys, numpy as np\n"
-            "from iron import kernel_search, Kernel\n"
-            f"kernel_search.configure([{PROGRAM_KERNELS!r}])\n"
-            "t = np.ndarray[(16,), np.dtype[np.int32]]\n"
-            "Kernel('scale', 'scale_only.cc.o', [t, t, np.int32])._source()\n")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert p.returncode != 0 and "NotImplementedError" in p.stderr
-    assert "scale_only.cc" in p.stderr and "C++ kernels" in p.stderr
+    # The C++ source alone is compiled as C++ and runs.
+    x = (np.arange(4096) % 251).astype(np.uint8)
+    np.save(tmp_path / "x.npy", x)
+    run("--kernels", PROGRAM_KERNELS, "--execute", str(prog), "npu2", "4096",
+        "--in", "x.npy", "--out", "y.npy", cwd=tmp_path)
+    assert (np.load(tmp_path / "y.npy") == x).all()
+    assert kernel_search.find_kernel_source(
+        os.path.join(PROGRAM_KERNELS, "scale_only.cc")).endswith("scale_only.cc")
 
 
 @needs_binding

@@ -1018,6 +1018,7 @@ iron_status iron__imp_analyze(iron_mlir *m)
         int f = iron__imp_func_at(m, m->kernels[k].name);
         if (f >= 0) {
             m->funcs[f].source = m->kernels[k].source;
+            m->funcs[f].lang = m->kernels[k].lang;
             continue;
         }
         iron__str names = { 0 };

@@ -103,6 +103,7 @@ typedef struct iron__imp_func {
     const iron__mlir_type *type;  /* FUNCTION */
     char *arg_types;          /* "int32*, int32*, int32" */
     const char *source;       /* from the kernel table, or NULL */
+    iron_kernel_lang lang;    /* ... and its language */
 } iron__imp_func;
 
 /* A sequence argument. */
@@ -139,6 +140,7 @@ typedef struct iron__imp_item {
 
 typedef struct iron__imp_kernel {
     char *name, *source;
+    iron_kernel_lang lang;
 } iron__imp_kernel;
 
 struct iron_mlir {

@@ -320,6 +320,8 @@ static iron_status kernel_val(iron__imp_ctx *c, const iron__mlir_op *call,
     if (!c->kernel[f]) {
         c->kernel[f] = iron_kernel_new(c->d, fn->name, fn->source,
                                        fn->arg_types);
+        if (c->kernel[f] && fn->lang)
+            iron_kernel_set_lang(c->kernel[f], fn->lang);
         if (iron__imp_check(c, fn->op))
             return c->d->status;
     }

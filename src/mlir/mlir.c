@@ -80,6 +80,7 @@ static iron_status copy_kernels(iron_mlir *m, int n,
                                   k[i].name, j, i);
         m->kernels[i].name = iron__strdup(k[i].name);
         m->kernels[i].source = iron__strdup(k[i].source);
+        m->kernels[i].lang = k[i].lang;
         m->nkernels = i + 1;
         if (!m->kernels[i].name || !m->kernels[i].source)
             return iron__fail(IRON_ENOMEM, "out of memory");

@@ -217,7 +217,7 @@ TEST(mlir_import_errors_acquire_wrong_side)
 
 TEST(mlir_import_errors_call_arity_and_types)
 {
-    iron_mlir_kernel k = { "k", ksrc };
+    iron_mlir_kernel k = { .name = "k", .source = ksrc };
     ASSERT_STATUS(import_k(module(kdecl,
                                   "      func.call @k(%x) : (memref<16xi32>) "
                                   "-> ()\n",
@@ -393,7 +393,8 @@ TEST(mlir_import_errors_missing_kernel_source)
 
 TEST(mlir_import_errors_unused_kernel_source)
 {
-    iron_mlir_kernel k[2] = { { "k", ksrc }, { "ghost", ksrc } };
+    iron_mlir_kernel k[2] = { { .name = "k", .source = ksrc },
+                              { .name = "ghost", .source = ksrc } };
     ASSERT_STATUS(import_k(module(kdecl, NULL, NULL), 2, k), IRON_EINVAL);
     ASSERT_MSG("e.mlir: a C source is given for 'ghost', which the module "
                "does not declare (its external functions: @k)");
