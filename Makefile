@@ -83,6 +83,7 @@ help:
 	@echo "make bench      print the benchmark figures, write $(BUILD)/bench.tsv"
 	@echo "make asan|tsan  run the tests under sanitizers"
 	@echo "make check-clang  build everything with clang -Werror and run the tests"
+	@echo "make aieapi     build the host AIE API's unit tests (tests/aieapi)"
 	@echo "make fuzz       run every libFuzzer target (FUZZ_TIME=60 s each)"
 	@echo "make install PREFIX=/usr/local [DESTDIR=staging]  (README: Install)"
 	@echo "make uninstall PREFIX=... [DESTDIR=...]  removes what install put"

@@ -537,6 +537,58 @@ static void bench_matmul_threads(void)
     iron_tensor_free(c);
 }
 
+/* ---- the AIE API's matmul vs the C one ------------------------------------ */
+
+/* The single-core int16 design (one core, 64 x 64 x 64 tiles in 8 x 2 x 8
+ * micro-tiles) with its scalar C kernel and with the aie::mmul kernel of
+ * examples/kernels/aie/mm.cc (run from the source tree, as make bench
+ * does); ratio = AIE API time / C time, bar <= 2x. */
+static void bench_aieapi_mm(void)
+{
+    const int64_t dim = 256;
+    static matmul_single_kernels mm = { "examples/kernels/aie/mm.cc", 8, 2,
+                                        8 };
+    iron_jit *jc = jit_new(matmul_single_design, &matmul_single_options);
+    iron_jit_options o = matmul_single_options;
+    o.user = &mm;
+    iron_jit *ja = jit_new(matmul_single_design, &o);
+    iron_tensor *a, *b, *cc, *ca;
+    CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(dim, dim), -32768,
+                              32768, 21, &a));
+    CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(dim, dim), -32768,
+                              32768, 22, &b));
+    CHECK(iron_tensor_zeros(IRON_INT16, IRON_SHAPE(dim, dim), &cc));
+    CHECK(iron_tensor_zeros(IRON_INT16, IRON_SHAPE(dim, dim), &ca));
+    CHECK(IRON_CALL(jc, a, b, cc));
+    CHECK(IRON_CALL(ja, a, b, ca));
+    if (memcmp(iron_tensor_data(cc), iron_tensor_data(ca),
+               (size_t)(dim * dim) * sizeof(int16_t)) != 0)
+        fail("aieapi_mm_vs_c: the aie::mmul kernel's C differs from the C "
+             "kernel's");
+    double tc = 1e30, ta = 1e30;
+    /* Interleaved, so that drift hits both alike. */
+    for (int r = 0; r < 5; r++) {
+        double t0 = now_s();
+        CHECK(IRON_CALL(jc, a, b, cc));
+        double t1 = now_s();
+        CHECK(IRON_CALL(ja, a, b, ca));
+        double t2 = now_s();
+        tc = t1 - t0 < tc ? t1 - t0 : tc;
+        ta = t2 - t1 < ta ? t2 - t1 : ta;
+    }
+    emit((bench_row){ "aieapi_mm_vs_c", "ms", ta * 1e3, tc * 1e3, 0 },
+         "matmul_single int16 %lldx%lldx%lld, one core: value = call time "
+         "with the aie::mmul kernel (examples/kernels/aie/mm.cc), baseline "
+         "= with the scalar C kernel (bar: <= 2x)",
+         (long long)dim, (long long)dim, (long long)dim);
+    iron_jit_free(jc);
+    iron_jit_free(ja);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(cc);
+    iron_tensor_free(ca);
+}
+
 /* Largest |got - want| relative to |want| + 1 over C. */
 static double max_rel_err(iron_tensor *got, iron_tensor *want)
 {
@@ -1105,6 +1157,7 @@ static const struct {
     { "aieapi", bench_aieapi_vadd },
     { "matmul", bench_matmul_threads },
     { "sgemm", bench_matmul_sgemm },
+    { "aieapi_mm", bench_aieapi_mm },
     { "debug", bench_debug_modes },
     /* After the threaded rows: freeing 3 GiB leaves the kernel busy
      * for a while, which took a core from the matmul's second thread. */

@@ -85,9 +85,20 @@ extern const iron_jit_options joined_layout_options;
  * wrap-around) on one core, in m x k, k x n, m x n tiles.  A and B are
  * re-laid into r x s and s x t blocks on memtiles; the kernel produces C
  * in r x t blocks and the drain's access pattern restores row-major.
- * params: "m: int = 64, k: int = 64, n: int = 64" (r, s, t = 8, 2, 8). */
+ * params: "m: int = 64, k: int = 64, n: int = 64" (r, s, t = 8, 2, 8).
+ *
+ * The jit's user pointer may give other kernels (matmul_single_kernels):
+ * then A, B and C may also be bfloat16 (args "in a: T[M, K], in b: T[K,
+ * N], out c: T[M, N]" with T int16 or bfloat16), and the design calls
+ * zero_i16 / matmul_i16_i16 or zero_bf16 / matmul_bf16_bf16 from that
+ * file, built with the same defines, in the file's micro-tile. */
 int matmul_single_design(iron_design *d, void *user);
 extern const iron_jit_options matmul_single_options;
+
+typedef struct matmul_single_kernels {
+    const char *path;   /* the kernel source file (C or C++) */
+    int r, s, t;        /* micro-tile: A in r x s blocks, B s x t, C r x t */
+} matmul_single_kernels;
 
 /* whole-array matmul: int16 A[M, K] x B[K, N] -> int32 C[M, N] on 4 x cols
  * cores (every compute tile of the granted columns).  A is split per core

@@ -16,14 +16,20 @@
  * functions: in the Worker's endless loop, for each C tile acquire it,
  * call the kernel zero_i16(C), then K/k times acquire an A and a B tile,
  * call matmul_i16_i16(A, B, C) and release both; release C.
+ *
+ * Its kernels are its own int16 C ports unless the jit's user pointer
+ * names a kernel file (matmul_single_kernels: upstream-style AIE API
+ * kernels such as examples/kernels/aie/mm.cc, int16 or bfloat16, in their
+ * own micro-tile); the data path is the same.
  */
 #include "designs/bodies.h"
 #include "designs/designs.h"
 
-/* Micro-tile sizes of the blocked layouts (AIE2 int16: 8x2 * 2x8). */
-#define MM_R 8
-#define MM_S 2
-#define MM_T 8
+/* Micro-tile sizes of the blocked layouts of the design's own kernels
+ * (AIE2 int16: 8x2 * 2x8); kernels from a file bring their own. */
+#define MM_R_C 8
+#define MM_S_C 2
+#define MM_T_C 8
 
 /* The kernels, built with -DM_, -DK_, -DN_ (the tile) and -DR, -DS, -DT
  * (the micro-tile).  matmul_i16_i16 adds the product of an A tile in
@@ -62,7 +68,8 @@ static const char matmul_single_src[] =
 
 /* Checks the shapes against the tiles and the micro-tiles. */
 static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
-                        int64_t m, int64_t k, int64_t n)
+                        int64_t m, int64_t k, int64_t n, int64_t ur,
+                        int64_t us, int64_t ut)
 {
     iron_shape sa = iron_design_arg_shape(d, 0),
                sb = iron_design_arg_shape(d, 1);
@@ -72,13 +79,14 @@ static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
                                 "matmul_single: A, B and C must be 2-D; got "
                                 "%d-D, %d-D, %d-D",
                                 sa.ndim, sb.ndim, sc.ndim);
-    if (m < MM_R || m % MM_R || k < MM_S || k % MM_S || n < MM_T ||
-        n % MM_T)
+    if (m < ur || m % ur || k < us || k % us || n < ut ||
+        n % ut)
         return iron_design_fail(d, IRON_ESHAPE,
                                 "matmul_single: tile %lld x %lld x %lld is "
-                                "not made of %d x %d x %d micro-tiles",
+                                "not made of %lld x %lld x %lld micro-tiles",
                                 (long long)m, (long long)k, (long long)n,
-                                MM_R, MM_S, MM_T);
+                                (long long)ur, (long long)us,
+                                (long long)ut);
     if (M % m || K % k || N % n)
         return iron_design_fail(d, IRON_ESHAPE,
                                 "matmul_single: %lld x %lld x %lld is not a "
@@ -106,51 +114,108 @@ static int check_shapes(iron_design *d, int64_t M, int64_t K, int64_t N,
     return 0;
 }
 
+/* The names of the tile's and the micro-tile's defines. */
+static const char *const c_names[6] = { "M_", "K_", "N_", "R", "S", "T" };
+static const char *const file_names[6] = { "DIM_M",  "DIM_K",  "DIM_N",
+                                           "MMUL_R", "MMUL_S", "MMUL_T" };
+
+/* The zero and matmul kernels: the design's own (int16, C source) or
+ * those of the file `user` names, for the arguments' dtype. */
+static int make_kernels(iron_design *d, const matmul_single_kernels *user,
+                        iron_dtype dt, iron_kernel **zero,
+                        iron_kernel **matmul)
+{
+    if (!user) {
+        if (dt != IRON_INT16)
+            return iron_design_fail(d, IRON_EDTYPE,
+                                    "matmul_single: its own kernels are "
+                                    "int16; got %s",
+                                    iron_dtype_name(dt));
+        *zero = iron_kernel_new(d, "zero_i16", matmul_single_src, "int16*");
+        *matmul = iron_kernel_new(d, "matmul_i16_i16", matmul_single_src,
+                                  "int16*, int16*, int16*");
+        return 0;
+    }
+    if (dt != IRON_INT16 && dt != IRON_BFLOAT16)
+        return iron_design_fail(d, IRON_EDTYPE,
+                                "matmul_single: A, B and C must be int16 or "
+                                "bfloat16; got %s",
+                                iron_dtype_name(dt));
+    int bf = dt == IRON_BFLOAT16;
+    *zero = iron_kernel_new_file(d, bf ? "zero_bf16" : "zero_i16", user->path,
+                                 bf ? "bfloat16*" : "int16*", 0, NULL);
+    *matmul = iron_kernel_new_file(d,
+                                   bf ? "matmul_bf16_bf16" : "matmul_i16_i16",
+                                   user->path,
+                                   bf ? "bfloat16*, bfloat16*, bfloat16*"
+                                      : "int16*, int16*, int16*",
+                                   0, NULL);
+    return 0;
+}
+
 int matmul_single_design(iron_design *d, void *user)
 {
-    (void)user;
+    const matmul_single_kernels *mk = user;
     iron_shape sa = iron_design_arg_shape(d, 0),
                sb = iron_design_arg_shape(d, 1);
+    iron_dtype dt = iron_design_arg_dtype(d, 0);
     int64_t m = iron_design_param_int(d, "m");
     int64_t k = iron_design_param_int(d, "k");
     int64_t n = iron_design_param_int(d, "n");
     if (iron_design_status(d) != IRON_OK)
         return iron_design_status(d);
+    const int64_t ur = mk ? mk->r : MM_R_C, us = mk ? mk->s : MM_S_C,
+                  ut = mk ? mk->t : MM_T_C;
+    if (ur < 1 || us < 1 || ut < 1)
+        return iron_design_fail(d, IRON_EINVAL,
+                                "matmul_single: micro-tile %lld x %lld x "
+                                "%lld: each must be at least 1",
+                                (long long)ur, (long long)us,
+                                (long long)ut);
     int64_t M = sa.dims[0], K = sa.dims[1], N = sb.dims[1];
-    if (check_shapes(d, M, K, N, m, k, n))
+    if (check_shapes(d, M, K, N, m, k, n, ur, us, ut))
         return iron_design_status(d);
 
     /* A and B come in row-major tiles and leave the memtile blocked: the
      * forwarded FIFO's producer (the memtile's DMA) reads each tile in
      * block order.  A: for each block row, block column, row, column. */
     iron_fifo *a_l3 =
-        iron_fifo_new(d, "a_l3", IRON_INT16, IRON_SHAPE(m, k), 2);
+        iron_fifo_new(d, "a_l3", dt, IRON_SHAPE(m, k), 2);
     iron_fifo *a_l2 = iron_fifo_forward(d, iron_fifo_cons(a_l3), "a_l2", 2);
-    const int64_t a_sizes[4] = { m / MM_R, k / MM_S, MM_R, MM_S };
-    const int64_t a_strides[4] = { MM_R * k, MM_S, k, 1 };
+    const int64_t a_sizes[4] = { m / ur, k / us, ur, us };
+    const int64_t a_strides[4] = { ur * k, us, k, 1 };
     iron_handle_set_dims(iron_fifo_prod(a_l2), 4, a_sizes, a_strides);
     iron_fifo *b_l3 =
-        iron_fifo_new(d, "b_l3", IRON_INT16, IRON_SHAPE(k, n), 2);
+        iron_fifo_new(d, "b_l3", dt, IRON_SHAPE(k, n), 2);
     iron_fifo *b_l2 = iron_fifo_forward(d, iron_fifo_cons(b_l3), "b_l2", 2);
-    const int64_t b_sizes[4] = { k / MM_S, n / MM_T, MM_S, MM_T };
-    const int64_t b_strides[4] = { MM_S * n, MM_T, n, 1 };
+    const int64_t b_sizes[4] = { k / us, n / ut, us, ut };
+    const int64_t b_strides[4] = { us * n, ut, n, 1 };
     iron_handle_set_dims(iron_fifo_prod(b_l2), 4, b_sizes, b_strides);
-    iron_fifo *c = iron_fifo_new(d, "c", IRON_INT16, IRON_SHAPE(m, n), 2);
+    iron_fifo *c = iron_fifo_new(d, "c", dt, IRON_SHAPE(m, n), 2);
     iron_handle *c_drain = iron_fifo_cons(c);
 
-    iron_kernel *zero = iron_kernel_new(d, "zero_i16", matmul_single_src,
-                                        "int16*");
-    iron_kernel *matmul = iron_kernel_new(d, "matmul_i16_i16",
-                                          matmul_single_src,
-                                          "int16*, int16*, int16*");
+    iron_kernel *zero = NULL, *matmul = NULL;
+    if (make_kernels(d, mk, dt, &zero, &matmul))
+        return iron_design_status(d);
+    /* The design's own C kernels take the tile as M_, K_, N_ and the
+     * micro-tile as R, S, T.  A file's kernels get upstream's names (DIM_M,
+     * DIM_K, DIM_N and the type pair's <in>_<out>_ONLY) and the micro-tile
+     * as MMUL_R, MMUL_S, MMUL_T to check: one-letter macros would break
+     * C++ headers, whose template parameters are named so. */
     iron_kernel *ks[2] = { zero, matmul };
     for (int i = 0; i < 2; i++) {
-        iron_kernel_define_int(ks[i], "M_", m);
-        iron_kernel_define_int(ks[i], "K_", k);
-        iron_kernel_define_int(ks[i], "N_", n);
-        iron_kernel_define_int(ks[i], "R", MM_R);
-        iron_kernel_define_int(ks[i], "S", MM_S);
-        iron_kernel_define_int(ks[i], "T", MM_T);
+        const char *const *names = mk ? file_names : c_names;
+        iron_kernel_define_int(ks[i], names[0], m);
+        iron_kernel_define_int(ks[i], names[1], k);
+        iron_kernel_define_int(ks[i], names[2], n);
+        iron_kernel_define_int(ks[i], names[3], ur);
+        iron_kernel_define_int(ks[i], names[4], us);
+        iron_kernel_define_int(ks[i], names[5], ut);
+        if (mk)
+            iron_kernel_define(ks[i],
+                               dt == IRON_BFLOAT16 ? "bf16_bf16_ONLY"
+                                                   : "i16_i16_ONLY",
+                               "1");
     }
 
     /* The core body: per C tile, zero it and accumulate K/k products. */
@@ -191,8 +256,8 @@ int matmul_single_design(iron_design *d, void *user)
         for (int64_t nt = 0; nt < N / n; nt++) {
             /* The stream is [m/r][n/t][r][t]; write each element back to
              * its row-major place in C. */
-            const int64_t sizes[4] = { m / MM_R, n / MM_T, MM_R, MM_T };
-            const int64_t strides[4] = { MM_R * N, MM_T, N, 1 };
+            const int64_t sizes[4] = { m / ur, n / ut, ur, ut };
+            const int64_t strides[4] = { ur * N, ut, N, 1 };
             iron_rt_drain(d, c_drain, 2,
                           iron_tap_make(mt * m * N + nt * n, 4, sizes,
                                         strides),

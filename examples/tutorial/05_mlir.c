@@ -121,7 +121,9 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/aie.mlir", dir);
     size_t len = 0;
     char *text = slurp(path, &len);
-    iron_mlir_kernel kernels[] = { { .name = "scale", .source = scale_src } };
+    iron_mlir_kernel kernels[] = {
+        { .name = "scale", .source = scale_src, .lang = IRON_KERNEL_LANG_C },
+    };
     iron_mlir *m = NULL;
     ok(iron_mlir_design(text, len, path, 1, kernels, &m), "iron_mlir_design");
     printf("imported: device %s, arguments \"%s\"\n", iron_mlir_device(m),

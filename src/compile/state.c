@@ -17,7 +17,8 @@ static int ignored(const char *name)
 {
     return strncmp(name, "__", 2) == 0 || strncmp(name, "completed.", 10) == 0 ||
            strcmp(name, "iron__api") == 0 || strcmp(name, "iron__rt") == 0 ||
-           strcmp(name, "iron__kentry") == 0;
+           strcmp(name, "iron__kentry") == 0 ||
+           strcmp(name, "iron__ctl_own") == 0;
 }
 
 /* Walks the kernel's own data objects (static and global variables,

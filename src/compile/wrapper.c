@@ -214,47 +214,97 @@ static void append_check(const iron__kernel_src *k, iron__str *s)
 }
 
 /*
- * The C++ form of the check: the entry's type (less a noexcept, which
- * C++17 made part of it) against each const-qualification of the
- * declared pointers, with templates of the wrapper's own.  Beyond
- * IRON__KWRAP_CONST_MAX pointers only the exact types (a C++ prototype
- * would declare an overload instead of failing).
+ * The C++ form of the check, one argument at a time with templates of the
+ * wrapper's own (no standard header): the entry's arity, then each
+ * parameter against its declared type.  Pointed-to types may add const.
+ * A bfloat16 may also be the AIE API's `bfloat16` class (any two-byte
+ * class: a kernel that defines its own is as welcome), which the wrapper
+ * hands over by its bits, so upstream's `bfloat16 *` kernels need no
+ * other declaration.  A C++ prototype would declare an overload rather
+ * than fail, hence the traits.
  */
 static const char cxx_check_templates[] =
     "template <class iron__A, class iron__B>\n"
     "struct iron__same { enum { iron__v = 0 }; };\n"
     "template <class iron__A>\n"
     "struct iron__same<iron__A, iron__A> { enum { iron__v = 1 }; };\n"
-    "template <class iron__T> struct iron__plain { typedef iron__T "
+    "template <class iron__T> struct iron__unconst { typedef iron__T "
     "iron__t; };\n"
+    "template <class iron__T> struct iron__unconst<const iron__T> "
+    "{ typedef iron__T iron__t; };\n"
+    "template <class iron__T, bool iron__C = __is_class(iron__T)>\n"
+    "struct iron__bf16_like { enum { iron__v = 0 }; };\n"
+    "template <class iron__T> struct iron__bf16_like<iron__T, true> "
+    "{ enum { iron__v = sizeof(iron__T) == 2 }; };\n"
+    /* the type a scalar parameter or a pointer's target may have */
+    "template <class iron__T, class iron__E, int iron__BF>\n"
+    "struct iron__fits { enum { iron__v =\n"
+    "    iron__same<typename iron__unconst<iron__T>::iron__t, "
+    "iron__E>::iron__v ||\n"
+    "    (iron__BF && iron__bf16_like<typename iron__unconst<iron__T>::"
+    "iron__t>::iron__v) }; };\n"
+    "template <class iron__P, class iron__E, int iron__BF>\n"
+    "struct iron__ptr_fits { enum { iron__v = 0 }; };\n"
+    "template <class iron__T, class iron__E, int iron__BF>\n"
+    "struct iron__ptr_fits<iron__T *, iron__E, iron__BF> "
+    "{ enum { iron__v = iron__fits<iron__T, iron__E, iron__BF>::iron__v "
+    "}; };\n"
+    /* parameter I, or void past the last */
+    "template <int iron__I, class... iron__P> struct iron__nth "
+    "{ typedef void iron__t; };\n"
+    "template <int iron__I, class iron__H, class... iron__P>\n"
+    "struct iron__nth<iron__I, iron__H, iron__P...> { typedef typename "
+    "iron__nth<iron__I - 1, iron__P...>::iron__t iron__t; };\n"
+    "template <class iron__H, class... iron__P>\n"
+    "struct iron__nth<0, iron__H, iron__P...> { typedef iron__H "
+    "iron__t; };\n"
+    "template <class iron__F> struct iron__sig { enum { iron__n = -1 }; "
+    "template <int iron__I> using iron__arg = void; };\n"
     "template <class iron__R, class... iron__P>\n"
-    "struct iron__plain<iron__R (*)(iron__P...) noexcept> {\n"
-    "    typedef iron__R (*iron__t)(iron__P...);\n"
+    "struct iron__sig<iron__R (*)(iron__P...)> {\n"
+    "    enum { iron__n = sizeof...(iron__P) };\n"
+    "    template <int iron__I> using iron__arg = typename "
+    "iron__nth<iron__I, iron__P...>::iron__t;\n"
+    "};\n"
+    "template <class iron__R, class... iron__P>\n"
+    "struct iron__sig<iron__R (*)(iron__P...) noexcept>\n"
+    "    : iron__sig<iron__R (*)(iron__P...)> {};\n"
+    /* what the wrapper passes: converts to the parameter's own type */
+    "struct iron__ptr_arg { void *iron__p;\n"
+    "    template <class iron__T> operator iron__T *() const "
+    "{ return static_cast<iron__T *>(iron__p); } };\n"
+    "struct iron__bf16_arg { uint16_t iron__b;\n"
+    "    template <class iron__T> operator iron__T() const { iron__T "
+    "iron__t; __builtin_memcpy(&iron__t, &iron__b, 2); return iron__t; } "
     "};\n";
 
 static void append_check_cxx(const iron__kernel_src *k, iron__str *s)
 {
-    int nptr = 0;
-    for (int i = 0; i < k->nargs; i++)
-        nptr += k->args[i].is_ptr != 0;
-    unsigned masks = nptr > IRON__KWRAP_CONST_MAX ? 1u : 1u << nptr;
     iron__str_append(s, cxx_check_templates);
-    iron__str_append(s, "static_assert(");
-    for (unsigned mask = 0; mask < masks; mask++) {
-        iron__str_printf(s, "%siron__same<iron__plain<decltype(&%s)>::"
-                            "iron__t, ", mask ? " ||\n    " : "", k->entry);
-        append_fn_ptr_type(s, k, mask);
-        iron__str_append(s, ">::iron__v");
-    }
-    iron__str_printf(s, ",\n    \"conflicting types for %s: the declared "
-                        "argument types (", k->entry);
+    iron__str_printf(s, "typedef iron__sig<decltype(&%s)> iron__entry_sig;\n",
+                     k->entry);
+    iron__str_printf(s, "static_assert(iron__entry_sig::iron__n == %d, "
+                        "\"conflicting types for %s: the declared argument "
+                        "types (", k->nargs, k->entry);
     iron__ktypes_format(k->args, k->nargs, s);
-    iron__str_append(s, ") mean ");
-    append_signature(k, s);
-    iron__str_printf(s, ", and the source defines it otherwise (%s)\");\n",
-                     nptr > IRON__KWRAP_CONST_MAX
-                         ? "the types must match exactly"
-                         : "only pointed-to types may differ, by const");
+    iron__str_printf(s, ") are %d, and the source's entry takes another "
+                        "number of arguments\");\n", k->nargs);
+    for (int i = 0; i < k->nargs; i++) {
+        const iron__ktype *t = &k->args[i];
+        char tb[24];
+        iron__str_printf(s, "static_assert(iron__%sfits<iron__entry_sig::"
+                            "iron__arg<%d>, %s, %d>::iron__v,\n"
+                            "    \"conflicting types for %s: argument %d is "
+                            "declared ",
+                         t->is_ptr ? "ptr_" : "", i, arg_ctype(t, i, tb),
+                         t->dtype == IRON_BFLOAT16, k->entry, i + 1);
+        iron__ktypes_format(t, 1, s);
+        iron__str_printf(s, " (%s%s%s), and the source's parameter has "
+                            "another type\");\n",
+                         t->dtype == IRON_BFLOAT16 ? "bfloat16 or " : "",
+                         arg_ctype(t, i, tb),
+                         t->is_ptr ? " *, const allowed" : "");
+    }
 }
 
 static void append_wrapper(const iron__kernel_src *k, iron__str *s)
@@ -292,8 +342,13 @@ static void append_wrapper(const iron__kernel_src *k, iron__str *s)
         iron__str_append(s, "\n        ");
         if (t->handle == IRON__KH_KERNEL)
             iron__str_printf(s, "(%s)iron__a[%d].iron__fp", ct, i);
+        else if (t->is_ptr && k->is_cxx)
+            iron__str_printf(s, "iron__ptr_arg{iron__a[%d].iron__p}", i);
         else if (t->is_ptr)
             iron__str_printf(s, "(%s *)iron__a[%d].iron__p", ct, i);
+        else if (t->dtype == IRON_BFLOAT16 && k->is_cxx)
+            iron__str_printf(s, "iron__bf16_arg{iron__to_bf16("
+                                "iron__a[%d].iron__f)}", i);
         else if (t->dtype == IRON_BFLOAT16)
             iron__str_printf(s, "iron__to_bf16(iron__a[%d].iron__f)", i);
         else if (is_float(t->dtype))
@@ -322,6 +377,12 @@ iron_status iron__kwrap_generate(const iron__kernel_src *k, int with_shim,
     /* Kernels deal in fixed-width types; <stdint.h> comes first, before
      * the defines, so a source that forgets it still compiles. */
     iron__str_append(text, "#include <stdint.h>\n");
+    /* What the AIE compilers give every C++ kernel without an include
+     * (event0(), the chess_* hints, restrict): upstream's scalar kernels
+     * use them without including <aie_api/aie.hpp>.  Only this part of
+     * the AIE API, so that they do not meet its global names. */
+    if (k->is_cxx)
+        iron__str_append(text, "#include <aie_api/detail/env.hpp>\n");
     iron_status st = append_defines(k, text);
     if (st != IRON_OK)
         return st;

@@ -111,6 +111,21 @@ inline void check_eq(const A &a, const B &b, const char *ea, const char *eb,
                                   #expect_of_i, __FILE__, __LINE__);          \
     } while (0)
 
+// stmt must fault with a message containing `what` (anywhere).
+#define CHECK_FAULT_ANYWHERE(stmt, what)                                      \
+    do {                                                                      \
+        aieapi_test::fault_armed = true;                                      \
+        if (setjmp(aieapi_test::fault_jmp) == 0) {                            \
+            stmt;                                                             \
+            aieapi_test::fault_armed = false;                                 \
+            fprintf(stderr, "%s:%d: %s did not fault\n", __FILE__, __LINE__, #stmt); \
+            aieapi_test::fail_check();                                        \
+        } else {                                                              \
+            aieapi_test::fault_armed = false;                                 \
+            CHECK(strstr(aieapi_test::fault_what, (what)) != nullptr);        \
+        }                                                                     \
+    } while (0)
+
 // stmt must fault with a message containing `what`, at this file and line.
 #define CHECK_FAULT(stmt, what)                                               \
     do {                                                                      \

@@ -31,7 +31,7 @@ static iron_mlir *import_text(const char *text, size_t len, const char *file,
 {
     iron_mlir *m = NULL;
     char *src = NULL;
-    iron_mlir_kernel k = { kernel, NULL };
+    iron_mlir_kernel k = { .name = kernel, .source = NULL };
     if (kernel) {
         char path[512];
         snprintf(path, sizeof path, FIXTURES "kernels/%s.c", source);

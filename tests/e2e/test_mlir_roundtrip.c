@@ -140,6 +140,7 @@ static void rt_run(const rt_case *c)
         char *text = (char *)test_slurp(path, &len);
         ASSERT(text != NULL);
         iron_mlir_kernel k[RT_MAX_KERNELS];
+        memset(k, 0, sizeof k);
         char *names[RT_MAX_KERNELS], *srcs[RT_MAX_KERNELS];
         int nk = rt_kernels(dir, k, names, srcs);
 

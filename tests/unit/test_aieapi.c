@@ -8,19 +8,20 @@
  * only when clang++ is installed.
  */
 #include <dirent.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "test.h"
 
-/* Runs path, its output (stdout and stderr) into out; returns its exit
- * status, or -1 when it did not exit normally. */
-static int run_capture(const char *path, char *out, size_t cap)
+/* Runs a shell command, its output (stdout and stderr) into out; returns
+ * its exit status, or -1 when it did not exit normally. */
+static int run_shell(const char *command, char *out, size_t cap)
 {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "'%s' 2>&1", path);
+    snprintf(cmd, sizeof cmd, "%s 2>&1", command);
     FILE *p = popen(cmd, "r");
     if (!p)
-        TEST_FAIL_("cannot run %s", path);
+        TEST_FAIL_("cannot run %s", command);
     size_t n = fread(out, 1, cap - 1, p);
     out[n] = '\0';
     int st = pclose(p);
@@ -60,7 +61,9 @@ static void check_variant(const char *variant)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s/%.*s", root, variant,
                  (int)(n - 4), e->d_name);
-        int rc = run_capture(path, out, sizeof out);
+        char cmd[1100];
+        snprintf(cmd, sizeof cmd, "'%s'", path);
+        int rc = run_shell(cmd, out, sizeof out);
         if (rc != 0 || !strstr(out, " passed, 0 failed"))
             TEST_FAIL_("%s exited with %d:\n%s", path, rc, out);
         const char *summary = strstr(out, "aieapi (");
@@ -75,3 +78,46 @@ TEST_TIMEOUT(aieapi_gcc_npu1, 120) { check_variant("g++-20"); }
 TEST_TIMEOUT(aieapi_gcc_npu2, 120) { check_variant("g++-21"); }
 TEST_TIMEOUT(aieapi_clang_npu1, 120) { check_variant("clang++-20"); }
 TEST_TIMEOUT(aieapi_clang_npu2, 120) { check_variant("clang++-21"); }
+
+/* A name of the AIE API nobody implements is a compile error naming it
+ * (detail/unsupported.hpp), with each compiler. */
+TEST_TIMEOUT(aieapi_unsupported_name_is_a_compile_error, 120)
+{
+    static const char *const calls[] = {
+        "(void)aie::saturating_add(v, v);",
+        "(void)aie::load_floor_v<16>(p);",
+        "(void)aie::op_add(v);",
+    };
+    static const char *const names[] = { "aie::saturating_add",
+                                         "aie::load_floor_v", "aie::op_add" };
+    const char *built = getenv("IRON_AIEAPI");
+    const char *compilers[2] = { "g++", built && strstr(built, "clang++") ? "clang++" : NULL };
+    char dir[] = "/tmp/iron-aieapi-XXXXXX";
+    ASSERT(mkdtemp(dir) != NULL);
+    static char out[1 << 16];
+    for (int c = 0; c < 2 && compilers[c]; c++)
+        for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+            char src[300], cmd[900];
+            snprintf(src, sizeof src, "%s/k.cc", dir);
+            FILE *f = fopen(src, "w");
+            ASSERT(f != NULL);
+            fprintf(f, "#include <aie_api/aie.hpp>\n"
+                       "void k(aie::vector<int16, 16> v, int16 *p) { %s }\n",
+                    calls[i]);
+            fclose(f);
+            snprintf(cmd, sizeof cmd,
+                     "%s -std=c++20 -D__AIE_ARCH__=20 -fsyntax-only "
+                     "-Iinclude/iron/kernel %s",
+                     compilers[c], src);
+            ASSERT_NE(run_shell(cmd, out, sizeof out), 0);
+            char want[200];
+            snprintf(want, sizeof want, "%s is not implemented on the host",
+                     names[i]);
+            if (!strstr(out, want))
+                TEST_FAIL_("%s: no \"%s\" in:\n%s", compilers[c], want, out);
+        }
+    char src[300];
+    snprintf(src, sizeof src, "%s/k.cc", dir);
+    remove(src);
+    rmdir(dir);
+}

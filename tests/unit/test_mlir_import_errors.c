@@ -408,7 +408,7 @@ TEST_TIMEOUT(mlir_import_errors_kernel_disagrees, 60)
     static const char bad[] =
         "#include <stdint.h>\n"
         "void k(const int16_t *x, int32_t n) { (void)x; (void)n; }\n";
-    iron_mlir_kernel k = { "k", bad };
+    iron_mlir_kernel k = { .name = "k", .source = bad };
     const char *t = module("    %n = arith.constant 16 : i32\n" /* 7 */
                            "    func.func private @k(memref<16xi32>, i32)\n",
                            "      func.call @k(%x, %n) : (memref<16xi32>, "
@@ -449,11 +449,12 @@ TEST(mlir_import_errors_api_arguments)
     ASSERT_STATUS(iron_mlir_design(t, strlen(t), NULL, 1, NULL, &m),
                   IRON_EINVAL);
     ASSERT_MSG("kernels is NULL");
-    iron_mlir_kernel twice[2] = { { "k", ksrc }, { "k", ksrc } };
+    iron_mlir_kernel twice[2] = { { .name = "k", .source = ksrc },
+                                  { .name = "k", .source = ksrc } };
     ASSERT_STATUS(iron_mlir_design(t, strlen(t), NULL, 2, twice, &m),
                   IRON_EINVAL);
     ASSERT_MSG("kernel 'k' is given twice");
-    iron_mlir_kernel nosrc = { "k", NULL };
+    iron_mlir_kernel nosrc = { .name = "k", .source = NULL };
     ASSERT_STATUS(iron_mlir_design(t, strlen(t), NULL, 1, &nosrc, &m),
                   IRON_EINVAL);
     ASSERT_MSG("kernel 0 has no source");

@@ -137,18 +137,18 @@ template <typename F> IRON_AIE_INLINE void with_rounding(unsigned rnd, F &&f)
 // Clamps (sat 1: the type's range; sat 3: symmetric for signed types) or
 // wraps (sat 0) a value to the integer type T.
 template <typename T>
-IRON_AIE_INLINE constexpr T saturate_to(__int128 r, unsigned sat)
+IRON_AIE_INLINE constexpr T saturate_to(int64_t r, unsigned sat)
 {
     if (sat != 0) {
-        constexpr __int128 hi = std::numeric_limits<T>::max();
-        constexpr __int128 lo = std::numeric_limits<T>::min();
-        __int128 lo_s = (sat == 3 && std::is_signed_v<T>) ? -hi : lo;
+        constexpr int64_t hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+        constexpr int64_t lo = static_cast<int64_t>(std::numeric_limits<T>::min());
+        int64_t lo_s = (sat == 3 && std::is_signed_v<T>) ? -hi : lo;
         if (r > hi)
             return static_cast<T>(hi);
         if (r < lo_s)
             return static_cast<T>(lo_s);
     }
-    return static_cast<T>(static_cast<unsigned __int128>(r)); // modular
+    return static_cast<T>(static_cast<uint64_t>(r)); // modular
 }
 
 // One lane of srs with mode R.  shift in [-4, 63]; a negative shift moves
@@ -156,15 +156,22 @@ IRON_AIE_INLINE constexpr T saturate_to(__int128 r, unsigned sat)
 template <typename T, unsigned R>
 IRON_AIE_INLINE constexpr T srs_lane(int64_t v, int shift, unsigned sat)
 {
-    __int128 r;
+    static_assert(sizeof(T) <= 4, "srs: to 8-, 16- or 32-bit lanes");
+    int64_t r;
     if (shift <= 0) {
-        r = static_cast<__int128>(v) * (static_cast<int64_t>(1) << -shift);
+        // Exact in 128 bits, then held in 64: clamping there first does not
+        // change a clamp to T, and the low bits (all a wrap keeps) survive.
+        __int128 w = static_cast<__int128>(v) * (static_cast<int64_t>(1) << -shift);
+        r = sat == 0 ? static_cast<int64_t>(static_cast<uint64_t>(w))
+            : w > INT64_MAX ? INT64_MAX
+            : w < INT64_MIN ? INT64_MIN
+                            : static_cast<int64_t>(w);
     } else {
-        int64_t q = v >> shift;
+        int64_t q = v >> shift; // |q| < 2^62: q + 1 cannot overflow
         uint64_t frac = static_cast<uint64_t>(v) & ((~0ull) >> (64 - shift));
         uint64_t half = 1ull << (shift - 1);
         bool grd = frac & half, stk = (frac & (half - 1)) != 0;
-        r = static_cast<__int128>(q) + srs_round_up<R>(v < 0, q & 1, grd, stk);
+        r = q + srs_round_up<R>(v < 0, q & 1, grd, stk);
     }
     return saturate_to<T>(r, sat);
 }
