@@ -301,7 +301,9 @@ $(HEADER_USE_C): tests/cxx/header_use.c $(PUBLIC_HDR) $(STATIC)
 # installed, clang++, as kernels are built: C++20, no exceptions, no RTTI,
 # -Werror, into $(BUILD)/aieapi/<compiler>-<arch>/.  tests/unit/
 # test_aieapi.c runs each build's programs.
-AIEAPI_HDR   := $(shell find include/iron/kernel/aie_api -name '*.hpp' 2>/dev/null)
+# Every file the tests may include: the AIE API and the headers beside it
+# (lut_based_ops.h), so that editing any of them rebuilds the tests.
+AIEAPI_HDR   := $(KERNEL_HDR)
 AIEAPI_SRC   := $(sort $(wildcard tests/aieapi/test_*.cpp))
 AIEAPI_ARCHS := 20 21
 AIEAPI_VARIANTS := $(foreach c,$(CXX_FOUND),$(addprefix $(c)-,$(AIEAPI_ARCHS)))

@@ -68,6 +68,24 @@ template <typename T> __int128 ref_sat(__int128 v, saturation_mode s)
     return v > hi ? hi : v < lo ? lo : v;
 }
 
+// UPS of x by s into a `bits`-bit lane, as the hardware documents it:
+// with saturation, x is first clamped to [floor(lo / 2^s), floor(hi / 2^s)]
+// (lo = -hi under symmetric saturation), then multiplied by 2^s; without,
+// the product wraps.
+__int128 ref_ups(__int128 x, int s, unsigned bits, saturation_mode m)
+{
+    __int128 d = (__int128)1 << s;
+    __int128 hi = ((__int128)1 << (bits - 1)) - 1;
+    if (m != saturation_mode::none) {
+        __int128 lo = m == saturation_mode::symmetric ? -hi : -hi - 1;
+        auto fdiv = [d](__int128 a) { return a / d - ((a % d != 0) && a < 0); };
+        __int128 hs = fdiv(hi), ls = fdiv(lo);
+        x = x > hs ? hs : x < ls ? ls : x;
+    }
+    __int128 mod = (__int128)1 << bits, w = ((x * d) % mod + mod) % mod;
+    return w > hi ? w - mod : w;
+}
+
 const saturation_mode all_sats[] = {saturation_mode::none, saturation_mode::saturate,
                                     saturation_mode::symmetric};
 
@@ -251,15 +269,25 @@ AIE_TEST(ups_shift_wrap_and_saturate)
             a32.from_vector(v, shift);
             aie::accum<acc64, 16> a64(v, shift);
             for (unsigned i = 0; i < 16; i++) {
-                __int128 exact = (__int128)in[i] * ((__int128)1 << shift);
-                // ups clamps to the full lane range (no symmetric bound)
-                __int128 e32 = s == saturation_mode::none ? ref_sat<int32_t>(exact, s)
-                                                          : ref_sat<int32_t>(exact, saturation_mode::saturate);
-                CHECK_EQ(a32.get(i), (long long)e32);
-                CHECK_EQ(a64.get(i), (long long)exact);
+                CHECK_EQ(a32.get(i), (long long)ref_ups(in[i], shift, 32, s));
+                CHECK_EQ(a64.get(i), (long long)ref_ups(in[i], shift, 64, s));
             }
         }
     }
+    // Saturation clamps before the shift (the largest result is
+    // (INT32_MAX >> 20) << 20); symmetric bounds at -max only at shift 0.
+    aie::set_saturation(saturation_mode::saturate);
+    aie::accum<acc32, 16> big(v, 20);
+    CHECK_EQ(big.get(2), (int32_t)0x7ff00000);
+    CHECK_EQ(big.get(3), INT32_MIN);
+    aie::set_saturation(saturation_mode::symmetric);
+    big.from_vector(v, 20);
+    CHECK_EQ(big.get(3), INT32_MIN);
+    aie::vector<int32, 16> w(INT32_MIN, INT32_MAX);
+    aie::accum<acc32, 16> same_width(w);
+    CHECK_EQ(same_width.get(0), -INT32_MAX);
+    CHECK_EQ(same_width.get(1), INT32_MAX);
+    aie::set_saturation(saturation_mode::none);
     // Unsigned lanes are zero-extended.
     aie::vector<uint8, 32> u = aie::vector<uint8, 32>(255, 128, 1);
     aie::accum<acc32, 32> au;
@@ -327,4 +355,99 @@ AIE_TEST(vector_pack_saturates_with_the_mode)
     aie::vector<uint8, 16> b(255, 1);
     aie::vector<uint16, 16> bw = b.unpack();
     CHECK_EQ(bw[0], 255);
+}
+
+namespace {
+// fp32 -> bfloat16 bits, by rule: round by the mode on the 16 dropped
+// bits (floor / nearest-even here), independently of the header.
+uint16_t ref_bf16(float f, bool nearest_even)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint32_t lo = u & 0xffffu, q = u >> 16;
+    if (nearest_even) {
+        if (lo > 0x8000u || (lo == 0x8000u && (q & 1)))
+            q++;
+    } else if ((u >> 31) && lo) { // floor of a negative value moves away from zero
+        q++;
+    }
+    return (uint16_t)q;
+}
+
+// Takes a vector: an accumulator passed here converts implicitly.
+float first_lane(const aie::vector<float, 16> &v) { return v[0]; }
+} // namespace
+
+AIE_TEST(accum_to_vector_implicit_and_assign_from_vector)
+{
+    aie::vector<bfloat16, 16> a, b;
+    for (unsigned i = 0; i < 16; i++) {
+        a[i] = bfloat16(1.0f + (float)i / 128.0f);
+        b[i] = bfloat16(-3.0f - (float)i / 64.0f);
+    }
+    // Float accumulators convert as to_vector<T>(): bfloat16 with the
+    // rounding mode, float exactly.
+    for (bool ne : {false, true}) {
+        aie::set_rounding(ne ? rounding_mode::conv_even : rounding_mode::floor);
+        aie::vector<bfloat16, 16> p = aie::mul(a, b);
+        aie::vector<float, 16> pf = aie::mul(a, b);
+        for (unsigned i = 0; i < 16; i++) {
+            float exact = (float)a[i] * (float)b[i]; // exact: 8 x 8 bits
+            CHECK_EQ(pf[i], exact);
+            CHECK_EQ(p[i].bits_, ref_bf16(exact, ne));
+        }
+    }
+    aie::set_rounding(rounding_mode::floor);
+    aie::vector<float, 16> sq;
+    sq = aie::mul_square(a); // assignment converts too
+    CHECK_EQ(sq[3], (float)a[3] * (float)a[3]);
+    CHECK_EQ(first_lane(aie::mul(a, b)), (float)a[0] * (float)b[0]);
+    aie::vector<bfloat16, 8> small = aie::mul(a.extract<8>(1), b.extract<8>(1));
+    CHECK_EQ(small[0].bits_, ref_bf16((float)a[8] * (float)b[8], false)); // floor mode
+    // Integer accumulators do not convert implicitly (they need a shift).
+    CHECK((!std::is_convertible_v<aie::accum<acc32, 16>, aie::vector<int16, 16>>));
+    CHECK((std::is_convertible_v<aie::accum<accfloat, 16>, aie::vector<bfloat16, 16>>));
+    CHECK((std::is_convertible_v<aie::accum<accfloat, 32>, aie::vector<float, 32>>));
+    CHECK((!std::is_convertible_v<aie::accum<accfloat, 64>, aie::vector<bfloat16, 64>>));
+    CHECK((!std::is_convertible_v<aie::vector<float, 16>, aie::accum<accfloat, 16>>));
+
+    // Assigning a vector: from_vector at shift 0.
+    aie::accum<accfloat, 16> fa;
+    fa = a;
+    CHECK_LANES(fa, (float)a[i]);
+    aie::vector<int16, 16> iv(-5, 7, 32767, -32768);
+    aie::accum<acc32, 16> ia;
+    aie::set_saturation(saturation_mode::saturate);
+    ia = iv;
+    CHECK_LANES(ia, (int32_t)iv[i]);
+    aie::accum<acc64, 16> la;
+    la = iv;
+    CHECK_LANES(la, (int64_t)iv[i]);
+    aie::set_saturation(saturation_mode::none);
+}
+
+AIE_TEST(accum_integer_tag_holds_float_bits)
+{
+    // As upstream's rms_norm: a float vector through an acc32 accumulator
+    // and back is the same bits; to_vector<bfloat16> narrows them.
+    aie::vector<float, 16> v;
+    for (unsigned i = 0; i < 16; i++)
+        v[i] = (float)i * -1.37f + 0.5f;
+    aie::accum<acc32, 16> acc;
+    acc = v;
+    for (unsigned i = 0; i < 16; i++) {
+        int32_t bits;
+        memcpy(&bits, &v.lanes_[i], 4);
+        CHECK_EQ(acc.get(i), bits);
+    }
+    aie::vector<float, 16> back = acc.to_vector<float>();
+    CHECK_LANES(back, v[i]);
+    aie::set_rounding(rounding_mode::conv_even);
+    aie::vector<bfloat16, 16> nb = acc.to_vector<bfloat16>();
+    CHECK_LANES(nb, bfloat16::from_bits(ref_bf16(v[i], true)));
+    aie::set_rounding(rounding_mode::floor);
+    aie::vector<bfloat16, 16> h;
+    h[1] = bfloat16(2.5f);
+    aie::accum<acc32, 16> hb(h);
+    CHECK_EQ(hb.get(1), 0x40200000);
 }

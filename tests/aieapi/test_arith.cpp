@@ -278,6 +278,18 @@ AIE_TEST(compare_select)
     CHECK_LANES(s2, a[i] > 0 ? a[i] : 0);
     auto s3 = aie::select(a, -1, aie::gt(a, 0));
     CHECK_LANES(s3, a[i] > 0 ? -1 : a[i]);
+    // Two scalars (upstream's threshold kernel): lanes of the first's type.
+    aie::vector<uint8, 64> px;
+    for (unsigned i = 0; i < 64; i++)
+        px[i] = (uint8)(i * 4);
+    aie::vector<uint8, 64> k(0, 100, 255);
+    auto s4 = aie::select(k[0], k[2], aie::lt(k[1], px)); // px > 100 ? 255 : 0
+    CHECK((std::is_same_v<decltype(s4), aie::vector<uint8, 64>>));
+    CHECK_LANES(s4, px[i] > 100 ? 255 : 0);
+    auto s5 = aie::select(k[2], px, aie::lt(k[1], px)); // px > 100 ? px : 255
+    CHECK_LANES(s5, px[i] > 100 ? px[i] : 255);
+    auto s6 = aie::select(bfloat16(1.5f), bfloat16(-2.0f), aie::gt(a, 0));
+    CHECK_LANES(s6, a[i] > 0 ? bfloat16(-2.0f) : bfloat16(1.5f));
     CHECK(aie::equal(a, a));
     CHECK(aie::not_equal(a, b));
     CHECK(a == a);

@@ -57,6 +57,23 @@ __int128 ref_narrow(__int128 v, unsigned bits, bool is_signed, unsigned sat)
     return is_signed && w > hi ? w - mod : w;
 }
 
+// UPS of x by s into a `bits`-bit signed lane, as the hardware documents
+// it: with saturation, x is first clamped to [floor(lo / 2^s), floor(hi /
+// 2^s)] (lo = -hi under symmetric saturation), then multiplied; without,
+// the product wraps.
+__int128 ref_ups(__int128 x, int s, unsigned bits, unsigned sat)
+{
+    __int128 d = (__int128)1 << s;
+    if (sat != 0) {
+        __int128 hi = ((__int128)1 << (bits - 1)) - 1;
+        __int128 lo = sat == 3 ? -hi : -hi - 1;
+        auto fdiv = [d](__int128 a) { return a / d - ((a % d != 0) && a < 0); };
+        __int128 hs = fdiv(hi), ls = fdiv(lo);
+        x = x > hs ? hs : x < ls ? ls : x;
+    }
+    return ref_narrow(x * d, bits, true, 0);
+}
+
 void set_modes(unsigned rnd, unsigned sat)
 {
     iron__aie_ctl()[0] = rnd;
@@ -137,7 +154,9 @@ AIE_TEST(raw_layout_and_zero_default)
     CHECK_EQ(sizeof(v16accfloat), (size_t)64);
     CHECK(std::is_trivially_copyable_v<v16int32>);
     CHECK(std::is_trivially_copyable_v<v16acc64>);
-    CHECK(alignof(v16int32) >= 32);
+    CHECK_EQ(alignof(v16int32), 32u); // buffers are placed at 32 bytes on both arches
+    CHECK_EQ(alignof(v32int32), 32u);
+    CHECK_EQ(alignof(v4int32), 16u);
     v16int32 z;
     CHECK_LANES(z, 0);
     v16acc64 u = undef_v16acc64();
@@ -403,11 +422,8 @@ AIE_TEST(raw_ups_and_round_trip)
             set_modes(0, sat);
             v16acc64 a = lups(v, s), au = lups(v, s, 0);
             for (unsigned i = 0; i < 16; i++) {
-                __int128 x = (__int128)i32_samples[i] << s;
-                __int128 xu = (__int128)(uint32_t)i32_samples[i] << s;
-                // ups clamps to the full range in both saturating modes
-                CHECK_EQ(a.lanes_[i], (int64_t)ref_narrow(x, 64, true, sat ? 1 : 0));
-                CHECK_EQ(au.lanes_[i], (int64_t)ref_narrow(xu, 64, true, sat ? 1 : 0));
+                CHECK_EQ(a.lanes_[i], (int64_t)ref_ups(i32_samples[i], s, 64, sat));
+                CHECK_EQ(au.lanes_[i], (int64_t)ref_ups((uint32_t)i32_samples[i], s, 64, sat));
             }
         }
     // 16-bit into 32-bit lanes, where a shift can overflow
@@ -418,8 +434,21 @@ AIE_TEST(raw_ups_and_round_trip)
         set_modes(0, sat);
         v32acc32 a = sups(h, 18);
         for (unsigned i = 0; i < 32; i++)
-            CHECK_EQ(a.lanes_[i], (int32_t)ref_narrow((__int128)(int16_t)(i * 2047 - 30000) << 18, 32,
-                                                      true, sat ? 1 : 0));
+            CHECK_EQ(a.lanes_[i], (int32_t)ref_ups((int16_t)(i * 2047 - 30000), 18, 32, sat));
+    }
+    // Saturation clamps before the shift: 32767 << 18 gives
+    // (INT32_MAX >> 18) << 18 = 0x7ffc0000, not INT32_MAX; the low end
+    // -2^31 is reached under symmetric saturation too (it bounds at -max
+    // only before a shift of 0).
+    v32int16 e;
+    e.lanes_[0] = 32767, e.lanes_[1] = -32768, e.lanes_[2] = 8191, e.lanes_[3] = -8192;
+    for (unsigned sat : {1u, 3u}) {
+        set_modes(0, sat);
+        v32acc32 a = sups(e, 18);
+        CHECK_EQ(a.lanes_[0], (int32_t)0x7ffc0000);
+        CHECK_EQ(a.lanes_[1], INT32_MIN);
+        CHECK_EQ(a.lanes_[2], (int32_t)0x7ffc0000);
+        CHECK_EQ(a.lanes_[3], INT32_MIN);
     }
     // lups then lsrs with shift 0 is the identity (bottleneck kernels)
     set_modes(0, 0);

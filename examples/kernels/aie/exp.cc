@@ -9,8 +9,10 @@
 #include <lut_based_ops.h>
 #include <stdint.h>
 
+extern "C" {
+
 // out[i] = e^in[i] for n elements, n a multiple of 16.
-static void exp_bf16_vec(const bfloat16 *__restrict in, bfloat16 *__restrict out, int32_t n)
+void exp_bf16(bfloat16 *__restrict in, bfloat16 *__restrict out, int32_t n)
 {
     // The core resets to floor rounding; the narrowing of the product
     // should round to nearest.
@@ -22,15 +24,6 @@ static void exp_bf16_vec(const bfloat16 *__restrict in, bfloat16 *__restrict out
         aie::accum<accfloat, 16> e = getExpBf16(x);
         *it_out++ = e.to_vector<bfloat16>();
     }
-}
-
-extern "C" {
-
-// iron's kernel signatures pass bfloat16 arrays as their bits
-// ("bfloat16*" is uint16_t * to the signature check).
-void exp_bf16(const uint16_t *in, uint16_t *out, int32_t n)
-{
-    exp_bf16_vec(reinterpret_cast<const bfloat16 *>(in), reinterpret_cast<bfloat16 *>(out), n);
 }
 
 } // extern "C"

@@ -7,8 +7,10 @@
 #include <lut_based_ops.h>
 #include <stdint.h>
 
+extern "C" {
+
 // out[i] = tanh(in[i]) for n elements, n a multiple of 16.
-static void tanh_bf16_vec(const bfloat16 *__restrict in, bfloat16 *__restrict out, int32_t n)
+void tanh_bf16(bfloat16 *__restrict in, bfloat16 *__restrict out, int32_t n)
 {
     aie::set_rounding(aie::rounding_mode::conv_even);
     auto it_in = aie::cbegin_vector<16>(in);
@@ -22,15 +24,6 @@ static void tanh_bf16_vec(const bfloat16 *__restrict in, bfloat16 *__restrict ou
         *it_out++ = getTanhBf16(x);
 #endif
     }
-}
-
-extern "C" {
-
-// iron's kernel signatures pass bfloat16 arrays as their bits
-// ("bfloat16*" is uint16_t * to the signature check).
-void tanh_bf16(const uint16_t *in, uint16_t *out, int32_t n)
-{
-    tanh_bf16_vec(reinterpret_cast<const bfloat16 *>(in), reinterpret_cast<bfloat16 *>(out), n);
 }
 
 } // extern "C"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // accum.hpp - aie::accum<Tag, Elems> and the two conversions between
 // vectors and accumulators the hardware defines:
-//  - ups (from_vector): lane << shift into the accumulator's lane width,
-//    clamped to it when the core saturates, wrapped otherwise;
+//  - ups (from_vector): lane << shift into the accumulator's lane width;
+//    when the core saturates the lane is first clamped to what survives
+//    the shift (ups_lane below), otherwise the shifted value wraps;
 //  - srs (to_vector): lane >> shift rounded with the core's rounding mode,
 //    then clamped (saturate / symmetric) or wrapped (none) to the output
 //    type.  Float accumulators narrow to bfloat16 with the rounding mode
@@ -189,19 +190,25 @@ IRON_AIE_INLINE T srs(int64_t v, int shift, IRON_AIE_LOC)
     return out;
 }
 
-// v << shift into an accumulator lane of `Bits` bits.
+// v << shift into an accumulator lane of `Bits` bits.  As the hardware's
+// UPS is documented: when the core saturates, the input is clamped first,
+// to the range that survives the shift ([lo >> shift, hi >> shift], lo
+// and hi the lane's bounds; symmetric saturation makes lo -hi), and then
+// shifted -- so a positive overflow gives (hi >> shift) << shift, not hi,
+// and symmetric differs from saturate only at shift 0 (where -hi - 1
+// becomes -hi).  Without saturation the shifted value wraps.
 template <typename L, unsigned Bits = sizeof(L) * 8>
 IRON_AIE_INLINE constexpr L ups_lane(int64_t v, int shift, unsigned sat)
 {
-    __int128 r = static_cast<__int128>(v) * (static_cast<__int128>(1) << shift);
+    __int128 x = v;
     if (sat != 0) {
         constexpr __int128 hi = (static_cast<__int128>(1) << (Bits - 1)) - 1;
-        if (r > hi)
-            return static_cast<L>(hi);
-        if (r < -hi - 1)
-            return static_cast<L>(-hi - 1);
+        const __int128 lo = sat == 3 ? -hi : -hi - 1;
+        const __int128 hi_s = hi >> shift, lo_s = lo >> shift; // floor
+        x = x > hi_s ? hi_s : x < lo_s ? lo_s : x;
     }
-    return static_cast<L>(static_cast<unsigned __int128>(r));
+    unsigned __int128 r = static_cast<unsigned __int128>(x) << shift;
+    return static_cast<L>(r);
 }
 
 } // namespace detail
@@ -246,7 +253,11 @@ class accum {
     static constexpr bool is_real() { return true; }
 
     // ups: lanes of v, shifted left, into the accumulator (see the file's
-    // head).  shift in [0, 63]; ignored for float accumulators.
+    // head).  shift in [0, 63]; ignored for float lanes.  Float lanes
+    // (bfloat16, float) into an integer accumulator of 32-bit lanes give
+    // what the hardware's register then holds: the fp32 bits of the
+    // values (its float "ups" moves fp32 whatever the accumulator's tag);
+    // to_vector<float / bfloat16> reads them back as fp32.
     template <typename T>
     IRON_AIE_INLINE void from_vector(const vector<T, Elems> &v, int shift = 0, IRON_AIE_LOC)
     {
@@ -255,6 +266,13 @@ class accum {
                           "accum<accfloat>::from_vector: bfloat16 or float lanes");
             for (unsigned i = 0; i < Elems; i++)
                 lanes_[i] = detail::ftz(static_cast<float>(v.lanes_[i]));
+        } else if constexpr (detail::is_float_elem_v<T>) {
+            static_assert(sizeof(lane_type) == 4,
+                          "accum<accN>::from_vector: float lanes only into 32-bit accumulator "
+                          "lanes (acc16 / acc24 / acc32), as fp32 bits");
+            accum<accfloat, Elems> f;
+            f.from_vector(v, shift, IRON_AIE_AT);
+            std::memcpy(lanes_, f.lanes_, sizeof lanes_);
         } else {
             static_assert(std::is_integral_v<T>,
                           "accum<accN>::from_vector: integer lanes");
@@ -271,13 +289,37 @@ class accum {
         }
     }
 
+    // Assigning a vector: from_vector with shift 0.
+    template <typename T>
+    IRON_AIE_INLINE accum &operator=(const vector<T, Elems> &v)
+    {
+        from_vector(v);
+        return *this;
+    }
+
+    // A float accumulator converts implicitly to a float or bfloat16 vector
+    // of its size (up to 32 lanes), as to_vector<T>() does: so
+    // `aie::vector<bfloat16, 16> v = aie::mul(a, b);` narrows with the
+    // core's rounding mode.  Integer accumulators need to_vector(shift).
+    template <typename T>
+        requires(std::is_same_v<Tag, accfloat> && detail::is_float_elem_v<T> && Elems <= 32)
+    IRON_AIE_INLINE operator vector<T, Elems>() const
+    {
+        return to_vector<T>();
+    }
+
     // srs: the lanes shifted right, rounded and saturated into T (see the
     // file's head).  shift in [-4, 63]; ignored for float accumulators.
     template <typename T>
     IRON_AIE_INLINE vector<T, Elems> to_vector(int shift = 0, IRON_AIE_LOC) const
     {
         vector<T, Elems> r;
-        if constexpr (std::is_same_v<Tag, accfloat>) {
+        if constexpr (!std::is_same_v<Tag, accfloat> && detail::is_float_elem_v<T>) {
+            static_assert(sizeof(lane_type) == 4,
+                          "accum<accN>::to_vector: float lanes only from 32-bit accumulator "
+                          "lanes (acc16 / acc24 / acc32), read as fp32 bits");
+            return cast_to<accfloat>().template to_vector<T>(shift, IRON_AIE_AT);
+        } else if constexpr (std::is_same_v<Tag, accfloat>) {
             static_assert(detail::is_float_elem_v<T>,
                           "accum<accfloat>::to_vector: to bfloat16 or float");
             if constexpr (std::is_same_v<T, float>) {

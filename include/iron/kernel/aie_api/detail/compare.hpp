@@ -37,7 +37,7 @@ template <typename A, typename B>
     requires(detail::is_vec_pair_v<A, B>)
 IRON_AIE_INLINE constexpr bool not_equal(const A &a, const B &b) { return !equal(a, b); }
 
-// out[i] = m[i] ? b[i] : a[i]; a or b may be a scalar.
+// out[i] = m[i] ? b[i] : a[i]; a or b may be a scalar (both: below).
 template <typename A, typename B, unsigned N>
     requires(detail::is_vec_pair_v<A, B>)
 IRON_AIE_INLINE constexpr auto select(const A &a, const B &b, const mask<N> &m)
@@ -48,6 +48,18 @@ IRON_AIE_INLINE constexpr auto select(const A &a, const B &b, const mask<N> &m)
     V r;
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = m.lanes_[i] ? detail::lane<T>(b, i) : detail::lane<T>(a, i);
+    return r;
+}
+
+// Two scalars: out[i] = m[i] ? b : a, lanes of a's type.
+template <typename E1, typename E2, unsigned N>
+    requires(detail::is_scalar_v<E1> && detail::is_scalar_v<E2>)
+IRON_AIE_INLINE constexpr vector<detail::bare_t<E1>, N> select(const E1 &a, const E2 &b, const mask<N> &m)
+{
+    using T = detail::bare_t<E1>;
+    vector<T, N> r;
+    for (unsigned i = 0; i < N; i++)
+        r.lanes_[i] = m.lanes_[i] ? static_cast<T>(b) : a;
     return r;
 }
 

@@ -64,18 +64,27 @@ template <typename T> inline constexpr unsigned type_bits_v = sizeof(T) * 8;
 template <typename T>
 inline constexpr unsigned native_vector_length_v = 512 / type_bits_v<T>;
 
-// Alignment (bytes) load_v/store_v need for a vector of Elems T: AIE2 loads
-// 128-bit vectors at 16 bytes and everything else at 32 (its memory port
-// is 256 bits); AIE2P's 512-bit port asks 64 for vectors of 512 bits and up.
-// Vectors under 128 bits (which the hardware moves inside a wider access)
-// need their own size here, so that an iterator can step over them.
+// Alignment (bytes) load_v/store_v and the vector iterators need for a
+// vector of Elems T: its own size, at most 32.  Both generations load and
+// store through 256-bit ports, and their compilers align a compute tile's
+// buffers to that width (32 bytes), not to the vector's size -- so a
+// 512-bit load_v at a buffer's start must work on AIE2P too, and the
+// emulator's buffer placement gives 32 bytes.  A smaller vector, which the
+// hardware moves inside one port access, needs its own size (the largest
+// power of two dividing it), so that an iterator can step over them.
+constexpr unsigned ldst_align(unsigned bytes)
+{
+    unsigned a = 1;
+    while (a < 32 && bytes % (2 * a) == 0)
+        a *= 2;
+    return a;
+}
 template <typename T, unsigned Elems>
-inline constexpr unsigned vector_ldst_align_v =
-    type_bits_v<T> * Elems < 128 ? sizeof(T) * Elems
-    : type_bits_v<T> * Elems == 128 ? 16
-    : (arch == 20 || type_bits_v<T> * Elems <= 256) ? 32
-                                                    : 64;
+inline constexpr unsigned vector_ldst_align_v = ldst_align(sizeof(T) * Elems);
 
+// What the AIE API promises for declaring vector data (alignas): one
+// register's worth where a 512-bit load may happen.  Not what load_v
+// checks (above).
 inline constexpr unsigned vector_decl_align = arch == 20 ? 32 : 64;
 
 template <typename T, typename... U>
@@ -91,5 +100,7 @@ inline constexpr unsigned native_vector_length_v = detail::native_vector_length_
 inline constexpr unsigned vector_decl_align = detail::vector_decl_align;
 template <typename T, unsigned Elems>
 inline constexpr unsigned vector_ldst_align_v = detail::vector_ldst_align_v<T, Elems>;
+template <typename T, unsigned Elems>
+inline constexpr unsigned vector_ldst_align_elems_v = detail::vector_ldst_align_v<T, Elems> / sizeof(T);
 
 } // namespace aie

@@ -8,8 +8,10 @@
 extern "C" {
 /* The running core's control words: [0] rounding mode, [1] saturation mode
  * (the numeric values of aie::rounding_mode / aie::saturation_mode), [2],
- * [3] reserved; all 0 at the start of every call of a design (core reset).
- * Never NULL.  Outside the emulator: a per-thread array. */
+ * [3] reserved.  All 0 when the core is reset -- the design loaded, or
+ * reset after a fault -- and kept from one call of the design to the next,
+ * as a running core keeps its control register; a kernel that needs a mode
+ * sets it.  Never NULL.  Outside the emulator: a per-thread array. */
 unsigned *iron__aie_ctl(void);
 /* Ends the running kernel's call as a kernel fault with `what` and the
  * kernel's file:line; outside the emulator prints and aborts. */

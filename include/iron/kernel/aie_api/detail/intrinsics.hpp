@@ -42,12 +42,14 @@ template <> struct lane_of<accfloat> { using type = float; };
 template <typename Tag>
 inline constexpr bool is_acc_v = aie::detail::is_one_of_v<Tag, acc32, acc64, accfloat>;
 
-// Load/store alignment of the hardware for this many bytes (the compilers
-// align their native vector types the same way).
+// Load/store alignment of the hardware for this many bytes: the AIE API's
+// (config.hpp's vector_ldst_align_v: the size, at most the 32 bytes of the
+// 256-bit load/store ports).  Kernels reach buffers through pointers to
+// these types, and buffers are placed at 32 bytes on both generations, so
+// a larger alignof would let the host compiler assume more than holds.
 constexpr unsigned align_for(unsigned bytes)
 {
-    unsigned hw = bytes <= 16 ? 16 : (aie::detail::arch == 20 || bytes <= 32) ? 32 : 64;
-    return bytes < hw ? aie::detail::lane_align(bytes) : hw;
+    return aie::detail::ldst_align(bytes);
 }
 
 // Tag: the element type (int32, bfloat16, ...) or the accumulator tag
@@ -178,9 +180,9 @@ IRON_AIE_INLINE Out srs_vec(const Acc &acc, int shift, int sign, const char *fil
 }
 
 // One UPS of every lane into an integer accumulator: sign- or
-// zero-extended by `sign`, shifted left, clamped to the accumulator's
-// range when the core saturates (symmetric or not, as accum::from_vector),
-// wrapped otherwise.
+// zero-extended by `sign`, shifted left; when the core saturates the
+// input is clamped first to what survives the shift (accum.hpp's
+// ups_lane, as accum::from_vector), otherwise the shifted value wraps.
 template <typename Acc, typename In>
 IRON_AIE_INLINE Acc ups_vec(const In &v, int shift, int sign, const char *file, unsigned line)
 {

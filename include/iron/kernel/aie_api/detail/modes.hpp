@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // modes.hpp - the core's rounding and saturation modes.  They live in the
 // running core's control words (iron__aie_ctl, host.hpp), as they live in
-// the core's control registers on the hardware: per core, reset to 0
-// (floor rounding, no saturation) at the start of every call of a design,
-// and read by every shift-round-saturate and float narrowing.
+// the core's control registers on the hardware: per core, 0 (floor
+// rounding, no saturation) from the core's reset (the design loaded, or
+// reset after a fault), kept across calls of the design, and read by every
+// shift-round-saturate and float narrowing.
 #pragma once
 
 #include "config.hpp"
