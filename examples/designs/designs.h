@@ -14,12 +14,16 @@
 #include <iron/iron.h>
 
 /* passthrough: uint8[N] -> uint8[N] through one worker that copies each
- * object.  params: "obj: int = 0" (object elements; 0 = N/4). */
+ * object.  params: "obj: int = 0" (object elements; 0 = N/4), and
+ * kernel_file / kernel_entry (kernel_choice.h; entry (in, out, n),
+ * upstream's passThroughLine by default). */
 int passthrough_design(iron_design *d, void *user);
 extern const iron_jit_options passthrough_options;
 
 /* vector add / sub: int32[N] a, b -> c = a OP b, objects of `tile`.
- * params: "tile: int = 16, op: str = '+'". */
+ * params: "tile: int = 16, op: str = '+'", and kernel_file /
+ * kernel_entry (kernel_choice.h; entry (a, b, c, n), "eltwise" by
+ * default). */
 int vector_op_design(iron_design *d, void *user);
 extern const iron_jit_options vector_op_options;
 /* Its kernel's source (entry "eltwise", the operator as the define OP),
@@ -39,10 +43,12 @@ extern const iron_jit_options eltwise_parallel_options;
 int add_constant_design(iron_design *d, void *user);
 extern const iron_jit_options add_constant_options;
 
-/* vector x scalar: int16[N] in, int32[1] factor -> out = in * factor
- * (int16 wrap-around).  N >= 512, a multiple of 64; objects of N/4.  The
- * factor comes through its own FIFO and a core body holds it across all
- * four objects of a call. */
+/* vector x scalar: int16[N] or int32[N] in, int32[1] factor -> out = in *
+ * factor (wrapping to the data's type).  N >= 512, a multiple of 64;
+ * objects of N/4.  The factor comes through its own FIFO and a core body
+ * holds it across all four objects of a call.  params: kernel_file /
+ * kernel_entry (kernel_choice.h; entry (in, out, factor, n), by default
+ * upstream's vector_scalar_mul_int16_vector or _int32_vector). */
 int vector_scalar_design(iron_design *d, void *user);
 extern const iron_jit_options vector_scalar_options;
 

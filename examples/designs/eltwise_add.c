@@ -21,10 +21,13 @@
  * The kernel is upstream's aie_kernels/aie2/add.cc (aie::add on bfloat16
  * vectors) as scalar C: widen both to float, add, round to bfloat16 to
  * nearest even -- what upstream's test computes with std::bfloat16_t.
+ * The compile-time parameter `kernel_file` swaps it for a source file
+ * with the same entry (kernel_choice.h).
  */
 #include <stdio.h>
 
 #include "designs/bodies.h"
+#include "designs/kernel_choice.h"
 #include "designs/upstream_ml.h"
 
 #define EADD_TILE 1024   /* upstream's n, the kernel's fixed size */
@@ -107,8 +110,8 @@ int upstream_eltwise_add_design(iron_design *d, void *user)
                    tile_ty, NULL, outC_fifos);
 
     /* The kernel is compiled for 1024-element tiles, like upstream's. */
-    iron_kernel *eltwise_add_bf16_vector = iron_kernel_new(
-        d, "eltwise_add_bf16_vector", add_src,
+    iron_kernel *eltwise_add_bf16_vector = design_kernel(
+        d, "eltwise_add_bf16_vector", add_src, "eltwise_add_bf16_vector",
         "bfloat16*, bfloat16*, bfloat16*");
     iron_worker *workers[EADD_CORES];
     for (int i = 0; i < n_cores; i++) {
@@ -135,5 +138,6 @@ const iron_jit_options upstream_eltwise_add_options = {
     .size = sizeof(iron_jit_options),
     .name = "eltwise_add",
     .args = "in A: bfloat16[N], in B: bfloat16[N], out C: bfloat16[N]",
+    .params = KERNEL_FILE_PARAM,
     .cflags = "-O2 -ffp-contract=off",
 };

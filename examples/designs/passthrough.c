@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * passthrough.c - the passthrough reference design: the input streams
- * through one worker that copies each object to the output FIFO.
+ * through one worker that copies each object to the output FIFO.  The
+ * copy is a C kernel, or the file named by `kernel_file` (entry
+ * `kernel_entry`, upstream's passThroughLine by default).
  */
 #include "designs/designs.h"
+#include "designs/kernel_choice.h"
 
 static const char copy_src[] =
     "#include <stdint.h>\n"
@@ -27,8 +30,9 @@ int passthrough_design(iron_design *d, void *user)
                                 (long long)n, (long long)obj);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_UINT8, IRON_SHAPE(obj), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_UINT8, IRON_SHAPE(obj), 2);
-    iron_kernel *k = iron_kernel_new(d, "copy_bytes", copy_src,
-                                     "uint8*, uint8*, int32");
+    iron_kernel *k = design_kernel(d, "copy_bytes", copy_src,
+                                   design_kernel_entry(d),
+                                   "uint8*, uint8*, int32");
     iron_handle *in_c = iron_fifo_cons(in), *out_p = iron_fifo_prod(out);
     iron_worker *w =
         iron_worker_new(d, "copy", k, n / obj,
@@ -44,5 +48,6 @@ const iron_jit_options passthrough_options = {
     .size = sizeof(iron_jit_options),
     .name = "passthrough",
     .args = "in input: uint8[N], out output: uint8[N]",
-    .params = "obj: int = 0",
+    .params = "obj: int = 0, " KERNEL_FILE_PARAM ", "
+              KERNEL_ENTRY_PARAM("passThroughLine"),
 };

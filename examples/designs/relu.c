@@ -22,11 +22,13 @@
  * The kernel is upstream's aie_kernels/aie2/relu.cc (bf16_relu: max with a
  * vector of zeros, 1024 elements) as scalar C: x > 0 ? x : +0.  NaN inputs
  * give +0 here; the vector max's NaN result is unspecified and upstream's
- * test skips NaN inputs.
+ * test skips NaN inputs.  The compile-time parameter `kernel_file` swaps
+ * the C port for a source file with the same entry (kernel_choice.h).
  */
 #include <stdio.h>
 
 #include "designs/bodies.h"
+#include "designs/kernel_choice.h"
 #include "designs/upstream_ml.h"
 
 #define RELU_LINE 1024
@@ -93,8 +95,9 @@ int upstream_relu_design(iron_design *d, void *user)
     const int nw = (int)(cols * chans);
 
     /* The kernel is compiled for 1024-element lines, like upstream's. */
-    iron_kernel *relu_fcn = iron_kernel_new(d, "bf16_relu", relu_src,
-                                            "bfloat16*, bfloat16*");
+    iron_kernel *relu_fcn = design_kernel(d, "bf16_relu", relu_src,
+                                          "bf16_relu",
+                                          "bfloat16*, bfloat16*");
 
     iron_fifo *of_ins[RELU_MAX_WORKERS], *of_outs[RELU_MAX_WORKERS];
     iron_worker *workers[RELU_MAX_WORKERS];
@@ -141,5 +144,5 @@ const iron_jit_options upstream_relu_options = {
     .size = sizeof(iron_jit_options),
     .name = "relu",
     .args = "in a_in: bfloat16[N], out b_out: bfloat16[N]",
-    .params = "cols: int = 4, chans: int = 2",
+    .params = "cols: int = 4, chans: int = 2, " KERNEL_FILE_PARAM,
 };

@@ -2,11 +2,14 @@
 /*
  * vector_op.c - vector add, and through the compile-time parameter `op`
  * the same design as vector sub (or any C binary operator): one worker,
- * three FIFOs of `tile`-element objects.
+ * three FIFOs of `tile`-element objects.  The kernel is C, or the file
+ * named by `kernel_file` (entry `kernel_entry`, eltwise(a, b, c, n) by
+ * default; the file sees OP too).
  */
 #include <stdio.h>
 
 #include "designs/designs.h"
+#include "designs/kernel_choice.h"
 
 const char vector_op_kernel_src[] =
     "#include <stdint.h>\n"
@@ -31,8 +34,9 @@ int vector_op_design(iron_design *d, void *user)
     iron_fifo *a = iron_fifo_new(d, "a", dt, IRON_SHAPE(tile), 2);
     iron_fifo *b = iron_fifo_new(d, "b", dt, IRON_SHAPE(tile), 2);
     iron_fifo *c = iron_fifo_new(d, "c", dt, IRON_SHAPE(tile), 2);
-    iron_kernel *k = iron_kernel_new(d, "eltwise", vector_op_kernel_src,
-                                     "int32*, int32*, int32*, int32");
+    iron_kernel *k = design_kernel(d, "eltwise", vector_op_kernel_src,
+                                   design_kernel_entry(d),
+                                   "int32*, int32*, int32*, int32");
     iron_kernel_define(k, "OP", op);
     iron_worker *w = iron_worker_new(
         d, "eltwise", k, n / tile,
@@ -50,5 +54,6 @@ const iron_jit_options vector_op_options = {
     .size = sizeof(iron_jit_options),
     .name = "vector_op",
     .args = "in a: int32[N], in b: int32[N], out c: int32[N]",
-    .params = "tile: int = 16, op: str = '+'",
+    .params = "tile: int = 16, op: str = '+', " KERNEL_FILE_PARAM ", "
+              KERNEL_ENTRY_PARAM("eltwise"),
 };

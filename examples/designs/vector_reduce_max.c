@@ -33,6 +33,11 @@
  * have as many elements as the output, as upstream's, of which only the
  * first is used.
  *
+ * The compile-time parameter `kernel_file` swaps the C kernels for a
+ * source file holding upstream's entries: reduce_max_vector and
+ * compute_max for int32, reduce_max_vector_bfloat16 and
+ * compute_max_bfloat16 for bfloat16 (kernel_choice.h).
+ *
  * Differences kept: the element type is the tensors' dtype (upstream: the
  * dtype_str compile-time parameter); N is the input's length and must be a
  * multiple of 2048 (upstream's in1_size is in bytes, default 524288: 131072
@@ -42,6 +47,7 @@
 #include <stdio.h>
 
 #include "designs/bodies.h"
+#include "designs/kernel_choice.h"
 #include "designs/upstream_basic.h"
 
 #define REDUCE_MAX_CORES 4
@@ -231,10 +237,13 @@ int vector_reduce_max_design(iron_design *d, void *user)
              iron_dtype_name(dt), iron_dtype_name(dt));
     snprintf(max_types, sizeof max_types, "%s*, %s*, %s*",
              iron_dtype_name(dt), iron_dtype_name(dt), iron_dtype_name(dt));
-    iron_kernel *reduce_max_vector = iron_kernel_new(
-        d, "reduce_max_vector", reduce_max_src, vec_types);
-    iron_kernel *compute_max =
-        iron_kernel_new(d, "compute_max", reduce_max_src, max_types);
+    const int bf16 = dt == IRON_BFLOAT16;
+    iron_kernel *reduce_max_vector = design_kernel(
+        d, "reduce_max_vector", reduce_max_src,
+        bf16 ? "reduce_max_vector_bfloat16" : "reduce_max_vector", vec_types);
+    iron_kernel *compute_max = design_kernel(
+        d, "compute_max", reduce_max_src,
+        bf16 ? "compute_max_bfloat16" : "compute_max", max_types);
     iron_kernel_define_int(reduce_max_vector, "REDUCE_MAX_BF16",
                            dt == IRON_BFLOAT16);
     iron_kernel_define_int(compute_max, "REDUCE_MAX_BF16",
@@ -273,4 +282,5 @@ const iron_jit_options vector_reduce_max_options = {
     .size = sizeof(iron_jit_options),
     .name = "vector_reduce_max",
     .args = "in a_in: T[N], out c_out: T[M]",
+    .params = KERNEL_FILE_PARAM,
 };

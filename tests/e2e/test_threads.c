@@ -268,9 +268,13 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
 {
     iron_jit *j;
     /* The passthrough design with a parameter it ignores: every value is
-     * a specialization of its own, all with one kernel text. */
+     * a specialization of its own, all with one kernel text.  Its own
+     * parameters stay declared (it reads kernel_file / kernel_entry). */
     iron_jit_options o = no_disk(passthrough_options);
-    o.params = "obj: int = 16, tag: int = 0";
+    char params[256];
+    snprintf(params, sizeof params, "%s, tag: int = 0",
+             passthrough_options.params);
+    o.params = params;
     o.max_resident = 32;
     ASSERT_OK(iron_jit_create(passthrough_design, &o, &j));
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -287,7 +291,9 @@ TEST_TIMEOUT(threads_100k_specializations, 600)
                                       (uint64_t)k, &in));
         ASSERT_OK(iron_tensor_zeros(IRON_UINT8, IRON_SHAPE(n), &out));
         iron_status s =
-            iron_jit_launch(j, NULL, IRON_PARAMS(iron_param_int("tag", k)),
+            iron_jit_launch(j, NULL,
+                            IRON_PARAMS(iron_param_int("obj", 16),
+                                        iron_param_int("tag", k)),
                             IRON_NO_SCALARS, IRON_TENSORS(in, out));
         if (s != IRON_OK)
             TEST_FAIL_("specialization %d: %s", k, iron_last_error());

@@ -211,7 +211,7 @@ TEST(cli_dump_reference_design)
              "--cols 2",
              lib);
     ASSERT_EQ(test_run_cli(cmd, 0, out, sizeof out), 0);
-    ASSERT_CONTAINS(out, "tile=32, op='-'; npu1, 2 columns");
+    ASSERT_CONTAINS(out, "tile=32, op='-', kernel_file='', kernel_entry='eltwise'; npu1, 2 columns");
     ASSERT_CONTAINS(out, "eltwise: kernel 'eltwise' x 128 on tile (0,2)");
     ASSERT_CONTAINS(out, "fifo 'c': compute tile (0,2) -> shim (0,0)");
     snprintf(cmd, sizeof cmd,
@@ -296,7 +296,8 @@ TEST(cli_check_places_without_compiling)
              " --device npu1 --cols 2", exlib());
     ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
     ASSERT_STR_EQ(out, "vector_op (a: int32[4096], b: int32[4096], c: "
-                       "int32[4096]; tile=16, op='+'; npu1, 2 columns): ok: "
+                       "int32[4096]; tile=16, op='+', kernel_file='', "
+                       "kernel_entry='eltwise'; npu1, 2 columns): ok: "
                        "1 worker, 3 fifos, 0 links, 1 tile (1 compute, 0 "
                        "memtiles), 3 shim DMA channels, columns used 1 of "
                        "2\n");

@@ -50,7 +50,8 @@ TEST(jit_check_summarizes_without_building)
                                  IRON_PARAMS(iron_param_int("tile", 1000)),
                                  IRON_TENSORS(a, b, c), &s),
                   IRON_ESHAPE);
-    ASSERT_MSG("tile=1000, op='+'; npu2, 1 column): design: vector_op: "
+    ASSERT_MSG("tile=1000, op='+', kernel_file='', kernel_entry='eltwise'; "
+               "npu2, 1 column): design: vector_op: "
                "1024 elements are not a multiple of tile=1000");
     ASSERT_STATUS(iron_jit_check(j, &cfg,
                                  IRON_PARAMS(iron_param_int("tyle", 16)),
