@@ -246,6 +246,12 @@ def test_hostruntime_argparse_flags():
     assert mod.device_from_args(o, n_cols=None).name == "npu2"
     o.n_cols = 3
     assert mod.device_from_args(o).name == "npu2_3col"
+    # No -d: the device in force stays (upstream's newest default).
+    assert p.parse_args([]).dev is None
+    assert mod.device_from_args(p.parse_args([])) is None
+    q = argparse.ArgumentParser()
+    mod.add_compile_args(q, default_dev="npu")
+    assert q.parse_args([]).dev == "npu"
     assert mod.device_from_name("npu", n_cols=2).name == "npu1_2col"
     with pytest.raises(iron.DeviceError):
         mod.device_from_name("npu", n_cols=9)
@@ -498,6 +504,10 @@ def test_newest_design_cli_program():
     _, out, _ = run("--device", "npu1",
                     os.path.join(PROGRAMS, "run_scale_design_cli.py"), "-d", "npu",
                     "-n", "128")
+    assert out.strip() == "PASS!"
+    # Without -d the program runs on the device iron.run names.
+    _, out, _ = run("--device", "npu2_1col",
+                    os.path.join(PROGRAMS, "run_scale_design_cli.py"), "-n", "64")
     assert out.strip() == "PASS!"
     rc, _, err = run(os.path.join(PROGRAMS, "run_scale_design_cli.py"),
                      "--xclbin-path", "x.xclbin", "--insts-path", "i.bin",

@@ -11,16 +11,20 @@ DEFAULT_DEV_CHOICES = ("npu", "npu2")
 
 
 def add_compile_args(parser, *, with_dev=True, dev_choices=DEFAULT_DEV_CHOICES,
-                     default_dev="npu", short_dev="-d", with_elf=False,
+                     default_dev=None, short_dev="-d", with_elf=False,
                      with_full_elf=False, with_pdi=False, with_emit_mlir=False):
     """-d/--dev, --xclbin-path, --insts-path (and --elf-path,
     --emit-mlir when asked).  iron writes no xclbin: run_design_cli refuses
-    --xclbin-path."""
+    --xclbin-path.  Without -d and without a default_dev the device is
+    the one in force (upstream: the NPU attached; here `iron.run
+    --device`, $IRON_DEVICE or the library's default), as upstream's
+    newest helpers do; a program that passes default_dev keeps it."""
     if with_dev:
         names = ("--dev",) if short_dev is None else (short_dev, "--dev")
         parser.add_argument(*names, type=str, choices=list(dev_choices),
                             default=default_dev,
-                            help="device family (default: %(default)s)")
+                            help="device family (default: %s)" %
+                            (default_dev or "the device in force"))
     if with_emit_mlir:
         parser.add_argument("--emit-mlir", action="store_true",
                             help="print the design's MLIR and stop")
@@ -96,7 +100,10 @@ def device_from_name(name, n_cols=1):
 
 def device_from_args(args, *, dev_attr="dev", n_cols="auto"):
     """The device args.<dev_attr> names; n_cols "auto" is args.n_cols if
-    present, else one column."""
+    present, else one column.  None when no device is named: the caller
+    keeps the device in force."""
+    if getattr(args, dev_attr) is None:
+        return None
     if n_cols == "auto":
         n_cols = getattr(args, "n_cols", None) or 1
     elif isinstance(n_cols, str):

@@ -7,7 +7,9 @@ with --xclbin-path stops (iron builds for its emulator and writes no
 xclbin); otherwise calls run_and_verify(opts), which runs the design on
 the emulator.  Unlike upstream, the device (`device`, else the whole
 device of the -d/--dev family) is made current in every branch, so that `-d npu` runs on an
-emulated NPU1 rather than on the default device."""
+emulated NPU1 rather than on the default device; without -d the device in
+force (`iron.run --device`, $IRON_DEVICE) stays, as upstream keeps the
+NPU it finds."""
 import sys
 
 
@@ -28,8 +30,12 @@ def run_design_cli(design, opts, *, compile_kwargs, run_and_verify=None,
             raise ValueError(
                 "run_design_cli: device=None needs opts.dev (the -d/--dev flag "
                 "of add_compile_args); pass device= otherwise")
-        device = lambda o: device_from_name(o.dev, n_cols=None)  # noqa: E731
-    set_current_device(_resolve(device, opts))
+        device = lambda o: (device_from_name(o.dev, n_cols=None)  # noqa: E731
+                            if o.dev is not None else None)
+    # None: no -d given; the device in force stays.
+    chosen = _resolve(device, opts)
+    if chosen is not None:
+        set_current_device(chosen)
     if getattr(opts, "emit_mlir", False):
         if emit_mlir is None:
             # Upstream's default: the design built from its compile-time
