@@ -505,7 +505,7 @@ def test_newest_design_cli_program():
                     os.path.join(PROGRAMS, "run_scale_design_cli.py"), "-d", "npu",
                     "-n", "128")
     assert out.strip() == "PASS!"
-    # Without -d the program runs on the device iron.run names.
+    # Without -d the family of the device iron.run names is opts.dev.
     _, out, _ = run("--device", "npu2_1col",
                     os.path.join(PROGRAMS, "run_scale_design_cli.py"), "-n", "64")
     assert out.strip() == "PASS!"
