@@ -409,12 +409,29 @@ struct mmul {
     };
 
 IRON_AIE_SLIDING_OPS(sliding_mul_ops)
-IRON_AIE_SLIDING_OPS(sliding_mul_xy_ops)
 IRON_AIE_SLIDING_OPS(sliding_mul_sym_ops)
 IRON_AIE_SLIDING_OPS(sliding_mul_antisym_ops)
 IRON_AIE_SLIDING_OPS(sliding_mul_sym_uct_ops)
-IRON_AIE_SLIDING_OPS(sliding_mul_ch_ops)
 #undef IRON_AIE_SLIDING_OPS
+
+// The one-step forms are aliases with the API's own parameter lists (the
+// types follow the steps they keep), so a kernel naming one reaches the
+// message above rather than a template-argument mismatch.
+#define IRON_AIE_SLIDING_STEPS(OPS)                                                  template <unsigned Lanes, unsigned Points, int CoeffStep, int DataStepX,                   typename CoeffType, typename DataType, typename AccumTag = accauto>     using OPS##_x_ops = OPS##_ops<Lanes, Points, CoeffStep, DataStepX, 1,                                          CoeffType, DataType, AccumTag>;                    template <unsigned Lanes, unsigned Points, int CoeffStep, int DataStepY,                   typename CoeffType, typename DataType, typename AccumTag = accauto>     using OPS##_y_ops = OPS##_ops<Lanes, Points, CoeffStep, 1, DataStepY,                                          CoeffType, DataType, AccumTag>;                    template <unsigned Lanes, unsigned Points, int CoeffStep, int DataStepXY,                  typename CoeffType, typename DataType, typename AccumTag = accauto>     using OPS##_xy_ops = OPS##_ops<Lanes, Points, CoeffStep, DataStepXY,                                            DataStepXY, CoeffType, DataType, AccumTag>;
+
+IRON_AIE_SLIDING_STEPS(sliding_mul)
+IRON_AIE_SLIDING_STEPS(sliding_mul_sym)
+#undef IRON_AIE_SLIDING_STEPS
+
+template <unsigned Outputs, unsigned Channels, unsigned Points, int CoeffStep = 1,
+          int DataStepX = 1, int DataStepY = DataStepX, typename CoeffType = int16,
+          typename DataType = int16, typename AccumTag = accauto>
+struct sliding_mul_ch_ops {
+    static_assert(detail::not_on_host<CoeffType, DataType, AccumTag>,
+                  "aie::sliding_mul_ch_ops is not implemented on the host by iron");
+    template <typename... Args> static void mul(const Args &...);
+    template <typename... Args> static void mac(const Args &...);
+};
 
 #define IRON_AIE_SLIDING_FN(NAME)                                                \
     template <unsigned Lanes, unsigned Points, int... Steps, typename... Args>   \
