@@ -10,34 +10,10 @@
 
 #include "compile/compile.h"
 #include "core/core.h"
+#include "kbuild.h"
 #include "test.h"
 
 /* ---- helpers ---------------------------------------------------------- */
-
-typedef struct kbuild {
-    iron__kernel_src src;
-    iron__ktype types[16];
-} kbuild;
-
-/* Fills b for entry/source/decl; the declaration must parse. */
-static void kb_init(kbuild *b, const char *entry, const char *source,
-                    const char *decl)
-{
-    memset(b, 0, sizeof *b);
-    ASSERT_OK(iron__ktypes_parse(decl, b->types, 16, &b->src.nargs));
-    b->src.entry = entry;
-    b->src.source = source;
-    b->src.args = b->types;
-}
-
-static iron__kobj *kb_compile(const kbuild *b)
-{
-    iron__kobj *o = NULL;
-    ASSERT_OK(iron__kernel_compile(&b->src, &o));
-    ASSERT(o != NULL);
-    ASSERT(iron__kobj_entry(o) != NULL);
-    return o;
-}
 
 /* Points TMPDIR at a fresh, empty directory and returns its path, so a
  * test can check that compilation leaves nothing behind. */

@@ -16,32 +16,15 @@
 #include "compile/compile.h"
 #include "compile/wrapper.h"
 #include "core/core.h"
+#include "kbuild.h"
 #include "test.h"
 
-typedef struct cbuild {
-    iron__kernel_src src;
-    iron__ktype types[16];
-} cbuild;
-
-static void cb_init(cbuild *b, const char *entry, const char *source,
+/* A C++ kernel: kbuild.h's description with is_cxx set. */
+static void cb_init(kbuild *b, const char *entry, const char *source,
                     const char *decl)
 {
-    memset(b, 0, sizeof *b);
-    ASSERT_OK(iron__ktypes_parse(decl, b->types, 16, &b->src.nargs));
-    b->src.entry = entry;
-    b->src.source = source;
-    b->src.args = b->types;
+    kb_init(b, entry, source, decl);
     b->src.is_cxx = 1;
-}
-
-static iron__kobj *cb_compile(const cbuild *b)
-{
-    iron__kobj *o = NULL;
-    iron_status s = iron__kernel_compile(&b->src, &o);
-    if (s != IRON_OK)
-        TEST_FAIL_("compile: %s", iron_last_error());
-    ASSERT(o != NULL);
-    return o;
 }
 
 /* Plain C++: a template, constexpr, std::array, a lambda; the entry
@@ -78,11 +61,11 @@ static void run_scale(iron__kobj *o, int arch)
 
 TEST(compile_cxx_templates_and_arch)
 {
-    cbuild b;
+    kbuild b;
     cb_init(&b, "scale", scale_src, "int32*, int32*, int32");
     for (int arch = 20; arch <= 21; arch++) {
         b.src.aie_arch = arch;
-        iron__kobj *o = cb_compile(&b);
+        iron__kobj *o = kb_compile(&b);
         run_scale(o, arch);
         iron__kobj_free(o);
     }
@@ -100,13 +83,13 @@ TEST(compile_aie_arch_in_c)
         "    y[0] = -1;\n"
         "#endif\n"
         "}\n";
-    cbuild b;
+    kbuild b;
     cb_init(&b, "arch", src, "int32*");
     b.src.is_cxx = 0;
     int want[] = { -1, 20, 21 };
     for (int i = 0; i < 3; i++) {
         b.src.aie_arch = i ? 19 + i : 0;
-        iron__kobj *o = cb_compile(&b);
+        iron__kobj *o = kb_compile(&b);
         int32_t y = 0;
         iron__kval a[1] = { { .p = &y } };
         iron__kobj_entry(o)(a);
@@ -122,9 +105,9 @@ TEST(compile_cxx_entry_without_extern_c)
     static const char src[] =
         "#include <cstdint>\n"
         "void twice(int32_t *y) { y[0] *= 2; }\n";
-    cbuild b;
+    kbuild b;
     cb_init(&b, "twice", src, "int32*");
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     int32_t y = 21;
     iron__kval a[1] = { { .p = &y } };
     iron__kobj_entry(o)(a);
@@ -140,10 +123,10 @@ TEST(compile_cxx_finds_aie_api)
     static const char src[] =
         "#include <aie_api/aie.hpp>\n"
         "extern \"C\" void k(int32_t *y) { y[0] = 7; }\n";
-    cbuild b;
+    kbuild b;
     cb_init(&b, "k", src, "int32*");
     b.src.aie_arch = 20;
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     int32_t y = 0;
     iron__kval a[1] = { { .p = &y } };
     iron__kobj_entry(o)(a);
@@ -151,7 +134,7 @@ TEST(compile_cxx_finds_aie_api)
     iron__kobj_free(o);
     /* The files the kernel included leave the temporary folder out. */
     int n;
-    const char *const *deps = iron__kobj_deps(o = cb_compile(&b), &n);
+    const char *const *deps = iron__kobj_deps(o = kb_compile(&b), &n);
     for (int i = 0; i < n; i++)
         if (strstr(deps[i], "aie_api"))
             TEST_FAIL_("dependency %s is the build's temporary copy",
@@ -176,9 +159,9 @@ TEST(compile_cxx_conflicting_types)
     static const char src[] =
         "#include <cstdint>\n"
         "extern \"C\" void f(const int32_t *x, int32_t *y) { y[0] = x[0]; }\n";
-    cbuild b;
+    kbuild b;
     cb_init(&b, "f", src, "int32*, int32*");
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     iron__kobj_free(o);
     o = NULL;
     setenv("LC_ALL", "C", 1);
@@ -201,7 +184,7 @@ TEST(compile_cxx_conflicting_types)
     }
     iron__str_append(&s, ") { p0[0] = 1; }\n");
     cb_init(&b, "many", iron__str_get(&s), iron__str_get(&decl));
-    o = cb_compile(&b);
+    o = kb_compile(&b);
     iron__kobj_free(o);
     o = NULL;
     iron__str_free(&decl);
@@ -226,7 +209,7 @@ TEST(compile_cxx_syntax_error)
         "    a[0] = 1 +;\n"
         "}\n";
     setenv("LC_ALL", "C", 1);
-    cbuild b;
+    kbuild b;
     cb_init(&b, "broken", src, "int32*");
     b.src.label = "kernel 'broken'";
     iron__kobj *o = NULL;
@@ -246,7 +229,7 @@ TEST(compile_cxx_syntax_error)
  * missing one is named, and C kernels do not care. */
 TEST(compile_cxx_iron_cxx)
 {
-    cbuild b;
+    kbuild b;
     cb_init(&b, "scale", scale_src, "int32*, int32*, int32");
     b.src.aie_arch = 20;
     setenv("IRON_CXX", "/nonexistent/c++", 1);
@@ -259,13 +242,13 @@ TEST(compile_cxx_iron_cxx)
     ASSERT_FAILS(iron__compiler_identity(1, id, sizeof id), IRON_ECOMPILE,
                  "IRON_CXX");
     ASSERT_OK(iron__compiler_identity(0, id, sizeof id));
-    cbuild c;
+    kbuild c;
     cb_init(&c, "arch", "void arch(int32_t *y) { y[0] = 1; }\n", "int32*");
     c.src.is_cxx = 0;
-    iron__kobj_free(cb_compile(&c));
+    iron__kobj_free(kb_compile(&c));
 
     setenv("IRON_CXX", "env LC_ALL=C c++", 1);
-    o = cb_compile(&b);
+    o = kb_compile(&b);
     run_scale(o, 20);
     iron__kobj_free(o);
     /* The identity names the command in force. */
@@ -284,10 +267,10 @@ TEST(compile_cxx_clang)
         return;
     }
     setenv("IRON_CXX", "clang++", 1);
-    cbuild b;
+    kbuild b;
     cb_init(&b, "scale", scale_src, "int32*, int32*, int32");
     b.src.aie_arch = 21;
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     run_scale(o, 21);
     iron__kobj_free(o);
     unsetenv("IRON_CXX");
@@ -310,9 +293,9 @@ TEST(compile_cxx_uses_libstdcxx)
         "        n += s.size();\n"
         "    y[0] = (int32_t)n;\n"
         "}\n";
-    cbuild b;
+    kbuild b;
     cb_init(&b, "k", src, "int32*");
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     int32_t y = 0;
     iron__kval a[1] = { { .p = &y } };
     iron__kobj_entry(o)(a);
@@ -324,7 +307,7 @@ TEST(compile_cxx_uses_libstdcxx)
  * the kernel: it must compile as C++ too. */
 TEST(compile_cxx_shim_text_compiles)
 {
-    cbuild b;
+    kbuild b;
     cb_init(&b, "scale", scale_src, "int32*, int32*, int32");
     iron__str text = { 0 };
     ASSERT_OK(iron__kwrap_generate(&b.src, 1, &text));
@@ -382,9 +365,9 @@ static void *ctl_run(void *arg)
 /* Each thread has its own words, zero at first. */
 TEST(compile_aie_ctl_per_thread)
 {
-    cbuild b;
+    kbuild b;
     cb_init(&b, "ctl", ctl_src, "int32*, int32");
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     ctl_thread t[2] = { { iron__kobj_entry(o), 5, { { 0 } } },
                         { iron__kobj_entry(o), 9, { { 0 } } } };
     pthread_t th[2];
@@ -416,9 +399,9 @@ TEST(compile_aie_fault_outside_driver_aborts)
         "rounding mode\", __FILE__, __LINE__);\n"
         "}\n"
         "}\n";
-    cbuild b;
+    kbuild b;
     cb_init(&b, "bad", src, "int32*");
-    iron__kobj *o = cb_compile(&b);
+    iron__kobj *o = kb_compile(&b);
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
     fflush(NULL);
