@@ -90,6 +90,20 @@ inline void check_eq(const A &a, const B &b, const char *ea, const char *eb,
 
 } // namespace aieapi_test
 
+// fp32 values by their bits and back, for expected values written as bits.
+inline float f_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+inline uint32_t u_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
 #define AIE_TEST(name)                                                        \
     static void aie_test_##name();                                            \
     static aieapi_test::reg aie_test_reg_##name(#name, aie_test_##name);      \

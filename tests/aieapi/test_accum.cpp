@@ -362,8 +362,7 @@ namespace {
 // bits (floor / nearest-even here), independently of the header.
 uint16_t ref_bf16(float f, bool nearest_even)
 {
-    uint32_t u;
-    memcpy(&u, &f, 4);
+    uint32_t u = u_of(f);
     uint32_t lo = u & 0xffffu, q = u >> 16;
     if (nearest_even) {
         if (lo > 0x8000u || (lo == 0x8000u && (q & 1)))

@@ -8,12 +8,6 @@
 
 namespace {
 template <typename T> T wrapv(long long v) { return (T)(unsigned long long)v; }
-float f_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 } // namespace
 
 AIE_TEST(zeros_broadcast)

@@ -12,18 +12,6 @@ namespace {
 
 using aie::rounding_mode;
 
-float f_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-uint32_t u_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 long double val(uint16_t b) { return (long double)f_of((uint32_t)b << 16); }
 
 // The bfloat16 bits of finite normal f rounded by mode m.

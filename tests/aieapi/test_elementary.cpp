@@ -11,18 +11,6 @@
 
 namespace {
 
-float f_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-uint32_t u_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 long double bval(uint16_t b) { return f_of((uint32_t)b << 16); }
 bool bnan(uint16_t b) { return (b & 0x7fff) > 0x7f80; }
 

@@ -92,12 +92,6 @@ bfloat16 bf16_of_bits(uint16_t u)
     memcpy(&b, &u, 2);
     return b;
 }
-float float_of_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 // float -> bfloat16 by rounding mode, on values: the two neighbours of f
 // among bfloat16 values and the mode's choice by exact distances
@@ -112,9 +106,9 @@ uint16_t ref_bf16(float f, unsigned m)
         return (uint16_t)((u >> 16) & 0x8000u);
     uint16_t toward0 = (uint16_t)(u >> 16), away = (uint16_t)(toward0 + 1);
     // past the largest finite value the next one up is 2^128 (infinity)
-    double x = f, a = float_of_bits((uint32_t)toward0 << 16);
+    double x = f, a = f_of((uint32_t)toward0 << 16);
     double b = (away & 0x7fff) == 0x7f80 ? std::copysign(std::ldexp(1.0, 128), x)
-                                         : (double)float_of_bits((uint32_t)away << 16);
+                                         : (double)f_of((uint32_t)away << 16);
     if (x == a)
         return toward0;
     bool neg = x < 0;
@@ -464,15 +458,15 @@ AIE_TEST(raw_float_accumulators)
                                 0x00000000};
     v16accfloat acc;
     for (unsigned i = 0; i < 16; i++)
-        acc.lanes_[i] = float_of_bits(fbits[i]);
+        acc.lanes_[i] = f_of(fbits[i]);
     for (unsigned rnd : all_rnd) {
         set_modes(rnd, 0);
         v16bfloat16 b = to_v16bfloat16(acc);
         for (unsigned i = 0; i < 16; i++)
-            CHECK_EQ(bits_of_bf16(b.lanes_[i]), ref_bf16(float_of_bits(fbits[i]), rnd));
+            CHECK_EQ(bits_of_bf16(b.lanes_[i]), ref_bf16(f_of(fbits[i]), rnd));
     }
     set_modes(12, 0);
-    acc.lanes_[0] = float_of_bits(0x7fc00001); // NaN stays NaN
+    acc.lanes_[0] = f_of(0x7fc00001); // NaN stays NaN
     v16bfloat16 nb = to_v16bfloat16(acc);
     CHECK((bits_of_bf16(nb.lanes_[0]) & 0x7fff) > 0x7f80);
 
@@ -485,7 +479,7 @@ AIE_TEST(raw_float_accumulators)
     for (unsigned i = 0; i < 16; i++) {
         uint32_t e = (wb[i % 4] & 0x7f80) == 0 ? (uint32_t)(wb[i % 4] & 0x8000) << 16
                                                : (uint32_t)wb[i % 4] << 16;
-        CHECK_EQ(up.lanes_[i], float_of_bits(e));
+        CHECK_EQ(up.lanes_[i], f_of(e));
     }
     // through aie::accum, as upstream's bf16_exp kernel does
     aie::accum<accfloat, 16> ac = up;

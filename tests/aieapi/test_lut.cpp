@@ -25,13 +25,7 @@ struct table {
     }
 };
 
-long double bval(uint16_t b)
-{
-    uint32_t u = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+long double bval(uint16_t b) { return f_of((uint32_t)b << 16); }
 
 // int16 values 1000 + 7k for k < 64: unsigned indices, both policies.
 AIE_TEST(parallel_lookup_unsigned)

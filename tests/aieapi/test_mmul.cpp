@@ -202,10 +202,7 @@ float ref_ftz(float f)
 }
 float ref_f(bfloat16 x)
 {
-    uint32_t u = static_cast<uint32_t>(x.bits_) << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return ref_ftz(f);
+    return ref_ftz(f_of(static_cast<uint32_t>(x.bits_) << 16));
 }
 [[maybe_unused]] float ref_f(float x) { return ref_ftz(x); }
 
@@ -429,12 +426,6 @@ AIE_TEST(mmul_int32_products_wrap_64)
 }
 
 bfloat16 bf(float f) { return bfloat16(f); }
-float f_of_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 // One lane of 4x8x4: C[0][0] = c + sum_k A[0][k] * B[k][0]; the other
 // lanes see zeros.
@@ -518,7 +509,7 @@ AIE_TEST(mmul_bf16_inf_nan)
     CHECK(std::isnan(bf16_lane(0, { inf, -inf, 0, 0, 0, 0, 0, 0 }, { 1, 1, 0, 0, 0, 0, 0, 0 })));
     CHECK(std::isnan(bf16_lane(std::numeric_limits<float>::quiet_NaN(),
                                { 1, 0, 0, 0, 0, 0, 0, 0 }, { 1, 0, 0, 0, 0, 0, 0, 0 })));
-    (void)f_of_bits;
+    (void)f_of;
 }
 
 // C from a bfloat16 vector, and back with the core's rounding mode.
