@@ -312,6 +312,11 @@ int test_run_cli(const char *args, int keep_stderr, char *out, size_t len)
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "'%s' %s %s", cli, args,
              keep_stderr ? "2>&1" : "2>/dev/null");
+    return test_run_shell(cmd, out, len);
+}
+
+int test_run_shell(const char *cmd, char *out, size_t len)
+{
     FILE *p = popen(cmd, "r");
     if (!p)
         TEST_FAIL_("popen(%s) failed", cmd);
@@ -321,6 +326,22 @@ int test_run_cli(const char *args, int keep_stderr, char *out, size_t len)
     if (st == -1 || !WIFEXITED(st))
         TEST_FAIL_("%s did not exit normally (status %d)", cmd, st);
     return WEXITSTATUS(st);
+}
+
+int test_variant_built(const char *env, const char *variant)
+{
+    const char *built = getenv(env);
+    if (!built)
+        TEST_FAIL_("%s is not set (run through `make test`)", env);
+    size_t len = strlen(variant);
+    for (const char *p = strstr(built, variant); p; p = strstr(p + 1, variant))
+        if ((p == built || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return 1;
+    if (strncmp(variant, "clang++", 7) == 0) {
+        printf("clang++ is not installed: nothing to check\n");
+        return 0;
+    }
+    TEST_FAIL_("%s was not built (%s = \"%s\")", variant, env, built);
 }
 
 const iron_device_info *test_npu2_info(void)

@@ -213,6 +213,14 @@ void test_child_exits_ok(pid_t pid);
  * through the shell with stderr folded into stdout (or dropped); returns
  * the exit status and the output in out. */
 int test_run_cli(const char *args, int keep_stderr, char *out, size_t len);
+/* Runs a shell command line as given (redirections included); returns
+ * its exit status and its standard output in out.  A command that does
+ * not exit normally fails the test. */
+int test_run_shell(const char *cmd, char *out, size_t len);
+/* Whether `variant` ("g++-c++20") is a word of $env, the builds `make
+ * test` made.  A clang++ variant missing there (clang++ is optional)
+ * prints so and gives 0; any other missing one fails the test. */
+int test_variant_built(const char *env, const char *variant);
 /* The npu2 device's description, for designs made without a jit. */
 const iron_device_info *test_npu2_info(void);
 

@@ -9,44 +9,16 @@
  */
 #include <dirent.h>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include "test.h"
 
-/* Runs a shell command, its output (stdout and stderr) into out; returns
- * its exit status, or -1 when it did not exit normally. */
-static int run_shell(const char *command, char *out, size_t cap)
-{
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "%s 2>&1", command);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        TEST_FAIL_("cannot run %s", command);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void check_variant(const char *variant)
 {
-    const char *root = getenv("IRON_AIEAPI_DIR"), *built = getenv("IRON_AIEAPI");
-    if (!root || !root[0] || !built)
-        TEST_FAIL_("IRON_AIEAPI_DIR or IRON_AIEAPI is not set (run through "
-                   "`make test`)");
-    size_t len = strlen(variant);
-    int listed = 0;
-    for (const char *p = strstr(built, variant); p && !listed;
-         p = strstr(p + 1, variant))
-        listed = (p == built || p[-1] == ' ') &&
-                 (p[len] == ' ' || p[len] == '\0');
-    if (!listed) {
-        if (strncmp(variant, "clang++", 7) == 0) {
-            printf("clang++ is not installed: nothing to check\n");
-            return;
-        }
-        TEST_FAIL_("%s was not built (IRON_AIEAPI = \"%s\")", variant, built);
-    }
+    const char *root = getenv("IRON_AIEAPI_DIR");
+    if (!root || !root[0])
+        TEST_FAIL_("IRON_AIEAPI_DIR is not set (run through `make test`)");
+    if (!test_variant_built("IRON_AIEAPI", variant))
+        return;
     DIR *d = opendir("tests/aieapi");
     if (!d)
         TEST_FAIL_("tests/aieapi not found (run from the repository's top "
@@ -62,8 +34,8 @@ static void check_variant(const char *variant)
         snprintf(path, sizeof path, "%s/%s/%.*s", root, variant,
                  (int)(n - 4), e->d_name);
         char cmd[1100];
-        snprintf(cmd, sizeof cmd, "'%s'", path);
-        int rc = run_shell(cmd, out, sizeof out);
+        snprintf(cmd, sizeof cmd, "'%s' 2>&1", path);
+        int rc = test_run_shell(cmd, out, sizeof out);
         if (rc != 0 || !strstr(out, " passed, 0 failed"))
             TEST_FAIL_("%s exited with %d:\n%s", path, rc, out);
         const char *summary = strstr(out, "aieapi (");
@@ -107,9 +79,9 @@ TEST_TIMEOUT(aieapi_unsupported_name_is_a_compile_error, 120)
             fclose(f);
             snprintf(cmd, sizeof cmd,
                      "%s -std=c++20 -D__AIE_ARCH__=20 -fsyntax-only "
-                     "-Iinclude/iron/kernel %s",
+                     "-Iinclude/iron/kernel %s 2>&1",
                      compilers[c], src);
-            ASSERT_NE(run_shell(cmd, out, sizeof out), 0);
+            ASSERT_NE(test_run_shell(cmd, out, sizeof out), 0);
             char want[200];
             snprintf(want, sizeof want, "%s is not implemented on the host",
                      names[i]);

@@ -321,13 +321,8 @@ TEST(compile_cxx_shim_text_compiles)
              "-fPIC -c '%s' -o "
              "'%s/k.o' 2>&1", path,
              dir);
-    FILE *p = popen(cmd, "r");
-    ASSERT(p != NULL);
-    char out[2048] = "";
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    int rc = pclose(p);
-    if (rc != 0)
+    char out[2048];
+    if (test_run_shell(cmd, out, sizeof out) != 0)
         TEST_FAIL_("the generated C++ text does not compile:\n%s", out);
     iron__str_free(&text);
 }
