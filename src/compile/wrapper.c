@@ -134,10 +134,12 @@ static void append_fn_ptr_type(iron__str *s, const iron__kernel_src *k,
     iron__str_append(s, ")");
 }
 
-/* "void vadd(int32_t *, int32_t)": the declared signature in C. */
-static void append_signature(const iron__kernel_src *k, iron__str *out)
+/* "(int32_t *, int32_t)": the declared parameters in C, each named
+ * <prefix><i> when a prefix is given. */
+static void append_params(const iron__kernel_src *k, const char *prefix,
+                          iron__str *out)
 {
-    iron__str_printf(out, "void %s(", k->entry);
+    iron__str_append(out, "(");
     if (k->nargs == 0)
         iron__str_append(out, "void");
     for (int i = 0; i < k->nargs; i++) {
@@ -145,8 +147,17 @@ static void append_signature(const iron__kernel_src *k, iron__str *out)
         iron__str_printf(out, "%s%s%s", i ? ", " : "",
                          arg_ctype(&k->args[i], i, tb),
                          k->args[i].is_ptr ? " *" : "");
+        if (prefix)
+            iron__str_printf(out, " %s%d", prefix, i);
     }
     iron__str_append(out, ")");
+}
+
+/* "void vadd(int32_t *, int32_t)": the declared signature in C. */
+static void append_signature(const iron__kernel_src *k, iron__str *out)
+{
+    iron__str_printf(out, "void %s", k->entry);
+    append_params(k, NULL, out);
 }
 
 static iron_status append_defines(const iron__kernel_src *k, iron__str *s)
@@ -325,16 +336,9 @@ static void append_check_cxx(const iron__kernel_src *k, iron__str *s)
  * the uniform wrapper and core bodies (through iron__kentry) call. */
 static void append_typed_cxx(const iron__kernel_src *k, iron__str *s)
 {
-    iron__str_append(s, "static void iron__typed(");
-    if (k->nargs == 0)
-        iron__str_append(s, "void");
-    for (int i = 0; i < k->nargs; i++) {
-        char tb[24];
-        iron__str_printf(s, "%s%s%s iron__p%d", i ? ", " : "",
-                         arg_ctype(&k->args[i], i, tb),
-                         k->args[i].is_ptr ? " *" : "", i);
-    }
-    iron__str_printf(s, ")\n{\n    %s(", k->entry);
+    iron__str_append(s, "static void iron__typed");
+    append_params(k, "iron__p", s);
+    iron__str_printf(s, "\n{\n    %s(", k->entry);
     for (int i = 0; i < k->nargs; i++) {
         iron__str_append(s, i ? ", " : "");
         append_probe(&k->args[i], i, s);
