@@ -125,8 +125,9 @@ inline uint32_t u_of(float f)
                                   #expect_of_i, __FILE__, __LINE__);          \
     } while (0)
 
-// stmt must fault with a message containing `what` (anywhere).
-#define CHECK_FAULT_ANYWHERE(stmt, what)                                      \
+// stmt must fault with a message containing `what`; with at_here, the
+// fault must name this file and line (the kernel's, not the header's).
+#define CHECK_FAULT_AT_(stmt, what, at_here)                                  \
     do {                                                                      \
         aieapi_test::fault_armed = true;                                      \
         if (setjmp(aieapi_test::fault_jmp) == 0) {                            \
@@ -137,22 +138,11 @@ inline uint32_t u_of(float f)
         } else {                                                              \
             aieapi_test::fault_armed = false;                                 \
             CHECK(strstr(aieapi_test::fault_what, (what)) != nullptr);        \
+            if (at_here) {                                                    \
+                CHECK(strcmp(aieapi_test::fault_file, __FILE__) == 0);        \
+                CHECK_EQ(aieapi_test::fault_line, (unsigned)__LINE__);        \
+            }                                                                 \
         }                                                                     \
     } while (0)
-
-// stmt must fault with a message containing `what`, at this file and line.
-#define CHECK_FAULT(stmt, what)                                               \
-    do {                                                                      \
-        aieapi_test::fault_armed = true;                                      \
-        if (setjmp(aieapi_test::fault_jmp) == 0) {                            \
-            stmt;                                                             \
-            aieapi_test::fault_armed = false;                                 \
-            fprintf(stderr, "%s:%d: %s did not fault\n", __FILE__, __LINE__, #stmt); \
-            aieapi_test::fail_check();                                        \
-        } else {                                                              \
-            aieapi_test::fault_armed = false;                                 \
-            CHECK(strstr(aieapi_test::fault_what, (what)) != nullptr);        \
-            CHECK(strcmp(aieapi_test::fault_file, __FILE__) == 0);            \
-            CHECK_EQ(aieapi_test::fault_line, (unsigned)__LINE__);            \
-        }                                                                     \
-    } while (0)
+#define CHECK_FAULT_ANYWHERE(stmt, what) CHECK_FAULT_AT_(stmt, what, false)
+#define CHECK_FAULT(stmt, what) CHECK_FAULT_AT_(stmt, what, true)
