@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir/ops.h"
 #include "mlir/parse.h"
 
 /* ---------------------------------------------------------------------
@@ -1125,7 +1126,7 @@ static int finish_op(iron__mlir_parser *p, iron__mlir_opb *b,
                 return iron__mlir_p_nomem(p);
             op->results[k] = id;
         }
-        return iron__mlir_p_normalise(p, op);
+        return iron__mlir_fmt_normalise(p, op);
     }
     if (op->nresults) {
         op->results = iron__mlir_alloc(p->m,
@@ -1156,25 +1157,7 @@ static int finish_op(iron__mlir_parser *p, iron__mlir_opb *b,
             op->results[k] = id;
         }
     }
-    return iron__mlir_p_normalise(p, op);
-}
-
-/* An op name written without a dialect (func's ops, the module). */
-static const char *full_name(const iron__mlir_token *t)
-{
-    static const struct {
-        const char *bare, *full;
-    } names[] = {
-        { "module", "builtin.module" },
-        { "return", "func.return" },
-        { "call", "func.call" },
-        { "func", "func.func" },
-    };
-    for (size_t i = 0; i < IRON__COUNT_OF(names); i++)
-        if (t->n == strlen(names[i].bare) &&
-            memcmp(t->p, names[i].bare, t->n) == 0)
-            return names[i].full;
-    return NULL;
+    return iron__mlir_fmt_normalise(p, op);
 }
 
 static int parse_op(iron__mlir_parser *p, iron__mlir_op *parent,
@@ -1209,24 +1192,22 @@ static int parse_op(iron__mlir_parser *p, iron__mlir_op *parent,
         if (iron__mlir_p_next(p) || parse_generic(p, &b, rc))
             return -1;
     } else if (p->tok.kind == IRON__TK_BARE) {
-        const char *full = full_name(&p->tok);
+        const char *full = iron__mlir_op_unalias(p->tok.p, p->tok.n);
         op->name = full ? iron__mlir_strdup(p->m, full)
                         : iron__mlir_p_tokdup(p);
         if (!op->name)
             return iron__mlir_p_nomem(p);
         p->opname = op->name;
         p->oploc = op->loc;
-        iron__mlir_custom_fn fn = iron__mlir_p_custom_aie(op->name);
-        if (!fn)
-            fn = iron__mlir_p_custom_std(op->name);
-        if (!fn)
+        const iron__mlir_opdef *def = iron__mlir_opdef_find(op->name);
+        if (!def || !def->format)
             return iron__mlir_p_fail(p, op->loc,
                                      "no custom form is known for op "
                                      "'%.64s' (write it in the generic "
                                      "form, \"%.64s\"(...) : (...) -> "
                                      "(...))",
                                      op->name, op->name);
-        if (iron__mlir_p_next(p) || fn(p, &b))
+        if (iron__mlir_p_next(p) || iron__mlir_fmt_parse(p, &b, def))
             return -1;
     } else {
         return iron__mlir_p_expected(p, "an op");

@@ -252,16 +252,4 @@ char *iron__mlir_p_symname(iron__mlir_parser *p);
 /* A string token, decoded. */
 char *iron__mlir_p_string(iron__mlir_parser *p);
 
-/* --- custom forms (parse_aie.c, parse_std.c) --- */
-typedef int (*iron__mlir_custom_fn)(iron__mlir_parser *p,
-                                    iron__mlir_opb *b);
-iron__mlir_custom_fn iron__mlir_p_custom_aie(const char *name);
-iron__mlir_custom_fn iron__mlir_p_custom_std(const char *name);
-
-/* --- the normalised tree (parse_norm.c) --- */
-/* Rewrites a finished op to the one spelling ast.h gives (enum integers
- * to keywords, renamed attributes, defaults) and marks its inherent
- * attributes. */
-int iron__mlir_p_normalise(iron__mlir_parser *p, iron__mlir_op *op);
-
 #endif

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlir/known.h"
+#include "mlir/ops.h"
 #include "mlir/lex.h"
 #include "mlir/print.h"
 
@@ -534,21 +534,12 @@ static int skipped(const char *name, const char *const *skip)
     return 0;
 }
 
-/* The generic form's name of attribute n of op: the tree names a few
- * differently from upstream's generic form. */
+/* The generic form's name of attribute n of op (the registry knows the
+ * few the tree names differently). */
 static const char *generic_name(const iron__mlir_op *op, const char *name,
                                 int generic)
 {
-    if (!generic)
-        return name;
-    if (strcmp(op->name, "aiex.dma_configure_task_for") == 0 &&
-        strcmp(name, "tile") == 0)
-        return "alloc";
-    if (strcmp(op->name, "aiex.npu.rtp_write") == 0 &&
-        strcmp(name, "buffer_sym_name") == 0 &&
-        !iron__mlir_attr_get(op, "col"))
-        return "buffer";
-    return name;
+    return generic ? iron__mlir_generic_attr_name(op, name) : name;
 }
 
 typedef struct sorted_attr {
@@ -779,11 +770,12 @@ void iron__mlir_pr_op(iron__mlir_pr *w, const iron__mlir_op *op)
 {
     if (!w->generic && !w->dry) {
         w->dry = 1;
-        int ok = iron__mlir_pr_custom(w, op) == 0;
+        const iron__mlir_opdef *d = iron__mlir_opdef_find(op->name);
+        int ok = d && iron__mlir_fmt_print(w, op, d) == 0;
         w->dry = 0;
         if (ok) {
             iron__mlir_pr_results(w, op);
-            iron__mlir_pr_custom(w, op);
+            iron__mlir_fmt_print(w, op, d);
             return;
         }
     }

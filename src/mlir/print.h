@@ -72,8 +72,4 @@ void iron__mlir_pr_op_generic(iron__mlir_pr *w, const iron__mlir_op *op);
 void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
                           int entry_args, const char *drop_last);
 
-/* The custom form of op into w; 0, or -1 when op has no custom form the
- * printer knows or does not fit it (then nothing was printed). */
-int iron__mlir_pr_custom(iron__mlir_pr *w, const iron__mlir_op *op);
-
 #endif

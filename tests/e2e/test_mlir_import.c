@@ -196,6 +196,8 @@ static const fixture fixtures[] = {
       "in in: int8[1024], out out: int8[1024]", 1, check_rtp_add },
     { "rtp_add_ssa_indices_2024.mlir", NULL, NULL,
       "in in: int8[1024], out out: int8[1024]", 1, check_rtp_add },
+    { "rtp_add_three_strides_2024.mlir", NULL, NULL,
+      "in in: int8[1024], out out: int8[1024]", 1, check_rtp_add },
 };
 #define NFIXTURES ((int)(sizeof fixtures / sizeof fixtures[0]))
 

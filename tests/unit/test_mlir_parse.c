@@ -452,11 +452,19 @@ TEST(mlir_parse_scf_arith_tree)
                     m, intloop->regions[0]->blocks[0]->args[0])->type,
                 "i16");
 
-    const iron__mlir_op *wh = find_op(m, "scf.while", 0);
+    /* MLIR's own spelling of a while loop without loop-carried values:
+     * no assignment list */
+    const iron__mlir_op *bare = find_op(m, "scf.while", 0);
+    ASSERT_EQ(bare->noperands, 0);
+    ASSERT_EQ(bare->nresults, 0);
+    ASSERT_EQ(bare->regions[0]->blocks[0]->nargs, 0);
+    ASSERT_EQ(find_op(m, "scf.condition", 0)->noperands, 1);
+
+    const iron__mlir_op *wh = find_op(m, "scf.while", 1);
     ASSERT_EQ(wh->nregions, 2);
     ASSERT_EQ(wh->nresults, 2);
     ASSERT_STR_EQ(iron__mlir_value_at(m, wh->results[1])->name, "%w#1");
-    const iron__mlir_op *cond = find_op(m, "scf.condition", 0);
+    const iron__mlir_op *cond = find_op(m, "scf.condition", 1);
     ASSERT_EQ(cond->noperands, 3);
     ASSERT_EQ(wh->regions[1]->blocks[0]->nargs, 2);
 
@@ -472,7 +480,7 @@ TEST(mlir_parse_scf_arith_tree)
     const iron__mlir_block *then = noelse->regions[0]->blocks[0];
     ASSERT_STR_EQ(then->ops[then->nops - 1]->name, "scf.yield");
 
-    const iron__mlir_op *cmp = find_op(m, "arith.cmpi", 1);
+    const iron__mlir_op *cmp = find_op(m, "arith.cmpi", 2);
     ASSERT_STR_EQ(attr_of(cmp, "predicate", IRON__MA_KEYWORD)->s, "slt");
     ASSERT_TYPE(result_type(m, cmp, 0), "i1");
     const iron__mlir_op *cf = find_op(m, "arith.cmpf", 0);

@@ -164,6 +164,9 @@ TEST(mlir_print_exact_texts)
         "!aie.objectfifosubview<memref<4xi8>>\n"
         "      \"aie.end\"() : () -> ()\n"
         "    }) : (index) -> index\n"
+        /* aie.device's implicit terminator, explicit in the generic
+         * form as upstream's verifier wants it */
+        "    \"aie.end\"() : () -> ()\n"
         "  }) : () -> ()\n"
         "}) : () -> ()\n";
     char *p = reprint(in, 0), *g = reprint(in, 1);
