@@ -158,7 +158,8 @@ static elem group_anchor(const char *f)
     for (;;) {
         elem e = next_elem(&f);
         if (e.k == E_END || e.k == E_CLOSE || e.k == E_ATTR ||
-            e.k == E_OPERAND || e.k == E_OPERANDS || e.k == E_DIRECTIVE)
+            e.k == E_OPERAND || e.k == E_OPERANDS || e.k == E_DIRECTIVE ||
+            e.k == E_TYPE)
             return e;
     }
 }
@@ -390,6 +391,7 @@ static int group_present(const pstate *s, const elem *a)
         return iron__mlir_attr_get(s->op, a->name) != NULL;
     case E_OPERAND:
     case E_OPERANDS:
+    case E_TYPE:
         return s->op->noperands > a->index;
     case E_DIRECTIVE:
         return a->dir && a->dir->present && a->dir->present(s->op);
@@ -683,6 +685,8 @@ static int starts(const iron__mlir_parser *p, const elem *a)
         return p->tok.kind == IRON__TK_VALUE;
     case E_DIRECTIVE:
         return a->dir && a->dir->starts && a->dir->starts(p);
+    case E_TYPE:
+        return iron__mlir_p_at_type(p);
     default:
         return 0;
     }

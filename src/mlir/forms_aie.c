@@ -419,6 +419,14 @@ static int seq_args_print(W *w, const O *op, C *c)
     return 0;
 }
 
+/* The sequence is aie.runtime_sequence since upstream #2708 (a target
+ * before it prints aiex's: version.c). */
+int iron__mlir_norm_sequence(P *p, O *op)
+{
+    op->name = iron__mlir_strdup(p->m, "aie.runtime_sequence");
+    return op->name ? 0 : iron__mlir_p_nomem(p);
+}
+
 /* ---- aie.dma_bd: "%buf : T[, offset[, len[, [dims][, [pads]]]]]
  *      [, pad_value = v]"; newest: "%buf : T offset = 0 len = 64
  *      sizes = [...] strides = [...]" ---- */
@@ -475,8 +483,16 @@ static int bd_keywords(P *p, B *b)
         } else if (iron__mlir_p_is_word(p, "strides")) {
             if (iron__mlir_p_next(p) || static_list(p, strides, &nt))
                 return -1;
+        } else if (iron__mlir_p_is_word(p, "pad")) {
+            iron__mlir_loc ploc = p->tok.loc;
+            A *pads;
+            if (iron__mlir_p_next(p) || iron__mlir_p_pad_list(p, &pads) ||
+                iron__mlir_opb_attr(p, b, "pad_dimensions", pads, ploc))
+                return -1;
         } else {
-            return iron__mlir_p_expected(p, "offset, len, sizes or strides");
+            return iron__mlir_p_expected(p,
+                                         "offset, len, sizes, strides or "
+                                         "pad");
         }
     }
     if (ns != nt)
@@ -558,8 +574,58 @@ static int pad_array(const A *a)
     return 1;
 }
 
+static void pads_list(W *w, const A *pads)
+{
+    OUT("[");
+    for (int i = 0; i < pads->n; i++) {
+        if (i)
+            OUT(", ");
+        OUT(pads->items[i]->s + 18);
+    }
+    OUT("]");
+}
+
+/* The newest form: "offset = o len = l sizes = [..] strides = [..]
+ * pad [..]" from the static attributes a target lowers to. */
+static int bd_keywords_print(W *w, const O *op)
+{
+    const A *off = attr(op, "static_offset"), *len = attr(op, "static_len"),
+            *sz = attr(op, "static_sizes"), *st = attr(op, "static_strides"),
+            *pads = attr(op, "pad_dimensions");
+    if ((off && !iron__mlir_i32_ok(off)) || (len && !iron__mlir_i32_ok(len)) ||
+        (!sz) != (!st) || (sz && (!INDEX_ARRAY(sz) || !INDEX_ARRAY(st) ||
+                                  sz->n != st->n)) ||
+        (pads && !pad_array(pads)) || attr(op, "offset") ||
+        attr(op, "len") || attr(op, "dimensions"))
+        return -1;
+    if (off)
+        iron__mlir_pr_outf(w, " offset = %lld", (long long)off->i);
+    if (len)
+        iron__mlir_pr_outf(w, " len = %lld", (long long)len->i);
+    if (sz) {
+        OUT(" sizes = ");
+        iron__mlir_pr_ints(w, sz);
+        OUT(" strides = ");
+        iron__mlir_pr_ints(w, st);
+    }
+    if (pads) {
+        OUT(" pad ");
+        pads_list(w, pads);
+    }
+    return 0;
+}
+
 static int bd_body_print(W *w, const O *op, C *c)
 {
+    if (op->noperands == 1 &&
+        (attr(op, "static_offset") || attr(op, "static_len") ||
+         attr(op, "static_sizes"))) {
+        iron__mlir_pr_value(w, op->operands[0]);
+        OUT(" : ");
+        iron__mlir_pr_type(w, vtype(w, op->operands[0]));
+        c->operands_done = 1;
+        return bd_keywords_print(w, op);
+    }
     const A *off = attr(op, "offset"), *len = attr(op, "len"),
             *d = attr(op, "dimensions"), *pads = attr(op, "pad_dimensions"),
             *pv = attr(op, "pad_value");
@@ -579,13 +645,8 @@ static int bd_body_print(W *w, const O *op, C *c)
         iron__mlir_pr_dims(w, d);
     }
     if (pads) {
-        OUT(", [");
-        for (int i = 0; i < pads->n; i++) {
-            if (i)
-                OUT(", ");
-            OUT(pads->items[i]->s + 18);
-        }
-        OUT("]");
+        OUT(", ");
+        pads_list(w, pads);
     }
     if (pv)
         iron__mlir_pr_outf(w, ", pad_value = %lld", (long long)pv->i);
@@ -769,7 +830,10 @@ static int rtp_args_parse(P *p, B *b, C *c)
     if (!ui32 || iron__mlir_p_int_named(p, b, "index", ui32) ||
         expect(p, IRON__TK_COMMA, NULL))
         return -1;
-    /* the value: an integer (i32) or, for float parameters, a float */
+    /* the value: an integer (i32) or, for float parameters, a float; the
+     * newest form: an i32 operand */
+    if (p->tok.kind == IRON__TK_VALUE)
+        return iron__mlir_p_operand(p, b, NULL);
     iron__mlir_loc vloc = p->tok.loc;
     A *v;
     if (iron__mlir_p_attr(p, &v))
@@ -788,8 +852,10 @@ static int rtp_args_print(W *w, const O *op, C *c)
     const A *buf = attr(op, "buffer_sym_name"), *i = attr(op, "index"),
             *v = attr(op, "value"), *col = attr(op, "col"),
             *row = attr(op, "row");
+    int operand = op->noperands == 1 && !v;
     if (!kind(buf, IRON__MA_SYMREF) || !iron__mlir_ui32_ok(i) ||
-        !(iron__mlir_i32_ok(v) || kind(v, IRON__MA_FLOAT)) ||
+        op->noperands > 1 ||
+        !(operand || iron__mlir_i32_ok(v) || kind(v, IRON__MA_FLOAT)) ||
         (!col) != (!row) || (col && !iron__mlir_i32_ok(col)) ||
         (row && !iron__mlir_i32_ok(row)))
         return -1;
@@ -803,16 +869,114 @@ static int rtp_args_print(W *w, const O *op, C *c)
         OUT(", ");
     }
     iron__mlir_pr_outf(w, "%lld, ", (long long)i->i);
-    if (v->kind == IRON__MA_INT)
+    c->operands_done = 1;
+    if (operand)
+        iron__mlir_pr_value(w, op->operands[0]);
+    else if (v->kind == IRON__MA_INT)
         iron__mlir_pr_outf(w, "%lld", (long long)v->i);
     else
         iron__mlir_pr_float(w, v->f, v->type);
     return 0;
 }
 
-/* The 2024 form's buffer_sym_name is a string: the tree's is a symbol. */
+/* The integer an operand stands for when an arith.constant defines it,
+ * or NULL. */
+static const A *constant_of(P *p, int id)
+{
+    const iron__mlir_value *v = iron__mlir_value_at(p->m, id);
+    const O *def = v ? v->def : NULL;
+    const A *c = def && strcmp(def->name, "arith.constant") == 0
+                     ? iron__mlir_attr_get(def, "value")
+                     : NULL;
+    return c && c->kind == IRON__MA_INT ? c : NULL;
+}
+
+/* The newest forms give a value as an i32 operand: when a constant
+ * defines it, the tree holds it as the value attribute older forms
+ * have, so that one tree stands for both. */
+static int operand_to_value(P *p, O *op, int k)
+{
+    const A *c = constant_of(p, op->operands[k]);
+    if (!c || attr(op, "value"))
+        return 0;
+    A *v = iron__mlir_p_new_attr(p, IRON__MA_INT);
+    if (!v || !(v->type = i32_t(p)))
+        return -1;
+    v->i = c->i;
+    v->loc = op->loc;
+    memmove(&op->operands[k], &op->operands[k + 1],
+            (size_t)(op->noperands - k - 1) * sizeof *op->operands);
+    op->noperands--;
+    return iron__mlir_p_set(p, op, "value", v);
+}
+
+int iron__mlir_norm_use_lock(P *p, O *op)
+{
+    return op->noperands == 2 ? operand_to_value(p, op, 1) : 0;
+}
+
+/* dma_bd's newest generic form (static_offset, static_len, static_sizes,
+ * static_strides) as the attributes of the others. */
+int iron__mlir_norm_dma_bd(P *p, O *op)
+{
+    static const char *const renames[][2] = {
+        { "static_offset", "offset" }, { "static_len", "len" },
+    };
+    for (size_t i = 0; i < IRON__COUNT_OF(renames); i++)
+        for (int k = 0; k < op->nattrs; k++)
+            if (strcmp(op->attrs[k].name, renames[i][0]) == 0 &&
+                !attr(op, renames[i][1]) &&
+                !(op->attrs[k].name = iron__mlir_strdup(p->m, renames[i][1])))
+                return iron__mlir_p_nomem(p);
+    const A *sz = attr(op, "static_sizes"), *st = attr(op, "static_strides");
+    if (sz && st && INDEX_ARRAY(sz) && INDEX_ARRAY(st) && sz->n == st->n &&
+        !attr(op, "dimensions")) {
+        A *d = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
+        if (!d || iron__mlir_p_items(p, sz->n))
+            return -1;
+        d->items = iron__mlir_alloc(p->m, (size_t)(sz->n ? sz->n : 1) *
+                                              sizeof *d->items);
+        if (!d->items)
+            return iron__mlir_p_nomem(p);
+        for (int i = 0; i < sz->n; i++) {
+            if (!(d->items[i] = iron__mlir_p_new_attr(p, IRON__MA_DIM)))
+                return -1;
+            d->items[i]->i = sz->items[i]->i;
+            d->items[i]->stride = st->items[i]->i;
+        }
+        d->n = sz->n;
+        d->loc = sz->loc;
+        if (iron__mlir_p_set(p, op, "dimensions", d))
+            return -1;
+        for (int k = op->nattrs - 1; k >= 0; k--)
+            if (op->attrs[k].attr == sz || op->attrs[k].attr == st) {
+                memmove(&op->attrs[k], &op->attrs[k + 1],
+                        (size_t)(op->nattrs - k - 1) * sizeof *op->attrs);
+                op->nattrs--;
+            }
+    }
+    const A *seg = attr(op, "operandSegmentSizes");
+    if (seg && seg->kind == IRON__MA_DENSE_ARRAY && op->noperands == 1) {
+        int plain = seg->n >= 1 && seg->items[0]->i == 1;
+        for (int i = 1; i < seg->n; i++)
+            plain &= seg->items[i]->i == 0;
+        for (int k = 0; plain && k < op->nattrs; k++)
+            if (op->attrs[k].attr == seg) {
+                memmove(&op->attrs[k], &op->attrs[k + 1],
+                        (size_t)(op->nattrs - k - 1) * sizeof *op->attrs);
+                op->nattrs--;
+                break;
+            }
+    }
+    return 0;
+}
+
+/* The 2024 form's buffer_sym_name is a string: the tree's is a symbol;
+ * the newest form's value operand is the value attribute. */
 int iron__mlir_norm_rtp_write(P *p, O *op)
 {
+    if (op->noperands == 1 && operand_to_value(p, op, 0))
+        return -1;
     const A *n = attr(op, "buffer_sym_name");
     if (!n || n->kind != IRON__MA_STR)
         return 0;
@@ -843,7 +1007,8 @@ static const iron__mlir_directive directives[] = {
       buffer_init_print, NULL, NULL },
     { "seq_args", NULL, seq_args_parse, seq_args_print, NULL, NULL },
     { "bd_body",
-      LIST("offset", "len", "dimensions", "pad_dimensions", "pad_value"),
+      LIST("offset", "len", "dimensions", "pad_dimensions", "pad_value",
+           "static_offset", "static_len", "static_sizes", "static_strides"),
       bd_body_parse, bd_body_print, NULL, NULL },
     { "memcpy_body",
       LIST("static_offsets", "static_sizes", "static_strides", "x", "y",

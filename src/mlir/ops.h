@@ -183,6 +183,9 @@ int iron__mlir_norm_link(iron__mlir_parser *p, iron__mlir_op *op);
 int iron__mlir_norm_acquire(iron__mlir_parser *p, iron__mlir_op *op);
 int iron__mlir_norm_memcpy(iron__mlir_parser *p, iron__mlir_op *op);
 int iron__mlir_norm_rtp_write(iron__mlir_parser *p, iron__mlir_op *op);
+int iron__mlir_norm_sequence(iron__mlir_parser *p, iron__mlir_op *op);
+int iron__mlir_norm_use_lock(iron__mlir_parser *p, iron__mlir_op *op);
+int iron__mlir_norm_dma_bd(iron__mlir_parser *p, iron__mlir_op *op);
 
 /* Helpers the directives share (format.c). */
 const iron__mlir_type *iron__mlir_vtype(const iron__mlir_module *m, int id);

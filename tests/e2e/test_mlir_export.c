@@ -16,6 +16,7 @@
 #include "designs/bodies.h"
 #include "designs/designs.h"
 #include "mlir/ast.h"
+#include "mlir/version.h"
 #include "designs/upstream_basic.h"
 #include "designs/upstream_matmul.h"
 #include "designs/upstream_ml.h"
@@ -1334,6 +1335,13 @@ static void check_roundtrip(const xdesign *x, const char *era)
     ASSERT_EXPORT_OK(s);
     iron__mlir_module *m = NULL;
     ASSERT_OK(iron__mlir_parse(text, strlen(text), x->label, &m));
+    /* the tree holds the newest spelling: era 2024 is what upstream
+     * 2025-06 reads (aiex.runtime_sequence) */
+    if (era && strcmp(era, "2024") == 0) {
+        const iron__mlir_target *t;
+        ASSERT_OK(iron__mlir_target_find("2025-06", &t));
+        ASSERT_OK(iron__mlir_lower(m, t, 0));
+    }
     iron__str again = { 0 };
     ASSERT_OK(iron__mlir_print(m, 0, &again));
     iron__mlir_module_free(m);
