@@ -52,7 +52,8 @@ static const iron__mlir_enumdef cmpf = ENUM(
 
 /* --- attribute lists -------------------------------------------------- */
 
-#define ATTRS(...) ((const iron__mlir_attrdef[]){ __VA_ARGS__, { NULL } })
+#define ATTRS(...) \
+    ((const iron__mlir_attrdef[]){ __VA_ARGS__, { NULL, NULL, NULL, NULL } })
 #define A(name) { name, NULL, NULL, NULL }
 #define A_ENUM(name, e) { name, &e, NULL, NULL }
 #define A_DEFAULT(name, v) { name, NULL, v, NULL }
