@@ -26,6 +26,9 @@ static const char usage_text[] =
     "            @NAME (func.func private); one per function the cores "
     "call\n"
     "            (FILE.cc, .cpp, .cxx, .C or .c++: C++)\n"
+    "  module    --device-name NAME: the aie.device @NAME of a module\n"
+    "            holding several (an unnamed one is @main), as aiecc's\n"
+    "            --device-name\n"
     "  device    --device D (default: the module's aie.device), --cols N\n"
     "  inputs    --in NAME=FILE.npy, or INPUT.npy files in argument order;\n"
     "            the others get seeded random data (--seed N, default 1)\n"
@@ -68,7 +71,7 @@ static char *read_file(const char *what, const char *path, size_t *len)
 }
 
 typedef struct mlir_state {
-    const char *file, *device, *cols;
+    const char *file, *device, *cols, *device_name;
     cli_list kernels, outs;
     cli_run_io io;
     char *text;
@@ -168,8 +171,10 @@ static int run(mlir_state *st)
     st->text = read_file("the module", st->file, &len);
     if (!st->text)
         return 1;
-    if (iron_mlir_design(st->text, len, st->file, st->nk, st->k, &st->m) !=
-        IRON_OK) {
+    iron_mlir_import_options o = { .size = sizeof o,
+                                   .device_name = st->device_name };
+    if (iron_mlir_design_with(st->text, len, st->file, st->nk, st->k, &o,
+                              &st->m) != IRON_OK) {
         fprintf(stderr, "iron run-mlir: %s\n", iron_last_error());
         return 1;
     }
@@ -200,6 +205,7 @@ int cli_run_mlir(int argc, char **argv)
         { "--out", CLI_LIST, &st.outs },
         { "--ref", CLI_LIST, &st.io.ref },
         { "--device", CLI_VALUE, &st.device },
+        { "--device-name", CLI_VALUE, &st.device_name },
         { "--cols", CLI_VALUE, &st.cols },
         { "--seed", CLI_VALUE, &st.io.seed },
         { "--repeat", CLI_VALUE, &st.io.repeat },

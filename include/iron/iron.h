@@ -2245,24 +2245,53 @@ typedef struct iron_mlir_kernel {
 typedef struct iron_mlir iron_mlir;   /* an imported module */
 
 /* Parses and checks upstream objectfifo-level MLIR (pretty or generic
- * form, any syntax era since 2024; docs/mlir.md lists the ops) into a
- * design: its tiles are pinned as written and checked against the device
- * at placement, core bodies become described bodies, external functions
- * are bound to the kernels given.  `file` names the text in messages
- * (NULL: "<mlir>").  Errors carry FILE:LINE:COL and the op: IRON_ESYNTAX
+ * form, any syntax era since 2024; docs/mlir.md, "The imported subset",
+ * lists the ops) into a design: its tiles are pinned as written and
+ * checked against the device at placement, core bodies become described
+ * bodies, external functions are bound to the kernels given.  `file`
+ * names the text in messages (NULL: "<mlir>").  A module with one
+ * aie.device runs it; one with several needs iron_mlir_design_with's
+ * device_name.  func.func declarations beside the device are read as if
+ * declared in it.  Errors carry FILE:LINE:COL and the op: IRON_ESYNTAX
  * for text that does not parse, IRON_ENOTSUP for an op or form outside
- * the subset, IRON_EDESIGN for undefined symbols and wrong types,
- * IRON_EINVAL for an external function with no source given (or a source
- * given for no function).  Nothing is run.  Free with iron_mlir_free. */
+ * the subset -- the same message whether the op is written in the
+ * generic form or in a custom form the parser does not know (aie.flow,
+ * memref.global, ...) --, IRON_EDESIGN for undefined symbols and wrong
+ * types, IRON_EINVAL for an external function with no source given (or a
+ * source given for no function) and for a module with several devices
+ * and no device_name (the message lists their names).  Nothing is run.
+ * text and kernels are copied; free the result with iron_mlir_free.
+ * Thread-safe (no shared state). */
 IRON_API iron_status iron_mlir_design(const char *text, size_t len,
                                       const char *file, int nkernels,
                                       const iron_mlir_kernel *kernels,
                                       iron_mlir **out);
+
+/* Options of iron_mlir_design_with; zero-initialise and set size. */
+typedef struct iron_mlir_import_options {
+    size_t size IRON__ZERO;   /* sizeof(iron_mlir_import_options) */
+    /* The aie.device to run, by its symbol name without '@' (`aie.device(
+     * npu1) @NAME {`; an unnamed device is "main", upstream's default),
+     * as aiecc's --device-name chooses it.  NULL or "": the module's only
+     * device.  The other devices are not read at all: ops outside the
+     * subset in them are no error. */
+    const char *device_name IRON__ZERO;
+} iron_mlir_import_options;
+
+/* iron_mlir_design with options (opts NULL: the defaults above).  Beyond
+ * iron_mlir_design's errors: IRON_EINVAL when device_name names no
+ * device of the module (the message lists the names it has) or opts->size
+ * is not a size this version knows; IRON_EDESIGN when it names several
+ * devices. */
+IRON_API iron_status iron_mlir_design_with(
+    const char *text, size_t len, const char *file, int nkernels,
+    const iron_mlir_kernel *kernels, const iron_mlir_import_options *opts,
+    iron_mlir **out);
 IRON_API void iron_mlir_free(iron_mlir *m);
 /* The design function (pass the module as `user`) and the argument
  * declaration its runtime sequence makes ("inout arg0: int32[64], ..."),
- * for iron_jit_create; the device the module names ("npu1_1col").
- * Borrowed from m. */
+ * for iron_jit_create; the device the selected aie.device names
+ * ("npu1_1col").  Borrowed from m. */
 IRON_API int iron_mlir_design_fn(iron_design *d, void *user);
 IRON_API const char *iron_mlir_args(const iron_mlir *m);
 IRON_API const char *iron_mlir_device(const iron_mlir *m);

@@ -1365,20 +1365,23 @@ static PyObject *mlir_jit(PyObject *mod, PyObject *args, PyObject *kw)
 {
     (void)mod;
     static const char *const kws[] = { "text", "file", "kernels", "name",
-                                       NULL };
+                                       "device_name", NULL };
     static const char fn[] = "mlir_jit";
     PyObject *otext, *ofile = Py_None, *okern = Py_None, *oname = Py_None;
-    if (!PYIRON_PARSE(args, kw, "O|OOO:mlir_jit", kws, &otext, &ofile,
-                      &okern, &oname))
+    PyObject *odev = Py_None;
+    if (!PYIRON_PARSE(args, kw, "O|OOO$O:mlir_jit", kws, &otext, &ofile,
+                      &okern, &oname, &odev))
         return NULL;
     const char *text, *file, *name;
+    iron_mlir_import_options o = { .size = sizeof o };
     Py_ssize_t len;
     if (!PyUnicode_Check(otext))
         return PyErr_Format(PyExc_TypeError, "%s(): argument 'text' must be "
                             "str, not %.100s", fn, Py_TYPE(otext)->tp_name);
     if (!(text = PyUnicode_AsUTF8AndSize(otext, &len)) ||
         pyiron_arg_str(ofile, fn, "file", 1, &file) < 0 ||
-        pyiron_arg_str(oname, fn, "name", 1, &name) < 0)
+        pyiron_arg_str(oname, fn, "name", 1, &name) < 0 ||
+        pyiron_arg_str(odev, fn, "device_name", 1, &o.device_name) < 0)
         return NULL;
     PyObject *items = NULL;
     iron_mlir_kernel *ks = NULL;
@@ -1411,7 +1414,7 @@ static PyObject *mlir_jit(PyObject *mod, PyObject *args, PyObject *kw)
     iron_mlir *m = NULL;
     iron_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = iron_mlir_design(text, (size_t)len, file, (int)nk, ks, &m);
+    s = iron_mlir_design_with(text, (size_t)len, file, (int)nk, ks, &o, &m);
     Py_END_ALLOW_THREADS
     PyMem_Free(ks);
     Py_XDECREF(items);
@@ -1448,11 +1451,13 @@ static PyObject *mlir_jit(PyObject *mod, PyObject *args, PyObject *kw)
 static PyMethodDef module_methods[] = {
     { "mlir_jit", (PyCFunction)(void (*)(void))mlir_jit,
       METH_VARARGS | METH_KEYWORDS,
-      "mlir_jit(text, file=None, kernels=None, name=None) -> (Jit, args, "
-      "device): a jit running upstream objectfifo-level MLIR text; kernels "
-      "maps each external function to its C source; args is the argument "
-      "declaration its runtime sequence makes, device the device it "
-      "names." },
+      "mlir_jit(text, file=None, kernels=None, name=None, *, "
+      "device_name=None) -> (Jit, args, device): a jit running upstream "
+      "objectfifo-level MLIR text; kernels maps each external function to "
+      "its C source; device_name chooses the aie.device of a module "
+      "holding several by its symbol name (an unnamed one is 'main'); args "
+      "is the argument declaration its runtime sequence makes, device the "
+      "device it names." },
     { NULL, NULL, 0, NULL },
 };
 

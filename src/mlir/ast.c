@@ -147,6 +147,22 @@ const iron__mlir_attr *iron__mlir_attr_get(const iron__mlir_op *op,
     return NULL;
 }
 
+const iron__mlir_op *iron__mlir_find_opaque(const iron__mlir_op *op)
+{
+    if (!op || op->opaque)
+        return op;
+    for (int r = 0; r < op->nregions; r++)
+        for (int b = 0; b < op->regions[r]->nblocks; b++) {
+            const iron__mlir_block *blk = op->regions[r]->blocks[b];
+            for (int i = 0; i < blk->nops; i++) {
+                const iron__mlir_op *f = iron__mlir_find_opaque(blk->ops[i]);
+                if (f)
+                    return f;
+            }
+        }
+    return NULL;
+}
+
 const iron__mlir_value *iron__mlir_value_at(const iron__mlir_module *m,
                                             int id)
 {
@@ -236,7 +252,7 @@ void iron__mlir_type_text(const iron__mlir_type *t, iron__str *s)
         iron__str_append(s, "none");
         break;
     case IRON__MT_OPAQUE:
-        iron__str_append(s, t->text ? t->text : "none");
+        iron__str_append(s, t->text ? t->text : "<unknown>");
         break;
     }
 }

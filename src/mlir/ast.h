@@ -111,9 +111,19 @@
  * without a name.  Values must be defined before they are used (no
  * forward references).
  *
- * Any other op is parsed (generic form, or a custom form the parser does
- * not know is a syntax error naming the op) and kept, so the importer
- * can name it in its error.
+ * Any other op is parsed and kept, so that the importer can name it in
+ * its error: in the generic form whole, in a custom form the parser does
+ * not know as an *opaque* op (opaque = 1): its tokens are skipped --
+ * balanced over (), [], {} and <>, up to the end of the line where the
+ * balance returns to zero, so a region it opens ends at its matching '}'
+ * and a trailing attribute dictionary or type on that line goes with it
+ * -- and it keeps its name, its loc and the results written before '='
+ * (typed IRON__MT_OPAQUE with no text: the unknown type, which any later
+ * use's stated type is accepted for), but no operands, attributes or
+ * regions.  Its name must be dialect.op (a bare word without a dot is a
+ * syntax error), and the text it covers must still lex and balance.
+ * The printers refuse a module holding an opaque op (IRON_ENOTSUP
+ * naming it): there is nothing to print it from.
  */
 #ifndef IRON_MLIR_AST_H
 #define IRON_MLIR_AST_H
@@ -142,7 +152,9 @@ typedef enum iron__mlir_tkind {
     IRON__MT_NONE,
     IRON__MT_VECTOR,          /* as memref (fixed-size vectors) */
     IRON__MT_OPAQUE           /* any other type: text = as written
-                                 ("complex<f32>", "memref<*xf32>") */
+                                 ("complex<f32>", "memref<*xf32>");
+                                 text NULL: the unknown type of an
+                                 opaque op's results */
 } iron__mlir_tkind;
 
 #define IRON__MLIR_MAX_RANK 8
@@ -254,6 +266,9 @@ struct iron__mlir_op {
     iron__mlir_op *parent;    /* NULL for the module */
     int nsucc;                /* successor blocks (generic form only):  */
     char **succ;              /* their labels, "^bb1" */
+    int opaque;               /* 1: a custom form the parser does not
+                                 know, skipped (see the top of this
+                                 file): name, loc and results only */
 };
 
 typedef struct iron__mlir_module {
@@ -296,7 +311,8 @@ void iron__mlir_module_free(iron__mlir_module *m);
  * #aie<bd_dim_layout_array[<size = s, stride = t>, ...]> (array of
  * arrays: #aie<bd_dim_layout_array_array[...]>), a lone DIM is
  * #aie.bd_dim_layout<size = s, stride = t>).  Appends to s; IRON_ENOMEM
- * only (IRON_EINVAL for NULL arguments). */
+ * only (IRON_EINVAL for NULL arguments); IRON_ENOTSUP naming the
+ * first opaque op m holds (iron__mlir_find_opaque). */
 iron_status iron__mlir_print(const iron__mlir_module *m, int generic,
                              iron__str *s);
 
@@ -305,7 +321,11 @@ const iron__mlir_attr *iron__mlir_attr_get(const iron__mlir_op *op,
                                            const char *name);
 const iron__mlir_value *iron__mlir_value_at(const iron__mlir_module *m,
                                             int id);
-/* "i32", "memref<16xi32>", "!aie.objectfifo<memref<16xi32>>" into s. */
+/* The first opaque op at or under op (depth first, in text order), or
+ * NULL. */
+const iron__mlir_op *iron__mlir_find_opaque(const iron__mlir_op *op);
+/* "i32", "memref<16xi32>", "!aie.objectfifo<memref<16xi32>>" into s (the
+ * unknown type: "<unknown>"). */
 void iron__mlir_type_text(const iron__mlir_type *t, iron__str *s);
 /* 1 when two types are the same type. */
 int iron__mlir_type_equal(const iron__mlir_type *a, const iron__mlir_type *b);

@@ -786,6 +786,12 @@ static const char *param_type(const iron__mlir_type *t, char *buf,
     return buf;
 }
 
+static int has_body(const iron__mlir_op *op)
+{
+    return op->nregions > 0 && op->regions[0]->nblocks > 0 &&
+           op->regions[0]->blocks[0]->nops > 0;
+}
+
 static iron_status read_func(iron_mlir *m, const iron__mlir_op *op)
 {
     iron__imp_func *f = &m->funcs[m->nfuncs];
@@ -799,9 +805,7 @@ static iron_status read_func(iron_mlir *m, const iron__mlir_op *op)
                               "expected a name and a function type");
     f->name = sym->s;
     f->type = ft->type;
-    int has_body = op->nregions > 0 && op->regions[0]->nblocks > 0 &&
-                   op->regions[0]->blocks[0]->nops > 0;
-    if (has_body)
+    if (has_body(op))
         return iron__imp_fail(m, IRON_ENOTSUP, op,
                               "@%s has a body: only declarations of "
                               "external kernels (func.func private @f(...)) "
@@ -857,10 +861,12 @@ static int is_sequence(const iron__mlir_op *op)
     return 0;
 }
 
-/* Counts each kind of op so that the tables are allocated once. */
-static iron_status size_tables(iron_mlir *m, const iron__mlir_block *blk)
+/* Counts each kind of op so that the tables are allocated once (and
+ * nfuncs more functions: those declared beside the device). */
+static iron_status size_tables(iron_mlir *m, const iron__mlir_block *blk,
+                               int nfuncs)
 {
-    int n[6] = { 0 };
+    int n[6] = { 0, 0, 0, 0, 0, nfuncs };
     for (int i = 0; i < blk->nops; i++) {
         const char *name = blk->ops[i]->name;
         n[0] += strcmp(name, "aie.objectfifo") == 0;
@@ -969,41 +975,149 @@ static iron_status read_op(iron_mlir *m, const iron__mlir_op *op)
                           "the runtime sequence; docs/mlir.md)");
 }
 
-iron_status iron__imp_analyze(iron_mlir *m)
+/* ---- the module: its device, the declarations beside it ---------------- */
+
+/* A device's symbol name: its sym_name, or "main" for an unnamed one --
+ * upstream's default, which aiecc's --device-name matches. */
+static const char *device_sym(const iron__mlir_op *dev)
 {
-    const iron__mlir_op *top = m->mod->top;
-    const iron__mlir_block *mb = top && top->nregions > 0 &&
-                                         top->regions[0]->nblocks > 0
-                                     ? top->regions[0]->blocks[0]
-                                     : NULL;
+    const iron__mlir_attr *a = iron__mlir_attr_get(dev, "sym_name");
+    return a && (a->kind == IRON__MA_STR || a->kind == IRON__MA_SYMREF) &&
+                   a->s && *a->s
+               ? a->s
+               : "main";
+}
+
+/* "@a (3:3), @main (unnamed, 9:3)": the devices of mb (only those named
+ * `only`, when given). */
+static void device_list(const iron__mlir_block *mb, const char *only,
+                        iron__str *s)
+{
+    int k = 0;
+    for (int i = 0; i < mb->nops; i++) {
+        const iron__mlir_op *op = mb->ops[i];
+        if (strcmp(op->name, "aie.device") != 0 ||
+            (only && strcmp(device_sym(op), only) != 0))
+            continue;
+        int unnamed = !iron__mlir_attr_get(op, "sym_name");
+        iron__str_printf(s, "%s@%s (%s%d:%d)", k++ ? ", " : "",
+                         device_sym(op), unnamed ? "unnamed, " : "",
+                         op->loc.line, op->loc.col);
+    }
+}
+
+/* The device to run: the module's only one, or the one named
+ * m->want_device. */
+static iron_status select_device(iron_mlir *m, const iron__mlir_block *mb)
+{
+    const char *want = m->want_device;
     const iron__mlir_op *dev = NULL;
+    int ndev = 0, nmatch = 0;
     for (int i = 0; mb && i < mb->nops; i++) {
         const iron__mlir_op *op = mb->ops[i];
         if (strcmp(op->name, "aie.device") != 0)
-            return iron__imp_fail(m, IRON_ENOTSUP, op,
-                                  "outside aie.device: a module holds one "
-                                  "aie.device and nothing else");
-        if (dev)
-            return iron__imp_fail(m, IRON_ENOTSUP, op,
-                                  "a second aie.device (the first is at "
-                                  "%d:%d); a module runs one device",
-                                  dev->loc.line, dev->loc.col);
-        dev = op;
+            continue;
+        ndev++;
+        if (!want || strcmp(device_sym(op), want) == 0) {
+            nmatch++;
+            if (!dev)
+                dev = op;
+        }
     }
-    if (!dev)
+    if (!ndev)
         return iron__imp_fail(m, IRON_EDESIGN, NULL,
                               "the module has no aie.device");
-    m->device = dev;
-    iron_status s = read_device(m, dev);
+    if (nmatch == 1) {
+        m->device = dev;
+        return IRON_OK;
+    }
+    iron__str list = { 0 };
+    device_list(mb, nmatch > 1 ? want : NULL, &list);
+    iron_status s;
+    if (list.oom)
+        s = iron__fail(IRON_ENOMEM, "out of memory");
+    else if (!want)
+        s = iron__imp_fail(m, IRON_EINVAL, NULL,
+                           "the module holds %d devices: %s; choose one "
+                           "by its symbol name (an unnamed device is "
+                           "@main) with iron_mlir_import_options."
+                           "device_name or iron run-mlir --device-name",
+                           ndev, iron__str_get(&list));
+    else if (nmatch == 0)
+        s = iron__imp_fail(m, IRON_EINVAL, NULL,
+                           "no aie.device is named @%s; the module's "
+                           "device%s: %s",
+                           want, ndev == 1 ? "" : "s", iron__str_get(&list));
+    else
+        s = iron__imp_fail(m, IRON_EDESIGN, NULL,
+                           "%d devices are named @%s: %s; a symbol names "
+                           "one device",
+                           nmatch, want, iron__str_get(&list));
+    iron__str_free(&list);
+    return s;
+}
+
+/* The module's other ops: func.func declarations (counted in *nfuncs),
+ * read as if declared in the device, and nothing else. */
+static iron_status check_module_ops(iron_mlir *m, const iron__mlir_block *mb,
+                                    int *nfuncs)
+{
+    *nfuncs = 0;
+    for (int i = 0; i < mb->nops; i++) {
+        const iron__mlir_op *op = mb->ops[i];
+        if (strcmp(op->name, "aie.device") == 0)
+            continue;
+        if (strcmp(op->name, "func.func") == 0) {
+            if (has_body(op))
+                return iron__imp_fail(
+                    m, IRON_ENOTSUP, op,
+                    "a function with a body outside aie.device: only "
+                    "declarations of external kernels (func.func private "
+                    "@f(...)) are read there; a runtime sequence, early "
+                    "2024's func.func @sequence too, belongs inside the "
+                    "device, as upstream writes it");
+            (*nfuncs)++;
+            continue;
+        }
+        if (op->opaque || !iron__imp_reads_op(op->name) ||
+            iron__imp_outside_reason(op->name))
+            return iron__imp_outside(m, op);
+        return iron__imp_fail(m, IRON_ENOTSUP, op,
+                              "outside aie.device: a module holds aie.device "
+                              "ops and func.func declarations");
+    }
+    return IRON_OK;
+}
+
+iron_status iron__imp_analyze(iron_mlir *m)
+{
+    const iron__mlir_op *top = m->mod->top;
+    static const iron__mlir_block none;
+    const iron__mlir_block *mb = top && top->nregions > 0 &&
+                                         top->regions[0]->nblocks > 0
+                                     ? top->regions[0]->blocks[0]
+                                     : &none;
+    iron_status s = select_device(m, mb);
+    int nmodfuncs;
+    if (s == IRON_OK)
+        s = check_module_ops(m, mb, &nmodfuncs);
     if (s != IRON_OK)
+        return s;
+    const iron__mlir_op *dev = m->device;
+    if ((s = read_device(m, dev)) != IRON_OK ||
+        (s = iron__imp_check_subset(m, dev)) != IRON_OK)
         return s;
     static const iron__mlir_block empty;
     const iron__mlir_block *db = dev->nregions > 0 &&
                                          dev->regions[0]->nblocks > 0
                                      ? dev->regions[0]->blocks[0]
                                      : &empty;
-    if ((s = size_tables(m, db)) != IRON_OK)
+    if ((s = size_tables(m, db, nmodfuncs)) != IRON_OK)
         return s;
+    for (int i = 0; i < mb->nops; i++)
+        if (strcmp(mb->ops[i]->name, "func.func") == 0 &&
+            (s = read_func(m, mb->ops[i])) != IRON_OK)
+            return s;
     for (int i = 0; i < db->nops; i++)
         if ((s = read_op(m, db->ops[i])) != IRON_OK)
             return s;

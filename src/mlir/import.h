@@ -146,7 +146,9 @@ typedef struct iron__imp_kernel {
 struct iron_mlir {
     iron__mlir_module *mod;
     char *file;
-    const iron__mlir_op *device;
+    char *want_device;        /* the device asked for by symbol name, or
+                                 NULL (iron_mlir_import_options) */
+    const iron__mlir_op *device;  /* the one selected */
     char device_name[16];     /* ours: "npu1_1col" */
     char family[8];           /* "npu1", "npu2" */
     int columns;              /* the module's device's */
@@ -183,8 +185,11 @@ iron_status iron__imp_fail(const iron_mlir *m, iron_status s,
 void iron__imp_vtext(const iron_mlir *m, const iron__mlir_op *op,
                      iron__str *s, const char *fmt, va_list ap);
 
-/* Reads the module: everything but the runtime sequence (import_seq.c)
- * and the core bodies (read when the design function builds them). */
+/* Reads the module: selects its device (the only one, or the one named
+ * m->want_device), checks every op of it against the imported subset,
+ * reads the func.func declarations beside it and everything in it but
+ * the runtime sequence (import_seq.c) and the core bodies (read when the
+ * design function builds them).  Other devices are not looked at. */
 iron_status iron__imp_analyze(iron_mlir *m);
 
 /* Index of the fifo / func / buffer symbol `name`, or -1. */
@@ -213,6 +218,38 @@ int64_t iron__imp_int_attr(const iron__mlir_op *op, const char *name,
  * (enums print as integers in the generic form); NULL if neither. */
 const char *iron__imp_enum_attr(const iron__mlir_op *op, const char *name,
                                 const char *const *names, int nnames);
+
+/* ---- import_subset.c ---------------------------------------------------- */
+
+/* The ops the importer reads, and where (for the docs' test). */
+typedef struct iron__imp_read_op {
+    const char *name;
+    const char *where;        /* "device", "core, sequence", ... */
+} iron__imp_read_op;
+extern const iron__imp_read_op iron__imp_read_ops[];
+extern const int iron__imp_nread_ops;
+
+/* Ops upstream writes that the importer does not read, with the reason
+ * (a name ending in '.' stands for its dialect). */
+typedef struct iron__imp_outside_op {
+    const char *name;
+    const char *reason;
+} iron__imp_outside_op;
+extern const iron__imp_outside_op iron__imp_outside_ops[];
+extern const int iron__imp_noutside_ops;
+
+/* 1 when the importer reads op `name` (somewhere). */
+int iron__imp_reads_op(const char *name);
+/* The reason op `name` is outside the subset, or NULL when the table has
+ * none. */
+const char *iron__imp_outside_reason(const char *name);
+/* IRON_ENOTSUP "FILE:LINE:COL: OP: outside the imported subset (REASON;
+ * ...)" for op, whichever form it was written in. */
+iron_status iron__imp_outside(const iron_mlir *m, const iron__mlir_op *op);
+/* iron__imp_outside for the first op at or under op (depth first) that is
+ * opaque or that the importer does not read; IRON_OK when none is. */
+iron_status iron__imp_check_subset(const iron_mlir *m,
+                                   const iron__mlir_op *op);
 
 /* ---- import_seq.c ------------------------------------------------------- */
 
@@ -253,6 +290,10 @@ iron_status iron__imp_dfail(iron__imp_ctx *c, iron_status s,
 /* After a builder call for op: if the design has just failed, puts
  * "FILE:LINE:COL: OP: " before its message (once).  1 when failed. */
 int iron__imp_check(iron__imp_ctx *c, const iron__mlir_op *op);
+
+/* 1 when arith op `what` ("addi", without "arith.") is one a core body
+ * reads (import_body.c). */
+int iron__imp_arith_reads(const char *what);
 
 /* Builds core `core`'s body and its worker (import_body.c). */
 iron_status iron__imp_build_core(iron__imp_ctx *c, int core);

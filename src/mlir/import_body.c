@@ -408,6 +408,17 @@ static int find_op(const name_op *t, size_t n, const char *name)
     return -1;
 }
 
+int iron__imp_arith_reads(const char *what)
+{
+    static const char *const others[] = { "constant", "cmpi", "cmpf",
+                                          "select", "negf" };
+    for (size_t i = 0; i < IRON__COUNT_OF(others); i++)
+        if (strcmp(others[i], what) == 0)
+            return 1;
+    return find_op(binary_ops, IRON__COUNT_OF(binary_ops), what) >= 0 ||
+           find_op(cast_ops, IRON__COUNT_OF(cast_ops), what) >= 0;
+}
+
 /* arith.cmpi and arith.cmpf predicates in upstream's enum order (the
  * generic form prints the number). */
 static const char *const cmpi_names[] = { "eq",  "ne",  "slt", "sle", "sgt",

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/struct.h"
 #include "device/device.h"
 #include "mlir/import.h"
 #include "place/place.h"
@@ -49,6 +50,7 @@ IRON_API void iron_mlir_free(iron_mlir *m)
     iron__free(m->buf_of);
     iron__free(m->lock_of);
     iron__free(m->jit_name);
+    iron__free(m->want_device);
     iron__free(m->file);
     iron__mlir_module_free(m->mod);
     iron__free(m);
@@ -147,6 +149,15 @@ IRON_API iron_status iron_mlir_design(const char *text, size_t len,
                                       const iron_mlir_kernel *kernels,
                                       iron_mlir **out)
 {
+    return iron_mlir_design_with(text, len, file, nkernels, kernels, NULL,
+                                 out);
+}
+
+IRON_API iron_status iron_mlir_design_with(
+    const char *text, size_t len, const char *file, int nkernels,
+    const iron_mlir_kernel *kernels, const iron_mlir_import_options *opts,
+    iron_mlir **out)
+{
     if (out)
         *out = NULL;
     if (!out)
@@ -154,12 +165,26 @@ IRON_API iron_status iron_mlir_design(const char *text, size_t len,
     if (!text && len > 0)
         return iron__fail(IRON_EINVAL,
                           "iron_mlir_design: text is NULL (len %zu)", len);
+    iron_status cs =
+        opts ? iron__struct_check(
+                   "iron_mlir_design_with: options",
+                   "iron_mlir_import_options", opts->size,
+                   IRON__FIRST_SIZE(iron_mlir_import_options, device_name),
+                   sizeof *opts)
+             : IRON_OK;
+    if (cs != IRON_OK)
+        return cs;
+    const char *want = opts && opts->device_name && opts->device_name[0]
+                           ? opts->device_name
+                           : NULL;
     iron_mlir *m = iron__calloc(1, sizeof *m);
     if (!m)
         return iron__fail(IRON_ENOMEM, "out of memory");
     iron_status s = IRON_OK;
     m->file = iron__strdup(file ? file : "<mlir>");
-    if (!m->file)
+    if (want && m->file)
+        m->want_device = iron__strdup(want);
+    if (!m->file || (want && !m->want_device))
         s = iron__fail(IRON_ENOMEM, "out of memory");
     if (s == IRON_OK)
         s = copy_kernels(m, nkernels, kernels);

@@ -507,7 +507,9 @@ int iron__mlir_p_check_type(iron__mlir_parser *p, int id,
                             iron__mlir_loc loc, const iron__mlir_type *t)
 {
     const iron__mlir_value *v = &p->m->values[id];
-    if (iron__mlir_type_equal(v->type, t))
+    /* a result of an opaque op: its type is unknown, the use's goes */
+    if (iron__mlir_type_equal(v->type, t) ||
+        (v->type && v->type->kind == IRON__MT_OPAQUE && !v->type->text))
         return 0;
     iron__str want = { 0 }, got = { 0 };
     iron__mlir_type_text(t, &want);
@@ -1126,7 +1128,7 @@ static int finish_op(iron__mlir_parser *p, iron__mlir_opb *b,
                 return iron__mlir_p_nomem(p);
             op->results[k] = id;
         }
-        return iron__mlir_fmt_normalise(p, op);
+        return op->opaque ? 0 : iron__mlir_fmt_normalise(p, op);
     }
     if (op->nresults) {
         op->results = iron__mlir_alloc(p->m,
@@ -1157,7 +1159,106 @@ static int finish_op(iron__mlir_parser *p, iron__mlir_opb *b,
             op->results[k] = id;
         }
     }
-    return iron__mlir_fmt_normalise(p, op);
+    return op->opaque ? 0 : iron__mlir_fmt_normalise(p, op);
+}
+
+/* The most results an opaque op may name: its text states no types, so
+ * "%x:N = d.op" would otherwise make N values from a few bytes. */
+#define OPAQUE_MAX_RESULTS 1024
+
+/* Whether a bare op name is dialect.op: a dot with a word on each side. */
+static int dotted(const iron__mlir_token *t)
+{
+    const char *dot = memchr(t->p, '.', t->n);
+    return dot && dot > t->p && dot < t->p + t->n - 1;
+}
+
+/* The closer of an opener token, or EOF when k opens nothing. */
+static iron__mlir_tok closer_of(iron__mlir_tok k)
+{
+    switch (k) {
+    case IRON__TK_LPAREN: return IRON__TK_RPAREN;
+    case IRON__TK_LBRACKET: return IRON__TK_RBRACKET;
+    case IRON__TK_LBRACE: return IRON__TK_RBRACE;
+    case IRON__TK_LESS: return IRON__TK_GREATER;
+    default: return IRON__TK_EOF;
+    }
+}
+
+static int is_closer(iron__mlir_tok k)
+{
+    return k == IRON__TK_RPAREN || k == IRON__TK_RBRACKET ||
+           k == IRON__TK_RBRACE || k == IRON__TK_GREATER;
+}
+
+/* A custom-form op the parser does not know, its name the current token:
+ * kept opaque (ast.h).  Its tokens are consumed while any bracket is
+ * open and, once all are closed, up to the end of that line; a closer
+ * with none open ends it unconsumed (the '}' of the enclosing region on
+ * the same line).  Brackets must match and close before the text ends.
+ * The `total` results named before '=' get the unknown type.  No
+ * recursion: the open brackets are an array, as deep as the parser's
+ * nesting limit. */
+static int skip_opaque(iron__mlir_parser *p, iron__mlir_opb *b, long total)
+{
+    iron__mlir_op *op = b->op;
+    if (!dotted(&p->tok))
+        return iron__mlir_p_fail(p, op->loc,
+                                 "'%.64s' is not an op name (dialect.op, "
+                                 "or module, func, call, return)",
+                                 op->name);
+    if (total > OPAQUE_MAX_RESULTS)
+        return iron__mlir_p_fail(p, op->loc,
+                                 "%ld results for op '%.64s', whose custom "
+                                 "form is not known (at most %d)",
+                                 total, op->name, OPAQUE_MAX_RESULTS);
+    op->opaque = 1;
+    iron__mlir_tok open[IRON__MLIR_MAX_DEPTH];
+    int n = 0;
+    const char *text = p->lx.text;
+    size_t end = iron__mlir_p_offset(p) + p->tok.n;   /* of the last token */
+    if (iron__mlir_p_next(p))
+        return -1;
+    for (;;) {
+        iron__mlir_tok k = p->tok.kind;
+        if (k == IRON__TK_EOF) {
+            if (n == 0)
+                break;
+            return iron__mlir_p_expected(p, iron__mlir_tok_name(open[n - 1]));
+        }
+        if (n == 0) {
+            size_t at = iron__mlir_p_offset(p);
+            if (is_closer(k) || memchr(text + end, '\n', at - end))
+                break;
+        }
+        iron__mlir_tok c = closer_of(k);
+        if (c != IRON__TK_EOF) {
+            if (n >= IRON__MLIR_MAX_DEPTH)
+                return iron__mlir_p_fail(p, p->tok.loc,
+                                         "nesting deeper than %d (regions, "
+                                         "types and attributes)",
+                                         IRON__MLIR_MAX_DEPTH);
+            open[n++] = c;
+        } else if (is_closer(k)) {
+            if (k != open[n - 1])
+                return iron__mlir_p_expected(p,
+                                             iron__mlir_tok_name(open[n - 1]));
+            n--;
+        }
+        end = iron__mlir_p_offset(p) + p->tok.n;
+        if (iron__mlir_p_next(p))
+            return -1;
+    }
+    if (total == 0)
+        return 0;
+    iron__mlir_type *t = iron__mlir_alloc(p->m, sizeof *t);
+    if (!t)
+        return iron__mlir_p_nomem(p);
+    t->kind = IRON__MT_OPAQUE;
+    for (long i = 0; i < total; i++)
+        if (iron__mlir_opb_rtype(p, b, t))
+            return -1;
+    return 0;
 }
 
 static int parse_op(iron__mlir_parser *p, iron__mlir_op *parent,
@@ -1200,14 +1301,9 @@ static int parse_op(iron__mlir_parser *p, iron__mlir_op *parent,
         p->opname = op->name;
         p->oploc = op->loc;
         const iron__mlir_opdef *def = iron__mlir_opdef_find(op->name);
-        if (!def || !def->format)
-            return iron__mlir_p_fail(p, op->loc,
-                                     "no custom form is known for op "
-                                     "'%.64s' (write it in the generic "
-                                     "form, \"%.64s\"(...) : (...) -> "
-                                     "(...))",
-                                     op->name, op->name);
-        if (iron__mlir_p_next(p) || iron__mlir_fmt_parse(p, &b, def))
+        if (def && def->format
+                ? iron__mlir_p_next(p) || iron__mlir_fmt_parse(p, &b, def)
+                : skip_opaque(p, &b, total))
             return -1;
     } else {
         return iron__mlir_p_expected(p, "an op");

@@ -789,6 +789,12 @@ iron_status iron__mlir_print(const iron__mlir_module *m, int generic,
     if (!m || !s || !m->top)
         return iron__fail(IRON_EINVAL, "iron__mlir_print: %s is NULL",
                           !s ? "the string" : "the module");
+    const iron__mlir_op *opaque = iron__mlir_find_opaque(m->top);
+    if (opaque)
+        return iron__fail(IRON_ENOTSUP,
+                          "%d:%d: op '%s' is outside the imported subset: "
+                          "its text was skipped and cannot be printed",
+                          opaque->loc.line, opaque->loc.col, opaque->name);
     iron__mlir_pr w = { m, s, generic != 0, 0, 0, 1 };
     iron__mlir_pr_op(&w, m->top);
     iron__str_append(s, "\n");

@@ -8,6 +8,7 @@
  * every message names the file, line and column of the op.  Nothing
  * runs on error.
  */
+#include "mlir/import.h"
 #include "test.h"
 
 /* A small add-nothing module with three holes, each one line (or lines
@@ -94,36 +95,310 @@ TEST(mlir_import_errors_base_module_imports)
 
 /* ---- outside the subset: IRON_ENOTSUP naming the op --------------------- */
 
+/* dev, core and seq (module()'s holes) import to IRON_ENOTSUP with a
+ * message containing msg; the message, whole, into out. */
+static void refused(const char *dev, const char *core, const char *seq,
+                    const char *msg, char *out, size_t len)
+{
+    ASSERT_STATUS(import(module(dev, core, seq)), IRON_ENOTSUP);
+    ASSERT_MSG(msg);
+    size_t n = strlen(test_errmsg);
+    ASSERT(n < len);
+    memcpy(out, test_errmsg, n + 1);
+}
+
+/* The op written in the generic form and in its custom form (which the
+ * parser does not know: an opaque op) is one refusal, word for word. */
+static void refused_both(int hole, const char *generic, const char *custom,
+                         const char *msg)
+{
+    char a[1024], b[1024];
+    const char *g[3] = { NULL, NULL, NULL }, *c[3] = { NULL, NULL, NULL };
+    g[hole] = generic;
+    c[hole] = custom;
+    refused(g[0], g[1], g[2], msg, a, sizeof a);
+    refused(c[0], c[1], c[2], msg, b, sizeof b);
+    ASSERT_STR_EQ(b, a);
+}
+
 TEST(mlir_import_errors_unknown_device_level_op)
 {
-    ASSERT_STATUS(import(module("    \"aie.flow\"(%t00, %t02) <{dest_bundle = "
-                                "1 : i32, dest_channel = 0 : i32, "
-                                "source_bundle = 1 : i32, source_channel = "
-                                "0 : i32}> : (index, index) -> ()\n",
-                                NULL, NULL)),
-                  IRON_ENOTSUP);
-    ASSERT_MSG("e.mlir:7:5: aie.flow: not in the imported subset");
+    refused_both(0,
+                 "    \"aie.flow\"(%t00, %t02) <{dest_bundle = 1 : i32, "
+                 "dest_channel = 0 : i32, source_bundle = 1 : i32, "
+                 "source_channel = 0 : i32}> : (index, index) -> ()\n",
+                 "    aie.flow(%t00, DMA : 0, %t02, DMA : 0)\n",
+                 "e.mlir:7:5: aie.flow: outside the imported subset "
+                 "(routing: ");
+    refused_both(0,
+                 "    \"memref.global\"() <{sym_name = \"g\", sym_visibility "
+                 "= \"public\", type = memref<16xi32>}> : () -> ()\n",
+                 "    memref.global \"public\" @g : memref<16xi32>\n",
+                 "e.mlir:7:5: memref.global: outside the imported subset "
+                 "(global memory symbols: ");
+    refused_both(0,
+                 "    %lt = \"aie.logical_tile\"() <{tile_type = 2 : i32}> : "
+                 "() -> index\n",
+                 "    %lt = aie.logical_tile<CoreTile>(?, ?)\n",
+                 "e.mlir:7:11: aie.logical_tile: outside the imported "
+                 "subset (a tile left for upstream's compiler to place");
+    refused_both(0,
+                 "    \"aie.shim_dma_allocation\"(%t00) <{sym_name = "
+                 "\"in_alloc\", channel_dir = 1 : i32, channel_index = 0 : "
+                 "i64}> : (index) -> ()\n",
+                 "    aie.shim_dma_allocation @in_alloc(%t00, MM2S, 0)\n",
+                 "e.mlir:7:5: aie.shim_dma_allocation: outside the imported "
+                 "subset (what upstream's object-fifo lowering writes");
+    /* an op with a region, its blocks and a trailing attribute
+     * dictionary: skipped whole, refused at its name */
+    refused_both(0,
+                 "    %m = \"aie.mem\"(%t02) ({\n"
+                 "      \"aie.end\"() : () -> ()\n"
+                 "    }) : (index) -> index\n",
+                 "    %m = aie.mem(%t02) {\n"
+                 "      %s = aie.dma_start(S2MM, 0, ^bd0, ^end)\n"
+                 "    ^bd0:\n"
+                 "      aie.use_lock(%l, AcquireGreaterEqual, 1)\n"
+                 "      aie.dma_bd(%b : memref<16xi32>, 0, 16)\n"
+                 "      aie.next_bd ^bd0\n"
+                 "    ^end:\n"
+                 "      aie.end\n"
+                 "    } {sym_name = \"m\"}\n",
+                 "e.mlir:7:10: aie.mem: outside the imported subset (a "
+                 "hand-written DMA program");
+    refused_both(0,
+                 "    \"aie.packet_flow\"() <{ID = 1 : i8}> ({\n"
+                 "      \"aie.end\"() : () -> ()\n"
+                 "    }) : () -> ()\n",
+                 "    aie.packet_flow(0x1) { aie.packet_source<%t00, DMA : "
+                 "0> aie.packet_dest<%t02, DMA : 0> }\n",
+                 "e.mlir:7:5: aie.packet_flow: outside the imported subset "
+                 "(routing: ");
+    /* a name no table knows */
+    refused_both(0, "    \"aie.frob\"() : () -> ()\n",
+                 "    aie.frob @x [1, 2]\n",
+                 "e.mlir:7:5: aie.frob: outside the imported subset (no op "
+                 "of this name is read; docs/mlir.md, \"The imported "
+                 "subset\")");
 }
 
 TEST(mlir_import_errors_unknown_core_op)
 {
-    ASSERT_STATUS(import(module(NULL,
-                                "      %r = \"math.absi\"(%c1) : (index) -> "
-                                "index\n",
-                                NULL)),
-                  IRON_ENOTSUP);
-    ASSERT_MSG("e.mlir:16:12: math.absi: not in the imported subset of core "
-               "bodies");
+    refused_both(1, "      %r = \"math.absi\"(%c1) : (index) -> index\n",
+                 "      %r = math.absi %c1 : index\n",
+                 "e.mlir:16:12: math.absi: outside the imported subset (the "
+                 "math dialect: ");
+    refused_both(1,
+                 "      \"memref.copy\"(%x, %y) : (memref<16xi32>, "
+                 "memref<16xi32>) -> ()\n",
+                 "      memref.copy %x, %y : memref<16xi32> to "
+                 "memref<16xi32>\n",
+                 "e.mlir:16:7: memref.copy: outside the imported subset (a "
+                 "whole-memref copy: write it as a loop of memref.load and "
+                 "memref.store");
+    refused_both(1,
+                 "      %v = \"vector.load\"(%x, %c0) : (memref<16xi32>, "
+                 "index) -> vector<16xi32>\n",
+                 "      %v = vector.load %x[%c0] : memref<16xi32>, "
+                 "vector<16xi32>\n",
+                 "e.mlir:16:12: vector.load: outside the imported subset (the "
+                 "vector dialect: ");
+    /* an arith op the body does not have: the same words, either form */
+    refused_both(1, "      %r = \"arith.addui_extended\"(%c1, %c1) : (index, "
+                    "index) -> index\n",
+                 "      %r = arith.addui_extended %c1, %c1 : index\n",
+                 "e.mlir:16:12: arith.addui_extended: outside the imported "
+                 "subset (an arith op core bodies do not have");
 }
 
 TEST(mlir_import_errors_unknown_sequence_op)
 {
-    ASSERT_STATUS(import(module(NULL, NULL,
-                                "      aiex.npu.write32 {address = 1 : ui32, "
-                                "value = 2 : ui32}\n")),
-                  IRON_ENOTSUP);
-    ASSERT_MSG("e.mlir:22:7: aiex.npu.write32: not in the imported subset of "
-               "the runtime sequence");
+    refused_both(2,
+                 "      \"aiex.npu.write32\"() <{address = 1 : ui32, value = 2 "
+                 ": ui32}> : () -> ()\n",
+                 "      aiex.npu.write32 {address = 1 : ui32, value = 2 : "
+                 "ui32}\n",
+                 "e.mlir:22:7: aiex.npu.write32: outside the imported subset "
+                 "(raw register programming");
+}
+
+/* Each op the table refuses, written in the generic form at device level,
+ * is refused with its own reason; each op the importer reads is no
+ * refusal of the subset check. */
+TEST(mlir_import_errors_every_outside_op_has_its_reason)
+{
+    for (int i = 0; i < iron__imp_noutside_ops; i++) {
+        const iron__imp_outside_op *o = &iron__imp_outside_ops[i];
+        char name[96], dev[256], want[1024];
+        size_t n = strlen(o->name);
+        snprintf(name, sizeof name, "%s%s", o->name,
+                 o->name[n - 1] == '.' ? "op" : "");
+        snprintf(dev, sizeof dev, "    \"%s\"() : () -> ()\n", name);
+        snprintf(want, sizeof want, "e.mlir:7:5: %s: outside the imported "
+                 "subset (%s; docs/mlir.md", name, o->reason);
+        char got[1024];
+        refused(dev, NULL, NULL, want, got, sizeof got);
+        ASSERT(iron__imp_outside_reason(name) == o->reason);
+        ASSERT(!iron__imp_reads_op(name));
+    }
+    for (int i = 0; i < iron__imp_nread_ops; i++) {
+        ASSERT(iron__imp_reads_op(iron__imp_read_ops[i].name));
+        ASSERT(iron__imp_outside_reason(iron__imp_read_ops[i].name) == NULL);
+    }
+    ASSERT(iron__imp_reads_op("arith.addi"));
+    ASSERT(iron__imp_reads_op("arith.index_castui"));
+    ASSERT(!iron__imp_reads_op("arith.addi_extended"));
+}
+
+/* docs/mlir.md's "The imported subset" names every op of both tables
+ * (a dialect as `vector.*`), so the two cannot drift apart. */
+TEST(mlir_import_errors_docs_list_the_subset)
+{
+    size_t len;
+    char *doc = (char *)test_slurp("docs/mlir.md", &len);
+    char *sec = strstr(doc, "\n### The imported subset");
+    ASSERT(sec != NULL);
+    char *next = strstr(sec + 5, "\n### ");
+    if (next)
+        *next = '\0';
+    char want[128];
+    for (int i = 0; i < iron__imp_nread_ops; i++) {
+        snprintf(want, sizeof want, "`%s`", iron__imp_read_ops[i].name);
+        ASSERT_CONTAINS(sec, want);
+    }
+    for (int i = 0; i < iron__imp_noutside_ops; i++) {
+        const char *o = iron__imp_outside_ops[i].name;
+        size_t n = strlen(o);
+        snprintf(want, sizeof want, "`%s%s`", o, o[n - 1] == '.' ? "*" : "");
+        ASSERT_CONTAINS(sec, want);
+    }
+    free(doc);
+}
+
+/* Outside the device: a func.func declaration is read (see the e2e
+ * test), a function with a body and any other op are refused. */
+TEST(mlir_import_errors_beside_the_device)
+{
+    char t[16384];
+    const char *inner = strstr(module(NULL, NULL, NULL), "  aie.device");
+    ASSERT(inner != NULL);
+    snprintf(t, sizeof t,
+             "module {\n  func.func @helper(%%a: i32) {\n    return\n  }\n"
+             "%s", inner);
+    ASSERT_STATUS(import(t), IRON_ENOTSUP);
+    ASSERT_MSG("e.mlir:2:3: func.func: a function with a body outside "
+               "aie.device");
+    snprintf(t, sizeof t, "module {\n  memref.global \"private\" @g : "
+             "memref<4xi32>\n%s", inner);
+    ASSERT_STATUS(import(t), IRON_ENOTSUP);
+    ASSERT_MSG("e.mlir:2:3: memref.global: outside the imported subset "
+               "(global memory symbols: ");
+    snprintf(t, sizeof t, "module {\n  %%t = aie.tile(0, 2)\n%s", inner);
+    ASSERT_STATUS(import(t), IRON_ENOTSUP);
+    ASSERT_MSG("e.mlir:2:8: aie.tile: outside aie.device: a module holds "
+               "aie.device ops and func.func declarations");
+    /* a declaration beside and one inside: one function, twice */
+    snprintf(t, sizeof t, "module {\n  func.func private @k(memref<16xi32>, "
+             "i32)\n%s", inner);
+    char *dev = strstr(t, "    // no device-level extra\n");
+    ASSERT(dev != NULL);
+    memcpy(dev, "    func.func private @k(i32)  \n",
+           strlen("    // no device-level extra\n"));
+    ASSERT_STATUS(import(t), IRON_EDESIGN);
+    ASSERT_MSG("function @k is declared twice");
+}
+
+/* ---- several devices: one chosen by its symbol name --------------------- */
+
+/* module()'s device named `sym` ("": unnamed), then an npu1 device
+ * @other holding `other` (ops outside the subset are fine there unless
+ * it is chosen). */
+static const char *two_devices(const char *sym, const char *other)
+{
+    static char t2[20000];
+    const char *inner = strstr(module(NULL, NULL, NULL), "  aie.device");
+    ASSERT(inner != NULL);
+    size_t n = strlen(inner) - strlen("}\n");   /* without the module's } */
+    char head[64] = "";
+    if (*sym)
+        snprintf(head, sizeof head, " @%s", sym);
+    const char *brace = strstr(inner, ") {");
+    snprintf(t2, sizeof t2, "module {\n%.*s%s%.*s  aie.device(npu1) @other "
+             "{\n%s  }\n}\n",
+             (int)(brace + 1 - inner), inner, head,
+             (int)(n - (size_t)(brace + 1 - inner)), brace + 1, other);
+    return t2;
+}
+
+static iron_status import_named(const char *t, const char *name)
+{
+    iron_mlir_import_options o = { .size = sizeof o, .device_name = name };
+    iron_mlir *m = (iron_mlir *)&m;
+    iron_status s = test_keep(iron_mlir_design_with(t, strlen(t), "d.mlir", 0,
+                                                    NULL, &o, &m));
+    if (s != IRON_OK && m != NULL)
+        TEST_FAIL_("a failed import gave a module");
+    if (s == IRON_OK) {
+        ASSERT_STR_EQ(iron_mlir_device(m), "npu1_1col");
+        ASSERT_STR_EQ(iron_mlir_args(m), "in i: int32[16], out o: "
+                                         "int32[16]");
+    }
+    iron_mlir_free(m);
+    return s;
+}
+
+TEST(mlir_import_errors_device_by_name)
+{
+    /* an unchosen device may hold anything the parser reads: it is not
+     * read */
+    const char *physical =
+        "    %a = aie.tile(0, 0)\n"
+        "    %b = aie.tile(0, 2)\n"
+        "    aie.flow(%a, DMA : 0, %b, DMA : 0)\n"
+        "    memref.global \"public\" @g : memref<4xi32>\n"
+        "    %lt = aie.logical_tile<CoreTile>(?, ?)\n"
+        "    %m = aie.mem(%b) {\n"
+        "      aie.end\n"
+        "    }\n";
+    const char *t = two_devices("dev", physical);
+    ASSERT_STATUS(import_named(t, "dev"), IRON_OK);
+    /* chosen, it is refused at its first op outside the subset */
+    ASSERT_STATUS(import_named(t, "other"), IRON_ENOTSUP);
+    ASSERT_MSG("d.mlir:30:5: aie.flow: outside the imported subset");
+    /* no name: the devices listed */
+    ASSERT_STATUS(import_named(t, NULL), IRON_EINVAL);
+    ASSERT_MSG("d.mlir: the module holds 2 devices: @dev (2:3), @other "
+               "(27:3); choose one by its symbol name");
+    ASSERT_STATUS(import_named(t, ""), IRON_EINVAL);
+    /* a name no device has: the ones there are */
+    ASSERT_STATUS(import_named(t, "main"), IRON_EINVAL);
+    ASSERT_MSG("d.mlir: no aie.device is named @main; the module's devices: "
+               "@dev (2:3), @other (27:3)");
+    /* an unnamed device is @main, upstream's default name */
+    t = two_devices("", physical);
+    ASSERT_STATUS(import_named(t, "main"), IRON_OK);
+    ASSERT_STATUS(import_named(t, NULL), IRON_EINVAL);
+    ASSERT_MSG("@main (unnamed, 2:3), @other (27:3)");
+    /* one device: no name needed, and a wrong one still refused */
+    const char *one = module(NULL, NULL, NULL);
+    ASSERT_STATUS(import_named(one, NULL), IRON_OK);
+    ASSERT_STATUS(import_named(one, "main"), IRON_OK);
+    ASSERT_STATUS(import_named(one, "dev"), IRON_EINVAL);
+    ASSERT_MSG("d.mlir: no aie.device is named @dev; the module's device: "
+               "@main (unnamed, 2:3)");
+    /* a name two devices have */
+    t = two_devices("other", "");
+    ASSERT_STATUS(import_named(t, "other"), IRON_EDESIGN);
+    ASSERT_MSG("d.mlir: 2 devices are named @other: @other (2:3), @other "
+               "(27:3)");
+    /* the options' size */
+    iron_mlir_import_options bad = { .size = 4, .device_name = "dev" };
+    iron_mlir *m = (iron_mlir *)&m;
+    ASSERT_STATUS(iron_mlir_design_with(one, strlen(one), NULL, 0, NULL, &bad,
+                                        &m),
+                  IRON_EINVAL);
+    ASSERT(m == NULL);
+    ASSERT_MSG("iron_mlir_import_options");
 }
 
 TEST(mlir_import_errors_lock_patterns)

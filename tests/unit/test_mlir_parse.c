@@ -767,18 +767,131 @@ TEST(mlir_parse_error_expected_found)
              "e.mlir:2:18: the type lists 2 operands, the op has 1");
 }
 
-TEST(mlir_parse_error_unknown_custom_form)
+static char *repeat(const char *head, const char *unit, long n,
+                    const char *mid, const char *unit2, long n2,
+                    const char *tail);
+
+/* The ops of the one block of op's region r, by name, as "a b c". */
+static void ops_are(const iron__mlir_op *op, int r, const char *want)
 {
-    fails_at("aie.device(npu1) {\n  %a = aie.tile(0, 0)\n"
-             "  aie.flow(%a, DMA : 0, %a, DMA : 0)\n}",
-             "e.mlir:3:3: no custom form is known for op 'aie.flow' (write "
-             "it in the generic form");
-    fails_at("  foo(%x)", "e.mlir:1:3: no custom form is known for op 'foo'");
-    /* its generic form is fine */
+    ASSERT(r < op->nregions && op->regions[r]->nblocks == 1);
+    const iron__mlir_block *blk = op->regions[r]->blocks[0];
+    char got[512] = "";
+    for (int i = 0; i < blk->nops; i++)
+        snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s",
+                 i ? " " : "", blk->ops[i]->name);
+    ASSERT_STR_EQ(got, want);
+}
+
+TEST(mlir_parse_unknown_custom_form_is_opaque)
+{
+    /* an op of a custom form the parser does not know is skipped to the
+     * end of its line, or of the region it opens, and kept by name */
+    iron__mlir_module *m = parse_text(
+        "aie.device(npu1) {\n"
+        "  %a = aie.tile(0, 0)\n"
+        "  aie.flow(%a, DMA : 0, %a, DMA : 0)\n"
+        "  memref.global \"public\" @g : memref<4xi32> = dense<[1, 2, 3, 4]>\n"
+        "  aie.packet_flow(0x1) {\n"
+        "    aie.packet_source<%a, DMA : 0>\n"
+        "    aie.packet_dest<%a, DMA : 0>\n"
+        "  } {keep_pkt_header = true}\n"
+        "  %lt = aie.logical_tile<CoreTile>(?, ?)\n"
+        "  %c = aie.core(%lt) {\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %g = memref.get_global @g : memref<4xi32>\n"
+        "    %v = memref.load %g[%c0] : memref<4xi32>\n"
+        "    memref.copy %g, %g : memref<4xi32> to memref<4xi32>\n"
+        "    aie.end\n"
+        "  }\n"
+        "  aie.end\n"
+        "}");
+    const iron__mlir_op *dev = find_op(m, "aie.device", 0);
+    ops_are(dev, 0, "aie.tile aie.flow memref.global aie.packet_flow "
+                    "aie.logical_tile aie.core aie.end");
+    const iron__mlir_op *flow = find_op(m, "aie.flow", 0);
+    ASSERT_EQ(flow->opaque, 1);
+    ASSERT_EQ(flow->loc.line, 3);
+    ASSERT_EQ(flow->loc.col, 3);
+    ASSERT_EQ(flow->noperands, 0);
+    ASSERT_EQ(flow->nattrs, 0);
+    ASSERT_EQ(flow->nregions, 0);
+    ASSERT_EQ(find_op(m, "aie.packet_flow", 0)->loc.line, 5);
+    ASSERT(find_op(m, "aie.tile", 0)->opaque == 0);
+    /* results named before '=' are defined, of the unknown type, which
+     * any use's stated type is accepted for */
+    const iron__mlir_op *lt = find_op(m, "aie.logical_tile", 0);
+    ASSERT_EQ(lt->loc.line, 9);
+    ASSERT_EQ(lt->loc.col, 9);
+    ASSERT_EQ(lt->nresults, 1);
+    ASSERT_TYPE(result_type(m, lt, 0), "<unknown>");
+    ASSERT_EQ(find_op(m, "aie.core", 0)->operands[0], lt->results[0]);
+    const iron__mlir_op *load = find_op(m, "memref.load", 0);
+    ASSERT_EQ(load->operands[0],
+              find_op(m, "memref.get_global", 0)->results[0]);
+    ASSERT_TYPE(result_type(m, load, 0), "i32");
+    ops_are(find_op(m, "aie.core", 0), 0,
+            "arith.constant memref.get_global memref.load memref.copy "
+            "aie.end");
+    ASSERT(iron__mlir_find_opaque(m->top) == flow);
+    iron__mlir_module_free(m);
+
+    /* on one line with the '}' of the region around it; several results;
+     * its own region closed on a later line, a loc(...) after it */
+    m = parse_text("module { aie.device(npu1) { x.y(%q) {a = <1>} } }\n"
+                   "%r:2 = x.z [1, (2)] {\n"
+                   "  ^bb0: x.w \"}\" \n"
+                   "} : i32 loc(\"f\":1:2)\n"
+                   "\"x.u\"(%r#1, %r#0) : (i32, f32) -> ()");
+    const iron__mlir_op *xz = find_op(m, "x.z", 0);
+    ASSERT_EQ(xz->opaque, 1);
+    ASSERT_EQ(xz->nresults, 2);
+    ASSERT_EQ(find_op(m, "x.y", 0)->opaque, 1);
+    ASSERT_EQ(find_op(m, "x.u", 0)->operands[1], xz->results[0]);
+    /* (and the device's implicit terminator) */
+    ops_are(find_op(m, "aie.device", 0), 0, "x.y aie.end");
+    iron__mlir_module_free(m);
+}
+
+TEST(mlir_parse_unknown_custom_form_errors)
+{
+    /* what it covers must still balance, lex and end */
+    fails_at("aie.device(npu1) {\n  aie.flow(%a, DMA : 0]\n}",
+             "e.mlir:2:23: expected ')', found ']' (in aie.flow at 2:3)");
+    fails_at("aie.device(npu1) {\n  aie.packet_flow(1) {\n    x.y\n",
+             "e.mlir:4:1: expected '}', found the end of the text (in "
+             "aie.packet_flow at 2:3)");
+    fails_at("x.y <<<[(\n", "expected ')', found the end of the text");
+    fails_at("x.y (\x01)", "e.mlir:1:6: unexpected control character");
+    /* an unmatched closer ends it, for the enclosing op to refuse */
+    fails_at("x.y ]", "e.mlir:1:5: expected an op, found ']'");
+    /* an op name is dialect.op */
+    fails_at("  foo(%x)", "e.mlir:1:3: 'foo' is not an op name");
+    fails_at("aie.device(npu1) {\n  %a = x.\n}", "e.mlir:2:8: 'x.' is not "
+                                                 "an op name");
+    /* a result group of an op without types is bounded */
+    fails_at("%r:1025 = x.y", "e.mlir:1:11: 1025 results for op 'x.y', "
+                              "whose custom form is not known (at most "
+                              "1024)");
+    /* nesting is bounded without recursion */
+    char *deep = repeat("x.y ", "(", 201, "", ")", 201, "");
+    fails_at(deep, "e.mlir:1:205: nesting deeper than 200");
+    free(deep);
+    /* results are defined after the op, not inside it: a use is not
+     * checked inside, and a name used twice is still a redefinition */
+    fails_at("%a = x.y\n%a = x.z", "e.mlir:2:1: redefinition of %a");
+    /* known custom forms keep their syntax errors */
+    fails_at("aie.device(npu1) {\n  %t = aie.tile(0 2)\n}",
+             "e.mlir:2:19: expected ','");
+    /* its generic form is whole, not opaque */
     iron__mlir_module *m = parse_text(
         "%a = \"aie.tile\"() <{col = 0 : i32, row = 0 : i32}> : () -> index\n"
         "\"aie.flow\"(%a, %a) <{source_bundle = 1 : i32}> : (index, index) "
         "-> ()");
+    const iron__mlir_op *flow = find_op(m, "aie.flow", 0);
+    ASSERT_EQ(flow->opaque, 0);
+    ASSERT_EQ(flow->noperands, 2);
+    ASSERT(iron__mlir_find_opaque(m->top) == NULL);
     iron__mlir_module_free(m);
 }
 
