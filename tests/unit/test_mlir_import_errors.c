@@ -222,6 +222,23 @@ TEST(mlir_import_errors_unknown_sequence_op)
                  "(raw register programming");
 }
 
+/* An op the importer reads, in a place where it does not: refused
+ * naming the place. */
+TEST(mlir_import_errors_op_in_the_wrong_place)
+{
+    char got[1024];
+    refused("    aie.objectfifo.release @in(Consume, 1)\n", NULL, NULL,
+            "e.mlir:7:5: aie.objectfifo.release: not read at device level",
+            got, sizeof got);
+    refused(NULL, "      %t = aie.tile(0, 3)\n", NULL,
+            "e.mlir:16:12: aie.tile: not read in a core body", got,
+            sizeof got);
+    refused("    %l = aie.lock(%t02, 0)\n", NULL,
+            "      aie.use_lock(%l, Release, 1)\n",
+            "e.mlir:22:7: aie.use_lock: not read in the runtime sequence",
+            got, sizeof got);
+}
+
 /* Each op the table refuses, written in the generic form at device level,
  * is refused with its own reason; each op the importer reads is no
  * refusal of the subset check. */
