@@ -970,9 +970,10 @@ static iron_status read_op(iron_mlir *m, const iron__mlir_op *op)
         strcmp(n, "arith.constant") == 0)
         return IRON_OK;
     return iron__imp_fail(m, IRON_ENOTSUP, op,
-                          "not in the imported subset (object fifos, links, "
-                          "cores, buffers, locks, external functions and "
-                          "the runtime sequence; docs/mlir.md)");
+                          "not read at device level (it reads object "
+                          "fifos, links, cores, buffers, locks, external "
+                          "functions and the runtime sequence; "
+                          "docs/mlir.md)");
 }
 
 /* ---- the module: its device, the declarations beside it ---------------- */

@@ -977,9 +977,9 @@ static iron_status body_op(iron__imp_ctx *c, const iron__mlir_op *op)
     if (strcmp(n, "aie.use_lock") == 0)
         return use_lock(c, op);
     return iron__imp_dfail(c, IRON_ENOTSUP, op,
-                           "not in the imported subset of core bodies "
-                           "(arith, memref.load/store, scf.for/while/if, "
-                           "object fifo acquire/access/release, func.call, "
+                           "not read in a core body (it reads arith, "
+                           "memref.load/store, scf.for/while/if, object "
+                           "fifo acquire/access/release, func.call, "
                            "aie.use_lock; docs/mlir.md)");
 }
 

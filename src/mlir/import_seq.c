@@ -500,8 +500,8 @@ static iron_status read_event(seq_state *st, const iron__mlir_op *op)
                                   (long long)v);
     } else {
         return iron__imp_fail(m, IRON_ENOTSUP, op,
-                              "not in the imported subset of the runtime "
-                              "sequence (dma_memcpy_nd, dma_wait, "
+                              "not read in the runtime sequence (it "
+                              "reads dma_memcpy_nd, dma_wait, "
                               "dma_configure_task_for, dma_start_task, "
                               "dma_await_task, dma_free_task, npu.sync, "
                               "rtp_write, set_lock)");

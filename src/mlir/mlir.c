@@ -149,8 +149,9 @@ IRON_API iron_status iron_mlir_design(const char *text, size_t len,
                                       const iron_mlir_kernel *kernels,
                                       iron_mlir **out)
 {
-    return iron_mlir_design_with(text, len, file, nkernels, kernels, NULL,
-                                 out);
+    return iron__public_result(iron_mlir_design_with(text, len, file,
+                                                     nkernels, kernels, NULL,
+                                                     out));
 }
 
 IRON_API iron_status iron_mlir_design_with(
