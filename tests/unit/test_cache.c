@@ -19,10 +19,10 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "cache/cache.h"
 #include "cache/entry.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "cache/sha256.h"
 #include "core/core.h"
 #include "test.h"
@@ -1363,17 +1363,17 @@ TEST(cache_sha256_vectors)
 
 /* ---- the one atomic write (cache/atomic.c) ------------------------------ */
 
-static iron_status write_hello(iron__cache_out *o, void *ctx)
+static iron_status write_hello(iron__atomic_out *o, void *ctx)
 {
     (void)ctx;
-    iron__cache_out_puts(o, "hello");
+    iron__atomic_puts(o, "hello");
     return IRON_OK;
 }
 
-static iron_status fail_midway(iron__cache_out *o, void *ctx)
+static iron_status fail_midway(iron__atomic_out *o, void *ctx)
 {
     (void)ctx;
-    iron__cache_out_puts(o, "half");
+    iron__atomic_puts(o, "half");
     return iron__fail(IRON_ENOMEM, "body gave up");
 }
 
@@ -1386,9 +1386,9 @@ TEST(cache_atomic_write_all_or_nothing)
     char path[512];
     snprintf(path, sizeof path, "%s/out.txt", dir);
     test_spit(path, "old", 3);
-    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path,
+    iron__atomic_file a = { .dirfd = AT_FDCWD, .name = path,
                              .what = "test file", .mode = 0600 };
-    ASSERT_OK(iron__cache_write_atomic(&a, write_hello, NULL));
+    ASSERT_OK(iron__atomic_write(&a, write_hello, NULL));
     size_t n;
     unsigned char *got = test_slurp(path, &n);
     ASSERT_EQ(n, 5);
@@ -1400,7 +1400,7 @@ TEST(cache_atomic_write_all_or_nothing)
     ASSERT_EQ(test_count_files(dir), 1);
 
     /* The body's own failure is returned as it is; the old file stays. */
-    ASSERT_FAILS(iron__cache_write_atomic(&a, fail_midway, NULL),
+    ASSERT_FAILS(iron__atomic_write(&a, fail_midway, NULL),
                  IRON_ENOMEM, "body gave up");
     got = test_slurp(path, &n);
     ASSERT_EQ(n, 5);
@@ -1411,7 +1411,7 @@ TEST(cache_atomic_write_all_or_nothing)
     char missing[600];
     snprintf(missing, sizeof missing, "%s/no/such/file", dir);
     a.name = missing;
-    ASSERT_FAILS(iron__cache_write_atomic(&a, write_hello, NULL), IRON_EIO,
+    ASSERT_FAILS(iron__atomic_write(&a, write_hello, NULL), IRON_EIO,
                  "cannot write the test file");
     ASSERT_CONTAINS(iron_last_error(), "create of");
     ASSERT_CONTAINS(iron_last_error(), "nothing was published");
