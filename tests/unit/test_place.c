@@ -315,3 +315,89 @@ TEST(program_kernel_host_hooks)
     ASSERT(iron__rt_table()->aie_ctl() == mine);
     iron__program_kernel_host(NULL);
 }
+
+/* --- the front of a build (pipeline.c): one function for the jit and the
+ * MLIR importer ----------------------------------------------------------- */
+
+typedef enum { PIPE_OK, PIPE_RETURNS_3, PIPE_RECORDS, PIPE_UNVERIFIED,
+               PIPE_TOO_BIG } pipe_mode;
+
+static int pipe_design(iron_design *d, void *user)
+{
+    pipe_mode mode = *(const pipe_mode *)user;
+    if (mode == PIPE_RETURNS_3)
+        return 3;
+    if (mode == PIPE_RECORDS)
+        return iron_design_fail(d, IRON_EDESIGN, "tile %d is taken", 7), 1;
+    int64_t obj = mode == PIPE_TOO_BIG ? 1 << 16 : 16;
+    iron_kernel *k = iron_kernel_new(d, "k", src, "int32*, int32*");
+    iron_fifo *fi = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(obj), 2);
+    iron_fifo *fo = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(obj), 2);
+    iron_worker_new(d, "w", k, 1,
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(fi)),
+                              iron_arg_fifo(iron_fifo_prod(fo))));
+    iron_rt_fill(d, iron_fifo_prod(fi), 0, iron_tap_linear(obj));
+    if (mode != PIPE_UNVERIFIED)   /* nothing awaits a drain */
+        iron_rt_drain(d, iron_fifo_cons(fo), 1, iron_tap_linear(obj),
+                      IRON_WAIT);
+    return 0;
+}
+
+static iron_status pipe_run(pipe_mode mode, iron_program **p,
+                            iron__place_outcome *how)
+{
+    static iron_device_info info;
+    static iron__argsig args[2];
+    info = dev_info("npu2");
+    args[0] = (iron__argsig){ "x", IRON__ROLE_IN, IRON_INT32,
+                              { 1, { 1 << 16 } }, 1 << 16 };
+    args[1] = (iron__argsig){ "y", IRON__ROLE_OUT, IRON_INT32,
+                              { 1, { 1 << 16 } }, 1 << 16 };
+    static pipe_mode m;
+    m = mode;
+    iron__place_request rq = { .name = "pipe", .nargs = 2, .args = args,
+                               .cols = 1, .dev = &info, .fn = pipe_design,
+                               .user = &m };
+    return iron__place_design(&rq, p, how);
+}
+
+TEST(place_design_runs_design_verify_place)
+{
+    iron_program *p = (iron_program *)&p;
+    iron__place_outcome how;
+    ASSERT_OK(pipe_run(PIPE_OK, &p, &how));
+    ASSERT(p != NULL);
+    ASSERT_STR_EQ(how.stage, "place");
+    ASSERT_EQ(how.design_ran, 1);
+    ASSERT(how.ms[0] >= 0 && how.ms[1] >= 0 && how.ms[2] >= 0);
+    ASSERT_EQ(p->nworkers, 1);
+    ASSERT_EQ(p->workers[0].tile.row, IRON__ROW_COMPUTE);
+    iron__program_free(p);
+}
+
+/* Each stage's failure is named, its message is the stage's own, and
+ * nothing is left behind (the asan build checks the frees). */
+TEST(place_design_names_the_stage_that_failed)
+{
+    static const struct {
+        pipe_mode mode;
+        const char *stage;
+        iron_status status;
+        const char *text;
+    } cases[] = {
+        { PIPE_RETURNS_3, "design", IRON_EDESIGN,
+          "the design function returned 3 without recording an error" },
+        { PIPE_RECORDS, "design", IRON_EDESIGN, "tile 7 is taken" },
+        { PIPE_UNVERIFIED, "verify", IRON_EDESIGN, "fifo 'out'" },
+        { PIPE_TOO_BIG, "place", IRON_ERESOURCE, "compute tile (0,2)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iron_program *p = (iron_program *)&p;
+        iron__place_outcome how;
+        ASSERT_FAILS(pipe_run(cases[i].mode, &p, &how), cases[i].status,
+                     cases[i].text);
+        ASSERT(p == NULL);
+        ASSERT_STR_EQ(how.stage, cases[i].stage);
+        ASSERT_EQ(how.design_ran, 1);
+    }
+}
