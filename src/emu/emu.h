@@ -302,6 +302,9 @@ static inline void iron__emu_ready_push(emu_lane *l, emu_task *t)
 {
     if (t->queued)
         return;
+    IRON__ASSERT(l->rcount < l->in->ntasks,
+                 "a task is on one ready ring at most once (t->queued), so "
+                 "a ring of one slot per task never overflows");
     int at = l->rhead + l->rcount;
     if (at >= l->in->ntasks)
         at -= l->in->ntasks;

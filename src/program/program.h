@@ -295,6 +295,10 @@ const char *iron__tile_name(iron__tile t, char *buf, size_t len);
 static inline iron__prog_end *iron__program_end(const iron_program *p, int f,
                                                 int cons)
 {
+    IRON__ASSERT(f >= 0 && f < p->nfifos && cons >= -1 &&
+                     cons < p->fifos[f].ncons,
+                 "handles index their design's fifos and consumers, which "
+                 "the program's tables copy one for one");
     return (iron__prog_end *)&p->fifos[f].ends[cons + 1];
 }
 

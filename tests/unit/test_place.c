@@ -401,3 +401,51 @@ TEST(place_design_names_the_stage_that_failed)
         ASSERT_EQ(how.design_ran, 1);
     }
 }
+
+/* A core body fed by DMA gets max acquire + 1 buffers; holding all 16 of
+ * a depth-16 fifo would need 17, more than an endpoint has.  It was laid
+ * out anyway, writing past the pool's 16 buffer addresses, before the
+ * buffer-descriptor check refused the tile. */
+static int deep_design(iron_design *d, void *user)
+{
+    int take = *(const int *)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 16);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *k = iron_kernel_new_core(
+        d, "deep", "void deep(void *a, void *b) { (void)a; (void)b; }",
+        "fifo, fifo");
+    iron_worker_new(d, "deep", k, 0,
+                    IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), take),
+                              iron_arg_fifo(iron_fifo_prod(out))));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(256));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(256),
+                  IRON_WAIT);
+    return 0;
+}
+
+TEST(place_refuses_more_buffers_than_an_endpoint_has)
+{
+    iron_device_info info = dev_info("npu2");
+    iron__argsig args[2] = {
+        { "x", IRON__ROLE_IN, IRON_INT32, { 1, { 256 } }, 256 },
+        { "y", IRON__ROLE_OUT, IRON_INT32, { 1, { 256 } }, 256 }
+    };
+    int take = 16;
+    iron__place_request rq = { .name = "deep", .nargs = 2, .args = args,
+                               .cols = 1, .dev = &info, .fn = deep_design,
+                               .user = &take };
+    iron__place_outcome how;
+    iron_program *p;
+    ASSERT_FAILS(iron__place_design(&rq, &p, &how), IRON_ERESOURCE,
+                 "compute tile (0,2): fifo 'in' (consumer) needs 17 buffers "
+                 "(max acquire 16 + 1; declared depth 16); an endpoint has "
+                 "at most 16");
+    ASSERT_STR_EQ(how.stage, "place");
+    /* 14 buffers and the output's 2 fill the tile's 16 descriptors. */
+    take = 13;
+    ASSERT_OK(iron__place_design(&rq, &p, &how));
+    ASSERT_EQ(p->pools[iron__place_end(p, iron_fifo_cons(p->d->fifos.v[0]))
+                           ->pool].depth,
+              14);
+    iron__program_free(p);
+}
