@@ -198,10 +198,14 @@ $(BUILD)/cmake/%.cmake: cmake/%.cmake.in include/iron/iron.h Makefile
 	@mkdir -p $(dir $@)
 	@$(FILL) $< > $@.tmp && mv $@.tmp $@
 
+# The command is a user of the library like any other (the way lua.c
+# uses only lua.h): it sees the public headers and nothing of src/, so an
+# internal include fails its build.
+CLI_CPPFLAGS = -D_GNU_SOURCE -Iinclude
 $(CLI_OBJ): $(BUILD)/%.o: %.c $(wildcard cli/*.h include/iron/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CLI_CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(DESIGN_OBJ): $(BUILD)/%.o: %.c $(DESIGN_HDR) $(wildcard include/iron/*.h)
 	@mkdir -p $(dir $@)

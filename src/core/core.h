@@ -120,6 +120,15 @@ uint64_t iron__now_ns(void);
  * between every few scheduler steps. */
 uint64_t iron__now_coarse_ns(void);
 
+/* names.c: the edit distance between a[0 .. na) and b[0 .. nb) (SIZE_MAX
+ * when either is longer than 63: names are short), and the name of
+ * names[0 .. n) closest to `name` when within two edits (NULL if none),
+ * for "did you mean" hints. */
+size_t iron__edit_distance(const char *a, size_t na, const char *b,
+                           size_t nb);
+const char *iron__closest_name(const char *name, const char *const *names,
+                               int n);
+
 /* Names for messages: iron__plural(n, "object") -> "object" / "objects". */
 const char *iron__plural(int64_t n, const char *word, const char *words);
 

@@ -836,9 +836,10 @@ static const iron__cache_entry *find(const seen *s, iron__cache_key k)
 }
 
 typedef struct pub_seen {
-    int n, valid;
+    int n, valid, foreign;
     char names[8][64];
     char keys[8][33];
+    char why[8][256];
 } pub_seen;
 
 static void remember_pub(const iron_cache_entry_info *e, void *ctx)
@@ -847,9 +848,20 @@ static void remember_pub(const iron_cache_entry_info *e, void *ctx)
     if (s->n < 8) {
         snprintf(s->names[s->n], 64, "%s", e->name);
         snprintf(s->keys[s->n], 33, "%s", e->key);
+        snprintf(s->why[s->n], 256, "%s", e->why);
         s->valid += e->valid;
+        s->foreign += e->foreign;
         s->n++;
     }
+}
+
+/* The reason the public listing gives for entry `name` ("" if none). */
+static const char *pub_why(const pub_seen *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return s->why[i];
+    return "(not listed)";
 }
 
 /* The smallest payload the jit's decoder accepts: no kernels. */
@@ -918,15 +930,24 @@ TEST(cache_list_and_info)
     ASSERT_OK(iron_cache_list(dir, remember_pub, &ps));
     ASSERT_EQ(ps.n, 4);
     ASSERT_EQ(ps.valid, 1);
+    /* ... and say why, as `iron cache verify` prints it: another
+     * version's entry is foreign, not damaged. */
+    ASSERT_EQ(ps.foreign, 1);
+    ASSERT_STR_EQ(pub_why(&ps, "vadd"), "");
+    ASSERT_CONTAINS(pub_why(&ps, "ancient"), "library 0.0.1");
+    ASSERT_CONTAINS(pub_why(&ps, ""), "bad magic");
+    ASSERT_FAILS(iron_cache_list(dir, NULL, NULL), IRON_EINVAL,
+                 "iron_cache_list: fn is NULL");
     uint64_t pe, pb;
     ASSERT_OK(iron_cache_get_usage(dir, &pe, &pb));
     ASSERT_EQ(pe, entries);
     ASSERT_EQ(pb, bytes);
     /* Prune removes the two damaged entries first (the other version's
      * stays: it is not damage), after which everything fits. */
-    uint64_t removed;
-    ASSERT_OK(iron_cache_prune(dir, bytes - 1, &removed));
+    uint64_t removed, damaged;
+    ASSERT_OK(iron_cache_prune_v2(dir, bytes - 1, &removed, &damaged));
     ASSERT_EQ(removed, 2);
+    ASSERT_EQ(damaged, 2);
     ASSERT(exists(entry_path(dir, key_n(1))));
     ASSERT(!exists(entry_path(dir, key_n(2))));
     ASSERT(exists(entry_path(dir, key_n(3))));
@@ -954,6 +975,8 @@ TEST(cache_list_and_info)
     ASSERT_OK(iron_cache_clear(missing));
     ASSERT_OK(iron_cache_prune(missing, 0, &removed));
     ASSERT_EQ(removed, 0);
+    ASSERT_OK(iron_cache_prune_v2(missing, 0, NULL, &damaged));
+    ASSERT_EQ(damaged, 0);
     ASSERT(!exists(missing));
     done_dir(dir);
 }
@@ -1304,6 +1327,34 @@ TEST(cache_env_max_is_strict)
         ASSERT_CONTAINS(test_warning, bad[i]);
         ASSERT_CONTAINS(test_warning, "268435456");
     }
+    iron_log_set_handler(NULL, NULL);
+}
+
+/* The cap a program would use, for tools (`iron cache info`): the same
+ * decision, and where it came from. */
+TEST(cache_public_max_size)
+{
+    test_catch_warnings();
+    uint64_t cap = 1;
+    const char *from = "x";
+    unsetenv("IRON_CACHE_MAX");
+    ASSERT_OK(iron_cache_get_max_size(&cap, &from));
+    ASSERT_EQ(cap, IRON__CACHE_DEFAULT_MAX_BYTES);
+    ASSERT_STR_EQ(from, "default");
+    setenv("IRON_CACHE_MAX", "100M", 1);
+    ASSERT_OK(iron_cache_get_max_size(&cap, NULL));
+    ASSERT_EQ(cap, 100ull << 20);
+    ASSERT_OK(iron_cache_get_max_size(&cap, &from));
+    ASSERT_STR_EQ(from, "IRON_CACHE_MAX");
+    setenv("IRON_CACHE_MAX", "lots", 1);
+    ASSERT_OK(iron_cache_get_max_size(&cap, &from));
+    ASSERT_EQ(cap, IRON__CACHE_DEFAULT_MAX_BYTES);
+    ASSERT_STR_EQ(from, "default");
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX");
+    unsetenv("IRON_CACHE_MAX");
+    ASSERT_FAILS(iron_cache_get_max_size(NULL, &from), IRON_EINVAL,
+                 "iron_cache_get_max_size: max_bytes is NULL");
+    ASSERT(from == NULL);
     iron_log_set_handler(NULL, NULL);
 }
 
