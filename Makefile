@@ -379,6 +379,7 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
 	    IRON_TEST_CXX_DIR=$(BUILD)/cxx IRON_TEST_CXX_VARIANTS="$(CXX_VARIANTS)" \
 	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" IRON_PYTHON=$(PYTHON) \
+	    IRON_TEST_CC="$(CC)" IRON_LIBS="$(IRON_LIBS)" \
 	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
 	    ./$(TESTS) $(T)
 	$(if $(T),,@$(MAKE) --no-print-directory python-test)

@@ -234,6 +234,7 @@ struct emu_inst {
     emu_mover *movers;
     emu_barrier *barriers; /* per program barrier copy */
     int nworkers, nmovers;
+    int nrtp_copies, nbarrier_copies;
     int ntasks;
     emu_lane *lanes;
     int nlanes, nlanes_cap;

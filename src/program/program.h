@@ -92,13 +92,14 @@ typedef struct iron__prog_link {
     int pool;                 /* the pool holding the big object */
 } iron__prog_link;
 
+/* The public kinds (iron_driver.h), under the names the library uses. */
 typedef enum iron__op_kind {
-    IRON__OP_FILL,
-    IRON__OP_DRAIN,
-    IRON__OP_SET_RTP,
-    IRON__OP_SET_BARRIER,
-    IRON__OP_GROUP_START,
-    IRON__OP_GROUP_FINISH
+    IRON__OP_FILL = IRON_PROGRAM_OP_FILL,
+    IRON__OP_DRAIN = IRON_PROGRAM_OP_DRAIN,
+    IRON__OP_SET_RTP = IRON_PROGRAM_OP_SET_RTP,
+    IRON__OP_SET_BARRIER = IRON_PROGRAM_OP_SET_BARRIER,
+    IRON__OP_GROUP_START = IRON_PROGRAM_OP_GROUP_START,
+    IRON__OP_GROUP_FINISH = IRON_PROGRAM_OP_GROUP_FINISH
 } iron__op_kind;
 
 /* One op of the runtime sequence. */

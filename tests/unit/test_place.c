@@ -449,3 +449,139 @@ TEST(place_refuses_more_buffers_than_an_endpoint_has)
               14);
     iron__program_free(p);
 }
+
+/* --- the program as drivers read it (iron_driver.h accessors) ------------ */
+
+/* Every accessor copies its row of the program's tables. */
+TEST(place_program_accessors_copy_the_tables)
+{
+    iron_device_info info = dev_info("npu2");
+    iron_program *p;
+    ASSERT_OK(build(&p, &info, 2, 2, 16));
+    iron_program_info pi = { .size = sizeof pi };
+    ASSERT_OK(iron_program_get_info(p, &pi));
+    ASSERT_EQ(pi.abi_version, IRON_DRIVER_ABI);
+    ASSERT_STR_EQ(pi.device->name, "npu2");
+    ASSERT_EQ(pi.columns, 2);
+    ASSERT_EQ(pi.nargs, 2);
+    ASSERT_EQ(pi.nfifos, 4);
+    ASSERT_EQ(pi.nworkers, 2);
+    ASSERT_EQ(pi.npools, p->npools);
+    ASSERT_EQ(pi.nmovers, p->nmovers);
+    ASSERT_EQ(pi.nops, 4);
+    ASSERT_EQ(pi.ntiles, p->ntiles);
+    for (int i = 0; i < pi.nfifos; i++) {
+        iron_program_fifo f = { .size = sizeof f };
+        ASSERT_OK(iron_program_get_fifo(p, i, &f));
+        ASSERT_STR_EQ(f.name, p->fifos[i].name);
+        ASSERT_EQ(f.obj_bytes, 64);
+        ASSERT_EQ(f.nconsumers, 1);
+        iron_program_endpoint e = { .size = sizeof e };
+        ASSERT_OK(iron_program_get_endpoint(p, i, 0, &e));
+        ASSERT_EQ(e.pool, p->fifos[i].ends[1].pool);
+        ASSERT_EQ(e.col, p->fifos[i].ends[1].tile.col);
+    }
+    for (int w = 0; w < pi.nworkers; w++) {
+        iron_program_worker wk = { .size = sizeof wk };
+        ASSERT_OK(iron_program_get_worker(p, w, &wk));
+        ASSERT_STR_EQ(wk.name, p->workers[w].name);
+        ASSERT_EQ(wk.col, p->workers[w].tile.col);
+        ASSERT_EQ(wk.row, p->workers[w].tile.row);
+        ASSERT(wk.entry == NULL);   /* not compiled: placed only */
+        ASSERT_EQ(wk.nargs, 2);
+        iron_program_worker_arg a = { .size = sizeof a };
+        ASSERT_OK(iron_program_get_worker_arg(p, w, 1, &a));
+        ASSERT_EQ(a.kind, IRON_ARG_HANDLE);
+        ASSERT_EQ(a.is_writer, 1);
+        ASSERT_EQ(a.pool, p->wargs[w][1].pool);
+        ASSERT_EQ(a.copy, -1);
+        ASSERT_CONTAINS(a.label, "(producer)");
+    }
+    for (int i = 0; i < pi.npools; i++) {
+        iron_program_pool pl = { .size = sizeof pl };
+        ASSERT_OK(iron_program_get_pool(p, i, &pl));
+        ASSERT(pl.addr == p->pools[i].addr);
+        ASSERT_EQ(pl.depth, p->pools[i].depth);
+        ASSERT_EQ(pl.tile, iron__program_tile(p, p->pools[i].tile));
+        iron_program_tile t = { .size = sizeof t };
+        ASSERT_OK(iron_program_get_tile(p, pl.tile, &t));
+        ASSERT_EQ(t.col, pl.col);
+        ASSERT_EQ(t.row, pl.row);
+        ASSERT_EQ(t.memory_bytes, info.compute.memory_bytes);
+    }
+    for (int i = 0; i < pi.nops; i++) {
+        iron_program_op op = { .size = sizeof op };
+        ASSERT_OK(iron_program_get_op(p, i, &op));
+        ASSERT_EQ(op.kind, i % 2 ? IRON_PROGRAM_OP_DRAIN
+                                 : IRON_PROGRAM_OP_FILL);
+        ASSERT_EQ(op.arg, i % 2);
+        ASSERT_EQ(op.mover, p->ops[i].mover);
+        iron_program_mover m = { .size = sizeof m };
+        iron_program_dma_end from = { .size = sizeof from };
+        ASSERT_OK(iron_program_get_mover(p, op.mover, &m));
+        ASSERT_OK(iron_program_get_mover_end(p, op.mover, -1, &from));
+        ASSERT_EQ(from.pool, i % 2 ? p->movers[op.mover].src.pool : -1);
+        ASSERT_EQ(m.shim_col, op.shim_col);
+    }
+    /* A descriptor from a newer header, larger than this one, gets zeros
+     * past what the library knows and keeps its size. */
+    struct {
+        iron_program_arg a;
+        int later;
+    } big;
+    memset(&big, 0xff, sizeof big);
+    big.a.size = sizeof big;
+    ASSERT_OK(iron_program_get_arg(p, 1, &big.a));
+    ASSERT_STR_EQ(big.a.name, "y");
+    ASSERT_EQ(big.a.size, sizeof big);
+    iron__program_free(p);
+}
+
+/* Each accessor names what is wrong: a NULL program or descriptor, a size
+ * below the descriptor's, an index outside its table (with the range). */
+TEST(place_program_accessors_refuse_bad_input)
+{
+    iron_device_info info = dev_info("npu2");
+    iron_program *p;
+    ASSERT_OK(build(&p, &info, 1, 1, 16));
+    iron_program_info pi = { .size = sizeof pi };
+    ASSERT_FAILS(iron_program_get_info(NULL, &pi), IRON_EINVAL,
+                 "iron_program_get_info: program is NULL");
+    ASSERT_FAILS(iron_program_get_info(p, NULL), IRON_EINVAL,
+                 "iron_program_get_info: out is NULL");
+    pi.size = 4;
+    ASSERT_FAILS(iron_program_get_info(p, &pi), IRON_EINVAL,
+                 "iron_program_get_info: out->size is 4; expected at least");
+    iron_program_fifo f = { .size = sizeof f };
+    ASSERT_FAILS(iron_program_get_fifo(p, 2, &f), IRON_EINVAL,
+                 "iron_program_get_fifo: fifo 2; expected 0 .. 1");
+    ASSERT_FAILS(iron_program_get_fifo(p, -1, &f), IRON_EINVAL,
+                 "fifo -1; expected 0 .. 1");
+    iron_program_endpoint e = { .size = sizeof e };
+    ASSERT_FAILS(iron_program_get_endpoint(p, 0, 1, &e), IRON_EINVAL,
+                 "iron_program_get_endpoint: consumer 1 of fifo 'in0'; "
+                 "expected -1 (the producer) .. 0");
+    ASSERT_OK(iron_program_get_endpoint(p, 0, -1, &e));
+    iron_program_worker_arg a = { .size = sizeof a };
+    ASSERT_FAILS(iron_program_get_worker_arg(p, 0, 2, &a), IRON_EINVAL,
+                 "argument 2 of worker 'w0'; expected 0 .. 1");
+    ASSERT_FAILS(iron_program_get_worker_arg(p, 1, 0, &a), IRON_EINVAL,
+                 "worker 1; expected 0 .. 0");
+    iron_program_dma_end end = { .size = sizeof end };
+    ASSERT_FAILS(iron_program_get_mover_end(p, 0, 5, &end), IRON_EINVAL,
+                 "iron_program_get_mover_end: end 5 of mover 0");
+    iron_program_rtp r = { .size = sizeof r };
+    ASSERT_FAILS(iron_program_get_rtp(p, 0, &r), IRON_EINVAL,
+                 "iron_program_get_rtp: rtp 0; the program has none");
+    iron_program_copy c = { .size = sizeof c };
+    ASSERT_FAILS(iron_program_get_barrier_copy(p, 0, &c), IRON_EINVAL,
+                 "barrier copy 0; the program has none");
+    iron_core_api api = { 0 };
+    ASSERT_FAILS(iron_program_bind_core(p, 0, NULL), IRON_EINVAL,
+                 "iron_program_bind_core: api is NULL");
+    ASSERT_FAILS(iron_program_bind_core(p, 3, &api), IRON_EINVAL,
+                 "worker 3; expected 0 .. 0");
+    ASSERT_FAILS(iron_program_bind_core(p, 0, &api), IRON_ELOAD,
+                 "worker 'w0' runs the standard loop, not a core body");
+    iron__program_free(p);
+}
