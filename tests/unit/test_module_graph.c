@@ -242,6 +242,77 @@ TEST(module_graph_core_and_driver_boundaries)
     }
 }
 
+/* A module's level: 0 for core, else one more than the highest level of
+ * the modules it includes (1 when it includes only core).  The graph has
+ * no cycle (checked before this is called). */
+static int level_of(const graph *g, int m, int *memo)
+{
+    if (memo[m] >= 0)
+        return memo[m];
+    int level = strcmp(g->name[m], "core") == 0 ? 0 : 1;
+    for (int j = 0; j < g->n; j++)
+        if (g->edge[m][j] && level_of(g, j, memo) + 1 > level)
+            level = level_of(g, j, memo) + 1;
+    return memo[m] = level;
+}
+
+/* The fenced ```text block after heading `head` in doc (malloc'd). */
+static char *doc_block(const char *doc, const char *head)
+{
+    const char *sec = strstr(doc, head);
+    if (!sec)
+        TEST_FAIL_("docs/architecture.md has no \"%s\" section", head);
+    const char *block = strstr(sec, "```text\n");
+    ASSERT(block != NULL);
+    block += 8;
+    const char *end = strstr(block, "```");
+    ASSERT(end != NULL);
+    char *out = malloc((size_t)(end - block) + 1);
+    ASSERT(out != NULL);
+    memcpy(out, block, (size_t)(end - block));
+    out[end - block] = '\0';
+    return out;
+}
+
+/* docs/architecture.md's levels ("level N   a  b  c") are the sources':
+ * every module once, at the level its includes give it. */
+TEST(module_graph_levels_are_the_documented_ones)
+{
+    static graph g;
+    read_graph(&g);
+    char cycle[4096];
+    ASSERT_EQ(find_cycle(&g, cycle, sizeof cycle), 0);
+    int memo[MAX_MODULES], seen[MAX_MODULES] = { 0 };
+    for (int m = 0; m < g.n; m++)
+        memo[m] = -1;
+    size_t len;
+    char *doc = (char *)test_slurp("docs/architecture.md", &len);
+    char *block = doc_block(doc, "### The module graph");
+    char *lines_at, *names_at;
+    for (char *line = strtok_r(block, "\n", &lines_at); line;
+         line = strtok_r(NULL, "\n", &lines_at)) {
+        int level, used;
+        if (sscanf(line, "level %d%n", &level, &used) != 1)
+            TEST_FAIL_("docs/architecture.md: \"%s\" is not \"level N  "
+                       "modules\"", line);
+        for (char *name = strtok_r(line + used, " ", &names_at); name;
+             name = strtok_r(NULL, " ", &names_at)) {
+            int m = find(&g, name);
+            seen[m]++;
+            if (level_of(&g, m, memo) != level)
+                TEST_FAIL_("docs/architecture.md puts '%s' on level %d; "
+                           "its includes put it on level %d",
+                           name, level, level_of(&g, m, memo));
+        }
+    }
+    for (int m = 0; m < g.n; m++)
+        if (seen[m] != 1)
+            TEST_FAIL_("docs/architecture.md's levels name module '%s' %d "
+                       "times; expected once", g.name[m], seen[m]);
+    free(block);
+    free(doc);
+}
+
 /* docs/architecture.md's "Who includes whom" block lists every module
  * once, as `name -> its modules` (sorted; core, which every module
  * includes, left out; nothing after the arrow for a module that
