@@ -444,9 +444,9 @@ TEST(place_refuses_more_buffers_than_an_endpoint_has)
     /* 14 buffers and the output's 2 fill the tile's 16 descriptors. */
     take = 13;
     ASSERT_OK(iron__place_design(&rq, &p, &how));
-    ASSERT_EQ(p->pools[iron__place_end(p, iron_fifo_cons(p->d->fifos.v[0]))
-                           ->pool].depth,
-              14);
+    iron_program_endpoint e = { .size = sizeof e };
+    ASSERT_OK(iron_program_get_endpoint(p, 0, 0, &e));
+    ASSERT_EQ(p->pools[e.pool].depth, 14);
     iron__program_free(p);
 }
 
