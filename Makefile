@@ -14,6 +14,15 @@ WARN      = -std=c11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings \
             -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
             -Wcast-qual -Wvla -Werror
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
+# IRON__ASSERT (src/core/core.h): the library's invariants are checked in
+# the builds that test it -- asan, tsan, check-clang and fuzz, each in a
+# folder of its own -- and compiled out of the default build, the one
+# `make install` installs.  ASSERTS=1 checks them in any build (give it a
+# BUILD folder of its own: objects do not record the flags they were
+# compiled with).
+ASSERTS  ?= 0
+ASSERT_FLAGS = $(if $(filter 1,$(ASSERTS)),-DIRON_ASSERTS)
+CPPFLAGS += $(ASSERT_FLAGS)
 CFLAGS   += $(OPT) $(WARN) $(SAN)
 LIBCFLAGS = -fPIC -fvisibility=hidden -DIRON_BUILDING
 # The system libraries libiron needs: linking it, and (from here, the one
@@ -189,10 +198,14 @@ $(BUILD)/cmake/%.cmake: cmake/%.cmake.in include/iron/iron.h Makefile
 	@mkdir -p $(dir $@)
 	@$(FILL) $< > $@.tmp && mv $@.tmp $@
 
+# The command is a user of the library like any other (the way lua.c
+# uses only lua.h): it sees the public headers and nothing of src/, so an
+# internal include fails its build.
+CLI_CPPFLAGS = -D_GNU_SOURCE -Iinclude
 $(CLI_OBJ): $(BUILD)/%.o: %.c $(wildcard cli/*.h include/iron/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CLI_CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(DESIGN_OBJ): $(BUILD)/%.o: %.c $(DESIGN_HDR) $(wildcard include/iron/*.h)
 	@mkdir -p $(dir $@)
@@ -366,6 +379,7 @@ test: deps-test $(TESTS) $(CLI) $(EXLIB) $(BUILD)/examples/reference \
 	    IRON_TUTORIAL=$(BUILD)/examples/tutorial \
 	    IRON_TEST_CXX_DIR=$(BUILD)/cxx IRON_TEST_CXX_VARIANTS="$(CXX_VARIANTS)" \
 	    IRON_BUILD=$(BUILD) IRON_SAN="$(SAN)" IRON_PYTHON=$(PYTHON) \
+	    IRON_TEST_CC="$(CC)" IRON_LIBS="$(IRON_LIBS)" \
 	    IRON_TEST_TIMES=$(BUILD)/test-times.tsv \
 	    ./$(TESTS) $(T)
 	$(if $(T),,@$(MAKE) --no-print-directory python-test)
@@ -379,13 +393,14 @@ bench: $(BENCH) python
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	    ASSERTS=1 test
 
 tsan:
-	$(MAKE) BUILD=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" test
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" ASSERTS=1 test
 
 check-clang: deps-clang
-	$(MAKE) CC=clang BUILD=build-clang all test
+	$(MAKE) CC=clang BUILD=build-clang ASSERTS=1 all test
 
 # PREFIX (default /usr/local) is where the files will live; DESTDIR, if
 # set, is a staging folder they are copied into instead (for packaging).
@@ -497,7 +512,7 @@ FUZZ_TIME    ?= 60
 FUZZ_TIMEOUT ?= 60
 FUZZ_FLAGS   ?=
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer $(WARN)
+FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer $(WARN) -DIRON_ASSERTS
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_ALL     := $(FUZZ_SRC:fuzz/%.c=%)
 FUZZ_TARGETS ?= $(FUZZ_ALL)

@@ -18,10 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cache/cache.h"
 #include "cli.h"
 #include "iron/iron.h"
-#include "kstore/tools.h"
 
 static const char cache_usage[] =
     "usage: iron cache COMMAND [--dir DIR]\n"
@@ -246,11 +244,10 @@ typedef struct verify_tally {
     uint64_t valid, damaged, foreign;
 } verify_tally;
 
-static void verify_one(const iron__cache_entry *e, void *ctx)
+static void verify_one(const iron_cache_entry_info *e, void *ctx)
 {
     verify_tally *t = ctx;
-    char hex[33];
-    iron__cache_key_hex(e->key, hex);
+    const char *hex = e->key;
     if (e->valid) {
         t->valid++;
         return;
@@ -270,7 +267,7 @@ static void verify_one(const iron__cache_entry *e, void *ctx)
 static int cmd_verify(const char *dir, const char *path)
 {
     verify_tally t = { 0, 0, 0 };
-    if (iron__kstore_verify_dir(dir, verify_one, &t) != IRON_OK)
+    if (iron_cache_list(dir, verify_one, &t) != IRON_OK)
         return fail();
     uint64_t n = t.valid + t.damaged + t.foreign;
     printf("%" PRIu64 " %s checked in %s: %" PRIu64 " valid, %" PRIu64
@@ -297,13 +294,14 @@ static int cmd_info(const char *dir, const char *path)
            size_text(bytes, sz, sizeof sz), bytes);
     /* The cap a program would use without its own option, decided as the
      * library decides it (a bad IRON_CACHE_MAX warns). */
-    iron__cache_settings cs;
-    iron__cache_settings_resolve(1, dir, 0, &cs);
+    uint64_t cap;
+    const char *from;
+    if (iron_cache_get_max_size(&cap, &from) != IRON_OK)
+        return fail();
     printf("%-8s %s (%s; a program adding an entry evicts the least "
-           "recently used beyond it)\n", "cap",
-           size_text(cs.max_bytes, sz, sizeof sz),
-           strcmp(cs.max_from, "IRON_CACHE_MAX") == 0 ? "from IRON_CACHE_MAX"
-                                                      : "default");
+           "recently used beyond it)\n", "cap", size_text(cap, sz, sizeof sz),
+           strcmp(from, "IRON_CACHE_MAX") == 0 ? "from IRON_CACHE_MAX"
+                                               : "default");
     return 0;
 }
 
@@ -324,8 +322,7 @@ static int cmd_prune(const char *dir, const char *path, uint64_t max_bytes)
 {
     uint64_t removed = 0, damaged = 0, entries = 0, bytes = 0;
     char sz[32], dmg[48] = "";
-    if (iron__kstore_prune_dir(dir, max_bytes, &removed, &damaged) !=
-            IRON_OK ||
+    if (iron_cache_prune_v2(dir, max_bytes, &removed, &damaged) != IRON_OK ||
         iron_cache_get_usage(dir, &entries, &bytes) != IRON_OK)
         return fail();
     if (damaged)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/env.h"
 
 /* Prints words wrapped before column 79, continuing at column `indent`;
  * the cursor is at column `at`. */
@@ -39,21 +38,26 @@ static void print_wrapped(FILE *f, const char *words, int at, int indent)
  * longer name never runs into its text. */
 void cli_print_env_help(FILE *f)
 {
-    int width = 0;
-    for (int i = 0; i < IRON__ENV_COUNT; i++) {
-        int n = (int)strlen(iron__env_var_of((iron__env_id)i)->name);
+    int width = 0, count = iron_env_count();
+    for (int i = 0; i < count; i++) {
+        iron_env_info v = { .size = sizeof v };
+        if (iron_env_get_info(i, &v) != IRON_OK)
+            continue;
+        int n = (int)strlen(v.name);
         width = n > width ? n : width;
     }
     int col = 2 + width + 2;
     fputs("\nenvironment (a value a variable does not accept is a warning, "
           "and the\ndefault applies; empty means unset):\n", f);
-    for (int i = 0; i < IRON__ENV_COUNT; i++) {
-        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+    for (int i = 0; i < count; i++) {
+        iron_env_info v = { .size = sizeof v };
+        if (iron_env_get_info(i, &v) != IRON_OK)
+            continue;
         char more[512];
-        fprintf(f, "  %-*s  ", width, v->name);
-        print_wrapped(f, v->meaning, col, col);
+        fprintf(f, "  %-*s  ", width, v.name);
+        print_wrapped(f, v.meaning, col, col);
         snprintf(more, sizeof more, "default %s; accepts %s; read %s",
-                 v->def, v->accepts, v->read);
+                 v.default_value, v.accepts, v.read);
         fprintf(f, "%*s", col, "");
         print_wrapped(f, more, col, col);
     }

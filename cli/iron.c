@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/env.h"
 #include "iron/iron.h"
 
 static const char usage_text[] =

@@ -10,14 +10,13 @@
 #include <strings.h>
 
 #include "cli.h"
-#include "jit/jit.h"
 
 const char *cli_closest(const char *word, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
         if (strcasecmp(word, names[i]) == 0)
             return names[i];
-    return iron__closest_name(word, names, n);
+    return iron_closest_name(word, names, n);
 }
 
 void cli_suggest(FILE *f, const char *word, const char *const *names, int n)

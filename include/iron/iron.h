@@ -2061,6 +2061,13 @@ typedef struct iron_cache_entry_info {
     int valid;                 /* 1: header, key text and payload all check
                                   (checksums and decoding); 0: damaged or
                                   foreign (a miss if read) */
+    /* Since 0.5. */
+    int foreign;               /* invalid because another format or library
+                                  version wrote it: not damage, and prune
+                                  leaves it for that version */
+    char why[256];             /* when invalid, what is wrong ("checksum
+                                  mismatch", "library 0.3.0, expected
+                                  0.5.0"); "" when valid */
 } iron_cache_entry_info;
 
 typedef void (*iron_cache_entry_fn)(const iron_cache_entry_info *e,
@@ -2070,7 +2077,11 @@ typedef void (*iron_cache_entry_fn)(const iron_cache_entry_info *e,
  * iron_free).  IRON_EIO when there is none (no IRON_CACHE_DIR,
  * XDG_CACHE_HOME or HOME). */
 IRON_API iron_status iron_cache_get_path(const char *dir, char **out);
-/* Calls fn for every entry. */
+/* Calls fn for every entry, valid or not, each checked whole (header,
+ * key text and payload checksums, the payload's structure), in no
+ * particular order; e is valid during the call.  A folder that does not
+ * exist has no entries.  IRON_EINVAL when fn is NULL; IRON_EIO naming the
+ * folder when it cannot be read. */
 IRON_API iron_status iron_cache_list(const char *dir, iron_cache_entry_fn fn,
                                      void *ctx);
 /* Number of entries and their total size. */
@@ -2082,6 +2093,60 @@ IRON_API iron_status iron_cache_clear(const char *dir);
  * max_bytes remain. */
 IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
                                       uint64_t *removed);
+/* iron_cache_prune, also counting in *damaged (may be NULL) the entries
+ * removed because they were damaged; *removed (may be NULL) counts all.
+ * Entries of another format or library version are not damage and stay
+ * unless the size cap evicts them.  Since 0.5. */
+IRON_API iron_status iron_cache_prune_v2(const char *dir, uint64_t max_bytes,
+                                         uint64_t *removed,
+                                         uint64_t *damaged);
+/* The size cap a program uses when its jit gives none (the jit option
+ * cache_max_bytes): $IRON_CACHE_MAX, else 256 MiB.  *source, if not
+ * NULL, gets "IRON_CACHE_MAX" or "default" (static text).  A value of
+ * IRON_CACHE_MAX that is not a byte count is a warning (once per process)
+ * and the default applies, as in a program.  IRON_EINVAL when max_bytes
+ * is NULL.  Since 0.5. */
+IRON_API iron_status iron_cache_get_max_size(uint64_t *max_bytes,
+                                             const char **source);
+
+/* ------------------------------------------------------------------------
+ * Tools: the environment's table and name hints
+ *
+ * What a tool built on the library (the `iron` command is one) needs to
+ * describe the library's settings and suggest the name a user meant,
+ * from the same tables the library's own messages use.
+ * ------------------------------------------------------------------------ */
+
+/* One IRON_* variable the library reads, as `iron --help` and
+ * docs/architecture.md's table describe it.  Every text is static. */
+typedef struct iron_env_info {
+    size_t size IRON__ZERO;           /* set to sizeof(iron_env_info) by the
+                                         caller */
+    const char *name IRON__ZERO;      /* "IRON_TIMEOUT_MS" */
+    const char *meaning IRON__ZERO;   /* one sentence */
+    const char *default_value IRON__ZERO;  /* as text: "60000", "npu2" */
+    const char *accepts IRON__ZERO;   /* what values it takes */
+    const char *read IRON__ZERO;      /* when the library reads it ("once per
+                                         process, at the first run") */
+} iron_env_info;
+
+/* How many variables the table has; they are 0 .. count - 1, in the
+ * table's order.  Thread-safe. */
+IRON_API int iron_env_count(void);
+/* Fills *info with variable i.  IRON_EINVAL when info is NULL, when
+ * info->size is below sizeof(iron_env_info) (the message gives both) or
+ * when i is outside 0 .. iron_env_count() - 1 (the message gives the
+ * range).  Thread-safe. */
+IRON_API iron_status iron_env_get_info(int i, iron_env_info *info);
+
+/* The one of names[0 .. n) nearest to word by edit distance when it is
+ * close enough to be a typo of it (at most two edits), the first such
+ * on a tie; else NULL (also when word or names is NULL or n <= 0; NULL
+ * entries of names are skipped).  The rule behind the library's "did you
+ * mean" in messages.  Returns one of the given pointers; thread-safe;
+ * leaves iron_last_error() as it is. */
+IRON_API const char *iron_closest_name(const char *word,
+                                       const char *const *names, int n);
 
 /* ------------------------------------------------------------------------
  * Algorithms

@@ -354,6 +354,7 @@ iron_body *iron__body_create(iron_design *d, const char *name)
                           name);
         return NULL;
     }
+    d->body_free = iron__body_free;
     b->d = d;
     b->name = nm;
     if (iron__body_add_region(b, IRON__BR_TOP, -1) < 0 ||

@@ -71,7 +71,8 @@ iron_status iron__body_for_standard_worker(iron_design *d,
  * body's MLIR and the exporter's declarations share. */
 const char *iron__body_dtype_text(iron_dtype dt);
 
-/* Frees a body (iron__design_free frees the design's bodies). */
+/* Frees a body (iron__design_free frees the design's bodies through
+ * d->body_free, which iron__body_create sets to this). */
 void iron__body_free(iron_body *b);
 
 #endif

@@ -16,7 +16,7 @@
  * foreign format or library version, key mismatch or checksum mismatch is
  * a miss (with a reason for the debug log), never a crash; so is a file
  * that is not a regular file of this user's, one group or others may
- * write, or one larger than IRON__FILE_ENTRY_MAX (cache/file.h).  Size is
+ * write, or one larger than IRON__FILE_ENTRY_MAX (core/file.h).  Size is
  * capped: after a put, least-recently-used entries (by last use, which
  * reads refresh) are evicted until the folder fits.  The key is computed
  * by the caller and covers everything that changes the output; it never

@@ -14,7 +14,7 @@
 #include <xxhash.h>
 
 #include "cache/entry.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "core/core.h"
 
 static const char hexdigits[] = "0123456789abcdef";

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cache/dir.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "core/core.h"
 
 typedef struct list_state {

@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "cache/dir.h"
 #include "cache/evict.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "core/core.h"
 
 /* The reason of this thread's last miss: *why points here, valid until the
@@ -46,7 +46,7 @@ static void touch(int fd)
  * entry is not deleted here -- a writer may have just replaced it with a
  * good one under the same name; the caller's rebuild and put replace it.
  * The file is opened as one that someone else may have placed
- * (cache/file.h): regular, this user's, not writable by group or others,
+ * (core/file.h): regular, this user's, not writable by group or others,
  * bounded in size -- the folder's own checks (dir.c) make such a file
  * unlikely, and an entry is code this process will run. */
 iron_status iron__cache_get(iron__cache *c, iron__cache_key key,
@@ -107,12 +107,12 @@ typedef struct entry_parts {
     size_t len;
 } entry_parts;
 
-static iron_status entry_body(iron__cache_out *o, void *ctx)
+static iron_status entry_body(iron__atomic_out *o, void *ctx)
 {
     const entry_parts *e = ctx;
-    iron__cache_out_put(o, e->head, IRON__CACHE_HEADER_BYTES);
-    iron__cache_out_put(o, e->text, e->text_len);
-    iron__cache_out_put(o, e->payload, e->len);
+    iron__atomic_put(o, e->head, IRON__CACHE_HEADER_BYTES);
+    iron__atomic_put(o, e->text, e->text_len);
+    iron__atomic_put(o, e->payload, e->len);
     /* Last use is the entry's creation: set once everything is written
      * (and flushed, so that no later write moves the time again). */
     if (!o->err && fflush(o->f) != 0)
@@ -161,10 +161,10 @@ iron_status iron__cache_put(iron__cache *c, iron__cache_key key,
     entry_parts parts = { head, text, text_len, payload, len };
     /* Temporaries are "<key>.tmp.<pid>.<random>": eviction recognises
      * them (entry.h) and removes those a crash left behind. */
-    iron__cache_atomic a = { .dirfd = c->dfd, .name = fname, .stem = hex,
+    iron__atomic_file a = { .dirfd = c->dfd, .name = fname, .stem = hex,
                              .what = "cache entry", .shown = shown,
                              .mode = 0600, .sync_folder = 1 };
-    iron_status s = iron__cache_write_atomic(&a, entry_body, &parts);
+    iron_status s = iron__atomic_write(&a, entry_body, &parts);
     if (s != IRON_OK)
         return s;
     iron__cache_evict(c, c->max_bytes, &key, NULL);

@@ -10,25 +10,20 @@
 
 #include <stdint.h>
 
-/* One argument value passed to a kernel through the uniform wrapper. */
-typedef union iron__kval {
-    void *p;
-    int64_t i;
-    double f;
-    void (*fp)(void);          /* a kernel passed to a core body */
-} iron__kval;
+#include "iron/iron_driver.h"
+
+/* The convention is public (include/iron/iron_driver.h: drivers outside
+ * the library call kernels too); these are its names inside.
+ * One argument value passed to a kernel through the uniform wrapper; a
+ * kernel passed to a core body is fp. */
+typedef iron_kernel_value iron__kval;
 
 /* The uniform entry: args[k] is the k-th declared argument. */
-typedef void (*iron__kernel_fn)(const iron__kval *args);
+typedef iron_kernel_entry iron__kernel_fn;
 
 /* The functions a core body calls, handed to its object after loading
  * (iron__kobj_bind_core).  Handles are opaque to the compiled code. */
-typedef struct iron__core_api {
-    void **(*acquire)(void *fifo, int n);
-    void (*release)(void *fifo, int n);
-    void (*barrier_wait)(void *barrier, int value);
-    void (*barrier_release)(void *barrier, int value);
-} iron__core_api;
+typedef iron_core_api iron__core_api;
 
 typedef struct iron__kobj iron__kobj;   /* a loaded kernel object */
 

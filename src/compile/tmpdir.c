@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache/file.h"
+#include "core/file.h"
 #include "compile/tmpdir.h"
 #include "core/core.h"
 #include "core/log.h"
@@ -224,7 +224,7 @@ iron_status iron__ktmp_write(const char *path, const char *data, size_t len)
 }
 
 /* Only a regular file of bounded size is read back, opened so that it
- * cannot block (cache/file.h): the folder is private, but what a
+ * cannot block (core/file.h): the folder is private, but what a
  * compiler leaves in it is not ours to trust blindly. */
 iron_status iron__ktmp_read(const char *path, char **data, size_t *len)
 {

@@ -69,6 +69,9 @@ void iron__free(void *p)
 void *iron__aligned_alloc(size_t align, size_t n)
 {
     void *p = NULL;
+    IRON__ASSERT(align >= sizeof(void *) && (align & (align - 1)) == 0,
+                 "callers pass a power of two of at least a pointer's "
+                 "size, as posix_memalign requires");
     if (should_fail())
         return NULL;
     if (posix_memalign(&p, align, n ? n : 1) != 0)

@@ -23,6 +23,25 @@
  * lines" (one long line is cut with "..."), never in mid-word. */
 #define IRON__MSG_MAX 4096
 
+/* Invariants: a condition that holds unless the library itself has a bug
+ * -- never a check of what a caller passed, which fails with a status and
+ * a message.  The builds that test the library define IRON_ASSERTS (the
+ * Makefile's asan, tsan, check-clang and fuzz builds, or ASSERTS=1): there
+ * a broken invariant prints "file:line: invariant broken: cond (why)" to
+ * stderr and aborts, where the bug happened rather than later, as a wrong
+ * result.  The default build, which `make install` installs, compiles
+ * them out: cond is then not evaluated (keep it free of side effects),
+ * only type-checked.  `why` says, in prose, what the invariant is. */
+#ifdef IRON_ASSERTS
+#define IRON__ASSERT(cond, why)                                               \
+    ((cond) ? (void)0 : iron__assert_fail(#cond, why, __FILE__, __LINE__))
+#else
+#define IRON__ASSERT(cond, why) ((void)sizeof((cond) ? 1 : 0))
+#endif
+/* What a broken IRON__ASSERT calls (assert.c): prints and aborts. */
+_Noreturn void iron__assert_fail(const char *cond, const char *why,
+                                 const char *file, int line);
+
 /* Sets this thread's last-error message and returns s, so that a failure is
  * one statement: return iron__fail(IRON_EINVAL, "argument %d: ...", i); */
 iron_status iron__fail(iron_status s, const char *fmt, ...) IRON__PRINTF(2, 3);
@@ -100,6 +119,15 @@ uint64_t iron__now_ns(void);
 /* The same clock at tick resolution (a few ms): cheap enough to read
  * between every few scheduler steps. */
 uint64_t iron__now_coarse_ns(void);
+
+/* names.c: the edit distance between a[0 .. na) and b[0 .. nb) (SIZE_MAX
+ * when either is longer than 63: names are short), and the name of
+ * names[0 .. n) closest to `name` when within two edits (NULL if none),
+ * for "did you mean" hints. */
+size_t iron__edit_distance(const char *a, size_t na, const char *b,
+                           size_t nb);
+const char *iron__closest_name(const char *name, const char *const *names,
+                               int n);
 
 /* Names for messages: iron__plural(n, "object") -> "object" / "objects". */
 const char *iron__plural(int64_t n, const char *word, const char *words);

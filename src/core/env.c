@@ -116,6 +116,34 @@ const iron__env_var *iron__env_var_of(iron__env_id id)
     return (int)id >= 0 && id < IRON__ENV_COUNT ? &table[id] : NULL;
 }
 
+/* The table for tools (the `iron` command's help). */
+IRON_API int iron_env_count(void)
+{
+    return IRON__ENV_COUNT;
+}
+
+IRON_API iron_status iron_env_get_info(int i, iron_env_info *info)
+{
+    if (!info)
+        return iron__fail(IRON_EINVAL, "iron_env_get_info: info is NULL");
+    if (info->size < sizeof *info)
+        return iron__fail(IRON_EINVAL,
+                          "iron_env_get_info: info->size is %zu; expected "
+                          "at least sizeof(iron_env_info) = %zu",
+                          info->size, sizeof *info);
+    if (i < 0 || i >= IRON__ENV_COUNT)
+        return iron__fail(IRON_EINVAL,
+                          "iron_env_get_info: variable %d; expected 0 .. %d",
+                          i, IRON__ENV_COUNT - 1);
+    const iron__env_var *v = &table[i];
+    info->name = v->name;
+    info->meaning = v->meaning;
+    info->default_value = v->def;
+    info->accepts = v->accepts;
+    info->read = v->read;
+    return iron__public_result(IRON_OK);
+}
+
 /* ---- parsers ----------------------------------------------------------- */
 
 int iron__parse_int(const char *text, int64_t min, int64_t max, int64_t *out)

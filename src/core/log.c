@@ -36,39 +36,14 @@ static const struct {
                     { "all",
                       IRON__LOG_JIT | IRON__LOG_CACHE | IRON__LOG_EMU } };
 
-/* Edit distance between a (len n) and b, for "did you mean": topic names
- * are a few letters, so the table fits on the stack. */
-static size_t distance(const char *a, size_t n, const char *b)
-{
-    size_t m = strlen(b), row[16];
-    if (n >= 16 || m >= 16)
-        return (size_t)-1;
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m];
-}
-
 /* The topic nearest to an unknown one, if it is close (a typo). */
 static const char *closest_topic(const char *p, size_t n)
 {
     const char *best = NULL;
     size_t best_d = 3;
     for (size_t i = 0; i < IRON__COUNT_OF(topic_names); i++) {
-        size_t d = distance(p, n, topic_names[i].name);
+        size_t d = iron__edit_distance(p, n, topic_names[i].name,
+                                       strlen(topic_names[i].name));
         if (d < best_d) {
             best_d = d;
             best = topic_names[i].name;

@@ -91,6 +91,9 @@ static void store(const char *text, size_t len, int whole)
 
 iron_status iron__vfail(iron_status s, const char *fmt, va_list ap)
 {
+    IRON__ASSERT(s != IRON_OK,
+                 "a message is a failure's: success leaves it empty "
+                 "(iron__public_result)");
     /* Formats through a scratch buffer, as callers may pass the current
      * message (iron_last_error()) as an argument to wrap it; a message
      * longer than that is formatted on the heap to be cut at its lines

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "body/body.h"
 #include "design/design.h"
 
 iron_status iron__design_new(iron_design **out, const char *jit_name,
@@ -82,7 +81,7 @@ void iron__design_free(iron_design *d)
         iron__free(d->barriers.v[i]);
     }
     for (int i = 0; i < d->bodies.n; i++)
-        iron__body_free(d->bodies.v[i]);
+        d->body_free(d->bodies.v[i]);
     iron__free(d->bodies.v);
     for (int i = 0; i < d->merged.n; i++)
         iron__free(d->merged.v[i]);
@@ -142,6 +141,14 @@ IRON_API iron_status iron_design_fail(iron_design *d, iron_status status,
 IRON_API iron_status iron_design_status(const iron_design *d)
 {
     return iron__public_result(d ? d->status : IRON_EINVAL);
+}
+
+void iron__design_type_text(iron__str *s, iron_dtype dt, iron_shape sh)
+{
+    iron__str_printf(s, "%s[", iron_dtype_name(dt));
+    for (int i = 0; i < sh.ndim; i++)
+        iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)sh.dims[i]);
+    iron__str_append(s, "]");
 }
 
 const char *iron__role_name(iron__role r)

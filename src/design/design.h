@@ -189,7 +189,7 @@ typedef enum iron__rt_kind {
     IRON__RT_GROUP_FINISH
 } iron__rt_kind;
 
-/* dump.c: "int32[16, 4]" -- a dtype and shape as every dump and message
+/* design.c: "int32[16, 4]" -- a dtype and shape as every dump and message
  * writes them. */
 void iron__design_type_text(iron__str *s, iron_dtype dt, iron_shape sh);
 
@@ -242,8 +242,12 @@ struct iron_design {
     IRON__VEC(iron_rtp *) rtps;
     IRON__VEC(iron_barrier *) barriers;
     IRON__VEC(iron_task_group *) groups;   /* groups.v[i] has index i + 1 */
-    IRON__VEC(struct iron_body *) bodies;  /* described bodies (owned;
-                                              src/body frees them) */
+    IRON__VEC(struct iron_body *) bodies;  /* described bodies (owned) */
+    /* How iron__design_free frees them: src/body sets it with the first
+     * body it adds.  The design sits below the body module (a body names
+     * the design's fifos and kernels), so it calls back rather than
+     * include body.h. */
+    void (*body_free)(struct iron_body *b);
     IRON__VEC(iron_handle *) merged;       /* runtime consumers folded
                                               into another (owned) */
     int any_started;          /* iron_rt_start named at least one worker */
@@ -281,25 +285,5 @@ const char *iron__handle_label(const iron_handle *h, char *buf, size_t len);
 /* Who uses a handle, for messages: "worker 'w'", "a memtile link",
  * "the runtime sequence". */
 const char *iron__handle_user(const iron_handle *h, char *buf, size_t len);
-
-/* Appends a readable dump of the design to s, with the placement of
- * program p (whose design d is), or only what the design itself pins when
- * p is NULL. */
-struct iron_program;
-void iron__design_dump(const iron_design *d, const struct iron_program *p,
-                       iron__str *s);
-/* The placed design (p built from d, placed) in other forms, headed by
- * the specialization's signature: JSON (dump_json.c), the FIFO graph in
- * Graphviz dot (dump_dot.c), a picture of the array's tiles (dump_grid.c).
- * IRON_ENOMEM only. */
-iron_status iron__design_dump_json(const iron_design *d,
-                                   const struct iron_program *p,
-                                   const char *signature, iron__str *s);
-iron_status iron__design_dump_dot(const iron_design *d,
-                                  const struct iron_program *p,
-                                  const char *signature, iron__str *s);
-iron_status iron__design_dump_grid(const iron_design *d,
-                                   const struct iron_program *p,
-                                   const char *signature, iron__str *s);
 
 #endif

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache/file.h"
+#include "core/file.h"
 #include "design/design.h"
 #include "design/vec.h"
 
@@ -108,7 +108,7 @@ IRON_API iron_kernel *iron_kernel_new_core(iron_design *d, const char *entry,
 
 /* The whole regular file at path as a string (iron__malloc'd) into *out;
  * a failure is recorded on d, naming the kernel and the file.  Opened as
- * cache/file.h opens what it reads: a FIFO or a device is refused before
+ * core/file.h opens what it reads: a FIFO or a device is refused before
  * it is opened, and nothing blocks. */
 static iron_status read_source(iron_design *d, const char *entry,
                                const char *path, char **out)

@@ -346,7 +346,9 @@ void iron__tap_shim_dims(const iron_tap *t, int64_t sizes[4],
  * apart). */
 static int64_t d0_units(const hwdim *h, int64_t es)
 {
-    /* Sizes are at most 2^40, so this cannot overflow. */
+    IRON__ASSERT(h->size >= 0 && h->size <= (int64_t)1 << 40 && es <= 8,
+                 "iron_tap_check bounds sizes to 2^40 and elements are at "
+                 "most 8 bytes, so the product cannot overflow");
     return h->size * es / 4;
 }
 

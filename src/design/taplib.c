@@ -264,7 +264,10 @@ static iron_status draw(iron__str *s, const iron_tap *tap, int64_t rows,
     unsigned char *seen = NULL;
     if (!g)
         return iron__fail(IRON_ENOMEM, "iron_tap_visualize: out of memory");
-    int64_t numel = rows * cols;   /* at most 2^40: checked by the caller */
+    IRON__ASSERT(rows >= 1 && cols >= 1 && rows <= ((int64_t)1 << 40) / cols,
+                 "iron_tap_visualize checked the grid: at most 2^40 "
+                 "elements");
+    int64_t numel = rows * cols;
     int blocks = rows > VIS_MAX_CELLS || cols > VIS_MAX_CELLS;
     g->brows = blocks ? (rows + VIS_MAX_BLOCKS - 1) / VIS_MAX_BLOCKS : 1;
     g->bcols = blocks ? (cols + VIS_MAX_BLOCKS - 1) / VIS_MAX_BLOCKS : 1;

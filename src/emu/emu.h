@@ -234,6 +234,7 @@ struct emu_inst {
     emu_mover *movers;
     emu_barrier *barriers; /* per program barrier copy */
     int nworkers, nmovers;
+    int nrtp_copies, nbarrier_copies;
     int ntasks;
     emu_lane *lanes;
     int nlanes, nlanes_cap;
@@ -302,6 +303,9 @@ static inline void iron__emu_ready_push(emu_lane *l, emu_task *t)
 {
     if (t->queued)
         return;
+    IRON__ASSERT(l->rcount < l->in->ntasks,
+                 "a task is on one ready ring at most once (t->queued), so "
+                 "a ring of one slot per task never overflows");
     int at = l->rhead + l->rcount;
     if (at >= l->in->ntasks)
         at -= l->in->ntasks;

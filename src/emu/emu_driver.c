@@ -101,7 +101,11 @@ static iron_status emu_buf_sync(iron_driver *drv, void *host, void *handle,
 }
 
 /* (Re)initialises every lock, buffer position, barrier and task: the
- * state of a freshly loaded program. */
+ * state of a freshly loaded program.  The run-time parameters' initial
+ * values and the barriers' are read as any driver reads them, through
+ * the public accessors (iron_driver.h); the pools, workers and movers
+ * keep pointers into the program's own tables, which the hot path reads
+ * on every step. */
 static iron_status reset(emu_inst *in)
 {
     const iron_program *p = in->prog;
@@ -117,21 +121,25 @@ static iron_status reset(emu_inst *in)
             ep->free[w] = pl->depth;
     }
     iron__emu_mem_reset(in);
-    for (int i = 0; i < p->nrtp_copies; i++) {
-        const iron__rtp_copy *c = &p->rtp_copies[i];
-        const iron__prog_rtp *r = &p->rtps[c->rtp];
-        int tile = iron__program_tile(p, p->workers[c->worker].tile);
-        if (r->initial)
-            memcpy(in->tile_mem[tile] + c->addr, r->initial,
-                   (size_t)r->count * iron_dtype_size(r->dtype));
+    iron_status s = IRON_OK;
+    for (int i = 0; i < in->nrtp_copies && s == IRON_OK; i++) {
+        iron_program_copy c = { .size = sizeof c };
+        iron_program_rtp r = { .size = sizeof r };
+        if ((s = iron_program_get_rtp_copy(p, i, &c)) == IRON_OK &&
+            (s = iron_program_get_rtp(p, c.of, &r)) == IRON_OK && r.initial)
+            memcpy(in->tile_mem[c.tile] + c.addr, r.initial,
+                   (size_t)r.count * iron_dtype_size(r.dtype));
     }
-    for (int i = 0; i < p->nbarrier_copies; i++) {
-        in->barriers[i].name = p->barriers[p->barrier_copies[i].barrier].name;
-        in->barriers[i].value =
-            p->barriers[p->barrier_copies[i].barrier].initial;
+    for (int i = 0; i < in->nbarrier_copies && s == IRON_OK; i++) {
+        iron_program_copy c = { .size = sizeof c };
+        iron_program_barrier b = { .size = sizeof b };
+        if ((s = iron_program_get_barrier_copy(p, i, &c)) != IRON_OK ||
+            (s = iron_program_get_barrier(p, c.of, &b)) != IRON_OK)
+            break;
+        in->barriers[i].name = b.name;
+        in->barriers[i].value = b.initial;
         in->barriers[i].owner = NULL;
     }
-    iron_status s = IRON_OK;
     for (int i = 0; i < in->nworkers && s == IRON_OK; i++)
         s = iron__emu_worker_init(in, &in->workers[i], i);
     for (int i = 0; i < in->nmovers && s == IRON_OK; i++)
@@ -183,30 +191,37 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
                             const iron_program *prog, void **loaded)
 {
     *loaded = NULL;
-    if (prog->abi_version != IRON_DRIVER_ABI)
+    /* What the program holds, as any driver learns it. */
+    iron_program_info info = { .size = sizeof info };
+    iron_status s = iron_program_get_info(prog, &info);
+    if (s != IRON_OK)
+        return s;
+    if (info.abi_version != IRON_DRIVER_ABI)
         return iron__fail(IRON_ELOAD,
                           "emulator: program format %d, expected %d",
-                          prog->abi_version, IRON_DRIVER_ABI);
-    if (strcmp(dev->name, prog->dev.name) != 0)
+                          info.abi_version, IRON_DRIVER_ABI);
+    if (strcmp(dev->name, info.device->name) != 0)
         return iron__fail(IRON_ELOAD,
                           "emulator: program was placed for '%s', not '%s'",
-                          prog->dev.name, dev->name);
+                          info.device->name, dev->name);
     emu_inst *in = iron__calloc(1, sizeof *in);
     if (!in)
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
     in->prog = prog;
-    in->nworkers = prog->nworkers;
-    in->nmovers = prog->nmovers;
+    in->nworkers = info.nworkers;
+    in->nmovers = info.nmovers;
+    in->nrtp_copies = info.nrtp_copies;
+    in->nbarrier_copies = info.nbarrier_copies;
     in->ntasks = in->nworkers + in->nmovers;
-    in->tile_mem = iron__calloc((size_t)prog->ntiles + 1,
+    in->tile_mem = iron__calloc((size_t)info.ntiles + 1,
                                 sizeof *in->tile_mem);
     /* Aligned as emu_pool and emu_lane ask (parts that different
      * threads write sit on cache lines of their own). */
     in->pools = zalloc_aligned(_Alignof(emu_pool),
-                               ((size_t)prog->npools + 1) * sizeof *in->pools);
+                               ((size_t)info.npools + 1) * sizeof *in->pools);
     in->workers = iron__calloc((size_t)in->nworkers + 1, sizeof *in->workers);
     in->movers = iron__calloc((size_t)in->nmovers + 1, sizeof *in->movers);
-    in->barriers = iron__calloc((size_t)prog->nbarrier_copies + 1,
+    in->barriers = iron__calloc((size_t)info.nbarrier_copies + 1,
                                 sizeof *in->barriers);
     /* One lane per task at most; each lane's ring can hold every task. */
     in->nlanes_cap = in->ntasks ? in->ntasks : 1;
@@ -218,12 +233,12 @@ static iron_status emu_load(iron_driver *drv, const iron_device_info *dev,
         ok = (in->lanes[l].ready = iron__calloc((size_t)in->ntasks + 1,
                                                 sizeof(emu_task *))) &&
              (in->lanes[l].group_awaited =
-                  iron__calloc((size_t)prog->ngroups + 1, sizeof(int)));
+                  iron__calloc((size_t)info.ngroups + 1, sizeof(int)));
     if (!ok) {
         emu_unload(drv, in);
         return iron__fail(IRON_ENOMEM, "emulator: out of memory loading");
     }
-    iron_status s = iron__emu_mem_map(in, 0);
+    s = iron__emu_mem_map(in, 0);
     if (s == IRON_OK)
         s = iron__emu_counters_new(in);
     if (s == IRON_OK)

@@ -75,12 +75,17 @@ static void stall_what(const emu_inst *in, int why, int awaited, int ops,
  * an entry left behind by a task its partner ran in place (worker.c). */
 static emu_task *pop_ready(emu_lane *l)
 {
+    IRON__ASSERT(l->rcount > 0, "popped only while the ring holds a task");
     emu_task *t = l->ready[l->rhead];
     l->rhead = l->rhead + 1 == l->in->ntasks ? 0 : l->rhead + 1;
     l->rcount--;
     t->queued = 0;
     if (t->shared) {
         /* Queued only by the compare-and-swap to READY, never stale. */
+        IRON__ASSERT(__atomic_load_n(&t->state, __ATOMIC_SEQ_CST) ==
+                         EMU_READY,
+                     "a shared task is queued only by its compare-and-swap "
+                     "to READY, and only this lane takes it off");
         __atomic_store_n(&t->state, EMU_RUNNING, __ATOMIC_SEQ_CST);
         return t;
     }

@@ -35,7 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "core/core.h"
 #include "core/log.h"
 #include "emu/trace.h"
@@ -250,18 +250,18 @@ void iron__trace_instant(iron__trace *t, int track, const char *name,
 
 /* ---- atomic file writing ------------------------------------------------ */
 
-/* The file being written (cache/atomic.h): a FILE that remembers the
+/* The file being written (core/atomic.h): a FILE that remembers the
  * errno of its first failed write. */
-typedef iron__cache_out sink;
+typedef iron__atomic_out sink;
 
 static void put(sink *k, const char *p, size_t n)
 {
-    iron__cache_out_put(k, p, n);
+    iron__atomic_put(k, p, n);
 }
 
 static void puts_(sink *k, const char *s)
 {
-    iron__cache_out_puts(k, s);
+    iron__atomic_puts(k, s);
 }
 
 typedef iron_status (*body_fn)(sink *k, const char *path, const void *ctx);
@@ -272,7 +272,7 @@ typedef struct body_call {
     const void *ctx;
 } body_call;
 
-static iron_status call_body(iron__cache_out *o, void *ctx)
+static iron_status call_body(iron__atomic_out *o, void *ctx)
 {
     const body_call *c = ctx;
     return c->body(o, c->path, c->ctx);
@@ -285,9 +285,9 @@ static iron_status write_atomic(const char *what, const char *path,
                                 body_fn body, const void *ctx)
 {
     body_call c = { body, path, ctx };
-    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path, .what = what,
+    iron__atomic_file a = { .dirfd = AT_FDCWD, .name = path, .what = what,
                              .mode = 0644 };
-    return iron__cache_write_atomic(&a, call_body, &c);
+    return iron__atomic_write(&a, call_body, &c);
 }
 
 /* ---- trace-event JSON --------------------------------------------------- */

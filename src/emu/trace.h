@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "iron/iron.h"
 
 typedef struct iron__trace iron__trace;
@@ -78,10 +78,10 @@ typedef struct iron__trace_call {
     const char *label;
     uint64_t base;
 } iron__trace_call;
-iron_status iron__trace_encode(const iron__trace *t, iron__cache_out *k,
+iron_status iron__trace_encode(const iron__trace *t, iron__atomic_out *k,
                                const char *path, const iron__trace_call *c,
                                long *count);
-iron_status iron__trace_encode_end(iron__cache_out *k, const char *path,
+iron_status iron__trace_encode_end(iron__atomic_out *k, const char *path,
                                    int calls, size_t dropped);
 /* The base a file starting with this trace takes: its earliest event, or
  * the creation of the process's first trace when that is earlier. */

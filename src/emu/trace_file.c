@@ -121,11 +121,11 @@ typedef struct first_call {
     const iron__trace_call *c;
 } first_call;
 
-static iron_status write_first(iron__cache_out *o, void *ctx)
+static iron_status write_first(iron__atomic_out *o, void *ctx)
 {
     first_call *fc = ctx;
     long count = 0;
-    iron__cache_out_puts(o, "{\"traceEvents\":[");
+    iron__atomic_puts(o, "{\"traceEvents\":[");
     iron_status s = iron__trace_encode(fc->t, o, fc->f->name, fc->c, &count);
     if (s != IRON_OK)
         return s;
@@ -146,9 +146,9 @@ static iron_status start_file(tfile *f, const iron__trace *t,
     iron__trace_call c = { 1, 0, label, f->base };
     first_call fc = { f, t, &c };
     int fd = -1;
-    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = f->name,
+    iron__atomic_file a = { .dirfd = AT_FDCWD, .name = f->name,
                              .what = "trace", .mode = 0644, .keep_fd = &fd };
-    iron_status s = iron__cache_write_atomic(&a, write_first, &fc);
+    iron_status s = iron__atomic_write(&a, write_first, &fc);
     if (s != IRON_OK)
         return s;
     struct stat st;
@@ -174,7 +174,7 @@ static iron_status write_end(tfile *f, const iron__trace *t,
                              size_t dropped, off_t *end_at, long *events)
 {
     int fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
-    iron__cache_out o = { fd >= 0 ? fdopen(fd, "w") : NULL, 0 };
+    iron__atomic_out o = { fd >= 0 ? fdopen(fd, "w") : NULL, 0 };
     if (!o.f) {
         int e = errno;
         if (fd >= 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "design/design.h"
+#include "dump/dump.h"
 #include "jit/jit.h"
 #include "mlir/export.h"
 
@@ -70,11 +71,11 @@ IRON_API iron_status iron_jit_dump_as(iron_jit *j,
             iron_jit_dump(j, config, nparams, params, nargs, args, text));
     dump_ctx c = { NULL, { 0 } };
     if (strcmp(format, "json") == 0)
-        c.fn = iron__design_dump_json;
+        c.fn = iron__dump_json;
     else if (strcmp(format, "dot") == 0)
-        c.fn = iron__design_dump_dot;
+        c.fn = iron__dump_dot;
     else if (strcmp(format, "grid") == 0)
-        c.fn = iron__design_dump_grid;
+        c.fn = iron__dump_grid;
     else if (strcmp(format, "mlir") == 0)
         c.fn = mlir_pretty;
     else if (strcmp(format, "mlir-generic") == 0)

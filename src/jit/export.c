@@ -5,7 +5,7 @@
  * compiler: check.c's front), written as an MLIR-AIE project for
  * upstream's toolchain (src/mlir/export*.c makes the files in memory).
  * The folder is created if missing and each file replaced atomically
- * (src/cache/atomic.h): a reader never sees half of one, and nothing is
+ * (src/core/atomic.h): a reader never sees half of one, and nothing is
  * written unless every file was made.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "jit/jit.h"
 #include "mlir/export.h"
 
@@ -58,9 +58,9 @@ static iron_status make_dirs(const char *path)
     return IRON_OK;
 }
 
-static iron_status file_body(iron__cache_out *o, void *ctx)
+static iron_status file_body(iron__atomic_out *o, void *ctx)
 {
-    iron__cache_out_puts(o, ctx);
+    iron__atomic_puts(o, ctx);
     return IRON_OK;
 }
 
@@ -88,11 +88,11 @@ static iron_status write_all(const char *dir, const iron__mlir_bundle *b)
             *slash = '/';
         }
         if (s == IRON_OK) {
-            iron__cache_atomic a = { .dirfd = AT_FDCWD,
+            iron__atomic_file a = { .dirfd = AT_FDCWD,
                                      .name = path.p,
                                      .what = "exported file",
                                      .mode = 0666 };
-            s = iron__cache_write_atomic(&a, file_body, b->files[i].text);
+            s = iron__atomic_write(&a, file_body, b->files[i].text);
             if (s != IRON_OK)
                 iron__fail_context(s, "%s", FN);
         }

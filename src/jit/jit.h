@@ -184,10 +184,6 @@ iron_status iron__jit_resolve_scalars(const iron_jit *j, int n,
 iron_status iron__jit_check_moved_taps(const iron_jit *j,
                                        const jit_spec *sp,
                                        const int64_t *values);
-/* Closest declared name to `name` by edit distance (NULL if none is
- * close), for "did you mean" hints. */
-const char *iron__closest_name(const char *name, const char *const *names,
-                               int n);
 
 /* params.c: the value of every declared parameter for one call, by
  * precedence call > bound > default.  out has j->nparams entries; string

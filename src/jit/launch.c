@@ -15,6 +15,7 @@
 #include "core/env.h"
 #include "core/log.h"
 #include "core/struct.h"
+#include "dump/dump.h"
 #include "jit/jit.h"
 #include "jit/run.h"
 #include "tensor/tensor.h"
@@ -756,7 +757,7 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
         return s;
     iron__str out = { 0 };
     iron__str_printf(&out, "%s\n", sp->signature);
-    iron__design_dump(sp->prog->d, sp->prog, &out);
+    iron__dump_text(sp->prog->d, sp->prog, &out);
     iron__str_printf(&out, "dma (%d mover%s):\n", sp->prog->nmovers,
                      sp->prog->nmovers == 1 ? "" : "s");
     for (int i = 0; i < sp->prog->nmovers; i++)

@@ -66,43 +66,6 @@ IRON_API iron_param iron_param_kernel(const char *name,
     return p;
 }
 
-/* Edit distance, for "did you mean"; names are short. */
-static int distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int prev = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int cur = row[j];
-            int sub = prev + (a[i - 1] != b[j - 1]);
-            int del = row[j] + 1, ins = row[j - 1] + 1;
-            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
-const char *iron__closest_name(const char *name, const char *const *names,
-                               int n)
-{
-    int best = -1, bestd = 3;
-    for (int i = 0; i < n; i++) {
-        int dd = distance(name, names[i]);
-        if (dd < bestd) {
-            bestd = dd;
-            best = i;
-        }
-    }
-    return best >= 0 ? names[best] : NULL;
-}
-
 static void declared_list(const iron_jit *j, iron__str *s)
 {
     for (int i = 0; i < j->nparams; i++)

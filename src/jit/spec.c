@@ -17,9 +17,8 @@
 
 #include "core/log.h"
 #include "jit/jit.h"
-#include "tensor/tensor.h"
 #include "place/place.h"
-#include "verify/verify.h"
+#include "tensor/tensor.h"
 
 void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
                         iron_tensor *const *args, const iron__pval *params,
@@ -175,49 +174,27 @@ iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
                                    iron_program **out, const char **stage,
                                    double *ms)
 {
-    double now = iron__now_ms();
-    iron_design *d = NULL;
-    iron_program *p = NULL;
-    *out = NULL;
-    *stage = "design";
-    iron_status s = iron__design_new(&d, j->name, j->nargs, sig, j->nparams,
-                                     params, cols, &dev->info, j->cflags,
-                                     j->nscalars, j->scalar_names);
-    if (s != IRON_OK)
-        goto fail;
-    j->stats.design_runs++;
-    int rc = j->fn(d, j->user);
-    if (d->status != IRON_OK) {
-        s = iron__fail(d->status, "%s",
-                       d->error ? d->error : iron_status_message(d->status));
-        goto fail;
-    }
-    if (rc != 0) {
-        s = iron__fail(IRON_EDESIGN,
-                       "the design function returned %d without recording "
-                       "an error (use iron_design_fail to say why)",
-                       rc);
-        goto fail;
-    }
-    ms[0] = iron__now_ms() - now;
-    now += ms[0];
-    *stage = "verify";
-    if ((s = iron__verify(d)) != IRON_OK)
-        goto fail;
-    ms[1] = iron__now_ms() - now;
-    now += ms[1];
-    *stage = "place";
-    iron_design *owned = d;
-    d = NULL;  /* the program owns it from here, even on failure */
-    if ((s = iron__program_new(&p, owned, &dev->info)) != IRON_OK ||
-        (s = iron__place(p)) != IRON_OK)
-        goto fail;
-    ms[2] = iron__now_ms() - now;
-    *out = p;
-    return IRON_OK;
-fail:
-    iron__design_free(d);
-    iron__program_free(p);
+    iron__place_request rq = {
+        .name = j->name,
+        .nargs = j->nargs,
+        .args = sig,
+        .nparams = j->nparams,
+        .params = params,
+        .cols = cols,
+        .dev = &dev->info,
+        .cflags = j->cflags,
+        .nscalars = j->nscalars,
+        .scalar_names = j->scalar_names,
+        .fn = j->fn,
+        .user = j->user,
+    };
+    iron__place_outcome how;
+    iron_status s = iron__place_design(&rq, out, &how);
+    if (how.design_ran)
+        j->stats.design_runs++;
+    *stage = how.stage;
+    for (int i = 0; i < 3; i++)
+        ms[i] = how.ms[i];
     return s;
 }
 

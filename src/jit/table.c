@@ -73,6 +73,9 @@ uint64_t iron__jit_sig_digest(const iron_jit *j, const iron_device *dev,
             break;
         }
     }
+    IRON__ASSERT((size_t)n <= IRON__COUNT_OF(rec),
+                 "the record has room for IRON__JIT_MAX_ARGS shapes and "
+                 "IRON__JIT_MAX_PARAMS values, the most a jit declares");
     return XXH3_64bits(rec, (size_t)n * sizeof rec[0]);
 }
 
@@ -153,6 +156,9 @@ jit_spec *iron__jit_table_find(iron_jit *j, uint64_t digest,
 {
     if (!j->nbuckets)
         return NULL;
+    IRON__ASSERT((j->nbuckets & (j->nbuckets - 1)) == 0,
+                 "the bucket count is a power of two (16, doubled by grow), "
+                 "so the digest's low bits pick a bucket");
     jit_spec *sp = j->buckets[digest & (uint64_t)(j->nbuckets - 1)];
     for (; sp; sp = sp->chain)
         if (sp->digest == digest &&

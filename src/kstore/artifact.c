@@ -8,7 +8,7 @@
  * calls check their arguments in src/jit/artifact.c.)
  *
  * An artifact is native code this process will run, so loading one
- * checks the file before reading it (cache/file.h: a regular file, owned
+ * checks the file before reading it (core/file.h: a regular file, owned
  * by this user or root, not writable by group or others, at most
  * IRON__FILE_ENTRY_MAX bytes; a FIFO or device fails at once instead of
  * blocking), then every field and checksum, and a build uses it only when
@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "cache/entry.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "cache/sha256.h"
 #include "kstore/payload.h"
 #include "kstore/store.h"
@@ -101,12 +101,12 @@ typedef struct artifact_parts {
     size_t len;
 } artifact_parts;
 
-static iron_status artifact_body(iron__cache_out *o, void *ctx)
+static iron_status artifact_body(iron__atomic_out *o, void *ctx)
 {
     const artifact_parts *a = ctx;
-    iron__cache_out_put(o, a->head, IRON__CACHE_HEADER_BYTES);
-    iron__cache_out_put(o, a->key->text, a->key->len);
-    iron__cache_out_put(o, a->payload, a->len);
+    iron__atomic_put(o, a->head, IRON__CACHE_HEADER_BYTES);
+    iron__atomic_put(o, a->key->text, a->key->len);
+    iron__atomic_put(o, a->payload, a->len);
     return IRON_OK;
 }
 
@@ -147,9 +147,9 @@ iron_status iron__kstore_artifact_save(iron__kstore *ks,
     /* Atomic like a cache entry: a reader never sees half a file.  Mode
      * 0644, never 0664: loading refuses a file others may write. */
     artifact_parts parts = { head, &key, payload, len };
-    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path,
+    iron__atomic_file a = { .dirfd = AT_FDCWD, .name = path,
                              .what = "artifact", .mode = 0644 };
-    s = iron__cache_write_atomic(&a, artifact_body, &parts);
+    s = iron__atomic_write(&a, artifact_body, &parts);
     iron__free(payload);
     iron__str_free(&text);
     return s;

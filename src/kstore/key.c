@@ -26,6 +26,7 @@
 
 #include "compile/kheader.h"
 #include "design/design.h"
+#include "dump/dump.h"
 #include "kstore/store.h"
 
 uint64_t iron__kstore_test_digest;
@@ -108,7 +109,7 @@ static void spec_text(const iron__kstore *ks, const iron_program *p,
                      dv->memtile.dma_out, dv->shim.locks,
                      dv->shim.buffer_descriptors, dv->shim.dma_in,
                      dv->shim.dma_out, dv->lock_max_value);
-    iron__design_dump(p->d, p, s);
+    iron__dump_text(p->d, p, s);
     for (int i = 0; i < p->d->kernels.n; i++) {
         iron__str_printf(s, "kernel %d ", i);
         iron__kstore_kernel_text(ks, p->d->kernels.v[i],

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "cache/file.h"
+#include "core/file.h"
 #include "compile/compile.h"
 #include "kstore/payload.h"
 

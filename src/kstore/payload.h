@@ -47,7 +47,7 @@ void iron__kstore_payload_free(iron__kstore_payload *pl);
 /* Whether every included file still has the recorded contents; *changed
  * names the first that does not (with the reason when it cannot be read:
  * "/dev/zero (not a regular file (a character device); ...)").  Each file
- * is opened as cache/file.h says: only regular files of at most
+ * is opened as core/file.h says: only regular files of at most
  * IRON__FILE_HEADER_MAX bytes, never blocking. */
 int iron__kstore_payload_deps_fresh(const iron__kstore_payload *pl,
                                     char *changed, size_t len);

@@ -47,6 +47,9 @@ static void list_entry(const iron__cache_entry *e, void *ctx)
     info.bytes = e->bytes;
     info.last_use = e->last_use;
     info.valid = e->valid;
+    info.foreign = e->foreign;
+    if (!e->valid)
+        snprintf(info.why, sizeof info.why, "%s", e->why);
     a->fn(&info, a->ctx);
 }
 
@@ -97,6 +100,34 @@ IRON_API iron_status iron_cache_prune(const char *dir, uint64_t max_bytes,
 {
     iron_status s = iron__kstore_prune_dir(dir, max_bytes, removed, NULL);
     return iron__public_result(s);
+}
+
+IRON_API iron_status iron_cache_prune_v2(const char *dir, uint64_t max_bytes,
+                                         uint64_t *removed,
+                                         uint64_t *damaged)
+{
+    iron_status s = iron__kstore_prune_dir(dir, max_bytes, removed, damaged);
+    return iron__public_result(s);
+}
+
+/* The cap as a program decides it without an option of its own: the one
+ * place is the cache layer's settings. */
+IRON_API iron_status iron_cache_get_max_size(uint64_t *max_bytes,
+                                             const char **source)
+{
+    if (source)
+        *source = NULL;
+    if (!max_bytes)
+        return iron__fail(IRON_EINVAL,
+                          "iron_cache_get_max_size: max_bytes is NULL");
+    iron__cache_settings cs;
+    iron__cache_settings_resolve(1, NULL, 0, &cs);
+    *max_bytes = cs.max_bytes;
+    if (source)
+        *source = strcmp(cs.max_from, "IRON_CACHE_MAX") == 0
+                      ? "IRON_CACHE_MAX"
+                      : "default";
+    return iron__public_result(IRON_OK);
 }
 
 iron_status iron__kstore_prune_dir(const char *dir, uint64_t max_bytes,

@@ -15,7 +15,6 @@
 #include "mlir/import.h"
 #include "place/place.h"
 #include "program/program.h"
-#include "verify/verify.h"
 
 IRON_API void iron_mlir_free(iron_mlir *m)
 {
@@ -114,31 +113,24 @@ static iron_status dry_run(iron_mlir *m)
         for (int k = 0; k < a->shape.ndim; k++)
             sig[i].numel *= a->shape.dims[k];
     }
-    iron_design *d = NULL;
+    iron__place_request rq = {
+        .name = m->jit_name,
+        .nargs = m->nargs,
+        .args = sig,
+        .cols = dev->info.columns,
+        .dev = &dev->info,
+        .fn = iron_mlir_design_fn,
+        .user = m,
+    };
+    iron__place_outcome how;
     iron_program *p = NULL;
-    s = iron__design_new(&d, m->jit_name, m->nargs, sig, 0, NULL,
-                         dev->info.columns, &dev->info, NULL, 0, NULL);
-    if (s == IRON_OK) {
-        iron_mlir_design_fn(d, m);
-        if (d->status != IRON_OK)
-            s = iron__fail(d->status, "%s",
-                           d->error ? d->error
-                                    : iron_status_message(d->status));
-        else if ((s = iron__verify(d)) != IRON_OK)
-            s = iron__fail_context(s, "%s (on %s)",
-                                   m->file ? m->file : "<mlir>",
-                                   m->device_name);
-        else {
-            iron_design *owned = d;
-            d = NULL;
-            if ((s = iron__program_new(&p, owned, &dev->info)) != IRON_OK ||
-                (s = iron__place(p)) != IRON_OK)
-                s = iron__fail_context(s, "%s (placed on %s)",
-                                       m->file ? m->file : "<mlir>",
-                                       m->device_name);
-        }
-    }
-    iron__design_free(d);
+    s = iron__place_design(&rq, &p, &how);
+    if (s != IRON_OK && strcmp(how.stage, "verify") == 0)
+        s = iron__fail_context(s, "%s (on %s)", m->file ? m->file : "<mlir>",
+                               m->device_name);
+    else if (s != IRON_OK && strcmp(how.stage, "place") == 0)
+        s = iron__fail_context(s, "%s (placed on %s)",
+                               m->file ? m->file : "<mlir>", m->device_name);
     iron__program_free(p);
     iron__free(sig);
     return s;

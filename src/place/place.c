@@ -31,6 +31,9 @@ static iron__tile_use *use_tile(iron_program *p, iron__tile t)
     int i = iron__program_tile(p, t);
     if (i >= 0)
         return &p->tiles[i];
+    IRON__ASSERT(p->ntiles < p->cap_tiles,
+                 "only workers' and links' tiles hold anything, and "
+                 "iron__place sized the table for one each");
     iron__tile_use *u = &p->tiles[p->ntiles++];
     memset(u, 0, sizeof *u);
     u->tile = t;
@@ -188,6 +191,9 @@ static int add_pool(iron_program *p, iron__tile t, const iron_fifo *f,
                     int depth, size_t obj_bytes, const char *label,
                     const char *why)
 {
+    IRON__ASSERT(p->npools < p->cap_pools,
+                 "iron__place sized the pools for every endpoint and link "
+                 "before placing any");
     iron__pool *pl = &p->pools[p->npools];
     memset(pl, 0, sizeof *pl);
     pl->tile = t;
@@ -480,6 +486,9 @@ static iron__end source_end(iron_program *p, const iron_fifo *f, int shared,
 
 static int push_mover(iron_program *p, const iron_fifo *f, iron__end src)
 {
+    IRON__ASSERT(p->nmovers < p->cap_movers,
+                 "a fifo has at most one mover per consumer, and "
+                 "iron__place sized the movers for every endpoint");
     iron__mover *m = &p->movers[p->nmovers];
     memset(m, 0, sizeof *m);
     m->fifo = f->index;
@@ -635,6 +644,26 @@ static iron_status check_dims(const iron_program *p)
 
 /* --- memory, locks, BDs, channels ----------------------------------------- */
 
+/* A DMA-fed compute endpoint gets max acquire + 1 buffers, so a core body
+ * holding all 16 objects of a depth-16 fifo at once would need 17: more
+ * than an endpoint's locks count (and than a pool has room for).  Refused
+ * before anything is laid out, naming the endpoint. */
+static iron_status check_depths(const iron_program *p)
+{
+    for (int i = 0; i < p->npools; i++) {
+        const iron__pool *pl = &p->pools[i];
+        char tn[48];
+        if (pl->depth > IRON__MAX_DEPTH)
+            return iron__fail(IRON_ERESOURCE,
+                              "%s: %s needs %d buffers (%s); an endpoint has "
+                              "at most %d",
+                              iron__tile_name(pl->tile, tn, sizeof tn),
+                              pl->label, pl->depth, pl->why,
+                              IRON__MAX_DEPTH);
+    }
+    return IRON_OK;
+}
+
 /* Lays out each tile's buffers from address 0 and counts the tile's
  * locks, BDs and DMA channels. */
 static void account_tiles(iron_program *p)
@@ -648,6 +677,9 @@ static void account_tiles(iron_program *p)
         iron__pool *pl = &p->pools[i];
         iron__tile_use *u = use_tile(p, pl->tile);
         uint32_t base = u->mem_used;
+        IRON__ASSERT(pl->depth >= 1 && pl->depth <= IRON__MAX_DEPTH,
+                     "check_depths refused deeper pools: addr[] holds "
+                     "IRON__MAX_DEPTH buffers");
         for (int b = 0; b < pl->depth; b++)
             pl->addr[b] = base + (uint32_t)b * align_up(pl->obj_bytes);
         u->mem_used += (uint32_t)pl->depth * align_up(pl->obj_bytes);
@@ -875,6 +907,8 @@ static iron_status map_ops(iron_program *p)
         if (!is_dma_task(op))
             continue;
         int mi = iron__place_end(p, d->ops.v[i].h)->mover;
+        IRON__ASSERT(mi >= 0 && mi < p->nmovers,
+                     "place_fifo gave every runtime endpoint a mover");
         op->mover = mi;
         op->shim_col = p->movers[mi].shim_col;
         if (++live[op->shim_col] <= p->dev.shim.buffer_descriptors) {
@@ -948,6 +982,8 @@ iron_status iron__place(iron_program *p)
     p->tiles = iron__calloc((size_t)max_tiles, sizeof *p->tiles);
     p->pools = iron__calloc((size_t)max_pools, sizeof *p->pools);
     p->movers = iron__calloc((size_t)max_pools, sizeof *p->movers);
+    p->cap_pools = p->cap_movers = max_pools;
+    p->cap_tiles = max_tiles;
     p->rtp_copies = iron__calloc((size_t)max_args, sizeof *p->rtp_copies);
     p->barrier_copies =
         iron__calloc((size_t)max_args, sizeof *p->barrier_copies);
@@ -961,6 +997,8 @@ iron_status iron__place(iron_program *p)
     for (int i = 0; i < d->fifos.n; i++)
         place_fifo(p, d->fifos.v[i]);
     place_worker_args(p);
+    if ((s = check_depths(p)) != IRON_OK)
+        return s;
     if ((s = check_dims(p)) != IRON_OK)
         return s;
     account_tiles(p);

@@ -10,13 +10,52 @@
  * Nothing is written back into the design.
  *
  * Each pass returns a status with a message naming the FIFO, worker or
- * tile.
+ * tile.  pipeline.c runs the whole front of a build -- the design
+ * function, verify, then these passes -- for every caller.
  */
 #ifndef IRON_PLACE_PLACE_H
 #define IRON_PLACE_PLACE_H
 
 #include "design/design.h"
 #include "program/program.h"
+
+/* --- the front of a build (pipeline.c) ------------------------------------ */
+
+/* What a design is made from: iron__design_new's arguments (borrowed for
+ * the call) and the design function with its user pointer. */
+typedef struct iron__place_request {
+    const char *name;                   /* the jit's (or module's) name */
+    int nargs;
+    const iron__argsig *args;
+    int nparams;
+    const iron__pval *params;
+    int cols;                           /* columns granted */
+    const iron_device_info *dev;
+    const char *cflags;                 /* the jit's, or NULL */
+    int nscalars;
+    const char *const *scalar_names;
+    iron_design_fn fn;
+    void *user;
+} iron__place_request;
+
+/* How far it got: the stage reached ("design", "verify", "place"; on
+ * failure the one that failed), the three stages' times in ms, and
+ * whether the design function was called (the jit counts its runs). */
+typedef struct iron__place_outcome {
+    const char *stage;
+    double ms[3];
+    int design_ran;
+} iron__place_outcome;
+
+/* design -> verify -> place: runs rq->fn on a fresh design, verifies the
+ * design and places it on rq->dev.  *out is the placed program (the
+ * caller frees it), or NULL on failure with everything made freed and
+ * the message of the stage that failed (no stage prefix: callers add
+ * their own context). */
+iron_status iron__place_design(const iron__place_request *rq,
+                               iron_program **out, iron__place_outcome *how);
+
+/* --- the passes --------------------------------------------------------- */
 
 /* Copies the design's contents into p's tables (tables.c).  IRON_ENOMEM;
  * the partial tables are freed with the program. */

@@ -92,13 +92,14 @@ typedef struct iron__prog_link {
     int pool;                 /* the pool holding the big object */
 } iron__prog_link;
 
+/* The public kinds (iron_driver.h), under the names the library uses. */
 typedef enum iron__op_kind {
-    IRON__OP_FILL,
-    IRON__OP_DRAIN,
-    IRON__OP_SET_RTP,
-    IRON__OP_SET_BARRIER,
-    IRON__OP_GROUP_START,
-    IRON__OP_GROUP_FINISH
+    IRON__OP_FILL = IRON_PROGRAM_OP_FILL,
+    IRON__OP_DRAIN = IRON_PROGRAM_OP_DRAIN,
+    IRON__OP_SET_RTP = IRON_PROGRAM_OP_SET_RTP,
+    IRON__OP_SET_BARRIER = IRON_PROGRAM_OP_SET_BARRIER,
+    IRON__OP_GROUP_START = IRON_PROGRAM_OP_GROUP_START,
+    IRON__OP_GROUP_FINISH = IRON_PROGRAM_OP_GROUP_FINISH
 } iron__op_kind;
 
 /* One op of the runtime sequence. */
@@ -295,6 +296,10 @@ const char *iron__tile_name(iron__tile t, char *buf, size_t len);
 static inline iron__prog_end *iron__program_end(const iron_program *p, int f,
                                                 int cons)
 {
+    IRON__ASSERT(f >= 0 && f < p->nfifos && cons >= -1 &&
+                     cons < p->fifos[f].ncons,
+                 "handles index their design's fifos and consumers, which "
+                 "the program's tables copy one for one");
     return (iron__prog_end *)&p->fifos[f].ends[cons + 1];
 }
 

@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache/atomic.h"
-#include "cache/file.h"
+#include "core/atomic.h"
+#include "core/file.h"
 #include "core/core.h"
 #include "tensor/tensor.h"
 
@@ -524,7 +524,7 @@ typedef struct npy_out {
 
 /* The file's bytes: magic, version, header length, header, data (little
  * endian whatever the host). */
-static iron_status write_body(iron__cache_out *o, void *ctx)
+static iron_status write_body(iron__atomic_out *o, void *ctx)
 {
     const npy_out *w = ctx;
     const iron_tensor *t = w->t;
@@ -535,10 +535,10 @@ static iron_status write_body(iron__cache_out *o, void *ctx)
     size_t hlen = w->header->len, npre = w->major == 1 ? 10 : 12;
     for (size_t i = 8; i < npre; i++)
         pre[i] = (unsigned char)(hlen >> (8 * (i - 8)));
-    iron__cache_out_put(o, pre, npre);
-    iron__cache_out_put(o, w->header->p, hlen);
+    iron__atomic_put(o, pre, npre);
+    iron__atomic_put(o, w->header->p, hlen);
     if (host_is_little()) {
-        iron__cache_out_put(o, t->host, t->nbytes);
+        iron__atomic_put(o, t->host, t->nbytes);
         return IRON_OK;
     }
     /* Big-endian host: little-endian copies, a block at a time. */
@@ -550,7 +550,7 @@ static iron_status write_body(iron__cache_out *o, void *ctx)
                                                    : sizeof block;
         memcpy(block, src + done, n);
         swap_bytes(block, n / size, size);
-        iron__cache_out_put(o, block, n);
+        iron__atomic_put(o, block, n);
         done += n;
     }
     return IRON_OK;
@@ -570,9 +570,9 @@ IRON_API iron_status iron_tensor_save_npy(const iron_tensor *t,
     if (s == IRON_OK) {
         /* The library's one all-or-nothing write: a reader sees the old
          * file or the new one, never a part. */
-        iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path,
+        iron__atomic_file a = { .dirfd = AT_FDCWD, .name = path,
                                  .what = ".npy file", .mode = 0666 };
-        s = iron__cache_write_atomic(&a, write_body, &w);
+        s = iron__atomic_write(&a, write_body, &w);
         if (s != IRON_OK)
             iron__fail_context(s, "%s", SAVE);
     }

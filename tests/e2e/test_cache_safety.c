@@ -28,7 +28,7 @@
 
 #include "cache/dir.h"
 #include "cache/entry.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "designs/designs.h"
 #include "jit/jit.h"
 #include "kstore/payload.h"

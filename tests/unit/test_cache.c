@@ -19,10 +19,10 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "cache/atomic.h"
+#include "core/atomic.h"
 #include "cache/cache.h"
 #include "cache/entry.h"
-#include "cache/file.h"
+#include "core/file.h"
 #include "cache/sha256.h"
 #include "core/core.h"
 #include "test.h"
@@ -836,9 +836,10 @@ static const iron__cache_entry *find(const seen *s, iron__cache_key k)
 }
 
 typedef struct pub_seen {
-    int n, valid;
+    int n, valid, foreign;
     char names[8][64];
     char keys[8][33];
+    char why[8][256];
 } pub_seen;
 
 static void remember_pub(const iron_cache_entry_info *e, void *ctx)
@@ -847,9 +848,20 @@ static void remember_pub(const iron_cache_entry_info *e, void *ctx)
     if (s->n < 8) {
         snprintf(s->names[s->n], 64, "%s", e->name);
         snprintf(s->keys[s->n], 33, "%s", e->key);
+        snprintf(s->why[s->n], 256, "%s", e->why);
         s->valid += e->valid;
+        s->foreign += e->foreign;
         s->n++;
     }
+}
+
+/* The reason the public listing gives for entry `name` ("" if none). */
+static const char *pub_why(const pub_seen *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return s->why[i];
+    return "(not listed)";
 }
 
 /* The smallest payload the jit's decoder accepts: no kernels. */
@@ -918,15 +930,24 @@ TEST(cache_list_and_info)
     ASSERT_OK(iron_cache_list(dir, remember_pub, &ps));
     ASSERT_EQ(ps.n, 4);
     ASSERT_EQ(ps.valid, 1);
+    /* ... and say why, as `iron cache verify` prints it: another
+     * version's entry is foreign, not damaged. */
+    ASSERT_EQ(ps.foreign, 1);
+    ASSERT_STR_EQ(pub_why(&ps, "vadd"), "");
+    ASSERT_CONTAINS(pub_why(&ps, "ancient"), "library 0.0.1");
+    ASSERT_CONTAINS(pub_why(&ps, ""), "bad magic");
+    ASSERT_FAILS(iron_cache_list(dir, NULL, NULL), IRON_EINVAL,
+                 "iron_cache_list: fn is NULL");
     uint64_t pe, pb;
     ASSERT_OK(iron_cache_get_usage(dir, &pe, &pb));
     ASSERT_EQ(pe, entries);
     ASSERT_EQ(pb, bytes);
     /* Prune removes the two damaged entries first (the other version's
      * stays: it is not damage), after which everything fits. */
-    uint64_t removed;
-    ASSERT_OK(iron_cache_prune(dir, bytes - 1, &removed));
+    uint64_t removed, damaged;
+    ASSERT_OK(iron_cache_prune_v2(dir, bytes - 1, &removed, &damaged));
     ASSERT_EQ(removed, 2);
+    ASSERT_EQ(damaged, 2);
     ASSERT(exists(entry_path(dir, key_n(1))));
     ASSERT(!exists(entry_path(dir, key_n(2))));
     ASSERT(exists(entry_path(dir, key_n(3))));
@@ -954,6 +975,8 @@ TEST(cache_list_and_info)
     ASSERT_OK(iron_cache_clear(missing));
     ASSERT_OK(iron_cache_prune(missing, 0, &removed));
     ASSERT_EQ(removed, 0);
+    ASSERT_OK(iron_cache_prune_v2(missing, 0, NULL, &damaged));
+    ASSERT_EQ(damaged, 0);
     ASSERT(!exists(missing));
     done_dir(dir);
 }
@@ -1307,6 +1330,34 @@ TEST(cache_env_max_is_strict)
     iron_log_set_handler(NULL, NULL);
 }
 
+/* The cap a program would use, for tools (`iron cache info`): the same
+ * decision, and where it came from. */
+TEST(cache_public_max_size)
+{
+    test_catch_warnings();
+    uint64_t cap = 1;
+    const char *from = "x";
+    unsetenv("IRON_CACHE_MAX");
+    ASSERT_OK(iron_cache_get_max_size(&cap, &from));
+    ASSERT_EQ(cap, IRON__CACHE_DEFAULT_MAX_BYTES);
+    ASSERT_STR_EQ(from, "default");
+    setenv("IRON_CACHE_MAX", "100M", 1);
+    ASSERT_OK(iron_cache_get_max_size(&cap, NULL));
+    ASSERT_EQ(cap, 100ull << 20);
+    ASSERT_OK(iron_cache_get_max_size(&cap, &from));
+    ASSERT_STR_EQ(from, "IRON_CACHE_MAX");
+    setenv("IRON_CACHE_MAX", "lots", 1);
+    ASSERT_OK(iron_cache_get_max_size(&cap, &from));
+    ASSERT_EQ(cap, IRON__CACHE_DEFAULT_MAX_BYTES);
+    ASSERT_STR_EQ(from, "default");
+    ASSERT_CONTAINS(test_warning, "IRON_CACHE_MAX");
+    unsetenv("IRON_CACHE_MAX");
+    ASSERT_FAILS(iron_cache_get_max_size(NULL, &from), IRON_EINVAL,
+                 "iron_cache_get_max_size: max_bytes is NULL");
+    ASSERT(from == NULL);
+    iron_log_set_handler(NULL, NULL);
+}
+
 static const char *sha_hex_of(const void *data, size_t len, char *hex)
 {
     iron__sha256 s;
@@ -1363,17 +1414,17 @@ TEST(cache_sha256_vectors)
 
 /* ---- the one atomic write (cache/atomic.c) ------------------------------ */
 
-static iron_status write_hello(iron__cache_out *o, void *ctx)
+static iron_status write_hello(iron__atomic_out *o, void *ctx)
 {
     (void)ctx;
-    iron__cache_out_puts(o, "hello");
+    iron__atomic_puts(o, "hello");
     return IRON_OK;
 }
 
-static iron_status fail_midway(iron__cache_out *o, void *ctx)
+static iron_status fail_midway(iron__atomic_out *o, void *ctx)
 {
     (void)ctx;
-    iron__cache_out_puts(o, "half");
+    iron__atomic_puts(o, "half");
     return iron__fail(IRON_ENOMEM, "body gave up");
 }
 
@@ -1386,9 +1437,9 @@ TEST(cache_atomic_write_all_or_nothing)
     char path[512];
     snprintf(path, sizeof path, "%s/out.txt", dir);
     test_spit(path, "old", 3);
-    iron__cache_atomic a = { .dirfd = AT_FDCWD, .name = path,
+    iron__atomic_file a = { .dirfd = AT_FDCWD, .name = path,
                              .what = "test file", .mode = 0600 };
-    ASSERT_OK(iron__cache_write_atomic(&a, write_hello, NULL));
+    ASSERT_OK(iron__atomic_write(&a, write_hello, NULL));
     size_t n;
     unsigned char *got = test_slurp(path, &n);
     ASSERT_EQ(n, 5);
@@ -1400,7 +1451,7 @@ TEST(cache_atomic_write_all_or_nothing)
     ASSERT_EQ(test_count_files(dir), 1);
 
     /* The body's own failure is returned as it is; the old file stays. */
-    ASSERT_FAILS(iron__cache_write_atomic(&a, fail_midway, NULL),
+    ASSERT_FAILS(iron__atomic_write(&a, fail_midway, NULL),
                  IRON_ENOMEM, "body gave up");
     got = test_slurp(path, &n);
     ASSERT_EQ(n, 5);
@@ -1411,7 +1462,7 @@ TEST(cache_atomic_write_all_or_nothing)
     char missing[600];
     snprintf(missing, sizeof missing, "%s/no/such/file", dir);
     a.name = missing;
-    ASSERT_FAILS(iron__cache_write_atomic(&a, write_hello, NULL), IRON_EIO,
+    ASSERT_FAILS(iron__atomic_write(&a, write_hello, NULL), IRON_EIO,
                  "cannot write the test file");
     ASSERT_CONTAINS(iron_last_error(), "create of");
     ASSERT_CONTAINS(iron_last_error(), "nothing was published");

@@ -73,6 +73,56 @@ TEST(env_table_rows_complete)
     ASSERT(iron__env_var_of((iron__env_id)-1) == NULL);
 }
 
+/* The table through the public API, as the `iron` command reads it: the
+ * same rows in the same order, and each mistake named. */
+TEST(env_public_table)
+{
+    ASSERT_EQ(iron_env_count(), IRON__ENV_COUNT);
+    for (int i = 0; i < IRON__ENV_COUNT; i++) {
+        const iron__env_var *v = iron__env_var_of((iron__env_id)i);
+        iron_env_info info = { .size = sizeof info };
+        ASSERT_OK(iron_env_get_info(i, &info));
+        ASSERT_STR_EQ(info.name, v->name);
+        ASSERT_STR_EQ(info.meaning, v->meaning);
+        ASSERT_STR_EQ(info.default_value, v->def);
+        ASSERT_STR_EQ(info.accepts, v->accepts);
+        ASSERT_STR_EQ(info.read, v->read);
+        ASSERT_EQ(info.size, sizeof info);
+    }
+    iron_env_info info = { .size = sizeof info };
+    char want[128];
+    snprintf(want, sizeof want,
+             "iron_env_get_info: variable %d; expected 0 .. %d",
+             IRON__ENV_COUNT, IRON__ENV_COUNT - 1);
+    ASSERT_FAILS(iron_env_get_info(IRON__ENV_COUNT, &info), IRON_EINVAL,
+                 want);
+    ASSERT_FAILS(iron_env_get_info(-1, &info), IRON_EINVAL, "variable -1");
+    ASSERT_FAILS(iron_env_get_info(0, NULL), IRON_EINVAL,
+                 "iron_env_get_info: info is NULL");
+    info.size = 8;
+    ASSERT_FAILS(iron_env_get_info(0, &info), IRON_EINVAL,
+                 "info->size is 8; expected at least sizeof(iron_env_info)");
+}
+
+/* The one "did you mean" rule, public: within two edits, the first on a
+ * tie, NULL when nothing is close or the arguments are missing. */
+TEST(env_closest_name)
+{
+    static const char *const names[] = { "npu1", "npu2", NULL, "npu2_4col",
+                                         "emulator" };
+    ASSERT_STR_EQ(iron_closest_name("npu3", names, 5), "npu1");
+    ASSERT_STR_EQ(iron_closest_name("npu2_4cl", names, 5), "npu2_4col");
+    ASSERT_STR_EQ(iron_closest_name("emulatr", names, 5), "emulator");
+    ASSERT(iron_closest_name("xyz", names, 5) == NULL);
+    ASSERT(iron_closest_name(NULL, names, 5) == NULL);
+    ASSERT(iron_closest_name("npu1", NULL, 5) == NULL);
+    ASSERT(iron_closest_name("npu1", names, 0) == NULL);
+    /* It names nothing: the last error stays. */
+    iron__fail(IRON_EINVAL, "kept");
+    iron_closest_name("npu1", names, 5);
+    ASSERT_STR_EQ(iron_last_error(), "kept");
+}
+
 /* The default written as text (in warnings, docs and --help) is the one
  * that applies, and agrees with the modules' own constants. */
 TEST(env_defaults_agree)

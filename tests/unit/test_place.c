@@ -315,3 +315,273 @@ TEST(program_kernel_host_hooks)
     ASSERT(iron__rt_table()->aie_ctl() == mine);
     iron__program_kernel_host(NULL);
 }
+
+/* --- the front of a build (pipeline.c): one function for the jit and the
+ * MLIR importer ----------------------------------------------------------- */
+
+typedef enum { PIPE_OK, PIPE_RETURNS_3, PIPE_RECORDS, PIPE_UNVERIFIED,
+               PIPE_TOO_BIG } pipe_mode;
+
+static int pipe_design(iron_design *d, void *user)
+{
+    pipe_mode mode = *(const pipe_mode *)user;
+    if (mode == PIPE_RETURNS_3)
+        return 3;
+    if (mode == PIPE_RECORDS)
+        return iron_design_fail(d, IRON_EDESIGN, "tile %d is taken", 7), 1;
+    int64_t obj = mode == PIPE_TOO_BIG ? 1 << 16 : 16;
+    iron_kernel *k = iron_kernel_new(d, "k", src, "int32*, int32*");
+    iron_fifo *fi = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(obj), 2);
+    iron_fifo *fo = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(obj), 2);
+    iron_worker_new(d, "w", k, 1,
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(fi)),
+                              iron_arg_fifo(iron_fifo_prod(fo))));
+    iron_rt_fill(d, iron_fifo_prod(fi), 0, iron_tap_linear(obj));
+    if (mode != PIPE_UNVERIFIED)   /* nothing awaits a drain */
+        iron_rt_drain(d, iron_fifo_cons(fo), 1, iron_tap_linear(obj),
+                      IRON_WAIT);
+    return 0;
+}
+
+static iron_status pipe_run(pipe_mode mode, iron_program **p,
+                            iron__place_outcome *how)
+{
+    static iron_device_info info;
+    static iron__argsig args[2];
+    info = dev_info("npu2");
+    args[0] = (iron__argsig){ "x", IRON__ROLE_IN, IRON_INT32,
+                              { 1, { 1 << 16 } }, 1 << 16 };
+    args[1] = (iron__argsig){ "y", IRON__ROLE_OUT, IRON_INT32,
+                              { 1, { 1 << 16 } }, 1 << 16 };
+    static pipe_mode m;
+    m = mode;
+    iron__place_request rq = { .name = "pipe", .nargs = 2, .args = args,
+                               .cols = 1, .dev = &info, .fn = pipe_design,
+                               .user = &m };
+    return iron__place_design(&rq, p, how);
+}
+
+TEST(place_design_runs_design_verify_place)
+{
+    iron_program *p = (iron_program *)&p;
+    iron__place_outcome how;
+    ASSERT_OK(pipe_run(PIPE_OK, &p, &how));
+    ASSERT(p != NULL);
+    ASSERT_STR_EQ(how.stage, "place");
+    ASSERT_EQ(how.design_ran, 1);
+    ASSERT(how.ms[0] >= 0 && how.ms[1] >= 0 && how.ms[2] >= 0);
+    ASSERT_EQ(p->nworkers, 1);
+    ASSERT_EQ(p->workers[0].tile.row, IRON__ROW_COMPUTE);
+    iron__program_free(p);
+}
+
+/* Each stage's failure is named, its message is the stage's own, and
+ * nothing is left behind (the asan build checks the frees). */
+TEST(place_design_names_the_stage_that_failed)
+{
+    static const struct {
+        pipe_mode mode;
+        const char *stage;
+        iron_status status;
+        const char *text;
+    } cases[] = {
+        { PIPE_RETURNS_3, "design", IRON_EDESIGN,
+          "the design function returned 3 without recording an error" },
+        { PIPE_RECORDS, "design", IRON_EDESIGN, "tile 7 is taken" },
+        { PIPE_UNVERIFIED, "verify", IRON_EDESIGN, "fifo 'out'" },
+        { PIPE_TOO_BIG, "place", IRON_ERESOURCE, "compute tile (0,2)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iron_program *p = (iron_program *)&p;
+        iron__place_outcome how;
+        ASSERT_FAILS(pipe_run(cases[i].mode, &p, &how), cases[i].status,
+                     cases[i].text);
+        ASSERT(p == NULL);
+        ASSERT_STR_EQ(how.stage, cases[i].stage);
+        ASSERT_EQ(how.design_ran, 1);
+    }
+}
+
+/* A core body fed by DMA gets max acquire + 1 buffers; holding all 16 of
+ * a depth-16 fifo would need 17, more than an endpoint has.  It was laid
+ * out anyway, writing past the pool's 16 buffer addresses, before the
+ * buffer-descriptor check refused the tile. */
+static int deep_design(iron_design *d, void *user)
+{
+    int take = *(const int *)user;
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT32, IRON_SHAPE(16), 16);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT32, IRON_SHAPE(16), 2);
+    iron_kernel *k = iron_kernel_new_core(
+        d, "deep", "void deep(void *a, void *b) { (void)a; (void)b; }",
+        "fifo, fifo");
+    iron_worker_new(d, "deep", k, 0,
+                    IRON_ARGS(iron_arg_fifo_acquire(iron_fifo_cons(in), take),
+                              iron_arg_fifo(iron_fifo_prod(out))));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(256));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(256),
+                  IRON_WAIT);
+    return 0;
+}
+
+TEST(place_refuses_more_buffers_than_an_endpoint_has)
+{
+    iron_device_info info = dev_info("npu2");
+    iron__argsig args[2] = {
+        { "x", IRON__ROLE_IN, IRON_INT32, { 1, { 256 } }, 256 },
+        { "y", IRON__ROLE_OUT, IRON_INT32, { 1, { 256 } }, 256 }
+    };
+    int take = 16;
+    iron__place_request rq = { .name = "deep", .nargs = 2, .args = args,
+                               .cols = 1, .dev = &info, .fn = deep_design,
+                               .user = &take };
+    iron__place_outcome how;
+    iron_program *p;
+    ASSERT_FAILS(iron__place_design(&rq, &p, &how), IRON_ERESOURCE,
+                 "compute tile (0,2): fifo 'in' (consumer) needs 17 buffers "
+                 "(max acquire 16 + 1; declared depth 16); an endpoint has "
+                 "at most 16");
+    ASSERT_STR_EQ(how.stage, "place");
+    /* 14 buffers and the output's 2 fill the tile's 16 descriptors. */
+    take = 13;
+    ASSERT_OK(iron__place_design(&rq, &p, &how));
+    iron_program_endpoint e = { .size = sizeof e };
+    ASSERT_OK(iron_program_get_endpoint(p, 0, 0, &e));
+    ASSERT_EQ(p->pools[e.pool].depth, 14);
+    iron__program_free(p);
+}
+
+/* --- the program as drivers read it (iron_driver.h accessors) ------------ */
+
+/* Every accessor copies its row of the program's tables. */
+TEST(place_program_accessors_copy_the_tables)
+{
+    iron_device_info info = dev_info("npu2");
+    iron_program *p;
+    ASSERT_OK(build(&p, &info, 2, 2, 16));
+    iron_program_info pi = { .size = sizeof pi };
+    ASSERT_OK(iron_program_get_info(p, &pi));
+    ASSERT_EQ(pi.abi_version, IRON_DRIVER_ABI);
+    ASSERT_STR_EQ(pi.device->name, "npu2");
+    ASSERT_EQ(pi.columns, 2);
+    ASSERT_EQ(pi.nargs, 2);
+    ASSERT_EQ(pi.nfifos, 4);
+    ASSERT_EQ(pi.nworkers, 2);
+    ASSERT_EQ(pi.npools, p->npools);
+    ASSERT_EQ(pi.nmovers, p->nmovers);
+    ASSERT_EQ(pi.nops, 4);
+    ASSERT_EQ(pi.ntiles, p->ntiles);
+    for (int i = 0; i < pi.nfifos; i++) {
+        iron_program_fifo f = { .size = sizeof f };
+        ASSERT_OK(iron_program_get_fifo(p, i, &f));
+        ASSERT_STR_EQ(f.name, p->fifos[i].name);
+        ASSERT_EQ(f.obj_bytes, 64);
+        ASSERT_EQ(f.nconsumers, 1);
+        iron_program_endpoint e = { .size = sizeof e };
+        ASSERT_OK(iron_program_get_endpoint(p, i, 0, &e));
+        ASSERT_EQ(e.pool, p->fifos[i].ends[1].pool);
+        ASSERT_EQ(e.col, p->fifos[i].ends[1].tile.col);
+    }
+    for (int w = 0; w < pi.nworkers; w++) {
+        iron_program_worker wk = { .size = sizeof wk };
+        ASSERT_OK(iron_program_get_worker(p, w, &wk));
+        ASSERT_STR_EQ(wk.name, p->workers[w].name);
+        ASSERT_EQ(wk.col, p->workers[w].tile.col);
+        ASSERT_EQ(wk.row, p->workers[w].tile.row);
+        ASSERT(wk.entry == NULL);   /* not compiled: placed only */
+        ASSERT_EQ(wk.nargs, 2);
+        iron_program_worker_arg a = { .size = sizeof a };
+        ASSERT_OK(iron_program_get_worker_arg(p, w, 1, &a));
+        ASSERT_EQ(a.kind, IRON_ARG_HANDLE);
+        ASSERT_EQ(a.is_writer, 1);
+        ASSERT_EQ(a.pool, p->wargs[w][1].pool);
+        ASSERT_EQ(a.copy, -1);
+        ASSERT_CONTAINS(a.label, "(producer)");
+    }
+    for (int i = 0; i < pi.npools; i++) {
+        iron_program_pool pl = { .size = sizeof pl };
+        ASSERT_OK(iron_program_get_pool(p, i, &pl));
+        ASSERT(pl.addr == p->pools[i].addr);
+        ASSERT_EQ(pl.depth, p->pools[i].depth);
+        ASSERT_EQ(pl.tile, iron__program_tile(p, p->pools[i].tile));
+        iron_program_tile t = { .size = sizeof t };
+        ASSERT_OK(iron_program_get_tile(p, pl.tile, &t));
+        ASSERT_EQ(t.col, pl.col);
+        ASSERT_EQ(t.row, pl.row);
+        ASSERT_EQ(t.memory_bytes, info.compute.memory_bytes);
+    }
+    for (int i = 0; i < pi.nops; i++) {
+        iron_program_op op = { .size = sizeof op };
+        ASSERT_OK(iron_program_get_op(p, i, &op));
+        ASSERT_EQ(op.kind, i % 2 ? IRON_PROGRAM_OP_DRAIN
+                                 : IRON_PROGRAM_OP_FILL);
+        ASSERT_EQ(op.arg, i % 2);
+        ASSERT_EQ(op.mover, p->ops[i].mover);
+        iron_program_mover m = { .size = sizeof m };
+        iron_program_dma_end from = { .size = sizeof from };
+        ASSERT_OK(iron_program_get_mover(p, op.mover, &m));
+        ASSERT_OK(iron_program_get_mover_end(p, op.mover, -1, &from));
+        ASSERT_EQ(from.pool, i % 2 ? p->movers[op.mover].src.pool : -1);
+        ASSERT_EQ(m.shim_col, op.shim_col);
+    }
+    /* A descriptor from a newer header, larger than this one, gets zeros
+     * past what the library knows and keeps its size. */
+    struct {
+        iron_program_arg a;
+        int later;
+    } big;
+    memset(&big, 0xff, sizeof big);
+    big.a.size = sizeof big;
+    ASSERT_OK(iron_program_get_arg(p, 1, &big.a));
+    ASSERT_STR_EQ(big.a.name, "y");
+    ASSERT_EQ(big.a.size, sizeof big);
+    iron__program_free(p);
+}
+
+/* Each accessor names what is wrong: a NULL program or descriptor, a size
+ * below the descriptor's, an index outside its table (with the range). */
+TEST(place_program_accessors_refuse_bad_input)
+{
+    iron_device_info info = dev_info("npu2");
+    iron_program *p;
+    ASSERT_OK(build(&p, &info, 1, 1, 16));
+    iron_program_info pi = { .size = sizeof pi };
+    ASSERT_FAILS(iron_program_get_info(NULL, &pi), IRON_EINVAL,
+                 "iron_program_get_info: program is NULL");
+    ASSERT_FAILS(iron_program_get_info(p, NULL), IRON_EINVAL,
+                 "iron_program_get_info: out is NULL");
+    pi.size = 4;
+    ASSERT_FAILS(iron_program_get_info(p, &pi), IRON_EINVAL,
+                 "iron_program_get_info: out->size is 4; expected at least");
+    iron_program_fifo f = { .size = sizeof f };
+    ASSERT_FAILS(iron_program_get_fifo(p, 2, &f), IRON_EINVAL,
+                 "iron_program_get_fifo: fifo 2; expected 0 .. 1");
+    ASSERT_FAILS(iron_program_get_fifo(p, -1, &f), IRON_EINVAL,
+                 "fifo -1; expected 0 .. 1");
+    iron_program_endpoint e = { .size = sizeof e };
+    ASSERT_FAILS(iron_program_get_endpoint(p, 0, 1, &e), IRON_EINVAL,
+                 "iron_program_get_endpoint: consumer 1 of fifo 'in0'; "
+                 "expected -1 (the producer) .. 0");
+    ASSERT_OK(iron_program_get_endpoint(p, 0, -1, &e));
+    iron_program_worker_arg a = { .size = sizeof a };
+    ASSERT_FAILS(iron_program_get_worker_arg(p, 0, 2, &a), IRON_EINVAL,
+                 "argument 2 of worker 'w0'; expected 0 .. 1");
+    ASSERT_FAILS(iron_program_get_worker_arg(p, 1, 0, &a), IRON_EINVAL,
+                 "worker 1; expected 0 .. 0");
+    iron_program_dma_end end = { .size = sizeof end };
+    ASSERT_FAILS(iron_program_get_mover_end(p, 0, 5, &end), IRON_EINVAL,
+                 "iron_program_get_mover_end: end 5 of mover 0");
+    iron_program_rtp r = { .size = sizeof r };
+    ASSERT_FAILS(iron_program_get_rtp(p, 0, &r), IRON_EINVAL,
+                 "iron_program_get_rtp: rtp 0; the program has none");
+    iron_program_copy c = { .size = sizeof c };
+    ASSERT_FAILS(iron_program_get_barrier_copy(p, 0, &c), IRON_EINVAL,
+                 "barrier copy 0; the program has none");
+    iron_core_api api = { 0 };
+    ASSERT_FAILS(iron_program_bind_core(p, 0, NULL), IRON_EINVAL,
+                 "iron_program_bind_core: api is NULL");
+    ASSERT_FAILS(iron_program_bind_core(p, 3, &api), IRON_EINVAL,
+                 "worker 3; expected 0 .. 0");
+    ASSERT_FAILS(iron_program_bind_core(p, 0, &api), IRON_ELOAD,
+                 "worker 'w0' runs the standard loop, not a core body");
+    iron__program_free(p);
+}

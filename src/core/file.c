@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache/file.h"
+#include "core/file.h"
 
 const char *iron__file_kind(mode_t mode)
 {

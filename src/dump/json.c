@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * dump_json.c - the placed design as JSON (jansson), for tools: arguments,
- * FIFOs with each endpoint's user, tile, depth and buffers, links, workers
- * with their tiles and kernels, the runtime sequence, the DMA movers and
- * the tiles' resource use.  Tiles are [col, row] pairs (row 0 shim, 1
- * memtile, 2.. compute); null where nothing is placed.
+ * json.c - (dump layer) the placed design as JSON (jansson), for tools:
+ * arguments, FIFOs with each endpoint's user, tile, depth and buffers,
+ * links, workers with their tiles and kernels, the runtime sequence, the
+ * DMA movers and the tiles' resource use.  Tiles are [col, row] pairs (row
+ * 0 shim, 1 memtile, 2.. compute); null where nothing is placed.
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "design/design.h"
+#include "dump/dump.h"
 #include "program/program.h"
 
 /* jansson refuses invalid UTF-8; a name may be Latin-1: keep its ASCII. */
@@ -273,7 +274,7 @@ static json_t *jtiles(const iron_program *p)
     return a;
 }
 
-iron_status iron__design_dump_json(const iron_design *d,
+iron_status iron__dump_json(const iron_design *d,
                                    const iron_program *p,
                                    const char *signature, iron__str *s)
 {

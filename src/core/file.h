@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * file.h - opening files whose name or contents someone else may have
- * chosen: cache entries, artifacts, the headers a cache entry lists and a
- * compiler's output.  Entries and artifacts are native code that gets
- * loaded into the process, and a header path comes out of a cache entry,
- * so none of them is opened blindly:
+ * chosen (base layer): cache entries, artifacts, the headers a cache entry
+ * lists, kernel sources, .npy files and a compiler's output.  Entries and
+ * artifacts are native code that gets loaded into the process, and a
+ * header path comes out of a cache entry, so none of them is opened
+ * blindly:
  *
  *   - only regular files: a FIFO blocks open() (and a read) forever, a
  *     device such as /dev/zero never ends, a folder is not data;
@@ -20,8 +21,8 @@
  *   - for entries and artifacts: the owner and the mode (see
  *     iron__file_owner).
  */
-#ifndef IRON_CACHE_FILE_H
-#define IRON_CACHE_FILE_H
+#ifndef IRON_CORE_FILE_H
+#define IRON_CORE_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>

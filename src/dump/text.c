@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * dump.c - the readable text form of a design: FIFOs with their object
- * types and depths, links, workers and (given the program that placed it)
- * their tiles, and the runtime sequence.  Users read it to see what
- * placement did; placement results are read from the program's tables.
+ * text.c - (dump layer) the readable text form of a design: FIFOs with
+ * their object types and depths, links, workers and (given the program
+ * that placed it) their tiles, and the runtime sequence.  Users read it to
+ * see what placement did; placement results are read from the program's
+ * tables.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "design/design.h"
 #include "design/layout.h"
+#include "dump/dump.h"
 #include "program/program.h"
 
 /* The program's tables, when p was built from d (else NULL). */
@@ -39,14 +41,6 @@ static iron__prog_end end_of(const iron_program *p, const iron_handle *h)
 static iron__tile link_tile(const iron_program *p, const iron__link *l)
 {
     return p ? p->links[l->index].tile : l->tile;
-}
-
-void iron__design_type_text(iron__str *s, iron_dtype dt, iron_shape sh)
-{
-    iron__str_printf(s, "%s[", iron_dtype_name(dt));
-    for (int i = 0; i < sh.ndim; i++)
-        iron__str_printf(s, "%s%lld", i ? ", " : "", (long long)sh.dims[i]);
-    iron__str_append(s, "]");
 }
 
 static void dims_text(iron__str *s, const iron_handle *h,
@@ -104,7 +98,7 @@ static void endpoint_text(iron__str *s, const iron_program *p,
     dims_text(s, h, &e);
 }
 
-void iron__design_dump(const iron_design *d, const iron_program *prog,
+void iron__dump_text(const iron_design *d, const iron_program *prog,
                        iron__str *s)
 {
     const iron_program *p = placed(d, prog);
@@ -270,7 +264,7 @@ IRON_API iron_status iron_design_dump(const iron_design *d, char **out)
     *out = NULL;
     if (!d)
         return iron__fail(IRON_EINVAL, "iron_design_dump: design is NULL");
-    iron__design_dump(d, NULL, &s);
+    iron__dump_text(d, NULL, &s);
     if (!(*out = iron__str_take(&s)))
         return iron__fail(IRON_ENOMEM, "iron_design_dump: out of memory");
     return iron__public_result(IRON_OK);

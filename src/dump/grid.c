@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * dump_grid.c - a text picture of the array as placed: one column per
- * array column, one line per row from the top compute row down to the
+ * grid.c - (dump layer) a text picture of the array as placed: one column
+ * per array column, one line per row from the top compute row down to the
  * shim (row 0).  A compute cell names its worker, a memtile cell its
  * links, a shim cell the FIFOs its DMA channels move ("in" host to array,
  * "out" array to host, with the channel number).  Cells that hold more
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "design/design.h"
+#include "dump/dump.h"
 #include "program/program.h"
 
 #define CELL_MAX 18
@@ -57,7 +58,7 @@ static void rule(iron__str *s, int cols, int width)
     iron__str_append(s, "\n");
 }
 
-iron_status iron__design_dump_grid(const iron_design *d,
+iron_status iron__dump_grid(const iron_design *d,
                                    const iron_program *p,
                                    const char *signature, iron__str *s)
 {

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * dump_dot.c - the placed design's FIFO graph in Graphviz dot: a node per
- * worker (with its kernel and tile), per shim tile that moves host data
- * and per link (memtile or compute tile); an edge per FIFO producer ->
- * consumer, labelled with the FIFO's name, object type and depth.
- * `dot -Tsvg` draws it.
+ * dot.c - (dump layer) the placed design's FIFO graph in Graphviz dot: a
+ * node per worker (with its kernel and tile), per shim tile that moves
+ * host data and per link (memtile or compute tile); an edge per FIFO
+ * producer -> consumer, labelled with the FIFO's name, object type and
+ * depth.  `dot -Tsvg` draws it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "design/design.h"
+#include "dump/dump.h"
 #include "program/program.h"
 
 /* A dot string literal's contents: quotes and backslashes escaped. */
@@ -81,7 +82,7 @@ static void node(iron__str *s, const char *id, const char *shape,
     iron__str_append(s, "];\n");
 }
 
-iron_status iron__design_dump_dot(const iron_design *d,
+iron_status iron__dump_dot(const iron_design *d,
                                   const iron_program *p,
                                   const char *signature, iron__str *s)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * atomic.c - the one routine that publishes a file atomically (cache
- * layer; used by the cache's entries, the kernel store's artifacts and
- * the emulator's traces).
+ * atomic.c - the one routine that publishes a file atomically (base
+ * layer; used by the cache's entries, the kernel store's artifacts, the
+ * jit's exported files, .npy files and the emulator's traces).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,19 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache/atomic.h"
-#include "cache/dir.h"
+#include "core/atomic.h"
 #include "core/core.h"
 
-void iron__cache_out_put(iron__cache_out *o, const void *p, size_t n)
+void iron__atomic_put(iron__atomic_out *o, const void *p, size_t n)
 {
     if (n && !o->err && fwrite(p, 1, n, o->f) != n)
         o->err = errno ? errno : EIO;
 }
 
-void iron__cache_out_puts(iron__cache_out *o, const char *s)
+void iron__atomic_puts(iron__atomic_out *o, const char *s)
 {
-    iron__cache_out_put(o, s, strlen(s));
+    iron__atomic_put(o, s, strlen(s));
 }
 
 /* Room for a stem of a full path and the suffix. */
@@ -32,13 +31,13 @@ void iron__cache_out_puts(iron__cache_out *o, const char *s)
 
 /* Creates "<stem>.tmp.<pid>.<random>" exclusively into tmp; the
  * descriptor, or -1 with errno set. */
-static int create_temp(const iron__cache_atomic *a, char *tmp)
+static int create_temp(const iron__atomic_file *a, char *tmp)
 {
     const char *stem = a->stem ? a->stem : a->name;
     for (int attempt = 0; attempt < 16; attempt++) {
         uint64_t r;
         if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
-            r = (uint64_t)iron__cache_now_ns() ^
+            r = iron__now_ns() ^
                 ((uint64_t)(uintptr_t)&r << 16) ^ (uint64_t)attempt;
         int n = snprintf(tmp, TMP_MAX_LEN, "%s.tmp.%ld.%016llx", stem,
                          (long)getpid(), (unsigned long long)r);
@@ -57,13 +56,13 @@ static int create_temp(const iron__cache_atomic *a, char *tmp)
     return -1;
 }
 
-iron_status iron__cache_write_atomic(const iron__cache_atomic *a,
-                                     iron__cache_body_fn body, void *ctx)
+iron_status iron__atomic_write(const iron__atomic_file *a,
+                                     iron__atomic_body_fn body, void *ctx)
 {
     char tmp[TMP_MAX_LEN];
     const char *step = "create";
     int err = 0;
-    iron__cache_out o = { NULL, 0 };
+    iron__atomic_out o = { NULL, 0 };
     iron_status s = IRON_OK;
     int kept = -1;
     if (a->keep_fd)
