@@ -252,6 +252,10 @@ static int func_print(W *w, const O *op, C *c)
     const iron__mlir_region *r = op->regions[0];
     if (!dicts_ok(aa, t->nin) || !dicts_ok(ra, t->nout))
         return -1;
+    /* an empty entry block before others needs its label, which a
+     * function's entry block cannot have in this form */
+    if (r->nblocks > 1 && r->blocks[0]->nops == 0)
+        return -1;
     if (r->nblocks) {
         const iron__mlir_block *b = r->blocks[0];
         if (b->nargs != t->nin)
@@ -825,7 +829,8 @@ static int while_parse(P *p, B *b, C *c)
 static int while_print(W *w, const O *op, C *c)
 {
     int n = op->noperands;
-    if (op->nregions != 2 || !entry_matches(op->regions[0], n))
+    if (op->nregions != 2 || !entry_matches(op->regions[0], n) ||
+        (op->regions[0]->nblocks > 1 && op->regions[0]->blocks[0]->nops == 0))
         return -1;
     const iron__mlir_block *b = op->regions[0]->blocks[0];
     for (int i = 0; i < n; i++)

@@ -695,8 +695,10 @@ void iron__mlir_pr_region(iron__mlir_pr *w, const iron__mlir_region *r,
         const iron__mlir_block *blk = r->blocks[b];
         /* the generic form shows an entry block that has arguments or
          * no ops (else it would read as no block at all) */
+        /* (an empty entry block before others would otherwise vanish) */
         if (b > 0 || (entry_args && blk->nargs > 0) ||
-            (entry_args == 2 && blk->nops == 0))
+            (entry_args == 2 && blk->nops == 0) ||
+            (entry_args && blk->nops == 0 && r->nblocks > 1))
             block_header(w, r, b);
         /* the implicit terminator is left out, unless the op before it
          * is another such op (which would then read as the implicit one) */

@@ -380,3 +380,26 @@ TEST_TIMEOUT(mlir_print_allocation_failures_are_clean, 120)
     free(text);
     test_assert_no_leaks();
 }
+
+/* A region whose empty entry block comes before a labelled one keeps
+ * that block when printed (found by fuzz_mlir). */
+TEST(mlir_print_empty_entry_block_before_others)
+{
+    static const char *const texts[] = {
+        "aie.device(npu1) {\n%t = aie.tile(0, 2)\n%c = aie.core(%t) {\n"
+        "^bb0:\n^bdo:\naie.end\n}\n}",
+        "func.func @f() {\n^bb0:\n^bb1:\nreturn\n}",
+    };
+    for (size_t i = 0; i < IRON__COUNT_OF(texts); i++)
+        for (int generic = 0; generic < 2; generic++) {
+            char *once = reprint(texts[i], generic);
+            char *twice = reprint(once, generic);
+            ASSERT_STR_EQ(twice, once);
+            /* both blocks are there */
+            const char *lbl = strchr(once, '^');
+            ASSERT_NE(lbl, NULL);
+            ASSERT_NE(strchr(lbl + 1, '^'), NULL);
+            free(once);
+            free(twice);
+        }
+}
