@@ -171,6 +171,7 @@ static iron_status call_types(iron__mlx_plan *pl, const iron__mlx_worker *mw,
             mk->ntypes++;
         }
         *first_caller = d->workers.v[mw->w]->name;
+        mk->caller = mw->body;
         iron__str_free(&scratch);
         return s;
     }
