@@ -422,10 +422,10 @@ static int op_equal(eq *e, const iron__mlir_op *x, const iron__mlir_op *y,
                                "attributes, regions or successors");
     for (int i = 0; i < x->noperands; i++)
         if (!same_value(e, x->operands[i], y->operands[i]))
-            return differ(e, "operand %s differs", "");
+            return differ(e, "%s", "an operand is another value");
     for (int i = 0; i < x->nresults; i++)
         if (!same_value(e, x->results[i], y->results[i]))
-            return differ(e, "result %s differs", "");
+            return differ(e, "%s", "a result is of another type");
     for (int i = 0; i < x->nsucc; i++) {
         int k = block_at(rx, x->succ[i]);
         if (k != block_at(ry, y->succ[i]) ||

@@ -148,7 +148,7 @@ typedef struct iron__mlx_plan {
     iron__mlx_names ssa;      /* SSA names at the device's level */
     iron__mlx_names pool;     /* every other string of the plan */
     const char **fifo_sym;    /* per fifo */
-    unsigned char *fifo_used; /* a worker or the runtime uses it */
+    struct iron_fifo **fifo_order;   /* by name, the used ones first */
     iron__mlx_kernel *kernels;
     int nworkers;
     iron__mlx_worker *workers;   /* in start order */

@@ -39,12 +39,7 @@ typedef struct gen {
 
 static iron__mlir_type *scalar(iron__mlir_b *mb, iron_body_type t)
 {
-    if (t == IRON_BT_INDEX)
-        return iron__mlir_b_scalar(mb, IRON__MT_INDEX, 0, 0);
-    if (iron__body_is_float(t))
-        return iron__mlir_b_scalar(mb, IRON__MT_FLOAT, iron__body_width(t),
-                                   t == IRON_BT_BF16);
-    return iron__mlir_b_scalar(mb, IRON__MT_INT, iron__body_width(t), 0);
+    return iron__mlir_b_scalar(mb, iron__body_scalar_text(t));
 }
 
 static int is_unsigned(iron_dtype dt)
@@ -53,13 +48,10 @@ static int is_unsigned(iron_dtype dt)
            dt == IRON_UINT64;
 }
 
-/* A memref's element type: numpy's unsigned dtypes are ui8 ... */
+/* A memref's element type as upstream spells numpy's dtypes: ui8 ... */
 static iron__mlir_type *elem(iron__mlir_b *mb, iron_dtype dt)
 {
-    iron__mlir_type *e = scalar(mb, iron__body_elem_type(dt));
-    if (e && is_unsigned(dt))
-        e->sign = 2;
-    return e;
+    return iron__mlir_b_scalar(mb, iron__body_dtype_text(dt));
 }
 
 iron__mlir_type *iron__mlx_memref(iron__mlir_b *mb, iron_dtype dt,
@@ -187,25 +179,11 @@ static iron_val in(const gen *g, const iron__bop *op, int k)
     return g->b->pool.v[op->in + k];
 }
 
-static iron_val res(const gen *g, const iron__bop *op, int k)
-{
-    return g->b->pool.v[op->out + k];
-}
-
 /* The values of a pool run as operands of o. */
 static void operands(gen *g, O *o, int at, int n)
 {
     for (int k = 0; k < n; k++)
         iron__mlir_b_operand(g->mb, o, g->id[g->b->pool.v[at + k]]);
-}
-
-/* A new op with the body op's operands from `from` on. */
-static O *op_new(gen *g, O *at, const char *name, const iron__bop *op,
-                 int from)
-{
-    O *o = iron__mlir_b_op(g->mb, at, name);
-    operands(g, o, op->in + from, op->nin - from);
-    return o;
 }
 
 /* Names op's results (%r, or %r#k for several) on o. */
@@ -215,107 +193,96 @@ static void results(gen *g, O *o, const iron__bop *op)
     if (op->nout)
         fresh(g, 0, base, sizeof base);
     for (int k = 0; k < op->nout; k++) {
-        if (op->nout > 1)
-            snprintf(n, sizeof n, "%s#%d", base, k);
-        iron_val v = res(g, op, k);
-        g->id[v] = iron__mlir_b_result(g->mb, o, val_type(g->mb, g->b, v),
-                                       op->nout > 1 ? n : base);
-    }
-}
-
-/* A new block on o whose arguments are region r's, named fresh. */
-static void block(gen *g, O *o, const iron__breg *r)
-{
-    iron__mlir_block *blk = iron__mlir_b_region(g->mb, o, 1);
-    char n[64];
-    for (int k = 0; k < r->nargs; k++) {
-        iron_val a = g->b->pool.v[r->args + k];
-        g->id[a] = iron__mlir_b_arg(g->mb, blk, val_type(g->mb, g->b, a),
-                                    fresh(g, 1, n, sizeof n));
+        iron_val v = g->b->pool.v[op->out + k];
+        snprintf(n, sizeof n, "%s#%d", base, k);
+        if (op->nout == 1)
+            n[strlen(base)] = '\0';
+        g->id[v] = iron__mlir_b_result(g->mb, o, val_type(g->mb, g->b, v), n);
     }
 }
 
 static void region(gen *g, O *at, int r);
 
-/* Region r of the body as a new region of o, ended (when it is closed)
- * by `term` with the region's values (scf.condition: its condition
- * first). */
+/* Region r of the body as a new region of o (its arguments named
+ * fresh), ended when it is closed by `term` with the region's values
+ * (scf.condition: its condition first). */
 static void sub_region(gen *g, O *o, int r, const char *term)
 {
     const iron__breg *br = &g->b->regs.v[r];
-    block(g, o, br);
+    iron__mlir_block *blk = iron__mlir_b_region(g->mb, o, 1);
+    char n[64];
+    for (int k = 0; k < br->nargs; k++) {
+        iron_val a = g->b->pool.v[br->args + k];
+        g->id[a] = iron__mlir_b_arg(g->mb, blk, val_type(g->mb, g->b, a),
+                                    fresh(g, 1, n, sizeof n));
+    }
     region(g, o, r);
     if (br->open)
         return;
-    O *t = iron__mlir_b_op(g->mb, o, term);
+    O *t = iron__mlir_b_op(g->mb, o, term, NULL);
     if (br->kind == IRON__BR_BEFORE)
         iron__mlir_b_operand(g->mb, t, g->id[br->cond]);
     operands(g, t, br->term, br->nterm);
-}
-
-static const char *lit(double v, int digits, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.*e", digits, v);
-    return buf;
 }
 
 /* Whether `text` reads back as v in type t. */
 static int reads_back(const char *text, double v, iron_body_type t)
 {
     double r = strtod(text, NULL);
+    float a = (float)r, c = (float)v;
     if (t == IRON_BT_F64)
         return memcmp(&r, &v, sizeof r) == 0;
-    if (t == IRON_BT_F32) {
-        float a = (float)r, c = (float)v;
+    if (t == IRON_BT_F32)
         return memcmp(&a, &c, sizeof a) == 0;
-    }
-    return iron_bf16_from_float((float)r) == iron_bf16_from_float((float)v);
+    return iron_bf16_from_float(a) == iron_bf16_from_float(c);
 }
 
-/* The value of constant v of type t as upstream prints it: six digits
- * when they read back in t, else eight (f64: sixteen); NaN and
- * infinities as they are. */
+/* The value of float constant v of type t as upstream prints it: with
+ * six digits when they read back in t, else eight (f64: sixteen); NaN
+ * and infinities as they are.  (The tree holds doubles: this one prints
+ * as those digits.) */
 static double printed_float(double v, iron_body_type t)
 {
     char buf[64];
-    if (v != v || v - v != 0)
-        return v;
-    if (reads_back(lit(v, 6, buf, sizeof buf), v, t) ||
-        reads_back(lit(v, t == IRON_BT_F64 ? 16 : 8, buf, sizeof buf), v, t))
-        return strtod(buf, NULL);
+    for (int k = 0; v - v == 0 && k < 2; k++) {
+        snprintf(buf, sizeof buf, "%.*e", k ? (t == IRON_BT_F64 ? 16 : 8) : 6,
+                 v);
+        if (reads_back(buf, v, t))
+            return strtod(buf, NULL);
+    }
     return v;
 }
 
+/* arith.constant, named as MLIR's printer names it: %c0, %c5_i32, %cst,
+ * %true (placeholders) */
 static void constant(gen *g, O *at, const iron__bop *op)
 {
-    iron_val v = res(g, op, 0);
+    iron__mlir_b *mb = g->mb;
+    iron_val v = g->b->pool.v[op->out];
     iron_body_type t = g->b->vals.v[v].t;
     char base[64], n[96];
+    snprintf(base, sizeof base, "%%c%lld_%s", (long long)op->imm,
+             iron__body_scalar_text(t));
+    if (t == IRON_BT_INDEX)
+        *strrchr(base, '_') = '\0';
     if (g->prefix)
         fresh(g, 0, n, sizeof n);
-    else if (t == IRON_BT_I1)
-        unique(g, op->imm ? "%true" : "%false", n, sizeof n);
-    else if (iron__body_is_float(t))
-        unique(g, "%cst", n, sizeof n);
-    else {
-        if (t == IRON_BT_INDEX)
-            snprintf(base, sizeof base, "%%c%lld", (long long)op->imm);
-        else
-            snprintf(base, sizeof base, "%%c%lld_%s", (long long)op->imm,
-                     iron__body_scalar_text(t));
-        unique(g, base, n, sizeof n);
-    }
-    iron__mlir_b *mb = g->mb;
-    O *o = iron__mlir_b_op(mb, at, "arith.constant");
+    else
+        unique(g,
+               t == IRON_BT_I1            ? (op->imm ? "%true" : "%false")
+               : iron__body_is_float(t) ? "%cst"
+                                          : base,
+               n, sizeof n);
     iron__mlir_type *ty = scalar(mb, t);
-    iron__mlir_b_set(mb, o, "value",
-                     t == IRON_BT_I1 ? iron__mlir_b_int(mb, IRON__MA_BOOL,
-                                                        op->imm, NULL)
-                     : iron__body_is_float(t)
-                         ? iron__mlir_b_float(mb, printed_float(op->fimm, t),
-                                              ty)
-                         : iron__mlir_b_int(mb, IRON__MA_INT, op->imm, ty));
-    g->id[v] = iron__mlir_b_result(mb, o, ty, n);
+    g->id[v] = iron__mlir_b_result(
+        mb,
+        iron__mlir_b_op(
+            mb, at, "arith.constant", "value:attr",
+            t == IRON_BT_I1 ? iron__mlir_b_attr(mb, IRON__MA_BOOL, op->imm, NULL)
+            : iron__body_is_float(t)
+                ? iron__mlir_b_float(mb, printed_float(op->fimm, t), ty)
+                : iron__mlir_b_attr(mb, IRON__MA_INT, op->imm, ty)),
+        ty, n);
 }
 
 /* memref.load / memref.store, through a cast for unsigned elements. */
@@ -327,39 +294,19 @@ static void access(gen *g, O *at, const iron__bop *op)
     const char *cast = "builtin.unrealized_conversion_cast";
     char tmp[64];
     if (!is_unsigned(dt)) {
-        O *o = op_new(g, at, store ? "memref.store" : "memref.load", op, 0);
+        O *o = iron__mlir_b_op(mb, at, store ? "memref.store" : "memref.load",
+                               NULL);
+        operands(g, o, op->in, op->nin);
         results(g, o, op);
         return;
     }
     fresh(g, 0, tmp, sizeof tmp);
-    if (store) {
-        O *c = iron__mlir_b_op(mb, at, cast);
-        iron__mlir_b_operand(mb, c, g->id[in(g, op, 0)]);
-        int t = iron__mlir_b_result(mb, c, elem(mb, dt), tmp);
-        O *o = iron__mlir_b_op(mb, at, "memref.store");
-        iron__mlir_b_operand(mb, o, t);
-        operands(g, o, op->in + 1, op->nin - 1);
-        return;
-    }
-    O *o = op_new(g, at, "memref.load", op, 0);
-    O *c = iron__mlir_b_op(mb, at, cast);
-    iron__mlir_b_operand(mb, c, iron__mlir_b_result(mb, o, elem(mb, dt), tmp));
-    results(g, c, op);
-}
-
-/* objFifo_name, port and size of an acquire or release. */
-static void fifo_port(gen *g, O *o, const iron__bop *op)
-{
-    iron__mlir_b *mb = g->mb;
-    iron__mlir_b_set(mb, o, "objFifo_name",
-                     iron__mlir_b_text(mb, IRON__MA_SYMREF, g->sym[op->param]));
-    iron__mlir_b_set(mb, o, "port",
-                     iron__mlir_b_text(mb, IRON__MA_KEYWORD,
-                                       g->b->params.v[op->param].h->is_prod
-                                           ? "Produce"
-                                           : "Consume"));
-    iron__mlir_b_set(mb, o, "size", iron__mlir_b_int(mb, IRON__MA_INT, op->imm,
-                                                     scalar(mb, IRON_BT_I32)));
+    O *o = iron__mlir_b_op(mb, at, store ? cast : "memref.load", NULL);
+    operands(g, o, op->in, store ? 1 : op->nin);
+    int t = iron__mlir_b_result(mb, o, elem(mb, dt), tmp);
+    o = iron__mlir_b_op(mb, at, store ? "memref.store" : cast, "%", t);
+    operands(g, o, op->in + 1, store ? op->nin - 1 : 0);
+    results(g, o, op);
 }
 
 static void one_op(gen *g, O *at, const iron__bop *op)
@@ -380,69 +327,61 @@ static void one_op(gen *g, O *at, const iron__bop *op)
         static const char *const names[] = { "scf.for", "scf.while",
                                              "scf.if" };
         /* the results are named before the regions' values */
-        o = iron__mlir_b_op(mb, at, names[op->kind - IRON__BOP_FOR]);
+        o = iron__mlir_b_op(mb, at, names[op->kind - IRON__BOP_FOR], NULL);
         results(g, o, op);
         operands(g, o, op->in, op->nin);
         sub_region(g, o, op->reg[0],
                    op->kind == IRON__BOP_WHILE ? "scf.condition" : "scf.yield");
-        if (op->kind == IRON__BOP_FOR)
-            return;
-        if (op->reg[1] >= 0)
+        if (op->kind != IRON__BOP_FOR && op->reg[1] >= 0)
             sub_region(g, o, op->reg[1], "scf.yield");
-        else
+        else if (op->kind != IRON__BOP_FOR)
             iron__mlir_b_region(mb, o, 0);
         return;
     }
     case IRON__BOP_ARITH:
     case IRON__BOP_CAST:
+        o = iron__mlir_b_op(mb, at, iron__body_arith_name((iron_arith)op->sub),
+                            NULL);
+        break;
     case IRON__BOP_SELECT:
-        o = op_new(g, at,
-                   op->kind == IRON__BOP_SELECT
-                       ? "arith.select"
-                       : iron__body_arith_name((iron_arith)op->sub),
-                   op, 0);
+        o = iron__mlir_b_op(mb, at, "arith.select", NULL);
         break;
     case IRON__BOP_CMP:
-        o = op_new(g, at, op->sub >= IRON_CMP_OEQ ? "arith.cmpf" : "arith.cmpi",
-                   op, 0);
-        iron__mlir_b_set(mb, o, "predicate",
-                         iron__mlir_b_text(mb, IRON__MA_KEYWORD,
-                                           iron__body_cmp_name(
-                                               (iron_cmp)op->sub)));
+        o = iron__mlir_b_op(
+            mb, at, op->sub >= IRON_CMP_OEQ ? "arith.cmpf" : "arith.cmpi",
+            "predicate:kw", iron__body_cmp_name((iron_cmp)op->sub));
         break;
     case IRON__BOP_ACQUIRE:
     case IRON__BOP_RELEASE:
-        o = iron__mlir_b_op(mb, at, op->kind == IRON__BOP_ACQUIRE
-                                        ? "aie.objectfifo.acquire"
-                                        : "aie.objectfifo.release");
-        fifo_port(g, o, op);
+        o = iron__mlir_b_op(mb, at,
+                            op->kind == IRON__BOP_ACQUIRE
+                                ? "aie.objectfifo.acquire"
+                                : "aie.objectfifo.release",
+                            "objFifo_name:sym port:kw size:i32",
+                            g->sym[op->param],
+                            g->b->params.v[op->param].h->is_prod ? "Produce"
+                                                                 : "Consume",
+                            op->imm);
         break;
     case IRON__BOP_OBJECT:
-        o = op_new(g, at, "aie.objectfifo.subview.access", op, 0);
-        iron__mlir_b_set(mb, o, "index",
-                         iron__mlir_b_int(mb, IRON__MA_INT, op->imm,
-                                          scalar(mb, IRON_BT_I32)));
+        o = iron__mlir_b_op(mb, at, "aie.objectfifo.subview.access",
+                            "index:i32", op->imm);
         break;
     case IRON__BOP_CALL:
-        o = op_new(g, at, "func.call", op, 0);
-        iron__mlir_b_set(mb, o, "callee",
-                         iron__mlir_b_text(mb, IRON__MA_SYMREF,
-                                           g->sym[op->param]));
+        o = iron__mlir_b_op(mb, at, "func.call", "callee:sym",
+                            g->sym[op->param]);
         break;
     case IRON__BOP_BARRIER_WAIT:
     case IRON__BOP_BARRIER_RELEASE:
-        o = iron__mlir_b_op(mb, at, "aie.use_lock");
-        iron__mlir_b_operand(mb, o, g->id[g->b->param_val.v[op->param]]);
-        iron__mlir_b_set(mb, o, "action",
-                         iron__mlir_b_text(mb, IRON__MA_KEYWORD,
-                                           op->kind == IRON__BOP_BARRIER_WAIT
-                                               ? "Acquire"
-                                               : "Release"));
-        iron__mlir_b_set(mb, o, "value",
-                         iron__mlir_b_int(mb, IRON__MA_INT, op->imm,
-                                          scalar(mb, IRON_BT_I32)));
+        o = iron__mlir_b_op(mb, at, "aie.use_lock",
+                            "% action:kw value:i32",
+                            g->id[g->b->param_val.v[op->param]],
+                            op->kind == IRON__BOP_BARRIER_WAIT ? "Acquire"
+                                                               : "Release",
+                            op->imm);
         break;
     }
+    operands(g, o, op->in, op->nin);
     results(g, o, op);
 }
 
@@ -459,12 +398,11 @@ void iron__mlx_body(iron__mlir_b *mb, iron__mlir_op *at, const iron_body *b,
               mb->m ? mb->m->nvalues : 0 };
     g.id = iron__malloc(((size_t)b->vals.n + 1) * sizeof *g.id);
     g.sym = iron__calloc((size_t)b->params.n + 1, sizeof *g.sym);
+    mb->failed |= !g.id || !g.sym;
     if (g.id && g.sym) {
         memset(g.id, 0xff, ((size_t)b->vals.n + 1) * sizeof *g.id);
         name_params(&g, names);
         region(&g, at, 0);
-    } else {
-        mb->failed = 1;
     }
     iron__free(g.id);
     iron__free(g.sym);

@@ -296,23 +296,27 @@ static int used_end(const iron_handle *h)
     return h->user == IRON__USER_WORKER || h->user == IRON__USER_RUNTIME;
 }
 
+/* Whether a worker or the runtime uses fifo f (else only links do). */
+static int fifo_used(const iron_fifo *f)
+{
+    int used = used_end(&f->prod);
+    for (int c = 0; c < f->ncons; c++)
+        used |= used_end(f->cons[c]);
+    return used;
+}
+
 static iron_status plan_fifos(iron__mlx_plan *pl)
 {
     const iron_design *d = pl->d;
     int nf = d->fifos.n;
     pl->fifo_sym = iron__calloc((size_t)(nf ? nf : 1), sizeof *pl->fifo_sym);
-    pl->fifo_used = iron__calloc((size_t)(nf ? nf : 1), 1);
-    if (!pl->fifo_sym || !pl->fifo_used)
+    if (!pl->fifo_sym)
         return OOM();
     for (int f = 0; f < nf; f++) {
         const iron_fifo *fi = d->fifos.v[f];
         pl->fifo_sym[f] = iron__mlx_take(&pl->syms, fi->name);
         if (!pl->fifo_sym[f])
             return OOM();
-        int used = used_end(&fi->prod);
-        for (int c = 0; c < fi->ncons; c++)
-            used |= used_end(fi->cons[c]);
-        pl->fifo_used[f] = (unsigned char)used;
     }
     return IRON_OK;
 }
@@ -381,11 +385,15 @@ static iron_status add_tile(iron__mlx_plan *pl, iron__tile t)
     return IRON_OK;
 }
 
+/* The fifos by name, the used ones first (as upstream collects them),
+ * then any fifo only links touch. */
 static int by_fifo_name(const void *a, const void *b)
 {
     const iron_fifo *x = *(const iron_fifo *const *)a;
     const iron_fifo *y = *(const iron_fifo *const *)b;
-    int c = strcmp(x->name, y->name);
+    int c = fifo_used(y) - fifo_used(x);
+    if (!c)
+        c = strcmp(x->name, y->name);
     return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
@@ -396,24 +404,18 @@ static iron_status plan_tiles(iron__mlx_plan *pl)
     for (int i = 0; i < pl->nworkers && s == IRON_OK; i++)
         s = add_tile(pl, pl->p->workers[pl->workers[i].w].tile);
     int nf = d->fifos.n;
-    iron_fifo **sorted = iron__calloc((size_t)(nf ? nf : 1), sizeof *sorted);
-    if (!sorted)
+    pl->fifo_order = iron__calloc((size_t)(nf ? nf : 1), sizeof *pl->fifo_order);
+    if (!pl->fifo_order)
         return OOM();
     if (nf > 0)   /* a design without fifos has a NULL vector */
-        memcpy(sorted, d->fifos.v, (size_t)nf * sizeof *sorted);
-    qsort(sorted, (size_t)nf, sizeof *sorted, by_fifo_name);
-    /* The used fifos first, as upstream collects them; then any fifo
-     * only links touch (their tiles are links' tiles, normally seen). */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < nf && s == IRON_OK; i++) {
-            const iron_fifo *f = sorted[i];
-            if (pl->fifo_used[f->index] != (pass == 0))
-                continue;
-            s = add_tile(pl, iron__mlx_end_tile(pl, &f->prod));
-            for (int c = 0; c < f->ncons && s == IRON_OK; c++)
-                s = add_tile(pl, iron__mlx_end_tile(pl, f->cons[c]));
-        }
-    iron__free(sorted);
+        memcpy(pl->fifo_order, d->fifos.v, (size_t)nf * sizeof *pl->fifo_order);
+    qsort(pl->fifo_order, (size_t)nf, sizeof *pl->fifo_order, by_fifo_name);
+    for (int i = 0; i < nf && s == IRON_OK; i++) {
+        const iron_fifo *f = pl->fifo_order[i];
+        s = add_tile(pl, iron__mlx_end_tile(pl, &f->prod));
+        for (int c = 0; c < f->ncons && s == IRON_OK; c++)
+            s = add_tile(pl, iron__mlx_end_tile(pl, f->cons[c]));
+    }
     return s;
 }
 
@@ -589,7 +591,7 @@ void iron__mlx_plan_free(iron__mlx_plan *plan)
     }
     iron__free(plan->workers);
     iron__free(plan->fifo_sym);
-    iron__free(plan->fifo_used);
+    iron__free(plan->fifo_order);
     iron__free(plan->tiles);
     iron__free(plan->bufs);
     iron__free(plan->locks);
