@@ -83,12 +83,12 @@ iron__mlir_type *iron__mlir_b_scalar(iron__mlir_b *b, const char *name)
     while (k < 5 && (strlen(prefix[k]) != n || strncmp(prefix[k], name, n)))
         k++;
     int width = atoi(name + n), index = strcmp(name, "index") == 0;
-    iron__mlir_type *t = index || (k < 5 && width > 0 && (k < 4 || width == 16))
-                             ? type_new(b, index   ? IRON__MT_INDEX
-                                           : k < 3 ? IRON__MT_INT
-                                                   : IRON__MT_FLOAT,
-                                        NULL, 0)
-                             : NULL;
+    int ok = index || (k < 5 && width > 0 && (k < 4 || width == 16));
+    iron__mlir_type *t = ok ? type_new(b, index   ? IRON__MT_INDEX
+                                          : k < 3 ? IRON__MT_INT
+                                                  : IRON__MT_FLOAT,
+                                       NULL, 0)
+                            : NULL;
     if (!t && !b->failed)
         b->failed = 2;
     if (t && !index) {
@@ -360,6 +360,8 @@ iron__mlir_op *iron__mlir_b_op(iron__mlir_b *b, iron__mlir_op *parent,
                                            &zero);
             if (!opt || !zero)
                 set(b, op, attr, a);
+        } else {
+            b->failed |= 2;   /* a bad spec */
         }
         s += n + (s[n] == ' ');
     }

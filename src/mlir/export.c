@@ -127,9 +127,9 @@ static void link(ex *x, const iron__link *l)
         int n = k ? l->nout : l->nin;
         for (int i = 0; i < n; i++) {
             const iron_handle *h = (k ? l->out : l->in)[i];
+            const char *sym = x->pl->fifo_sym[h->fifo->index];
             iron__mlir_b_item(b, a[k], NULL,
-                              iron__mlir_b_text(b, IRON__MA_SYMREF,
-                                                x->pl->fifo_sym[h->fifo->index]));
+                              iron__mlir_b_text(b, IRON__MA_SYMREF, sym));
             if (l->kind == (k ? IRON__LINK_SPLIT : IRON__LINK_JOIN))
                 iron__mlir_b_item(b, a[k + 2], NULL,
                                   iron__mlir_b_attr(b, IRON__MA_INT,
@@ -143,54 +143,6 @@ static void link(ex *x, const iron__link *l)
                     "fifoIns:attr fifoOuts:attr src_offsets:attr "
                     "dst_offsets:attr",
                     a[0], a[1], a[2], a[3]);
-}
-
-/* What has been built, for the depth-first walk through links. */
-typedef struct walk {
-    ex *x;
-    unsigned char *fifo_done, *link_done;
-} walk;
-
-static void walk_link(walk *w, const iron__link *l);
-
-/* As upstream's ObjectFifo.resolve: the fifo, then the links at its
- * ends (which bring their other fifos first). */
-static void walk_fifo(walk *w, const iron_fifo *f)
-{
-    if (w->fifo_done[f->index])
-        return;
-    w->fifo_done[f->index] = 1;
-    fifo(w->x, f);
-    if (f->prod.user == IRON__USER_LINK)
-        walk_link(w, f->prod.link);
-    for (int c = 0; c < f->ncons; c++)
-        if (f->cons[c]->user == IRON__USER_LINK)
-            walk_link(w, f->cons[c]->link);
-}
-
-static void walk_link(walk *w, const iron__link *l)
-{
-    if (w->link_done[l->index])
-        return;
-    w->link_done[l->index] = 1;
-    for (int i = 0; i < l->nin; i++)
-        walk_fifo(w, l->in[i]->fifo);
-    for (int i = 0; i < l->nout; i++)
-        walk_fifo(w, l->out[i]->fifo);
-    link(w->x, l);
-}
-
-/* The fifos in the plan's order. */
-static void fifos(ex *x)
-{
-    const iron_design *d = x->pl->d;
-    walk w = { x, iron__calloc((size_t)d->fifos.n + 1, 1),
-               iron__calloc((size_t)d->links.n + 1, 1) };
-    x->b->failed |= !w.fifo_done || !w.link_done;
-    for (int i = 0; !x->b->failed && i < d->fifos.n; i++)
-        walk_fifo(&w, x->pl->fifo_order[i]);
-    iron__free(w.fifo_done);
-    iron__free(w.link_done);
 }
 
 /* func.func private @k(memref<16xi32>, i32) [attributes {link_with}] */
@@ -334,7 +286,12 @@ iron_status iron__mlx_module(const iron__mlx_plan *pl,
         iron__mlir_b_op(&b, x.dev, "aie.tile", "col:i32 row:i32 =",
                         (int64_t)pl->tiles[i].t.col,
                         (int64_t)pl->tiles[i].t.row, index, pl->tiles[i].ssa);
-    fifos(&x);
+    for (int i = 0; i < pl->nemit; i++) {
+        if (pl->emit[i].fifo)
+            fifo(&x, pl->emit[i].fifo);
+        else
+            link(&x, pl->emit[i].link);
+    }
     decls(&x);
     for (int i = 0; i < pl->nworkers; i++)
         core(&x, i);

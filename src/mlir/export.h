@@ -139,7 +139,13 @@ typedef struct iron__mlx_tile {
     const char *ssa;
 } iron__mlx_tile;
 
-/* The whole plan: names and order, decided before anything is printed. */
+/* A fifo or (fifo NULL) a link, in the order the module declares them. */
+typedef struct iron__mlx_emit {
+    const struct iron_fifo *fifo;
+    const struct iron__link *link;
+} iron__mlx_emit;
+
+/* The whole plan: names and order, decided before anything is built. */
 typedef struct iron__mlx_plan {
     const iron_program *p;
     iron_design *d;
@@ -149,6 +155,12 @@ typedef struct iron__mlx_plan {
     iron__mlx_names pool;     /* every other string of the plan */
     const char **fifo_sym;    /* per fifo */
     struct iron_fifo **fifo_order;   /* by name, the used ones first */
+    int nemit;
+    iron__mlx_emit *emit;     /* fifos and links as upstream resolves
+                                 them: each fifo in fifo_order, then the
+                                 links at its ends (their other fifos
+                                 first) */
+    unsigned char *done;      /* while making emit: fifos, links seen */
     iron__mlx_kernel *kernels;
     int nworkers;
     iron__mlx_worker *workers;   /* in start order */

@@ -274,15 +274,13 @@ static void constant(gen *g, O *at, const iron__bop *op)
                                           : base,
                n, sizeof n);
     iron__mlir_type *ty = scalar(mb, t);
+    iron__mlir_attr *a =
+        t == IRON_BT_I1 ? iron__mlir_b_attr(mb, IRON__MA_BOOL, op->imm, NULL)
+        : iron__body_is_float(t)
+            ? iron__mlir_b_float(mb, printed_float(op->fimm, t), ty)
+            : iron__mlir_b_attr(mb, IRON__MA_INT, op->imm, ty);
     g->id[v] = iron__mlir_b_result(
-        mb,
-        iron__mlir_b_op(
-            mb, at, "arith.constant", "value:attr",
-            t == IRON_BT_I1 ? iron__mlir_b_attr(mb, IRON__MA_BOOL, op->imm, NULL)
-            : iron__body_is_float(t)
-                ? iron__mlir_b_float(mb, printed_float(op->fimm, t), ty)
-                : iron__mlir_b_attr(mb, IRON__MA_INT, op->imm, ty)),
-        ty, n);
+        mb, iron__mlir_b_op(mb, at, "arith.constant", "value:attr", a), ty, n);
 }
 
 /* memref.load / memref.store, through a cast for unsigned elements. */
@@ -331,7 +329,8 @@ static void one_op(gen *g, O *at, const iron__bop *op)
         results(g, o, op);
         operands(g, o, op->in, op->nin);
         sub_region(g, o, op->reg[0],
-                   op->kind == IRON__BOP_WHILE ? "scf.condition" : "scf.yield");
+                   op->kind == IRON__BOP_WHILE ? "scf.condition"
+                                               : "scf.yield");
         if (op->kind != IRON__BOP_FOR && op->reg[1] >= 0)
             sub_region(g, o, op->reg[1], "scf.yield");
         else if (op->kind != IRON__BOP_FOR)

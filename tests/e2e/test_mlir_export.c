@@ -3,11 +3,12 @@
  * test_mlir_export.c - the MLIR-AIE exporter (iron_jit_export_mlir, the
  * dump formats "mlir" / "mlir-generic", `iron export`): every reference
  * design exports (or, while its core body is C source only, is refused
- * naming the worker) in two forms that are one tree; the text matches, op by op, what upstream IRON
- * emits for the same design (tests/fixtures/mlir/golden/, written from
- * upstream's emitter logic: SSA names are compared by where they are
- * defined, whitespace and // comments ignored); the files written, the
- * two syntax eras, the generic form through mlir-opt, and the command.
+ * naming the worker) in two forms that are one tree; the text matches,
+ * op by op, what upstream IRON emits for the same design
+ * (tests/fixtures/mlir/golden/, written from upstream's emitter logic:
+ * SSA names are compared by where they are defined, whitespace and //
+ * comments ignored); the files written, the two syntax eras, the
+ * generic form through mlir-opt, and the command.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>

@@ -116,9 +116,10 @@ static iron__mlir_b build_sample(void)
                              "%s");
     iron__mlir_b_op(&b, loop, "scf.yield", "%", sel ? sel->results[0] : -1);
     iron__mlir_b_op(&b, core, "aie.end", NULL);
-    O *f = iron__mlir_b_op(&b, dev, "func.func",
-                           "sym_name:str sym_visibility:str function_type:type",
-                           "k", "private", ft);
+    O *f = iron__mlir_b_op(
+        &b, dev, "func.func",
+        "sym_name:str sym_visibility:str function_type:type", "k", "private",
+        ft);
     iron__mlir_b_region(&b, f, 0);
     return b;
 }
