@@ -321,10 +321,11 @@ int iron__mlir_type_equal(const iron__mlir_type *a, const iron__mlir_type *b);
 int iron__mlir_module_equal(const iron__mlir_module *a,
                             const iron__mlir_module *b, iron__str *why);
 
-/* Building a tree (ast.c; the parser builds with these, and so may a
- * writer).  A new module has no top op and no values.  Allocations come
- * from the module's arena, zeroed, and live until the module is freed;
- * each returns NULL (or -1) when memory runs out, with nothing set. */
+/* Building a tree (ast.c; the parser builds with these, and a writer
+ * with mlir/build.h on top of them).  A new module has no top op and no
+ * values.  Allocations come from the module's arena, zeroed, and live
+ * until the module is freed; each returns NULL (or -1) when memory runs
+ * out, with nothing set. */
 iron__mlir_module *iron__mlir_module_new(void);
 void *iron__mlir_alloc(iron__mlir_module *m, size_t n);
 /* n bytes of s, NUL-terminated. */

@@ -174,11 +174,6 @@ static void name_params(gen *g, const iron__body_names *names)
 
 /* --- ops ----------------------------------------------------------------- */
 
-static iron_val in(const gen *g, const iron__bop *op, int k)
-{
-    return g->b->pool.v[op->in + k];
-}
-
 /* The values of a pool run as operands of o. */
 static void operands(gen *g, O *o, int at, int n)
 {
@@ -288,7 +283,7 @@ static void access(gen *g, O *at, const iron__bop *op)
 {
     iron__mlir_b *mb = g->mb;
     int store = op->kind == IRON__BOP_STORE;
-    iron_dtype dt = g->b->vals.v[in(g, op, store)].dtype;
+    iron_dtype dt = g->b->vals.v[g->b->pool.v[op->in + store]].dtype;
     const char *cast = "builtin.unrealized_conversion_cast";
     char tmp[64];
     if (!is_unsigned(dt)) {
