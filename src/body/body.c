@@ -582,3 +582,24 @@ IRON_API iron_val iron_body_kernel(iron_body *b, iron_kernel *k)
     x.op = -1;
     return add_param(b, op, &p, &x);
 }
+
+const char *iron__body_call_type(const iron_body *b, const iron_kernel *k,
+                                 int i, iron__str *scratch)
+{
+    if (!b || !k || !scratch || i < 0 || i >= k->nargs)
+        return NULL;
+    for (int o = 0; o < b->ops.n; o++) {
+        const iron__bop *op = &b->ops.v[o];
+        if (op->kind != IRON__BOP_CALL ||
+            b->params.v[op->param].kernel != k)
+            continue;
+        char t[192];
+        iron__body_val_text(b, b->pool.v[op->in + i], t, sizeof t);
+        scratch->len = 0;
+        if (scratch->p)
+            scratch->p[0] = '\0';
+        iron__str_append(scratch, t);
+        return scratch->oom ? NULL : iron__str_get(scratch);
+    }
+    return NULL;
+}

@@ -2,8 +2,9 @@
 /*
  * body.h - the core-body IR inside the library: what iron_body_* builds
  * (body.c and its siblings), its translation to C for the emulator
- * (to_c.c), its printing as MLIR ops for the exporter (to_mlir.c), and
- * the body a standard-loop worker amounts to.
+ * (to_c.c), and the body a standard-loop worker amounts to.  Its MLIR
+ * form (the exporter's and iron_body_dump's) is built by
+ * src/mlir/export_body.c, which reads body/ir.h.
  */
 #ifndef IRON_BODY_BODY_H
 #define IRON_BODY_BODY_H
@@ -33,24 +34,6 @@ typedef struct iron__body_param {
 int iron__body_nparams(const iron_body *b);
 const iron__body_param *iron__body_param_at(const iron_body *b, int i);
 const char *iron__body_name(const iron_body *b);
-
-/* How the exporter names a body's parameters in MLIR: per parameter, the
- * fifo's symbol (without '@'), the SSA name of the worker's aie.buffer
- * or aie.lock (with '%'), or the kernel's function symbol (without '@').
- * SSA values the body makes are named with `prefix` ("%c2_" gives
- * "%c2_0", "%c2_1", ...), so bodies of one module never collide. */
-typedef struct iron__body_names {
-    const char *const *param;
-    const char *prefix;
-} iron__body_names;
-
-/* Appends the body's ops as MLIR (pretty form, as upstream prints a core
- * region's contents, without aie.end), each line indented by `indent`
- * spaces.  Kernel calls use the memref types of their arguments.
- * IRON_ENOMEM only. */
-iron_status iron__body_print_mlir(const iron_body *b,
-                                  const iron__body_names *names, int indent,
-                                  iron__str *s);
 
 /* The memref type a kernel's parameter i is called with in body b
  * ("memref<16xi32>") or, for scalars, its MLIR type ("i32"); NULL when b

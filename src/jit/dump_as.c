@@ -38,7 +38,7 @@ static iron_status mlir_pretty(const iron_design *d,
 {
     (void)d;
     (void)signature;
-    return iron__mlir_export_text(p, IRON__MLIR_ERA_2025, s);
+    return iron__mlir_export_text(p, IRON__MLIR_ERA_2025, 0, s);
 }
 
 static iron_status mlir_generic(const iron_design *d,
@@ -47,12 +47,7 @@ static iron_status mlir_generic(const iron_design *d,
 {
     (void)d;
     (void)signature;
-    iron__str pretty = { 0 };
-    iron_status st = iron__mlir_export_text(p, IRON__MLIR_ERA_2025, &pretty);
-    if (st == IRON_OK)
-        st = iron__mlir_export_generic(iron__str_get(&pretty), s);
-    iron__str_free(&pretty);
-    return st;
+    return iron__mlir_export_text(p, IRON__MLIR_ERA_2025, 1, s);
 }
 
 IRON_API iron_status iron_jit_dump_as(iron_jit *j,

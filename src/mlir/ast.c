@@ -309,3 +309,186 @@ int iron__mlir_type_equal(const iron__mlir_type *a, const iron__mlir_type *b)
     }
     return 0;
 }
+
+/* --- equality ------------------------------------------------------------ */
+
+typedef struct eq {
+    const iron__mlir_module *a, *b;
+    int *amap, *bmap;         /* value id -> the other module's, or -1 */
+    iron__str *why;
+    char path[512];           /* where the walk is: "module/aie.device#0" */
+} eq;
+
+static int differ(eq *e, const char *fmt, const char *what)
+{
+    if (e->why)
+        iron__str_printf(e->why, "%s: ", e->path[0] ? e->path : "module");
+    if (e->why)
+        iron__str_printf(e->why, fmt, what);
+    return 0;
+}
+
+/* Values x of a and y of b are the same: both unseen (then they are
+ * from now on), or seen together. */
+static int same_value(eq *e, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= e->a->nvalues || y >= e->b->nvalues)
+        return x == y;
+    if (e->amap[x] < 0 && e->bmap[y] < 0) {
+        e->amap[x] = y;
+        e->bmap[y] = x;
+    }
+    return e->amap[x] == y &&
+           iron__mlir_type_equal(e->a->values[x].type, e->b->values[y].type);
+}
+
+static int same_float(double x, double y)
+{
+    if (x != x || y != y)
+        return x != x && y != y;
+    return memcmp(&x, &y, sizeof x) == 0 || (x == y && x != 0);
+}
+
+static int attr_equal(eq *e, const iron__mlir_attr *x,
+                      const iron__mlir_attr *y, const char *name)
+{
+    if (!x || !y)
+        return x == y ? 1 : differ(e, "attribute %s is missing", name);
+    if (x->kind != y->kind)
+        return differ(e, "attribute %s is of another kind", name);
+    int same = iron__mlir_type_equal(x->type, y->type) && x->n == y->n;
+    switch (x->kind) {
+    case IRON__MA_INT:
+    case IRON__MA_BOOL:
+        same &= x->i == y->i;
+        break;
+    case IRON__MA_DIM:
+        same &= x->i == y->i && x->stride == y->stride;
+        break;
+    case IRON__MA_FLOAT:
+        same &= same_float(x->f, y->f);
+        break;
+    case IRON__MA_STR:
+    case IRON__MA_SYMREF:
+    case IRON__MA_KEYWORD:
+    case IRON__MA_OPAQUE:
+        same &= str_eq(x->s, y->s);
+        break;
+    default:
+        break;
+    }
+    if (!same)
+        return differ(e, "attribute %s differs", name);
+    for (int i = 0; i < x->n; i++) {
+        if (x->keys && !str_eq(x->keys[i], y->keys ? y->keys[i] : NULL))
+            return differ(e, "attribute %s differs", name);
+        if (!attr_equal(e, x->items[i], y->items[i], name))
+            return 0;
+    }
+    return 1;
+}
+
+static int op_equal(eq *e, const iron__mlir_op *x, const iron__mlir_op *y,
+                    const iron__mlir_region *rx, const iron__mlir_region *ry);
+
+static int region_equal(eq *e, const iron__mlir_region *x,
+                        const iron__mlir_region *y)
+{
+    if (x->nblocks != y->nblocks)
+        return differ(e, "%s", "a region has another number of blocks");
+    for (int k = 0; k < x->nblocks; k++) {
+        const iron__mlir_block *p = x->blocks[k], *q = y->blocks[k];
+        if (p->nargs != q->nargs || p->nops != q->nops)
+            return differ(e, "%s", "a block has another number of arguments "
+                                   "or of ops");
+        for (int i = 0; i < p->nargs; i++)
+            if (!same_value(e, p->args[i], q->args[i]))
+                return differ(e, "%s", "a block argument differs");
+        size_t len = strlen(e->path);
+        for (int i = 0; i < p->nops; i++) {
+            snprintf(e->path + len, sizeof e->path - len, "/%s#%d",
+                     p->ops[i]->name, i);
+            if (!op_equal(e, p->ops[i], q->ops[i], x, y))
+                return 0;
+        }
+        e->path[len] = '\0';
+    }
+    return 1;
+}
+
+/* The index of the block labelled `label` in r, or -1. */
+static int block_at(const iron__mlir_region *r, const char *label)
+{
+    for (int i = 0; r && i < r->nblocks; i++)
+        if (str_eq(r->blocks[i]->label, label))
+            return i;
+    return -1;
+}
+
+/* Ops x and y, in regions rx and ry (NULL for the top op). */
+static int op_equal(eq *e, const iron__mlir_op *x, const iron__mlir_op *y,
+                    const iron__mlir_region *rx, const iron__mlir_region *ry)
+{
+    if (!str_eq(x->name, y->name))
+        return differ(e, "the other op is %s", y->name);
+    if (x->noperands != y->noperands || x->nresults != y->nresults ||
+        x->nattrs != y->nattrs || x->nregions != y->nregions ||
+        x->nsucc != y->nsucc)
+        return differ(e, "%s", "another number of operands, results, "
+                               "attributes, regions or successors");
+    for (int i = 0; i < x->noperands; i++)
+        if (!same_value(e, x->operands[i], y->operands[i]))
+            return differ(e, "%s", "an operand is another value");
+    for (int i = 0; i < x->nresults; i++)
+        if (!same_value(e, x->results[i], y->results[i]))
+            return differ(e, "%s", "a result is of another type");
+    for (int i = 0; i < x->nsucc; i++) {
+        int k = block_at(rx, x->succ[i]);
+        if (k != block_at(ry, y->succ[i]) ||
+            (k < 0 && !str_eq(x->succ[i], y->succ[i])))
+            return differ(e, "successor %s differs", x->succ[i]);
+    }
+    for (int i = 0; i < x->nattrs; i++) {
+        const iron__mlir_named *n = &x->attrs[i], *m = NULL;
+        for (int k = 0; k < y->nattrs && !m; k++)
+            if (str_eq(y->attrs[k].name, n->name))
+                m = &y->attrs[k];
+        if (!m)
+            return differ(e, "attribute %s is missing", n->name);
+        if (m->prop != n->prop)
+            return differ(e, "attribute %s is inherent in one only",
+                          n->name);
+        if (!attr_equal(e, n->attr, m->attr, n->name))
+            return 0;
+    }
+    for (int i = 0; i < x->nregions; i++)
+        if (!region_equal(e, x->regions[i], y->regions[i]))
+            return 0;
+    return 1;
+}
+
+int iron__mlir_module_equal(const iron__mlir_module *a,
+                            const iron__mlir_module *b, iron__str *why)
+{
+    if (!a || !b || !a->top || !b->top) {
+        if (why)
+            iron__str_append(why, "a module is NULL or empty");
+        return 0;
+    }
+    eq e = { a, b, iron__malloc(((size_t)a->nvalues + 1) * sizeof(int)),
+             iron__malloc(((size_t)b->nvalues + 1) * sizeof(int)), why,
+             "" };
+    int same = 0;
+    if (!e.amap || !e.bmap) {
+        if (why)
+            iron__str_append(why, "out of memory comparing modules");
+    } else {
+        memset(e.amap, 0xff, ((size_t)a->nvalues + 1) * sizeof(int));
+        memset(e.bmap, 0xff, ((size_t)b->nvalues + 1) * sizeof(int));
+        snprintf(e.path, sizeof e.path, "%s", a->top->name);
+        same = op_equal(&e, a->top, b->top, NULL, NULL);
+    }
+    iron__free(e.amap);
+    iron__free(e.bmap);
+    return same;
+}

@@ -330,10 +330,22 @@ void iron__mlir_type_text(const iron__mlir_type *t, iron__str *s);
 /* 1 when two types are the same type. */
 int iron__mlir_type_equal(const iron__mlir_type *a, const iron__mlir_type *b);
 
-/* Building a tree (ast.c; the parser builds with these, and so may a
- * writer).  A new module has no top op and no values.  Allocations come
- * from the module's arena, zeroed, and live until the module is freed;
- * each returns NULL (or -1) when memory runs out, with nothing set. */
+/* 1 when two modules are the same tree: the same ops in the same order
+ * (names, attributes in any order with their inherent flags, regions,
+ * blocks, successors by the block they name), values and blocks matched
+ * by where they are defined and used rather than by their names, types
+ * equal; 0 otherwise, with the first difference and where it is (the
+ * path of ops from the top, "builtin.module/aie.device#0/aie.tile#2")
+ * appended to why when not NULL.  Locations are not compared.  For the
+ * round-trip checks: parse(print(m)) is m. */
+int iron__mlir_module_equal(const iron__mlir_module *a,
+                            const iron__mlir_module *b, iron__str *why);
+
+/* Building a tree (ast.c; the parser builds with these, and a writer
+ * with mlir/build.h on top of them).  A new module has no top op and no
+ * values.  Allocations come from the module's arena, zeroed, and live
+ * until the module is freed; each returns NULL (or -1) when memory runs
+ * out, with nothing set. */
 iron__mlir_module *iron__mlir_module_new(void);
 void *iron__mlir_alloc(iron__mlir_module *m, size_t n);
 /* n bytes of s, NUL-terminated. */

@@ -5,15 +5,17 @@
  * (what its Program.resolve_program() prints), in one of two syntax eras,
  * and the files that go with it for upstream's toolchain.
  *
- *   export.c        the module: device, tiles, fifos and links, kernel
- *                   declarations, buffers, locks and cores, in upstream's
- *                   order (export_plan.c decides names and order first)
+ *   export.c        the module as an MLIR tree (mlir/build.h): device,
+ *                   tiles, fifos and links, kernel declarations, buffers,
+ *                   locks and cores, in upstream's order (export_plan.c
+ *                   decides names and order first), printed by the one
+ *                   printer in either form (mlir/print.c)
  *   export_seq.c    the runtime sequence: task-based DMA with task
  *                   groups (era 2025) or dma_memcpy_nd + dma_wait (2024)
- *   export_names.c  symbols, SSA names, element and memref types
+ *   export_body.c   a core body as the ops of its aie.core's region, and
+ *                   iron_body_dump
+ *   export_names.c  symbols and SSA names
  *   export_files.c  kernels/NAME.c, Makefile, README.md, host.cpp
- *   export_generic.c the generic form (the pretty text parsed and
- *                   printed again by src/mlir's parser and printer)
  *
  * Everything here reads the program (and the design it owns, on which a
  * standard-loop worker's body is built: iron__body_for_standard_worker)
@@ -24,6 +26,7 @@
 
 #include "core/core.h"
 #include "iron/iron.h"
+#include "mlir/build.h"
 #include "program/program.h"
 
 /* The syntax eras (iron_mlir_options.era). */
@@ -34,17 +37,13 @@
  * naming the text otherwise. */
 iron_status iron__mlir_export_era(const char *text, int *era);
 
-/* Appends the placed program p as MLIR text (the pretty form upstream
- * prints) for era (IRON__MLIR_ERA_*).  IRON_ENOTSUP naming the worker,
- * op or object that has no MLIR-AIE form (a worker whose core body is C
- * source only, a dispatch-time scalar, ...); IRON_ENOMEM. */
+/* Appends the placed program p as MLIR text for era (IRON__MLIR_ERA_*):
+ * the pretty form upstream prints, or every op in the generic form.
+ * IRON_ENOTSUP naming the worker, op or object that has no MLIR-AIE
+ * form (a worker whose core body is C source only, a dispatch-time
+ * scalar, ...); IRON_ENOMEM. */
 iron_status iron__mlir_export_text(const iron_program *p, int era,
-                                   iron__str *out);
-
-/* The generic form of pretty MLIR text: parsed and printed again with
- * every op generic.  IRON_ESYNTAX if the text does not parse (a bug of
- * the exporter: the message says so); IRON_ENOMEM. */
-iron_status iron__mlir_export_generic(const char *pretty, iron__str *out);
+                                   int generic, iron__str *out);
 
 /* One file of an export: path relative to the export folder
  * ("kernels/eltwise.c"), its contents. */
@@ -71,9 +70,6 @@ void iron__mlir_bundle_free(iron__mlir_bundle *b);
 
 /* --- shared by the export*.c files -------------------------------------- */
 
-/* "memref<16x4xi32>" into s; element types as the core-body IR spells
- * them (iron__body_dtype_text), so declarations match the calls. */
-void iron__mlx_memref(iron__str *s, iron_dtype dt, const iron_shape *shape);
 /* name made a valid MLIR bare identifier ([A-Za-z_][A-Za-z0-9_$.]*):
  * other characters become '_', a leading digit gets '_' in front.
  * iron__malloc'd, NULL when out of memory. */
@@ -135,6 +131,7 @@ typedef struct iron__mlx_kernel {
     int renamed;              /* sym differs from the C entry */
     int ntypes;
     char **types;             /* "memref<16xi32>", "i32" per parameter */
+    const struct iron_body *caller;   /* a body calling it */
 } iron__mlx_kernel;
 
 typedef struct iron__mlx_tile {
@@ -142,7 +139,13 @@ typedef struct iron__mlx_tile {
     const char *ssa;
 } iron__mlx_tile;
 
-/* The whole plan: names and order, decided before anything is printed. */
+/* A fifo or (fifo NULL) a link, in the order the module declares them. */
+typedef struct iron__mlx_emit {
+    const struct iron_fifo *fifo;
+    const struct iron__link *link;
+} iron__mlx_emit;
+
+/* The whole plan: names and order, decided before anything is built. */
 typedef struct iron__mlx_plan {
     const iron_program *p;
     iron_design *d;
@@ -151,7 +154,13 @@ typedef struct iron__mlx_plan {
     iron__mlx_names ssa;      /* SSA names at the device's level */
     iron__mlx_names pool;     /* every other string of the plan */
     const char **fifo_sym;    /* per fifo */
-    unsigned char *fifo_used; /* a worker or the runtime uses it */
+    struct iron_fifo **fifo_order;   /* by name, the used ones first */
+    int nemit;
+    iron__mlx_emit *emit;     /* fifos and links as upstream resolves
+                                 them: each fifo in fifo_order, then the
+                                 links at its ends (their other fifos
+                                 first) */
+    unsigned char *done;      /* while making emit: fifos, links seen */
     iron__mlx_kernel *kernels;
     int nworkers;
     iron__mlx_worker *workers;   /* in start order */
@@ -176,13 +185,58 @@ const char *iron__mlx_tile_ssa(const iron__mlx_plan *plan, iron__tile t);
 iron__tile iron__mlx_end_tile(const iron__mlx_plan *plan,
                               const struct iron_handle *h);
 
-/* export.c: appends the module of a plan (what iron__mlir_export_text
- * writes). */
-iron_status iron__mlx_print_module(const iron__mlx_plan *plan,
+/* export.c: the module of a plan as a tree (*out: the caller's to free
+ * with iron__mlir_module_free; NULL on failure), and that module appended
+ * as text (generic: every op in the generic form).  Errors as
+ * iron__mlir_export_text. */
+iron_status iron__mlx_module(const iron__mlx_plan *plan,
+                             iron__mlir_module **out);
+iron_status iron__mlx_print_module(const iron__mlx_plan *plan, int generic,
                                    iron__str *out);
 
-/* export_seq.c: appends the runtime sequence (indented 4). */
-iron_status iron__mlx_print_sequence(const iron__mlx_plan *plan,
-                                     iron__str *out);
+/* export_seq.c: builds the runtime sequence at the end of the device's
+ * block.  IRON_ENOTSUP for a sequence era 2024 cannot write (more
+ * transfers in flight than a shim has descriptors); memory failures are
+ * b's. */
+iron_status iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
+                               iron__mlir_op *device);
+
+/* --- export_body.c ------------------------------------------------------- */
+
+/* How the exporter names a body's parameters in MLIR: per parameter, the
+ * fifo's symbol (without '@'), the SSA name of the worker's aie.buffer
+ * or aie.lock (with '%'), or the kernel's function symbol (without '@').
+ * SSA values the body makes are named with `prefix` ("%c2_" gives
+ * "%c2_0", "%c2_1", ...), so bodies of one module never collide. */
+typedef struct iron__body_names {
+    const char *const *param;
+    const char *prefix;
+} iron__body_names;
+
+/* Builds body b's ops at the end of op at's last block (NULL: the
+ * module's), named by names (NULL: placeholders, as iron_body_dump
+ * prints them).  A buffer or lock a name gives is the module's value of
+ * that name, or a new value defined nowhere.  Failures are b's. */
+void iron__mlx_body(iron__mlir_b *b, iron__mlir_op *at,
+                    const struct iron_body *body,
+                    const iron__body_names *names);
+/* Appends the body's ops as MLIR (pretty form, as upstream prints a core
+ * region's contents, without aie.end), each line indented by `indent`
+ * spaces: what iron_body_dump returns (names NULL), or with the
+ * exporter's names.  IRON_ENOMEM only. */
+iron_status iron__mlx_body_text(const struct iron_body *b,
+                                const iron__body_names *names, int indent,
+                                iron__str *s);
+/* memref<16x4xi32> (unsigned dtypes: ui8 ..., as upstream spells numpy's
+ * dtypes). */
+iron__mlir_type *iron__mlx_memref(iron__mlir_b *b, iron_dtype dt,
+                                  const iron_shape *shape);
+/* The type body calls kernel k's parameter i with (it must call k). */
+iron__mlir_type *iron__mlx_call_type(iron__mlir_b *b,
+                                     const struct iron_body *body,
+                                     const iron_kernel *k, int i);
+/* The module's value named `name` ("%tile_0_2"), or a new value of type
+ * t defined nowhere (printed by its name). */
+int iron__mlx_named(iron__mlir_b *b, const char *name, iron__mlir_type *t);
 
 #endif

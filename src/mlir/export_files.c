@@ -451,13 +451,7 @@ iron_status iron__mlir_export_bundle(const iron_program *p,
     iron__str text = { 0 };
     iron_status st = iron__mlx_plan_make(&pl, p, era);
     if (st == IRON_OK)
-        st = iron__mlx_print_module(&pl, &text);
-    if (st == IRON_OK && generic) {
-        iron__str g = { 0 };
-        st = iron__mlir_export_generic(iron__str_get(&text), &g);
-        iron__str_free(&text);
-        text = g;
-    }
+        st = iron__mlx_print_module(&pl, generic, &text);
     if (st == IRON_OK)
         st = add_file(out, "aie.mlir", &text);
     iron__str_free(&text);

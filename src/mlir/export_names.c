@@ -1,24 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * export_names.c - names and types as the exported MLIR writes them:
- * memref types (element types spelt by the core-body IR, so a
- * declaration and the calls agree), identifiers made of a design's
- * free-form names, and the sets that keep symbols and SSA names unique.
+ * export_names.c - names as the exported MLIR writes them: identifiers
+ * made of a design's free-form names, and the sets that keep symbols and
+ * SSA names unique.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "body/body.h"
 #include "mlir/export.h"
-
-void iron__mlx_memref(iron__str *s, iron_dtype dt, const iron_shape *shape)
-{
-    iron__str_append(s, "memref<");
-    for (int i = 0; i < shape->ndim; i++)
-        iron__str_printf(s, "%lldx", (long long)shape->dims[i]);
-    iron__str_printf(s, "%s>", iron__body_dtype_text(dt));
-}
 
 static int ident_char(char c, int first)
 {

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * export_plan.c - everything the exporter decides before it prints: what
- * cannot be exported (refused here, naming it), each worker's core body
- * and how its parameters are named, the kernels the cores call with the
- * types they call them with, the symbols of fifos, kernels and buffers,
- * and the tiles in the order upstream's Program.resolve_program creates
- * them (the workers' tiles in start order, then each fifo's endpoints,
- * the fifos sorted by name).
+ * export_plan.c - everything the exporter decides before it builds the
+ * module: what cannot be exported (refused here, naming it), each
+ * worker's core body and how its parameters are named, the kernels the
+ * cores call with the types they call them with, the symbols of fifos,
+ * kernels and buffers, the tiles in the order upstream's
+ * Program.resolve_program creates them (the workers' tiles in start
+ * order, then each fifo's endpoints, the fifos sorted by name, the used
+ * ones first), and the fifos and links in the order it declares them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,7 @@ static iron_status call_types(iron__mlx_plan *pl, const iron__mlx_worker *mw,
             mk->ntypes++;
         }
         *first_caller = d->workers.v[mw->w]->name;
+        mk->caller = mw->body;
         iron__str_free(&scratch);
         return s;
     }
@@ -295,23 +297,27 @@ static int used_end(const iron_handle *h)
     return h->user == IRON__USER_WORKER || h->user == IRON__USER_RUNTIME;
 }
 
+/* Whether a worker or the runtime uses fifo f (else only links do). */
+static int fifo_used(const iron_fifo *f)
+{
+    int used = used_end(&f->prod);
+    for (int c = 0; c < f->ncons; c++)
+        used |= used_end(f->cons[c]);
+    return used;
+}
+
 static iron_status plan_fifos(iron__mlx_plan *pl)
 {
     const iron_design *d = pl->d;
     int nf = d->fifos.n;
     pl->fifo_sym = iron__calloc((size_t)(nf ? nf : 1), sizeof *pl->fifo_sym);
-    pl->fifo_used = iron__calloc((size_t)(nf ? nf : 1), 1);
-    if (!pl->fifo_sym || !pl->fifo_used)
+    if (!pl->fifo_sym)
         return OOM();
     for (int f = 0; f < nf; f++) {
         const iron_fifo *fi = d->fifos.v[f];
         pl->fifo_sym[f] = iron__mlx_take(&pl->syms, fi->name);
         if (!pl->fifo_sym[f])
             return OOM();
-        int used = used_end(&fi->prod);
-        for (int c = 0; c < fi->ncons; c++)
-            used |= used_end(fi->cons[c]);
-        pl->fifo_used[f] = (unsigned char)used;
     }
     return IRON_OK;
 }
@@ -364,7 +370,7 @@ static iron_status add_tile(iron__mlx_plan *pl, iron__tile t)
         pl->cap_tiles = cap;
     }
     const char *kind = "tile";
-    if (pl->era >= IRON__MLIR_ERA_2025)
+    if (pl->era >= IRON__MLIR_ERA_2025)   /* era: tiles named by kind */
         kind = t.row == IRON__ROW_SHIM      ? "shim_noc_tile"
                : t.row == IRON__ROW_MEMTILE ? "mem_tile"
                                             : "tile";
@@ -380,11 +386,15 @@ static iron_status add_tile(iron__mlx_plan *pl, iron__tile t)
     return IRON_OK;
 }
 
+/* The fifos by name, the used ones first (as upstream collects them),
+ * then any fifo only links touch. */
 static int by_fifo_name(const void *a, const void *b)
 {
     const iron_fifo *x = *(const iron_fifo *const *)a;
     const iron_fifo *y = *(const iron_fifo *const *)b;
-    int c = strcmp(x->name, y->name);
+    int c = fifo_used(y) - fifo_used(x);
+    if (!c)
+        c = strcmp(x->name, y->name);
     return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
@@ -395,24 +405,71 @@ static iron_status plan_tiles(iron__mlx_plan *pl)
     for (int i = 0; i < pl->nworkers && s == IRON_OK; i++)
         s = add_tile(pl, pl->p->workers[pl->workers[i].w].tile);
     int nf = d->fifos.n;
-    iron_fifo **sorted = iron__calloc((size_t)(nf ? nf : 1), sizeof *sorted);
-    if (!sorted)
+    size_t sz = sizeof *pl->fifo_order;
+    pl->fifo_order = iron__calloc((size_t)(nf ? nf : 1), sz);
+    if (!pl->fifo_order)
         return OOM();
     if (nf > 0)   /* a design without fifos has a NULL vector */
-        memcpy(sorted, d->fifos.v, (size_t)nf * sizeof *sorted);
-    qsort(sorted, (size_t)nf, sizeof *sorted, by_fifo_name);
-    /* The used fifos first, as upstream collects them; then any fifo
-     * only links touch (their tiles are links' tiles, normally seen). */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < nf && s == IRON_OK; i++) {
-            const iron_fifo *f = sorted[i];
-            if (pl->fifo_used[f->index] != (pass == 0))
-                continue;
-            s = add_tile(pl, iron__mlx_end_tile(pl, &f->prod));
-            for (int c = 0; c < f->ncons && s == IRON_OK; c++)
-                s = add_tile(pl, iron__mlx_end_tile(pl, f->cons[c]));
-        }
-    iron__free(sorted);
+        memcpy(pl->fifo_order, d->fifos.v, (size_t)nf * sz);
+    qsort(pl->fifo_order, (size_t)nf, sz, by_fifo_name);
+    for (int i = 0; i < nf && s == IRON_OK; i++) {
+        const iron_fifo *f = pl->fifo_order[i];
+        s = add_tile(pl, iron__mlx_end_tile(pl, &f->prod));
+        for (int c = 0; c < f->ncons && s == IRON_OK; c++)
+            s = add_tile(pl, iron__mlx_end_tile(pl, f->cons[c]));
+    }
+    return s;
+}
+
+/* --- the order of fifos and links -------------------------------------- */
+
+static iron_status emit_link(iron__mlx_plan *pl, const iron__link *l);
+
+/* As upstream's ObjectFifo.resolve: the fifo, then the links at its
+ * ends (which bring their other fifos first).  emit[] is long enough
+ * for every fifo and link once; done[] marks fifos, then links. */
+static iron_status emit_fifo(iron__mlx_plan *pl, const iron_fifo *f)
+{
+    if (pl->done[f->index])
+        return IRON_OK;
+    pl->done[f->index] = 1;
+    pl->emit[pl->nemit++] = (iron__mlx_emit){ f, NULL };
+    iron_status s = IRON_OK;
+    if (f->prod.user == IRON__USER_LINK)
+        s = emit_link(pl, f->prod.link);
+    for (int c = 0; c < f->ncons && s == IRON_OK; c++)
+        if (f->cons[c]->user == IRON__USER_LINK)
+            s = emit_link(pl, f->cons[c]->link);
+    return s;
+}
+
+static iron_status emit_link(iron__mlx_plan *pl, const iron__link *l)
+{
+    unsigned char *done = &pl->done[pl->d->fifos.n + l->index];
+    if (*done)
+        return IRON_OK;
+    *done = 1;
+    iron_status s = IRON_OK;
+    for (int i = 0; i < l->nin && s == IRON_OK; i++)
+        s = emit_fifo(pl, l->in[i]->fifo);
+    for (int i = 0; i < l->nout && s == IRON_OK; i++)
+        s = emit_fifo(pl, l->out[i]->fifo);
+    pl->emit[pl->nemit++] = (iron__mlx_emit){ NULL, l };
+    return s;
+}
+
+static iron_status plan_emit(iron__mlx_plan *pl)
+{
+    size_t n = (size_t)pl->d->fifos.n + (size_t)pl->d->links.n + 1;
+    pl->emit = iron__calloc(n, sizeof *pl->emit);
+    pl->done = iron__calloc(n, 1);
+    if (!pl->emit || !pl->done)
+        return OOM();
+    iron_status s = IRON_OK;
+    for (int i = 0; i < pl->d->fifos.n && s == IRON_OK; i++)
+        s = emit_fifo(pl, pl->fifo_order[i]);
+    iron__free(pl->done);
+    pl->done = NULL;
     return s;
 }
 
@@ -567,6 +624,8 @@ iron_status iron__mlx_plan_make(iron__mlx_plan *plan, const iron_program *p,
     if (s == IRON_OK)
         s = plan_tiles(plan);
     if (s == IRON_OK)
+        s = plan_emit(plan);
+    if (s == IRON_OK)
         s = plan_params(plan);
     if (s == IRON_OK && (plan->syms.oom || plan->ssa.oom || plan->pool.oom))
         s = OOM();
@@ -588,7 +647,9 @@ void iron__mlx_plan_free(iron__mlx_plan *plan)
     }
     iron__free(plan->workers);
     iron__free(plan->fifo_sym);
-    iron__free(plan->fifo_used);
+    iron__free(plan->fifo_order);
+    iron__free(plan->emit);
+    iron__free(plan->done);   /* after a failure */
     iron__free(plan->tiles);
     iron__free(plan->bufs);
     iron__free(plan->locks);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
- * export_seq.c - the runtime sequence, one block argument per tensor in
- * argument order, the ops in the design's order:
+ * export_seq.c - the runtime sequence as ops of the tree (mlir/build.h),
+ * one block argument per tensor in argument order, the ops in the
+ * design's order:
  *
  *   era 2025 (upstream IRON's Runtime.resolve): each fill and drain is a
  *     DMA task -- aiex.dma_configure_task_for @fifo { aie.dma_bd ... }
@@ -32,11 +33,13 @@
 
 #define MAX_COLS 64
 
+typedef iron__mlir_op O;
+
 /* A DMA task waiting for its group's finish. */
 typedef struct pending {
     int group;
     int wait;
-    int task;                 /* era 2025: its SSA number */
+    int task;                 /* era 2025: its value */
     const char *sym;          /* era 2024: the fifo awaited */
     int col, bd;              /* era 2024: the descriptor it holds */
     int done;
@@ -44,65 +47,50 @@ typedef struct pending {
 
 typedef struct seq {
     const iron__mlx_plan *pl;
-    iron__str *s;
+    iron__mlir_b *b;
+    O *op;                    /* the runtime sequence */
+    int *args;                /* its block arguments */
     pending *v;
     int n;
     int ntasks;
     unsigned bds[MAX_COLS];   /* era 2024: ids in use per shim column */
 } seq;
 
-/* The pattern as four (size, stride) pairs, outermost first: the reading
- * the shim check judged (design/layout.h). */
-static void pad4(const iron_tap *t, int64_t sizes[4], int64_t strides[4])
+/* era 2025 */
+static void task_2025(seq *q, const iron__rt_op *op)
 {
-    iron__tap_shim_dims(t, sizes, strides);
-}
-
-static void arg_type(const seq *q, int arg, iron__str *s)
-{
-    const iron__argsig *a = &q->pl->d->args[arg];
-    iron__mlx_memref(s, a->dtype, &a->shape);
-}
-
-static iron_status task_2025(seq *q, const iron__rt_op *op)
-{
-    iron__str *s = q->s;
+    iron__mlir_b *b = q->b;
     int64_t sz[4], st[4];
-    pad4(&op->tap, sz, st);
-    int64_t len = sz[1] * sz[2] * sz[3];
-    int64_t repeat = sz[0] > 1 ? sz[0] - 1 : 0;
-    int t = q->ntasks++;
-    iron__str_printf(s, "      %%%d = aiex.dma_configure_task_for @%s {\n",
-                     t, q->pl->fifo_sym[op->h->fifo->index]);
-    iron__str_printf(s, "        aie.dma_bd(%%arg%d : ", op->arg);
-    arg_type(q, op->arg, s);
-    iron__str_printf(s, ", %lld, %lld, [", (long long)op->tap.offset,
-                     (long long)len);
+    iron__tap_shim_dims(&op->tap, sz, st);
+    iron__mlir_attr *d = iron__mlir_b_attr(b, IRON__MA_ARRAY, 0, NULL);
     for (int i = 0; i < 4; i++)
-        iron__str_printf(s, "%s<size = %lld, stride = %lld>", i ? ", " : "",
-                         (long long)sz[i], (long long)st[i]);
-    iron__str_append(s, "]) {burst_length = 0 : i32}\n"
-                        "        aie.end\n      }");
+        iron__mlir_b_item(b, d, NULL, iron__mlir_b_dim(b, sz[i], st[i]));
     int wait = op->kind == IRON__RT_DRAIN && op->wait;
-    if (wait && repeat)
-        iron__str_printf(s, " {issue_token = true, repeat_count = %lld : "
-                            "i32}",
-                         (long long)repeat);
-    else if (wait)
-        iron__str_append(s, " {issue_token = true}");
-    else if (repeat)
-        iron__str_printf(s, " {repeat_count = %lld : i32}",
-                         (long long)repeat);
-    iron__str_printf(s, "\n      aiex.dma_start_task(%%%d)\n", t);
-    q->v[q->n++] = (pending){ op->group, wait, t, NULL, 0, 0, 0 };
-    return IRON_OK;
+    char name[32];
+    snprintf(name, sizeof name, "%%%d", q->ntasks++);
+    O *t = iron__mlir_b_op(
+        b, q->op, "aiex.dma_configure_task_for",
+        "tile:sym ?issue_token:bool ?repeat_count:i32 =",
+        q->pl->fifo_sym[op->h->fifo->index], wait,
+        (int64_t)(sz[0] > 1 ? sz[0] - 1 : 0),
+        iron__mlir_b_scalar(b, "index"), name);
+    iron__mlir_b_region(b, t, 1);
+    iron__mlir_b_op(b, t, "aie.dma_bd",
+                    "% offset:i32 len:i32 dimensions:attr burst_length:i32",
+                    q->args[op->arg], op->tap.offset, sz[1] * sz[2] * sz[3],
+                    d, (int64_t)0);
+    iron__mlir_b_op(b, t, "aie.end", NULL);
+    int task = t && t->nresults ? t->results[0] : -1;
+    iron__mlir_b_op(b, q->op, "aiex.dma_start_task", "%", task);
+    q->v[q->n++] = (pending){ op->group, wait, task, NULL, 0, 0, 0 };
 }
 
 static void finish(seq *q, int group);
 
+/* era 2024 */
 static iron_status task_2024(seq *q, int i, const iron__rt_op *op)
 {
-    iron__str *s = q->s;
+    iron__mlir_b *b = q->b;
     const iron__prog_op *po = &q->pl->p->ops[i];
     int col = po->shim_col >= 0 && po->shim_col < MAX_COLS ? po->shim_col : 0;
     int nbd = q->pl->p->dev.shim.buffer_descriptors;
@@ -122,19 +110,24 @@ static iron_status task_2024(seq *q, int i, const iron__rt_op *op)
             i, op->kind == IRON__RT_FILL ? "fill" : "drain",
             op->h->fifo->name, nbd + 1, col, nbd);
     q->bds[col] |= 1u << bd;
-    int64_t sz[4], st[4];
-    pad4(&op->tap, sz, st);
-    iron__str_printf(s, "      aiex.npu.dma_memcpy_nd(%%arg%d[0, 0, 0, %lld]",
-                     op->arg, (long long)op->tap.offset);
-    iron__str_printf(s, "[%lld, %lld, %lld, %lld]", (long long)sz[0],
-                     (long long)sz[1], (long long)sz[2], (long long)sz[3]);
-    iron__str_printf(s, "[%lld, %lld, %lld, %lld])", (long long)st[0],
-                     (long long)st[1], (long long)st[2], (long long)st[3]);
+    int64_t v[3][4] = { { 0, 0, 0, op->tap.offset } };
+    iron__tap_shim_dims(&op->tap, v[1], v[2]);
+    iron__mlir_attr *a[3];
+    for (int k = 0; k < 3; k++) {
+        a[k] = iron__mlir_b_attr(b, IRON__MA_DENSE_ARRAY, 0,
+                                 iron__mlir_b_scalar(b, "i64"));
+        for (int j = 0; j < 4; j++)
+            iron__mlir_b_item(b, a[k], NULL,
+                              iron__mlir_b_attr(b, IRON__MA_INT, v[k][j],
+                                                NULL));
+    }
     int wait = op->kind == IRON__RT_DRAIN && op->wait;
-    iron__str_printf(s, " {id = %d : i64, %smetadata = @%s} : ", bd,
-                     wait ? "issue_token = true, " : "", sym);
-    arg_type(q, op->arg, s);
-    iron__str_append(s, "\n");
+    iron__mlir_b_op(b, q->op, "aiex.npu.dma_memcpy_nd",
+                    "% static_offsets:attr static_sizes:attr "
+                    "static_strides:attr id:i64 ?issue_token:bool "
+                    "metadata:sym",
+                    q->args[op->arg], a[0], a[1], a[2], (int64_t)bd, wait,
+                    sym);
     q->v[q->n++] = (pending){ op->group, wait, 0, sym, col, bd, 0 };
     /* Outside every group an awaited drain is waited for where it stands
      * (as the placer counts descriptors: that frees the ones issued
@@ -148,7 +141,6 @@ static iron_status task_2024(seq *q, int i, const iron__rt_op *op)
  * order the tasks were issued. */
 static void finish(seq *q, int group)
 {
-    iron__str *s = q->s;
     int modern = q->pl->era >= IRON__MLIR_ERA_2025;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < q->n; i++) {
@@ -156,11 +148,13 @@ static void finish(seq *q, int group)
             if (t->done || t->group != group || t->wait != (pass == 0))
                 continue;
             if (modern)
-                iron__str_printf(s, "      aiex.dma_%s_task(%%%d)\n",
-                                 t->wait ? "await" : "free", t->task);
+                iron__mlir_b_op(q->b, q->op,
+                                t->wait ? "aiex.dma_await_task"
+                                        : "aiex.dma_free_task",
+                                "%", t->task);
             else if (t->wait)
-                iron__str_printf(s, "      aiex.npu.dma_wait {symbol = @%s}\n",
-                                 t->sym);
+                iron__mlir_b_op(q->b, q->op, "aiex.npu.dma_wait", "symbol:sym",
+                                t->sym);
         }
     for (int i = 0; i < q->n; i++) {
         pending *t = &q->v[i];
@@ -172,82 +166,82 @@ static void finish(seq *q, int group)
     }
 }
 
+/* aiex.npu.rtp_write on each worker's buffer: 32-bit words (a float's
+ * bits). */
 static void set_rtp(seq *q, const iron__rt_op *op)
 {
     const iron__mlx_plan *pl = q->pl;
-    long long v;
+    int64_t v = (int64_t)op->value;
     if (op->rtp->dtype == IRON_FLOAT32) {
         float f = (float)op->value;
         int32_t bits;
         memcpy(&bits, &f, sizeof bits);
         v = bits;
-    } else {
-        v = (long long)op->value;
-        if (op->rtp->dtype == IRON_UINT32)
-            v = (int32_t)(uint32_t)v;
+    } else if (op->rtp->dtype == IRON_UINT32) {
+        v = (int32_t)(uint32_t)v;
     }
     for (int b = 0; b < pl->nbufs; b++)
         if (pl->bufs[b].obj == op->rtp->index)
-            iron__str_printf(q->s,
-                             "      aiex.npu.rtp_write(@%s, %lld, %lld)\n",
-                             pl->bufs[b].sym, (long long)op->index, v);
+            iron__mlir_b_op(q->b, q->op, "aiex.npu.rtp_write",
+                            "buffer_sym_name:sym index:ui32 value:i32",
+                            pl->bufs[b].sym, (int64_t)op->index, v);
 }
 
+/* aiex.set_lock on each worker's lock. */
 static void set_barrier(seq *q, const iron__rt_op *op)
 {
     const iron__mlx_plan *pl = q->pl;
     for (int l = 0; l < pl->nlocks; l++)
         if (pl->locks[l].obj == op->barrier->index)
-            iron__str_printf(q->s, "      aiex.set_lock(%s, %d)\n",
-                             pl->locks[l].ssa, (int)op->value);
+            iron__mlir_b_op(q->b, q->op, "aiex.set_lock", "% value:i32",
+                            iron__mlx_named(q->b, pl->locks[l].ssa, NULL),
+                            (int64_t)(int)op->value);
 }
 
-iron_status iron__mlx_print_sequence(const iron__mlx_plan *plan,
-                                     iron__str *out)
+iron_status iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
+                               iron__mlir_op *device)
 {
     const iron_design *d = plan->d;
-    seq q = { plan, out, iron__calloc((size_t)d->ops.n + 1, sizeof *q.v), 0,
-              0, { 0 } };
-    if (!q.v)
-        return iron__fail(IRON_ENOMEM, "MLIR export: out of memory");
     int modern = plan->era >= IRON__MLIR_ERA_2025;
-    iron__str_printf(out, "    %s.runtime_sequence(",
-                     modern ? "aie" : "aiex");
-    for (int a = 0; a < d->nargs; a++) {
-        iron__str_printf(out, "%s%%arg%d: ", a ? ", " : "", a);
-        arg_type(&q, a, out);
+    seq q = { plan, b,
+              /* era: the op moved from aiex to aie */
+              iron__mlir_b_op(b, device, modern ? "aie.runtime_sequence"
+                                                : "aiex.runtime_sequence",
+                              NULL),
+              iron__calloc((size_t)d->nargs + 1, sizeof *q.args),
+              iron__calloc((size_t)d->ops.n + 1, sizeof *q.v), 0, 0, { 0 } };
+    iron__mlir_block *blk = iron__mlir_b_region(b, q.op, 1);
+    b->failed |= !q.args || !q.v;
+    for (int a = 0; !b->failed && a < d->nargs; a++) {
+        char name[32];
+        snprintf(name, sizeof name, "%%arg%d", a);
+        q.args[a] = iron__mlir_b_arg(
+            b, blk, iron__mlx_memref(b, d->args[a].dtype, &d->args[a].shape),
+            name);
     }
-    iron__str_append(out, ") {\n");
     iron_status st = IRON_OK;
-    for (int i = 0; i < d->ops.n && st == IRON_OK; i++) {
+    for (int i = 0; i < d->ops.n && !b->failed && st == IRON_OK; i++) {
         const iron__rt_op *op = &d->ops.v[i];
-        switch (op->kind) {
-        case IRON__RT_FILL:
-        case IRON__RT_DRAIN:
-            st = modern ? task_2025(&q, op) : task_2024(&q, i, op);
-            break;
-        case IRON__RT_SET_RTP:
+        if (op->kind == IRON__RT_FILL || op->kind == IRON__RT_DRAIN) {
+            if (modern)
+                task_2025(&q, op);
+            else
+                st = task_2024(&q, i, op);
+        } else if (op->kind == IRON__RT_SET_RTP) {
             set_rtp(&q, op);
-            break;
-        case IRON__RT_SET_BARRIER:
+        } else if (op->kind == IRON__RT_SET_BARRIER) {
             set_barrier(&q, op);
-            break;
-        case IRON__RT_GROUP_START:
-            break;
-        case IRON__RT_GROUP_FINISH:
+        } else if (op->kind == IRON__RT_GROUP_FINISH) {
             finish(&q, op->group);
-            break;
         }
     }
-    if (st == IRON_OK) {
-        /* The default group; then any group left open (verification
-         * refuses those, so this is only for safety). */
-        finish(&q, 0);
-        for (int i = 0; i < q.n; i++)
-            if (!q.v[i].done)
-                finish(&q, q.v[i].group);
-        iron__str_append(out, "    }\n");
-    }
+    /* The default group; then any group left open (verification refuses
+     * those, so this is only for safety). */
+    finish(&q, 0);
+    for (int i = 0; i < q.n; i++)
+        if (!q.v[i].done)
+            finish(&q, q.v[i].group);
+    iron__free(q.args);
     iron__free(q.v);
     return st;
 }

@@ -79,6 +79,8 @@ static const iron__mlir_opdef ops[] = {
     { "builtin.module", "?( $sym_name:sym )? attributes region",
       ATTRS(A("sym_name"), A("sym_visibility")), ISO | ONE, NULL, "module",
       NULL },
+    { "builtin.unrealized_conversion_cast", "%0 : type(%0) 'to' rtype attrs",
+      NULL, 0, NULL, NULL, NULL },
     { "func.func", "@func",
       ATTRS(A("sym_name"), A("function_type"), A("sym_visibility"),
             A("arg_attrs"), A("res_attrs")),

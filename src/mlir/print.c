@@ -383,7 +383,8 @@ void iron__mlir_pr_dense_body(iron__mlir_pr *w, const iron__mlir_attr *a)
     for (int i = 0; shaped && i < t->rank; i++)
         count = t->dims[i] < 0 ? -1 : count * (long)t->dims[i];
     const iron__mlir_type *elem = shaped ? t->elem : NULL;
-    if (a->n == 1 && count != 1 && shaped) {
+    if (a->n == 1 && shaped) {
+        /* one value: a splat, as MLIR prints every one-element dense */
         dense_elem(w, a->items[0], elem);
     } else if (shaped && count == a->n && count >= 0) {
         long k = 0;

@@ -6,7 +6,7 @@
  * stores, run two ways on the same random inputs, bit for bit:
  *   (a) built as a body in a design (input objects in, output objects
  *       out) and run on the emulator through a jit: the C translation;
- *   (b) the same body printed as MLIR (iron__body_print_mlir), its
+ *   (b) the same body printed as MLIR (iron__mlx_body_text), its
  *       objectfifo ops replaced by a func.func's memref arguments, plus
  *       a @main filling the inputs and printing the outputs through an
  *       external function, lowered by mlir-opt and run by
@@ -30,6 +30,7 @@
 
 #include "body/body.h"
 #include "design/design.h"
+#include "mlir/export.h"
 #include "test.h"
 
 enum {
@@ -677,7 +678,7 @@ static void inputs(int p, int32_t *ii, float *fi, uint8_t *ui)
 /* --- (b): MLIR ----------------------------------------------------------- */
 
 /* Program p as "func.func @prog<p>(...)": its body printed with
- * iron__body_print_mlir, the objectfifo ops dropped and the accessed
+ * iron__mlx_body_text, the objectfifo ops dropped and the accessed
  * objects made the function's arguments, with the two buffers. */
 static void mlir_program(int p, iron__str *m)
 {
@@ -707,7 +708,7 @@ static void mlir_program(int p, iron__str *m)
     ASSERT_OK(iron_design_status(d));
     iron__str text = { 0 };
     iron__body_names nm = { names, "%v" };
-    ASSERT_OK(iron__body_print_mlir(b, &nm, 2, &text));
+    ASSERT_OK(iron__mlx_body_text(b, &nm, 2, &text));
     char args[4][32];
     int nargs = 0;
     iron__str body = { 0 };
