@@ -9,40 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mlir/ops.h"
-
-typedef iron__mlir_parser P;
-typedef iron__mlir_opb B;
-typedef iron__mlir_pr W;
-typedef iron__mlir_op O;
-typedef iron__mlir_attr A;
-typedef iron__mlir_fctx C;
-
-#define OUT(text) iron__mlir_pr_out(w, text)
-#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-static const A *attr(const O *op, const char *name)
-{
-    return iron__mlir_attr_get(op, name);
-}
-
-static int kind(const A *a, iron__mlir_akind k)
-{
-    return a && a->kind == k;
-}
+#include "mlir/forms.h"
 
 #define DIM_ARRAY(a) iron__mlir_all_of(a, IRON__MA_ARRAY, IRON__MA_DIM)
 #define INDEX_ARRAY(a) iron__mlir_all_of(a, IRON__MA_DENSE_ARRAY, IRON__MA_INT)
-
-static int expect(P *p, iron__mlir_tok k, const char *what)
-{
-    return iron__mlir_p_expect(p, k, what);
-}
-
-static int accept(P *p, iron__mlir_tok k)
-{
-    return iron__mlir_p_accept(p, k);
-}
 
 static iron__mlir_type *index_t(P *p)
 {
@@ -52,11 +22,6 @@ static iron__mlir_type *index_t(P *p)
 static iron__mlir_type *i32_t(P *p)
 {
     return iron__mlir_p_int_type(p, 32, 0);
-}
-
-static const iron__mlir_type *vtype(const W *w, int id)
-{
-    return iron__mlir_vtype(w->m, id);
 }
 
 /* A dense value written without its type reads back as a tensor of the
