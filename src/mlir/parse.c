@@ -888,6 +888,14 @@ int iron__mlir_p_region(iron__mlir_parser *p, iron__mlir_opb *b,
                               rc.refs[i].label);
             goto out;
         }
+        /* as MLIR's verifier says: a region is entered only at its top */
+        if (r->nblocks && p->defs[d].block == r->blocks[0]) {
+            iron__mlir_p_fail(p, rc.refs[i].loc,
+                              "%.64s is the region's entry block, which no "
+                              "branch may target",
+                              rc.refs[i].label);
+            goto out;
+        }
     }
     rc_ok = 0;
 out:

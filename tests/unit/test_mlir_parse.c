@@ -763,6 +763,11 @@ TEST(mlir_parse_error_expected_found)
              "e.mlir:3:1: expected '}' to close the region opened at 2:20, "
              "found the end of the text (in aie.device at 2:3)");
     fails_at("\"x.y\"() : i32", "e.mlir:1:11: expected a function type");
+    /* found by fuzz_mlir: the printer leaves the entry label out */
+    fails_at("\"x.r\"() ({\n^bb0:\n\"x.br\"()[^bb0] : () -> ()\n^bb1:\n"
+             "\"x.e\"() : () -> ()\n}) : () -> ()",
+             "e.mlir:3:10: ^bb0 is the region's entry block, which no branch "
+             "may target");
     fails_at("%a = \"x.y\"() : () -> i32\n%b = \"x.z\"(%a) : (i32, i32) -> ()",
              "e.mlir:2:18: the type lists 2 operands, the op has 1");
 }
