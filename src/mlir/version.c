@@ -99,6 +99,12 @@ static const iron__mlir_target *target_at(size_t i)
     return &made[i];
 }
 
+IRON_API const char *iron_mlir_upstream(int i)
+{
+    return i >= 0 && i < (int)IRON__COUNT_OF(targets) ? targets[i].name
+                                                       : NULL;
+}
+
 const char *iron__mlir_target_names(void)
 {
     return "2025-04, 2025-06, 2025-11, 2026-03, latest";
@@ -284,6 +290,16 @@ static int constant_before(lower *l, iron__mlir_op *op, int64_t v)
                     break;
                 }
         }
+    /* The constant the parser left when it read this op's value operand
+     * into its attribute (print(lower(parse(text))) is text again). */
+    iron__mlir_op *prev = blk && at > 0 ? blk->ops[at - 1] : NULL;
+    const iron__mlir_named *pv = prev ? find(prev, "value") : NULL;
+    if (prev && strcmp(prev->name, "arith.constant") == 0 &&
+        prev->nresults == 1 && pv && pv->attr->kind == IRON__MA_INT &&
+        pv->attr->i == v && pv->attr->type &&
+        pv->attr->type->kind == IRON__MT_INT && pv->attr->type->width == 32 &&
+        !pv->attr->type->sign)
+        return prev->results[0];
     iron__mlir_op *c = iron__mlir_alloc(l->m, sizeof *c);
     iron__mlir_op **ops = blk ? iron__mlir_alloc(l->m,
                                                  (size_t)(blk->nops + 1) *
