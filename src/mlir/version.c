@@ -171,6 +171,7 @@ typedef struct lower {
     const iron__mlir_target *t;
     int generic;
     int oom;
+    int nconst;               /* constants made so far: their names */
 } lower;
 
 static iron__mlir_attr *new_attr(lower *l, iron__mlir_akind k)
@@ -317,8 +318,10 @@ static int constant_before(lower *l, iron__mlir_op *op, int64_t v)
         l->oom = 1;
         return -1;
     }
+    /* named by their order, so that the same tree lowers to the same
+     * text (an imported module's export is its text again) */
     char name[32];
-    snprintf(name, sizeof name, "%%_c%d", l->m->nvalues);
+    snprintf(name, sizeof name, "%%_c%d", l->nconst++);
     int id = iron__mlir_value_new(l->m, name, i32, c, 0, op->loc);
     if (id < 0) {
         l->oom = 1;
@@ -470,7 +473,7 @@ iron_status iron__mlir_lower(iron__mlir_module *m,
     if (!m || !m->top || !t)
         return iron__fail(IRON_EINVAL, "iron__mlir_lower: %s is NULL",
                           !t ? "the target" : "the module");
-    lower l = { m, t, generic, 0 };
+    lower l = { m, t, generic, 0, 0 };
     walk(&l, m->top);
     return l.oom ? iron__fail(IRON_ENOMEM,
                               "MLIR export: out of memory lowering to "
