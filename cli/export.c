@@ -15,7 +15,7 @@
 
 static const char export_usage[] =
     "usage: iron export LIB.so NAME --args TYPES [--params P] [--device D]\n"
-    "                   [--cols N] [--era 2024|2025] [--generic] -o DIR\n"
+    "                   [--cols N] [--upstream VERSION] [--generic] -o DIR\n"
     "  writes the design as the objectfifo-level MLIR-AIE that upstream\n"
     "  IRON emits, for upstream's aiecc.py and the Peano compiler:\n"
     "    DIR/aie.mlir        the design\n"
@@ -26,18 +26,36 @@ static const char export_usage[] =
     "  Nothing is run or compiled here (design, verification and\n"
     "  placement only).  The arguments are those of iron dump (iron dump\n"
     "  --help).\n"
-    "  --era      2025 (default): aie.runtime_sequence with DMA tasks and\n"
-    "             task groups, link_with on func.func; 2024:\n"
-    "             aiex.runtime_sequence with npu.dma_memcpy_nd and\n"
-    "             dma_wait, link_with on aie.core\n"
+    "  --upstream VERSION  the upstream mlir-aie version whose syntax to\n"
+    "             write: 2025-04, 2025-06, 2025-11, 2026-03 or latest\n"
+    "             (the default); docs/mlir.md says what each prints\n"
     "  --generic  every op in MLIR's generic form\n"
     "  example: iron export build/libiron-examples.so vector_op \\\n"
     "               --args \"int32[4096], int32[4096], int32[4096]\" -o out\n";
 
+/* An unknown --upstream lists the targets (the library's) and suggests
+ * the nearest. */
+static int check_upstream(const char *v)
+{
+    const char *names[16];
+    int n = 0;
+    while (n < 16 && (names[n] = iron_mlir_upstream(n)) != NULL) {
+        if (strcmp(names[n], v) == 0)
+            return 0;
+        n++;
+    }
+    fprintf(stderr, "iron export: unknown upstream version '%s'; expected "
+                    "one of", v);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    cli_suggest(stderr, v, names, n);
+    return 1;
+}
+
 int cli_export(int argc, char **argv)
 {
     const char *args = NULL, *params = NULL, *device = NULL, *cols = NULL;
-    const char *era = NULL, *dir = NULL;
+    const char *upstream = NULL, *dir = NULL;
     int generic = 0;
     cli_list pos;
     const cli_opt opts[] = {
@@ -45,7 +63,7 @@ int cli_export(int argc, char **argv)
         { "--params", CLI_VALUE, &params },
         { "--device", CLI_VALUE, &device },
         { "--cols", CLI_VALUE, &cols },
-        { "--era", CLI_VALUE, &era },
+        { "--upstream", CLI_VALUE, &upstream },
         { "--generic", CLI_FLAG, &generic },
         { "-o", CLI_VALUE, &dir },
     };
@@ -74,12 +92,8 @@ int cli_export(int argc, char **argv)
         fputs("iron export: missing -o DIR (the folder to write)\n", stderr);
         return EXIT_USAGE;
     }
-    static const char *const eras[] = { "2025", "2024" };
-    if (era && strcmp(era, "2025") != 0 && strcmp(era, "2024") != 0) {
-        fprintf(stderr, "iron export: unknown era '%s' (2025 or 2024)", era);
-        cli_suggest(stderr, era, eras, 2);
+    if (upstream && check_upstream(upstream) != 0)
         return EXIT_USAGE;
-    }
     char argbuf[4096], parambuf[4096];
     snprintf(argbuf, sizeof argbuf, "%s", args);
     snprintf(parambuf, sizeof parambuf, "%s", params ? params : "");
@@ -91,7 +105,7 @@ int cli_export(int argc, char **argv)
     if (rc == 0)
         rc = cli_make_tensors("export", argbuf, tensors, &nt);
     if (rc == 0) {
-        iron_mlir_options mo = { .size = sizeof mo, .era = era,
+        iron_mlir_options mo = { .size = sizeof mo, .upstream = upstream,
                                  .generic = generic };
         if (iron_jit_export_mlir(cd.jit, &cd.cfg, cd.nparams, cd.params, nt,
                                  tensors, &mo, dir) != IRON_OK) {

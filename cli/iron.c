@@ -34,7 +34,7 @@ static const char usage_text[] =
     "  run-mlir FILE.mlir [--kernel NAME=FILE.c] [--in a=x.npy] ...\n"
     "                   run upstream MLIR-AIE (objectfifo level) on the\n"
     "                   emulator (iron run-mlir --help)\n"
-    "  export LIB NAME --args TYPES [--era 2024|2025] [--generic] -o DIR\n"
+    "  export LIB NAME --args TYPES [--upstream VERSION] [--generic] -o DIR\n"
     "                   write a design as MLIR-AIE for upstream's aiecc.py\n"
     "                   and Peano, with a Makefile and an XRT host program\n"
     "                   (iron export --help)\n"

@@ -1953,8 +1953,8 @@ IRON_API iron_status iron_jit_dump(iron_jit *j,
  * depths and tiles, links, workers with tiles and kernels, the runtime
  * sequence, DMA channels, tile use), "dot" (the FIFO graph for Graphviz),
  * "grid" (a text picture of the array's tiles), "mlir" and "mlir-generic"
- * (the MLIR-AIE text iron_jit_export_mlir writes as aie.mlir, era 2025,
- * pretty or generic) stop after placement and need no C compiler.
+ * (the MLIR-AIE text iron_jit_export_mlir writes as aie.mlir for upstream
+ * "latest", pretty or generic) stop after placement and need no C compiler.
  * IRON_EINVAL for another format. */
 IRON_API iron_status iron_jit_dump_as(iron_jit *j,
                                       const iron_launch_config *config,
@@ -2265,13 +2265,21 @@ IRON_API iron_status iron_algo_jit_create(iron_algo kind, const char *name,
 
 typedef struct iron_mlir_options {
     size_t size IRON__ZERO;   /* sizeof(iron_mlir_options) */
-    /* The upstream syntax era to write: "2025" (the default: the current
-     * one -- aie.runtime_sequence, task-based DMA with task groups,
-     * link_with on func.func) or "2024" (aiex.runtime_sequence,
-     * npu.dma_memcpy_nd + dma_wait, link_with on aie.core). */
-    const char *era IRON__ZERO;
+    /* The upstream mlir-aie version whose syntax to write, so that its
+     * aiecc reads the text as it is: "2025-04" (aiex.runtime_sequence,
+     * npu1_4col, link_with on aie.core), "2025-06" (npu1 is the 4-column
+     * device), "2025-11" (aie.runtime_sequence), "2026-03" (link_with on
+     * func.func) or "latest" (use_lock's and rtp_write's values as i32
+     * operands, dma_bd's keyword form).  NULL: "latest".  Another name is
+     * IRON_EINVAL listing these.  docs/mlir.md has what each prints. */
+    const char *upstream IRON__ZERO;
     int generic IRON__ZERO;   /* 1: every op in MLIR's generic form */
 } iron_mlir_options;
+
+/* The name of export target i for iron_mlir_options.upstream, oldest
+ * first ("2025-04"; the last is "latest", the default), or NULL for i
+ * out of range (a static string).  Thread-safe. */
+IRON_API const char *iron_mlir_upstream(int i);
 
 /* Builds the specialization a launch with these arguments would use
  * (design, verification, placement; no C compiler) and writes into
@@ -2310,8 +2318,8 @@ typedef struct iron_mlir_kernel {
 typedef struct iron_mlir iron_mlir;   /* an imported module */
 
 /* Parses and checks upstream objectfifo-level MLIR (pretty or generic
- * form, any syntax era since 2024; docs/mlir.md, "The imported subset",
- * lists the ops) into a design: its tiles are pinned as written and
+ * form, the syntax of any upstream version since 2024; docs/mlir.md,
+ * "The imported subset", lists the ops) into a design: its tiles are pinned as written and
  * checked against the device at placement, core bodies become described
  * bodies, external functions are bound to the kernels given.  `file`
  * names the text in messages (NULL: "<mlir>").  A module with one

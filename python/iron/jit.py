@@ -603,8 +603,12 @@ class Specialization:
     def __repr__(self):
         return f"<iron specialization {self.signature}>"
 
-    def export_mlir(self, directory, era=None, generic=False):
-        self._call_jit(self._built.jit.export_mlir, str(directory), era=era, generic=generic)
+    def export_mlir(self, directory, upstream=None, generic=False):
+        """Writes the specialization as an MLIR-AIE project into directory,
+        in the syntax of upstream version `upstream` ("2025-04" ...
+        "latest", the default)."""
+        self._call_jit(self._built.jit.export_mlir, str(directory),
+                       upstream=upstream, generic=generic)
 
 
 class _TensorPlaceholder:

@@ -832,16 +832,16 @@ static PyObject *jit_export_mlir(pyiron_jit *self, PyObject *args,
                                  PyObject *kw)
 {
     static const char *const kws[] = { "dir", "tensors", "params", "config",
-                                       "era", "generic", NULL };
+                                       "upstream", "generic", NULL };
     static const char fn[] = "Jit.export_mlir";
-    PyObject *odir, *ot, *op = NULL, *oc = NULL, *oera = Py_None,
+    PyObject *odir, *ot, *op = NULL, *oc = NULL, *oup = Py_None,
                          *ogen = NULL;
     if (!PYIRON_PARSE(args, kw, "OO|OOOO:export_mlir", kws, &odir, &ot, &op,
-                      &oc, &oera, &ogen) ||
+                      &oc, &oup, &ogen) ||
         !jit_get(self))
         return NULL;
     iron_mlir_options mo = { .size = sizeof mo };
-    if (pyiron_arg_str(oera, fn, "era", 1, &mo.era) < 0 ||
+    if (pyiron_arg_str(oup, fn, "upstream", 1, &mo.upstream) < 0 ||
         (ogen && (mo.generic = PyObject_IsTrue(ogen)) < 0))
         return NULL;
     PyObject *bdir;
@@ -1076,9 +1076,10 @@ static PyMethodDef jit_methods[] = {
       "check(tensors, params=None, config=None) -> str: design, verify and "
       "place only; a one-line summary." },
     { "export_mlir", KW(jit_export_mlir),
-      "export_mlir(dir, tensors, params=None, config=None, era=None, "
-      "generic=False): writes aie.mlir, the kernels, a Makefile, README.md "
-      "and host.cpp into dir." },
+      "export_mlir(dir, tensors, params=None, config=None, upstream=None, "
+      "generic=False): writes aie.mlir (in the syntax of upstream version "
+      "'2025-04' ... 'latest', the default), the kernels, a Makefile, "
+      "README.md and host.cpp into dir." },
     { "save_artifact", KW(jit_save_artifact),
       "save_artifact(path, tensors, params=None, config=None): the "
       "specialization's compiled kernels, in one file." },

@@ -270,8 +270,12 @@ def test_dump_check_export_and_mlir_import(tmp_path):
     with pytest.raises(I.InvalidArgumentError):
         j.dump(t, format="pdf")
     assert "ok:" in j.check(t)
-    j.export_mlir(str(tmp_path / "out"), t, era="2024")
+    j.export_mlir(str(tmp_path / "out"), t, upstream="2025-04")
     assert (tmp_path / "out" / "aie.mlir").is_file()
+    assert "aiex.runtime_sequence" in (tmp_path / "out" / "aie.mlir").read_text()
+    with pytest.raises(I.InvalidArgumentError) as e:
+        j.export_mlir(str(tmp_path / "bad"), t, upstream="2024")
+    assert "2025-04" in str(e.value) and "latest" in str(e.value)
     assert (tmp_path / "out" / "kernels" / "copy_bytes.c").is_file()
     # The text back through the importer, run on the emulator.
     mj, args, device = I.mlir_jit(mlir, "exp.mlir", {"copy_bytes": COPY})

@@ -3,7 +3,7 @@
  * dump_as.c - iron_jit_dump_as: the placed design in a chosen form.
  * "text" is iron_jit_dump (a full build: it also shows the tiles' memory
  * with the kernels' data); "json", "dot", "grid" and the MLIR-AIE forms
- * "mlir" and "mlir-generic" (src/mlir/export*.c, era 2025) stop after
+ * "mlir" and "mlir-generic" (src/mlir/export*.c, target "latest") stop after
  * placement, so they need no C compiler.
  */
 #include <string.h>
@@ -38,7 +38,9 @@ static iron_status mlir_pretty(const iron_design *d,
 {
     (void)d;
     (void)signature;
-    return iron__mlir_export_text(p, IRON__MLIR_ERA_2025, 0, s);
+    const iron__mlir_target *latest;
+    iron_status st = iron__mlir_target_find(NULL, &latest);
+    return st == IRON_OK ? iron__mlir_export_text(p, latest, 0, s) : st;
 }
 
 static iron_status mlir_generic(const iron_design *d,
@@ -47,7 +49,9 @@ static iron_status mlir_generic(const iron_design *d,
 {
     (void)d;
     (void)signature;
-    return iron__mlir_export_text(p, IRON__MLIR_ERA_2025, 1, s);
+    const iron__mlir_target *latest;
+    iron_status st = iron__mlir_target_find(NULL, &latest);
+    return st == IRON_OK ? iron__mlir_export_text(p, latest, 1, s) : st;
 }
 
 IRON_API iron_status iron_jit_dump_as(iron_jit *j,

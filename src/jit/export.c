@@ -21,7 +21,8 @@
 #define FN "iron_jit_export_mlir"
 
 typedef struct export_ctx {
-    int era, generic;
+    const iron__mlir_target *target;
+    int generic;
     iron__mlir_bundle files;
 } export_ctx;
 
@@ -29,7 +30,7 @@ static iron_status make_files(const iron_program *p, const char *signature,
                               void *ctx)
 {
     export_ctx *c = ctx;
-    return iron__mlir_export_bundle(p, signature, c->era, c->generic,
+    return iron__mlir_export_bundle(p, signature, c->target, c->generic,
                                     &c->files);
 }
 
@@ -114,20 +115,21 @@ IRON_API iron_status iron_jit_export_mlir(iron_jit *j,
     if (!dir || !dir[0])
         return iron__fail(IRON_EINVAL, "%s: dir is %s", FN,
                           dir ? "empty" : "NULL");
-    export_ctx c = { IRON__MLIR_ERA_2025, 0, { 0 } };
-    const char *era = NULL;
+    export_ctx c = { NULL, 0, { 0 } };
+    const char *upstream = NULL;
     if (opts) {
         if (opts->size < sizeof(size_t))
             return iron__fail(IRON_EINVAL, "%s: opts.size is %zu; set it "
                                            "to sizeof(iron_mlir_options)",
                               FN, opts->size);
-        if (opts->size >= offsetof(iron_mlir_options, era) + sizeof opts->era)
-            era = opts->era;
+        if (opts->size >=
+            offsetof(iron_mlir_options, upstream) + sizeof opts->upstream)
+            upstream = opts->upstream;
         if (opts->size >=
             offsetof(iron_mlir_options, generic) + sizeof opts->generic)
             c.generic = opts->generic != 0;
     }
-    iron_status s = iron__mlir_export_era(era, &c.era);
+    iron_status s = iron__mlir_target_find(upstream, &c.target);
     if (s != IRON_OK)
         return iron__public_result(iron__fail_context(s, "%s", FN));
     s = iron__jit_place_only(j, config, nparams, params, nargs, args,

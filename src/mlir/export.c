@@ -15,8 +15,9 @@
  *     the runtime sequence             (export_seq.c)
  *   }
  *
- * Era 2025 writes link_with on each func.func, era 2024 on the aie.core
- * (the plan's link_obj).  Every core gets its worker's stack_size unless
+ * A target with link_with on func.func (#2922) writes it there, older
+ * ones on the aie.core (the plan's link_obj).  The tree is built in the
+ * newest spelling; iron__mlir_lower rewrites it into the target's.  Every core gets its worker's stack_size unless
  * it is upstream's default, 1024 (which MLIR's printer leaves out).
  * Depths are one number when every endpoint has the same, else the list
  * (producer first).  The ops are built as the parser makes them of their
@@ -34,22 +35,6 @@
 
 /* aie.core's stack_size when none is given (0x400). */
 #define UPSTREAM_STACK 1024u
-
-iron_status iron__mlir_export_era(const char *text, int *era)
-{
-    if (!text || strcmp(text, "2025") == 0) {
-        *era = IRON__MLIR_ERA_2025;
-        return IRON_OK;
-    }
-    if (strcmp(text, "2024") == 0) {
-        *era = IRON__MLIR_ERA_2024;
-        return IRON_OK;
-    }
-    return iron__fail(IRON_EINVAL,
-                      "MLIR export: era '%s'; expected \"2025\" (the "
-                      "default) or \"2024\"",
-                      text);
-}
 
 typedef iron__mlir_op O;
 
@@ -159,8 +144,9 @@ static void func(ex *x, int k)
         b, x->dev, "func.func",
         "sym_name:str sym_visibility:str function_type:type ?link_with:str",
         mk->sym, "private", iron__mlir_b_functype(b, mk->ntypes, in, 0, NULL),
-        /* era 2025: the object to link is the function's */
-        x->pl->era >= IRON__MLIR_ERA_2025 ? obj : NULL);
+        /* since #2922 the object to link is the function's */
+        iron__mlir_target_has(x->pl->target, IRON__SYN_FUNC_LINK) ? obj
+                                                                  : NULL);
     iron__mlir_b_region(b, o, 0);
 }
 
@@ -259,7 +245,7 @@ static void core(ex *x, int i)
                                     : pl->p->dev.compute.stack_bytes;
     O *o = iron__mlir_b_op(b, x->dev, "aie.core",
                            "% ?link_with:str ?stack_size:i32 =", t,
-                           mw->link_obj,   /* era 2024 */
+                           mw->link_obj,   /* before #2922 */
                            (int64_t)(stack == UPSTREAM_STACK ? 0 : stack),
                            x->index, mw->core);
     iron__mlir_b_region(b, o, 1);
@@ -295,11 +281,10 @@ iron_status iron__mlx_module(const iron__mlx_plan *pl,
     decls(&x);
     for (int i = 0; i < pl->nworkers; i++)
         core(&x, i);
-    st = iron__mlx_sequence(pl, &b, x.dev);
+    iron__mlx_sequence(pl, &b, x.dev);
     /* the device's aie.end, which the custom form leaves out */
     iron__mlir_b_op(&b, x.dev, "aie.end", NULL);
-    if (st == IRON_OK)
-        st = iron__mlir_b_status(&b, "the exported module");
+    st = iron__mlir_b_status(&b, "the exported module");
     if (st == IRON_OK)
         *out = b.m;
     else
@@ -313,16 +298,19 @@ iron_status iron__mlx_print_module(const iron__mlx_plan *pl, int generic,
     iron__mlir_module *m;
     iron_status st = iron__mlx_module(pl, &m);
     if (st == IRON_OK)
+        st = iron__mlir_lower(m, pl->target, generic);
+    if (st == IRON_OK)
         st = iron__mlir_print(m, generic, out);
     iron__mlir_module_free(m);
     return st;
 }
 
-iron_status iron__mlir_export_text(const iron_program *p, int era,
-                                   int generic, iron__str *out)
+iron_status iron__mlir_export_text(const iron_program *p,
+                                   const iron__mlir_target *t, int generic,
+                                   iron__str *out)
 {
     iron__mlx_plan pl;
-    iron_status st = iron__mlx_plan_make(&pl, p, era);
+    iron_status st = iron__mlx_plan_make(&pl, p, t);
     if (st == IRON_OK)
         st = iron__mlx_print_module(&pl, generic, out);
     iron__mlx_plan_free(&pl);

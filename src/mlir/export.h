@@ -2,16 +2,18 @@
 /*
  * export.h - the MLIR-AIE exporter: a placed program written as the
  * objectfifo-level MLIR that upstream IRON emits for the same design
- * (what its Program.resolve_program() prints), in one of two syntax eras,
- * and the files that go with it for upstream's toolchain.
+ * (what its Program.resolve_program() prints), in the syntax of one
+ * upstream version (a target, mlir/version.h), and the files that go with
+ * it for upstream's toolchain.
  *
  *   export.c        the module as an MLIR tree (mlir/build.h): device,
  *                   tiles, fifos and links, kernel declarations, buffers,
  *                   locks and cores, in upstream's order (export_plan.c
  *                   decides names and order first), printed by the one
- *                   printer in either form (mlir/print.c)
+ *                   printer in either form (mlir/print.c) after
+ *                   iron__mlir_lower made it the target's spelling
  *   export_seq.c    the runtime sequence: task-based DMA with task
- *                   groups (era 2025) or dma_memcpy_nd + dma_wait (2024)
+ *                   groups (every target reads it)
  *   export_body.c   a core body as the ops of its aie.core's region, and
  *                   iron_body_dump
  *   export_names.c  symbols and SSA names
@@ -27,23 +29,18 @@
 #include "core/core.h"
 #include "iron/iron.h"
 #include "mlir/build.h"
+#include "mlir/version.h"
 #include "program/program.h"
 
-/* The syntax eras (iron_mlir_options.era). */
-#define IRON__MLIR_ERA_2024 2024
-#define IRON__MLIR_ERA_2025 2025
-
-/* "2024", "2025" or NULL (the default, 2025) into *era; IRON_EINVAL
- * naming the text otherwise. */
-iron_status iron__mlir_export_era(const char *text, int *era);
-
-/* Appends the placed program p as MLIR text for era (IRON__MLIR_ERA_*):
- * the pretty form upstream prints, or every op in the generic form.
+/* Appends the placed program p as MLIR text as upstream version t
+ * (iron__mlir_target_find) reads it: the pretty form upstream prints, or
+ * every op in the generic form.
  * IRON_ENOTSUP naming the worker, op or object that has no MLIR-AIE
  * form (a worker whose core body is C source only, a dispatch-time
  * scalar, ...); IRON_ENOMEM. */
-iron_status iron__mlir_export_text(const iron_program *p, int era,
-                                   int generic, iron__str *out);
+iron_status iron__mlir_export_text(const iron_program *p,
+                                   const iron__mlir_target *t, int generic,
+                                   iron__str *out);
 
 /* One file of an export: path relative to the export folder
  * ("kernels/eltwise.c"), its contents. */
@@ -64,7 +61,8 @@ typedef struct iron__mlir_bundle {
  * host.cpp.  signature names the specialization in the files' headers.
  * Errors as iron__mlir_export_text; on failure *out is empty. */
 iron_status iron__mlir_export_bundle(const iron_program *p,
-                                     const char *signature, int era,
+                                     const char *signature,
+                                     const iron__mlir_target *t,
                                      int generic, iron__mlir_bundle *out);
 void iron__mlir_bundle_free(iron__mlir_bundle *b);
 
@@ -109,7 +107,8 @@ typedef struct iron__mlx_worker {
     const char *core;         /* "%core_0_2" */
     int nkernels;             /* distinct kernels its body calls */
     int *kernels;             /* their indices (d->kernels) */
-    const char *link_obj;     /* era 2024: the object the core links
+    const char *link_obj;     /* a target without link_with on
+                                 func.func: the object the core links
                                  with ("eltwise.o"), or NULL */
 } iron__mlx_worker;
 
@@ -149,7 +148,7 @@ typedef struct iron__mlx_emit {
 typedef struct iron__mlx_plan {
     const iron_program *p;
     iron_design *d;
-    int era;
+    const iron__mlir_target *target;
     iron__mlx_names syms;     /* the device's symbols */
     iron__mlx_names ssa;      /* SSA names at the device's level */
     iron__mlx_names pool;     /* every other string of the plan */
@@ -176,7 +175,7 @@ typedef struct iron__mlx_plan {
  * what cannot be exported; IRON_ENOMEM.  Free with iron__mlx_plan_free
  * (also after a failure). */
 iron_status iron__mlx_plan_make(iron__mlx_plan *plan, const iron_program *p,
-                                int era);
+                                const iron__mlir_target *t);
 void iron__mlx_plan_free(iron__mlx_plan *plan);
 /* The SSA name of the tile at t (planned), or NULL. */
 const char *iron__mlx_tile_ssa(const iron__mlx_plan *plan, iron__tile t);
@@ -185,20 +184,19 @@ const char *iron__mlx_tile_ssa(const iron__mlx_plan *plan, iron__tile t);
 iron__tile iron__mlx_end_tile(const iron__mlx_plan *plan,
                               const struct iron_handle *h);
 
-/* export.c: the module of a plan as a tree (*out: the caller's to free
- * with iron__mlir_module_free; NULL on failure), and that module appended
- * as text (generic: every op in the generic form).  Errors as
- * iron__mlir_export_text. */
+/* export.c: the module of a plan as a tree in the newest spelling (*out:
+ * the caller's to free with iron__mlir_module_free; NULL on failure), and
+ * that module lowered to the plan's target and appended as text (generic:
+ * every op in the generic form).  Errors as iron__mlir_export_text. */
 iron_status iron__mlx_module(const iron__mlx_plan *plan,
                              iron__mlir_module **out);
 iron_status iron__mlx_print_module(const iron__mlx_plan *plan, int generic,
                                    iron__str *out);
 
 /* export_seq.c: builds the runtime sequence at the end of the device's
- * block.  IRON_ENOTSUP for a sequence era 2024 cannot write (more
- * transfers in flight than a shim has descriptors); memory failures are
- * b's. */
-iron_status iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
+ * block (aie.runtime_sequence; lowering renames it for older targets).
+ * Failures are b's. */
+void iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
                                iron__mlir_op *device);
 
 /* --- export_body.c ------------------------------------------------------- */

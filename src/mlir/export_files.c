@@ -185,8 +185,8 @@ static iron_status makefile(const iron__mlx_plan *pl, const char *signature,
             s.oom = 1;
         iron__str_free(&inc);
     }
-    /* Era 2024: a core links with one object; a core calling several
-     * kernels gets them combined. */
+    /* Before #2922 (link_with on aie.core) a core links with one object;
+     * a core calling several kernels gets them combined. */
     for (int i = 0; i < pl->nworkers; i++) {
         const iron__mlx_worker *mw = &pl->workers[i];
         if (!mw->link_obj || mw->nkernels < 2)
@@ -387,10 +387,10 @@ static iron_status readme(const iron__mlx_plan *pl, const char *signature,
         "# %s for an NPU\n\n"
         "Exported by iron from the specialization\n\n    %s\n\n"
         "as the objectfifo-level MLIR-AIE that upstream IRON "
-        "(Xilinx/mlir-aie)\nemits for the same design (syntax era %d%s), "
+        "(Xilinx/mlir-aie)\nemits for the same design (as upstream %s reads it%s), "
         "with its kernels and a\nhost program, for upstream's toolchain "
         "and a real NPU (device %s,\narchitecture %s).\n\n",
-        name, signature, pl->era, generic ? ", generic form" : "",
+        name, signature, pl->target->name, generic ? ", generic form" : "",
         pl->p->dev.name, pl->p->dev.arch ? pl->p->dev.arch : "aie2");
     iron__str_append(&s, "## Files\n\n"
                          "- `aie.mlir`: the design\n");
@@ -441,7 +441,8 @@ static iron_status readme(const iron__mlx_plan *pl, const char *signature,
 /* --- the bundle ---------------------------------------------------------- */
 
 iron_status iron__mlir_export_bundle(const iron_program *p,
-                                     const char *signature, int era,
+                                     const char *signature,
+                                     const iron__mlir_target *t,
                                      int generic, iron__mlir_bundle *out)
 {
     memset(out, 0, sizeof *out);
@@ -449,7 +450,7 @@ iron_status iron__mlir_export_bundle(const iron_program *p,
         signature = "design";
     iron__mlx_plan pl;
     iron__str text = { 0 };
-    iron_status st = iron__mlx_plan_make(&pl, p, era);
+    iron_status st = iron__mlx_plan_make(&pl, p, t);
     if (st == IRON_OK)
         st = iron__mlx_print_module(&pl, generic, &text);
     if (st == IRON_OK)

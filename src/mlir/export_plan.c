@@ -369,11 +369,9 @@ static iron_status add_tile(iron__mlx_plan *pl, iron__tile t)
         pl->tiles = v;
         pl->cap_tiles = cap;
     }
-    const char *kind = "tile";
-    if (pl->era >= IRON__MLIR_ERA_2025)   /* era: tiles named by kind */
-        kind = t.row == IRON__ROW_SHIM      ? "shim_noc_tile"
-               : t.row == IRON__ROW_MEMTILE ? "mem_tile"
-                                            : "tile";
+    const char *kind = t.row == IRON__ROW_SHIM      ? "shim_noc_tile"
+                       : t.row == IRON__ROW_MEMTILE ? "mem_tile"
+                                                    : "tile";
     char base[64];
     snprintf(base, sizeof base, "%s_%d_%d", kind, t.col, t.row);
     const char *name = iron__mlx_take(&pl->ssa, base);
@@ -591,15 +589,17 @@ static iron_status plan_params(iron__mlx_plan *pl)
             if (!name && s == IRON_OK)
                 s = OOM();
         }
-        /* Era 2024: the core links with its kernels' object (one file;
+        /* Before #2922 the core links with its kernels' object (one file;
          * several kernels are combined into one by the Makefile). */
-        if (pl->era < IRON__MLIR_ERA_2025 && mw->nkernels == 1)
+        int on_core =
+            !iron__mlir_target_has(pl->target, IRON__SYN_FUNC_LINK);
+        if (on_core && mw->nkernels == 1)
             mw->link_obj = iron__mlx_keepf(
                 &pl->pool, "%s.o", pl->kernels[mw->kernels[0]].sym);
-        else if (pl->era < IRON__MLIR_ERA_2025 && mw->nkernels > 1)
+        else if (on_core && mw->nkernels > 1)
             mw->link_obj = iron__mlx_keepf(&pl->pool, "core_%d_%d.o", t.col,
                                            t.row);
-        if (pl->era < IRON__MLIR_ERA_2025 && mw->nkernels && !mw->link_obj)
+        if (on_core && mw->nkernels && !mw->link_obj)
             s = OOM();
     }
     return s;
@@ -608,12 +608,12 @@ static iron_status plan_params(iron__mlx_plan *pl)
 /* --- the plan ------------------------------------------------------------ */
 
 iron_status iron__mlx_plan_make(iron__mlx_plan *plan, const iron_program *p,
-                                int era)
+                                const iron__mlir_target *t)
 {
     memset(plan, 0, sizeof *plan);
     plan->p = p;
     plan->d = p->d;
-    plan->era = era;
+    plan->target = t;
     iron_status s = refuse(p->d);
     if (s == IRON_OK)
         s = plan_workers(plan);

@@ -4,9 +4,9 @@
  * one block argument per tensor in argument order, the ops in the
  * design's order:
  *
- *   era 2025 (upstream IRON's Runtime.resolve): each fill and drain is a
- *     DMA task -- aiex.dma_configure_task_for @fifo { aie.dma_bd ... }
- *     then aiex.dma_start_task -- whose end is deferred to its task group:
+ *   each fill and drain is a DMA task (upstream IRON's Runtime.resolve)
+ *     -- aiex.dma_configure_task_for @fifo { aie.dma_bd ... } then
+ *     aiex.dma_start_task -- whose end is deferred to its task group:
  *     awaited (issue_token) drains are awaited and every other task freed
  *     when the group finishes, awaits first (upstream's finish_task_group);
  *     tasks outside groups belong to the default group, finished at the
@@ -14,15 +14,10 @@
  *     shim check read it as (design/layout.h: right-aligned, size 1 and
  *     stride 0 in front, a repeat outermost); an outermost size above 1
  *     becomes the task's repeat_count and len counts the inner three.
- *   era 2024: each fill and drain is an aiex.npu.dma_memcpy_nd with a
- *     buffer descriptor id of its shim tile (ids are free again once the
- *     task's group has finished), and a group's finish is one
- *     aiex.npu.dma_wait per awaited drain; an awaited drain outside every
- *     group is waited for right after it (as hand-written 2024 sequences
- *     do, and as the placer counts descriptors).
+ *     Every export target reads this form.
  *
  * Run-time parameters are aiex.npu.rtp_write on each worker's buffer,
- * barriers aiex.set_lock on each worker's lock, in both eras.
+ * barriers aiex.set_lock on each worker's lock.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,17 +26,13 @@
 #include "design/layout.h"
 #include "mlir/export.h"
 
-#define MAX_COLS 64
-
 typedef iron__mlir_op O;
 
 /* A DMA task waiting for its group's finish. */
 typedef struct pending {
     int group;
     int wait;
-    int task;                 /* era 2025: its value */
-    const char *sym;          /* era 2024: the fifo awaited */
-    int col, bd;              /* era 2024: the descriptor it holds */
+    int task;                 /* its value */
     int done;
 } pending;
 
@@ -53,11 +44,9 @@ typedef struct seq {
     pending *v;
     int n;
     int ntasks;
-    unsigned bds[MAX_COLS];   /* era 2024: ids in use per shim column */
 } seq;
 
-/* era 2025 */
-static void task_2025(seq *q, const iron__rt_op *op)
+static void transfer(seq *q, const iron__rt_op *op)
 {
     iron__mlir_b *b = q->b;
     int64_t sz[4], st[4];
@@ -82,88 +71,26 @@ static void task_2025(seq *q, const iron__rt_op *op)
     iron__mlir_b_op(b, t, "aie.end", NULL);
     int task = t && t->nresults ? t->results[0] : -1;
     iron__mlir_b_op(b, q->op, "aiex.dma_start_task", "%", task);
-    q->v[q->n++] = (pending){ op->group, wait, task, NULL, 0, 0, 0 };
-}
-
-static void finish(seq *q, int group);
-
-/* era 2024 */
-static iron_status task_2024(seq *q, int i, const iron__rt_op *op)
-{
-    iron__mlir_b *b = q->b;
-    const iron__prog_op *po = &q->pl->p->ops[i];
-    int col = po->shim_col >= 0 && po->shim_col < MAX_COLS ? po->shim_col : 0;
-    int nbd = q->pl->p->dev.shim.buffer_descriptors;
-    if (nbd <= 0 || nbd > 32)
-        nbd = 16;
-    int bd = 0;
-    while (bd < nbd && (q->bds[col] >> bd & 1u))
-        bd++;
-    const char *sym = q->pl->fifo_sym[op->h->fifo->index];
-    if (bd == nbd)
-        return iron__fail(
-            IRON_ENOTSUP,
-            "MLIR export (era 2024): runtime sequence op %d (%s of fifo "
-            "'%s') would be the %dth transfer in flight on shim (%d,0), "
-            "which has %d buffer descriptor ids; finish a task group "
-            "before it, or export era 2025",
-            i, op->kind == IRON__RT_FILL ? "fill" : "drain",
-            op->h->fifo->name, nbd + 1, col, nbd);
-    q->bds[col] |= 1u << bd;
-    int64_t v[3][4] = { { 0, 0, 0, op->tap.offset } };
-    iron__tap_shim_dims(&op->tap, v[1], v[2]);
-    iron__mlir_attr *a[3];
-    for (int k = 0; k < 3; k++) {
-        a[k] = iron__mlir_b_attr(b, IRON__MA_DENSE_ARRAY, 0,
-                                 iron__mlir_b_scalar(b, "i64"));
-        for (int j = 0; j < 4; j++)
-            iron__mlir_b_item(b, a[k], NULL,
-                              iron__mlir_b_attr(b, IRON__MA_INT, v[k][j],
-                                                NULL));
-    }
-    int wait = op->kind == IRON__RT_DRAIN && op->wait;
-    iron__mlir_b_op(b, q->op, "aiex.npu.dma_memcpy_nd",
-                    "% static_offsets:attr static_sizes:attr "
-                    "static_strides:attr id:i64 ?issue_token:bool "
-                    "metadata:sym",
-                    q->args[op->arg], a[0], a[1], a[2], (int64_t)bd, wait,
-                    sym);
-    q->v[q->n++] = (pending){ op->group, wait, 0, sym, col, bd, 0 };
-    /* Outside every group an awaited drain is waited for where it stands
-     * (as the placer counts descriptors: that frees the ones issued
-     * outside groups so far). */
-    if (wait && op->group == 0)
-        finish(q, 0);
-    return IRON_OK;
+    q->v[q->n++] = (pending){ op->group, wait, task, 0 };
 }
 
 /* Upstream's finish_task_group: the awaits, then the frees, each in the
  * order the tasks were issued. */
 static void finish(seq *q, int group)
 {
-    int modern = q->pl->era >= IRON__MLIR_ERA_2025;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < q->n; i++) {
             pending *t = &q->v[i];
             if (t->done || t->group != group || t->wait != (pass == 0))
                 continue;
-            if (modern)
-                iron__mlir_b_op(q->b, q->op,
-                                t->wait ? "aiex.dma_await_task"
-                                        : "aiex.dma_free_task",
-                                "%", t->task);
-            else if (t->wait)
-                iron__mlir_b_op(q->b, q->op, "aiex.npu.dma_wait", "symbol:sym",
-                                t->sym);
+            iron__mlir_b_op(q->b, q->op,
+                            t->wait ? "aiex.dma_await_task"
+                                    : "aiex.dma_free_task",
+                            "%", t->task);
         }
-    for (int i = 0; i < q->n; i++) {
-        pending *t = &q->v[i];
-        if (t->done || t->group != group)
-            continue;
-        t->done = 1;
-        if (!modern)
-            q->bds[t->col] &= ~(1u << t->bd);
-    }
+    for (int i = 0; i < q->n; i++)
+        if (q->v[i].group == group)
+            q->v[i].done = 1;
 }
 
 /* aiex.npu.rtp_write on each worker's buffer: 32-bit words (a float's
@@ -198,18 +125,13 @@ static void set_barrier(seq *q, const iron__rt_op *op)
                             (int64_t)(int)op->value);
 }
 
-iron_status iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
-                               iron__mlir_op *device)
+void iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
+                        iron__mlir_op *device)
 {
     const iron_design *d = plan->d;
-    int modern = plan->era >= IRON__MLIR_ERA_2025;
-    seq q = { plan, b,
-              /* era: the op moved from aiex to aie */
-              iron__mlir_b_op(b, device, modern ? "aie.runtime_sequence"
-                                                : "aiex.runtime_sequence",
-                              NULL),
+    seq q = { plan, b, iron__mlir_b_op(b, device, "aie.runtime_sequence", NULL),
               iron__calloc((size_t)d->nargs + 1, sizeof *q.args),
-              iron__calloc((size_t)d->ops.n + 1, sizeof *q.v), 0, 0, { 0 } };
+              iron__calloc((size_t)d->ops.n + 1, sizeof *q.v), 0, 0 };
     iron__mlir_block *blk = iron__mlir_b_region(b, q.op, 1);
     b->failed |= !q.args || !q.v;
     for (int a = 0; !b->failed && a < d->nargs; a++) {
@@ -219,14 +141,10 @@ iron_status iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
             b, blk, iron__mlx_memref(b, d->args[a].dtype, &d->args[a].shape),
             name);
     }
-    iron_status st = IRON_OK;
-    for (int i = 0; i < d->ops.n && !b->failed && st == IRON_OK; i++) {
+    for (int i = 0; i < d->ops.n && !b->failed; i++) {
         const iron__rt_op *op = &d->ops.v[i];
         if (op->kind == IRON__RT_FILL || op->kind == IRON__RT_DRAIN) {
-            if (modern)
-                task_2025(&q, op);
-            else
-                st = task_2024(&q, i, op);
+            transfer(&q, op);
         } else if (op->kind == IRON__RT_SET_RTP) {
             set_rtp(&q, op);
         } else if (op->kind == IRON__RT_SET_BARRIER) {
@@ -243,5 +161,4 @@ iron_status iron__mlx_sequence(const iron__mlx_plan *plan, iron__mlir_b *b,
             finish(&q, q.v[i].group);
     iron__free(q.args);
     iron__free(q.v);
-    return st;
 }

@@ -979,6 +979,17 @@ int iron__mlir_fmt_normalise(iron__mlir_parser *p, iron__mlir_op *op)
     }
     if (d->norm && d->norm(p, op))
         return -1;
+    /* an attribute at its default is left out, as the custom form leaves
+     * it out (MLIR fills it in again): one tree either way */
+    for (int i = op->nattrs - 1; i >= 0; i--) {
+        const iron__mlir_attrdef *ad =
+            iron__mlir_attrdef_find(d, op->attrs[i].name);
+        if (ad && at_default(op->attrs[i].attr, ad->dflt)) {
+            memmove(&op->attrs[i], &op->attrs[i + 1],
+                    (size_t)(op->nattrs - i - 1) * sizeof *op->attrs);
+            op->nattrs--;
+        }
+    }
     /* the implicit terminator, also when the generic form leaves it out
      * (which upstream's verifier would refuse: one tree either way) */
     for (int i = 0; d->term && i < op->nregions; i++)

@@ -983,6 +983,36 @@ static iron_status body_op(iron__imp_ctx *c, const iron__mlir_op *op)
                            "aie.use_lock; docs/mlir.md)");
 }
 
+/* Whether value id is an operand of ops[from..n) or of an op inside
+ * them (an SSA value is used only after its definition). */
+static int used_after(const iron__mlir_block *blk, int from, int id)
+{
+    for (int i = from; i < blk->nops; i++) {
+        const iron__mlir_op *op = blk->ops[i];
+        for (int k = 0; k < op->noperands; k++)
+            if (op->operands[k] == id)
+                return 1;
+        for (int r = 0; r < op->nregions; r++)
+            for (int b = 0; b < op->regions[r]->nblocks; b++)
+                if (used_after(op->regions[r]->blocks[b], 0, id))
+                    return 1;
+    }
+    return 0;
+}
+
+/* The i32 constant in front of a use_lock whose value the parser read
+ * into the lock's attribute (upstream's newest form), now unused: not
+ * part of the body, so that exporting the body again gives the text it
+ * came from. */
+static int folded_lock_value(const iron__mlir_block *blk, int i)
+{
+    const iron__mlir_op *op = blk->ops[i];
+    return strcmp(op->name, "arith.constant") == 0 && op->nresults == 1 &&
+           i + 1 < blk->nops &&
+           strcmp(blk->ops[i + 1]->name, "aie.use_lock") == 0 &&
+           !used_after(blk, i + 1, op->results[0]);
+}
+
 static iron_status body_block(iron__imp_ctx *c, const iron__mlir_block *blk,
                               const iron__mlir_op **term)
 {
@@ -997,6 +1027,8 @@ static iron_status body_block(iron__imp_ctx *c, const iron__mlir_block *blk,
             *term = op;
             return IRON_OK;
         }
+        if (folded_lock_value(blk, i))
+            continue;
         if (body_op(c, op) != IRON_OK)
             return c->d->status;
     }

@@ -99,6 +99,12 @@ static const iron__mlir_target *target_at(size_t i)
     return &made[i];
 }
 
+IRON_API const char *iron_mlir_upstream(int i)
+{
+    return i >= 0 && i < (int)IRON__COUNT_OF(targets) ? targets[i].name
+                                                       : NULL;
+}
+
 const char *iron__mlir_target_names(void)
 {
     return "2025-04, 2025-06, 2025-11, 2026-03, latest";
@@ -165,6 +171,7 @@ typedef struct lower {
     const iron__mlir_target *t;
     int generic;
     int oom;
+    int nconst;               /* constants made so far: their names */
 } lower;
 
 static iron__mlir_attr *new_attr(lower *l, iron__mlir_akind k)
@@ -284,6 +291,16 @@ static int constant_before(lower *l, iron__mlir_op *op, int64_t v)
                     break;
                 }
         }
+    /* The constant the parser left when it read this op's value operand
+     * into its attribute (print(lower(parse(text))) is text again). */
+    iron__mlir_op *prev = blk && at > 0 ? blk->ops[at - 1] : NULL;
+    const iron__mlir_named *pv = prev ? find(prev, "value") : NULL;
+    if (prev && strcmp(prev->name, "arith.constant") == 0 &&
+        prev->nresults == 1 && pv && pv->attr->kind == IRON__MA_INT &&
+        pv->attr->i == v && pv->attr->type &&
+        pv->attr->type->kind == IRON__MT_INT && pv->attr->type->width == 32 &&
+        !pv->attr->type->sign)
+        return prev->results[0];
     iron__mlir_op *c = iron__mlir_alloc(l->m, sizeof *c);
     iron__mlir_op **ops = blk ? iron__mlir_alloc(l->m,
                                                  (size_t)(blk->nops + 1) *
@@ -301,8 +318,10 @@ static int constant_before(lower *l, iron__mlir_op *op, int64_t v)
         l->oom = 1;
         return -1;
     }
+    /* named by their order, so that the same tree lowers to the same
+     * text (an imported module's export is its text again) */
     char name[32];
-    snprintf(name, sizeof name, "%%_c%d", l->m->nvalues);
+    snprintf(name, sizeof name, "%%_c%d", l->nconst++);
     int id = iron__mlir_value_new(l->m, name, i32, c, 0, op->loc);
     if (id < 0) {
         l->oom = 1;
@@ -454,7 +473,7 @@ iron_status iron__mlir_lower(iron__mlir_module *m,
     if (!m || !m->top || !t)
         return iron__fail(IRON_EINVAL, "iron__mlir_lower: %s is NULL",
                           !t ? "the target" : "the module");
-    lower l = { m, t, generic, 0 };
+    lower l = { m, t, generic, 0, 0 };
     walk(&l, m->top);
     return l.oom ? iron__fail(IRON_ENOMEM,
                               "MLIR export: out of memory lowering to "

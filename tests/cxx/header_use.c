@@ -419,7 +419,7 @@ static void jit_calls(void)
            iron_last_error());
     s = IRON_CALL_WITH(j, IRON_PARAMS(iron_param_int("tlie", 4)), x, y);
     printf("unknown parameter: %s\n", iron_last_error());
-    iron_mlir_options mo = { .size = sizeof mo, .era = "2024" };
+    iron_mlir_options mo = { .size = sizeof mo, .upstream = "2025-04" };
     s = iron_jit_export_mlir(j, NULL, IRON_NO_PARAMS, IRON_TENSORS(x, y),
                              &mo, "/nonexistent/iron-header-use");
     printf("export: %s\n", iron_status_name(s));

@@ -7,7 +7,7 @@
  * op by op, what upstream IRON emits for the same design
  * (tests/fixtures/mlir/golden/, written from upstream's emitter logic:
  * SSA names are compared by where they are defined, whitespace and //
- * comments ignored); the files written, the two syntax eras, the
+ * comments ignored); the files written, the upstream targets, the
  * generic form through mlir-opt, and the command.
  */
 #include <sys/stat.h>
@@ -319,13 +319,19 @@ static char *export_text(const char *label, const char *format)
     return text;
 }
 
-static char *export_era(const char *label, const char *era)
+/* aie.mlir of an export for upstream version `upstream` (malloc'd), on
+ * device `device` (NULL: the design's). */
+static char *export_on(const char *label, const char *device,
+                       const char *upstream)
 {
-    const xdesign *x = find_design(label);
-    const char *dir = test_temp_dir("mlir-era");
+    xdesign y = *find_design(label);
+    const xdesign *x = &y;
+    if (device)
+        y.device = device;
+    const char *dir = test_temp_dir("mlir-target");
     char saved[128];
     snprintf(saved, sizeof saved, "%s", dir);
-    iron_mlir_options mo = { .size = sizeof mo, .era = era };
+    iron_mlir_options mo = { .size = sizeof mo, .upstream = upstream };
     ASSERT_EXPORT_OK(run_export(x, NULL, &mo, saved, NULL));
     char path[256];
     snprintf(path, sizeof path, "%s/aie.mlir", saved);
@@ -334,13 +340,21 @@ static char *export_era(const char *label, const char *era)
     return text;
 }
 
-/* --- golden structure ---------------------------------------------------- */
+static char *export_for(const char *label, const char *upstream)
+{
+    return export_on(label, NULL, upstream);
+}
+
+/* --- golden structure ----------------------------------------------------
+ * The golden files are upstream IRON's output as of upstream 2026-03;
+ * vector_add_2025_04 and vector_add_latest are the same design for the
+ * oldest and the newest target. */
 
 static void golden(const char *label, const char *file)
 {
-    char *text = export_text(label, "mlir");
+    char *text = export_for(label, "2026-03");
     assert_golden(text, file);
-    iron_free(text);
+    free(text);
 }
 
 TEST(mlir_export_golden_passthrough_dmas)
@@ -383,11 +397,21 @@ TEST(mlir_export_golden_saxpy_bf16)
     golden("saxpy_bf16", "saxpy_bf16");
 }
 
-TEST(mlir_export_golden_vector_add_era_2024)
+TEST(mlir_export_golden_vector_add_2025_04)
 {
-    char *text = export_era("vector_op", "2024");
-    assert_golden(text, "vector_add_2024");
+    char *text = export_on("vector_op", "npu1", "2025-04");
+    assert_golden(text, "vector_add_2025_04");
     free(text);
+}
+
+TEST(mlir_export_golden_vector_add_latest)
+{
+    char *text = export_for("vector_op", "latest");
+    assert_golden(text, "vector_add_latest");
+    char *dflt = export_text("vector_op", "mlir");
+    ASSERT_STR_EQ(dflt, text);   /* the dump prints latest */
+    free(text);
+    iron_free(dflt);
 }
 
 /* The normaliser itself: names defined again in a sibling region, and
@@ -428,6 +452,11 @@ static void check_forms(const char *label, const char *pretty, char *generic)
     iron__str why = { 0 }, s = { 0 }, t = { 0 };
     if (!iron__mlir_module_equal(p, g, &why))
         TEST_FAIL_("%s: the forms differ: %s", label, iron__str_get(&why));
+    /* the trees hold the newest spelling: lowered to latest's again */
+    const iron__mlir_target *latest;
+    ASSERT_OK(iron__mlir_target_find(NULL, &latest));
+    ASSERT_OK(iron__mlir_lower(p, latest, 1));
+    ASSERT_OK(iron__mlir_lower(g, latest, 0));
     ASSERT_OK(iron__mlir_print(p, 1, &s));
     ASSERT_OK(iron__mlir_print(g, 0, &t));
     ASSERT_STR_EQ(iron__str_get(&s), generic);
@@ -664,53 +693,59 @@ TEST(mlir_export_files_npu2_and_kernel_header)
     test_remove_dir(tmp);
 }
 
-/* --- the two eras -------------------------------------------------------- */
+/* --- the targets --------------------------------------------------------- */
 
-TEST(mlir_export_eras)
+TEST(mlir_export_targets)
 {
-    char *e25 = export_era("memcpy_cols", "2025");
-    char *e24 = export_era("memcpy_cols", "2024");
-    char *dflt = export_text("memcpy_cols", "mlir");
-    /* 2025, the default: aie.runtime_sequence, DMA tasks in a task group
-     * (awaits then frees at its finish), link_with on the declaration. */
-    ASSERT_STR_EQ(e25, dflt);
-    ASSERT_CONTAINS(e25, "    aie.runtime_sequence(%arg0: memref<8192xi32>");
-    ASSERT_CONTAINS(e25, "aiex.dma_configure_task_for @in0_0 {");
-    ASSERT_CONTAINS(e25, "aiex.dma_start_task(");
-    assert_before(e25, "aiex.dma_await_task(", "aiex.dma_free_task(");
-    ASSERT_CONTAINS(e25, "func.func private @copy_line(memref<1024xi32>, "
-                         "memref<1024xi32>, i32) attributes {link_with = "
-                         "\"copy_line.o\"}");
-    /* The default stack (1024) is left out, as MLIR prints it. */
-    ASSERT(!strstr(e25, "stack_size"));
-    ASSERT_CONTAINS(e25, "%shim_noc_tile_1_0 = aie.tile(1, 0)");
-    ASSERT(!strstr(e25, "aiex.runtime_sequence"));
-    ASSERT(!strstr(e25, "dma_memcpy_nd"));
-    /* 2024: aiex.runtime_sequence, dma_memcpy_nd with a descriptor id per
-     * shim tile, dma_wait per awaited drain, link_with on the core. */
-    ASSERT_CONTAINS(e24, "    aiex.runtime_sequence(%arg0: memref<8192xi32>");
-    ASSERT_CONTAINS(e24, "aiex.npu.dma_memcpy_nd(%arg0[0, 0, 0, 2048][1, 1, "
-                         "1, 2048][0, 0, 0, 1]) {id = 1 : i64, metadata = "
-                         "@in0_1} : memref<8192xi32>");
-    ASSERT_CONTAINS(e24, "aiex.npu.dma_memcpy_nd(%arg0[0, 0, 0, 4096][1, 1, "
-                         "1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = "
-                         "@in1_0} : memref<8192xi32>");
-    ASSERT_CONTAINS(e24, "{id = 3 : i64, issue_token = true, metadata = "
-                         "@out1_1} : memref<8192xi32>");
-    ASSERT_CONTAINS(e24, "aiex.npu.dma_wait {symbol = @out0_0}");
-    ASSERT_CONTAINS(e24, "aiex.npu.dma_wait {symbol = @out1_1}");
-    ASSERT_CONTAINS(e24, "func.func private @copy_line(memref<1024xi32>, "
-                         "memref<1024xi32>, i32)\n");
-    ASSERT_CONTAINS(e24, "    } {link_with = \"copy_line.o\"}\n");
-    ASSERT_CONTAINS(e24, "%tile_1_0 = aie.tile(1, 0)");
-    ASSERT(!strstr(e24, "aie.runtime_sequence"));
-    ASSERT(!strstr(e24, "dma_configure_task"));
-    ASSERT(!strstr(e24, "attributes {link_with"));
-    /* Everything before the sequence is the same but for where link_with
-     * goes and the tiles' names. */
-    free(e25);
-    free(e24);
-    iron_free(dflt);
+    char *t[5];
+    static const char *const names[5] = { "2025-04", "2025-06", "2025-11",
+                                          "2026-03", "latest" };
+    for (int i = 0; i < 5; i++) {
+        ASSERT_STR_EQ(iron_mlir_upstream(i), names[i]);
+        t[i] = export_on("memcpy_cols", "npu1", names[i]);
+        /* Every target: DMA tasks in a task group (awaits then frees at
+         * its finish), tiles named by kind, the default stack (1024)
+         * left out as MLIR prints it. */
+        ASSERT_CONTAINS(t[i], "aiex.dma_configure_task_for @in0_0 {");
+        ASSERT_CONTAINS(t[i], "aiex.dma_start_task(");
+        assert_before(t[i], "aiex.dma_await_task(", "aiex.dma_free_task(");
+        ASSERT_CONTAINS(t[i], "%shim_noc_tile_1_0 = aie.tile(1, 0)");
+        ASSERT(!strstr(t[i], "stack_size"));
+        ASSERT(!strstr(t[i], "dma_memcpy_nd"));
+    }
+    ASSERT(iron_mlir_upstream(5) == NULL);
+    ASSERT(iron_mlir_upstream(-1) == NULL);
+    /* Before 2025-06 the 4-column npu1 is npu1_4col. */
+    ASSERT_CONTAINS(t[0], "aie.device(npu1_4col)");
+    ASSERT_CONTAINS(t[1], "aie.device(npu1)");
+    /* Before 2025-11 the sequence is aiex's. */
+    for (int i = 0; i < 5; i++)
+        ASSERT_CONTAINS(t[i], i < 2 ? "    aiex.runtime_sequence(%arg0: "
+                                      "memref<8192xi32>"
+                                    : "    aie.runtime_sequence(%arg0: "
+                                      "memref<8192xi32>");
+    /* Before 2026-03 link_with is on the core, then on the declaration. */
+    for (int i = 0; i < 5; i++) {
+        if (i < 3) {
+            ASSERT_CONTAINS(t[i], "func.func private @copy_line("
+                                  "memref<1024xi32>, memref<1024xi32>, "
+                                  "i32)\n");
+            ASSERT_CONTAINS(t[i], "    } {link_with = \"copy_line.o\"}\n");
+        } else {
+            ASSERT_CONTAINS(t[i], "func.func private @copy_line("
+                                  "memref<1024xi32>, memref<1024xi32>, "
+                                  "i32) attributes {link_with = "
+                                  "\"copy_line.o\"}");
+            ASSERT(!strstr(t[i], "} {link_with"));
+        }
+    }
+    /* latest: dma_bd's keyword form. */
+    ASSERT_CONTAINS(t[4], "aie.dma_bd(%arg0 : memref<8192xi32> offset = 0 "
+                          "len = 2048 sizes = [1, 1, 1, 2048] strides = "
+                          "[0, 0, 0, 1])");
+    ASSERT(!strstr(t[3], "sizes = ["));
+    for (int i = 0; i < 5; i++)
+        free(t[i]);
 }
 
 /* --- arguments and refusals ---------------------------------------------- */
@@ -736,15 +771,16 @@ TEST(mlir_export_bad_arguments)
                   IRON_EINVAL);
     ASSERT_MSG("dir is empty");
     iron_jit_free(j);
-    iron_mlir_options bad = { .size = sizeof bad, .era = "2023" };
+    iron_mlir_options bad = { .size = sizeof bad, .upstream = "2024" };
     ASSERT_STATUS(run_export(x, NULL, &bad, dir, NULL), IRON_EINVAL);
-    ASSERT_MSG("era '2023'; expected \"2025\" (the default) or \"2024\"");
+    ASSERT_MSG("upstream version '2024' is not a target; expected one of "
+               "2025-04, 2025-06, 2025-11, 2026-03, latest");
     iron_mlir_options tiny = { .size = 2 };
     ASSERT_STATUS(run_export(x, NULL, &tiny, dir, NULL), IRON_EINVAL);
     ASSERT_MSG("opts.size is 2");
     /* A size that ends before `generic`: the defaults for the rest. */
     iron_mlir_options old = { .size = offsetof(iron_mlir_options, generic),
-                              .era = "2024", .generic = 1 };
+                              .upstream = "2025-04", .generic = 1 };
     ASSERT_EXPORT_OK(run_export(x, NULL, &old, dir, NULL));
     char *m = slurp_in(dir, "aie.mlir");
     ASSERT_CONTAINS(m, "aiex.runtime_sequence(");
@@ -767,11 +803,8 @@ TEST(mlir_export_bad_arguments)
     test_remove_dir(tmp);
 }
 
-/* Era 2024 gives each transfer in flight a descriptor id of its shim
- * tile.  An awaited drain outside every group is waited for where it
- * stands (as the placer counts descriptors), which frees the ids of the
- * transfers before it; era 2025 awaits and frees the default group's
- * tasks at the end, as upstream's Runtime does. */
+/* The default group's tasks are awaited and freed at the end, as
+ * upstream's Runtime does. */
 static int ping_design(iron_design *d, void *user)
 {
     (void)user;
@@ -807,22 +840,6 @@ TEST(mlir_export_default_group_waits)
     const xdesign x = { "ping", ping_design, &ping_options, "npu1_1col", 1,
                         { "n" }, { 20 }, 2,
                         { A1(IRON_INT32, 320), A1(IRON_INT32, 320) }, 0 };
-    const char *tmp = test_temp_dir("mlir-ping");
-    char dir[160];
-    snprintf(dir, sizeof dir, "%s", tmp);
-    iron_mlir_options mo = { .size = sizeof mo, .era = "2024" };
-    ASSERT_EXPORT_OK(run_export(&x, NULL, &mo, dir, NULL));
-    char *e24 = slurp_in(dir, "aie.mlir");
-    ASSERT_EQ(count_of(e24, "aiex.npu.dma_memcpy_nd("), 40);
-    ASSERT_EQ(count_of(e24, "aiex.npu.dma_wait {symbol = @out}"), 20);
-    /* Each pair reuses ids 0 and 1, the wait right after its drain. */
-    ASSERT_CONTAINS(e24, "[0, 0, 0, 304][1, 1, 1, 16][0, 0, 0, 1]) {id = 0 "
-                         ": i64, metadata = @in}");
-    ASSERT_CONTAINS(e24, "[0, 0, 0, 288][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 "
-                         ": i64, issue_token = true, metadata = @out} : "
-                         "memref<320xi32>\n      aiex.npu.dma_wait {symbol "
-                         "= @out}\n      aiex.npu.dma_memcpy_nd(");
-    free(e24);
     char *e25 = NULL;
     ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &e25));
     ASSERT_EQ(count_of(e25, "aiex.dma_configure_task_for"), 40);
@@ -835,7 +852,6 @@ TEST(mlir_export_default_group_waits)
     assert_before(last_start, "aiex.dma_await_task(%39)",
                   "aiex.dma_free_task(%0)");
     iron_free(e25);
-    test_remove_dir(tmp);
 }
 
 /* --- buffers, locks, broadcasts, depths, layouts, names ------------------ */
@@ -909,8 +925,13 @@ TEST(mlir_export_buffers_locks_rtp_writes)
     const xdesign x = { "rtp_barrier", rtp_barrier_design,
                         &rtp_barrier_options, "npu1_1col", 1, { 0 }, { 0 },
                         2, { A1(IRON_INT32, 64), A1(IRON_INT32, 64) }, 0 };
-    char *t = NULL;
-    ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &t));
+    /* upstream 2026-03 (the golden's); latest at the end */
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s", test_temp_dir("mlir-rtp"));
+    iron_mlir_options mo = { .size = sizeof mo, .upstream = "2026-03" };
+    ASSERT_EXPORT_OK(run_export(&x, NULL, &mo, dir, NULL));
+    char *t = slurp_in(dir, "aie.mlir");
+    test_remove_dir(dir);
     /* One copy of the buffer per worker, on its tile, with the initial
      * value; one lock per worker, made just before its core. */
     ASSERT_CONTAINS(t, "%params_w0 = aie.buffer(%tile_0_2) {sym_name = "
@@ -944,7 +965,15 @@ TEST(mlir_export_buffers_locks_rtp_writes)
     assert_before(t, "aiex.set_lock(%lock_0_3, 1)",
                   "aiex.dma_configure_task_for @in0");
     assert_golden(t, "rtp_barrier");
-    iron_free(t);
+    free(t);
+    /* latest: use_lock's and rtp_write's values are i32 operands. */
+    char *l = NULL;
+    ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &l));
+    ASSERT_CONTAINS(l, " = arith.constant 1 : i32\n"
+                       "        aie.use_lock(%lock_0_2, Acquire, %");
+    ASSERT_CONTAINS(l, " = arith.constant 7 : i32\n"
+                       "      aiex.npu.rtp_write(@params_w0, 0, %");
+    iron_free(l);
 }
 
 /* A broadcast through a memtile with a layout on each side and depths
@@ -1144,7 +1173,7 @@ TEST_TIMEOUT(mlir_export_cli, 60)
     snprintf(tmp, sizeof tmp, "%s", test_temp_dir("mlir-cli"));
     snprintf(cmd, sizeof cmd,
              "export %s vector_op --args 'int32[256], int32[256], "
-             "int32[256]' --params \"op='-'\" --device npu1_1col --era 2024 "
+             "int32[256]' --params \"op='-'\" --device npu1_1col --upstream 2025-04 "
              "-o %s/v/",
              lib, tmp);
     ASSERT_EQ(run_cli(cmd, out, sizeof out), 0);
@@ -1190,10 +1219,12 @@ TEST_TIMEOUT(mlir_export_cli, 60)
     ASSERT_EQ(run_cli(cmd, out, sizeof out), 2);
     ASSERT_CONTAINS(out, "missing --args");
     snprintf(cmd, sizeof cmd, "export %s vector_op --args 'int32[256], "
-                              "int32[256], int32[256]' --era 2026 -o %s/x",
+                              "int32[256], int32[256]' --upstream 2025-4 -o %s/x",
              lib, tmp);
     ASSERT_EQ(run_cli(cmd, out, sizeof out), 2);
-    ASSERT_CONTAINS(out, "unknown era '2026'");
+    ASSERT_CONTAINS(out, "unknown upstream version '2025-4'; expected one "
+                         "of 2025-04, 2025-06, 2025-11, 2026-03, latest; "
+                         "did you mean '2025-04'?");
     ASSERT_EQ(run_cli("export --help", out, sizeof out), 0);
     ASSERT_CONTAINS(out, "usage: iron export LIB.so NAME");
     ASSERT_EQ(run_cli("exprot", out, sizeof out), 2);
@@ -1270,12 +1301,13 @@ static void assert_mlir_opt_accepts(const char *text, const char *what)
     test_remove_dir(dir);
 }
 
-/* The text of an export (malloc'd) for era (NULL: the dump's, 2025),
- * pretty or generic; NULL with *s set when the export fails. */
-static char *text_of(const xdesign *x, const char *era, int generic,
+/* The text of an export (malloc'd) for upstream version t (NULL: the
+ * dump's, latest), pretty or generic; NULL with *s set when the export
+ * fails. */
+static char *text_of(const xdesign *x, const char *tname, int generic,
                      iron_status *s)
 {
-    if (!era) {
+    if (!tname) {
         char *t = NULL;
         *s = run_export(x, generic ? "mlir-generic" : "mlir", NULL, NULL,
                         &t);
@@ -1285,18 +1317,18 @@ static char *text_of(const xdesign *x, const char *era, int generic,
     }
     char dir[160];
     snprintf(dir, sizeof dir, "%s", test_temp_dir("mlir-text"));
-    iron_mlir_options mo = { .size = sizeof mo, .era = era,
+    iron_mlir_options mo = { .size = sizeof mo, .upstream = tname,
                              .generic = generic };
     *s = run_export(x, NULL, &mo, dir, NULL);
-    char *t = *s == IRON_OK ? slurp_in(dir, "aie.mlir") : NULL;
+    char *text = *s == IRON_OK ? slurp_in(dir, "aie.mlir") : NULL;
     test_remove_dir(dir);
-    return t;
+    return text;
 }
 
-static void check_generic(const xdesign *x, const char *era)
+static void check_generic(const xdesign *x, const char *t)
 {
     iron_status s;
-    char *text = text_of(x, era, 1, &s);
+    char *text = text_of(x, t, 1, &s);
     if (s == IRON_ENOTSUP && x->c_core)
         return;
     ASSERT_EXPORT_OK(s);
@@ -1306,8 +1338,8 @@ static void check_generic(const xdesign *x, const char *era)
     iron__str funcs = { 0 };
     ASSERT_OK(iron__mlir_print_cores_as_funcs(m, &funcs));
     char what[128];
-    snprintf(what, sizeof what, "%s (era %s), cores as functions", x->label,
-             era ? era : "2025");
+    snprintf(what, sizeof what, "%s (upstream %s), cores as functions",
+             x->label, t ? t : "latest");
     assert_mlir_opt_accepts(iron__str_get(&funcs), what);
     iron__str_free(&funcs);
     iron__mlir_module_free(m);
@@ -1350,22 +1382,19 @@ static int same_but_splat(const char *x, const char *y)
 /* The pretty text read back by the syntax module's parser and printed by
  * its custom printers (written, like the exporter, after upstream's
  * printers) is the same text, op by op. */
-static void check_roundtrip(const xdesign *x, const char *era)
+static void check_roundtrip(const xdesign *x, const char *tname)
 {
     iron_status s;
-    char *text = text_of(x, era, 0, &s);
+    char *text = text_of(x, tname, 0, &s);
     if (s == IRON_ENOTSUP && x->c_core)
         return;
     ASSERT_EXPORT_OK(s);
     iron__mlir_module *m = NULL;
     ASSERT_OK(iron__mlir_parse(text, strlen(text), x->label, &m));
-    /* the tree holds the newest spelling: era 2024 is what upstream
-     * 2025-06 reads (aiex.runtime_sequence) */
-    if (era && strcmp(era, "2024") == 0) {
-        const iron__mlir_target *t;
-        ASSERT_OK(iron__mlir_target_find("2025-06", &t));
-        ASSERT_OK(iron__mlir_lower(m, t, 0));
-    }
+    /* the tree holds the newest spelling: lowered to the target again */
+    const iron__mlir_target *t;
+    ASSERT_OK(iron__mlir_target_find(tname, &t));
+    ASSERT_OK(iron__mlir_lower(m, t, 0));
     iron__str again = { 0 };
     ASSERT_OK(iron__mlir_print(m, 0, &again));
     iron__mlir_module_free(m);
@@ -1375,9 +1404,9 @@ static void check_roundtrip(const xdesign *x, const char *era)
     for (int i = 0; i < a.n && i < b.n; i++)
         if (strcmp(a.line[i], b.line[i]) != 0 &&
             !same_but_splat(a.line[i], b.line[i]))
-            TEST_FAIL_("%s (era %s): op %d printed back differs:\n"
+            TEST_FAIL_("%s (upstream %s): op %d printed back differs:\n"
                        "  export:  %s\n  printer: %s",
-                       x->label, era ? era : "2025", i + 1, a.line[i],
+                       x->label, tname ? tname : "latest", i + 1, a.line[i],
                        b.line[i]);
     ASSERT_EQ(a.n, b.n);
     norm_free(&a);
@@ -1402,8 +1431,10 @@ TEST_TIMEOUT(mlir_export_generic_passes_mlir_opt, 240)
         const xdesign *x = i < NDESIGNS ? &designs[i] : &more[i - NDESIGNS];
         check_generic(x, NULL);
         check_roundtrip(x, NULL);
-        check_generic(x, "2024");
-        check_roundtrip(x, "2024");
+        for (int t = 0; iron_mlir_upstream(t); t++) {
+            check_generic(x, iron_mlir_upstream(t));
+            check_roundtrip(x, iron_mlir_upstream(t));
+        }
     }
 }
 
@@ -1469,8 +1500,8 @@ TEST_TIMEOUT(mlir_export_out_of_memory, 120)
     test_assert_no_leaks();
 }
 
-/* Era 2024: a core that calls two kernels links with one object, which
- * the Makefile makes of both. */
+/* Before upstream 2026-03 a core that calls two kernels links with one
+ * object, which the Makefile makes of both. */
 static const char zero_src[] =
     "#include <stdint.h>\n"
     "void zero16(int32_t *out) { for (int i = 0; i < 16; i++) out[i] = 0; }\n";
@@ -1515,7 +1546,7 @@ static const iron_jit_options two_kernels_options = {
     .args = "in a: int32[64], out b: int32[64]",
 };
 
-TEST(mlir_export_era_2024_two_kernels_one_object)
+TEST(mlir_export_core_link_two_kernels_one_object)
 {
     const xdesign x = { "two_kernels", two_kernels_design,
                         &two_kernels_options, "npu2", 1, { 0 }, { 0 }, 2,
@@ -1523,7 +1554,7 @@ TEST(mlir_export_era_2024_two_kernels_one_object)
     const char *tmp = test_temp_dir("mlir-two");
     char dir[160];
     snprintf(dir, sizeof dir, "%s", tmp);
-    iron_mlir_options mo = { .size = sizeof mo, .era = "2024" };
+    iron_mlir_options mo = { .size = sizeof mo, .upstream = "2025-11" };
     ASSERT_EXPORT_OK(run_export(&x, NULL, &mo, dir, NULL));
     char *m = slurp_in(dir, "aie.mlir");
     ASSERT_CONTAINS(m, "func.func private @zero16(memref<16xi32>)\n");
@@ -1538,7 +1569,7 @@ TEST(mlir_export_era_2024_two_kernels_one_object)
                         "build/copy16.o build/core_0_2.o\n");
     free(m);
     free(mk);
-    /* Era 2025 names each kernel's object on its declaration instead. */
+    /* 2026-03 and later name each kernel's object on its declaration. */
     char *t = NULL;
     ASSERT_EXPORT_OK(run_export(&x, "mlir", NULL, NULL, &t));
     ASSERT_CONTAINS(t, "func.func private @zero16(memref<16xi32>) "

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "mlir/ast.h"
+#include <dirent.h>
+
 #include "test.h"
 
 #define FIXTURES "tests/fixtures/mlir/import/"
@@ -424,6 +426,112 @@ TEST_TIMEOUT(mlir_import_every_fixture_in_generic_form, 240)
         run_fixture(&fixtures[i], iron__str_get(&s), s.len);
         iron__str_free(&s);
         iron__mlir_module_free(mod);
+        free(text);
+    }
+}
+
+/* The exported aie.mlir of m's jit (latest, pretty) in *text, and its
+ * kernels/NAME.c files as k (sources to free); the status. */
+static iron_status export_module(iron_mlir *m, const fixture *fx,
+                                 char **text, iron_mlir_kernel *k,
+                                 char **own, int *nk)
+{
+    iron_jit *j = NULL;
+    ASSERT_OK(iron_mlir_jit_create(m, NULL, &j));
+    iron_tensor *t[4] = { 0 };
+    int n = make_tensors(fx->args, 7, t);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s", test_temp_dir("mlir-reexport"));
+    iron_status s = IRON_OK;
+    IRON_WITH_DEVICE(iron_mlir_device(m)) {
+        s = test_keep(iron_jit_export_mlir(j, NULL, IRON_NO_PARAMS, n, t,
+                                           NULL, dir));
+    }
+    *nk = 0;
+    if (s == IRON_OK) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/aie.mlir", dir);
+        *text = (char *)test_slurp(path, NULL);
+        snprintf(path, sizeof path, "%s/kernels", dir);
+        DIR *dp = opendir(path);
+        for (struct dirent *e; dp && (e = readdir(dp)) != NULL;) {
+            size_t len = strlen(e->d_name);
+            if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0 ||
+                *nk == 4)
+                continue;
+            char file[1024];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            own[2 * *nk] = strndup(e->d_name, len - 2);
+            own[2 * *nk + 1] = (char *)test_slurp(file, NULL);
+            k[*nk].name = own[2 * *nk];
+            k[*nk].source = own[2 * *nk + 1];
+            (*nk)++;
+        }
+        if (dp)
+            closedir(dp);
+    }
+    test_remove_dir(dir);
+    for (int i = 0; i < n; i++)
+        iron_tensor_free(t[i]);
+    iron_jit_free(j);
+    return s;
+}
+
+static void free_kernels(char **own, int nk)
+{
+    for (int i = 0; i < 2 * nk; i++)
+        free(own[i]);
+}
+
+/* import -> export -> import -> export: the two exports are one text
+ * (the importer and the exporter agree on names and order). */
+TEST_TIMEOUT(mlir_import_export_import_export_is_stable, 240)
+{
+    for (int i = 0; i < NFIXTURES; i++) {
+        const fixture *fx = &fixtures[i];
+        size_t len;
+        char *text = fixture_text(fx->file, &len);
+        iron_mlir *m1 = import_device(text, len, fx->file, fx->device,
+                                      fx->kernel, fx->source);
+        char *t1 = NULL, *t2 = NULL;
+        iron_mlir_kernel k1[4], k2[4];
+        memset(k1, 0, sizeof k1);
+        memset(k2, 0, sizeof k2);
+        char *o1[8], *o2[8];
+        int nk1 = 0, nk2 = 0;
+        iron_status s = export_module(m1, fx, &t1, k1, o1, &nk1);
+        if (s != IRON_OK)
+            TEST_FAIL_("%s: export: %s: %s", fx->file, iron_status_name(s),
+                       test_errmsg);
+        iron_mlir *m2 = NULL;
+        if (iron_mlir_design(t1, strlen(t1), fx->file, nk1, k1, &m2) !=
+            IRON_OK)
+            TEST_FAIL_("%s: the export does not import: %s\n%s", fx->file,
+                       iron_last_error(), t1);
+        ASSERT_OK(export_module(m2, fx, &t2, k2, o2, &nk2));
+        if (strcmp(t1, t2) != 0) {
+            const char *a = t1, *b = t2;
+            int line = 1;
+            while (*a && *a == *b) {
+                line += *a == '\n';
+                a++;
+                b++;
+            }
+            while (a > t1 && a[-1] != '\n') {
+                a--;
+                b--;
+            }
+            TEST_FAIL_("%s: the second export differs at line %d:\n"
+                       "  first:  %.*s\n  second: %.*s",
+                       fx->file, line, (int)strcspn(a, "\n"), a,
+                       (int)strcspn(b, "\n"), b);
+        }
+        free_kernels(o1, nk1);
+        free_kernels(o2, nk2);
+        free(t1);
+        free(t2);
+        iron_mlir_free(m1);
+        iron_mlir_free(m2);
         free(text);
     }
 }

@@ -842,10 +842,9 @@ TEST(mlir_import_keeps_inner_size1_dimensions)
 {
     char *out = NULL;
     ASSERT_OK(dump_wide("[2, 1, 1, 1024][2048, 0, 0, 1]", &out));
-    ASSERT_CONTAINS(out, "aie.dma_bd(%arg0 : memref<4096xi32>, 0, 1024, "
-                         "[<size = 2, stride = 2048>, <size = 1, stride = "
-                         "0>, <size = 1, stride = 0>, <size = 1024, stride = "
-                         "1>])");
+    ASSERT_CONTAINS(out, "aie.dma_bd(%arg0 : memref<4096xi32> offset = 0 "
+                         "len = 1024 sizes = [2, 1, 1, 1024] strides = "
+                         "[2048, 0, 0, 1])");
     ASSERT_CONTAINS(out, "repeat_count = 1 : i32");
     iron_free(out);
     out = NULL;
