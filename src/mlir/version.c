@@ -64,12 +64,8 @@ static const change changes[] = {
       "[..]" },
 };
 
-typedef struct target_def {
-    const char *name, *commit, *date;
-} target_def;
-
 /* Oldest first; the last is the default. */
-static const target_def targets[] = {
+static const iron__mlir_target targets[] = {
     { "2025-04", "aee9cc2f", "2025-04-18" },
     { "2025-06", "3a3076ba", "2025-06-18" },
     { "2025-11", "a7df6e13", "2025-11-18" },
@@ -77,37 +73,10 @@ static const target_def targets[] = {
     { "latest", "3ca0193c", "2026-08-14" },
 };
 
-static iron__mlir_target made[IRON__COUNT_OF(targets)];
-static int made_once;
-
-/* The targets with their bits; computed from the tables once (a race
- * writes the same values). */
-static const iron__mlir_target *target_at(size_t i)
-{
-    if (!made_once) {
-        for (size_t t = 0; t < IRON__COUNT_OF(targets); t++) {
-            unsigned bits = 0;
-            for (size_t c = 0; c < IRON__COUNT_OF(changes); c++)
-                if (strcmp(changes[c].date, targets[t].date) <= 0)
-                    bits |= changes[c].bit;
-            made[t].name = targets[t].name;
-            made[t].commit = targets[t].commit;
-            made[t].syntax = bits;
-        }
-        made_once = 1;
-    }
-    return &made[i];
-}
-
 IRON_API const char *iron_mlir_upstream(int i)
 {
     return i >= 0 && i < (int)IRON__COUNT_OF(targets) ? targets[i].name
                                                        : NULL;
-}
-
-const char *iron__mlir_target_names(void)
-{
-    return "2025-04, 2025-06, 2025-11, 2026-03, latest";
 }
 
 iron_status iron__mlir_target_find(const char *name,
@@ -115,23 +84,32 @@ iron_status iron__mlir_target_find(const char *name,
 {
     size_t n = IRON__COUNT_OF(targets);
     if (!name) {
-        *out = target_at(n - 1);
+        *out = &targets[n - 1];
         return IRON_OK;
     }
     for (size_t i = 0; i < n; i++)
         if (strcmp(targets[i].name, name) == 0) {
-            *out = target_at(i);
+            *out = &targets[i];
             return IRON_OK;
         }
+    char list[128] = "";
+    for (size_t i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 i ? ", " : "", targets[i].name);
     return iron__fail(IRON_EINVAL,
                       "MLIR export: upstream version '%s' is not a target; "
                       "expected one of %s",
-                      name, iron__mlir_target_names());
+                      name, list);
 }
 
+/* A target has the changes merged on or before its date. */
 int iron__mlir_target_has(const iron__mlir_target *t, unsigned syntax)
 {
-    return t && (t->syntax & syntax) == syntax;
+    unsigned bits = 0;
+    for (size_t c = 0; t && c < IRON__COUNT_OF(changes); c++)
+        if (strcmp(changes[c].date, t->date) <= 0)
+            bits |= changes[c].bit;
+    return t && (bits & syntax) == syntax;
 }
 
 int iron__mlir_syntax_change(int i, const char **date, const char **pr,

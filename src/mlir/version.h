@@ -31,7 +31,8 @@ enum {
 typedef struct iron__mlir_target {
     const char *name;                 /* "2025-04", "latest" */
     const char *commit;               /* the upstream commit it matches */
-    unsigned syntax;                  /* IRON__SYN_* it has */
+    const char *date;                 /* that commit's: the changes
+                                         merged by then are the target's */
 } iron__mlir_target;
 
 /* The target called name (NULL: the newest, "latest"); IRON_EINVAL
@@ -39,9 +40,6 @@ typedef struct iron__mlir_target {
 iron_status iron__mlir_target_find(const char *name,
                                    const iron__mlir_target **out);
 int iron__mlir_target_has(const iron__mlir_target *t, unsigned syntax);
-/* "2025-04, 2025-06, ..., latest" (a static string). */
-const char *iron__mlir_target_names(void);
-
 /* Row i of the syntax-change table (0 past the end): its date, pull
  * request and what changed (for docs and their test). */
 int iron__mlir_syntax_change(int i, const char **date, const char **pr,
