@@ -366,6 +366,44 @@ static iron_status prepass(iron__imp_ctx *c, const iron__mlir_op *core,
     return IRON_OK;
 }
 
+/* Whether an op of region r (or of regions within) uses value id. */
+static int region_uses(const iron__mlir_region *r, int id)
+{
+    for (int bi = 0; bi < r->nblocks; bi++)
+        for (int i = 0; i < r->blocks[bi]->nops; i++) {
+            const iron__mlir_op *op = r->blocks[bi]->ops[i];
+            for (int k = 0; k < op->noperands; k++)
+                if (op->operands[k] == id)
+                    return 1;
+            for (int k = 0; k < op->nregions; k++)
+                if (region_uses(op->regions[k], id))
+                    return 1;
+        }
+    return 0;
+}
+
+/* The buffers and locks of the core's tile that it uses, in the order
+ * the module declares them: the body's parameters follow it, so a
+ * module exported again declares them in the same order (the prepass
+ * then makes the rest by first use). */
+static iron_status tile_objects(iron__imp_ctx *c, const iron__mlir_op *core,
+                                const iron__mlir_region *r)
+{
+    const iron_mlir *m = c->m;
+    iron__tile t = m->cores[c->core].tile;
+    for (int i = 0; i < m->nbufs; i++)
+        if (m->bufs[i].tile.col == t.col && m->bufs[i].tile.row == t.row &&
+            region_uses(r, m->bufs[i].value) &&
+            outside_val(c, core, m->bufs[i].value) != IRON_OK)
+            return c->d->status;
+    for (int i = 0; i < m->nlocks; i++)
+        if (m->locks[i].tile.col == t.col && m->locks[i].tile.row == t.row &&
+            region_uses(r, m->locks[i].value) &&
+            outside_val(c, core, m->locks[i].value) != IRON_OK)
+            return c->d->status;
+    return IRON_OK;
+}
+
 /* ---- arith -------------------------------------------------------------- */
 
 typedef struct name_op {
@@ -1050,7 +1088,8 @@ iron_status iron__imp_build_core(iron__imp_ctx *c, int core)
                                "the core's region has %d blocks; "
                                "structured control flow (scf) has one",
                                r->nblocks);
-    if (prepass(c, co->op, r) != IRON_OK)
+    if (tile_objects(c, co->op, r) != IRON_OK ||
+        prepass(c, co->op, r) != IRON_OK)
         return d->status;
     const iron__mlir_op *term = NULL;
     if (body_block(c, r->blocks[0], &term) != IRON_OK)

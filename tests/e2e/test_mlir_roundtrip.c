@@ -230,19 +230,6 @@ static void rt_same_text(const char *what, const char *a, const char *b)
  * whose device enum numbers differently (npu1_4col is 8, npu2 9, ...)
  * and which the importer reads by the newest enum (docs/mlir.md, "Export
  * targets": a number cannot say which enum it is of). */
-/* Known disagreements between the exporter and the importer, not yet
- * fixed (each named in the branch's report): skipped so that every
- * other case keeps the property.
- *   vector_reduce_max: a worker's aie.buffers are exported in its
- *     parameters' order, and the importer makes the parameters in the
- *     order the core first uses them (tmp before nextC), so the buffers
- *     come back swapped. */
-static int rt_known_disagreement(const char *name, const char *up)
-{
-    (void)up;
-    return strcmp(name, "vector_reduce_max") == 0;
-}
-
 static void rt_text(const rt_case *c)
 {
     iron_launch_config cfg = { .size = sizeof cfg, .cols = c->cols };
@@ -257,10 +244,6 @@ static void rt_text(const rt_case *c)
                 const char *up = iron_mlir_upstream(ti);
                 if (generic && strcmp(up, "2025-04") == 0)
                     continue;
-                if (rt_known_disagreement(c->name, up)) {
-                    checked++;
-                    continue;
-                }
                 iron_mlir_options mo = { .size = sizeof mo, .upstream = up,
                                          .generic = generic };
                 char what[160];
