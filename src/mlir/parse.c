@@ -259,7 +259,7 @@ char *iron__mlir_p_slice(iron__mlir_parser *p, const char *prefix,
 {
     const char *s = p->lx.text;
     size_t np = strlen(prefix);
-    char *out = iron__mlir_alloc(p->m, np + (to - from) + 1);
+    char *out = iron__mlir_alloc(p->m, np + (to - from) + 2);
     if (!out) {
         iron__mlir_p_nomem(p);
         return NULL;
@@ -285,6 +285,10 @@ char *iron__mlir_p_slice(iron__mlir_parser *p, const char *prefix,
     }
     while (o > np && out[o - 1] == ' ')
         o--;
+    /* a '-' the text ends with stays apart from the closer printed after
+     * it ("- >" must not read back as "->"; found by fuzz_mlir) */
+    if (o > np && out[o - 1] == '-')
+        out[o++] = ' ';
     out[o] = '\0';
     return out;
 }

@@ -267,6 +267,10 @@ TEST(mlir_print_types)
         snprintf(want, sizeof want, "{t = %s}", types[i]);
         op_prints(in, 1, want);
     }
+    /* kept text ending in '-' stays apart from the '>' after it (it read
+     * back as '->'; found by fuzz_mlir) */
+    op_prints("\"x.y\"() {t = memref<4xi32, x - // c\n>} : () -> ()", 1,
+              "{t = memref<4xi32, x - >}");
 }
 
 /* Ops that do not fit their custom form print in the generic one. */
