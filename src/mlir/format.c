@@ -152,14 +152,13 @@ static void skip_group(const char **f)
     }
 }
 
-/* The first attribute, operand or directive of the group at f. */
+/* The first attribute or operand (or operand's type) of the group at f. */
 static elem group_anchor(const char *f)
 {
     for (;;) {
         elem e = next_elem(&f);
         if (e.k == E_END || e.k == E_CLOSE || e.k == E_ATTR ||
-            e.k == E_OPERAND || e.k == E_OPERANDS || e.k == E_DIRECTIVE ||
-            e.k == E_TYPE)
+            e.k == E_OPERAND || e.k == E_OPERANDS || e.k == E_TYPE)
             return e;
     }
 }
@@ -393,8 +392,6 @@ static int group_present(const pstate *s, const elem *a)
     case E_OPERANDS:
     case E_TYPE:
         return s->op->noperands > a->index;
-    case E_DIRECTIVE:
-        return a->dir && a->dir->present && a->dir->present(s->op);
     default:
         return 0;
     }
@@ -683,8 +680,6 @@ static int starts(const iron__mlir_parser *p, const elem *a)
     case E_OPERAND:
     case E_OPERANDS:
         return p->tok.kind == IRON__TK_VALUE;
-    case E_DIRECTIVE:
-        return a->dir && a->dir->starts && a->dir->starts(p);
     case E_TYPE:
         return iron__mlir_p_at_type(p);
     default:

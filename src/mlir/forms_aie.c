@@ -955,32 +955,26 @@ int iron__mlir_norm_rtp_write(P *p, O *op)
 
 /* --- the table -------------------------------------------------------- */
 
-static int present_init(const O *op)
-{
-    return attr(op, "initValues") != NULL;
-}
-
 static const iron__mlir_directive directives[] = {
     { "fifo_ends",
       LIST("dimensionsToStream", "dimensionsFromStreamPerConsumer"),
-      fifo_ends_parse, fifo_ends_print, NULL, NULL },
-    { "fifo_init", LIST("initValues"), fifo_init_parse, fifo_init_print,
-      present_init, NULL },
+      fifo_ends_parse, fifo_ends_print },
+    { "fifo_init", LIST("initValues"), fifo_init_parse, fifo_init_print },
     { "link_offsets", LIST("src_offsets", "dst_offsets"), link_offsets_parse,
-      link_offsets_print, NULL, NULL },
+      link_offsets_print },
     { "buffer_init", LIST("initial_value"), buffer_init_parse,
-      buffer_init_print, NULL, NULL },
-    { "seq_args", NULL, seq_args_parse, seq_args_print, NULL, NULL },
+      buffer_init_print },
+    { "seq_args", NULL, seq_args_parse, seq_args_print },
     { "bd_body",
       LIST("offset", "len", "dimensions", "pad_dimensions", "pad_value",
            "static_offset", "static_len", "static_sizes", "static_strides"),
-      bd_body_parse, bd_body_print, NULL, NULL },
+      bd_body_parse, bd_body_print },
     { "memcpy_body",
       LIST("static_offsets", "static_sizes", "static_strides", "x", "y",
            "packet"),
-      memcpy_body_parse, memcpy_body_print, NULL, NULL },
+      memcpy_body_parse, memcpy_body_print },
     { "rtp_args", LIST("buffer_sym_name", "index", "value", "col", "row"),
-      rtp_args_parse, rtp_args_print, NULL, NULL },
+      rtp_args_parse, rtp_args_print },
 };
 
 const iron__mlir_directive *iron__mlir_directives_aie(const char *name,

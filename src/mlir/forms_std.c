@@ -885,23 +885,21 @@ static int if_print(W *w, const O *op, C *c)
 /* --- the table -------------------------------------------------------- */
 
 #define WHOLE(name, parse, print)                                           \
-    { name, NULL, parse, print, NULL, NULL }
+    { name, NULL, parse, print }
 
 static const iron__mlir_directive directives[] = {
     { "func",
       LIST("sym_name", "function_type", "sym_visibility", "arg_attrs",
            "res_attrs"),
-      func_parse, func_print, NULL, NULL },
-    { "functional", NULL, functional_parse, functional_print, NULL, NULL },
-    { "const_value", LIST("value"), const_value_parse, const_value_print,
-      NULL, NULL },
+      func_parse, func_print },
+    { "functional", NULL, functional_parse, functional_print },
+    { "const_value", LIST("value"), const_value_parse, const_value_print },
     { "arith_flags", LIST("overflowFlags", "fastmath"), arith_flags_parse,
-      arith_flags_print, NULL, NULL },
-    { "cmp_type", NULL, cmp_type_parse, cmp_type_print, NULL, NULL },
-    { "select_type", NULL, select_type_parse, select_type_print, NULL,
-      NULL },
-    { "load_type", NULL, load_type_parse, load_type_print, NULL, NULL },
-    { "store_type", NULL, store_type_parse, store_type_print, NULL, NULL },
+      arith_flags_print },
+    { "cmp_type", NULL, cmp_type_parse, cmp_type_print },
+    { "select_type", NULL, select_type_parse, select_type_print },
+    { "load_type", NULL, load_type_parse, load_type_print },
+    { "store_type", NULL, store_type_parse, store_type_print },
     WHOLE("for", for_parse, for_print),
     WHOLE("while", while_parse, while_print),
     WHOLE("if", if_parse, if_print),

@@ -38,9 +38,10 @@
  *                   printed by the region, unless a directive did)
  *   @name           a directive (forms_*.c): a parse/print pair for a
  *                   piece no element above can say
- *   ?( ... )?       an optional group: printed when the first attribute,
- *                   operand or directive in it is present; parsed when
- *                   the text at that point can start it
+ *   ?( ... )?       an optional group: printed when the first attribute
+ *                   or operand in it is present (type(%N): operand N);
+ *                   parsed when the text at that point can start it
+ *                   (a directive reads its own optional parts)
  *
  * An op whose tree does not fit its format (an attribute of another
  * kind, a missing operand) prints in the generic form: nothing is lost.
@@ -88,9 +89,6 @@ typedef struct iron__mlir_directive {
     /* prints (nothing when w->dry); -1 when the op does not fit */
     int (*print)(iron__mlir_pr *w, const iron__mlir_op *op,
                  iron__mlir_fctx *c);
-    /* optional groups: whether the op has it / the text starts it */
-    int (*present)(const iron__mlir_op *op);
-    int (*starts)(const iron__mlir_parser *p);
 } iron__mlir_directive;
 
 /* Normalising a parsed op (older spellings to the tree's one). */
