@@ -137,6 +137,24 @@ static elem next_elem(const char **f)
     return e;
 }
 
+const iron__mlir_directive *iron__mlir_directive_find(const char *name,
+                                                      size_t n)
+{
+    const struct {
+        const iron__mlir_directive *v;
+        int n;
+    } tables[] = {
+        { iron__mlir_directives_aie, iron__mlir_ndirectives_aie },
+        { iron__mlir_directives_std, iron__mlir_ndirectives_std },
+    };
+    for (size_t t = 0; t < IRON__COUNT_OF(tables); t++)
+        for (int i = 0; i < tables[t].n; i++)
+            if (strlen(tables[t].v[i].name) == n &&
+                memcmp(tables[t].v[i].name, name, n) == 0)
+                return &tables[t].v[i];
+    return NULL;
+}
+
 /* Skips past the ')?' that closes the group whose '?(' was just read. */
 static void skip_group(const char **f)
 {

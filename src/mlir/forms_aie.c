@@ -955,7 +955,7 @@ int iron__mlir_norm_rtp_write(P *p, O *op)
 
 /* --- the table -------------------------------------------------------- */
 
-static const iron__mlir_directive directives[] = {
+const iron__mlir_directive iron__mlir_directives_aie[] = {
     { "fifo_ends",
       LIST("dimensionsToStream", "dimensionsFromStreamPerConsumer"),
       fifo_ends_parse, fifo_ends_print },
@@ -977,19 +977,5 @@ static const iron__mlir_directive directives[] = {
       rtp_args_parse, rtp_args_print },
 };
 
-const iron__mlir_directive *iron__mlir_directives_aie(const char *name,
-                                                      size_t n)
-{
-    for (size_t i = 0; i < IRON__COUNT_OF(directives); i++)
-        if (strlen(directives[i].name) == n &&
-            memcmp(directives[i].name, name, n) == 0)
-            return &directives[i];
-    return NULL;
-}
-
-const iron__mlir_directive *iron__mlir_directive_find(const char *name,
-                                                      size_t n)
-{
-    const iron__mlir_directive *d = iron__mlir_directives_aie(name, n);
-    return d ? d : iron__mlir_directives_std(name, n);
-}
+const int iron__mlir_ndirectives_aie = (int)IRON__COUNT_OF(
+    iron__mlir_directives_aie);

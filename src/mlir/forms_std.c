@@ -887,7 +887,7 @@ static int if_print(W *w, const O *op, C *c)
 #define WHOLE(name, parse, print)                                           \
     { name, NULL, parse, print }
 
-static const iron__mlir_directive directives[] = {
+const iron__mlir_directive iron__mlir_directives_std[] = {
     { "func",
       LIST("sym_name", "function_type", "sym_visibility", "arg_attrs",
            "res_attrs"),
@@ -905,12 +905,5 @@ static const iron__mlir_directive directives[] = {
     WHOLE("if", if_parse, if_print),
 };
 
-const iron__mlir_directive *iron__mlir_directives_std(const char *name,
-                                                      size_t n)
-{
-    for (size_t i = 0; i < IRON__COUNT_OF(directives); i++)
-        if (strlen(directives[i].name) == n &&
-            memcmp(directives[i].name, name, n) == 0)
-            return &directives[i];
-    return NULL;
-}
+const int iron__mlir_ndirectives_std = (int)IRON__COUNT_OF(
+    iron__mlir_directives_std);

@@ -166,14 +166,13 @@ struct iron__mlir_fctx {
                                           directive left to `attrs` */
 };
 
-/* The directive named name (n bytes), or NULL (forms_aie.c, forms_std.c
- * each hold a table; this looks in both). */
+/* The directive named name (n bytes), or NULL: forms_aie.c and
+ * forms_std.c each hold a table. */
 const iron__mlir_directive *iron__mlir_directive_find(const char *name,
                                                       size_t n);
-const iron__mlir_directive *iron__mlir_directives_aie(const char *name,
-                                                      size_t n);
-const iron__mlir_directive *iron__mlir_directives_std(const char *name,
-                                                      size_t n);
+extern const iron__mlir_directive iron__mlir_directives_aie[];
+extern const iron__mlir_directive iron__mlir_directives_std[];
+extern const int iron__mlir_ndirectives_aie, iron__mlir_ndirectives_std;
 
 /* The normalising hooks of a few aie ops (forms_aie.c). */
 int iron__mlir_norm_objectfifo(iron__mlir_parser *p, iron__mlir_op *op);
