@@ -54,8 +54,10 @@
  *                           AcquireGreaterEqual, Release), value (int,
  *                           default 1), blocking (kw, optional)
  *   aie.end                 -
- *   aie.runtime_sequence,   sym_name (str, optional); region 0 whose
- *   aiex.runtime_sequence   block arguments are the tensors
+ *   aie.runtime_sequence    sym_name (str, optional); region 0 whose
+ *                           block arguments are the tensors (aiex's,
+ *                           upstream's name before 2025-11, reads as
+ *                           this)
  *   aiex.npu.dma_memcpy_nd  operand: the memref (a sequence argument);
  *                           static_offsets, static_sizes, static_strides
  *                           (DENSE_ARRAY of 4, outermost first),
@@ -106,8 +108,8 @@
  * Enum attributes (device, port, action, blocking, predicate) are
  * keywords whether the text has them as words, strings or the integers
  * of the generic form.  Terminators the custom forms leave out (scf.yield
- * of an scf.for / scf.if without results) are made explicit; aie.device's
- * aie.end stays as written.  Results the text does not name get values
+ * of an scf.for / scf.if without results, aie.device's aie.end) are made
+ * explicit, in either form.  Results the text does not name get values
  * without a name.  Values must be defined before they are used (no
  * forward references).
  *

@@ -2,9 +2,10 @@
 /*
  * parse.c - the MLIR parser's frame: the text's checks and limits, the
  * module, ops in the generic form, regions and blocks, SSA names and
- * their scopes, and the messages.  Custom forms are parsed by
- * parse_aie.c and parse_std.c, types and attributes by parse_type.c and
- * parse_attr.c, and every finished op is normalised by parse_norm.c.
+ * their scopes, and the messages.  Custom forms are parsed as the op
+ * registry describes them (ops.h, format.c), types and attributes by
+ * parse_type.c and parse_attr.c, and every finished op is normalised by
+ * its registry entry.
  */
 #include <stdarg.h>
 #include <stdio.h>

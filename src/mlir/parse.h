@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * parse.h - the MLIR parser's internal interface, shared by its files:
- * parse.c (text, ops, regions, values), parse_type.c, parse_attr.c,
- * parse_aie.c and parse_std.c (the custom forms), parse_norm.c (the
- * normalised tree: one spelling per op whatever the form or era).
+ * parse.c (text, ops, regions, values), parse_type.c, parse_attr.c; the
+ * custom forms and the one spelling per op whatever the form or version
+ * come from the op registry (ops.h).
  *
  * Every function returns 0, or -1 with the failure recorded in p->st and
  * the thread's message (the first failure wins; later ones are dropped).

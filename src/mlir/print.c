@@ -3,12 +3,13 @@
  * print.c - the MLIR tree as text: values, types and attributes as MLIR
  * writes them, ops in the generic form, regions, the module, and the
  * cores-as-functions text the mlir-opt test verifies.  Custom forms are
- * in print_custom.c.
+ * the op registry's (ops.h, format.c).
  *
  * Spellings the generic form needs that the tree keeps differently:
  *   - an enum keyword is the integer upstream's enum prints as, typed
  *     (`device = 5 : i32`, `port = 1 : i32`, `predicate = 2 : i64`;
- *     known.c's tables, AIEDevice as upstream numbers it now); a keyword
+ *     the op registry's enums, AIEDevice as upstream numbers it now; a
+ *     target before 2025-06 numbers it by version.c); a keyword
  *     of no known enum is a string;
  *   - AIE's dimension lists are #aie<bd_dim_layout_array[<size = s,
  *     stride = t>, ...]> (dimensions, dimensionsToStream),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * print.h - the MLIR printers' internal interface: print.c (the frame,
- * values, types, attributes, the generic form, cores as functions) and
- * print_custom.c (the custom forms).
+ * values, types, attributes, the generic form, cores as functions); the
+ * custom forms are the op registry's (ops.h, format.c).
  */
 #ifndef IRON_MLIR_PRINT_H
 #define IRON_MLIR_PRINT_H
