@@ -803,7 +803,7 @@ static int parse_region(xstate *x)
         return -1;
     iron__mlir_region *r = b->regions[b->nregions - 1];
     x->c.args = NULL;
-    x->c.nargs = 0;
+    x->c.nargs = x->c.cap_args = 0;
     if ((d->flags & IRON__OPF_ONE_BLOCK) &&
         iron__mlir_p_ensure_block(p, r))
         return -1;

@@ -57,33 +57,39 @@ static int stream_dims(P *p, const char *word, const char *old, A **out)
     return *out ? 0 : -1;
 }
 
+/* One consumer tile and its layout, into the list the context holds. */
+typedef struct consumers {
+    B *b;
+    iron__mlir_type *index;
+    A *from;
+    int cap;
+} consumers;
+
+static int consumer(P *p, void *ctx)
+{
+    consumers *k = ctx;
+    if (iron__mlir_p_operand(p, k->b, k->index) ||
+        iron__mlir_p_grow(p, (void **)&k->from->items, &k->cap,
+                          k->from->n + 1, sizeof *k->from->items) ||
+        stream_dims(p, "dimensionsFromStream", "fromStream",
+                    &k->from->items[k->from->n]))
+        return -1;
+    k->from->n++;
+    return 0;
+}
+
 static int fifo_ends_parse(P *p, B *b, C *c)
 {
     (void)c;
-    iron__mlir_type *it = index_t(p);
-    A *to, *from = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    if (!it || !from || iron__mlir_p_operand(p, b, it) ||
+    consumers k = { b, index_t(p), iron__mlir_p_new_attr(p, IRON__MA_ARRAY),
+                    0 };
+    A *to, *from = k.from;
+    if (!k.index || !from || iron__mlir_p_operand(p, b, k.index) ||
         stream_dims(p, "dimensionsToStream", "toStream", &to) ||
-        expect(p, IRON__TK_COMMA, NULL) || expect(p, IRON__TK_LBRACE, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACE) {
-        for (;;) {
-            if (iron__mlir_p_operand(p, b, it) ||
-                iron__mlir_p_grow(p, (void **)&from->items, &cap,
-                                  from->n + 1, sizeof *from->items) ||
-                stream_dims(p, "dimensionsFromStream", "fromStream",
-                            &from->items[from->n]))
-                return -1;
-            from->n++;
-            int r = accept(p, IRON__TK_COMMA);
-            if (r < 0)
-                return -1;
-            if (!r)
-                break;
-        }
-    }
-    if (expect(p, IRON__TK_RBRACE, "',' or '}' after the consumer tiles"))
+        expect(p, IRON__TK_COMMA, NULL) || expect(p, IRON__TK_LBRACE, NULL) ||
+        iron__mlir_p_list(p, IRON__TK_RBRACE,
+                          "',' or '}' after the consumer tiles", consumer,
+                          &k))
         return -1;
     return iron__mlir_opb_attr(p, b, "dimensionsToStream", to, to->loc) ||
                    iron__mlir_opb_attr(p, b,
@@ -131,6 +137,26 @@ static int fifo_ends_print(W *w, const O *op, C *c)
 }
 
 /* ---- aie.objectfifo: " = [dense<...>, ...]" (initial values) ---- */
+
+/* One object's dense<...> (its type the fifo's), into the list. */
+typedef struct initial {
+    iron__mlir_type *tensor;
+    A *inits;
+    int cap;
+} initial;
+
+static int initial_value(P *p, void *ctx)
+{
+    initial *k = ctx;
+    if (iron__mlir_p_expect_word(p, "dense") ||
+        iron__mlir_p_grow(p, (void **)&k->inits->items, &k->cap,
+                          k->inits->n + 1, sizeof *k->inits->items) ||
+        iron__mlir_p_items(p, 1) ||
+        iron__mlir_p_dense(p, k->tensor, &k->inits->items[k->inits->n]))
+        return -1;
+    k->inits->n++;
+    return 0;
+}
 static int fifo_init_parse(P *p, B *b, C *c)
 {
     (void)c;
@@ -147,29 +173,14 @@ static int fifo_init_parse(P *p, B *b, C *c)
         return iron__mlir_p_fail(p, iloc,
                                  "initial values need a type "
                                  "!aie.objectfifo<memref<...>>");
-    iron__mlir_type *tensor = iron__mlir_p_tensor_of(p, t->elem);
-    A *inits = iron__mlir_p_new_attr(p, IRON__MA_ARRAY);
-    int cap = 0;
-    if (!tensor || !inits || iron__mlir_p_next(p) ||
-        expect(p, IRON__TK_LBRACKET, "'[' (the initial values)"))
+    initial k = { iron__mlir_p_tensor_of(p, t->elem),
+                  iron__mlir_p_new_attr(p, IRON__MA_ARRAY), 0 };
+    if (!k.tensor || !k.inits || iron__mlir_p_next(p) ||
+        expect(p, IRON__TK_LBRACKET, "'[' (the initial values)") ||
+        iron__mlir_p_commas(p, initial_value, &k) ||
+        expect(p, IRON__TK_RBRACKET, "',' or ']'"))
         return -1;
-    for (;;) {
-        if (iron__mlir_p_expect_word(p, "dense") ||
-            iron__mlir_p_grow(p, (void **)&inits->items, &cap, inits->n + 1,
-                              sizeof *inits->items) ||
-            iron__mlir_p_items(p, 1) ||
-            iron__mlir_p_dense(p, tensor, &inits->items[inits->n]))
-            return -1;
-        inits->n++;
-        int r = accept(p, IRON__TK_COMMA);
-        if (r < 0)
-            return -1;
-        if (!r)
-            break;
-    }
-    if (expect(p, IRON__TK_RBRACKET, "',' or ']'"))
-        return -1;
-    return iron__mlir_opb_attr(p, b, "initValues", inits, iloc);
+    return iron__mlir_opb_attr(p, b, "initValues", k.inits, iloc);
 }
 
 static int fifo_init_print(W *w, const O *op, C *c)
@@ -328,39 +339,34 @@ static int buffer_init_print(W *w, const O *op, C *c)
 }
 
 /* ---- runtime_sequence: "(%a: T, ...)", the entry block's arguments ---- */
+/* "%a: T", into the context's arguments. */
+static int seq_arg(P *p, void *ctx)
+{
+    C *c = ctx;
+    if (p->tok.kind != IRON__TK_VALUE)
+        return iron__mlir_p_expected(p, "an argument (%name: type)");
+    if (iron__mlir_p_grow(p, (void **)&c->args, &c->cap_args, c->nargs + 1,
+                          sizeof *c->args))
+        return -1;
+    iron__mlir_barg *a = &c->args[c->nargs];
+    a->name = p->tok.p;
+    a->n = p->tok.n;
+    a->loc = p->tok.loc;
+    if (iron__mlir_p_next(p) || expect(p, IRON__TK_COLON, NULL) ||
+        iron__mlir_p_type(p, &a->type) || iron__mlir_p_opt_loc(p))
+        return -1;
+    c->nargs++;
+    return 0;
+}
+
 static int seq_args_parse(P *p, B *b, C *c)
 {
     (void)b;
-    iron__mlir_barg *args = NULL;
-    int n = 0, cap = 0;
-    if (expect(p, IRON__TK_LPAREN, "'(' (the sequence's arguments)"))
-        return -1;
-    if (p->tok.kind != IRON__TK_RPAREN) {
-        for (;;) {
-            if (p->tok.kind != IRON__TK_VALUE)
-                return iron__mlir_p_expected(p, "an argument (%name: type)");
-            if (iron__mlir_p_grow(p, (void **)&args, &cap, n + 1,
-                                  sizeof *args))
-                return -1;
-            args[n].name = p->tok.p;
-            args[n].n = p->tok.n;
-            args[n].loc = p->tok.loc;
-            if (iron__mlir_p_next(p) || expect(p, IRON__TK_COLON, NULL) ||
-                iron__mlir_p_type(p, &args[n].type) ||
-                iron__mlir_p_opt_loc(p))
-                return -1;
-            n++;
-            int r = accept(p, IRON__TK_COMMA);
-            if (r < 0)
-                return -1;
-            if (!r)
-                break;
-        }
-    }
-    c->args = args;
-    c->nargs = n;
     c->args_given = 1;
-    return expect(p, IRON__TK_RPAREN, NULL);
+    return expect(p, IRON__TK_LPAREN, "'(' (the sequence's arguments)") ||
+                   iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, seq_arg, c)
+               ? -1
+               : 0;
 }
 
 static int seq_args_print(W *w, const O *op, C *c)
@@ -397,37 +403,38 @@ int iron__mlir_norm_sequence(P *p, O *op)
  *      sizes = [...] strides = [...]" ---- */
 
 /* "= [1, 2]" of the newest form (static values only). */
-static int static_list(P *p, int64_t *v, int *n)
+typedef struct dims {
+    int64_t v[IRON__MLIR_MAX_RANK];
+    int n;
+} dims;
+
+static int static_dim(P *p, void *ctx)
 {
-    *n = 0;
-    if (expect(p, IRON__TK_EQUAL, NULL) || expect(p, IRON__TK_LBRACKET, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            if (p->tok.kind == IRON__TK_VALUE)
-                return iron__mlir_p_fail(p, p->tok.loc,
-                                         "sizes and strides given by "
-                                         "values are not supported");
-            if (*n >= IRON__MLIR_MAX_RANK)
-                return iron__mlir_p_fail(p, p->tok.loc,
-                                         "more than %d dimensions",
-                                         IRON__MLIR_MAX_RANK);
-            if (iron__mlir_p_int(p, &v[(*n)++]))
-                return -1;
-            int r = accept(p, IRON__TK_COMMA);
-            if (r < 0)
-                return -1;
-            if (!r)
-                break;
-        }
-    }
-    return expect(p, IRON__TK_RBRACKET, "',' or ']'");
+    dims *d = ctx;
+    if (p->tok.kind == IRON__TK_VALUE)
+        return iron__mlir_p_fail(p, p->tok.loc,
+                                 "sizes and strides given by values are not "
+                                 "supported");
+    if (d->n >= IRON__MLIR_MAX_RANK)
+        return iron__mlir_p_fail(p, p->tok.loc, "more than %d dimensions",
+                                 IRON__MLIR_MAX_RANK);
+    return iron__mlir_p_int(p, &d->v[d->n++]);
+}
+
+static int static_list(P *p, dims *d)
+{
+    d->n = 0;
+    return expect(p, IRON__TK_EQUAL, NULL) ||
+                   expect(p, IRON__TK_LBRACKET, NULL) ||
+                   iron__mlir_p_list(p, IRON__TK_RBRACKET, "',' or ']'",
+                                     static_dim, d)
+               ? -1
+               : 0;
 }
 
 static int bd_keywords(P *p, B *b)
 {
-    int64_t sizes[IRON__MLIR_MAX_RANK], strides[IRON__MLIR_MAX_RANK];
-    int ns = -1, nt = -1;
+    dims sizes = { .n = -1 }, strides = { .n = -1 };
     iron__mlir_loc loc = p->tok.loc;
     while (p->tok.kind == IRON__TK_BARE) {
         if (iron__mlir_p_is_word(p, "offset") ||
@@ -443,10 +450,10 @@ static int bd_keywords(P *p, B *b)
             if (iron__mlir_p_int_named(p, b, name, i32_t(p)))
                 return -1;
         } else if (iron__mlir_p_is_word(p, "sizes")) {
-            if (iron__mlir_p_next(p) || static_list(p, sizes, &ns))
+            if (iron__mlir_p_next(p) || static_list(p, &sizes))
                 return -1;
         } else if (iron__mlir_p_is_word(p, "strides")) {
-            if (iron__mlir_p_next(p) || static_list(p, strides, &nt))
+            if (iron__mlir_p_next(p) || static_list(p, &strides))
                 return -1;
         } else if (iron__mlir_p_is_word(p, "pad")) {
             iron__mlir_loc ploc = p->tok.loc;
@@ -460,7 +467,8 @@ static int bd_keywords(P *p, B *b)
                                          "pad");
         }
     }
-    if (ns != nt)
+    int ns = sizes.n;
+    if (ns != strides.n)
         return iron__mlir_p_fail(p, loc,
                                  "sizes and strides must come together and "
                                  "be as many");
@@ -475,8 +483,8 @@ static int bd_keywords(P *p, B *b)
     for (int i = 0; i < ns; i++) {
         if (!(d->items[i] = iron__mlir_p_new_attr(p, IRON__MA_DIM)))
             return -1;
-        d->items[i]->i = sizes[i];
-        d->items[i]->stride = strides[i];
+        d->items[i]->i = sizes.v[i];
+        d->items[i]->stride = strides.v[i];
     }
     d->n = ns;
     return 0;
@@ -649,36 +657,40 @@ static int index_value(P *p, const char *name, int64_t *v)
 /* "[0, 0, 0, 1]" (or "[%c0, ...]") into array<i64: ...>.  The early
  * 2024 form gives three strides: the innermost, always 1, is left out,
  * and is put back here so the tree has four of each. */
+typedef struct indices {
+    const char *name;
+    A *a;
+    int cap;
+} indices;
+
+static int index_item(P *p, void *ctx)
+{
+    indices *k = ctx;
+    A *a = k->a;
+    int64_t v;
+    if (iron__mlir_p_items(p, 1) ||
+        iron__mlir_p_grow(p, (void **)&a->items, &k->cap, a->n + 2,
+                          sizeof *a->items) ||
+        (p->tok.kind == IRON__TK_VALUE ? index_value(p, k->name, &v)
+                                       : iron__mlir_p_int(p, &v)) ||
+        !(a->items[a->n] = iron__mlir_p_int_attr(p, v, NULL)))
+        return -1;
+    a->n++;
+    return 0;
+}
+
 static int index_list(P *p, B *b, const char *name, int strides)
 {
-    A *a = iron__mlir_p_new_attr(p, IRON__MA_DENSE_ARRAY);
+    indices k = { name, iron__mlir_p_new_attr(p, IRON__MA_DENSE_ARRAY), 0 };
+    A *a = k.a;
     iron__mlir_loc loc = p->tok.loc;
-    int cap = 0;
     if (!a || !(a->type = iron__mlir_p_int_type(p, 64, 0)) ||
-        expect(p, IRON__TK_LBRACKET, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RBRACKET) {
-        for (;;) {
-            int64_t v;
-            if (iron__mlir_p_items(p, 1) ||
-                iron__mlir_p_grow(p, (void **)&a->items, &cap, a->n + 2,
-                                  sizeof *a->items) ||
-                (p->tok.kind == IRON__TK_VALUE ? index_value(p, name, &v)
-                                               : iron__mlir_p_int(p, &v)) ||
-                !(a->items[a->n] = iron__mlir_p_int_attr(p, v, NULL)))
-                return -1;
-            a->n++;
-            int r = accept(p, IRON__TK_COMMA);
-            if (r < 0)
-                return -1;
-            if (!r)
-                break;
-        }
-    }
-    if (expect(p, IRON__TK_RBRACKET, "',' or ']'"))
+        expect(p, IRON__TK_LBRACKET, NULL) ||
+        iron__mlir_p_list(p, IRON__TK_RBRACKET, "',' or ']'", index_item,
+                          &k))
         return -1;
     if (strides && a->n == 3) {
-        if (iron__mlir_p_grow(p, (void **)&a->items, &cap, 4,
+        if (iron__mlir_p_grow(p, (void **)&a->items, &k.cap, 4,
                               sizeof *a->items) ||
             !(a->items[3] = iron__mlir_p_int_attr(p, 1, NULL)))
             return -1;

@@ -43,6 +43,33 @@ static void region(W *w, const O *op, int i, int entry_args,
  *      [{ ... }]; declarations: func.func private @k(T, ...) ---- */
 
 /* "(T {attrs}, ...)" results after "->", or one bare type. */
+typedef struct results {
+    iron__mlir_type *ft;
+    A **attrs;
+    int cap, acap, any;
+} results;
+
+/* "T [{attrs}]", one result of the list. */
+static int func_result(P *p, void *ctx)
+{
+    results *k = ctx;
+    iron__mlir_type *ft = k->ft;
+    if (iron__mlir_p_grow(p, (void **)&ft->out, &k->cap, ft->nout + 1,
+                          sizeof *ft->out) ||
+        iron__mlir_p_grow(p, (void **)&k->attrs, &k->acap, ft->nout + 1,
+                          sizeof *k->attrs) ||
+        iron__mlir_p_type(p, &ft->out[ft->nout]))
+        return -1;
+    k->attrs[ft->nout] = NULL;
+    if (p->tok.kind == IRON__TK_LBRACE) {
+        if (iron__mlir_p_dict(p, &k->attrs[ft->nout]))
+            return -1;
+        k->any = 1;
+    }
+    ft->nout++;
+    return 0;
+}
+
 static int func_results(P *p, iron__mlir_type *ft, A ***resattrs, int *any)
 {
     if (p->tok.kind != IRON__TK_LPAREN) {
@@ -52,30 +79,12 @@ static int func_results(P *p, iron__mlir_type *ft, A ***resattrs, int *any)
         ft->nout = 1;
         return iron__mlir_p_type(p, &ft->out[0]);
     }
-    int rcap = 0, racap = 0;
-    if (iron__mlir_p_next(p))
-        return -1;
-    while (p->tok.kind != IRON__TK_RPAREN) {
-        if (iron__mlir_p_grow(p, (void **)&ft->out, &rcap, ft->nout + 1,
-                              sizeof *ft->out) ||
-            iron__mlir_p_grow(p, (void **)resattrs, &racap, ft->nout + 1,
-                              sizeof **resattrs) ||
-            iron__mlir_p_type(p, &ft->out[ft->nout]))
-            return -1;
-        (*resattrs)[ft->nout] = NULL;
-        if (p->tok.kind == IRON__TK_LBRACE) {
-            if (iron__mlir_p_dict(p, &(*resattrs)[ft->nout]))
-                return -1;
-            *any = 1;
-        }
-        ft->nout++;
-        int r = accept(p, IRON__TK_COMMA);
-        if (r < 0)
-            return -1;
-        if (!r)
-            break;
-    }
-    return expect(p, IRON__TK_RPAREN, NULL);
+    results k = { ft, NULL, 0, 0, 0 };
+    int r = iron__mlir_p_next(p) ||
+            iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, func_result, &k);
+    *resattrs = k.attrs;
+    *any = k.any;
+    return r ? -1 : 0;
 }
 
 /* arg_attrs / res_attrs: one dictionary per parameter, empty where the
@@ -100,6 +109,55 @@ static int attr_lists(P *p, B *b, const char *name, A **src, int n,
     return add_attr(p, b, name, arr);
 }
 
+typedef struct params {
+    iron__mlir_type *ft;
+    iron__mlir_barg *args;
+    A **attrs;
+    int cap, acap, tcap;
+    int named;               /* -1 until the first: 1 "%a: T", 0 "T" */
+    int any;                 /* some parameter has attributes */
+} params;
+
+/* "%a: T [{attrs}]" or "T [{attrs}]", one parameter of the list. */
+static int func_param(P *p, void *ctx)
+{
+    params *k = ctx;
+    iron__mlir_type *ft = k->ft;
+    int is_named = p->tok.kind == IRON__TK_VALUE;
+    if (k->named >= 0 && is_named != k->named)
+        return iron__mlir_p_fail(p, p->tok.loc,
+                                 "parameters are all named or all types");
+    k->named = is_named;
+    if (iron__mlir_p_grow(p, (void **)&k->args, &k->cap, ft->nin + 1,
+                          sizeof *k->args) ||
+        iron__mlir_p_grow(p, (void **)&k->attrs, &k->acap, ft->nin + 1,
+                          sizeof *k->attrs) ||
+        iron__mlir_p_grow(p, (void **)&ft->in, &k->tcap, ft->nin + 1,
+                          sizeof *ft->in))
+        return -1;
+    iron__mlir_barg *a = &k->args[ft->nin];
+    if (is_named) {
+        a->name = p->tok.p;
+        a->n = p->tok.n;
+        a->loc = p->tok.loc;
+        if (iron__mlir_p_next(p) || expect(p, IRON__TK_COLON, NULL))
+            return -1;
+    }
+    if (iron__mlir_p_type(p, &a->type))
+        return -1;
+    ft->in[ft->nin] = a->type;
+    k->attrs[ft->nin] = NULL;
+    if (p->tok.kind == IRON__TK_LBRACE) {
+        if (iron__mlir_p_dict(p, &k->attrs[ft->nin]))
+            return -1;
+        k->any = 1;
+    }
+    if (iron__mlir_p_opt_loc(p))
+        return -1;
+    ft->nin++;
+    return 0;
+}
+
 static int func_parse(P *p, B *b, C *c)
 {
     (void)c;
@@ -121,52 +179,10 @@ static int func_parse(P *p, B *b, C *c)
     if (!ft)
         return iron__mlir_p_nomem(p);
     ft->kind = IRON__MT_FUNCTION;
-    iron__mlir_barg *args = NULL;
-    A **argattrs = NULL, **resattrs = NULL;
-    int cap = 0, acap = 0, tcap = 0, named = -1, any_args = 0, any_res = 0;
-    if (p->tok.kind != IRON__TK_RPAREN) {
-        for (;;) {
-            int is_named = p->tok.kind == IRON__TK_VALUE;
-            if (named >= 0 && is_named != named)
-                return iron__mlir_p_fail(p, p->tok.loc,
-                                         "parameters are all named or all "
-                                         "types");
-            named = is_named;
-            if (iron__mlir_p_grow(p, (void **)&args, &cap, ft->nin + 1,
-                                  sizeof *args) ||
-                iron__mlir_p_grow(p, (void **)&argattrs, &acap, ft->nin + 1,
-                                  sizeof *argattrs) ||
-                iron__mlir_p_grow(p, (void **)&ft->in, &tcap, ft->nin + 1,
-                                  sizeof *ft->in))
-                return -1;
-            iron__mlir_barg *a = &args[ft->nin];
-            if (is_named) {
-                a->name = p->tok.p;
-                a->n = p->tok.n;
-                a->loc = p->tok.loc;
-                if (iron__mlir_p_next(p) || expect(p, IRON__TK_COLON, NULL))
-                    return -1;
-            }
-            if (iron__mlir_p_type(p, &a->type))
-                return -1;
-            ft->in[ft->nin] = a->type;
-            argattrs[ft->nin] = NULL;
-            if (p->tok.kind == IRON__TK_LBRACE) {
-                if (iron__mlir_p_dict(p, &argattrs[ft->nin]))
-                    return -1;
-                any_args = 1;
-            }
-            if (iron__mlir_p_opt_loc(p))
-                return -1;
-            ft->nin++;
-            int r = accept(p, IRON__TK_COMMA);
-            if (r < 0)
-                return -1;
-            if (!r)
-                break;
-        }
-    }
-    if (expect(p, IRON__TK_RPAREN, NULL))
+    params k = { ft, NULL, NULL, 0, 0, 0, -1, 0 };
+    A **resattrs = NULL;
+    int any_res = 0;
+    if (iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, func_param, &k))
         return -1;
     int arrow = accept(p, IRON__TK_ARROW);
     if (arrow < 0 || (arrow && func_results(p, ft, &resattrs, &any_res)))
@@ -177,18 +193,18 @@ static int func_parse(P *p, B *b, C *c)
     fta->type = ft;
     fta->loc = loc;
     if (add_attr(p, b, "function_type", fta) ||
-        (any_args &&
-         attr_lists(p, b, "arg_attrs", argattrs, ft->nin, loc)) ||
+        (k.any &&
+         attr_lists(p, b, "arg_attrs", k.attrs, ft->nin, loc)) ||
         (any_res && attr_lists(p, b, "res_attrs", resattrs, ft->nout, loc)) ||
         iron__mlir_p_opt_attributes_kw(p, b))
         return -1;
     if (p->tok.kind != IRON__TK_LBRACE)
         return iron__mlir_opb_empty_region(p, b);
-    if (named == 0)
+    if (k.named == 0)
         return iron__mlir_p_fail(p, p->tok.loc,
                                  "a function with a body names its "
                                  "parameters (%%arg0: type)");
-    return iron__mlir_p_region(p, b, args, ft->nin, 1);
+    return iron__mlir_p_region(p, b, k.args, ft->nin, 1);
 }
 
 static int dicts_ok(const A *a, int n)
@@ -578,36 +594,40 @@ static int store_type_print(W *w, const O *op, C *c)
 /* ---- scf ---- */
 
 /* "(%a = %init, ...)" into args (names) and b's operands. */
+typedef struct assigned {
+    B *b;
+    iron__mlir_barg *args;
+    int n, cap;
+} assigned;
+
+static int assignment(P *p, void *ctx)
+{
+    assigned *k = ctx;
+    if (p->tok.kind != IRON__TK_VALUE)
+        return iron__mlir_p_expected(p, "%name = value");
+    if (iron__mlir_p_grow(p, (void **)&k->args, &k->cap, k->n + 1,
+                          sizeof *k->args))
+        return -1;
+    iron__mlir_barg *a = &k->args[k->n];
+    a->name = p->tok.p;
+    a->n = p->tok.n;
+    a->loc = p->tok.loc;
+    a->type = NULL;
+    if (iron__mlir_p_next(p) || expect(p, IRON__TK_EQUAL, NULL) ||
+        iron__mlir_p_operand(p, k->b, NULL))
+        return -1;
+    k->n++;
+    return 0;
+}
+
 static int assignments(P *p, B *b, iron__mlir_barg **args, int *n)
 {
-    int cap = 0;
-    *args = NULL;
-    *n = 0;
-    if (expect(p, IRON__TK_LPAREN, NULL))
-        return -1;
-    if (p->tok.kind != IRON__TK_RPAREN) {
-        for (;;) {
-            if (p->tok.kind != IRON__TK_VALUE)
-                return iron__mlir_p_expected(p, "%name = value");
-            if (iron__mlir_p_grow(p, (void **)args, &cap, *n + 1,
-                                  sizeof **args))
-                return -1;
-            (*args)[*n].name = p->tok.p;
-            (*args)[*n].n = p->tok.n;
-            (*args)[*n].loc = p->tok.loc;
-            (*args)[*n].type = NULL;
-            if (iron__mlir_p_next(p) || expect(p, IRON__TK_EQUAL, NULL) ||
-                iron__mlir_p_operand(p, b, NULL))
-                return -1;
-            (*n)++;
-            int r = accept(p, IRON__TK_COMMA);
-            if (r < 0)
-                return -1;
-            if (!r)
-                break;
-        }
-    }
-    return expect(p, IRON__TK_RPAREN, NULL);
+    assigned k = { b, NULL, 0, 0 };
+    int r = expect(p, IRON__TK_LPAREN, NULL) ||
+            iron__mlir_p_list(p, IRON__TK_RPAREN, NULL, assignment, &k);
+    *args = k.args;
+    *n = k.n;
+    return r ? -1 : 0;
 }
 
 /* "(%a = %x, ...)" of an entry block's arguments and their inits. */

@@ -157,7 +157,7 @@ int iron__mlir_fmt_normalise(iron__mlir_parser *p, iron__mlir_op *op);
 struct iron__mlir_fctx {
     const iron__mlir_opdef *def;
     iron__mlir_barg *args;
-    int nargs;
+    int nargs, cap_args;
     int args_given;                    /* a directive gave them */
     int operands_done;                 /* a directive printed them all */
     int results_done;                  /* ... the results' types */
