@@ -123,6 +123,8 @@ int cli_make_folder(const char *cmd, const char *opt, const char *dir);
 typedef struct cli_run_io {
     cli_list in, out, ref, files;
     const char *seed, *repeat, *outdir, *rtol, *atol;
+    int timing;                   /* --timing */
+    const char *clock;            /* --clock MHZ */
 } cli_run_io;
 
 /* Runs jit j, whose arguments are declared `decl` (its args text), once

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,11 @@ static const char run_usage[] =
     "            float type other than the output's (bfloat16 against\n"
     "            float32) and may broadcast (one value for all); the first\n"
     "            mismatches are printed\n"
+    "  timing    --timing: model the NPU's time too and print it: the\n"
+    "            modelled cycles and seconds, what bounds the design, and\n"
+    "            busy, stalled (on an input / an output) and idle shares\n"
+    "            per worker and DMA channel (docs/timing.md); --clock MHZ\n"
+    "            sets the clock (default: npu1 1000, npu2 1800)\n"
     "  also      --params P, --device D, --cols N (as for iron dump)\n"
     "  exit status: 0 ran (and matched), 1 failed or mismatched, 2 usage\n"
     "  example: iron run build/libiron-examples.so vector_op \\\n"
@@ -82,6 +88,8 @@ typedef struct run_state {
     cli_list in, out, ref, shapes, files;
     const char *args, *params, *device, *cols, *seed, *repeat, *outdir;
     const char *rtol, *atol;
+    int timing;
+    const char *clock;
     int ndecl;
     decl d[CLI_MAX_ITEMS];
     iron_tensor *t[CLI_MAX_ITEMS];
@@ -570,12 +578,33 @@ static int parse_number(const char *opt, const char *text, double min,
 
 /* Runs jit j (its arguments declared `args_decl`) once, then --repeat more
  * times, on the inputs st names; saves and compares the outputs. */
+/* The modelled time of j's last call (--timing). */
+static void print_timing(const iron_jit *j)
+{
+    const iron_run_counters *c = NULL;
+    if (iron_jit_get_counters(j, &c) != IRON_OK)
+        return;
+    if (c->size <= offsetof(iron_run_counters, timed) || !c->timed) {
+        say("the device keeps no modelled time\n");
+        return;
+    }
+    fputs(c->summary, stdout);
+}
+
 static int run_jit(run_state *st, iron_jit *j, const iron_launch_config *cfg,
                    int nparams, const iron_param *params,
                    const char *args_decl)
 {
-    double seed_d = 1, repeat_d = 0, rtol = -1, atol = -1;
+    double seed_d = 1, repeat_d = 0, rtol = -1, atol = -1, clock = 0;
     int rc;
+    if (st->clock && (rc = parse_number("--clock", st->clock, 0, &clock)))
+        return rc;
+    iron_launch_config timed = *cfg;
+    if (st->timing || st->clock) {
+        timed.timing = 1;
+        timed.clock_mhz = clock;
+        cfg = &timed;
+    }
     if ((st->seed && (rc = parse_number("--seed", st->seed, 0, &seed_d))) ||
         (st->repeat &&
          (rc = parse_number("--repeat", st->repeat, 0, &repeat_d))) ||
@@ -631,6 +660,8 @@ static int run_jit(run_state *st, iron_jit *j, const iron_launch_config *cfg,
                 printf("; %d warm call%s: mean %.3f ms, min %.3f ms", reps,
                        reps == 1 ? "" : "s", sum / reps, min);
             printf("\n");
+            if (st->timing || st->clock)
+                print_timing(j);
             rc = save_outputs(st);
         }
         for (int k = 0; rc == 0 && k < st->ref.n; k++) {
@@ -690,6 +721,8 @@ int cli_run_jit(const char *cmd, const char *name, const cli_run_io *io,
     st.outdir = io->outdir;
     st.rtol = io->rtol;
     st.atol = io->atol;
+    st.timing = io->timing;
+    st.clock = io->clock;
     return run_jit(&st, j, cfg, 0, NULL, args_decl);
 }
 
@@ -711,6 +744,8 @@ int cli_run(int argc, char **argv)
         { "-o", CLI_VALUE, &st.outdir },
         { "--rtol", CLI_VALUE, &st.rtol },
         { "--atol", CLI_VALUE, &st.atol },
+        { "--timing", CLI_FLAG, &st.timing },
+        { "--clock", CLI_VALUE, &st.clock },
     };
     cli_list pos;
     int rc = cli_parse("run", argc, argv, 2, opts,

@@ -212,6 +212,8 @@ int cli_run_mlir(int argc, char **argv)
         { "-o", CLI_VALUE, &st.io.outdir },
         { "--rtol", CLI_VALUE, &st.io.rtol },
         { "--atol", CLI_VALUE, &st.io.atol },
+        { "--timing", CLI_FLAG, &st.io.timing },
+        { "--clock", CLI_VALUE, &st.io.clock },
     };
     cli_list pos;
     int rc = cli_parse("run-mlir", argc, argv, 2, opts,

@@ -1689,6 +1689,21 @@ typedef struct iron_launch_config {
      * thread and keeps the faster.  Results are bit-identical whatever
      * the count (docs/emulator.md, "Threads"); < 0 is refused. */
     int threads IRON__ZERO;
+    /* The timing model (docs/timing.md): the call also gets a modelled
+     * NPU time, in cycles and seconds, with busy and stalled cycles per
+     * worker, DMA channel and fifo endpoint (iron_run_counters.timed and
+     * what follows it).  0 = IRON_TIMING (off unless set to 1, yes, true
+     * or on), 1 = on, -1 = off.  What the call computes never depends on
+     * it.  A timed call uses a specialization of its own, whose kernels
+     * are built to count the operations they issue (the first timed call
+     * of a design compiles them again). */
+    int timing IRON__ZERO;
+    /* The clock the model turns cycles into seconds at, in MHz: 0 =
+     * IRON_CLOCK_MHZ, else the device's default (npu1 1000, npu2 1800).
+     * A timed call with a clock outside the device's range (npu1 800 to
+     * 1600, npu2 792 to 1800) fails with IRON_EINVAL naming the value;
+     * < 0 is refused. */
+    double clock_mhz IRON__ZERO;
 } iron_launch_config;
 
 /* The state of a run, with the numbers of XRT's ert_cmd_state (a
@@ -1866,6 +1881,23 @@ typedef struct iron_dma_counters {
     uint64_t busy_ns;         /* copying */
 } iron_dma_counters;
 
+/* One participant's modelled time in a timed call, in cycles of the
+ * call's span (busy + stall_in + stall_out + idle = the span).
+ *   worker:   busy running its kernel (or core body); stall_in waiting
+ *             for an input object, stall_out for a free output buffer.
+ *   DMA:      busy moving; stall_in waiting for a filled source buffer
+ *             (or a fill's op), stall_out for a free destination buffer.
+ *   endpoint: the cycles its user waited on it (stall_in when the user
+ *             reads it: empty; stall_out when it writes it: full).
+ * `kernel_time` (workers): how its kernel's cycles were found:
+ * "counted" (the operations it issued through the AIE API), "declared"
+ * (iron_kernel_set_cycles), "guess" (its scalar code's basic blocks at a
+ * default cost), "none" (no way to tell: counted as 0); NULL otherwise. */
+typedef struct iron_time_counters {
+    uint64_t busy, stall_in, stall_out, idle;
+    const char *kernel_time;
+} iron_time_counters;
+
 typedef struct iron_run_counters {
     size_t size IRON__ZERO;       /* sizeof(iron_run_counters) */
     int profiled IRON__ZERO;      /* whether the *_ns fields were measured */
@@ -1881,6 +1913,27 @@ typedef struct iron_run_counters {
      * not all fit); else NULL.  Read it when size > offsetof(
      * iron_run_counters, report): a driver built before it fills less. */
     const char *report IRON__ZERO;
+    /* Timed calls (iron_launch_config.timing; read these when size >
+     * offsetof(iron_run_counters, timed)).  The call's modelled time runs
+     * from its first runtime op to its last op done; `cycles` at
+     * `clock_mhz` is `seconds`.  Per worker, DMA channel and endpoint (in
+     * the order of workers, dma and endpoints) the cycles of that span it
+     * was busy, stalled and idle.  `unbounded`: a worker still runs when
+     * the sequence completes (one that loops forever); its time is
+     * counted to that point.  `summary` is what `iron run --timing`
+     * prints: the time, the sentence naming what bounds it
+     * (`bottleneck`), and a line per worker and DMA channel.  timed == 0
+     * leaves the rest zero / NULL. */
+    int timed IRON__ZERO;
+    uint64_t cycles IRON__ZERO;
+    double clock_mhz IRON__ZERO;
+    double seconds IRON__ZERO;
+    int unbounded IRON__ZERO;
+    const iron_time_counters *worker_time IRON__ZERO;
+    const iron_time_counters *dma_time IRON__ZERO;
+    const iron_time_counters *endpoint_time IRON__ZERO;
+    const char *bottleneck IRON__ZERO;
+    const char *summary IRON__ZERO;
 } iron_run_counters;
 
 /* The counters of j's last call (*out valid until j's next call or

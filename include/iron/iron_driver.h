@@ -40,7 +40,8 @@ typedef struct iron_run_args {
                                            declared order */
     const int64_t *scalars IRON__ZERO;
     /* Since ABI 1 with a larger size; read only when size covers them. */
-    unsigned flags IRON__ZERO;          /* IRON_RUN_CHECK | IRON_RUN_PROFILE */
+    unsigned flags IRON__ZERO;          /* IRON_RUN_CHECK | IRON_RUN_PROFILE |
+                                           IRON_RUN_TIMING */
     const char *trace_path IRON__ZERO;  /* write this run's trace here, or
                                            NULL */
     int threads IRON__ZERO;             /* host threads to use; 0 = the
@@ -49,11 +50,14 @@ typedef struct iron_run_args {
                                            specialization ("vadd (a:
                                            int32[4096], ...; npu2, 8
                                            columns)"), or NULL */
+    double clock_mhz IRON__ZERO;        /* IRON_RUN_TIMING: the clock the
+                                           model's seconds are at (> 0) */
 } iron_run_args;
 
 /* iron_run_args.flags */
 #define IRON_RUN_CHECK   1u    /* checked mode (IRON_CHECK) */
 #define IRON_RUN_PROFILE 2u    /* measure times for the counters */
+#define IRON_RUN_TIMING  4u    /* model the device's time (docs/timing.md) */
 
 typedef struct iron_driver iron_driver;
 

@@ -109,6 +109,19 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         "automatic", "an integer from 1 to 1024",
         "once per process, at the first asynchronous start",
         INT_ROW(1, 1024, 0) },
+    [IRON__ENV_TIMING] = {
+        "IRON_TIMING",
+        "on gives every call a modelled NPU time (cycles, busy and stalled "
+        "cycles per worker, DMA channel and fifo; docs/timing.md)",
+        "0", FLAG_ACCEPTS, "at each call", iron__env_parse_flag, 0, 1,
+        { .i = 0 } },
+    [IRON__ENV_CLOCK_MHZ] = {
+        "IRON_CLOCK_MHZ",
+        "the NPU clock the timing model converts cycles to seconds at "
+        "(automatic: npu1 1000, npu2 1800); outside the device's range a "
+        "timed call fails",
+        "automatic", "an integer from 1 to 100000 (MHz)", "at each call",
+        INT_ROW(1, 100000, 0) },
 };
 
 const iron__env_var *iron__env_var_of(iron__env_id id)

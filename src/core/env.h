@@ -32,6 +32,8 @@ typedef enum iron__env_id {
     IRON__ENV_CACHE_MAX,
     IRON__ENV_RESIDENT_MAX,
     IRON__ENV_LAUNCH_THREADS,
+    IRON__ENV_TIMING,
+    IRON__ENV_CLOCK_MHZ,
     IRON__ENV_COUNT
 } iron__env_id;
 

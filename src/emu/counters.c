@@ -151,7 +151,7 @@ void iron__emu_counters_begin(emu_inst *in, int profile,
     c->t0 = iron__now_ns();
     for (int i = 0; i < in->nworkers; i++) {
         emu_worker *ew = &in->workers[i];
-        iron__emu_worker_profile(ew, in->profile);
+        iron__emu_worker_modes(ew, in);
         /* A worker blocked since the last call waits from now on. */
         if (in->profile && ew->task.state == EMU_BLOCKED)
             ew->blocked_since = c->t0;
@@ -160,7 +160,7 @@ void iron__emu_counters_begin(emu_inst *in, int profile,
         memcpy(c->w_hns0[i], ew->hblocked_ns, sizeof c->w_hns0[i]);
     }
     for (int i = 0; i < in->nmovers; i++) {
-        iron__emu_mover_profile(&in->movers[i], in->profile);
+        iron__emu_mover_modes(&in->movers[i], in);
         c->d_obj0[i] = in->movers[i].objects;
         c->d_bns0[i] = in->movers[i].busy_ns;
     }
@@ -419,6 +419,13 @@ static void log_summary(const emu_inst *in)
                   d->objects == 1 ? "" : "s", (unsigned long long)d->bytes,
                   (double)d->busy_ns / 1e6);
     }
+    /* The timing model's summary, line by line. */
+    for (const char *line = r->timed ? r->summary : NULL; line && *line;) {
+        const char *end = strchr(line, '\n');
+        iron__log(IRON__LOG_EMU, "timing: %.*s",
+                  (int)(end ? end - line : (ptrdiff_t)strlen(line)), line);
+        line = end ? end + 1 : NULL;
+    }
     /* A stall's report in full, whatever the call's message kept. */
     const char *line = r->report;
     while (line) {
@@ -437,6 +444,7 @@ void iron__emu_counters_end(emu_inst *in, iron_status s)
         for (int i = 0; i < in->nworkers; i++)
             iron__emu_prof_unblocked(in, &in->workers[i]);
     fill(in);
+    iron__emu_timing_publish(in, &c->pub);
     if (iron__log_on(IRON__LOG_EMU))
         log_summary(in);
     if (!in->trace || !c->trace_path)
@@ -459,6 +467,11 @@ void iron__emu_counters_end(emu_inst *in, iron_status s)
     }
     if (keep != IRON_OK)
         iron__fail(keep, "%s", msg);
+}
+
+int iron__emu_counters_endpoints(const emu_inst *in)
+{
+    return in->counters->pub.nendpoints;
 }
 
 const iron_run_counters *iron__emu_counters_get(const emu_inst *in)

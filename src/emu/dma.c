@@ -253,6 +253,7 @@ static int64_t linear_left(const emu_mover *em)
 
 static void mover_step(emu_inst *in, emu_task *t);
 static void mover_step_profiled(emu_inst *in, emu_task *t);
+static void mover_step_timed(emu_inst *in, emu_task *t);
 
 /* `fill` is a constant in each caller: a fill writes its pool (the writer
  * side of its one destination), a drain reads its (the reader side of its
@@ -322,8 +323,8 @@ static void drain_step(emu_inst *in, emu_task *t)
 }
 
 /* Picks the mover's step: the whole-object paths when its ends allow
- * (the general one otherwise, and always when profiled). */
-static void choose_step(emu_mover *em, int prof)
+ * (the general one otherwise, and always when profiled or timed). */
+static void choose_step(emu_mover *em, int prof, int timed)
 {
     const iron__mover *m = em->m;
     em->esz = iron_dtype_size(em->fifo->dtype);
@@ -332,7 +333,9 @@ static void choose_step(emu_mover *em, int prof)
     int fast_drain = em->src && em->ndst == 0 && !m->src.dims &&
                      m->src.pieces <= 1;
     em->task.pump = 0;
-    if (prof) {
+    if (timed) {
+        em->task.step = mover_step_timed;
+    } else if (prof) {
         em->task.step = mover_step_profiled;
     } else if (fast_fill) {
         em->task.step = fill_step;
@@ -345,9 +348,14 @@ static void choose_step(emu_mover *em, int prof)
     }
 }
 
-/* `prof` is a constant in each caller (see loop_run in worker.c). */
-static inline void mover_run(emu_inst *in, emu_task *t, const int prof)
+/* `mode` is a constant in each caller (see loop_run in worker.c):
+ * profiled, timed, or both. */
+enum { MOVE_PROFILED = 1, MOVE_TIMED = 2 };
+
+static inline void mover_run(emu_inst *in, emu_task *t, const int mode)
 {
+    const int prof = (mode & MOVE_PROFILED) != 0,
+              timed = (mode & MOVE_TIMED) != 0;
     emu_mover *em = (emu_mover *)t;
     const iron__mover *m = em->m;
     const int64_t numel = em->fifo->obj_numel;
@@ -371,23 +379,44 @@ static inline void mover_run(emu_inst *in, emu_task *t, const int prof)
                 iron__emu_block(t, em->dst[k], 1, m->dst[k].slot, 1);
                 return;
             }
-        if (em->src && em->src_piece == 0)
+        emu_op *op = have_op ? &em->ops[em->head] : NULL;
+        if (timed && op && op->done == 0)
+            iron__emu_time_op_start(em, op);
+        if (em->src && em->src_piece == 0) {
             iron__pool_take(em->src, 0, m->src.slot, 1);
+            if (timed)
+                iron__emu_time_take(t, em->src, 0, m->src.slot, 0, 1);
+        }
         for (int k = 0; k < em->ndst; k++)
-            if (em->dst_piece[k] == 0)
+            if (em->dst_piece[k] == 0) {
                 iron__pool_take(em->dst[k], 1, m->dst[k].slot, 1);
+                if (timed)
+                    iron__emu_time_take(t, em->dst[k], 1, m->dst[k].slot, 0,
+                                        1);
+            }
         uint64_t t0 = prof ? iron__now_ns() : 0;
         move_object(em, numel, esz);
         if (prof)
             iron__emu_prof_moved(in, em, t0, iron__now_ns(),
                                  numel * (int64_t)esz);
+        uint64_t land = 0;
+        if (timed) {
+            land = iron__emu_time_move(em, (size_t)numel * esz);
+            if (op && land > op->t_done)
+                op->t_done = land;
+        }
         if (em->src && ++em->src_piece >= m->src.pieces) {
             em->src_piece = 0;
+            if (timed)
+                iron__emu_time_give(t, em->src, 0, m->src.slot, 1, t->tnow);
             iron__pool_release(em->src, 0, m->src.slot, 1);
         }
         for (int k = 0; k < em->ndst; k++)
             if (++em->dst_piece[k] >= m->dst[k].pieces) {
                 em->dst_piece[k] = 0;
+                if (timed)
+                    iron__emu_time_give(t, em->dst[k], 1, m->dst[k].slot, 1,
+                                        land);
                 iron__pool_release(em->dst[k], 1, m->dst[k].slot, 1);
             }
         em->objects++;
@@ -401,12 +430,20 @@ static void mover_step(emu_inst *in, emu_task *t)
 
 static void mover_step_profiled(emu_inst *in, emu_task *t)
 {
-    mover_run(in, t, 1);
+    mover_run(in, t, MOVE_PROFILED);
 }
 
-void iron__emu_mover_profile(emu_mover *em, int on)
+static void mover_step_timed(emu_inst *in, emu_task *t)
 {
-    choose_step(em, on);
+    if (in->profile)
+        mover_run(in, t, MOVE_TIMED | MOVE_PROFILED);
+    else
+        mover_run(in, t, MOVE_TIMED);
+}
+
+void iron__emu_mover_modes(emu_mover *em, const emu_inst *in)
+{
+    choose_step(em, in->profile, in->timed);
 }
 
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
@@ -434,7 +471,7 @@ iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
         if (!em->stream)
             return iron__fail(IRON_ENOMEM, "emulator: out of memory");
     }
-    choose_step(em, 0);
+    choose_step(em, 0, 0);
     return IRON_OK;
 }
 

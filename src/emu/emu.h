@@ -29,11 +29,22 @@
 
 #include "emu/fiber.h"
 #include "program/program.h"
+#include "timing/kernel.h"
+#include "timing/timing.h"
 
 typedef struct emu_inst emu_inst;
 typedef struct emu_task emu_task;
 typedef struct emu_lane emu_lane;
 typedef struct emu_worker emu_worker;
+typedef struct emu_timing emu_timing;
+
+/* How a timed worker's kernel cycles were found (timing.c). */
+enum {
+    IRON__EMU_KSRC_NONE,       /* nothing counted: 0 */
+    IRON__EMU_KSRC_GUESS,      /* scalar basic blocks at a default cost */
+    IRON__EMU_KSRC_COUNTED,    /* the AIE API's operations */
+    IRON__EMU_KSRC_DECLARED    /* iron_kernel_set_cycles */
+};
 
 typedef enum emu_task_state {
     EMU_BLOCKED,    /* waiting on a lock, a barrier or runtime ops */
@@ -79,6 +90,13 @@ typedef struct emu_pool {
      * them) and filled ones (the other way round). */
     _Alignas(64) int free[IRON__MAX_CONS];
     _Alignas(64) int filled[IRON__MAX_CONS];
+    /* Timed runs (timing.c): per buffer the modelled cycle it was last
+     * filled (every writer released it) and last freed (every reader
+     * did); each only grows, as a buffer's events follow each other.  Per
+     * endpoint the cycles of this call its user waited on it. */
+    _Alignas(64) uint64_t tfill[IRON__MAX_DEPTH];
+    uint64_t tfree[IRON__MAX_DEPTH];
+    uint64_t twait_w[IRON__MAX_CONS], twait_r[IRON__MAX_CONS];
 } emu_pool;
 
 /* A worker's copy of a barrier: a lock counting 0..63. */
@@ -86,6 +104,7 @@ typedef struct emu_barrier {
     const char *name;
     int value;
     emu_worker *owner;
+    uint64_t tset;         /* timed runs: the cycle the sequence set it */
 } emu_barrier;
 
 struct emu_task {
@@ -107,6 +126,9 @@ struct emu_task {
     int wait_count;        /* buffers it needs in all */
     emu_barrier *wait_barrier;
     int wait_value;
+    /* Timed runs (timing.c): the modelled cycle the task has reached, and
+     * this call's cycles busy and stalled on an input or an output. */
+    uint64_t tnow, tbusy, tstall_in, tstall_out;
 };
 
 /* A handle as a core body sees it (iron_objfifo *): which pool and slot,
@@ -153,6 +175,10 @@ struct emu_worker {
      * modes, two reserved): its own, as each core's control register is;
      * zero from the core's reset (iron__emu_worker_init) on. */
     unsigned aie_ctl[4];
+    /* Timed runs: the operations its kernel issues (the kernel host's
+     * count hooks), and how the last call's cycles were found. */
+    iron__kcount kc;
+    int ksource;           /* an iron__emu_ksrc */
 };
 
 /* One runtime fill or drain queued on a mover for the current call. */
@@ -167,6 +193,8 @@ typedef struct emu_op {
                               bytes, so it may differ from the fifo's */
     int64_t per_obj;       /* tensor elements per object */
     int64_t total, done;   /* tensor elements */
+    uint64_t t_issue;      /* timed runs: the modelled cycle it was issued */
+    uint64_t t_done;       /* ... and the one its last object landed */
 } emu_op;
 
 /* A DMA mover. */
@@ -186,6 +214,11 @@ typedef struct emu_mover {
     uint64_t objects;      /* moved since load */
     uint64_t busy_ns;      /* profiled runs: copying */
     int track;             /* its trace track */
+    /* Timed runs (timing.c): the bytes per cycle it moves, the cycles
+     * from an object's last byte sent to its landing, and a shim
+     * channel's overhead per task (buffer descriptor). */
+    double rate;
+    uint32_t latency, task_cycles;
 } emu_mover;
 
 /* A lane is one connected group of tasks (tasks that share no pool never
@@ -261,6 +294,10 @@ struct emu_inst {
     struct iron__trace *trace;  /* record events (NULL: off) */
     int seq_track;
     struct emu_counters *counters;
+    /* Timed runs (timing.c): the model's state, kept from call to call
+     * once a call was timed, and whether this one is. */
+    emu_timing *timing;
+    int timed;
     /* The last stall's whole report (report.c), "" after a run that did
      * not stall: iron_run_counters.report. */
     iron__str report;
@@ -555,7 +592,8 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index);
 void iron__emu_worker_fini(emu_worker *ew);
 void iron__emu_barrier_set(emu_barrier *b, int value);
 
-void iron__emu_worker_profile(emu_worker *ew, int on);
+/* Picks the worker's step for the call's modes (in->profile, in->timed). */
+void iron__emu_worker_modes(emu_worker *ew, const emu_inst *in);
 
 /* counters.c: counts and, in profiled runs, times and trace events. */
 iron_status iron__emu_counters_new(emu_inst *in);
@@ -578,8 +616,40 @@ void iron__emu_prof_moved(emu_inst *in, emu_mover *em, uint64_t t0,
 void iron__emu_prof_seq(emu_inst *in, const char *name, const char *what,
                         uint64_t t0, uint64_t t1);
 
+/* timing.c: the timing model's clocks (see there).  begin and end
+ * bracket every call (begin fails on a clock outside the device's range);
+ * the rest run only in timed calls.  take: the task takes buffers
+ * [from, to) of its endpoint (held by then), and waits for the latest's
+ * stamp; give: it releases its n oldest at cycle `at`. */
+iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz);
+void iron__emu_timing_end(emu_inst *in, iron_status s);
+void iron__emu_timing_publish(const emu_inst *in, iron_run_counters *pub);
+void iron__emu_timing_free(emu_inst *in);
+void iron__emu_time_trace_tracks(emu_inst *in);
+void iron__emu_time_take(emu_task *t, emu_pool *p, int writer, int slot,
+                         int from, int to);
+void iron__emu_time_give(emu_task *t, emu_pool *p, int writer, int slot,
+                         int n, uint64_t at);
+void iron__emu_time_busy(emu_task *t, uint64_t cycles);
+void iron__emu_time_kernel_begin(emu_worker *ew);
+uint64_t iron__emu_time_kernel_end(emu_worker *ew);
+/* A mover starts serving op (after its issue, plus a shim's overhead);
+ * then each object: its bytes' time; returns the cycle it lands. */
+void iron__emu_time_op_start(emu_mover *em, emu_op *op);
+uint64_t iron__emu_time_move(emu_mover *em, size_t bytes);
+/* The sequence issues op now; after a phase finishing `group` (0: a
+ * drain awaited where it stands), it goes on once those are done. */
+void iron__emu_time_issue(emu_inst *in, emu_op *op);
+void iron__emu_time_awaited(emu_inst *in, int group);
+uint64_t iron__emu_timing_seq(const emu_inst *in);
+void iron__emu_time_trace(emu_inst *in, emu_task *t, const char *name,
+                          uint64_t c0, uint64_t c1);
+/* counters.c: how many endpoints the counters list. */
+int iron__emu_counters_endpoints(const emu_inst *in);
+
 /* dma.c */
-void iron__emu_mover_profile(emu_mover *em, int on);
+/* Picks the mover's step for the call's modes (in->profile, in->timed). */
+void iron__emu_mover_modes(emu_mover *em, const emu_inst *in);
 iron_status iron__emu_mover_init(emu_inst *in, emu_mover *em,
                                  const iron__mover *m);
 iron_status iron__emu_mover_push(emu_mover *em, const iron__prog_op *op,

@@ -164,6 +164,7 @@ static void emu_unload(iron_driver *drv, void *loaded)
     for (int i = 0; in->workers && i < in->nworkers; i++)
         iron__emu_worker_fini(&in->workers[i]);
     iron__emu_counters_free(in);
+    iron__emu_timing_free(in);
     iron__emu_mem_unmap(in);
     iron__free(in->tile_mem);
     iron__free_aligned(in->pools);
@@ -271,8 +272,11 @@ static void set_barrier(emu_inst *in, const iron__prog_op *op)
 {
     const iron_program *p = in->prog;
     for (int i = 0; i < p->nbarrier_copies; i++)
-        if (p->barrier_copies[i].barrier == op->barrier)
+        if (p->barrier_copies[i].barrier == op->barrier) {
+            if (in->timed)
+                in->barriers[i].tset = iron__emu_timing_seq(in);
             iron__emu_barrier_set(&in->barriers[i], (int)op->value);
+        }
 }
 
 /* Runs the lanes until task group g's awaited drains are done (g 0: the
@@ -286,6 +290,8 @@ static iron_status run_group(emu_inst *in, int g, enum iron_run_state *state)
     if (in->trace)
         iron__emu_prof_seq(in, g ? "await task group" : "await drain",
                            NULL, t0, iron__now_ns());
+    if (s == IRON_OK && in->timed)
+        iron__emu_time_awaited(in, g);
     return s;
 }
 
@@ -390,8 +396,18 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         args->size >= offsetof(iron_run_args, label) + sizeof args->label
             ? args->label
             : NULL;
+    double clock_mhz =
+        args->size >= offsetof(iron_run_args, clock_mhz) +
+                          sizeof args->clock_mhz
+            ? args->clock_mhz
+            : 0;
+    iron_status ts = iron__emu_timing_begin(
+        in, (flags & IRON_RUN_TIMING) != 0, clock_mhz);
+    if (ts != IRON_OK)
+        return ts;
     iron__emu_counters_begin(in, (flags & IRON_RUN_PROFILE) != 0,
                              trace_path, label);
+    iron__emu_time_trace_tracks(in);
     for (int i = 0; i < in->nmovers; i++)
         in->movers[i].nops = in->movers[i].head = 0;
     if (!in->started) {
@@ -415,6 +431,8 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
             s = iron__emu_mover_push(em, op, args->host[op->arg], shift);
             if (s != IRON_OK)
                 break;
+            if (in->timed)
+                iron__emu_time_issue(in, &em->ops[em->nops - 1]);
             em->task.lane->ops_left++;
             em->task.lane->awaited_left += op->wait;
             em->task.lane->group_awaited[op->group] += op->wait;
@@ -484,6 +502,7 @@ static iron_status emu_run(iron_driver *drv, void *loaded,
         iron__emu_output_flush(&in->workers[i]);
     if (in->checked)
         iron__emu_check_report(in);
+    iron__emu_timing_end(in, s);
     iron__emu_counters_end(in, s);
     if (s != IRON_OK)
         in->broken = 1;

@@ -338,6 +338,8 @@ static const char *category(const struct track *tr, const struct event *e)
         return "dma";
     case IRON__TRACE_SEQUENCE:
         return "sequence";
+    case IRON__TRACE_MODEL:
+        return "model";
     default:
         if (e->instant)
             return "release";
@@ -478,6 +480,14 @@ static iron_status emit_event(writer *w, json_t *o)
     return emit(w, o, (*w->count)++ ? ",\n" : "\n");
 }
 
+/* The process a track's events go to: the call's, or for the timing
+ * model's tracks the call's modelled timeline. */
+static int track_pid(const struct track *tr, const iron__trace_call *c)
+{
+    return tr->group == IRON__TRACE_MODEL ? c->pid + IRON__TRACE_MODEL_PID
+                                          : c->pid;
+}
+
 static iron_status write_metadata(writer *w, const iron__trace *t,
                                   const iron__trace_call *c)
 {
@@ -490,15 +500,31 @@ static iron_status write_metadata(writer *w, const iron__trace *t,
                                             jstr(title)));
     if (!s)
         s = emit_event(w, meta_json("process_sort_index", c->pid, 0,
-                                    "sort_index", json_integer(c->pid)));
+                                    "sort_index",
+                                    json_integer(2 * c->pid)));
+    int modelled = 0;
     for (int i = 0; i < t->ntracks && !s; i++) {
         const struct track *tr = t->tracks[i];
-        s = emit_event(w, meta_json("thread_name", c->pid, c->tid0 + i + 1,
+        int pid = track_pid(tr, c);
+        modelled |= pid != c->pid;
+        s = emit_event(w, meta_json("thread_name", pid, c->tid0 + i + 1,
                                     "name", jstr(tr->name)));
         if (!s)
-            s = emit_event(w, meta_json("thread_sort_index", c->pid,
+            s = emit_event(w, meta_json("thread_sort_index", pid,
                                         c->tid0 + i + 1, "sort_index",
                                         json_integer(i)));
+    }
+    if (modelled && !s) {
+        /* Right after the call's own process, under the same title. */
+        int pid = c->pid + IRON__TRACE_MODEL_PID;
+        char mt[1100];
+        snprintf(mt, sizeof mt, "%s, modelled NPU time", title);
+        s = emit_event(w, meta_json("process_name", pid, 0, "name",
+                                    jstr(mt)));
+        if (!s)
+            s = emit_event(w, meta_json("process_sort_index", pid, 0,
+                                        "sort_index",
+                                        json_integer(2 * c->pid + 1)));
     }
     return s;
 }
@@ -543,7 +569,8 @@ iron_status iron__trace_encode(const iron__trace *t, sink *k,
     for (int i = 0; i < t->ntracks && !s; i++) {
         const struct track *tr = t->tracks[i];
         for (size_t j = 0; j < tr->nev && !s; j++)
-            s = emit_event(&w, event_json(tr, c->pid, c->tid0 + i + 1,
+            s = emit_event(&w, event_json(tr, track_pid(tr, c),
+                                          c->tid0 + i + 1,
                                           &tr->ev[j], c->base));
     }
     iron__free(w.buf);

@@ -26,8 +26,15 @@ typedef struct iron__trace iron__trace;
 typedef enum iron__trace_group {
     IRON__TRACE_TILES,     /* one track per compute tile (its worker) */
     IRON__TRACE_DMA,       /* one track per DMA channel (mover) */
-    IRON__TRACE_SEQUENCE   /* the runtime sequence */
+    IRON__TRACE_SEQUENCE,  /* the runtime sequence */
+    IRON__TRACE_MODEL      /* the timing model's timeline (workers and DMA
+                              channels in modelled time): a process of its
+                              own beside the call's */
 } iron__trace_group;
+
+/* The pid of a call's modelled timeline: the call's own plus this, so
+ * that the two never meet whatever the number of calls in a file. */
+#define IRON__TRACE_MODEL_PID 1000000
 
 /* One argument of an event: a string when s is non-NULL, else i. */
 typedef struct iron__trace_arg {

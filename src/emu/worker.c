@@ -22,12 +22,14 @@
  * availability check and the acquire: checking all first is the same as
  * acquiring in order and waiting on the first that is empty. */
 /* How a standard loop runs one round per acquire (loop_run): `mode` is a
- * constant in each caller, so each variant compiles to its own loop.
- * Profiled: times and trace events.  Checked (check.c): buffers opened as
- * they are taken and closed as they are released, and the kernel called
- * on the worker's fiber, whose stack is then measured.  The plain loop is
+ * set of these bits, a constant in each caller, so each variant compiles
+ * to its own loop.  Profiled: times and trace events.  Checked (check.c):
+ * buffers opened as they are taken and closed as they are released, and
+ * the kernel called on the worker's fiber, whose stack is then measured.
+ * Timed (timing.c): the model's clock waits for each buffer taken, runs
+ * the kernel's cycles and stamps each buffer released.  The plain loop is
  * loop_step below. */
-enum { LOOP_PROFILED = 1, LOOP_CHECKED };
+enum { LOOP_PROFILED = 1, LOOP_CHECKED = 2, LOOP_TIMED = 4 };
 
 /* Iterations a standard loop runs in one step before it goes to the back
  * of the queue, so that the scheduler looks at the clock now and then. */
@@ -54,7 +56,9 @@ static int pump(emu_inst *in, const emu_hstate *h)
 static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
 {
     emu_worker *ew = (emu_worker *)t;
-    const int prof = mode == LOOP_PROFILED, checked = mode == LOOP_CHECKED;
+    const int prof = (mode & LOOP_PROFILED) != 0,
+              checked = (mode & LOOP_CHECKED) != 0,
+              timed = (mode & LOOP_TIMED) != 0;
     if (prof && ew->blocked_since)
         iron__emu_prof_unblocked(in, ew);
     for (int batch = 0;; batch++) {
@@ -78,8 +82,12 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
             iron__pool_take(h->pool, h->writer, h->slot, 1);
             if (checked)
                 iron__emu_check_take(ew, h, 0, 1);
+            if (timed)
+                iron__emu_time_take(t, h->pool, h->writer, h->slot, 0, 1);
             ew->val[a].p = iron__pool_kbuf(h->pool, h->writer, h->slot, 0);
         }
+        if (timed)
+            iron__emu_time_kernel_begin(ew);
         uint64_t t0 = prof ? iron__now_ns() : 0;
         if (checked) {
             iron__fiber_resume(ew->fiber);   /* checked_kernel_main */
@@ -90,12 +98,17 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
         }
         if (prof)
             iron__emu_prof_kernel(in, ew, t0, iron__now_ns());
+        if (timed)
+            iron__emu_time_kernel_end(ew);
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
             if (!h->pool)
                 continue;
             if (checked)
                 iron__emu_check_release(ew, h, 1);
+            if (timed)
+                iron__emu_time_give(t, h->pool, h->writer, h->slot, 1,
+                                    t->tnow);
             iron__pool_release(h->pool, h->writer, h->slot, 1);
             if (prof)
                 iron__emu_prof_release(in, ew, h, 1);
@@ -165,6 +178,18 @@ static void checked_loop_step(emu_inst *in, emu_task *t)
     loop_run(in, t, LOOP_CHECKED);
 }
 
+/* Timed runs are rarer and slower: one timed step serves the profiled and
+ * checked variants too, choosing at run time. */
+static void loop_step_timed(emu_inst *in, emu_task *t)
+{
+    if (((emu_worker *)t)->checked)
+        loop_run(in, t, LOOP_TIMED | LOOP_CHECKED);
+    else if (in->profile)
+        loop_run(in, t, LOOP_TIMED | LOOP_PROFILED);
+    else
+        loop_run(in, t, LOOP_TIMED);
+}
+
 /* --- core bodies --------------------------------------------------------- */
 
 /* A misused FIFO or barrier stops the lane with a message; the fiber is
@@ -196,6 +221,15 @@ static void core_maybe_yield(emu_worker *ew)
     iron__fiber_yield(ew->fiber);
 }
 
+/* A core body's own time (what it and the kernels it calls counted since
+ * its last FIFO or barrier call) goes on its clock before it waits or
+ * releases, so that what it releases is stamped after the work. */
+static void core_time_flush(emu_worker *ew)
+{
+    iron__emu_time_kernel_end(ew);
+    iron__emu_time_kernel_begin(ew);
+}
+
 static void **core_acquire(void *fp, int n)
 {
     emu_hstate *h = fp;
@@ -222,6 +256,8 @@ static void **core_acquire(void *fp, int n)
     }
     int held = iron__pool_held(h->pool, h->writer, h->slot);
     emu_inst *in = ew->task.lane->in;
+    if (in->timed)
+        core_time_flush(ew);
     while (n > held &&
            iron__pool_avail(h->pool, h->writer, h->slot) < n - held) {
         iron__emu_block(&ew->task, h->pool, h->writer, h->slot, n);
@@ -235,6 +271,9 @@ static void **core_acquire(void *fp, int n)
         iron__pool_take(h->pool, h->writer, h->slot, n);
         if (ew->checked)
             iron__emu_check_take(ew, h, held, n);
+        if (in->timed)
+            iron__emu_time_take(&ew->task, h->pool, h->writer, h->slot, held,
+                                n);
         if (ew->is_core)
             ew->iterations++;
     }
@@ -261,6 +300,11 @@ static void core_release(void *fp, int n)
     }
     if (ew->checked)
         iron__emu_check_release(ew, h, n);
+    if (ew->task.lane->in->timed) {
+        core_time_flush(ew);
+        iron__emu_time_give(&ew->task, h->pool, h->writer, h->slot, n,
+                            ew->task.tnow);
+    }
     iron__pool_release(h->pool, h->writer, h->slot, n);
     if (ew->task.lane->in->profile)
         iron__emu_prof_release(ew->task.lane->in, ew, h, n);
@@ -291,6 +335,14 @@ static void core_barrier_wait(void *bp, int value)
         ew->task.wait_barrier = b;
         ew->task.wait_value = value;
         iron__fiber_yield(ew->fiber);
+    }
+    /* Set by the sequence: not before the sequence set it. */
+    if (ew->task.lane->in->timed) {
+        core_time_flush(ew);
+        if (b->tset > ew->task.tnow) {
+            ew->task.tstall_in += b->tset - ew->task.tnow;
+            ew->task.tnow = b->tset;
+        }
     }
 }
 
@@ -363,6 +415,8 @@ static void core_step(emu_inst *in, emu_task *t)
         if (!iron__emu_check_stack(ew))
             return;
     }
+    if (finished && in->timed)
+        core_time_flush(ew);
     if (finished) {
         if (t->shared)
             __atomic_store_n(&t->state, EMU_DONE, __ATOMIC_SEQ_CST);
@@ -374,6 +428,16 @@ static void core_step(emu_inst *in, emu_task *t)
 }
 
 /* --- setup --------------------------------------------------------------- */
+
+/* The step for the worker's kind and the call's modes. */
+static void choose_step(emu_worker *ew, const emu_inst *in)
+{
+    ew->task.step = ew->is_core    ? core_step
+                    : in->timed    ? loop_step_timed
+                    : ew->checked  ? checked_loop_step
+                    : in->profile  ? loop_step_profiled
+                                   : loop_step;
+}
 
 iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
 {
@@ -387,10 +451,7 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
     ew->fn = prog->wfns[index];
     ew->is_core = w->is_core;
     ew->checked = in->checked;
-    ew->task.step = ew->is_core     ? core_step
-                    : ew->checked   ? checked_loop_step
-                    : in->profile   ? loop_step_profiled
-                                    : loop_step;
+    choose_step(ew, in);
     ew->nargs = w->nargs;
     int tile = iron__program_tile(prog, w->tile);
     uint8_t *mem = in->tile_mem[tile];
@@ -459,10 +520,9 @@ iron_status iron__emu_worker_init(emu_inst *in, emu_worker *ew, int index)
     return IRON_OK;
 }
 
-void iron__emu_worker_profile(emu_worker *ew, int on)
+void iron__emu_worker_modes(emu_worker *ew, const emu_inst *in)
 {
-    if (ew->task.step == loop_step || ew->task.step == loop_step_profiled)
-        ew->task.step = on ? loop_step_profiled : loop_step;
+    choose_step(ew, in);
     ew->blocked_since = 0;
 }
 

@@ -16,7 +16,7 @@
 /* design -> verify -> place (the front of a build); fn sees the program.
  * Under build_lock: the resolved values may point into the jit's bound
  * ones. */
-static iron_status place_locked(iron_jit *j, iron_device *dev, int cols,
+static iron_status place_locked(iron_jit *j, const jit_target *t,
                                 iron_tensor *const *args,
                                 const iron__pval *pv,
                                 iron__jit_placed_fn fn, void *ctx)
@@ -30,13 +30,12 @@ static iron_status place_locked(iron_jit *j, iron_device *dev, int cols,
         sig[i].numel = args[i]->numel;
     }
     iron__str desc = { 0 };
-    iron__jit_describe(j, dev, cols, args, pv, &desc);
+    iron__jit_describe(j, t, args, pv, &desc);
     const char *signature = iron__str_get(&desc);
     const char *stage;
     double ms[3];
     iron_program *p = NULL;
-    iron_status s = iron__jit_place_design(j, dev, cols, sig, pv, &p, &stage,
-                                           ms);
+    iron_status s = iron__jit_place_design(j, t, sig, pv, &p, &stage, ms);
     if (s != IRON_OK)
         iron__fail_context(s, "%s: %s", signature, stage);
     else
@@ -52,9 +51,8 @@ iron_status iron__jit_place_only(iron_jit *j,
                                  int nargs, iron_tensor *const *args,
                                  iron__jit_placed_fn fn, void *ctx)
 {
-    iron_device *dev = NULL;
-    int cols = 0;
-    iron_status s = iron__jit_target(j, config, &dev, &cols);
+    jit_target t;
+    iron_status s = iron__jit_target(j, config, &t);
     if (s != IRON_OK)
         return s;
     iron__pval pv[IRON__JIT_MAX_PARAMS];
@@ -62,10 +60,10 @@ iron_status iron__jit_place_only(iron_jit *j,
     pthread_mutex_lock(&j->lock);
     s = iron__jit_resolve_params(j, nparams, params, pv);
     if (s == IRON_OK)
-        s = iron__jit_check_args(j, dev, nargs, args, pv);
+        s = iron__jit_check_args(j, t.dev, nargs, args, pv);
     pthread_mutex_unlock(&j->lock);
     if (s == IRON_OK)
-        s = place_locked(j, dev, cols, args, pv, fn, ctx);
+        s = place_locked(j, &t, args, pv, fn, ctx);
     pthread_mutex_unlock(&j->build_lock);
     return s;
 }

@@ -65,6 +65,8 @@ typedef struct jit_runopts {
     int check, profile;       /* 1 on, -1 off, 0: the environment */
     const char *trace;        /* NULL: IRON_TRACE */
     int threads;              /* 0: IRON_THREADS or the CPU count */
+    double clock_mhz;         /* timed calls: 0 IRON_CLOCK_MHZ or the
+                                 device's */
 } jit_runopts;
 
 /* A specialization; the public iron_spec. */
@@ -85,7 +87,18 @@ typedef struct iron_spec {
     iron__pval *params;       /* strings owned */
     char *signature;          /* "a: int32[4096], ...; tile=16; npu2" */
     int cols;
+    int timed;                /* its kernels count what they issue */
 } jit_spec;
+
+/* Where and how a call runs, as far as its specialization depends on it:
+ * the device, the columns granted, and whether the call is timed (a timed
+ * call's kernels are built to count the operations they issue, so it has
+ * a specialization of its own). */
+typedef struct jit_target {
+    iron_device *dev;
+    int cols;
+    int timed;
+} jit_target;
 
 typedef struct jit_scalardecl {
     char *name;
@@ -135,13 +148,13 @@ struct iron_jit {
 extern uint64_t iron__jit_test_digest;
 
 /* table.c: the specializations in memory. */
-uint64_t iron__jit_sig_digest(const iron_jit *j, const iron_device *dev,
-                              int cols, iron_tensor *const *args,
+uint64_t iron__jit_sig_digest(const iron_jit *j, const jit_target *t,
+                              iron_tensor *const *args,
                               const iron__pval *params);
 /* The specialization with exactly this signature (and makes it the most
  * recently used), or NULL. */
 jit_spec *iron__jit_table_find(iron_jit *j, uint64_t digest,
-                               const iron_device *dev, int cols,
+                               const jit_target *t,
                                iron_tensor *const *args,
                                const iron__pval *params);
 iron_status iron__jit_table_insert(iron_jit *j, jit_spec *sp);
@@ -195,11 +208,12 @@ iron_status iron__jit_resolve_params(const iron_jit *j, int nparams,
 iron_status iron__jit_check_param(const iron_jit *j, const iron_param *p,
                                   int *index);
 
-/* launch.c: the device and columns a call with this configuration runs
- * on (the configuration's size and thread count checked too). */
+/* launch.c: the device, columns and timing a call with this
+ * configuration runs with (the configuration's size, thread count and
+ * clock checked too). */
 iron_status iron__jit_target(const iron_jit *j,
                              const iron_launch_config *config,
-                             iron_device **dev, int *cols);
+                             jit_target *t);
 /* launch.c: checks a call's tensors against the declared arguments (count,
  * device, dtypes and shapes, type and size variables). */
 iron_status iron__jit_check_args(const iron_jit *j, const iron_device *dev,
@@ -224,28 +238,28 @@ iron_status iron__jit_place_only(iron_jit *j,
  * the placed program, or NULL on failure with *stage naming where it
  * failed ("design", "verify", "place"); ms[0..2] get the three stages'
  * times.  Under build_lock (params may point into bound values). */
-iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
+iron_status iron__jit_place_design(iron_jit *j, const jit_target *t,
                                    const iron__argsig *sig,
                                    const iron__pval *params,
                                    iron_program **out, const char **stage,
                                    double *ms);
 /* reason: why it is built, for the log ("first call", "new value for
  * parameter 'op'", ...). */
-iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
+iron_status iron__jit_build(iron_jit *j, const jit_target *t,
                             iron_tensor *const *args, const iron__pval *params,
                             uint64_t digest, const char *reason,
                             jit_spec **out);
 /* Why a call with this signature needs a build, given the jit's other
  * specializations: the first difference from the closest one. */
-void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
-                            int cols, iron_tensor *const *args,
+void iron__jit_build_reason(const iron_jit *j, const jit_target *t,
+                            iron_tensor *const *args,
                             const iron__pval *params, char *buf, size_t len);
 /* Unloads and frees a specialization; its kernel objects go back to the
  * kernel store (iron__kstore_release).  Under build_lock, or when the jit
  * is freed. */
 void iron__jit_spec_free(jit_spec *s);
 /* "vadd (a: int32[4096], b: int32[4096]; tile=16, op='-'; npu2, 1 column)" */
-void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
+void iron__jit_describe(const iron_jit *j, const jit_target *t,
                         iron_tensor *const *args, const iron__pval *params,
                         iron__str *s);
 

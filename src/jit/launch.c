@@ -49,6 +49,8 @@ static jit_runopts runopts_of(const iron_launch_config *c)
         r.profile = c->profile;
     if (CONFIG_HAS(c, threads))
         r.threads = c->threads;
+    if (CONFIG_HAS(c, clock_mhz))
+        r.clock_mhz = c->clock_mhz;
     return r;
 }
 
@@ -224,7 +226,7 @@ iron_status iron__jit_check_args(const iron_jit *j, const iron_device *dev,
 /* Resolves the call's compile-time values, checks its tensors and looks
  * the signature up; under the table lock (the bound values and the table
  * are read).  *out NULL on a miss. */
-static iron_status find_locked(iron_jit *j, iron_device *dev, int cols,
+static iron_status find_locked(iron_jit *j, const jit_target *t,
                                int nparams, const iron_param *params,
                                int nargs, iron_tensor *const *args,
                                iron__pval *pv, uint64_t *digest,
@@ -234,10 +236,10 @@ static iron_status find_locked(iron_jit *j, iron_device *dev, int cols,
     *out = NULL;
     if ((s = iron__jit_resolve_params(j, nparams, params, pv)) != IRON_OK)
         return s;
-    if ((s = check_args(j, dev, nargs, args, pv)) != IRON_OK)
+    if ((s = check_args(j, t->dev, nargs, args, pv)) != IRON_OK)
         return s;
-    *digest = iron__jit_sig_digest(j, dev, cols, args, pv);
-    *out = iron__jit_table_find(j, *digest, dev, cols, args, pv);
+    *digest = iron__jit_sig_digest(j, t, args, pv);
+    *out = iron__jit_table_find(j, *digest, t, args, pv);
     return IRON_OK;
 }
 
@@ -276,14 +278,14 @@ static void release_params(iron_jit *j, iron__pval *pv)
  * lock only around lookups and the insertion.  Another thread may have
  * built the same signature while this one waited: it is looked up again
  * first.  pv owns its strings (a bind meanwhile cannot pull them away). */
-static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
+static iron_status build_and_insert(iron_jit *j, const jit_target *t,
                                     const iron__pval *pv, uint64_t digest,
                                     iron_tensor *const *args, int pin,
                                     jit_spec **out)
 {
     pthread_mutex_lock(&j->build_lock);
     pthread_mutex_lock(&j->lock);
-    jit_spec *sp = iron__jit_table_find(j, digest, dev, cols, args, pv);
+    jit_spec *sp = iron__jit_table_find(j, digest, t, args, pv);
     if (sp) {
         hit(j, sp, pin);
         pthread_mutex_unlock(&j->lock);
@@ -293,10 +295,10 @@ static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
     }
     char reason[256] = "";
     if (iron__log_on(IRON__LOG_JIT))
-        iron__jit_build_reason(j, dev, cols, args, pv, reason, sizeof reason);
+        iron__jit_build_reason(j, t, args, pv, reason, sizeof reason);
     pthread_mutex_unlock(&j->lock);
 
-    iron_status s = iron__jit_build(j, dev, cols, args, pv, digest, reason,
+    iron_status s = iron__jit_build(j, t, args, pv, digest, reason,
                                     &sp);
     jit_spec *victims = NULL;
     if (s == IRON_OK) {
@@ -328,8 +330,7 @@ static iron_status build_and_insert(iron_jit *j, iron_device *dev, int cols,
 /* What a lookup decided: the device and columns, and the held
  * specialization -- or, on a miss, NULL and the key to build it with. */
 typedef struct lookup {
-    iron_device *dev;
-    int cols;
+    jit_target t;
     jit_spec *sp;
     uint64_t digest;
 } lookup;
@@ -339,7 +340,7 @@ typedef struct lookup {
  * (release() it); on a miss pv owns its strings (release_params). */
 iron_status iron__jit_target(const iron_jit *j,
                              const iron_launch_config *config,
-                             iron_device **dev, int *cols)
+                             jit_target *t)
 {
     if (config && !CONFIG_HAS(config, timeout_ms))
         return iron__struct_check(
@@ -350,16 +351,25 @@ iron_status iron__jit_target(const iron_jit *j,
                           "%s: the launch configuration asks for %d threads; "
                           "expected 0 (the default) or more",
                           j->name, config->threads);
-    iron_status s = iron_device_get_current(dev);
+    if (config && CONFIG_HAS(config, clock_mhz) &&
+        !(config->clock_mhz >= 0))
+        return iron__fail(IRON_EINVAL,
+                          "%s: the launch configuration's clock_mhz is %g; "
+                          "expected 0 (the default) or a clock in MHz",
+                          j->name, config->clock_mhz);
+    iron_status s = iron_device_get_current(&t->dev);
     if (s != IRON_OK)
         return iron__fail_context(s, "%s", j->name);
-    *cols = config && config->cols ? config->cols : (*dev)->info.columns;
-    if (*cols < 1 || *cols > (*dev)->info.columns)
+    t->cols = config && config->cols ? config->cols : t->dev->info.columns;
+    if (t->cols < 1 || t->cols > t->dev->info.columns)
         return iron__fail(IRON_ERESOURCE,
                           "%s: the launch configuration asks for %d "
                           "column%s; device '%s' has %d",
-                          j->name, *cols, *cols == 1 ? "" : "s",
-                          (*dev)->info.name, (*dev)->info.columns);
+                          j->name, t->cols, t->cols == 1 ? "" : "s",
+                          t->dev->info.name, t->dev->info.columns);
+    int timing = config && CONFIG_HAS(config, timing) ? config->timing : 0;
+    t->timed = timing > 0 ||
+               (timing == 0 && iron__env_get_int(IRON__ENV_TIMING) != 0);
     return IRON_OK;
 }
 
@@ -368,11 +378,11 @@ static iron_status look_up(iron_jit *j, const iron_launch_config *config,
                            iron_tensor *const *args, int pin,
                            iron__pval *pv, lookup *out)
 {
-    iron_status s = iron__jit_target(j, config, &out->dev, &out->cols);
+    iron_status s = iron__jit_target(j, config, &out->t);
     if (s != IRON_OK)
         return s;
     pthread_mutex_lock(&j->lock);
-    s = find_locked(j, out->dev, out->cols, nparams, params, nargs, args, pv,
+    s = find_locked(j, &out->t, nparams, params, nargs, args, pv,
                     &out->digest, &out->sp);
     if (out->sp)
         hit(j, out->sp, pin);
@@ -400,7 +410,7 @@ static iron_status specialize(iron_jit *j, const iron_launch_config *config,
     if (s != IRON_OK)
         return s;
     if (!lk.sp) {
-        s = build_and_insert(j, lk.dev, lk.cols, pv, lk.digest, args, pin,
+        s = build_and_insert(j, &lk.t, pv, lk.digest, args, pin,
                              &lk.sp);
         release_params(j, pv);
     }
@@ -452,8 +462,7 @@ static inline iron_status prepare(iron_run *r, iron_jit *j,
     if ((s = look_up(j, config, nparams, params, nargs, args, 0, r->pv,
                      &lk)) != IRON_OK)
         return s;
-    r->dev = lk.dev;
-    r->cols = lk.cols;
+    r->t = lk.t;
     r->sp = lk.sp;
     r->miss = !lk.sp;
     r->digest = lk.digest;
@@ -510,8 +519,7 @@ static inline iron_status prepare_spec(iron_run *r, jit_spec *sp,
      * path.  Its run options are its own, read in its turn. */
     hold(j, sp, 0);
     r->sp = sp;
-    r->dev = sp->dev;
-    r->cols = sp->cols;
+    r->t = (jit_target){ sp->dev, sp->cols, sp->timed };
     r->ro = &sp->run;
     r->nargs = nargs;
     hold_tensors(r, args);
@@ -581,7 +589,10 @@ static iron_status run_spec_locked(iron_jit *j, jit_spec *sp,
         .trace_path = ro->trace ? ro->trace : env_trace,
         .threads = ro->threads,
         .label = sp->signature,
+        .clock_mhz = ro->clock_mhz,
     };
+    if (sp->timed)
+        ra.flags |= IRON_RUN_TIMING;
     if (ro->check > 0 || (ro->check == 0 && env_check))
         ra.flags |= IRON_RUN_CHECK;
     if (ro->profile > 0 ||
@@ -609,7 +620,7 @@ static inline iron_status execute(iron_run *r, int *state)
     iron_status s = IRON_OK;
     *state = IRON_RUN_ERROR;
     if (r->miss) {
-        s = build_and_insert(j, r->dev, r->cols, r->pv, r->digest, r->args,
+        s = build_and_insert(j, &r->t, r->pv, r->digest, r->args,
                              0, &r->sp);
         release_params(j, r->pv);
         r->miss = 0;

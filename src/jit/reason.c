@@ -22,18 +22,21 @@ static int same_shape(const iron_shape *a, const iron_shape *b)
 
 /* Differences between a call and a specialization; writes the first one
  * into buf when buf is not NULL. */
-static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
-                int cols, iron_tensor *const *args, const iron__pval *params,
+static int diff(const iron_jit *j, const jit_spec *sp, const jit_target *t,
+                iron_tensor *const *args, const iron__pval *params,
                 char *buf, size_t len)
 {
     int n = 0;
     char was[128], now[IRON__TENSOR_DESCRIBE_MAX];
-    if (sp->dev != dev && n++ == 0 && buf)
-        snprintf(buf, len, "new device %s (was %s)", dev->info.name,
+    if (sp->dev != t->dev && n++ == 0 && buf)
+        snprintf(buf, len, "new device %s (was %s)", t->dev->info.name,
                  sp->dev->info.name);
-    if (sp->cols != cols && n++ == 0 && buf)
+    if (sp->cols != t->cols && n++ == 0 && buf)
         snprintf(buf, len, "new launch configuration: %d columns (was %d)",
-                 cols, sp->cols);
+                 t->cols, sp->cols);
+    if (sp->timed != t->timed && n++ == 0 && buf)
+        snprintf(buf, len, "timing model %s (kernels built %s counting)",
+                 t->timed ? "on" : "off", t->timed ? "with" : "without");
     for (int i = 0; i < j->nargs; i++) {
         const iron__argsig *a = &sp->args[i];
         if (a->dtype == args[i]->dtype &&
@@ -66,14 +69,14 @@ static int diff(const iron_jit *j, const jit_spec *sp, const iron_device *dev,
     return n;
 }
 
-void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
-                            int cols, iron_tensor *const *args,
+void iron__jit_build_reason(const iron_jit *j, const jit_target *t,
+                            iron_tensor *const *args,
                             const iron__pval *params, char *buf, size_t len)
 {
     const jit_spec *best = NULL;
     int best_n = 1 << 30;
     for (const jit_spec *sp = j->lru_head; sp; sp = sp->lru_next) {
-        int n = diff(j, sp, dev, cols, args, params, NULL, 0);
+        int n = diff(j, sp, t, args, params, NULL, 0);
         if (n < best_n) {
             best_n = n;
             best = sp;
@@ -82,5 +85,5 @@ void iron__jit_build_reason(const iron_jit *j, const iron_device *dev,
     if (!best)
         snprintf(buf, len, "first call");
     else
-        diff(j, best, dev, cols, args, params, buf, len);
+        diff(j, best, t, args, params, buf, len);
 }

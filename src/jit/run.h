@@ -26,8 +26,7 @@ struct iron_run {
     jit_spec *sp;             /* held (busy); NULL until a miss is built */
     const jit_runopts *ro;    /* &opts, or the specialization's own */
     jit_runopts opts;
-    iron_device *dev;
-    int cols;
+    jit_target t;             /* device, columns, timing */
     int nargs;
     iron_tensor *args[IRON__JIT_MAX_ARGS];   /* held until the end */
     int64_t values[IRON__JIT_MAX_SCALARS];

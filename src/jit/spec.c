@@ -20,7 +20,7 @@
 #include "place/place.h"
 #include "tensor/tensor.h"
 
-void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
+void iron__jit_describe(const iron_jit *j, const jit_target *t,
                         iron_tensor *const *args, const iron__pval *params,
                         iron__str *s)
 {
@@ -38,8 +38,9 @@ void iron__jit_describe(const iron_jit *j, const iron_device *dev, int cols,
             iron__pval_format(&params[i], s);
         }
     }
-    iron__str_printf(s, "; %s, %d column%s)", dev ? dev->info.name : "?",
-                     cols, cols == 1 ? "" : "s");
+    iron__str_printf(s, "; %s, %d column%s%s)",
+                     t->dev ? t->dev->info.name : "?", t->cols,
+                     t->cols == 1 ? "" : "s", t->timed ? ", timed" : "");
 }
 
 void iron__jit_spec_free(jit_spec *s)
@@ -168,7 +169,7 @@ static iron_status copy_params(const iron_jit *j, const iron__pval *params,
     return IRON_OK;
 }
 
-iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
+iron_status iron__jit_place_design(iron_jit *j, const jit_target *t,
                                    const iron__argsig *sig,
                                    const iron__pval *params,
                                    iron_program **out, const char **stage,
@@ -180,8 +181,8 @@ iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
         .args = sig,
         .nparams = j->nparams,
         .params = params,
-        .cols = cols,
-        .dev = &dev->info,
+        .cols = t->cols,
+        .dev = &t->dev->info,
         .cflags = j->cflags,
         .nscalars = j->nscalars,
         .scalar_names = j->scalar_names,
@@ -198,7 +199,7 @@ iron_status iron__jit_place_design(iron_jit *j, iron_device *dev, int cols,
     return s;
 }
 
-iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
+iron_status iron__jit_build(iron_jit *j, const jit_target *t,
                             iron_tensor *const *args, const iron__pval *params,
                             uint64_t digest, const char *reason,
                             jit_spec **out)
@@ -213,12 +214,13 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     atomic_init(&sp->busy, 0);
     sp->jit = j;
     sp->digest = digest;
-    sp->dev = dev;
-    sp->cols = cols;
+    sp->dev = t->dev;
+    sp->cols = t->cols;
+    sp->timed = t->timed;
     pthread_mutex_init(&sp->run_lock, NULL);
     sp->args = iron__calloc((size_t)j->nargs, sizeof *sp->args);
     iron__str sig = { 0 };
-    iron__jit_describe(j, dev, cols, args, params, &sig);
+    iron__jit_describe(j, t, args, params, &sig);
     sp->signature = iron__str_take(&sig);
     if (!sp->args || !sp->signature) {
         s = iron__fail(IRON_ENOMEM, "out of memory");
@@ -227,15 +229,15 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     if ((s = copy_params(j, params, sp)) != IRON_OK)
         goto fail;
     for (int i = 0; i < j->nargs; i++) {
-        const iron_tensor *t = args[i];
+        const iron_tensor *a = args[i];
         sp->args[i].name = j->args[i].name;
         sp->args[i].role = j->args[i].role;
-        sp->args[i].dtype = t->dtype;
-        sp->args[i].shape = t->shape;
-        sp->args[i].numel = t->numel;
+        sp->args[i].dtype = a->dtype;
+        sp->args[i].shape = a->shape;
+        sp->args[i].numel = a->numel;
     }
 
-    s = iron__jit_place_design(j, dev, cols, sp->args, sp->params, &sp->prog,
+    s = iron__jit_place_design(j, t, sp->args, sp->params, &sp->prog,
                                &stage, ms);
     if (s != IRON_OK)
         goto fail;
@@ -254,7 +256,7 @@ iron_status iron__jit_build(iron_jit *j, iron_device *dev, int cols,
     stage = "load";
     if ((s = instantiate_workers(sp->prog)) != IRON_OK)
         goto fail;
-    if ((s = iron__drv_load(dev, sp->prog, &sp->loaded)) != IRON_OK)
+    if ((s = iron__drv_load(t->dev, sp->prog, &sp->loaded)) != IRON_OK)
         goto fail;
     ms[4] = iron__now_ms() - now;
     j->stats.last_build_ms = iron__now_ms() - t0;

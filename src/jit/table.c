@@ -30,17 +30,18 @@ int iron__jit_default_max_resident(void)
  * their own hashes.  It only picks a bucket (the comparison below is
  * exact), so hashing a hash costs nothing in correctness and keeps the
  * record on the stack. */
-uint64_t iron__jit_sig_digest(const iron_jit *j, const iron_device *dev,
-                              int cols, iron_tensor *const *args,
+uint64_t iron__jit_sig_digest(const iron_jit *j, const jit_target *t,
+                              iron_tensor *const *args,
                               const iron__pval *params)
 {
     if (iron__jit_test_digest)
         return iron__jit_test_digest;
-    uint64_t rec[2 + IRON__JIT_MAX_ARGS * (IRON_MAX_DIMS + 1) +
+    uint64_t rec[3 + IRON__JIT_MAX_ARGS * (IRON_MAX_DIMS + 1) +
                  IRON__JIT_MAX_PARAMS * 4];
     int n = 0;
-    rec[n++] = (uint64_t)(uintptr_t)dev;
-    rec[n++] = (uint64_t)cols;
+    rec[n++] = (uint64_t)(uintptr_t)t->dev;
+    rec[n++] = (uint64_t)t->cols;
+    rec[n++] = (uint64_t)t->timed;
     for (int i = 0; i < j->nargs; i++) {
         rec[n++] = (uint64_t)args[i]->dtype << 32 |
                    (uint64_t)args[i]->shape.ndim;
@@ -111,10 +112,10 @@ int iron__argsig_fits(const iron__argsig *a, const iron_tensor *t)
 
 /* The exact comparison: what the digest summarises, value by value. */
 static int spec_matches(const iron_jit *j, const jit_spec *sp,
-                        const iron_device *dev, int cols,
-                        iron_tensor *const *args, const iron__pval *params)
+                        const jit_target *t, iron_tensor *const *args,
+                        const iron__pval *params)
 {
-    if (sp->dev != dev || sp->cols != cols)
+    if (sp->dev != t->dev || sp->cols != t->cols || sp->timed != t->timed)
         return 0;
     for (int i = 0; i < j->nargs; i++)
         if (!iron__argsig_fits(&sp->args[i], args[i]))
@@ -150,7 +151,7 @@ static void lru_push_front(iron_jit *j, jit_spec *sp)
 }
 
 jit_spec *iron__jit_table_find(iron_jit *j, uint64_t digest,
-                               const iron_device *dev, int cols,
+                               const jit_target *t,
                                iron_tensor *const *args,
                                const iron__pval *params)
 {
@@ -162,7 +163,7 @@ jit_spec *iron__jit_table_find(iron_jit *j, uint64_t digest,
     jit_spec *sp = j->buckets[digest & (uint64_t)(j->nbuckets - 1)];
     for (; sp; sp = sp->chain)
         if (sp->digest == digest &&
-            spec_matches(j, sp, dev, cols, args, params))
+            spec_matches(j, sp, t, args, params))
             break;
     if (sp && sp != j->lru_head) {
         lru_unlink(j, sp);

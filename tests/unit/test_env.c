@@ -319,7 +319,7 @@ TEST(env_flags_accept_every_spelling)
         }
         unsetenv(v->name);
     }
-    ASSERT_EQ(flags, 2);   /* IRON_CHECK and IRON_CACHE */
+    ASSERT_EQ(flags, 3);   /* IRON_CHECK, IRON_CACHE and IRON_TIMING */
     ASSERT_STR_EQ(test_warning, "");
     iron_log_set_handler(NULL, NULL);
 }

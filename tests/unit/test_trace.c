@@ -208,8 +208,10 @@ TEST(trace_json_structure)
      * threads numbered from 1 in creation order. */
     ASSERT_STR_EQ(json_string_value(meta_arg(root, "process_name", 1, 0,
                                              "name")), "call 1");
+    /* Calls sort by 2 * number: a call's modelled timeline (a process
+     * of its own) sorts right after it. */
     ASSERT_EQ(json_integer_value(meta_arg(root, "process_sort_index", 1, 0,
-                                          "sort_index")), 1);
+                                          "sort_index")), 2);
     ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 1, 1,
                                              "name")), "worker (0,2)");
     ASSERT_STR_EQ(json_string_value(meta_arg(root, "thread_name", 1, 2,
