@@ -61,10 +61,12 @@ static int hops(iron__tile a, iron__tile b)
 }
 
 /* Each mover's rate, latency and per-task overhead.  A shim channel's
- * rate is also capped by its share of the device's DDR bandwidth, shared
- * among the shim channels in proportion to the bytes each moves in a
- * call (so that channels finishing together, the steady state of a
- * streaming design, together use the cap). */
+ * rate is also capped by its share of the device's DDR bandwidth: the
+ * shim channels share it in proportion to the bytes each moves in a
+ * call (so that streams that run side by side finish together, the
+ * steady state of a streaming design, using the cap between them), but
+ * no channel gets less than an equal share (a one-word transfer beside
+ * megabytes would otherwise crawl). */
 static void setup_movers(emu_inst *in, emu_timing *tm)
 {
     const iron_program *p = in->prog;
@@ -81,6 +83,9 @@ static void setup_movers(emu_inst *in, emu_timing *tm)
         total += b;
     }
     double ddr = r->ddr_bytes_per_ns * 1000.0 / tm->clock_mhz;
+    int nshim = 0;
+    for (int i = 0; i < in->nmovers; i++)
+        nshim += in->movers[i].m->src.pool < 0 || in->movers[i].m->ndst == 0;
     for (int i = 0; i < in->nmovers; i++) {
         emu_mover *em = &in->movers[i];
         const iron__mover *m = em->m;
@@ -97,7 +102,8 @@ static void setup_movers(emu_inst *in, emu_timing *tm)
         em->task_cycles = 0;
         if (m->src.pool < 0 || m->ndst == 0) {
             if (bytes && total > 0 && bytes[i] > 0)
-                rate = IRON__MIN(rate, ddr * bytes[i] / total);
+                rate = IRON__MIN(rate, IRON__MAX(ddr * bytes[i] / total,
+                                                 ddr / nshim));
             em->task_cycles = (uint32_t)(m->src.pool < 0 ? r->shim_mm2s_task
                                                          : r->shim_s2mm_task);
         }
@@ -218,6 +224,20 @@ static inline const iron__timing_rates *rates_of(const emu_task *t)
     return t->lane->in->timing->rates;
 }
 
+/* A lock acquire or release: the core executes it, so a worker spends
+ * its cycles; a DMA channel's lock operations overlap its transfers (the
+ * next buffer descriptor's lock is taken while the last one streams: a
+ * stream runs at its full rate, as measured).  Returns the cycles. */
+static uint64_t lock_op(emu_task *t)
+{
+    if (!t->is_worker)
+        return 0;
+    uint64_t lock = (uint64_t)rates_of(t)->lock_cycles;
+    t->tnow += lock;
+    t->tbusy += lock;
+    return lock;
+}
+
 void iron__emu_time_take(emu_task *t, emu_pool *p, int writer, int slot,
                          int from, int to)
 {
@@ -240,18 +260,13 @@ void iron__emu_time_take(emu_task *t, emu_pool *p, int writer, int slot,
         }
         t->tnow = ready;
     }
-    uint64_t lock = (uint64_t)rates_of(t)->lock_cycles;
-    t->tnow += lock;
-    t->tbusy += lock;
+    lock_op(t);
 }
 
 void iron__emu_time_give(emu_task *t, emu_pool *p, int writer, int slot,
                          int n, uint64_t at)
 {
-    uint64_t lock = (uint64_t)rates_of(t)->lock_cycles;
-    t->tnow += lock;
-    t->tbusy += lock;
-    at += lock;
+    at += lock_op(t);
     for (int k = 0; k < n; k++) {
         int b = iron__pool_index(p, writer, slot, k);
         stamp_max(writer ? &p->tfill[b] : &p->tfree[b], at, p->shared);
@@ -494,6 +509,35 @@ static void summarize(emu_inst *in, uint64_t span)
     iron__free(names);
 }
 
+/* Whether a worker could still move when every op of the call is done:
+ * then it never stops (in a bounded design each worker waits for input
+ * by then).  Its state alone does not say: a release may have woken a
+ * worker that would block again at once. */
+static int could_run(const emu_inst *in, const emu_worker *ew)
+{
+    const emu_task *t = &ew->task;
+    int state = __atomic_load_n(&t->state, __ATOMIC_RELAXED);
+    if (state == EMU_DONE)
+        return 0;
+    if (!ew->is_core) {
+        for (int a = 0; a < ew->nargs; a++) {
+            const emu_hstate *h = &ew->h[a];
+            if (h->pool && iron__pool_avail(h->pool, h->writer, h->slot) < 1)
+                return 0;
+        }
+        return 1;
+    }
+    if (t->wait_barrier)
+        return t->wait_barrier->value == t->wait_value;
+    if (t->wait_pool)
+        return iron__pool_held(t->wait_pool, t->wait_writer, t->wait_slot) +
+                   iron__pool_avail(t->wait_pool, t->wait_writer,
+                                    t->wait_slot) >=
+               t->wait_count;
+    (void)in;
+    return state != EMU_BLOCKED;
+}
+
 void iron__emu_timing_end(emu_inst *in, iron_status s)
 {
     emu_timing *tm = in->timing;
@@ -509,7 +553,8 @@ void iron__emu_timing_end(emu_inst *in, iron_status s)
     for (int i = 0; i < in->ntasks; i++) {
         const emu_task *t = task_at(in, i);
         uint64_t past = t->tnow > end ? t->tnow - end : 0;
-        if (past && t->is_worker && s == IRON_OK)
+        if (t->is_worker && s == IRON_OK &&
+            could_run(in, (const emu_worker *)t))
             tm->unbounded = 1;
         iron_time_counters *c = i < in->nworkers ? &tm->w[i]
                                                  : &tm->d[i - in->nworkers];

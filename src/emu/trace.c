@@ -125,7 +125,7 @@ void iron__trace_free(iron__trace *t)
 
 int iron__trace_track(iron__trace *t, iron__trace_group g, const char *name)
 {
-    if (!t || (int)g < IRON__TRACE_TILES || (int)g > IRON__TRACE_SEQUENCE)
+    if (!t || (int)g < IRON__TRACE_TILES || (int)g > IRON__TRACE_MODEL)
         return -1;
     if (t->ntracks == t->cap) {
         int cap = t->cap ? 2 * t->cap : 16;
