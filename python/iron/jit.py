@@ -91,20 +91,26 @@ _CONFIG_IGNORED = {"is_placed", "aiecc_flags", "object_files", "trace_config",
 
 class LaunchConfig:
     """How a call runs, apart from its tensors: columns, time limit,
-    checked mode, trace file, profiling, host threads."""
+    checked mode, trace file, profiling, host threads, and the timing
+    model (timing: True models the NPU's time, reported in the jit's
+    counters()["timing"]; clock_mhz: the clock its seconds are at)."""
 
-    __slots__ = ("cols", "timeout_ms", "check", "trace", "profile", "threads")
+    __slots__ = ("cols", "timeout_ms", "check", "trace", "profile", "threads",
+                 "timing", "clock_mhz")
 
-    def __init__(self, cols=0, timeout_ms=0, check=0, trace=None, profile=0, threads=0):
+    def __init__(self, cols=0, timeout_ms=0, check=0, trace=None, profile=0, threads=0,
+                 timing=0, clock_mhz=0.0):
         self.cols, self.timeout_ms, self.check = cols, timeout_ms, check
         self.trace, self.profile, self.threads = trace, profile, threads
+        self.timing, self.clock_mhz = timing, clock_mhz
 
     def as_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.__slots__}
         if isinstance(d["check"], bool):
             d["check"] = 1 if d["check"] else -1
-        if isinstance(d["profile"], bool):
-            d["profile"] = 1 if d["profile"] else -1
+        for k in ("profile", "timing"):
+            if isinstance(d[k], bool):
+                d[k] = 1 if d[k] else -1
         if d["trace"] is None:
             del d["trace"]
         return d

@@ -413,8 +413,9 @@ static int scalars_read(PyObject *o, const char *fn, scalar_args *sa)
 }
 
 /* The launch configuration: a dict with keys cols, timeout_ms, check,
- * trace, profile, threads, or None.  check and profile take True (1),
- * False (-1), None (0: the environment's) or the library's int. */
+ * trace, profile, threads, timing, clock_mhz, or None.  check, profile
+ * and timing take True (1), False (-1), None (0: the environment's) or
+ * the library's int. */
 typedef struct config_args {
     iron_launch_config cfg;
     const iron_launch_config *p;   /* &cfg, or NULL for the defaults */
@@ -466,6 +467,11 @@ static int config_read(PyObject *o, const char *fn, config_args *ca)
             bad = tristate(v, fn, "config['check']", &ca->cfg.check);
         else if (strcmp(k, "profile") == 0)
             bad = tristate(v, fn, "config['profile']", &ca->cfg.profile);
+        else if (strcmp(k, "timing") == 0)
+            bad = tristate(v, fn, "config['timing']", &ca->cfg.timing);
+        else if (strcmp(k, "clock_mhz") == 0)
+            bad = pyiron_arg_double(v, fn, "config['clock_mhz']",
+                                    &ca->cfg.clock_mhz);
         else if (strcmp(k, "trace") == 0) {
             bad = pyiron_arg_str(v, fn, "config['trace']", 1,
                                  &ca->cfg.trace);
@@ -476,7 +482,7 @@ static int config_read(PyObject *o, const char *fn, config_args *ca)
         } else {
             PyErr_Format(PyExc_TypeError, "%s(): config has key %R; the keys "
                          "are cols, timeout_ms, check, trace, profile, "
-                         "threads", fn, key);
+                         "threads, timing, clock_mhz", fn, key);
             bad = -1;
         }
         if (bad) {
@@ -968,6 +974,31 @@ static PyObject *dma_dict(const void *v, int i)
                          (unsigned long long)c->busy_ns);
 }
 
+static PyObject *time_dict(const void *v, int i)
+{
+    const iron_time_counters *t = (const iron_time_counters *)v + i;
+    return Py_BuildValue("{sKsKsKsKsz}", "busy", (unsigned long long)t->busy,
+                         "stall_in", (unsigned long long)t->stall_in,
+                         "stall_out", (unsigned long long)t->stall_out,
+                         "idle", (unsigned long long)t->idle, "kernel_time",
+                         t->kernel_time);
+}
+
+/* The modelled time of a timed call (docs/timing.md), else None. */
+static PyObject *timing_dict(const iron_run_counters *c)
+{
+    if (c->size <= offsetof(iron_run_counters, timed) || !c->timed)
+        Py_RETURN_NONE;
+    return Py_BuildValue(
+        "{sKsdsdsOszszsNsNsN}", "cycles", (unsigned long long)c->cycles,
+        "clock_mhz", c->clock_mhz, "seconds", c->seconds, "unbounded",
+        c->unbounded ? Py_True : Py_False, "bottleneck", c->bottleneck,
+        "summary", c->summary, "workers",
+        counters_list(c->nworkers, c->worker_time, time_dict), "dma",
+        counters_list(c->ndma, c->dma_time, time_dict), "endpoints",
+        counters_list(c->nendpoints, c->endpoint_time, time_dict));
+}
+
 static PyObject *jit_counters(pyiron_jit *self, PyObject *noargs)
 {
     (void)noargs;
@@ -982,12 +1013,12 @@ static PyObject *jit_counters(pyiron_jit *self, PyObject *noargs)
         return pyiron_raise(s);
     int has_report = c->size > offsetof(iron_run_counters, report);
     return Py_BuildValue(
-        "{sOsKszsNsNsN}", "profiled", c->profiled ? Py_True : Py_False,
+        "{sOsKszsNsNsNsN}", "profiled", c->profiled ? Py_True : Py_False,
         "wall_ns", (unsigned long long)c->wall_ns, "report",
         has_report ? c->report : NULL, "workers",
         counters_list(c->nworkers, c->workers, worker_dict), "endpoints",
         counters_list(c->nendpoints, c->endpoints, endpoint_dict), "dma",
-        counters_list(c->ndma, c->dma, dma_dict));
+        counters_list(c->ndma, c->dma, dma_dict), "timing", timing_dict(c));
 }
 
 static PyObject *jit_stats(pyiron_jit *self, PyObject *noargs)
