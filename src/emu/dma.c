@@ -258,7 +258,8 @@ static void mover_step_timed(emu_inst *in, emu_task *t);
 /* `fill` is a constant in each caller: a fill writes its pool (the writer
  * side of its one destination), a drain reads its (the reader side of its
  * source). */
-static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
+static inline void whole_run(emu_inst *in, emu_task *t, const int fill,
+                             const int timed)
 {
     emu_mover *em = (emu_mover *)t;
     const iron__end *e = fill ? &em->m->dst[0] : &em->m->src;
@@ -273,7 +274,10 @@ static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
         }
         int64_t left = linear_left(em);
         if (left < 1) {
-            mover_step(in, t);
+            if (timed)
+                mover_step_timed(in, t);
+            else
+                mover_step(in, t);
             return;
         }
         int avail = iron__pool_avail(p, fill, slot);
@@ -286,6 +290,8 @@ static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
         uint8_t *run =
             op->tensor + (size_t)(op->tap.offset + op->done) * op->esz;
         iron__pool_take(p, fill, slot, k);
+        if (timed && op->done == 0)
+            iron__emu_time_op_start(em, op);
         for (int i = 0; i < k; i++) {
             uint8_t *buf = iron__pool_buf(p, fill, slot, i) + at;
             uint8_t *obj = run + (size_t)i * bytes;
@@ -295,6 +301,13 @@ static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
                 copy_streaming(obj, buf, bytes);
             else
                 copy_object(obj, buf, bytes);
+            if (timed) {
+                iron__emu_time_take_kth(t, p, fill, slot, i);
+                uint64_t land = iron__emu_time_move(em, bytes);
+                iron__emu_time_give_kth(t, p, fill, slot, i,
+                                        fill ? land : t->tnow);
+                op->t_done = land;
+            }
         }
         op->done += (int64_t)k * op->per_obj;
         op->objs_left -= k;
@@ -314,16 +327,27 @@ static inline void whole_run(emu_inst *in, emu_task *t, const int fill)
 
 static void fill_step(emu_inst *in, emu_task *t)
 {
-    whole_run(in, t, 1);
+    whole_run(in, t, 1, 0);
 }
 
 static void drain_step(emu_inst *in, emu_task *t)
 {
-    whole_run(in, t, 0);
+    whole_run(in, t, 0, 0);
+}
+
+static void fill_step_timed(emu_inst *in, emu_task *t)
+{
+    whole_run(in, t, 1, 1);
+}
+
+static void drain_step_timed(emu_inst *in, emu_task *t)
+{
+    whole_run(in, t, 0, 1);
 }
 
 /* Picks the mover's step: the whole-object paths when its ends allow
- * (the general one otherwise, and always when profiled or timed). */
+ * (the general one otherwise, and always when profiled), each in its
+ * timed form in a timed call. */
 static void choose_step(emu_mover *em, int prof, int timed)
 {
     const iron__mover *m = em->m;
@@ -333,18 +357,16 @@ static void choose_step(emu_mover *em, int prof, int timed)
     int fast_drain = em->src && em->ndst == 0 && !m->src.dims &&
                      m->src.pieces <= 1;
     em->task.pump = 0;
-    if (timed) {
-        em->task.step = mover_step_timed;
-    } else if (prof) {
-        em->task.step = mover_step_profiled;
+    if (prof) {
+        em->task.step = timed ? mover_step_timed : mover_step_profiled;
     } else if (fast_fill) {
-        em->task.step = fill_step;
+        em->task.step = timed ? fill_step_timed : fill_step;
         em->task.pump = 1;
     } else if (fast_drain) {
-        em->task.step = drain_step;
+        em->task.step = timed ? drain_step_timed : drain_step;
         em->task.pump = 1;
     } else {
-        em->task.step = mover_step;
+        em->task.step = timed ? mover_step_timed : mover_step;
     }
 }
 

@@ -129,6 +129,7 @@ struct emu_task {
     /* Timed runs (timing.c): the modelled cycle the task has reached, and
      * this call's cycles busy and stalled on an input or an output. */
     uint64_t tnow, tbusy, tstall_in, tstall_out;
+    uint32_t tlock;        /* cycles of one of its lock operations */
 };
 
 /* A handle as a core body sees it (iron_objfifo *): which pool and slot,
@@ -219,6 +220,8 @@ typedef struct emu_mover {
      * channel's overhead per task (buffer descriptor). */
     double rate;
     uint32_t latency, task_cycles;
+    size_t tobj_bytes;     /* ... an object's bytes and cycles */
+    uint64_t tobj_cycles;
 } emu_mover;
 
 /* A lane is one connected group of tasks (tasks that share no pool never
@@ -626,11 +629,6 @@ void iron__emu_timing_end(emu_inst *in, iron_status s);
 void iron__emu_timing_publish(const emu_inst *in, iron_run_counters *pub);
 void iron__emu_timing_free(emu_inst *in);
 void iron__emu_time_trace_tracks(emu_inst *in);
-void iron__emu_time_take(emu_task *t, emu_pool *p, int writer, int slot,
-                         int from, int to);
-void iron__emu_time_give(emu_task *t, emu_pool *p, int writer, int slot,
-                         int n, uint64_t at);
-void iron__emu_time_busy(emu_task *t, uint64_t cycles);
 void iron__emu_time_kernel_begin(emu_worker *ew);
 uint64_t iron__emu_time_kernel_end(emu_worker *ew);
 /* A mover starts serving op (after its issue, plus a shim's overhead);
@@ -644,6 +642,96 @@ void iron__emu_time_awaited(emu_inst *in, int group);
 uint64_t iron__emu_timing_seq(const emu_inst *in);
 void iron__emu_time_trace(emu_inst *in, emu_task *t, const char *name,
                           uint64_t c0, uint64_t c1);
+/* A stamp, read or raised to v; atomically when other lanes may stamp it
+ * too (the writers of a join, the readers of a split on several lanes).
+ * A reader reads the stamp after it saw the buffer's counter change (a
+ * sequentially consistent operation), so the writer's stamp is visible. */
+static inline uint64_t iron__stamp_load(const uint64_t *at, int shared)
+{
+    return shared ? __atomic_load_n(at, __ATOMIC_RELAXED) : *at;
+}
+
+static inline void iron__stamp_max(uint64_t *at, uint64_t v, int shared)
+{
+    if (!shared) {
+        if (v > *at)
+            *at = v;
+        return;
+    }
+    uint64_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+    while (cur < v && !__atomic_compare_exchange_n(at, &cur, v, 1,
+                                                   __ATOMIC_RELAXED,
+                                                   __ATOMIC_RELAXED))
+        ;
+}
+
+static inline void iron__emu_time_busy(emu_task *t, uint64_t cycles)
+{
+    t->tnow += cycles;
+    t->tbusy += cycles;
+}
+
+/* The task has taken buffers [from, to) of its endpoint (held by now):
+ * its clock waits for the latest one's stamp (filled for a reader, freed
+ * for a writer), the wait counted as a stall on that side and on the
+ * endpoint, then the lock operation. */
+static inline void iron__emu_time_take(emu_task *t, emu_pool *p, int writer,
+                                       int slot, int from, int to)
+{
+    uint64_t ready = 0;
+    const uint64_t *stamps = writer ? p->tfree : p->tfill;
+    for (int k = from; k < to; k++) {
+        uint64_t v = iron__stamp_load(
+            &stamps[iron__pool_index(p, writer, slot, k)], p->shared);
+        if (v > ready)
+            ready = v;
+    }
+    if (ready > t->tnow) {
+        uint64_t wait = ready - t->tnow;
+        if (writer) {
+            t->tstall_out += wait;
+            p->twait_w[slot] += wait;
+        } else {
+            t->tstall_in += wait;
+            p->twait_r[slot] += wait;
+        }
+        t->tnow = ready;
+    }
+    iron__emu_time_busy(t, t->tlock);
+}
+
+/* The task releases its n oldest buffers, done at cycle `at` (its own
+ * clock, or a transfer's landing): after the lock operation they are
+ * stamped filled (a writer) or freed (a reader). */
+static inline void iron__emu_time_give(emu_task *t, emu_pool *p, int writer,
+                                       int slot, int n, uint64_t at)
+{
+    iron__emu_time_busy(t, t->tlock);
+    at += t->tlock;
+    uint64_t *stamps = writer ? p->tfill : p->tfree;
+    for (int k = 0; k < n; k++)
+        iron__stamp_max(&stamps[iron__pool_index(p, writer, slot, k)], at,
+                        p->shared);
+}
+
+/* The same for the k-th oldest buffer held alone (the batched paths take
+ * and release many at once, each with its own time). */
+static inline void iron__emu_time_take_kth(emu_task *t, emu_pool *p,
+                                           int writer, int slot, int k)
+{
+    iron__emu_time_take(t, p, writer, slot, k, k + 1);
+}
+
+static inline void iron__emu_time_give_kth(emu_task *t, emu_pool *p,
+                                           int writer, int slot, int k,
+                                           uint64_t at)
+{
+    iron__emu_time_busy(t, t->tlock);
+    iron__stamp_max(&(writer ? p->tfill : p->tfree)[iron__pool_index(
+                        p, writer, slot, k)],
+                    at + t->tlock, p->shared);
+}
+
 /* counters.c: how many endpoints the counters list. */
 int iron__emu_counters_endpoints(const emu_inst *in);
 

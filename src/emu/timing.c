@@ -109,6 +109,9 @@ static void setup_movers(emu_inst *in, emu_timing *tm)
         }
         em->rate = rate;
         em->latency = (uint32_t)(far * r->hop_cycles + r->dma_start_cycles);
+        /* Most moves are one whole object (a piece when ends differ). */
+        em->tobj_bytes = em->fifo->obj_bytes;
+        em->tobj_cycles = (uint64_t)ceil((double)em->tobj_bytes / rate);
     }
     iron__free(bytes);
 }
@@ -184,6 +187,11 @@ iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz)
         if (t->tnow < tm->origin)
             t->tnow = tm->origin;
         t->tbusy = t->tstall_in = t->tstall_out = 0;
+        /* A core executes its lock operations; a DMA channel's overlap
+         * its transfers (the next buffer descriptor's lock is taken while
+         * the last one streams: a stream runs at its full rate, as
+         * measured). */
+        t->tlock = t->is_worker ? (uint32_t)tm->rates->lock_cycles : 0;
     }
     for (int i = 0; i < in->prog->npools; i++) {
         emu_pool *ep = &in->pools[i];
@@ -196,88 +204,10 @@ iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz)
     return IRON_OK;
 }
 
-/* --- the clocks -------------------------------------------------------- */
-
-static inline uint64_t stamp_load(const uint64_t *at, int shared)
-{
-    return shared ? __atomic_load_n(at, __ATOMIC_RELAXED) : *at;
-}
-
-/* *at = max(*at, v); atomically when other lanes may stamp it too (the
- * writers of a join, the readers of a split, on several lanes). */
-static inline void stamp_max(uint64_t *at, uint64_t v, int shared)
-{
-    if (!shared) {
-        if (v > *at)
-            *at = v;
-        return;
-    }
-    uint64_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
-    while (cur < v && !__atomic_compare_exchange_n(at, &cur, v, 1,
-                                                   __ATOMIC_RELAXED,
-                                                   __ATOMIC_RELAXED))
-        ;
-}
-
-static inline const iron__timing_rates *rates_of(const emu_task *t)
-{
-    return t->lane->in->timing->rates;
-}
-
-/* A lock acquire or release: the core executes it, so a worker spends
- * its cycles; a DMA channel's lock operations overlap its transfers (the
- * next buffer descriptor's lock is taken while the last one streams: a
- * stream runs at its full rate, as measured).  Returns the cycles. */
-static uint64_t lock_op(emu_task *t)
-{
-    if (!t->is_worker)
-        return 0;
-    uint64_t lock = (uint64_t)rates_of(t)->lock_cycles;
-    t->tnow += lock;
-    t->tbusy += lock;
-    return lock;
-}
-
-void iron__emu_time_take(emu_task *t, emu_pool *p, int writer, int slot,
-                         int from, int to)
-{
-    uint64_t ready = 0;
-    for (int k = from; k < to; k++) {
-        int b = iron__pool_index(p, writer, slot, k);
-        uint64_t v = stamp_load(writer ? &p->tfree[b] : &p->tfill[b],
-                                p->shared);
-        if (v > ready)
-            ready = v;
-    }
-    if (ready > t->tnow) {
-        uint64_t wait = ready - t->tnow;
-        if (writer) {
-            t->tstall_out += wait;
-            p->twait_w[slot] += wait;
-        } else {
-            t->tstall_in += wait;
-            p->twait_r[slot] += wait;
-        }
-        t->tnow = ready;
-    }
-    lock_op(t);
-}
-
-void iron__emu_time_give(emu_task *t, emu_pool *p, int writer, int slot,
-                         int n, uint64_t at)
-{
-    at += lock_op(t);
-    for (int k = 0; k < n; k++) {
-        int b = iron__pool_index(p, writer, slot, k);
-        stamp_max(writer ? &p->tfill[b] : &p->tfree[b], at, p->shared);
-    }
-}
-
-void iron__emu_time_busy(emu_task *t, uint64_t cycles)
-{
-    t->tnow += cycles;
-    t->tbusy += cycles;
-}
+/* --- the clocks --------------------------------------------------------
+ * take, give and busy are inline in emu.h (the hot path of a timed run);
+ * each task's lock cost and each mover's cycles per object are set here
+ * at the start of a call. */
 
 /* --- kernels ------------------------------------------------------------ */
 
@@ -295,8 +225,9 @@ uint64_t iron__emu_time_kernel_end(emu_worker *ew)
                                              : IRON__EMU_KSRC_NONE;
     uint64_t t0 = ew->task.tnow;
     iron__emu_time_busy(&ew->task, cycles);
-    iron__emu_time_trace(ew->task.lane->in, &ew->task, ew->w->kernel_entry,
-                         t0, ew->task.tnow);
+    if (ew->task.lane->in->trace)
+        iron__emu_time_trace(ew->task.lane->in, &ew->task,
+                             ew->w->kernel_entry, t0, ew->task.tnow);
     return cycles;
 }
 
@@ -316,8 +247,11 @@ uint64_t iron__emu_time_move(emu_mover *em, size_t bytes)
 {
     emu_task *t = &em->task;
     uint64_t t0 = t->tnow;
-    iron__emu_time_busy(t, (uint64_t)ceil((double)bytes / em->rate));
-    iron__emu_time_trace(t->lane->in, t, "transfer", t0, t->tnow);
+    iron__emu_time_busy(t, bytes == em->tobj_bytes
+                               ? em->tobj_cycles
+                               : (uint64_t)ceil((double)bytes / em->rate));
+    if (t->lane->in->trace)
+        iron__emu_time_trace(t->lane->in, t, "transfer", t0, t->tnow);
     return t->tnow + em->latency;
 }
 

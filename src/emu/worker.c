@@ -123,7 +123,7 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
  * rounds of acquire, call, release compute, with one lock update and one
  * wake per handle instead of k.  (Profiled and checked runs keep one
  * round per acquire: their events and buffer windows are per call.) */
-static void loop_step(emu_inst *in, emu_task *t)
+static inline void loop_batched(emu_inst *in, emu_task *t, const int timed)
 {
     emu_worker *ew = (emu_worker *)t;
     for (int rounds = 0;;) {
@@ -153,11 +153,25 @@ static void loop_step(emu_inst *in, emu_task *t)
         for (int i = 0; i < k; i++) {
             for (int a = 0; a < ew->nargs; a++) {
                 emu_hstate *h = &ew->h[a];
-                if (h->pool)
-                    ew->val[a].p =
-                        iron__pool_kbuf(h->pool, h->writer, h->slot, i);
+                if (!h->pool)
+                    continue;
+                ew->val[a].p = iron__pool_kbuf(h->pool, h->writer, h->slot, i);
+                if (timed)
+                    iron__emu_time_take_kth(t, h->pool, h->writer, h->slot,
+                                            i);
             }
+            if (timed)
+                iron__emu_time_kernel_begin(ew);
             ew->fn(ew->val);
+            if (timed) {
+                iron__emu_time_kernel_end(ew);
+                for (int a = 0; a < ew->nargs; a++) {
+                    emu_hstate *h = &ew->h[a];
+                    if (h->pool)
+                        iron__emu_time_give_kth(t, h->pool, h->writer,
+                                                h->slot, i, t->tnow);
+                }
+            }
             ew->iterations++;
         }
         for (int a = 0; a < ew->nargs; a++)
@@ -166,6 +180,11 @@ static void loop_step(emu_inst *in, emu_task *t)
                                    ew->h[a].slot, k);
         rounds += k;
     }
+}
+
+static void loop_step(emu_inst *in, emu_task *t)
+{
+    loop_batched(in, t, 0);
 }
 
 static void loop_step_profiled(emu_inst *in, emu_task *t)
@@ -187,7 +206,7 @@ static void loop_step_timed(emu_inst *in, emu_task *t)
     else if (in->profile)
         loop_run(in, t, LOOP_TIMED | LOOP_PROFILED);
     else
-        loop_run(in, t, LOOP_TIMED);
+        loop_batched(in, t, 1);
 }
 
 /* --- core bodies --------------------------------------------------------- */

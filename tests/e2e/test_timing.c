@@ -142,7 +142,8 @@ TEST(timing_counters_and_summary)
 }
 
 /* The model never changes what a design computes, and its time does not
- * depend on the host: the same on one thread and two, call after call. */
+ * depend on the host: the same on one thread and two, call after call,
+ * profiled or checked. */
 TEST(timing_is_deterministic)
 {
     iron_jit *j = test_jit(stream_design, "stream", "in a, out b");
@@ -153,6 +154,14 @@ TEST(timing_is_deterministic)
         for (int k = 0; k < 3; k++)
             ASSERT_EQ(stream_call(j, 8 * g_obj, &cfg)->cycles, first);
     }
+    /* Profiled and checked calls take the one-object-at-a-time paths;
+     * the model sees the same. */
+    iron_launch_config cfg = timed_cfg;
+    cfg.profile = 1;
+    ASSERT_EQ(stream_call(j, 8 * g_obj, &cfg)->cycles, first);
+    cfg.profile = 0;
+    cfg.check = 1;
+    ASSERT_EQ(stream_call(j, 8 * g_obj, &cfg)->cycles, first);
     iron_jit_free(j);
 }
 
