@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "designs/designs.h"
 #include "test.h"
 
 static int64_t g_obj = 1024;   /* int16 elements per object */
@@ -332,4 +333,36 @@ TEST(timing_of_a_worker_that_never_stops)
     iron_tensor_free(a);
     iron_tensor_free(b);
     iron_jit_free(j);
+}
+
+/* Across columns: the whole-array matmul's broadcasts are shared pools
+ * on several lanes, stamped with atomic maxima; its modelled time is the
+ * same on 1, 2 and 3 threads. */
+TEST_TIMEOUT(timing_whole_array_on_any_thread_count, 120)
+{
+    const int64_t M = 256, K = 128, N = 256;
+    iron_tensor *a = test_randint(IRON_INT16, IRON_SHAPE(M, K), -300, 300, 1);
+    iron_tensor *b = test_randint(IRON_INT16, IRON_SHAPE(K, N), -300, 300, 2);
+    iron_tensor *c = test_zeros_shape(IRON_INT32, IRON_SHAPE(M, N));
+    iron_jit *j = test_new_jit(matmul_whole_design, &matmul_whole_options);
+    ASSERT_OK(iron_device_push("npu2"));
+    uint64_t first = 0;
+    for (int threads = 1; threads <= 3; threads++) {
+        iron_launch_config cfg = timed_cfg;
+        cfg.threads = threads;
+        ASSERT_OK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                                  IRON_TENSORS(a, b, c)));
+        const iron_run_counters *cn = NULL;
+        ASSERT_OK(iron_jit_get_counters(j, &cn));
+        ASSERT_EQ(cn->timed, 1);
+        if (threads == 1)
+            first = cn->cycles;
+        ASSERT_EQ(cn->cycles, first);
+        ASSERT_EQ(cn->nworkers, 32);
+    }
+    ASSERT_OK(iron_device_pop());
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
 }
