@@ -48,10 +48,10 @@ void iron__timing_bottleneck(const iron__timing_row *rows, int n,
     }
     if (top->worst_cycles == 0)
         snprintf(out, len, "%s %s is busy %d%% of the time: its kernel "
-                 "bounds the design; its fifos never held it back "
-                 "(its %s fifo '%s' is never %s)", top->kind, top->name,
-                 busy, top->worst_is_input ? "input" : "output",
-                 top->worst_fifo, top->worst_is_input ? "empty" : "full");
+                 "bounds the design; its %s fifo '%s' is never %s",
+                 top->kind, top->name, busy,
+                 top->worst_is_input ? "input" : "output", top->worst_fifo,
+                 top->worst_is_input ? "empty" : "full");
     else
         snprintf(out, len, "%s %s is busy %d%% of the time: its kernel "
                  "bounds the design; it waits on its %s fifo '%s' %d%% of "
