@@ -115,4 +115,15 @@ extern const iron_jit_options matmul_whole_options;
 int matmul_whole_f32_design(iron_design *d, void *user);
 extern const iron_jit_options matmul_whole_f32_options;
 
+/* whole-array matmul in int8 (C int8, modulo 2^8) and bfloat16 (summed
+ * through float): the GEMMs the timing model is calibrated on
+ * (bench/timing).  params: "m, k, n" (per-core tile), "c_depth" (a core's
+ * C buffers, 2 by default; 1 lets 112 x 112 x 112 int8 tiles fit) and
+ * "kernel_cycles" (the matmul kernel's declared cost in cycles per call,
+ * iron_kernel_set_cycles; 0: none). */
+int matmul_whole_i8_design(iron_design *d, void *user);
+extern const iron_jit_options matmul_whole_i8_options;
+int matmul_whole_bf16_design(iron_design *d, void *user);
+extern const iron_jit_options matmul_whole_bf16_options;
+
 #endif

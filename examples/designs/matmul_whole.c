@@ -87,8 +87,69 @@ static const char matmul_whole_f32_src[] =
     "    }\n"
     "}\n";
 
-/* What differs between the int16 design and its float32 variant.  `name`
- * is the core body's name and the prefix of every message. */
+/* The int8 and bfloat16 kernels of the GEMM the timing model is
+ * calibrated on (bench/timing): C of the input's type, accumulated in
+ * place -- int8 modulo 2^8, bfloat16 through float, each product added
+ * and rounded back per k step (truncated: the bits a core's srs would
+ * round are not what the bench measures). */
+static const char matmul_whole_i8_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "void zero_i8(int8_t *c)\n"
+    "{\n"
+    "    memset(c, 0, (size_t)M_ * N_);\n"
+    "}\n"
+    "void matmul_i8_i8(const int8_t *a, const int8_t *b, int8_t *c)\n"
+    "{\n"
+    "    for (int i = 0; i < M_; i++) {\n"
+    "        uint8_t acc[N_];\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            acc[j] = (uint8_t)c[i * N_ + j];\n"
+    "        for (int kk = 0; kk < K_; kk++) {\n"
+    "            const uint8_t aik = (uint8_t)a[i * K_ + kk];\n"
+    "            for (int j = 0; j < N_; j++)\n"
+    "                acc[j] = (uint8_t)(acc[j] + aik * (uint8_t)b[kk * N_ + j]);\n"
+    "        }\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            c[i * N_ + j] = (int8_t)acc[j];\n"
+    "    }\n"
+    "}\n";
+
+static const char matmul_whole_bf16_src[] =
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "static inline float bf(uint16_t x)\n"
+    "{\n"
+    "    uint32_t u = (uint32_t)x << 16;\n"
+    "    float f;\n"
+    "    memcpy(&f, &u, 4);\n"
+    "    return f;\n"
+    "}\n"
+    "void zero_bf16(uint16_t *c)\n"
+    "{\n"
+    "    memset(c, 0, sizeof(uint16_t) * M_ * N_);\n"
+    "}\n"
+    "void matmul_bf16_bf16(const uint16_t *a, const uint16_t *b, uint16_t *c)\n"
+    "{\n"
+    "    for (int i = 0; i < M_; i++) {\n"
+    "        float acc[N_];\n"
+    "        for (int j = 0; j < N_; j++)\n"
+    "            acc[j] = bf(c[i * N_ + j]);\n"
+    "        for (int kk = 0; kk < K_; kk++) {\n"
+    "            const float aik = bf(a[i * K_ + kk]);\n"
+    "            for (int j = 0; j < N_; j++)\n"
+    "                acc[j] += aik * bf(b[kk * N_ + j]);\n"
+    "        }\n"
+    "        for (int j = 0; j < N_; j++) {\n"
+    "            uint32_t u;\n"
+    "            memcpy(&u, &acc[j], 4);\n"
+    "            c[i * N_ + j] = (uint16_t)(u >> 16);\n"
+    "        }\n"
+    "    }\n"
+    "}\n";
+
+/* What differs between the int16 design and its variants.  `name` is the
+ * core body's name and the prefix of every message. */
 typedef struct mmw_kind {
     const char *name;
     const char *src;
@@ -96,16 +157,27 @@ typedef struct mmw_kind {
     const char *zero, *matmul;          /* the kernels' entries */
     const char *zero_types, *matmul_types;
     int even_kn;   /* 1: k and n must be even (int16 rows in whole words) */
+    int tunable;   /* 1: the params c_depth (a core's C buffers) and
+                      kernel_cycles (the matmul kernel's declared cost,
+                      0: none) exist */
 } mmw_kind;
 
 static const mmw_kind mmw_int16 = { "matmul_whole", matmul_whole_src,
                                     IRON_INT16, IRON_INT32, "zero_i32",
                                     "matmul_i16_i32", "int32*",
-                                    "int16*, int16*, int32*", 1 };
+                                    "int16*, int16*, int32*", 1, 0 };
 static const mmw_kind mmw_f32 = { "matmul_whole_f32", matmul_whole_f32_src,
                                   IRON_FLOAT32, IRON_FLOAT32, "zero_f32",
                                   "matmul_f32_f32", "float32*",
-                                  "float32*, float32*, float32*", 0 };
+                                  "float32*, float32*, float32*", 0, 0 };
+static const mmw_kind mmw_i8 = { "matmul_whole_i8", matmul_whole_i8_src,
+                                 IRON_INT8, IRON_INT8, "zero_i8",
+                                 "matmul_i8_i8", "int8*",
+                                 "int8*, int8*, int8*", 0, 1 };
+static const mmw_kind mmw_bf16 = { "matmul_whole_bf16", matmul_whole_bf16_src,
+                                   IRON_BFLOAT16, IRON_BFLOAT16, "zero_bf16",
+                                   "matmul_bf16_bf16", "bfloat16*",
+                                   "bfloat16*, bfloat16*, bfloat16*", 1, 1 };
 
 /* Core (r, c)'s body: per C tile, zero it and accumulate K/k products. */
 static iron_body *core_body(iron_design *d, const mmw_kind *kind,
@@ -175,6 +247,9 @@ static int build(iron_design *d, const mmw_kind *kind)
     int64_t m = iron_design_param_int(d, "m");
     int64_t k = iron_design_param_int(d, "k");
     int64_t n = iron_design_param_int(d, "n");
+    int64_t c_depth = kind->tunable ? iron_design_param_int(d, "c_depth") : 0;
+    int64_t kcycles =
+        kind->tunable ? iron_design_param_int(d, "kernel_cycles") : 0;
     if (iron_design_status(d) != IRON_OK)
         return iron_design_status(d);
     const int rows = iron_design_device(d)->compute_rows;
@@ -194,6 +269,7 @@ static int build(iron_design *d, const mmw_kind *kind)
         iron_kernel_define_int(ks[i], "K_", k);
         iron_kernel_define_int(ks[i], "N_", n);
     }
+    (void)kcycles;
 
     /* A: one FIFO from the shim; the memtile cuts each (rows*m) x k object
      * into the rows' m x k tiles (row-major, so piece r starts at r*m*k). */
@@ -202,6 +278,7 @@ static int build(iron_design *d, const mmw_kind *kind)
     char a_names[MMW_MAX_ROWS][16];
     const char *a_name_p[MMW_MAX_ROWS];
     int64_t a_offsets[MMW_MAX_ROWS], c_offsets[MMW_MAX_ROWS];
+    int c_depths[MMW_MAX_ROWS];
     iron_shape a_shapes[MMW_MAX_ROWS], c_shapes[MMW_MAX_ROWS];
     for (int r = 0; r < rows; r++) {
         snprintf(a_names[r], sizeof a_names[r], "a%d", r);
@@ -210,6 +287,7 @@ static int build(iron_design *d, const mmw_kind *kind)
         a_shapes[r] = IRON_SHAPE(m, k);
         c_offsets[r] = r * m * n;
         c_shapes[r] = IRON_SHAPE(m, n);
+        c_depths[r] = (int)c_depth;
     }
     iron_fifo *a_rows[MMW_MAX_ROWS];
     iron_fifo_split(d, iron_fifo_cons(a), rows, a_name_p, a_offsets, a_shapes,
@@ -233,7 +311,8 @@ static int build(iron_design *d, const mmw_kind *kind)
         }
         iron_fifo *c_tiles[MMW_MAX_ROWS];
         iron_fifo_join(d, iron_fifo_prod(c_cols[c]), rows, c_name_p,
-                       c_offsets, c_shapes, NULL, c_tiles);
+                       c_offsets, c_shapes, c_depth > 0 ? c_depths : NULL,
+                       c_tiles);
         for (int r = 0; r < rows; r++) {
             char wname[32];
             snprintf(wname, sizeof wname, "mm%d_%d", r, c);
@@ -298,6 +377,18 @@ int matmul_whole_f32_design(iron_design *d, void *user)
     return build(d, &mmw_f32);
 }
 
+int matmul_whole_i8_design(iron_design *d, void *user)
+{
+    (void)user;
+    return build(d, &mmw_i8);
+}
+
+int matmul_whole_bf16_design(iron_design *d, void *user)
+{
+    (void)user;
+    return build(d, &mmw_bf16);
+}
+
 const iron_jit_options matmul_whole_options = {
     .size = sizeof(iron_jit_options),
     .name = "matmul_whole",
@@ -314,5 +405,28 @@ const iron_jit_options matmul_whole_f32_options = {
     .name = "matmul_whole_f32",
     .args = "in a: float32[M, K], in b: float32[K, N], out c: float32[M, N]",
     .params = "m: int = 64, k: int = 32, n: int = 32",
+    .cflags = "-O3",
+};
+
+/* The GEMMs the timing model is calibrated on take their tiles as the
+ * published ones (bench/timing): the A and B tiles double-buffered and C
+ * once (c_depth = 1), as 112 x 112 x 112 int8 fits a core's 64 KiB only
+ * so. */
+const iron_jit_options matmul_whole_i8_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "matmul_whole_i8",
+    .args = "in a: int8[M, K], in b: int8[K, N], out c: int8[M, N]",
+    .params = "m: int = 64, k: int = 64, n: int = 64, c_depth: int = 2, "
+              "kernel_cycles: int = 0",
+    .cflags = "-O3",
+};
+
+const iron_jit_options matmul_whole_bf16_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "matmul_whole_bf16",
+    .args = "in a: bfloat16[M, K], in b: bfloat16[K, N], "
+            "out c: bfloat16[M, N]",
+    .params = "m: int = 64, k: int = 32, n: int = 64, c_depth: int = 2, "
+              "kernel_cycles: int = 0",
     .cflags = "-O3",
 };
