@@ -1892,10 +1892,14 @@ typedef struct iron_dma_counters {
  * `kernel_time` (workers): how its kernel's cycles were found:
  * "counted" (the operations it issued through the AIE API), "declared"
  * (iron_kernel_set_cycles), "guess" (its scalar code's basic blocks at a
- * default cost), "none" (no way to tell: counted as 0); NULL otherwise. */
+ * default cost), "none" (no way to tell: counted as 0); NULL otherwise.
+ * `kernel` (workers): the part of busy its kernel (or core body) ran, the
+ * rest being lock operations; `calls`: a standard loop's kernel calls
+ * (0 for a core body and for the rest). */
 typedef struct iron_time_counters {
     uint64_t busy, stall_in, stall_out, idle;
     const char *kernel_time;
+    uint64_t kernel, calls;
 } iron_time_counters;
 
 typedef struct iron_run_counters {

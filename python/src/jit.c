@@ -977,11 +977,14 @@ static PyObject *dma_dict(const void *v, int i)
 static PyObject *time_dict(const void *v, int i)
 {
     const iron_time_counters *t = (const iron_time_counters *)v + i;
-    return Py_BuildValue("{sKsKsKsKsz}", "busy", (unsigned long long)t->busy,
-                         "stall_in", (unsigned long long)t->stall_in,
-                         "stall_out", (unsigned long long)t->stall_out,
-                         "idle", (unsigned long long)t->idle, "kernel_time",
-                         t->kernel_time);
+    return Py_BuildValue("{sKsKsKsKszsKsK}", "busy",
+                         (unsigned long long)t->busy, "stall_in",
+                         (unsigned long long)t->stall_in, "stall_out",
+                         (unsigned long long)t->stall_out, "idle",
+                         (unsigned long long)t->idle, "kernel_time",
+                         t->kernel_time, "kernel",
+                         (unsigned long long)t->kernel, "calls",
+                         (unsigned long long)t->calls);
 }
 
 /* The modelled time of a timed call (docs/timing.md), else None. */

@@ -180,6 +180,7 @@ struct emu_worker {
      * count hooks), and how the last call's cycles were found. */
     iron__kcount kc;
     int ksource;           /* an iron__emu_ksrc */
+    uint64_t tkernel, tcalls;  /* this call's kernel cycles and calls */
 };
 
 /* One runtime fill or drain queued on a mover for the current call. */

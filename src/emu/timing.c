@@ -199,8 +199,10 @@ iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz)
         memset(ep->twait_r, 0, sizeof ep->twait_r);
     }
     in->timed = 1;
-    for (int i = 0; i < in->nworkers; i++)
+    for (int i = 0; i < in->nworkers; i++) {
+        in->workers[i].tkernel = in->workers[i].tcalls = 0;
         iron__emu_time_kernel_begin(&in->workers[i]);
+    }
     return IRON_OK;
 }
 
@@ -225,6 +227,8 @@ uint64_t iron__emu_time_kernel_end(emu_worker *ew)
                                              : IRON__EMU_KSRC_NONE;
     uint64_t t0 = ew->task.tnow;
     iron__emu_time_busy(&ew->task, cycles);
+    ew->tkernel += cycles;
+    ew->tcalls += !ew->is_core;
     if (ew->task.lane->in->trace)
         iron__emu_time_trace(ew->task.lane->in, &ew->task,
                              ew->w->kernel_entry, t0, ew->task.tnow);
@@ -493,8 +497,12 @@ void iron__emu_timing_end(emu_inst *in, iron_status s)
         iron_time_counters *c = i < in->nworkers ? &tm->w[i]
                                                  : &tm->d[i - in->nworkers];
         clip(c, t, span, past);
-        if (i < in->nworkers)
-            c->kernel_time = ksource_name[in->workers[i].ksource];
+        if (i < in->nworkers) {
+            const emu_worker *ew = &in->workers[i];
+            c->kernel_time = ksource_name[ew->ksource];
+            c->kernel = IRON__MIN(ew->tkernel, c->busy);
+            c->calls = ew->tcalls;
+        }
     }
     int k = 0;
     for (int i = 0; i < in->prog->npools; i++) {

@@ -116,6 +116,10 @@ TEST(timing_counters_and_summary)
             ASSERT_EQ(w->busy + w->stall_in + w->stall_out + w->idle,
                       c->cycles);
             ASSERT(w->kernel_time != NULL);
+            ASSERT_EQ(w->calls, 16);
+            ASSERT_LE(w->kernel, w->busy);
+            /* The rest is a lock acquire and release per handle. */
+            ASSERT_EQ(w->busy - w->kernel, 16 * 4);
         }
         for (int i = 0; i < c->ndma; i++) {
             const iron_time_counters *d = &c->dma_time[i];
