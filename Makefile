@@ -361,9 +361,12 @@ $(BUILD)/bench/blas.flags: bench-force
 $(BUILD)/bench/baseline.o: bench/baseline.c bench/baseline.h $(BUILD)/bench/blas.flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O3 -march=native $(bench_blas_cflags) -c $< -o $@
 
-$(BENCH): bench/bench.c bench/baseline.h $(BUILD)/bench/baseline.o $(DESIGN_SRC) \
-          $(wildcard examples/designs/*.h) $(STATIC)
-	$(CC) $(CPPFLAGS) -Iexamples $(CFLAGS) -O3 -o $@ bench/bench.c \
+# bench/timing/ holds the timing model's anchors (docs/timing.md).
+BENCH_SRC := bench/bench.c bench/common.c $(wildcard bench/timing/*.c)
+
+$(BENCH): $(BENCH_SRC) bench/bench.h bench/baseline.h $(BUILD)/bench/baseline.o \
+          $(DESIGN_SRC) $(wildcard examples/designs/*.h) $(STATIC)
+	$(CC) $(CPPFLAGS) -Iexamples -Ibench $(CFLAGS) -O3 -o $@ $(BENCH_SRC) \
 	    $(BUILD)/bench/baseline.o $(DESIGN_SRC) $(STATIC) $(LDLIBS) $(bench_blas_libs)
 
 # IRON_BUILD and IRON_SAN let the install test run `make install` on this

@@ -34,67 +34,9 @@
 extern char **environ;
 
 #include "baseline.h"
+#include "bench.h"
 #include "designs/designs.h"
 #include "designs/bodies.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-#define CHECK(call)                                                           \
-    do {                                                                      \
-        iron_status s_ = (call);                                              \
-        if (s_ != IRON_OK) {                                                  \
-            fprintf(stderr, "bench: %s: %s\n", #call, iron_last_error());    \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
-
-/* Best of `reps` timings of fn: the minimum is the least noisy figure on a
- * shared machine. */
-#define BEST_OF(reps, out, body)                                              \
-    do {                                                                      \
-        (out) = 1e30;                                                         \
-        for (int r_ = 0; r_ < (reps); r_++) {                                 \
-            double t0_ = now_s();                                             \
-            body;                                                             \
-            double t_ = now_s() - t0_;                                        \
-            if (t_ < (out))                                                   \
-                (out) = t_;                                                   \
-        }                                                                     \
-    } while (0)
-
-static void fail(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-/* A design's options with the disk cache off. */
-static iron_jit_options no_disk(iron_jit_options o)
-{
-    o.disk_cache = -1;
-    return o;
-}
-
-static iron_jit *jit_new(iron_design_fn design, const iron_jit_options *base)
-{
-    iron_jit *j;
-    iron_jit_options o = no_disk(*base);
-    o.cflags = "-O3";
-    CHECK(iron_jit_create(design, &o, &j));
-    return j;
-}
 
 /* Host threads the process may run on: what the emulator's default
  * (threads = 0) uses too. */
@@ -102,53 +44,6 @@ static int online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (int)n;
-}
-
-/* ---- rows -------------------------------------------------------------------
- *
- * One figure = one row.  emit() prints it (value, baseline, ratio, then a
- * line saying what was measured) and appends it to the TSV, so the two
- * never disagree. */
-
-typedef struct bench_row {
-    const char *name;   /* the TSV's name: stable, scripts key on it */
-    const char *unit;   /* of value and baseline alike */
-    double value;
-    double baseline;    /* measured in this run; 0 = the row has none */
-    /* 1: ratio = baseline / value, a speedup (higher is better), for rows
-     * whose value is the improved figure.  0: ratio = value / baseline. */
-    int speedup;
-} bench_row;
-
-static FILE *tsv;
-
-static void emit(bench_row r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void emit(bench_row r, const char *fmt, ...)
-{
-    double ratio = 0;
-    if (r.baseline > 0)
-        ratio = r.speedup ? r.baseline / r.value : r.value / r.baseline;
-    printf("%-32s %10.3f %-5s", r.name, r.value, r.unit);
-    if (r.baseline > 0)
-        printf(" %10.3f %-5s %8.2fx%s\n", r.baseline, r.unit, ratio,
-               r.speedup ? " speedup" : "");
-    else
-        printf(" %10s %-5s %9s\n", "-", "", "-");
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("    ", stdout);
-    vprintf(fmt, ap);
-    putchar('\n');
-    va_end(ap);
-    fflush(stdout);
-    if (!tsv)
-        return;
-    fprintf(tsv, "%s\t%.6g\t%s\t", r.name, r.value, r.unit);
-    if (r.baseline > 0)
-        fprintf(tsv, "%.6g\t%.6g\n", r.baseline, ratio);
-    else
-        fputs("-\t-\n", tsv);
 }
 
 /* ---- call latency ------------------------------------------------------- */
@@ -1166,6 +1061,9 @@ static const struct {
     { "process", bench_new_process },
     { "rss", bench_rss },
     { "pybase", bench_py_baseline },
+    /* The timing model's anchors (bench/timing): full-scale GEMMs, the
+     * longest group. */
+    { "timing", bench_timing },
 };
 
 /* Whether `name` is in the comma-separated `list` (NULL: every group). */
@@ -1215,9 +1113,9 @@ int main(int argc, char **argv)
     char tmp_path[PATH_MAX];
     if (tsv_path) {
         snprintf(tmp_path, sizeof tmp_path, "%s.tmp", tsv_path);
-        if (!(tsv = fopen(tmp_path, "w")))
+        if (!(bench_tsv = fopen(tmp_path, "w")))
             fail("cannot write %s: %s", tmp_path, strerror(errno));
-        fputs("name\tvalue\tunit\tbaseline\tratio\n", tsv);
+        fputs("name\tvalue\tunit\tbaseline\tratio\n", bench_tsv);
     }
     printf("iron %s bench on %s, %d CPUs; each figure the best of several "
            "runs, beside its baseline from this run\n",
@@ -1227,8 +1125,8 @@ int main(int argc, char **argv)
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (selected(only, groups[g].name))
             groups[g].run();
-    if (tsv) {
-        if (fclose(tsv) != 0 || rename(tmp_path, tsv_path) != 0)
+    if (bench_tsv) {
+        if (fclose(bench_tsv) != 0 || rename(tmp_path, tsv_path) != 0)
             fail("cannot write %s: %s", tsv_path, strerror(errno));
         printf("rows written to %s\n", tsv_path);
     }

@@ -157,9 +157,12 @@ typedef struct mmw_kind {
     const char *zero, *matmul;          /* the kernels' entries */
     const char *zero_types, *matmul_types;
     int even_kn;   /* 1: k and n must be even (int16 rows in whole words) */
-    int tunable;   /* 1: the params c_depth (a core's C buffers) and
-                      kernel_cycles (the matmul kernel's declared cost,
-                      0: none) exist */
+    /* 1: the params c_depth (a core's C buffers) and kernel_cycles (the
+     * matmul kernel's declared cost, 0: none) exist, and A reaches each
+     * core row through a shim of its own (row r through column r's), as
+     * the published whole-array GEMMs spread A over the shims, instead of
+     * one fill split on a memtile. */
+    int tunable;
 } mmw_kind;
 
 static const mmw_kind mmw_int16 = { "matmul_whole", matmul_whole_src,
@@ -272,9 +275,11 @@ static int build(iron_design *d, const mmw_kind *kind)
     (void)kcycles;
 
     /* A: one FIFO from the shim; the memtile cuts each (rows*m) x k object
-     * into the rows' m x k tiles (row-major, so piece r starts at r*m*k). */
-    iron_fifo *a = iron_fifo_new(d, "a", kind->in, IRON_SHAPE(rows * m, k),
-                                 2);
+     * into the rows' m x k tiles (row-major, so piece r starts at r*m*k).
+     * The tunable kinds: a FIFO per row, each from its own shim. */
+    iron_fifo *a = kind->tunable ? NULL
+                                 : iron_fifo_new(d, "a", kind->in,
+                                                 IRON_SHAPE(rows * m, k), 2);
     char a_names[MMW_MAX_ROWS][16];
     const char *a_name_p[MMW_MAX_ROWS];
     int64_t a_offsets[MMW_MAX_ROWS], c_offsets[MMW_MAX_ROWS];
@@ -290,8 +295,13 @@ static int build(iron_design *d, const mmw_kind *kind)
         c_depths[r] = (int)c_depth;
     }
     iron_fifo *a_rows[MMW_MAX_ROWS];
-    iron_fifo_split(d, iron_fifo_cons(a), rows, a_name_p, a_offsets, a_shapes,
-                    NULL, a_rows);
+    if (a)
+        iron_fifo_split(d, iron_fifo_cons(a), rows, a_name_p, a_offsets,
+                        a_shapes, NULL, a_rows);
+    else
+        for (int r = 0; r < rows; r++)
+            a_rows[r] = iron_fifo_new(d, a_name_p[r], kind->in,
+                                      IRON_SHAPE(m, k), 2);
 
     iron_fifo *b_cols[MMW_MAX_COLS], *c_cols[MMW_MAX_COLS];
     iron_handle *c_drains[MMW_MAX_COLS];
@@ -341,7 +351,21 @@ static int build(iron_design *d, const mmw_kind *kind)
             return iron_design_fail(d, s, "%s: A fill: %s", kind->name,
                                     iron_last_error());
         iron_rt_task_group_begin(d);
-        iron_rt_fill(d, iron_fifo_prod(a), 0, a_tap);
+        if (a) {
+            iron_rt_fill(d, iron_fifo_prod(a), 0, a_tap);
+        } else {
+            for (int r = 0; r < rows; r++) {
+                /* Row r's tiles of row group I: for each column group,
+                 * the K/k tiles along rows (I*rows + r)*m. */
+                const int64_t sizes[4] = { col_groups, K / k, m, k };
+                const int64_t strides[4] = { 0, k, K, 1 };
+                iron_handle *h = iron_fifo_prod(a_rows[r]);
+                iron_handle_set_shim(h, r % cols);
+                iron_rt_fill(d, h, 0,
+                             iron_tap_make((I * rows + r) * m * K, 4, sizes,
+                                           strides));
+            }
+        }
         for (int c = 0; c < cols; c++) {
             /* Column c's B tiles: for each column group J, the K/k tiles
              * down tile column J*cols + c. */

@@ -370,3 +370,45 @@ TEST_TIMEOUT(timing_whole_array_on_any_thread_count, 120)
     iron_tensor_free(b);
     iron_tensor_free(c);
 }
+
+/* The GEMMs the model is calibrated on (bench/timing) compute the
+ * product: int8 modulo 2^8, bfloat16 through float; A per row from a shim
+ * of its own, C buffered once. */
+TEST_TIMEOUT(timing_gemm_designs_compute_the_product, 120)
+{
+    const int64_t M = 128, K = 64, N = 128;
+    for (int bf = 0; bf < 2; bf++) {
+        iron_dtype dt = bf ? IRON_BFLOAT16 : IRON_INT8;
+        iron_tensor *a = test_randint(dt, IRON_SHAPE(M, K), -4, 4, 5);
+        iron_tensor *b = test_randint(dt, IRON_SHAPE(K, N), -4, 4, 6);
+        iron_tensor *c = test_zeros_shape(dt, IRON_SHAPE(M, N));
+        iron_jit *j = bf ? test_new_jit(matmul_whole_bf16_design,
+                                        &matmul_whole_bf16_options)
+                         : test_new_jit(matmul_whole_i8_design,
+                                        &matmul_whole_i8_options);
+        iron_param p[] = { iron_param_int("m", 32), iron_param_int("k", 32),
+                           iron_param_int("n", 32),
+                           iron_param_int("c_depth", 1) };
+        IRON_WITH_DEVICE("npu1")
+        {
+            ASSERT_OK(iron_jit_launch(j, &timed_cfg,
+                                      IRON_PARAMS(p[0], p[1], p[2], p[3]),
+                                      IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
+        }
+        for (int64_t i = 0; i < M; i += 7)
+            for (int64_t jj = 0; jj < N; jj += 5) {
+                double s = 0;
+                for (int64_t k = 0; k < K; k++)
+                    s += test_at(a, i * K + k) * test_at(b, k * N + jj);
+                double got = test_at(c, i * N + jj);
+                if (bf)
+                    ASSERT_DBL_NEAR(got, s, 0);   /* small integers: exact */
+                else
+                    ASSERT_EQ((int8_t)got, (int8_t)(int64_t)s);
+            }
+        iron_jit_free(j);
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+        iron_tensor_free(c);
+    }
+}
