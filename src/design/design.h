@@ -13,6 +13,7 @@
 #include "core/core.h"
 #include "core/npu.h"
 #include "iron/iron.h"
+#include "kexpr/kexpr.h"
 
 typedef enum iron__role {
     IRON__ROLE_IN,
@@ -155,6 +156,10 @@ struct iron_kernel {
     char **incdirs;
     int nargs;
     iron__ktype args[IRON__MAX_KARGS];
+    char *argnames[IRON__MAX_KARGS];  /* the names the declaration gives
+                                         them ("int32 n"), or NULL */
+    iron__kexpr *cycles;      /* the declared cost per call
+                                 (iron_kernel_set_cycles), or NULL */
     int ndefines;
     iron__define *defines;
     struct iron_body *body;   /* the described body this core body was
