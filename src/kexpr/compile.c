@@ -287,7 +287,9 @@ static part primary(parser *p)
         r = expr(p);
         p->nesting--;
         skip_blank(p);
-        if (p->status == IRON_OK && *p->at != ')') {
+        if (p->status != IRON_OK)
+            return r;   /* p->at may be at the end: step no further */
+        if (*p->at != ')') {
             fail_at(p, p->at, "expected ')' to close the '(' at column %d, "
                     "got %s", col_of(p, at),
                     token_text(p->at, buf, sizeof buf));

@@ -205,3 +205,27 @@ TEST(kexpr_eval_refuses_negative_overflowing_and_zero_divisions)
                  "the expression is NULL");
     ASSERT_EQ(c, 0);
 }
+
+/* Every prefix of valid formulas is refused or accepted without reading
+ * past the text's end (ASan checks: each prefix is its own allocation). */
+TEST(kexpr_prefixes_stay_inside_the_text)
+{
+    static const char *const whole[] = {
+        "n * (2 + k) - min(n, max(k, 3)) / $2 % (1 + -k)",
+        "((n))+$5*(k-(1))", "max ( n , ( k ) )",
+    };
+    for (size_t w = 0; w < sizeof whole / sizeof whole[0]; w++)
+        for (size_t len = 0; len <= strlen(whole[w]); len++) {
+            char *t = malloc(len + 1);
+            ASSERT(t != NULL);
+            memcpy(t, whole[w], len);
+            t[len] = '\0';
+            iron__kexpr *e = NULL;
+            iron_status s = iron__kexpr_compile(t, "scale", NPARAMS, params,
+                                                &e);
+            ASSERT(s == IRON_OK || s == IRON_EINVAL);
+            ASSERT((s == IRON_OK) == (e != NULL));
+            iron__kexpr_free(e);
+            free(t);
+        }
+}
