@@ -7,6 +7,7 @@
  * no compiler).
  */
 #include "test.h"
+#include "dump/dump.h"
 #include "place/place.h"
 #include "verify/verify.h"
 
@@ -202,6 +203,14 @@ TEST(kernel_cycles_reach_the_program)
     ASSERT_STR_EQ(iron__kexpr_text(p->wargs[1][2].cycles), "10 * n");
     ASSERT(p->wargs[1][3].cycles == NULL);
     ASSERT(p->wargs[1][0].cycles == NULL);
+    /* The dumps show it, for the worker and for the body's argument. */
+    iron__str text = { 0 };
+    iron__dump_text(p->d, p, &text);
+    ASSERT_CONTAINS(iron__str_get(&text), "w0: kernel 'k' x 1 (declared "
+                                          "cycles \"10 * n\")");
+    ASSERT_CONTAINS(iron__str_get(&text), "kernel 'k' (kernel 0) (declared "
+                                          "cycles \"10 * n\")");
+    iron__str_free(&text);
     iron__program_free(p);
 }
 
