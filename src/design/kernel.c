@@ -39,12 +39,8 @@ static const char *item_end(const char *s)
     return s;
 }
 
-/* *types = decl without its names (iron__malloc'd); names[i] = item i's
- * name (iron__malloc'd) or NULL.  An item is a type, then optionally a
- * name after a blank, '*' or ')'.  Errors (IRON_EINVAL): two words after
- * the type, a name given twice.  On failure nothing is left allocated. */
-static iron_status split_names(const char *decl, char **types,
-                               char *names[IRON__MAX_KARGS])
+iron_status iron__kernel_split_names(const char *decl, char **types,
+                                    char *names[IRON__MAX_KARGS])
 {
     *types = NULL;
     for (int i = 0; i < IRON__MAX_KARGS; i++)
@@ -148,7 +144,7 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
         return NULL;
     }
     char *types = NULL;
-    iron_status s = split_names(arg_types, &types, k->argnames);
+    iron_status s = iron__kernel_split_names(arg_types, &types, k->argnames);
     if (s == IRON_OK)
         s = iron__ktypes_parse(types, k->args, IRON__MAX_KARGS, &k->nargs);
     iron__free(types);
