@@ -120,7 +120,7 @@ static part argument(parser *p, const char *at, int index, const char *word)
     if (a->decl || a->is_ptr)
         fail_at(p, at, "%s is declared '%s%s', not a scalar; a cost is "
                 "computed from the integer scalars a call passes",
-                how, decl ? decl : "?", a->is_ptr ? "*" : "");
+                how, decl ? decl : "?", !a->decl && a->is_ptr ? "*" : "");
     else if (a->dtype == IRON_FLOAT32 || a->dtype == IRON_FLOAT64 ||
              a->dtype == IRON_BFLOAT16)
         fail_at(p, at, "%s is declared '%s', a float; a cost is computed "

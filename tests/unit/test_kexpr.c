@@ -121,6 +121,19 @@ TEST(kexpr_refuses_bad_text_naming_the_column)
                   "a scalar");
     refused("f * 2", "column 1: argument 'f' ($4) is declared 'float32', a "
                      "float");
+    /* A handle is named as declared (no '*', though it is passed as a
+     * pointer). */
+    static const iron__kexpr_param handles[] = {
+        { "f", IRON_INT8, 1, "fifo" }, { NULL, IRON_INT8, 0, "kernel(...)" },
+    };
+    iron__kexpr *e = (iron__kexpr *)1;
+    ASSERT_FAILS(iron__kexpr_compile("f", "body", 2, handles, &e),
+                 IRON_EINVAL, "column 1: argument 'f' ($0) is declared "
+                              "'fifo', not a scalar");
+    ASSERT_FAILS(iron__kexpr_compile("1 + $1", "body", 2, handles, &e),
+                 IRON_EINVAL, "column 5: argument $1 is declared "
+                              "'kernel(...)', not a scalar");
+    ASSERT(e == NULL);
     /* Overflow and constant zero divisors. */
     refused("9223372036854775808", "column 1: the number overflows 64 bits");
 }
