@@ -45,7 +45,7 @@ static iron_status fail_at(parser *p, const char *at, const char *fmt, ...)
 {
     if (p->status != IRON_OK)
         return p->status;
-    char msg[512];
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -146,6 +146,9 @@ static iron_status unknown_name(parser *p, const char *at, const char *word)
             if (len >= sizeof list)
                 len = sizeof list - 1;
         }
+    if (p->nparams == 0)
+        return fail_at(p, at, "'%s': kernel '%s' takes no arguments, so its "
+                       "cost is a count", word, p->kernel);
     if (n == 0)
         return fail_at(p, at, "'%s' is not an argument of kernel '%s', whose "
                        "declaration names none (name them there, as in "

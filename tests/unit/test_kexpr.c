@@ -134,6 +134,12 @@ TEST(kexpr_refuses_bad_text_naming_the_column)
                  IRON_EINVAL, "column 5: argument $1 is declared "
                               "'kernel(...)', not a scalar");
     ASSERT(e == NULL);
+    ASSERT_FAILS(iron__kexpr_compile("n * 2", "noargs", 0, NULL, &e),
+                 IRON_EINVAL, "column 1: 'n': kernel 'noargs' takes no "
+                              "arguments, so its cost is a count");
+    ASSERT_FAILS(iron__kexpr_compile("$0", "noargs", 0, NULL, &e),
+                 IRON_EINVAL, "column 1: $0: kernel 'noargs' has 0 "
+                              "arguments");
     /* Overflow and constant zero divisors. */
     refused("9223372036854775808", "column 1: the number overflows 64 bits");
 }
