@@ -891,8 +891,15 @@ IRON_API iron_status iron_fifo_join_with(iron_design *d, iron_handle *prod,
  * A kernel is C source with an entry function `entry`; arg_types declares
  * the entry's parameters in order, comma-separated: a dtype name followed by
  * '*' for an object pointer ("int32*"), or a plain dtype for a scalar passed
- * by value ("int32").  The JIT checks the declaration against the source
- * with the C compiler. */
+ * by value ("int32"), each optionally followed by the parameter's name as
+ * in C ("int16* in, int16* out, int32 n"; a name is what a declared cost,
+ * iron_kernel_set_cycles, calls the argument, and nothing else reads it).
+ * The JIT checks the declaration against the source with the C compiler.
+ * Errors, recorded on the design: entry not a C identifier, source NULL
+ * or empty, arg_types NULL, a type that is not one (naming the 1-based
+ * item and the known dtypes), more than 16 arguments, two words after a
+ * type, one name given twice (IRON_EINVAL); a "fifo" or "barrier" argument,
+ * which only core bodies take (IRON_EDESIGN). */
 IRON_API iron_kernel *iron_kernel_new(iron_design *d, const char *entry,
                                       const char *source,
                                       const char *arg_types);
@@ -946,6 +953,41 @@ typedef enum iron_kernel_lang {
 } iron_kernel_lang;
 IRON_API iron_status iron_kernel_set_lang(iron_kernel *k,
                                           iron_kernel_lang lang);
+
+/* The cycles one call of kernel k costs the modelled core, declared by
+ * the user for the timing model (docs/kernels.md, "Declared cost"): it
+ * takes the place of the model's own estimate for this kernel (counted
+ * AIE API operations, or a per-operation guess for scalar C).  `cycles`
+ * is a count ("5000") or an integer formula of the kernel's scalar
+ * arguments, evaluated for every call with that call's values: decimal
+ * integers; an argument by the name its declaration gives it
+ * ("int16* in, int32 n" -> "n") or by its 0-based position ("$2");
+ * + - * / % with C's precedence and truncating division; unary minus;
+ * parentheses; min(a, b) and max(a, b).  Arithmetic is 64-bit signed;
+ * an argument reads as its declared type does (an int16 given 70000 is
+ * 4464).  Example: iron_kernel_set_cycles(k, "64 + n / 32 * 9").
+ *
+ * The text is compiled now and copied: the caller keeps it.  A later call
+ * replaces the cost.  Thread safety: as every builder call, on the thread
+ * running the design function.  The functional results never depend on
+ * it; untimed runs do not read it.
+ *
+ * Errors: k NULL (IRON_EINVAL, returned only).  Recorded on the design
+ * (IRON_EINVAL, the message naming the kernel and quoting the text):
+ * cycles NULL or blank; over 1024 characters or a line break; a syntax
+ * error (its 1-based column, what was expected and what was found); a
+ * name that is not one of the kernel's arguments (listing its named
+ * arguments and the closest one, or saying the declaration names none);
+ * $N past the last argument; an argument that is not an integer scalar
+ * (a pointer, a float, a fifo, barrier or kernel); a literal or constant
+ * part that overflows 64 bits; a division or remainder by a constant
+ * zero; a constant cost below 0; nesting deeper than 32; k a core body
+ * (iron_kernel_new_core), which is never called.  At run time a call
+ * whose cost comes out below 0, overflows 64 bits or divides by zero
+ * stops the timed run with IRON_EINVAL naming the kernel, the formula,
+ * the argument values and the value. */
+IRON_API iron_status iron_kernel_set_cycles(iron_kernel *k,
+                                            const char *cycles);
 
 /* A custom core body: C source whose entry runs once on the worker's tile
  * (it usually loops forever, as a core does) and moves data itself.

@@ -70,6 +70,40 @@ class _KernelBase:
         self._where = where
         self._decl = [arg_type_name(t, f"{type(self).__name__} '{name}' argument {i}")
                       for i, t in enumerate(self._arg_types)]
+        self._cycles = None
+        self._arg_names = [None] * len(self._decl)
+
+    def set_cycles(self, cycles, names=None):
+        """Declares what one call of this kernel costs the timing model,
+        in place of its own estimate: an int, or a formula (str) of the
+        kernel's integer scalar arguments, evaluated for each call with
+        that call's values in C's integer arithmetic (+ - * / % with
+        truncating /, min(a, b), max(a, b)).  "$2" is the third argument;
+        `names` (one str or None per argument type) gives the arguments
+        names the formula may use instead:
+        k.set_cycles("64 + n / 32 * 9", names=[None, None, "n"]).
+        The library checks the formula when the design is built and
+        raises its error then (naming the column, or the unknown name and
+        the known ones).  Returns the kernel."""
+        if isinstance(cycles, bool) or not isinstance(cycles, (int, str)):
+            raise TypeError(f"{type(self).__name__} '{self._name}'.set_cycles(): "
+                            f"cycles must be an int or a str, got "
+                            f"{type(cycles).__name__}")
+        if names is not None:
+            names = list(names)
+            if len(names) != len(self._decl):
+                raise ValueError(f"{type(self).__name__} '{self._name}'.set_cycles(): "
+                                 f"{len(names)} names for {len(self._decl)} "
+                                 f"arguments; expected one per argument type "
+                                 f"(None for one left unnamed)")
+            for i, n in enumerate(names):
+                if n is not None and not (isinstance(n, str) and n.isidentifier()):
+                    raise ValueError(f"{type(self).__name__} '{self._name}'.set_cycles(): "
+                                     f"names[{i}] must be an identifier or None, "
+                                     f"got {n!r}")
+            self._arg_names = names
+        self._cycles = str(cycles)
+        return self
 
     @property
     def name(self) -> str:
@@ -109,7 +143,8 @@ class _KernelBase:
             if not sources_optional:
                 raise
             path, text = None, self._stub()
-        types = ", ".join(self._decl)
+        types = ", ".join(t if n is None else f"{t} {n}"
+                          for t, n in zip(self._decl, self._arg_names))
         if text is not None:
             k = d.kernel(self._name, text, types)
             if _is_cxx_text(text):
@@ -119,6 +154,8 @@ class _KernelBase:
         flags = self._all_flags()
         if flags:
             k.add_cflags(" ".join(flags))
+        if self._cycles is not None:
+            k.set_cycles(self._cycles)
         return k
 
     def _stub(self) -> str:
@@ -144,7 +181,7 @@ class _KernelBase:
         """What makes two kernels the same compile-time value."""
         return (type(self).__name__, self._name, tuple(self._decl), self.bin_name,
                 getattr(self, "_source_file", None), getattr(self, "_source_string", None),
-                tuple(self._flags()))
+                tuple(self._flags()), self._cycles, tuple(self._arg_names))
 
 
 class Kernel(_KernelBase):

@@ -379,6 +379,28 @@ static PyObject *kernel_set_lang(pyiron_dobj *k, PyObject *arg)
                         "'auto', 'c' or 'c++', not '%.100s'", lang);
 }
 
+/* A count (int) or a formula (str): iron_kernel_set_cycles. */
+static PyObject *kernel_set_cycles(pyiron_dobj *k, PyObject *arg)
+{
+    static const char fn[] = "Kernel.set_cycles";
+    if (!live(k, fn))
+        return NULL;
+    if (PyUnicode_Check(arg)) {
+        const char *text = PyUnicode_AsUTF8(arg);
+        return text ? done(k, iron_kernel_set_cycles(k->ptr, text)) : NULL;
+    }
+    if (PyIndex_Check(arg) && !PyFloat_Check(arg) && !PyBool_Check(arg)) {
+        int64_t v;
+        if (pyiron_arg_i64(arg, fn, "cycles", &v) < 0)
+            return NULL;
+        char text[32];
+        snprintf(text, sizeof text, "%lld", (long long)v);
+        return done(k, iron_kernel_set_cycles(k->ptr, text));
+    }
+    return PyErr_Format(PyExc_TypeError, "%s(): argument 'cycles' must be "
+                        "str or int, not %.100s", fn, Py_TYPE(arg)->tp_name);
+}
+
 static PyMethodDef kernel_methods[] = {
     { "define", (PyCFunction)(void (*)(void))kernel_define,
       METH_VARARGS | METH_KEYWORDS,
@@ -390,6 +412,10 @@ static PyMethodDef kernel_methods[] = {
     { "set_lang", (PyCFunction)kernel_set_lang, METH_O,
       "set_lang(lang): the source's language, 'auto' (C++ for a .cc, .cpp, "
       ".cxx, .C or .c++ file, else C), 'c' or 'c++'." },
+    { "set_cycles", (PyCFunction)kernel_set_cycles, METH_O,
+      "set_cycles(cycles): the cycles one call costs the timing model: an "
+      "int, or a formula of the kernel's scalar arguments as a str (their "
+      "declared names, or $0, $1, ... by position; + - * / %, min, max)." },
     { NULL, NULL, 0, NULL },
 };
 

@@ -131,8 +131,15 @@ const iron_kernel_ref *iron__algo_kernel(iron_design *d, const char *algo,
     expected_text(call, want, sizeof want);
     iron__ktype types[IRON__KSUB_MAX];
     int n = 0;
-    iron_status s = iron__ktypes_parse(f->arg_types, types, IRON__KSUB_MAX,
-                                       &n);
+    /* Read as iron_kernel_new reads it, parameter names and all. */
+    char *names[IRON__MAX_KARGS], *bare = NULL;
+    iron_status s = iron__kernel_split_names(f->arg_types, &bare, names);
+    if (s == IRON_OK) {
+        for (int i = 0; i < IRON__MAX_KARGS; i++)
+            iron__free(names[i]);
+        s = iron__ktypes_parse(bare, types, IRON__KSUB_MAX, &n);
+        iron__free(bare);
+    }
     if (s != IRON_OK) {
         iron_design_fail(d, IRON_EPARAM,
                          "%s: parameter 'f' (kernel '%s'): arg_types \"%s\": "

@@ -49,6 +49,9 @@ static void free_kernel(iron_kernel *k)
     for (int i = 0; i < k->nincdirs; i++)
         iron__free(k->incdirs[i]);
     iron__free(k->incdirs);
+    for (int i = 0; i < k->nargs; i++)
+        iron__free(k->argnames[i]);
+    iron__kexpr_free(k->cycles);
     iron__free(k);
 }
 

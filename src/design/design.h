@@ -13,6 +13,7 @@
 #include "core/core.h"
 #include "core/npu.h"
 #include "iron/iron.h"
+#include "kexpr/kexpr.h"
 
 typedef enum iron__role {
     IRON__ROLE_IN,
@@ -155,6 +156,10 @@ struct iron_kernel {
     char **incdirs;
     int nargs;
     iron__ktype args[IRON__MAX_KARGS];
+    char *argnames[IRON__MAX_KARGS];  /* the names the declaration gives
+                                         them ("int32 n"), or NULL */
+    iron__kexpr *cycles;      /* the declared cost per call
+                                 (iron_kernel_set_cycles), or NULL */
     int ndefines;
     iron__define *defines;
     struct iron_body *body;   /* the described body this core body was
@@ -272,6 +277,16 @@ iron_status iron__design_fail(iron_design *d, iron_status s, const char *fmt,
 /* Whether k's source is C++: set so (iron_kernel_set_lang), or AUTO and
  * read from a file named *.cc, *.cpp, *.cxx, *.C or *.c++. */
 int iron__kernel_is_cxx(const iron_kernel *k);
+
+/* kernel.c: a declaration's parameter names taken off.  *types = decl
+ * without them (iron__malloc'd), the list the type parser reads;
+ * names[i] = item i's name (iron__malloc'd) or NULL.  An item is a type,
+ * then optionally a name after a blank, '*' or ')'.  Errors (IRON_EINVAL,
+ * naming the 1-based item): two words after the type, a name given
+ * twice; a type that is not one is left for the type parser to report.
+ * On failure nothing is left allocated and *types is NULL. */
+iron_status iron__kernel_split_names(const char *decl, char **types,
+                                     char *names[IRON__MAX_KARGS]);
 
 /* "int", "float", "bool", "str", "dtype", "kernel" */
 const char *iron__param_type_name(iron_param_type t);

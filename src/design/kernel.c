@@ -5,6 +5,7 @@
  * the entry's argument types, and per-kernel defines, flags and language.
  * Compilation happens later, in the jit's compile stage.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +17,100 @@
 #include "core/file.h"
 #include "design/design.h"
 #include "design/vec.h"
+
+/* ---- argument names ------------------------------------------------------
+ * A declaration may name its parameters as C does ("int16* in, int16* out,
+ * int32 n"), so that a declared cost (iron_kernel_set_cycles) reads "n"
+ * rather than "$2".  The names are taken off here; what is left is the
+ * list of types the type parser has always read, so every kernel and
+ * every message about types is as before. */
+
+static int is_name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The end of the top-level item starting at s: the next comma outside
+ * parentheses (a core body's kernel(...) argument), or the NUL. */
+static const char *item_end(const char *s)
+{
+    for (int depth = 0; *s && (*s != ',' || depth > 0); s++)
+        depth += (*s == '(') - (*s == ')');
+    return s;
+}
+
+iron_status iron__kernel_split_names(const char *decl, char **types,
+                                    char *names[IRON__MAX_KARGS])
+{
+    *types = NULL;
+    for (int i = 0; i < IRON__MAX_KARGS; i++)
+        names[i] = NULL;
+    iron__str out = { 0 };
+    int n = 0;
+    iron_status s = IRON_OK;
+    for (const char *item = decl; s == IRON_OK; n++) {
+        const char *stop = item_end(item);
+        const char *a = item, *q = stop;
+        while (a < q && isspace((unsigned char)*a))
+            a++;
+        while (q > a && isspace((unsigned char)q[-1]))
+            q--;
+        const char *w = q;
+        while (w > a && is_name_char(w[-1]))
+            w--;
+        /* A name follows the type: a word that is not the item's first
+         * (there are too many items for names: the type parser says so). */
+        int named = w > a && w < q && n < IRON__MAX_KARGS &&
+                    !isdigit((unsigned char)*w) &&
+                    (isspace((unsigned char)w[-1]) || w[-1] == '*' ||
+                     w[-1] == ')');
+        const char *type_end = named ? w : q;
+        if (named) {
+            const char *t = type_end;
+            while (t > a && isspace((unsigned char)t[-1]))
+                t--;
+            const char *v = t;
+            while (v > a && is_name_char(v[-1]))
+                v--;
+            if (v > a && v < t && isspace((unsigned char)v[-1]))
+                s = iron__fail(IRON_EINVAL, "argument %d '%.*s': one name "
+                               "at most after the type, as in 'int32 n'",
+                               n + 1, (int)(q - a), a);
+            for (int j = 0; s == IRON_OK && j < n; j++)
+                if (names[j] && strlen(names[j]) == (size_t)(q - w) &&
+                    memcmp(names[j], w, (size_t)(q - w)) == 0)
+                    s = iron__fail(IRON_EINVAL, "arguments %d and %d are "
+                                   "both named '%s'", j + 1, n + 1,
+                                   names[j]);
+            if (s == IRON_OK) {
+                names[n] = iron__malloc((size_t)(q - w) + 1);
+                if (!names[n])
+                    s = iron__fail(IRON_ENOMEM, "out of memory");
+                else {
+                    memcpy(names[n], w, (size_t)(q - w));
+                    names[n][q - w] = '\0';
+                }
+            }
+        }
+        iron__str_printf(&out, "%s%.*s", n ? "," : "",
+                         (int)(type_end - item), item);
+        if (!*stop)
+            break;
+        item = stop + 1;
+    }
+    if (s == IRON_OK && out.oom)
+        s = iron__fail(IRON_ENOMEM, "out of memory");
+    if (s != IRON_OK) {
+        for (int i = 0; i < IRON__MAX_KARGS; i++) {
+            iron__free(names[i]);
+            names[i] = NULL;
+        }
+        iron__str_free(&out);
+        return s;
+    }
+    *types = iron__str_take(&out);
+    return IRON_OK;
+}
 
 static iron_kernel *kernel_new(iron_design *d, const char *entry,
                                const char *source, const char *arg_types,
@@ -48,9 +143,14 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
                           entry);
         return NULL;
     }
-    iron_status s = iron__ktypes_parse(arg_types, k->args, IRON__MAX_KARGS,
-                                       &k->nargs);
+    char *types = NULL;
+    iron_status s = iron__kernel_split_names(arg_types, &types, k->argnames);
+    if (s == IRON_OK)
+        s = iron__ktypes_parse(types, k->args, IRON__MAX_KARGS, &k->nargs);
+    iron__free(types);
     if (s != IRON_OK) {
+        for (int i = 0; i < IRON__MAX_KARGS; i++)
+            iron__free(k->argnames[i]);
         iron__free(k);
         iron__design_fail(d, s, "kernel '%s': arg_types \"%s\": %s", entry,
                           arg_types, iron_last_error());
@@ -67,6 +167,8 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
                 "pointers such as int32*",
                 entry, i,
                 k->args[i].handle == IRON__KH_FIFO ? "fifo" : "barrier");
+            for (int j = 0; j < k->nargs; j++)
+                iron__free(k->argnames[j]);
             iron__free(k);
             return NULL;
         }
@@ -77,6 +179,8 @@ static iron_kernel *kernel_new(iron_design *d, const char *entry,
     if (!k->entry || !k->source || !IRON__VEC_PUSH(d->kernels, k)) {
         iron__free(k->entry);
         iron__free(k->source);
+        for (int i = 0; i < k->nargs; i++)
+            iron__free(k->argnames[i]);
         iron__free(k);
         iron__design_fail(d, IRON_ENOMEM, "out of memory building kernel '%s'",
                           entry);
@@ -373,5 +477,47 @@ IRON_API iron_status iron_kernel_set_lang(iron_kernel *k,
                                  "the C++ part as a kernel the body calls",
                                  k->entry);
     k->lang = lang;
+    return iron__public_result(IRON_OK);
+}
+
+/* ---- declared cost ----------------------------------------------------- */
+
+IRON_API iron_status iron_kernel_set_cycles(iron_kernel *k,
+                                            const char *cycles)
+{
+    if (!k)
+        return iron__fail(IRON_EINVAL,
+                          "iron_kernel_set_cycles: kernel is NULL");
+    iron_design *d = k->d;
+    if (d->status != IRON_OK)
+        return d->status;
+    if (!cycles)
+        return iron__design_fail(d, IRON_EINVAL, "kernel '%s': cycles is "
+                                 "NULL (expected a count such as \"5000\" "
+                                 "or a formula of the kernel's scalar "
+                                 "arguments)", k->entry);
+    if (k->is_core)
+        return iron__design_fail(d, IRON_EINVAL, "core body '%s': a core "
+                                 "body runs once and is never called, so "
+                                 "it has no cost per call; declare the cost "
+                                 "of the kernels it calls", k->entry);
+    iron__kexpr_param params[IRON__MAX_KARGS];
+    for (int i = 0; i < k->nargs; i++)
+        params[i] = (iron__kexpr_param){
+            k->argnames[i], k->args[i].dtype, k->args[i].is_ptr,
+            k->args[i].handle == IRON__KH_FIFO      ? "fifo"
+            : k->args[i].handle == IRON__KH_BARRIER ? "barrier"
+            : k->args[i].handle == IRON__KH_KERNEL  ? "kernel(...)"
+                                                    : NULL
+        };
+    iron__kexpr *e = NULL;
+    iron_status s = iron__kexpr_compile(cycles, k->entry, k->nargs, params,
+                                        &e);
+    if (s != IRON_OK)
+        return iron__design_fail(d, s, "kernel '%s': %s", k->entry,
+                                 iron_last_error());
+    /* A later declaration replaces an earlier one, as set_lang's does. */
+    iron__kexpr_free(k->cycles);
+    k->cycles = e;
     return iron__public_result(IRON_OK);
 }

@@ -165,6 +165,9 @@ void iron__dump_text(const iron_design *d, const iron_program *prog,
                          w->kernel->entry);
         if (!w->kernel->is_core && w->iterations > 0)
             iron__str_printf(s, " x %lld", (long long)w->iterations);
+        if (w->kernel->cycles)
+            iron__str_printf(s, " (declared cycles \"%s\")",
+                             iron__kexpr_text(w->kernel->cycles));
         iron__tile wt = p ? p->workers[i].tile : w->tile;
         int col_only = w->pinned && w->tile.row < 0;
         if (wt.col >= 0 && wt.row < 0)
@@ -212,6 +215,9 @@ void iron__dump_text(const iron_design *d, const iron_program *prog,
             case IRON_ARG_KERNEL:
                 iron__str_printf(s, " kernel '%s' (kernel %d)",
                                  arg->kernel->entry, arg->kernel->index);
+                if (arg->kernel->cycles)
+                    iron__str_printf(s, " (declared cycles \"%s\")",
+                                     iron__kexpr_text(arg->kernel->cycles));
                 break;
             }
             iron__str_append(s, a + 1 < w->nargs ? "," : "");

@@ -55,6 +55,9 @@ static int copy_workers(iron_program *p, const iron_design *d)
         pw->iterations = w->iterations;
         pw->stack_bytes = w->stack_bytes;
         pw->nargs = w->nargs;
+        if (w->kernel->cycles &&
+            !(pw->cycles = iron__kexpr_copy(w->kernel->cycles)))
+            return 0;
         for (int a = 0; a < w->nargs; a++) {
             const iron_arg *arg = &w->args[a];
             iron__warg *wa = &p->wargs[i][a];
@@ -64,6 +67,9 @@ static int copy_workers(iron_program *p, const iron_design *d)
             wa->i = arg->i;
             wa->f = arg->f;
             wa->pool = wa->slot = wa->copy = -1;
+            if (arg->kind == IRON_ARG_KERNEL && arg->kernel->cycles &&
+                !(wa->cycles = iron__kexpr_copy(arg->kernel->cycles)))
+                return 0;
             if (arg->kind == IRON_ARG_HANDLE) {
                 wa->max_acquire = arg->handle->max_acquire;
                 iron__handle_label(arg->handle, wa->label, sizeof wa->label);

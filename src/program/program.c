@@ -68,12 +68,16 @@ void iron__program_free(iron_program *p)
     iron__free(p->tiles);
     iron__free(p->rtp_copies);
     iron__free(p->barrier_copies);
+    for (int i = 0; p->wargs && i < p->nworkers; i++)
+        for (int a = 0; a < p->workers[i].nargs; a++)
+            iron__kexpr_free(p->wargs[i][a].cycles);
     iron__free(p->wargs);
     for (int i = 0; p->args && i < p->nargs; i++)
         iron__free(p->args[i].name);
     for (int i = 0; p->workers && i < p->nworkers; i++) {
         iron__free(p->workers[i].name);
         iron__free(p->workers[i].kernel_entry);
+        iron__kexpr_free(p->workers[i].cycles);
     }
     for (int i = 0; p->fifos && i < p->nfifos; i++)
         iron__free(p->fifos[i].name);

@@ -19,6 +19,7 @@
 #include "core/core.h"
 #include "core/npu.h"
 #include "iron/iron_driver.h"
+#include "kexpr/kexpr.h"
 
 /* Byte alignment of every buffer in tile memory (vector loads want 32). */
 #define IRON__BUF_ALIGN 32u
@@ -84,6 +85,13 @@ typedef struct iron__prog_worker {
     int64_t iterations;       /* standard loop: calls per run (0: forever) */
     uint32_t stack_bytes;     /* its core's stack (0: the device's) */
     int nargs;                /* arguments: p->wargs[worker][0 .. nargs) */
+    iron__kexpr *cycles;      /* the kernel's declared cost per call
+                                 (iron_kernel_set_cycles; owned), or NULL:
+                                 the timing model estimates it.  A driver
+                                 evaluates it for each call with the
+                                 values it passes the kernel:
+                                 iron__kexpr_eval(cycles, args, &c).
+                                 Always NULL for a core body. */
 } iron__prog_worker;
 
 /* A memtile (or compute-tile) link once placed. */
@@ -204,6 +212,11 @@ typedef struct iron__warg {
     int is_writer;
     int copy;                 /* rtp or barrier copy index */
     void (*kfn)(void);        /* kernel arguments: the entry to call */
+    iron__kexpr *cycles;      /* kernel arguments: that kernel's declared
+                                 cost (owned), or NULL.  The core body
+                                 calls kfn itself, unseen by the driver:
+                                 for a driver that learns of such a call
+                                 and its arguments (as iron__kval). */
 } iron__warg;
 
 struct iron_program {

@@ -98,6 +98,26 @@ TEST(algo_transform_dtypes)
     iron_jit_free(j);
 }
 
+/* A kernel parameter's declaration may name its parameters, as
+ * iron_kernel_new's may: the convention check reads the types alone. */
+TEST(algo_kernel_declaration_may_name_its_parameters)
+{
+    iron_jit *j = algo_jit(IRON_ALGO_TRANSFORM);
+    kbuf k;
+    const iron_kernel_ref *f = unary(&k, "inc", IRON_INT32, "x + 1");
+    snprintf(k.types, sizeof k.types, "int32* in, int32* out, int32 n");
+    iron_tensor *x = test_arange(IRON_INT32, 256);
+    iron_tensor *y = test_zeros(IRON_INT32, 256);
+    iron_param p = iron_param_kernel("f", f);
+    ASSERT_OK(launch(j, 0, 1, &p, IRON_TENSORS(x, y)));
+    const int32_t *py = iron_tensor_data(y);
+    for (int64_t i = 0; i < 256; i++)
+        ASSERT_EQ(py[i], i + 1);
+    iron_tensor_free(x);
+    iron_tensor_free(y);
+    iron_jit_free(j);
+}
+
 TEST(algo_transform_any_shape_and_tile)
 {
     /* A 2-D tensor is streamed flat; tile 16 gives 12 objects. */

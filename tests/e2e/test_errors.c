@@ -671,7 +671,7 @@ static int err_design(iron_design *d, void *user)
     else if (which == E_KTYPES_UNKNOWN)
         types = "int32*, int33*, int32";
     else if (which == E_KTYPES_NAME)
-        types = "int32*, int32* out, int32";
+        types = "int32*, int32* out extra, int32";
     else if (which == E_KTYPES_EMPTY_ITEM)
         types = "int32*, , int32";
     else if (which == E_CONFLICT)
@@ -882,7 +882,10 @@ TEST(err_kernel_arg_types_syntax)
     CASE_FAILS(E_KTYPES_PTRPTR, IRON_EINVAL, "kernel 'copy_i32': arg_types");
     ASSERT_MSG("pointers to pointers");
     CASE_FAILS(E_KTYPES_UNKNOWN, IRON_EINVAL, "'int33*': unknown dtype");
-    CASE_FAILS(E_KTYPES_NAME, IRON_EINVAL, "unexpected 'out'");
+    /* One name may follow a type (for iron_kernel_set_cycles); two may
+     * not. */
+    CASE_FAILS(E_KTYPES_NAME, IRON_EINVAL, "argument 2 'int32* out extra': "
+                                           "one name at most after the type");
     CASE_FAILS(E_KTYPES_EMPTY_ITEM, IRON_EINVAL, "argument 2 '': empty item");
 }
 
