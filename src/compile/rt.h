@@ -38,6 +38,11 @@ typedef struct iron__rt_api {
      * vector load) at the kernel's file:line.  Returns only outside a
      * running kernel, as stop; the shim then prints and aborts. */
     void (*aie_fault)(const char *what, const char *file, unsigned line);
+    /* A timed kernel's counts (<iron/kernel/iron_count.h>): n of `kind`,
+     * and a region opening (begin 1) or closing, pipelined or not.  Only
+     * timed builds call them; they never stop the kernel. */
+    void (*count)(int kind, unsigned long long n);
+    void (*count_region)(int begin, int pipelined);
 } iron__rt_api;
 
 /* The table kernel objects are bound to (program/khost.c): its functions

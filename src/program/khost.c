@@ -2,7 +2,8 @@
 /*
  * khost.c - the host's half of the kernel runtime shim (compile/rt.h):
  * what a kernel's printf, exit, failed assert or signal() turns into, and
- * where the AIE API finds its core's control words and reports faults.
+ * where the AIE API finds its core's control words and reports faults,
+ * and where a timed kernel's operation counts go.
  *
  * While a driver runs a kernel on this thread, the driver's hooks
  * (iron__kernel_host, installed by the driver) take it: the emulator turns
@@ -192,6 +193,21 @@ static void host_aie_fault(const char *what, const char *file,
     stop_with("%s at %s:%u", what ? what : "?", file ? file : "?", line);
 }
 
+/* A timed kernel's counts go to the driver, or nowhere. */
+static void host_count(int kind, unsigned long long n)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (h && h->count)
+        h->count(kind, n);
+}
+
+static void host_count_region(int begin, int pipelined)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (h && h->count_region)
+        h->count_region(begin, pipelined);
+}
+
 static const iron__rt_api base = {
     .write = host_write,
     .stop = host_stop,
@@ -199,4 +215,6 @@ static const iron__rt_api base = {
     .signal = host_signal,
     .aie_ctl = host_aie_ctl,
     .aie_fault = host_aie_fault,
+    .count = host_count,
+    .count_region = host_count_region,
 };

@@ -240,6 +240,10 @@ struct iron_program {
     iron__barrier_copy *barrier_copies;
     /* Per worker, per argument. */
     iron__warg (*wargs)[IRON__MAX_KARGS];
+    /* Kernels built for the timing model (timed builds, which count
+     * their operations; compile.h's iron__kernel_src.timed): set before
+     * the kernel store loads kobjs. */
+    int timed;
     /* Per kernel: its compiled object (identical kernels share one). */
     iron__kobj **kobjs;
     int nkernels;
@@ -333,6 +337,12 @@ typedef struct iron__kernel_host {
      * here.  Never NULL.  May be NULL itself: every thread then has its
      * own words. */
     unsigned *(*aie_ctl)(void);
+    /* What a timed kernel running on this thread counts
+     * (<iron/kernel/iron_count.h>, src/timing/kernel.h): n operations of
+     * `kind`, and pipelined regions opening and closing.  Called very
+     * often (once per basic block of scalar code); NULL drops them. */
+    void (*count)(int kind, unsigned long long n);
+    void (*count_region)(int begin, int pipelined);
 } iron__kernel_host;
 
 /* Installs the hooks (NULL: none).  Thread-safe; the table must stay
