@@ -446,3 +446,124 @@ TEST_TIMEOUT(timing_npu2_is_faster_where_its_core_is_wider, 180)
     iron__kobj_free(o21);
     free(s);
 }
+
+/* ---- the pipelining hints in every place kernels write them -------------- */
+
+/* A kernel's own helper header first (upstream's kernels include theirs
+ * before <aie_api/aie.hpp>), then every placement: the hint after
+ * `for (...)` before a body or a single statement, the portable one
+ * before the `for` with other hints between, nested loops, break and
+ * continue inside a marked body, and an if/else around a marked loop. */
+static const char placements_src[] =
+    "#define AIE_PREPARE_FOR_PIPELINING\n"
+    "#define AIE_LOOP_MIN_ITERATION_COUNT(x)\n"
+    "#include <aie_api/aie.hpp>\n"
+    "#include <stdint.h>\n"
+    "extern \"C\" void placements(int16_t *p, int32_t n)\n"
+    "{\n"
+    "    auto z = aie::zeros<int16_t, 32>();\n"
+    "    for (int32_t i = 0; i < n; i += 32)\n"
+    "        chess_prepare_for_pipelining aie::store_v(p + i, z);\n"
+    "    AIE_PREPARE_FOR_PIPELINING\n"
+    "    AIE_LOOP_MIN_ITERATION_COUNT(4)\n"
+    "    for (int32_t i = 0; i < n; i += 32) {\n"
+    "        aie::store_v(p + i, z);\n"
+    "    }\n"
+    "    for (int32_t o = 0; o < 2; o++)\n"
+    "        chess_prepare_for_pipelining chess_loop_range(2, ) {\n"
+    "            for (int32_t i = 0; i < n; i += 32)\n"
+    "                chess_prepare_for_pipelining {\n"
+    "                    if (i == 32)\n"
+    "                        continue;\n"
+    "                    if (i == 96)\n"
+    "                        break;\n"
+    "                    aie::store_v(p + i, z);\n"
+    "                }\n"
+    "        }\n"
+    "    if (n > 0)\n"
+    "        for (int32_t i = 0; i < n; i += 32)\n"
+    "            chess_prepare_for_pipelining aie::store_v(p + i, z);\n"
+    "    else\n"
+    "        p[0] = 1;\n"
+    "}\n";
+
+static int regions_open, regions_max, regions_begun;
+
+static void on_region_depth(int begin, int pipelined)
+{
+    if (pipelined && begin) {
+        regions_begun++;
+        if (++regions_open > regions_max)
+            regions_max = regions_open;
+    } else if (pipelined) {
+        regions_open--;
+    }
+    iron__kcount_region(&counted, begin, pipelined);
+}
+
+TEST_TIMEOUT(timing_pipelining_hints_compile_and_mark_every_placement, 120)
+{
+    static const iron__kernel_host hooks = {
+        .count = on_count,
+        .count_region = on_region_depth,
+    };
+    iron__kobj *o = build("placements", "int16*, int32", 20, 1,
+                          placements_src);
+    static int16_t buf[128] __attribute__((aligned(64)));
+    iron__kval a[2] = { { .p = buf }, { .i = 128 } };
+    iron__program_kernel_host(&hooks);
+    iron__kcount_begin(&counted, iron__timing_core_for(20));
+    iron__kobj_entry(o)(a);
+    int src = -1;
+    uint64_t cyc = iron__kcount_end(&counted, &src);
+    iron__program_kernel_host(NULL);
+    printf("regions begun %d, deepest %d, left open %d; %llu cycles\n",
+           regions_begun, regions_max, regions_open,
+           (unsigned long long)cyc);
+    ASSERT_EQ(regions_open, 0);
+    ASSERT_EQ(regions_max, 2);
+    /* 4 + 1 + 2 * (1 + 4) + 4: the inner loop's iterations at i = 0,
+     * 32 (continue), 64 and 96 (break) each open a region. */
+    ASSERT_EQ(regions_begun, 4 + 1 + 2 * (1 + 4) + 4);
+    ASSERT_EQ(src, IRON__KSRC_COUNTED);
+    /* Every store pipelined: 4 + 4 + 2 x 2 + 4 = 16 stores of 512 bits,
+     * 32 port accesses.  Fills: the top-level loops follow each other
+     * with no counted operation between (a loop's next iteration looks
+     * the same), so they count as one loop, and each run of the inner
+     * loop as one more: 3. */
+    ASSERT_EQ(cyc, 32 + 3 * 4 + 4);
+    iron__kobj_free(o);
+}
+
+/* Every kernel of examples/kernels/aie compiles as a timed build, as the
+ * compiler builds kernels (the environment header first), with either
+ * compiler, for both generations, warning-free: the counting and the
+ * pipelining hints fit wherever those kernels use the AIE API. */
+TEST_TIMEOUT(timing_example_kernels_compile_as_timed_builds, 240)
+{
+    const char *built = getenv("IRON_AIEAPI");
+    const char *compilers[2] = { "g++", built && strstr(built, "clang++")
+                                            ? "clang++"
+                                            : NULL };
+    static char out[1 << 16];
+    int n = 0;
+    for (int c = 0; c < 2 && compilers[c]; c++)
+        for (int arch = 20; arch <= 21; arch++) {
+            char cmd[1024];
+            snprintf(cmd, sizeof cmd,
+                     "for f in examples/kernels/aie/*.cc; do "
+                     "%s -std=c++20 -fno-exceptions -fno-rtti -Wall -Wextra "
+                     "-Wshadow -Werror -D__AIE_ARCH__=%d -DIRON_COUNT=1 "
+                     "-Iinclude/iron/kernel "
+                     "-include include/iron/kernel/aie_api/detail/env.hpp "
+                     "-fsyntax-only \"$f\" || exit 1; done 2>&1",
+                     compilers[c], arch);
+            int rc = test_run_shell(cmd, out, sizeof out);
+            if (rc != 0)
+                TEST_FAIL_("%s, __AIE_ARCH__ %d: %s", compilers[c], arch, out);
+            printf("%s __AIE_ARCH__=%d: the example kernels compile timed\n",
+                   compilers[c], arch);
+            n++;
+        }
+    ASSERT_GE(n, 2);
+}

@@ -91,9 +91,15 @@ inline void event1() {}
 // is named per use (__COUNTER__), so nested loops shadow nothing; an
 // `else` of the kernel's own cannot bind to the `if`, which already has
 // one.  Per iteration for the first, per loop for the second: the model
-// joins a loop's iterations into one run.  A kernel that defines
-// AIE_PREPARE_FOR_PIPELINING itself after this header keeps its own
-// (empty) definition, and that loop counts as not pipelined.
+// joins a loop's iterations into one run.
+//
+// AIE_PREPARE_FOR_PIPELINING stays empty here even then: this header
+// comes first in every C++ kernel, and kernels include a helper header
+// that defines the AIE_* hints itself, empty on a host compiler, before
+// <aie_api/aie.hpp> -- an empty definition here is identical to theirs.
+// aie.hpp, included after it, gives the hint its meaning (a kernel that
+// includes its helper after aie.hpp keeps the helper's empty one, with
+// the compiler's warning, and that loop counts as not pipelined).
 #if defined(IRON_COUNT) && IRON_COUNT
 #include "../../iron_count.h"
 namespace iron_count_detail {
@@ -113,8 +119,6 @@ struct pipelined_region {
     } else
 #undef chess_prepare_for_pipelining
 #define chess_prepare_for_pipelining IRON_COUNT_PIPELINED_
-#undef AIE_PREPARE_FOR_PIPELINING
-#define AIE_PREPARE_FOR_PIPELINING IRON_COUNT_PIPELINED_
 #endif
 
 // Data-memory bank qualifiers (`bfloat16 __aie_dm_resource_a *p`): they tell
