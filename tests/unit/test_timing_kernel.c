@@ -13,7 +13,10 @@
 #include <string.h>
 
 #include "compile/compile.h"
+#include "design/design.h"
 #include "kbuild.h"
+#include "kstore/kstore.h"
+#include "kstore/store.h"
 #include "program/program.h"
 #include "test.h"
 #include "timing/kernel.h"
@@ -566,4 +569,36 @@ TEST_TIMEOUT(timing_example_kernels_compile_as_timed_builds, 240)
             n++;
         }
     ASSERT_GE(n, 2);
+}
+
+/* ---- the kernel store's key ------------------------------------------------ */
+
+/* A timed build is another object: its key text says so; an untimed
+ * one's text is what it was before timed builds existed (no new word),
+ * so existing cache entries still serve it. */
+TEST(timing_kstore_key_says_timed_only_for_timed_builds)
+{
+    iron_design *d;
+    ASSERT_OK(iron__design_new(&d, "t", 0, NULL, 0, NULL, 1,
+                               test_npu2_info(), NULL, 0, NULL));
+    iron_kernel *k = iron_kernel_new(d, "k", "void k(int32_t *p) {}\n",
+                                     "int32*");
+    ASSERT(k != NULL);
+    iron_jit_stats stats = { 0 };
+    iron__kstore_config cfg = { .name = "t", .disk_cache = -1,
+                                .stats = &stats };
+    iron__kstore *ks = NULL;
+    ASSERT_OK(iron__kstore_new(&cfg, &ks));
+    iron__str plain = { 0 }, timed = { 0 };
+    iron__kstore_kernel_text(ks, k, 21, 0, &plain);
+    iron__kstore_kernel_text(ks, k, 21, 1, &timed);
+    printf("untimed: %s\ntimed:   %s\n", iron__str_get(&plain),
+           iron__str_get(&timed));
+    ASSERT(strstr(iron__str_get(&plain), "timed") == NULL);
+    ASSERT_CONTAINS(iron__str_get(&timed), " timed\n");
+    ASSERT(strcmp(iron__str_get(&plain), iron__str_get(&timed)) != 0);
+    iron__str_free(&plain);
+    iron__str_free(&timed);
+    iron__kstore_free(ks);
+    iron__design_free(d);
 }
