@@ -602,3 +602,30 @@ TEST(timing_kstore_key_says_timed_only_for_timed_builds)
     iron__kstore_free(ks);
     iron__design_free(d);
 }
+
+/* A compiler that cannot link the shim's prebuilt object gets its text
+ * behind the kernel, compiled with the kernel's flags -- trace-pc
+ * included: the counters must not count (or call) themselves.  An ABI
+ * flag (-mabi=sysv, the default ABI spelled out) sends the build down
+ * that path. */
+TEST_TIMEOUT(timing_timed_build_with_the_shim_text, 120)
+{
+    char *s = calib_source();
+    kbuild b;
+    kb_init(&b, "vsm_scalar", s, "int16*, int16*, int32, int32");
+    b.src.is_cxx = 1;
+    b.src.aie_arch = 20;
+    b.src.timed = 1;
+    b.src.cflags = "-O2 -mabi=sysv";
+    iron__kobj *o = kb_compile(&b);
+    int src = -1;
+    uint64_t cyc = run_vsm(o, 20, &src);
+    printf("scalar kernel, shim from text: %llu blocks, %llu cycles\n",
+           (unsigned long long)blocks_seen, (unsigned long long)cyc);
+    ASSERT_EQ(src, IRON__KSRC_BLOCKS);
+    /* One block per element, give or take the entry and exit. */
+    ASSERT_GE(blocks_seen, 1024);
+    ASSERT_LE(blocks_seen, 1040);
+    iron__kobj_free(o);
+    free(s);
+}
