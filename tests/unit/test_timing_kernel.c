@@ -629,3 +629,80 @@ TEST_TIMEOUT(timing_timed_build_with_the_shim_text, 120)
     iron__kobj_free(o);
     free(s);
 }
+
+/* ---- what the AIE API counts --------------------------------------------- */
+
+static unsigned long long kind_n[IRON_COUNT_KINDS], kind_calls[IRON_COUNT_KINDS];
+
+static void on_kind(int kind, unsigned long long n)
+{
+    if (kind >= 0 && kind < IRON_COUNT_KINDS) {
+        kind_n[kind] += n;
+        kind_calls[kind]++;
+    }
+}
+
+/* One of each counted operation, on 32 int16 lanes (one 512-bit
+ * register) unless said otherwise. */
+static const char ops_src[] =
+    "#include <aie_api/aie.hpp>\n"
+    "#include <stdint.h>\n"
+    "extern \"C\" void ops(int16_t *p, int8_t *q, bfloat16 *h, int32_t s)\n"
+    "{\n"
+    "    auto v = aie::load_v<32>(p);\n"                       /* load 512 */
+    "    auto w = aie::add(v, v);\n"                           /* alu 1 */
+    "    w = aie::max(w, v);\n"                                /* alu 1 */
+    "    auto m = aie::lt(w, v);\n"                            /* alu 1 */
+    "    w = aie::select(w, v, m);\n"                          /* alu 1 */
+    "    w = aie::shuffle_down(w, 1);\n"                       /* shuffle 1 */
+    "    auto b = aie::broadcast<int16_t, 32>((int16_t)s);\n"  /* shuffle 1 */
+    "    aie::accum<acc32, 32> acc = aie::mul(w, b);\n"        /* emul i16 32 */
+    "    acc = aie::mac(acc, w, b);\n"                         /* emul i16 32 */
+    "    aie::store_v(p, acc.to_vector<int16_t>(0));\n"        /* convert 1, store 512 */
+    "    p[32] = aie::reduce_add(w);\n"                        /* 5 shuffles, 5 alu */
+    "    auto x = aie::load_v<64>(q);\n"                       /* load 512 */
+    "    aie::mmul<4, 8, 8, int8_t, int8_t> mm;\n"
+    "    mm.mac(x.extract<32>(0), aie::load_v<64>(q + 64));\n" /* load 512, mmul i8 256 */
+    "    aie::store_v(q, mm.to_vector<int8_t>(0));\n"          /* convert 1, store 256 */
+    "    auto hv = aie::load_v<16>(h);\n"                      /* load 256 */
+    "    aie::store_v(h, aie::mul(hv, hv).to_vector<bfloat16>());\n" /* emul bf16 16, convert 1, store 256 */
+    "}\n";
+
+TEST_TIMEOUT(timing_aie_api_counts_each_operation, 120)
+{
+    static const iron__kernel_host hooks = { .count = on_kind };
+    iron__kobj *o = build("ops", "int16*, int8*, bfloat16*, int32", 20, 1,
+                          ops_src);
+    static int16_t p[64] __attribute__((aligned(64)));
+    static int8_t q[128] __attribute__((aligned(64)));
+    static uint16_t h[16] __attribute__((aligned(64)));
+    iron__kval a[4] = { { .p = p }, { .p = q }, { .p = h }, { .i = 2 } };
+    memset(kind_n, 0, sizeof kind_n);
+    memset(kind_calls, 0, sizeof kind_calls);
+    iron__program_kernel_host(&hooks);
+    iron__kobj_entry(o)(a);
+    iron__program_kernel_host(NULL);
+    static const char *const names[IRON_COUNT_KINDS] = {
+        "block", "scalar", "vload", "vstore", "valu", "vshuffle",
+        "vconvert", "mmul_i8", "mmul_i16", "mmul_i32", "mmul_bf16",
+        "mmul_f32", "emul_i8", "emul_i16", "emul_i32", "emul_bf16",
+        "emul_f32",
+    };
+    for (int k = 0; k < IRON_COUNT_KINDS; k++)
+        printf("%-10s calls %3llu  n %llu\n", names[k], kind_calls[k],
+               kind_n[k]);
+    ASSERT_GT(kind_n[IRON_COUNT_BLOCK], 0);
+    ASSERT_EQ(kind_calls[IRON_COUNT_VLOAD], 4);
+    ASSERT_EQ(kind_n[IRON_COUNT_VLOAD], 512 * 3 + 256);
+    ASSERT_EQ(kind_calls[IRON_COUNT_VSTORE], 3);
+    ASSERT_EQ(kind_n[IRON_COUNT_VSTORE], 512 + 256 + 256);
+    ASSERT_EQ(kind_n[IRON_COUNT_VALU], 4 + 5);
+    ASSERT_EQ(kind_n[IRON_COUNT_VSHUFFLE], 2 + 5);
+    ASSERT_EQ(kind_n[IRON_COUNT_VCONVERT], 3);
+    ASSERT_EQ(kind_n[IRON_COUNT_EMUL_I16], 64);
+    ASSERT_EQ(kind_calls[IRON_COUNT_EMUL_I16], 2);
+    ASSERT_EQ(kind_n[IRON_COUNT_MMUL_I8], 4 * 8 * 8);
+    ASSERT_EQ(kind_n[IRON_COUNT_EMUL_BF16], 16);
+    ASSERT_EQ(kind_n[IRON_COUNT_SCALAR], 0);
+    iron__kobj_free(o);
+}
