@@ -14,6 +14,17 @@
  *               (vector_scalar_mul on npu1, int16, 1024 elements per
  *               object): the design is bound by its data movement at 512
  *               cycles per object (2 KiB at 4 bytes per cycle).  +-20%.
+ *   vsm_pipelined, vsm_plain, vsm_scalar
+ *               the same section's trace measurements of the kernel per
+ *               call: vectorized and pipelined about 72 cycles,
+ *               vectorized without the pipelining hint about 495, scalar
+ *               about 10,250.  +-20%.  Our own kernels doing that work
+ *               (calib.cc), in the design, timed builds.
+ *   mm_i16      the same section: an int16 matrix kernel of aie::mmul
+ *               <4,4,4> blocks measured at about 2,535 cycles, 2,048
+ *               ideal; +-25%.  The guide names the kernel 64x64x64, but
+ *               2,048 ideal cycles at 64 MACs per cycle are 64 x 32 x 64
+ *               (docs/timing.md), which is what runs here.
  *   gemm_*      Taka et al., "Striking the Balance: GEMM on AMD NPUs"
  *               (arXiv 2512.13282), Tables 2 and 3: whole-array GEMM,
  *               wall clock averaged over 100 runs at the stated clocks.
@@ -58,26 +69,28 @@ static const iron_run_counters *counters_of(iron_jit *j)
 
 /* ---- vector_scalar_mul: the stream's rate ---------------------------------- */
 
-static const char scale_src[] =
-    "#include <stdint.h>\n"
-    "void scale16(const int16_t *a, int16_t *c, int32_t f, int32_t n)\n"
-    "{\n"
-    "    for (int32_t i = 0; i < n; i++) c[i] = (int16_t)(a[i] * f);\n"
-    "}\n";
+/* The calibration kernels, read from the source tree (make bench runs
+ * there). */
+#define CALIB "bench/timing/calib.cc"
 
 enum { VSM_OBJ = 1024 };
 
 /* vector_scalar_mul's dataflow: int16 objects of 1024 from the shim to a
- * core and back, depth 2 each side. */
+ * core and back, depth 2 each side; the kernel is calib.cc's entry named
+ * by the parameter `kernel`. */
 static int vsm_design(iron_design *d, void *user)
 {
     (void)user;
     int64_t n = iron_design_arg_numel(d, 0);
+    const char *entry = iron_design_param_str(d, "kernel");
+    if (iron_design_status(d) != IRON_OK)
+        return iron_design_status(d);
     iron_fifo *in = iron_fifo_new(d, "in", IRON_INT16, IRON_SHAPE(VSM_OBJ), 2);
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT16, IRON_SHAPE(VSM_OBJ),
                                    2);
-    iron_kernel *k = iron_kernel_new(d, "scale16", scale_src,
-                                     "int16*, int16*, int32, int32");
+    iron_kernel *k = iron_kernel_new_file(d, entry, CALIB,
+                                          "int16*, int16*, int32, int32", 0,
+                                          NULL);
     iron_worker_new(d, "scale", k, n / VSM_OBJ,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
                               iron_arg_fifo(iron_fifo_prod(out)),
@@ -91,39 +104,146 @@ static const iron_jit_options vsm_options = {
     .size = sizeof(iron_jit_options),
     .name = "vector_scalar_mul",
     .args = "in a: int16[N], out c: int16[N]",
+    .params = "kernel: str = 'vsm_pipelined'",
 };
 
-static uint64_t vsm_cycles(iron_jit *j, int64_t objects)
+/* One timed call of `objects` objects with calib.cc's `kernel`: the
+ * call's counters. */
+static const iron_run_counters *vsm_call(iron_jit *j, const char *kernel,
+                                         int64_t objects)
 {
     iron_tensor *a, *c;
     CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(objects * VSM_OBJ),
                               -100, 100, 1, &a));
     CHECK(iron_tensor_zeros(IRON_INT16, IRON_SHAPE(objects * VSM_OBJ), &c));
     iron_launch_config cfg = { .size = sizeof cfg, .timing = 1 };
-    CHECK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+    iron_param p = iron_param_str("kernel", kernel);
+    CHECK(iron_jit_launch(j, &cfg, IRON_PARAMS(p), IRON_NO_SCALARS,
                           IRON_TENSORS(a, c)));
-    uint64_t cycles = counters_of(j)->cycles;
+    const int16_t *x = iron_tensor_data(a), *y = iron_tensor_data(c);
+    for (int64_t i = 0; i < objects * VSM_OBJ; i += 101)
+        if (y[i] != (int16_t)(x[i] * 3))
+            fail("vector_scalar_mul (%s): c[%lld] = %d, want %d", kernel,
+                 (long long)i, y[i], (int16_t)(x[i] * 3));
     iron_tensor_free(a);
     iron_tensor_free(c);
-    return cycles;
+    return counters_of(j);
+}
+
+/* The kernel's cycles per call, as the model counted them. */
+static double kernel_per_call(const iron_run_counters *c)
+{
+    const iron_time_counters *w = &c->worker_time[0];
+    return w->calls ? (double)w->kernel / (double)w->calls : 0;
 }
 
 /* Cycles per object in the steady state: the difference of two lengths,
  * so that the fixed costs (the shim's per-task overhead, filling and
  * draining the pipeline) drop out. */
-static void anchor_vsm_dma(void)
+static void anchor_vsm(void)
 {
     iron_jit *j = jit_new(vsm_design, &vsm_options);
-    double per = 0;
+    static const struct {
+        const char *kernel, *what;
+        double measured;
+    } kernels[] = {
+        { "vsm_pipelined", "vectorized and pipelined", 72 },
+        { "vsm_plain", "vectorized, not pipelined", 495 },
+        { "vsm_scalar", "scalar", 10250 },
+    };
     IRON_WITH_DEVICE("npu1")
     {
-        uint64_t t16 = vsm_cycles(j, 16), t32 = vsm_cycles(j, 32);
-        per = (double)(t32 - t16) / 16;
+        uint64_t t16 = vsm_call(j, "vsm_pipelined", 16)->cycles;
+        const iron_run_counters *c = vsm_call(j, "vsm_pipelined", 32);
+        double per = (double)(c->cycles - t16) / 16;
+        char what[512];
+        snprintf(what, sizeof what,
+                 "vector_scalar_mul npu1 int16, 1024 per object, the "
+                 "pipelined kernel: cycles per object in the steady state "
+                 "(guide 4c: 512, DMA-bound); %s", c->bottleneck);
+        report("vsm_dma", per, 512, "cyc", 0.20, what);
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s", kernels[k].kernel);
+            snprintf(what, sizeof what,
+                     "vector_scalar_mul's kernel, %s, npu1 int16 1024 per "
+                     "call (guide 4c: ~%.0f cycles); kernel time %s",
+                     kernels[k].what, kernels[k].measured,
+                     vsm_call(j, kernels[k].kernel, 4)->worker_time[0]
+                         .kernel_time);
+            report(name, kernel_per_call(counters_of(j)),
+                   kernels[k].measured, "cyc", 0.20, what);
+        }
     }
-    report("vsm_dma", per, 512, "cyc", 0.20,
-           "vector_scalar_mul npu1 int16, 1024 per object: cycles per "
-           "object in the steady state (guide 4c: 512, DMA-bound)");
     iron_jit_free(j);
+}
+
+/* ---- the int16 matrix kernel ----------------------------------------------- */
+
+enum { MM_M = 64, MM_K = 32, MM_N = 64 };
+
+/* One core multiplying A and B tiles (in calib.cc's 4x4-blocked layout,
+ * which the kernel reads whatever the bytes) into C tiles. */
+static int mm_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t tiles = iron_design_arg_numel(d, 0) / (MM_M * MM_K);
+    iron_fifo *a = iron_fifo_new(d, "a", IRON_INT16, IRON_SHAPE(MM_M * MM_K),
+                                 2);
+    iron_fifo *b = iron_fifo_new(d, "b", IRON_INT16, IRON_SHAPE(MM_K * MM_N),
+                                 2);
+    iron_fifo *c = iron_fifo_new(d, "c", IRON_INT16, IRON_SHAPE(MM_M * MM_N),
+                                 2);
+    iron_kernel *k = iron_kernel_new_file(
+        d, "mm_i16", CALIB, "int16*, int16*, int16*, int32, int32, int32", 0,
+        NULL);
+    iron_worker_new(d, "mm", k, tiles,
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(a)),
+                              iron_arg_fifo(iron_fifo_cons(b)),
+                              iron_arg_fifo(iron_fifo_prod(c)),
+                              iron_arg_int(MM_M), iron_arg_int(MM_K),
+                              iron_arg_int(MM_N)));
+    iron_rt_fill(d, iron_fifo_prod(a), 0,
+                 iron_tap_linear(tiles * MM_M * MM_K));
+    iron_rt_fill(d, iron_fifo_prod(b), 1,
+                 iron_tap_linear(tiles * MM_K * MM_N));
+    iron_rt_drain(d, iron_fifo_cons(c), 2,
+                  iron_tap_linear(tiles * MM_M * MM_N), IRON_WAIT);
+    return 0;
+}
+
+static const iron_jit_options mm_options = {
+    .size = sizeof(iron_jit_options),
+    .name = "mm_i16",
+    .args = "in a: int16[NA], in b: int16[NB], out c: int16[NC]",
+};
+
+static void anchor_mm(void)
+{
+    iron_jit *j = jit_new(mm_design, &mm_options);
+    iron_tensor *a, *b, *c;
+    CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(4 * MM_M * MM_K), -8, 8,
+                              7, &a));
+    CHECK(iron_tensor_randint(IRON_INT16, IRON_SHAPE(4 * MM_K * MM_N), -8, 8,
+                              8, &b));
+    CHECK(iron_tensor_zeros(IRON_INT16, IRON_SHAPE(4 * MM_M * MM_N), &c));
+    iron_launch_config cfg = { .size = sizeof cfg, .timing = 1 };
+    IRON_WITH_DEVICE("npu1")
+    {
+        CHECK(iron_jit_launch(j, &cfg, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b, c)));
+        char what[256];
+        const iron_run_counters *cn = counters_of(j);
+        snprintf(what, sizeof what,
+                 "int16 matrix kernel of mmul<4,4,4> blocks, 64x32x64, npu1 "
+                 "(guide 4c: ~2,535 cycles, 2,048 ideal); kernel time %s",
+                 cn->worker_time[0].kernel_time);
+        report("mm_i16", kernel_per_call(cn), 2535, "cyc", 0.25, what);
+    }
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
 }
 
 /* ---- whole-array GEMM ------------------------------------------------------ */
@@ -246,7 +366,8 @@ static void overhead_vadd(void)
 
 void bench_timing(void)
 {
-    anchor_vsm_dma();
+    anchor_vsm();
+    anchor_mm();
     for (size_t i = 0; i < sizeof gemms / sizeof gemms[0]; i++)
         anchor_gemm(&gemms[i], i == 0);
     overhead_vadd();

@@ -391,14 +391,18 @@ static void emit_if(cgen *g, const iron__bop *op)
     line(g, "}");
 }
 
+/* A kernel call.  In a timed build (IRON_COUNT) it is bracketed for the
+ * timing model: the host then charges the kernel's declared cost, given
+ * the call's integer arguments (iron_count.h, iron__count_call). */
 static void emit_call(cgen *g, const iron__bop *op)
 {
     const iron_kernel *k = g->b->params.v[op->param].kernel;
-    iron__str e = { 0 };
+    iron__str e = { 0 }, ints = { 0 };
     for (int a = 0; a < op->nin; a++) {
         const iron__ktype *t = &k->args[a];
         iron_val v = in(g, op, a);
         const char *sep = a ? ", " : "";
+        size_t at = e.len;
         if (t->is_ptr)
             iron__str_printf(&e, "%s(%s *)v%d", sep,
                              iron__dtype_ctype(t->dtype), v);
@@ -410,9 +414,26 @@ static void emit_call(cgen *g, const iron__bop *op)
             iron__str_printf(&e, "%siron__b_s64(v%d)", sep, v);
         else
             iron__str_printf(&e, "%sv%d", sep, v);
+        int integer = !t->is_ptr && t->dtype != IRON_FLOAT32 &&
+                      t->dtype != IRON_FLOAT64 && t->dtype != IRON_BFLOAT16;
+        if (integer && !e.oom)
+            iron__str_printf(&ints, "%s(long long)%s", sep,
+                             e.p + at + strlen(sep));
+        else
+            iron__str_printf(&ints, "%s0", sep);
     }
+    line(g, "#ifdef IRON_COUNT");
+    line(g, "iron__count_call(0, %d, 0, 0);", op->param);
+    line(g, "#endif");
     line(g, "p%d(%s);", op->param, iron__str_get(&e));
+    line(g, "#ifdef IRON_COUNT");
+    line(g, "{ const long long iron__cv[] = { %s }; "
+            "iron__count_call(1, %d, %d, iron__cv); }",
+         op->nin ? iron__str_get(&ints) : "0", op->param, op->nin);
+    line(g, "#endif");
+    g->s->oom |= ints.oom;
     iron__str_free(&e);
+    iron__str_free(&ints);
 }
 
 static void emit_op(cgen *g, int i)

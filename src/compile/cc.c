@@ -53,6 +53,18 @@ static const char wrap_word[] =
 static const char *const flags_before[] = { "-g" };
 static const char *const flags_after[] = { "-fstack-clash-protection",
                                            wrap_word };
+/* A timed build (compile.h): the AIE API counts its operations
+ * (IRON_COUNT), the compiler calls __sanitizer_cov_trace_pc at every
+ * basic block (the runtime shim counts them), and the host compiler
+ * neither vectorizes nor unrolls, so that a block of the host's code is
+ * one pass of the kernel's own scalar loop, as the AIE core runs it.
+ * After the user's flags: an -O3 of theirs cannot turn them back on.
+ * gcc and clang spell all of them alike. */
+static const char *const timed_flags[] = { "-DIRON_COUNT=1",
+                                           "-fsanitize-coverage=trace-pc",
+                                           "-fno-tree-vectorize",
+                                           "-fno-tree-slp-vectorize",
+                                           "-fno-unroll-loops" };
 /* C++ kernels: the language upstream's kernels are written in, and what
  * the AIE API header assumes (no exceptions, no RTTI, as on the AIE
  * compilers).  Before the user's flags, so that their -std wins. */
@@ -354,6 +366,8 @@ iron_status iron__compile_cc(const iron__cc_job *job)
         PART(job->include_dirs[i], 0);
     }
     PART(cflags, 1);
+    for (size_t i = 0; job->timed && i < IRON__COUNT_OF(timed_flags); i++)
+        PART(timed_flags[i], 0);
     for (size_t i = 0; i < IRON__COUNT_OF(flags_after); i++)
         PART(flags_after[i], 0);
     if (job->lean_libs)

@@ -29,12 +29,14 @@ typedef struct iron__cc_job {
     int is_cxx;                /* C++: iron__cxx() with the C++ flags (cc.c),
                                   and libstdc++ when the kernel uses it */
     int aie_arch;              /* -D__AIE_ARCH__=<it>; 0: not defined */
+    int timed;                 /* a timed build: cc.c's timed_flags after
+                                  the cflags */
 } iron__cc_job;
 
 /*
  * Runs "<iron__cc() words> -g [-D__AIE_ARCH__=<aie_arch>]
  * [-I<include_dir>] [-iquote <quote_dir>] [-I <include_dirs[i]> ...]
- * <cflags words>
+ * <cflags words> [the timed flags, for a timed job]
  * -fstack-clash-protection -Wl,--wrap=<each function the runtime shim
  * replaces> [-nodefaultlibs] [-MD -MF deps] -fPIC -shared -o so src [obj]
  * [-l:libc_nonshared.a -lgcc]" (the bracketed parts as the job asks; a

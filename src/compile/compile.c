@@ -62,6 +62,9 @@ static iron_status check_src(const iron__kernel_src *k, const char *label)
     if (k->is_cxx && k->is_core)
         return iron__fail(IRON_EINVAL, "%s: a core body's source is C, not "
                           "C++", label);
+    if (k->timed != 0 && k->timed != 1)
+        return iron__fail(IRON_EINVAL, "%s: timed is %d (expected 0 or 1)",
+                          label, k->timed);
     if (k->ndefines < 0)
         return iron__fail(IRON_EINVAL, "%s: ndefines is %d (must be >= 0)",
                           label, k->ndefines);
@@ -154,7 +157,7 @@ iron_status iron__kernel_compile(const iron__kernel_src *k, iron__kobj **out)
     iron__cc_job job = { label, k->cflags, src, so, log, deps, inc,
                          shim_path, shim != NULL, k->quote_dir,
                          k->ninclude_dirs, k->include_dirs, k->is_cxx,
-                         k->aie_arch };
+                         k->aie_arch, k->timed };
     st = iron__compile_cc(&job);
     char *image = NULL, *dtext = NULL;
     size_t image_len = 0, dlen = 0;

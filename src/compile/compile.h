@@ -64,6 +64,13 @@ typedef struct iron__kernel_src {
     /* __AIE_ARCH__'s value on the command line (20 npu1, 21 npu2); 0
      * leaves it undefined. */
     int aie_arch;
+    /* A timed build, for the timing model: -DIRON_COUNT=1 (the AIE API
+     * counts the operations it issues, <iron/kernel/iron_count.h>) and
+     * -fsanitize-coverage=trace-pc (every basic block counts), with
+     * vectorization and unrolling off so that a block is the scalar
+     * work of one pass (cc.c).  0: the command is exactly the untimed
+     * one. */
+    int timed;
 } iron__kernel_src;
 
 

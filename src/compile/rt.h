@@ -38,6 +38,14 @@ typedef struct iron__rt_api {
      * vector load) at the kernel's file:line.  Returns only outside a
      * running kernel, as stop; the shim then prints and aborts. */
     void (*aie_fault)(const char *what, const char *file, unsigned line);
+    /* A timed kernel's counts (<iron/kernel/iron_count.h>): n of `kind`,
+     * and a region opening (begin 1) or closing, pipelined or not.  Only
+     * timed builds call them; they never stop the kernel. */
+    void (*count)(int kind, unsigned long long n);
+    void (*count_region)(int begin, int pipelined);
+    /* A core body's call of the kernel in its argument `arg` begins (end
+     * 0) or ends (end 1, with the call's n integer arguments). */
+    void (*count_call)(int end, int arg, int n, const long long *vals);
 } iron__rt_api;
 
 /* The table kernel objects are bound to (program/khost.c): its functions

@@ -179,7 +179,8 @@ struct emu_worker {
     /* Timed runs: the operations its kernel issues (the kernel host's
      * count hooks), and how the last call's cycles were found. */
     iron__kcount kc;
-    int ksource;           /* an iron__emu_ksrc */
+    int ksource;           /* an iron__emu_ksrc: the last call's */
+    unsigned ksources;     /* this call's, a bit per iron__emu_ksrc */
     uint64_t tkernel, tcalls;  /* this call's kernel cycles and calls */
 };
 
@@ -631,7 +632,22 @@ void iron__emu_timing_publish(const emu_inst *in, iron_run_counters *pub);
 void iron__emu_timing_free(emu_inst *in);
 void iron__emu_time_trace_tracks(emu_inst *in);
 void iron__emu_time_kernel_begin(emu_worker *ew);
-uint64_t iron__emu_time_kernel_end(emu_worker *ew);
+/* The timed worker whose kernel (or core body) runs on this thread, where
+ * its kernel's counts go (trap.c's kernel-host hooks); NULL between
+ * kernels.  kernel_begin sets it, kernel_end clears it, and a core body's
+ * step sets it around each resume of its fiber. */
+extern _Thread_local emu_worker *iron__emu_timed_worker;
+/* A kernel call (or a stretch of a core body) ends: its cycles go on the
+ * worker's clock.  -1 when the worker failed (a declared cost that cannot
+ * be evaluated for the call): the step returns at once. */
+int iron__emu_time_kernel_end(emu_worker *ew);
+/* A core body calls the kernel of its argument `arg`: at the start (end
+ * 0) the body's own time so far goes on its clock; at the end the call
+ * costs the kernel's declared cycles, evaluated on `vals`, when it has
+ * them (what it counted is dropped), else what it counted.  A declared
+ * cost that cannot be evaluated stops the call as a kernel fault. */
+void iron__emu_time_core_call(emu_worker *ew, int end, int arg, int n,
+                              const long long *vals);
 /* A mover starts serving op (after its issue, plus a shim's overhead);
  * then each object: its bytes' time; returns the cycle it lands. */
 void iron__emu_time_op_start(emu_mover *em, emu_op *op);

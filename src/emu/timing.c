@@ -39,13 +39,19 @@ struct emu_timing {
     iron__str summary;
 };
 
-/* How a worker's kernel cycles were found (emu_worker.ksource). */
-static const char *const ksource_name[] = {
-    [IRON__EMU_KSRC_NONE] = "none",
-    [IRON__EMU_KSRC_GUESS] = "guess",
-    [IRON__EMU_KSRC_COUNTED] = "counted",
-    [IRON__EMU_KSRC_DECLARED] = "declared",
-};
+/* How a worker's kernel cycles were found in a call, from the sources
+ * its calls had (emu_worker.ksources): the most trusted one -- declared,
+ * counted, guess -- and "+guess" when scalar code guessed at too (a core
+ * body's own code beside the kernels it calls). */
+static const char *ksources_name(unsigned bits)
+{
+    int guess = (bits & (1u << IRON__EMU_KSRC_GUESS)) != 0;
+    if (bits & (1u << IRON__EMU_KSRC_DECLARED))
+        return guess ? "declared+guess" : "declared";
+    if (bits & (1u << IRON__EMU_KSRC_COUNTED))
+        return guess ? "counted+guess" : "counted";
+    return guess ? "guess" : "none";
+}
 
 static int tile_kind(iron__tile t)
 {
@@ -201,7 +207,8 @@ iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz)
     in->timed = 1;
     for (int i = 0; i < in->nworkers; i++) {
         in->workers[i].tkernel = in->workers[i].tcalls = 0;
-        iron__emu_time_kernel_begin(&in->workers[i]);
+        in->workers[i].ksources = 0;
+        iron__kcount_begin(&in->workers[i].kc, tm->core);
     }
     return IRON_OK;
 }
@@ -213,18 +220,41 @@ iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz)
 
 /* --- kernels ------------------------------------------------------------ */
 
+_Thread_local emu_worker *iron__emu_timed_worker;
+
 void iron__emu_time_kernel_begin(emu_worker *ew)
 {
     iron__kcount_begin(&ew->kc, ew->task.lane->in->timing->core);
+    iron__emu_timed_worker = ew;
 }
 
-uint64_t iron__emu_time_kernel_end(emu_worker *ew)
+int iron__emu_time_kernel_end(emu_worker *ew)
 {
+    iron__emu_timed_worker = NULL;
     int src;
     uint64_t cycles = iron__kcount_end(&ew->kc, &src);
     ew->ksource = src == IRON__KSRC_COUNTED  ? IRON__EMU_KSRC_COUNTED
                   : src == IRON__KSRC_BLOCKS ? IRON__EMU_KSRC_GUESS
                                              : IRON__EMU_KSRC_NONE;
+    /* A standard loop's kernel with a declared cost: what the user
+     * measured or knows wins over what the model counted. */
+    if (!ew->is_core && ew->w->cycles) {
+        int64_t c;
+        if (iron__kexpr_eval(ew->w->cycles, ew->val, &c) != IRON_OK) {
+            char tl[48];
+            iron__emu_task_fail(&ew->task, IRON_EINVAL,
+                                "worker '%s' on %s at iteration %llu: %s",
+                                ew->w->name,
+                                iron__tile_name(ew->w->tile, tl, sizeof tl),
+                                (unsigned long long)ew->iterations,
+                                iron_last_error());
+            return -1;
+        }
+        cycles = (uint64_t)c;
+        ew->ksource = IRON__EMU_KSRC_DECLARED;
+    }
+    if (ew->ksource != IRON__EMU_KSRC_NONE)
+        ew->ksources |= 1u << ew->ksource;
     uint64_t t0 = ew->task.tnow;
     iron__emu_time_busy(&ew->task, cycles);
     ew->tkernel += cycles;
@@ -232,7 +262,46 @@ uint64_t iron__emu_time_kernel_end(emu_worker *ew)
     if (ew->task.lane->in->trace)
         iron__emu_time_trace(ew->task.lane->in, &ew->task,
                              ew->w->kernel_entry, t0, ew->task.tnow);
-    return cycles;
+    return 0;
+}
+
+void iron__emu_time_core_call(emu_worker *ew, int end, int arg, int n,
+                              const long long *vals)
+{
+    if (!end || arg < 0 || arg >= ew->nargs) {
+        (void)iron__emu_time_kernel_end(ew);
+        iron__emu_time_kernel_begin(ew);
+        return;
+    }
+    const iron_program *p = ew->task.lane->in->prog;
+    const iron__kexpr *cost = p->wargs[ew - ew->task.lane->in->workers][arg]
+                                  .cycles;
+    if (!cost) {
+        (void)iron__emu_time_kernel_end(ew);
+        iron__emu_time_kernel_begin(ew);
+        return;
+    }
+    iron_kernel_value kv[IRON__MAX_KARGS] = { { 0 } };
+    for (int i = 0; vals && i < n && i < IRON__MAX_KARGS; i++)
+        kv[i].i = vals[i];
+    int64_t c;
+    if (iron__kexpr_eval(cost, kv, &c) != IRON_OK) {
+        char tl[48];
+        iron__emu_kernel_stop("worker '%s' on %s: %s", ew->w->name,
+                              iron__tile_name(ew->w->tile, tl, sizeof tl),
+                              iron_last_error());
+        return;
+    }
+    /* Declared: what the call counted is dropped. */
+    iron__emu_time_kernel_begin(ew);
+    uint64_t t0 = ew->task.tnow;
+    iron__emu_time_busy(&ew->task, (uint64_t)c);
+    ew->tkernel += (uint64_t)c;
+    ew->ksource = IRON__EMU_KSRC_DECLARED;
+    ew->ksources |= 1u << IRON__EMU_KSRC_DECLARED;
+    if (ew->task.lane->in->trace)
+        iron__emu_time_trace(ew->task.lane->in, &ew->task,
+                             "declared kernel", t0, ew->task.tnow);
 }
 
 /* --- DMA ------------------------------------------------------------------ */
@@ -437,8 +506,10 @@ static void summarize(emu_inst *in, uint64_t span)
     }
     int guesses = 0;
     for (int i = 0; i < in->nworkers; i++)
-        guesses += in->workers[i].ksource == IRON__EMU_KSRC_GUESS ||
-                   in->workers[i].ksource == IRON__EMU_KSRC_NONE;
+        guesses += (in->workers[i].ksources &
+                    (1u << IRON__EMU_KSRC_DECLARED | 1u << IRON__EMU_KSRC_COUNTED)) !=
+                   in->workers[i].ksources ||
+                   in->workers[i].ksources == 0;
     if (guesses)
         iron__str_printf(s, "  kernel time 'guess': scalar code at a default "
                             "cost per basic block; 'none': nothing counted "
@@ -499,7 +570,7 @@ void iron__emu_timing_end(emu_inst *in, iron_status s)
         clip(c, t, span, past);
         if (i < in->nworkers) {
             const emu_worker *ew = &in->workers[i];
-            c->kernel_time = ksource_name[ew->ksource];
+            c->kernel_time = ksources_name(ew->ksources);
             c->kernel = IRON__MIN(ew->tkernel, c->busy);
             c->calls = ew->tcalls;
         }

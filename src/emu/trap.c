@@ -252,10 +252,42 @@ static unsigned *host_aie_ctl(void)
     return ew ? ew->aie_ctl : iron__program_aie_ctl_thread();
 }
 
+/* A timed build's counts (src/timing/kernel.h) go to the accumulator of
+ * the timed worker running on this thread (iron__emu_timed_worker);
+ * otherwise nowhere. */
+static void host_count(int kind, unsigned long long n)
+{
+    emu_worker *ew = iron__emu_timed_worker;
+    if (!ew)
+        return;
+    /* Once per basic block of scalar code: the common case inline. */
+    if (kind == IRON_COUNT_BLOCK)
+        ew->kc.blocks += n;
+    else
+        iron__kcount_add(&ew->kc, kind, n);
+}
+
+static void host_count_region(int begin, int pipelined)
+{
+    emu_worker *ew = iron__emu_timed_worker;
+    if (ew)
+        iron__kcount_region(&ew->kc, begin, pipelined);
+}
+
+static void host_count_call(int end, int arg, int n, const long long *vals)
+{
+    emu_worker *ew = iron__emu_timed_worker;
+    if (ew)
+        iron__emu_time_core_call(ew, end, arg, n, vals);
+}
+
 const iron__kernel_host iron__emu_kernel_host = {
     .write = host_write,
     .stop = host_stop,
     .aie_ctl = host_aie_ctl,
+    .count = host_count,
+    .count_region = host_count_region,
+    .count_call = host_count_call,
 };
 
 /* --- the message ------------------------------------------------------- */

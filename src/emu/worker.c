@@ -98,8 +98,8 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
         }
         if (prof)
             iron__emu_prof_kernel(in, ew, t0, iron__now_ns());
-        if (timed)
-            iron__emu_time_kernel_end(ew);
+        if (timed && iron__emu_time_kernel_end(ew) != 0)
+            return;
         for (int a = 0; a < ew->nargs; a++) {
             emu_hstate *h = &ew->h[a];
             if (!h->pool)
@@ -164,7 +164,8 @@ static inline void loop_batched(emu_inst *in, emu_task *t, const int timed)
                 iron__emu_time_kernel_begin(ew);
             ew->fn(ew->val);
             if (timed) {
-                iron__emu_time_kernel_end(ew);
+                if (iron__emu_time_kernel_end(ew) != 0)
+                    return;
                 for (int a = 0; a < ew->nargs; a++) {
                     emu_hstate *h = &ew->h[a];
                     if (h->pool)
@@ -426,7 +427,10 @@ static void core_step(emu_inst *in, emu_task *t)
     /* The fiber blocks by marking the task blocked and yielding; anything
      * else that returns here is a finished body. */
     uint64_t t0 = in->profile ? iron__now_ns() : 0;
+    if (in->timed)
+        iron__emu_timed_worker = ew;
     int finished = iron__fiber_resume(ew->fiber);
+    iron__emu_timed_worker = NULL;
     if (in->profile)
         iron__emu_prof_kernel(in, ew, t0, iron__now_ns());
     if (ew->checked) {

@@ -245,6 +245,7 @@ iron_status iron__jit_build(iron_jit *j, const jit_target *t,
     stage = "compile";
     uint64_t compiles = j->stats.kernel_compiles;
     const char *how;
+    sp->prog->timed = t->timed;
     if ((s = iron__kstore_kernels(j->kstore, sp->prog, sp->signature,
                                   &how)) != IRON_OK)
         goto fail;

@@ -36,7 +36,7 @@ int iron__kstore_same_kernel(const iron_kernel *a, const iron_kernel *b)
 }
 
 iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
-                                 const char *label, int aie_arch,
+                                 const char *label, int aie_arch, int timed,
                                  iron__kobj **out)
 {
     *out = NULL;
@@ -68,6 +68,7 @@ iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
         .include_dirs = (const char *const *)k->incdirs,
         .is_cxx = iron__kernel_is_cxx(k),
         .aie_arch = aie_arch,
+        .timed = timed,
     };
     iron_status s = flags.oom
                         ? iron__fail(IRON_ENOMEM, "out of memory")

@@ -4,7 +4,8 @@
  *
  * - The kernel key names one compiled kernel object in the disk cache:
  *   the kernel's text (entry, language, source, argument types, defines,
- *   flags, core body or not, the AIE architecture; for C++ the hash of
+ *   flags, core body or not, the AIE architecture, a timed build or
+ *   not; for C++ the hash of
  *   the built-in AIE API headers), the library version, the entry
  *   format, the hash of the built-in <iron/iron_kernel.h> and the
  *   identity of the compiler of its language (cc or c++).
@@ -54,7 +55,7 @@ int iron__kstore_aie_arch(const iron_device_info *dev)
 }
 
 void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
-                              int aie_arch, iron__str *s)
+                              int aie_arch, int timed, iron__str *s)
 {
     const char *jf = ks->cflags ? ks->cflags : "-O2";
     const char *kf = k->cflags ? k->cflags : "";
@@ -82,6 +83,10 @@ void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
     for (int i = 0; i < k->nincdirs; i++)
         iron__str_printf(s, " -I%zu:%s", strlen(k->incdirs[i]),
                          k->incdirs[i]);
+    /* Only when timed: an untimed kernel's text, and so its cache entry,
+     * stays what it was. */
+    if (timed)
+        iron__str_append(s, " timed");
     iron__str_printf(s, "\n%zu\n", strlen(k->source));
     iron__str_append(s, k->source);
     iron__str_append(s, "\n");
@@ -112,9 +117,15 @@ static void spec_text(const iron__kstore *ks, const iron_program *p,
     iron__dump_text(p->d, p, s);
     for (int i = 0; i < p->d->kernels.n; i++) {
         iron__str_printf(s, "kernel %d ", i);
-        iron__kstore_kernel_text(ks, p->d->kernels.v[i],
-                                 iron__kstore_aie_arch(&p->dev), s);
+        iron__kstore_kernel_text(
+            ks, p->d->kernels.v[i], iron__kstore_aie_arch(&p->dev),
+            iron__kstore_kernel_timed(p, p->d->kernels.v[i]), s);
     }
+}
+
+int iron__kstore_kernel_timed(const iron_program *p, const iron_kernel *k)
+{
+    return p->timed && !k->cycles;
 }
 
 iron_status iron__kstore_kernel_key(const iron__kstore *ks,

@@ -141,11 +141,12 @@ typedef struct origin {
 /* The object of kernel k: kept in memory, from the disk cache, or
  * compiled (then published and kept). */
 static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
-                                 int aie_arch, iron__kobj **out, origin *o)
+                                 int aie_arch, int timed, iron__kobj **out,
+                                 origin *o)
 {
     *out = NULL;
     iron__str id = { 0 }, label = { 0 };
-    iron__kstore_kernel_text(ks, k, aie_arch, &id);
+    iron__kstore_kernel_text(ks, k, aie_arch, timed, &id);
     iron__str_printf(&label, "%s '%s'", k->is_core ? "core body" : "kernel",
                      k->entry);
     if (id.oom || label.oom) {
@@ -195,7 +196,7 @@ static iron_status kernel_object(iron__kstore *ks, const iron_kernel *k,
                   ks->name, hex, why, lb);
     }
 
-    s = iron__kstore_compile(ks, k, lb, aie_arch, out);
+    s = iron__kstore_compile(ks, k, lb, aie_arch, timed, out);
     if (s == IRON_OK) {
         o->compiled++;
         if (c)
@@ -257,7 +258,8 @@ iron_status iron__kstore_kernels(iron__kstore *ks, iron_program *p,
          * artifact records no headers: it is trusted as it is). */
         for (int i = 0; i < d->kernels.n; i++) {
             iron__str id = { 0 };
-            iron__kstore_kernel_text(ks, d->kernels.v[i], arch, &id);
+            iron__kstore_kernel_text(ks, d->kernels.v[i], arch,
+                                     iron__kstore_kernel_timed(p, d->kernels.v[i]), &id);
             iron__kstore_deps none = { 0 };
             if (!id.oom && iron__program_kobj_first(p, i))
                 iron__kstore_shared_put(ks, id.p, id.len, p->kobjs[i], &none);
@@ -273,7 +275,9 @@ iron_status iron__kstore_kernels(iron__kstore *ks, iron_program *p,
                 p->kobjs[i] = p->kobjs[e];
         if (p->kobjs[i])
             continue;
-        iron_status s = kernel_object(ks, k, arch, &p->kobjs[i], &o);
+        iron_status s =
+            kernel_object(ks, k, arch, iron__kstore_kernel_timed(p, k),
+                          &p->kobjs[i], &o);
         if (s != IRON_OK) {
             if (iron__kstore_has_artifacts(ks)) {
                 /* Without a compiler, an artifact that does not fit is

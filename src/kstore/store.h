@@ -71,19 +71,28 @@ iron_status iron__kstore_kernel_key(const iron__kstore *ks,
 
 /* Appends what identifies a compiled kernel (entry, language, source,
  * argument types, defines, flags, the AIE architecture it is compiled
- * for; every field length-prefixed) to s: the kernel's
+ * for, " timed" for a timed build -- nothing for an untimed one, so its
+ * text is what it was before timed builds existed; every field
+ * length-prefixed) to s: the kernel's
  * part of both keys, and the identity kept objects match on. */
 void iron__kstore_kernel_text(const iron__kstore *ks, const iron_kernel *k,
-                              int aie_arch, iron__str *s);
+                              int aie_arch, int timed, iron__str *s);
 /* __AIE_ARCH__ for kernels on a device: 20 for npu1 (AIE2), 21 for npu2
  * (AIE2P); 0 (left undefined) for another. */
 int iron__kstore_aie_arch(const iron_device_info *dev);
 
 /* ---- the compiler (compiler.c) ---------------------------------------------
  * Compiles one kernel into *out, named `label` in messages ("kernel
- * 'eltwise'"); counts stats->kernel_compiles. */
+ * 'eltwise'"), timed 1 as a timed build (compile.h); counts
+ * stats->kernel_compiles. */
+/* Whether kernel k of program p is a timed build: p is built for the
+ * timing model and k's cost is not declared (iron_kernel_set_cycles wins
+ * over anything counted, so its untimed object -- the one untimed calls
+ * share -- serves, at full speed). */
+int iron__kstore_kernel_timed(const iron_program *p, const iron_kernel *k);
+
 iron_status iron__kstore_compile(iron__kstore *ks, const iron_kernel *k,
-                                 const char *label, int aie_arch,
+                                 const char *label, int aie_arch, int timed,
                                  iron__kobj **out);
 /* Whether two kernels of one design are the same in every field, so that
  * they can share one object. */

@@ -2,7 +2,8 @@
 /*
  * khost.c - the host's half of the kernel runtime shim (compile/rt.h):
  * what a kernel's printf, exit, failed assert or signal() turns into, and
- * where the AIE API finds its core's control words and reports faults.
+ * where the AIE API finds its core's control words and reports faults,
+ * and where a timed kernel's operation counts go.
  *
  * While a driver runs a kernel on this thread, the driver's hooks
  * (iron__kernel_host, installed by the driver) take it: the emulator turns
@@ -30,11 +31,13 @@
 static _Atomic(const iron__kernel_host *) hooks;
 
 /* The table kernel objects are bound to: `base` (below), or a copy of it
- * whose aie_ctl is a driver's own function, so that the AIE API's most
- * frequent call costs one indirect call.  The copies are written once,
+ * whose aie_ctl and count are a driver's own functions, so that the AIE
+ * API's most frequent call and a timed kernel's counter (called once per
+ * basic block) cost one indirect call each.  The copies are written once,
  * before they are published, and never changed: an object bound to one
  * keeps a valid table whatever is installed later (a driver's aie_ctl
- * answers for any thread, running one of its kernels or not). */
+ * answers for any thread, running one of its kernels or not, and its
+ * count drops what a thread running none counts). */
 #define MAX_TABLES 4
 static const iron__rt_api base;
 static iron__rt_api tables[MAX_TABLES];
@@ -45,14 +48,18 @@ static _Atomic(const iron__rt_api *) table = &base;
 void iron__program_kernel_host(const iron__kernel_host *h)
 {
     const iron__rt_api *t = &base;
+    /* The driver's own functions, where it has them: */
+    void (*count)(int, unsigned long long) =
+        h && h->count ? h->count : base.count;
     pthread_mutex_lock(&tables_mu);
     for (int i = 0; h && h->aie_ctl && i < ntables && t == &base;
          i++)
-        if (tables[i].aie_ctl == h->aie_ctl)
+        if (tables[i].aie_ctl == h->aie_ctl && tables[i].count == count)
             t = &tables[i];
     if (h && h->aie_ctl && t == &base && ntables < MAX_TABLES) {
         tables[ntables] = base;
         tables[ntables].aie_ctl = h->aie_ctl;
+        tables[ntables].count = count;
         t = &tables[ntables++];
     }
     pthread_mutex_unlock(&tables_mu);
@@ -192,6 +199,28 @@ static void host_aie_fault(const char *what, const char *file,
     stop_with("%s at %s:%u", what ? what : "?", file ? file : "?", line);
 }
 
+/* A timed kernel's counts go to the driver, or nowhere. */
+static void host_count(int kind, unsigned long long n)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (h && h->count)
+        h->count(kind, n);
+}
+
+static void host_count_region(int begin, int pipelined)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (h && h->count_region)
+        h->count_region(begin, pipelined);
+}
+
+static void host_count_call(int end, int arg, int n, const long long *vals)
+{
+    const iron__kernel_host *h = atomic_load(&hooks);
+    if (h && h->count_call)
+        h->count_call(end, arg, n, vals);
+}
+
 static const iron__rt_api base = {
     .write = host_write,
     .stop = host_stop,
@@ -199,4 +228,7 @@ static const iron__rt_api base = {
     .signal = host_signal,
     .aie_ctl = host_aie_ctl,
     .aie_fault = host_aie_fault,
+    .count = host_count,
+    .count_region = host_count_region,
+    .count_call = host_count_call,
 };

@@ -253,6 +253,10 @@ struct iron_program {
     iron__barrier_copy *barrier_copies;
     /* Per worker, per argument. */
     iron__warg (*wargs)[IRON__MAX_KARGS];
+    /* Kernels built for the timing model (timed builds, which count
+     * their operations; compile.h's iron__kernel_src.timed): set before
+     * the kernel store loads kobjs. */
+    int timed;
     /* Per kernel: its compiled object (identical kernels share one). */
     iron__kobj **kobjs;
     int nkernels;
@@ -346,6 +350,18 @@ typedef struct iron__kernel_host {
      * here.  Never NULL.  May be NULL itself: every thread then has its
      * own words. */
     unsigned *(*aie_ctl)(void);
+    /* What a timed kernel running on this thread counts
+     * (<iron/kernel/iron_count.h>, src/timing/kernel.h): n operations of
+     * `kind`, and pipelined regions opening and closing.  Called very
+     * often (once per basic block of scalar code); NULL drops them. */
+    void (*count)(int kind, unsigned long long n);
+    void (*count_region)(int begin, int pipelined);
+    /* A core body's call of the kernel in its argument `arg` begins (end
+     * 0, n 0, vals NULL) or ends (end 1; vals[i] for i < n the call's
+     * i-th argument when an integer, else 0): the driver charges that
+     * kernel's declared cost (iron__warg.cycles) instead of the call's
+     * counts. */
+    void (*count_call)(int end, int arg, int n, const long long *vals);
 } iron__kernel_host;
 
 /* Installs the hooks (NULL: none).  Thread-safe; the table must stay

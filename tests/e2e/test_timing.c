@@ -32,7 +32,10 @@ static int stream_design(iron_design *d, void *user)
     iron_fifo *out = iron_fifo_new(d, "out", IRON_INT16, IRON_SHAPE(g_obj),
                                    2);
     iron_kernel *k = iron_kernel_new(d, "copy16", copy_src,
-                                     "int16*, int16*, int32");
+                                     "int16* in, int16* out, int32 n");
+    /* A vector copy's cost, declared: the stream, not the kernel, is
+     * what these tests time. */
+    iron_kernel_set_cycles(k, "n / 32 + 8");
     iron_worker_new(d, "copy", k, n / g_obj,
                     IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
                               iron_arg_fifo(iron_fifo_prod(out)),
@@ -115,8 +118,9 @@ TEST(timing_counters_and_summary)
             const iron_time_counters *w = &c->worker_time[i];
             ASSERT_EQ(w->busy + w->stall_in + w->stall_out + w->idle,
                       c->cycles);
-            ASSERT(w->kernel_time != NULL);
+            ASSERT_STR_EQ(w->kernel_time, "declared");
             ASSERT_EQ(w->calls, 16);
+            ASSERT_EQ(w->kernel, 16 * (1024 / 32 + 8));
             ASSERT_LE(w->kernel, w->busy);
             /* The rest is a lock acquire and release per handle. */
             ASSERT_EQ(w->busy - w->kernel, 16 * 4);
@@ -411,4 +415,141 @@ TEST_TIMEOUT(timing_gemm_designs_compute_the_product, 120)
         iron_tensor_free(b);
         iron_tensor_free(c);
     }
+}
+
+/* Where a worker's kernel cycles come from: declared wins; a kernel with
+ * the AIE API counts its operations; plain C code is a guess per basic
+ * block.  bench/timing/calib.cc's kernels, as make bench's anchors. */
+static const char *g_entry = "vsm_pipelined";
+
+static int calib_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT16, IRON_SHAPE(1024), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT16, IRON_SHAPE(1024), 2);
+    iron_kernel *k = iron_kernel_new_file(d, g_entry, "bench/timing/calib.cc",
+                                          "int16*, int16*, int32, int32", 0,
+                                          NULL);
+    iron_worker_new(d, "vsm", k, n / 1024,
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(3), iron_arg_int(1024)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST_TIMEOUT(timing_kernel_sources, 120)
+{
+    static const struct {
+        const char *entry, *source;
+        uint64_t per_call;
+    } cases[] = {
+        { "vsm_pipelined", "counted", 72 },
+        { "vsm_scalar", "guess", 10284 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        g_entry = cases[c].entry;
+        iron_jit *j = test_jit(calib_design, "calib", "in a, out b");
+        iron_tensor *a = test_arange(IRON_INT16, 4096),
+                    *b = test_zeros(IRON_INT16, 4096);
+        IRON_WITH_DEVICE("npu1")
+        {
+            ASSERT_OK(iron_jit_launch(j, &timed_cfg, IRON_NO_PARAMS,
+                                      IRON_NO_SCALARS, IRON_TENSORS(a, b)));
+        }
+        for (int i = 0; i < 4096; i += 13)
+            ASSERT_EQ(test_at(b, i), (double)(int16_t)(3 * i));
+        const iron_run_counters *cn = NULL;
+        ASSERT_OK(iron_jit_get_counters(j, &cn));
+        ASSERT_STR_EQ(cn->worker_time[0].kernel_time, cases[c].source);
+        ASSERT_EQ(cn->worker_time[0].calls, 4);
+        ASSERT_EQ(cn->worker_time[0].kernel, 4 * cases[c].per_call);
+        if (strcmp(cases[c].source, "guess") == 0)
+            ASSERT_CONTAINS(cn->summary, "kernel time 'guess'");
+        iron_tensor_free(a);
+        iron_tensor_free(b);
+        iron_jit_free(j);
+    }
+}
+
+/* A declared cost that cannot be evaluated for a call stops the call,
+ * naming the worker, the kernel, the formula and the value. */
+static int negative_design(iron_design *d, void *user)
+{
+    (void)user;
+    int64_t n = iron_design_arg_numel(d, 0);
+    iron_fifo *in = iron_fifo_new(d, "in", IRON_INT16, IRON_SHAPE(g_obj), 2);
+    iron_fifo *out = iron_fifo_new(d, "out", IRON_INT16, IRON_SHAPE(g_obj),
+                                   2);
+    iron_kernel *k = iron_kernel_new(d, "copy16", copy_src,
+                                     "int16* in, int16* out, int32 n");
+    iron_kernel_set_cycles(k, "100 - n");
+    iron_worker_new(d, "copy", k, n / g_obj,
+                    IRON_ARGS(iron_arg_fifo(iron_fifo_cons(in)),
+                              iron_arg_fifo(iron_fifo_prod(out)),
+                              iron_arg_int(g_obj)));
+    iron_rt_fill(d, iron_fifo_prod(in), 0, iron_tap_linear(n));
+    iron_rt_drain(d, iron_fifo_cons(out), 1, iron_tap_linear(n), IRON_WAIT);
+    return 0;
+}
+
+TEST(timing_declared_cost_below_zero_stops_the_call)
+{
+    iron_jit *j = test_jit(negative_design, "negative", "in a, out b");
+    iron_tensor *a = test_arange(IRON_INT16, 4 * g_obj),
+                *b = test_zeros(IRON_INT16, 4 * g_obj);
+    /* Untimed, the cost is never evaluated. */
+    ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
+    ASSERT_FAILS(iron_jit_launch(j, &timed_cfg, IRON_NO_PARAMS,
+                                 IRON_NO_SCALARS, IRON_TENSORS(a, b)),
+                 IRON_EINVAL,
+                 "worker 'copy' on compute tile (0,2) at iteration 0: "
+                 "kernel 'copy16': declared cycles \"100 - n\" is -924");
+    /* The next call runs again. */
+    ASSERT_OK(iron_jit_launch(j, NULL, IRON_NO_PARAMS, IRON_NO_SCALARS,
+                              IRON_TENSORS(a, b)));
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_jit_free(j);
+}
+
+/* A kernel a core body calls: its declared cost is charged per call (the
+ * body's calls are bracketed in a timed build), beside the body's own
+ * code, a guess. */
+TEST_TIMEOUT(timing_declared_cost_in_a_core_body, 120)
+{
+    const int64_t M = 128, K = 64, N = 128;
+    iron_tensor *a = test_randint(IRON_INT8, IRON_SHAPE(M, K), -4, 4, 5);
+    iron_tensor *b = test_randint(IRON_INT8, IRON_SHAPE(K, N), -4, 4, 6);
+    iron_tensor *c = test_zeros_shape(IRON_INT8, IRON_SHAPE(M, N));
+    iron_jit *j = test_new_jit(matmul_whole_i8_design,
+                               &matmul_whole_i8_options);
+    iron_param p[] = { iron_param_int("m", 32), iron_param_int("k", 32),
+                       iron_param_int("n", 32), iron_param_int("c_depth", 1),
+                       iron_param_int("kernel_cycles", 1000) };
+    IRON_WITH_DEVICE("npu1")
+    {
+        ASSERT_OK(iron_jit_launch(j, &timed_cfg,
+                                  IRON_PARAMS(p[0], p[1], p[2], p[3], p[4]),
+                                  IRON_NO_SCALARS, IRON_TENSORS(a, b, c)));
+    }
+    const iron_run_counters *cn = NULL;
+    ASSERT_OK(iron_jit_get_counters(j, &cn));
+    ASSERT_EQ(cn->nworkers, 16);
+    for (int i = 0; i < cn->nworkers; i++) {
+        const iron_time_counters *w = &cn->worker_time[i];
+        ASSERT_STR_EQ(w->kernel_time, "declared+guess");
+        /* Each core: one C tile of K/k = 2 products, 1000 cycles each,
+         * and its own code besides. */
+        ASSERT_GE(w->kernel, 2 * 1000);
+        ASSERT_LT(w->kernel, 2 * 1000 + 1000);
+        ASSERT_EQ(w->calls, 0);
+    }
+    iron_jit_free(j);
+    iron_tensor_free(a);
+    iron_tensor_free(b);
+    iron_tensor_free(c);
 }

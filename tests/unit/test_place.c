@@ -276,10 +276,32 @@ static unsigned *hook_ctl(void)
     return hook_words;
 }
 
+static unsigned long long hook_counted[3];
+
+static void hook_count(int kind, unsigned long long n)
+{
+    hook_counted[0] += (unsigned long long)kind * 1000 + n;
+}
+
+static void hook_region(int begin, int pipelined)
+{
+    hook_counted[begin ? 1 : 2] += 1 + (unsigned long long)pipelined;
+}
+
+static long long hook_call_sum;
+
+static void hook_call(int end, int arg, int n, const long long *vals)
+{
+    hook_call_sum += end * 100 + arg;
+    for (int i = 0; i < n; i++)
+        hook_call_sum += vals[i] * 1000;
+}
+
 TEST(program_kernel_host_hooks)
 {
     static const iron__kernel_host hooks = { hook_write, hook_stop,
-                                             hook_ctl };
+                                             hook_ctl, hook_count,
+                                             hook_region, hook_call };
     iron__program_kernel_host(&hooks);
     /* The driver's function is in the table itself. */
     ASSERT(iron__rt_table()->aie_ctl == hook_ctl);
@@ -296,6 +318,18 @@ TEST(program_kernel_host_hooks)
     ASSERT_STR_EQ(hook_text, "the kernel called exit(3)");
     iron__rt_table()->assert_fail("x > 0", "k.c", 7, "k");
     ASSERT_STR_EQ(hook_text, "assertion 'x > 0' failed at k.c:7 in k()");
+    /* A timed kernel's counts reach the driver as they are. */
+    iron__rt_table()->count(4, 3);
+    iron__rt_table()->count_region(1, 1);
+    iron__rt_table()->count_region(0, 0);
+    ASSERT_EQ(hook_counted[0], 4003);
+    ASSERT_EQ(hook_counted[1], 2);
+    ASSERT_EQ(hook_counted[2], 1);
+    /* ... and a core body's kernel calls, with their integer arguments. */
+    const long long vals[2] = { 5, 7 };
+    iron__rt_table()->count_call(0, 3, 0, NULL);
+    iron__rt_table()->count_call(1, 3, 2, vals);
+    ASSERT_EQ(hook_call_sum, 3 + 103 + 12000);
     /* Declined: written to the fd instead (an empty write is harmless). */
     hook_take = 0;
     hook_text[0] = '\0';
@@ -310,9 +344,22 @@ TEST(program_kernel_host_hooks)
     ASSERT(mine != NULL && mine != hook_words);
     ASSERT(mine == iron__program_aie_ctl_thread());
     /* Hooks without words of their own: the thread's. */
-    static const iron__kernel_host plain = { hook_write, hook_stop, NULL };
+    static const iron__kernel_host plain = { hook_write, hook_stop, NULL,
+                                             NULL, NULL, NULL };
     iron__program_kernel_host(&plain);
     ASSERT(iron__rt_table()->aie_ctl() == mine);
+    /* Without count hooks (or with no hooks at all) counts are
+     * dropped. */
+    iron__rt_table()->count(4, 3);
+    iron__rt_table()->count_region(1, 1);
+    iron__rt_table()->count_call(1, 3, 2, vals);
+    iron__program_kernel_host(NULL);
+    iron__rt_table()->count(4, 3);
+    iron__rt_table()->count_region(0, 1);
+    iron__rt_table()->count_call(0, 3, 0, NULL);
+    ASSERT_EQ(hook_counted[0], 4003);
+    ASSERT_EQ(hook_counted[1], 2);
+    ASSERT_EQ(hook_call_sum, 3 + 103 + 12000);
     iron__program_kernel_host(NULL);
 }
 

@@ -36,6 +36,9 @@ struct iron__rt_api {
     void (*iron__signal)(int);
     unsigned *(*iron__aie_ctl)(void);
     void (*iron__aie_fault)(const char *, const char *, unsigned);
+    void (*iron__count)(int, unsigned long long);
+    void (*iron__count_region)(int, int);
+    void (*iron__count_call)(int, int, int, const long long *);
 };
 static const struct iron__rt_api *iron__rt;
 __attribute__((visibility("default")))
@@ -110,6 +113,26 @@ iron__HIDDEN int __wrap_sigaction(int, const struct sigaction *,
 iron__HIDDEN unsigned *iron__aie_ctl(void);
 iron__HIDDEN iron__NORETURN void iron__aie_fault(const char *, const char *,
                                                  unsigned);
+/* A timed kernel's counts (<iron/kernel/iron_count.h>): the AIE API's and
+ * the compiler's -fsanitize-coverage=trace-pc, one call per basic block.
+ * Never instrumented themselves: when this text is compiled behind a
+ * timed kernel, with its flags, the block counter would count (and call)
+ * itself. */
+#if defined(__has_attribute)
+#if __has_attribute(no_sanitize_coverage)
+#define iron__NOCOV __attribute__((no_sanitize_coverage))
+#elif defined(__clang__)
+#define iron__NOCOV __attribute__((no_sanitize("coverage")))
+#endif
+#endif
+#ifndef iron__NOCOV
+#define iron__NOCOV
+#endif
+iron__HIDDEN iron__NOCOV void iron__count(int, unsigned long long);
+iron__HIDDEN iron__NOCOV void iron__count_region(int, int);
+iron__HIDDEN iron__NOCOV void iron__count_call(int, int, int,
+                                                const long long *);
+iron__HIDDEN iron__NOCOV void __sanitizer_cov_trace_pc(void);
 
 /* --- output: stdout and stderr go to the host -------------------- */
 
@@ -395,4 +418,33 @@ void iron__aie_fault(const char *iron__what, const char *iron__file,
     __wrap_fprintf(stderr, "%s:%u: %s\n", iron__file ? iron__file : "?",
                    iron__line, iron__what ? iron__what : "?");
     __real_abort();
+}
+
+/* --- a timed kernel's counts go to the host ---------------------- */
+
+/* Outside iron (no table bound) they are dropped. */
+void iron__count(int iron__kind, unsigned long long iron__n)
+{
+    if (iron__rt)
+        iron__rt->iron__count(iron__kind, iron__n);
+}
+
+void iron__count_region(int iron__begin, int iron__pipelined)
+{
+    if (iron__rt)
+        iron__rt->iron__count_region(iron__begin, iron__pipelined);
+}
+
+void iron__count_call(int iron__end, int iron__arg, int iron__n,
+                      const long long *iron__vals)
+{
+    if (iron__rt)
+        iron__rt->iron__count_call(iron__end, iron__arg, iron__n, iron__vals);
+}
+
+/* IRON_COUNT_BLOCK (0) once per basic block the kernel runs. */
+void __sanitizer_cov_trace_pc(void)
+{
+    if (iron__rt)
+        iron__rt->iron__count(0, 1);
 }

@@ -20,6 +20,7 @@
 
 #include "bfloat16.hpp"
 #include "config.hpp"
+#include "count.hpp"
 #include "modes.hpp"
 #include "vector.hpp"
 
@@ -264,6 +265,7 @@ class accum {
         if constexpr (std::is_same_v<Tag, accfloat>) {
             static_assert(detail::is_float_elem_v<T>,
                           "accum<accfloat>::from_vector: bfloat16 or float lanes");
+            IRON_AIE_COUNT(IRON_COUNT_VCONVERT, detail::count_regs(Elems * sizeof(T) * 8));
             for (unsigned i = 0; i < Elems; i++)
                 lanes_[i] = detail::ftz(static_cast<float>(v.lanes_[i]));
         } else if constexpr (detail::is_float_elem_v<T>) {
@@ -276,6 +278,7 @@ class accum {
         } else {
             static_assert(std::is_integral_v<T>,
                           "accum<accN>::from_vector: integer lanes");
+            IRON_AIE_COUNT(IRON_COUNT_VCONVERT, detail::count_regs(Elems * sizeof(T) * 8));
             if (shift < 0 || shift > 63) [[unlikely]]
                 iron__aie_fault("accum::from_vector: the shift is outside [0, 63]", IRON_AIE_AT);
             if (shift == 0 && sizeof(T) < sizeof(lane_type)) {
@@ -322,6 +325,7 @@ class accum {
         } else if constexpr (std::is_same_v<Tag, accfloat>) {
             static_assert(detail::is_float_elem_v<T>,
                           "accum<accfloat>::to_vector: to bfloat16 or float");
+            IRON_AIE_COUNT(IRON_COUNT_VCONVERT, detail::count_regs(Elems * sizeof(T) * 8));
             if constexpr (std::is_same_v<T, float>) {
                 for (unsigned i = 0; i < Elems; i++)
                     r.lanes_[i] = lanes_[i];
@@ -334,6 +338,7 @@ class accum {
             }
         } else {
             static_assert(std::is_integral_v<T>, "accum<accN>::to_vector: to integer lanes");
+            IRON_AIE_COUNT(IRON_COUNT_VCONVERT, detail::count_regs(Elems * sizeof(T) * 8));
             if (shift < -4 || shift > 63) [[unlikely]]
                 iron__aie_fault("accum::to_vector: the shift is outside [-4, 63]", IRON_AIE_AT);
             unsigned rnd = detail::rounding(IRON_AIE_AT), sat = detail::saturation(IRON_AIE_AT);

@@ -28,6 +28,7 @@
 #include "accum.hpp"
 #include "bfloat16.hpp"
 #include "config.hpp"
+#include "count.hpp"
 #include "modes.hpp"
 #include "vector.hpp"
 
@@ -82,6 +83,7 @@ IRON_AIE_INLINE V lanewise(const A &a, const B &b, FI fi, FF ff, const char *fil
     using T = typename V::value_type;
     constexpr unsigned N = V::size();
     V r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     if constexpr (std::is_same_v<T, bfloat16>) {
         unsigned rnd = rounding(file, line);
         with_rounding(rnd, [&]<unsigned R>() {
@@ -159,6 +161,7 @@ template <typename T, unsigned Elems = detail::native_vector_length_v<T>, typena
 IRON_AIE_INLINE constexpr vector<T, Elems> broadcast(E value)
 {
     vector<T, Elems> r;
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(Elems * sizeof(T) * 8));
     for (unsigned i = 0; i < Elems; i++)
         r.lanes_[i] = static_cast<T>(value);
     return r;
@@ -186,22 +189,39 @@ IRON_AIE_INLINE auto sub(const A &a, const B &b, IRON_AIE_LOC)
         [](float x, float y) { return x - y; }, IRON_AIE_AT);
 }
 
+namespace detail {
+// The sums without a count of their own: mac and msc add in the
+// multiplier's one operation.
+template <typename Tag, unsigned N>
+IRON_AIE_INLINE accum<Tag, N> acc_plus(const accum<Tag, N> &a, const accum<Tag, N> &b)
+{
+    accum<Tag, N> r;
+    for (unsigned i = 0; i < N; i++)
+        r.lanes_[i] = acc_add(a.lanes_[i], b.lanes_[i]);
+    return r;
+}
+template <typename Tag, unsigned N>
+IRON_AIE_INLINE accum<Tag, N> acc_minus(const accum<Tag, N> &a, const accum<Tag, N> &b)
+{
+    accum<Tag, N> r;
+    for (unsigned i = 0; i < N; i++)
+        r.lanes_[i] = acc_sub(a.lanes_[i], b.lanes_[i]);
+    return r;
+}
+} // namespace detail
+
 // Accumulator + accumulator, or + a vector (taken in at shift 0).
 template <typename Tag, unsigned N>
 IRON_AIE_INLINE accum<Tag, N> add(const accum<Tag, N> &a, const accum<Tag, N> &b)
 {
-    accum<Tag, N> r;
-    for (unsigned i = 0; i < N; i++)
-        r.lanes_[i] = detail::acc_add(a.lanes_[i], b.lanes_[i]);
-    return r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(accum<Tag, N>::bits()));
+    return detail::acc_plus(a, b);
 }
 template <typename Tag, unsigned N>
 IRON_AIE_INLINE accum<Tag, N> sub(const accum<Tag, N> &a, const accum<Tag, N> &b)
 {
-    accum<Tag, N> r;
-    for (unsigned i = 0; i < N; i++)
-        r.lanes_[i] = detail::acc_sub(a.lanes_[i], b.lanes_[i]);
-    return r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(accum<Tag, N>::bits()));
+    return detail::acc_minus(a, b);
 }
 template <typename Tag, unsigned N, typename T>
 IRON_AIE_INLINE accum<Tag, N> add(const accum<Tag, N> &a, const vector<T, N> &v)
@@ -228,6 +248,7 @@ IRON_AIE_INLINE auto mul(const A &a, const B &b)
     using Tag = detail::acc_tag_or_default_t<AccTag, TA, TB>;
     using L = typename detail::acc_lane<Tag>::type;
     accum<Tag, MT::size> r;
+    IRON_AIE_COUNT((detail::count_emul_v<TA, TB>), MT::size);
     for (unsigned i = 0; i < MT::size; i++)
         r.lanes_[i] = detail::mul_lane<L>(detail::lane<TA>(a, i), detail::lane<TB>(b, i));
     return r;
@@ -254,7 +275,7 @@ template <typename Tag, unsigned N, typename A, typename B>
 IRON_AIE_INLINE accum<Tag, N> mac(const accum<Tag, N> &acc, const A &a, const B &b)
 {
     static_assert(detail::mul_types<A, B>::size == N, "aie::mac: the accumulator and the operands differ in size");
-    return add(acc, mul<Tag>(a, b));
+    return detail::acc_plus(acc, mul<Tag>(a, b));
 }
 
 template <typename Tag, unsigned N, typename A, typename B>
@@ -262,7 +283,7 @@ template <typename Tag, unsigned N, typename A, typename B>
 IRON_AIE_INLINE accum<Tag, N> msc(const accum<Tag, N> &acc, const A &a, const B &b)
 {
     static_assert(detail::mul_types<A, B>::size == N, "aie::msc: the accumulator and the operands differ in size");
-    return sub(acc, mul<Tag>(a, b));
+    return detail::acc_minus(acc, mul<Tag>(a, b));
 }
 
 template <typename Tag, unsigned N, typename T>
@@ -289,6 +310,7 @@ IRON_AIE_INLINE accum<Tag, Lanes> accumulate(const accum<Tag, Lanes> &acc, const
         iron__aie_fault("aie::accumulate: coeff_start leaves too few coefficients", __FILE__, __LINE__);
     using L = typename detail::acc_lane<Tag>::type;
     accum<Tag, Lanes> r = acc;
+    IRON_AIE_COUNT((detail::count_emul_v<TC, TD>), Lanes * (1 + sizeof...(Next)));
     unsigned k = coeff_start;
     auto one = [&](const vector<TD, ND> &d) {
         TC c = coeff.lanes_[k++];
@@ -315,6 +337,7 @@ template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr vector<T, N> neg(const vector<T, N> &v)
 {
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++) {
         if constexpr (std::is_same_v<T, bfloat16>)
             r.lanes_[i] = bfloat16::from_bits(v.lanes_[i].bits_ ^ 0x8000u);
@@ -330,6 +353,7 @@ template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr vector<T, N> abs(const vector<T, N> &v)
 {
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++) {
         if constexpr (std::is_same_v<T, bfloat16>)
             r.lanes_[i] = bfloat16::from_bits(v.lanes_[i].bits_ & 0x7fffu);
@@ -350,6 +374,7 @@ IRON_AIE_INLINE constexpr auto max(const A &a, const B &b)
     using V = detail::pair_vec_t<A, B>;
     using T = typename V::value_type;
     V r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(V::size() * sizeof(typename V::value_type) * 8));
     for (unsigned i = 0; i < V::size(); i++) {
         T x = detail::lane<T>(a, i), y = detail::lane<T>(b, i);
         r.lanes_[i] = y > x ? y : x;
@@ -364,6 +389,7 @@ IRON_AIE_INLINE constexpr auto min(const A &a, const B &b)
     using V = detail::pair_vec_t<A, B>;
     using T = typename V::value_type;
     V r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(V::size() * sizeof(typename V::value_type) * 8));
     for (unsigned i = 0; i < V::size(); i++) {
         T x = detail::lane<T>(a, i), y = detail::lane<T>(b, i);
         r.lanes_[i] = y < x ? y : x;
@@ -380,6 +406,7 @@ IRON_AIE_INLINE auto maxdiff(const A &a, const B &b, IRON_AIE_LOC)
     using T = typename V::value_type;
     V d = sub(a, b, IRON_AIE_AT);
     V r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(V::size() * sizeof(typename V::value_type) * 8));
     for (unsigned i = 0; i < V::size(); i++)
         r.lanes_[i] = detail::lane<T>(a, i) > detail::lane<T>(b, i) ? d.lanes_[i] : T(0);
     return r;
@@ -396,6 +423,7 @@ IRON_AIE_INLINE auto maxdiff(const A &a, const B &b, IRON_AIE_LOC)
         using T = typename V::value_type;                                     \
         static_assert(std::is_integral_v<T>, "aie::" #name ": integer lanes"); \
         V r;                                                                  \
+        IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(V::size() * sizeof(T) * 8)); \
         for (unsigned i = 0; i < V::size(); i++)                              \
             r.lanes_[i] = static_cast<T>(detail::lane<T>(a, i) op detail::lane<T>(b, i)); \
         return r;                                                             \
@@ -410,6 +438,7 @@ IRON_AIE_INLINE constexpr vector<T, N> bit_not(const vector<T, N> &v)
 {
     static_assert(std::is_integral_v<T>, "aie::bit_not: integer lanes");
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = static_cast<T>(~v.lanes_[i]);
     return r;
@@ -424,6 +453,7 @@ IRON_AIE_INLINE vector<T, N> upshift(const vector<T, N> &v, unsigned shift, IRON
     if (shift >= sizeof(T) * 8) [[unlikely]]
         iron__aie_fault("aie::upshift: the shift is not less than the lane's bits", IRON_AIE_AT);
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(v.lanes_[i]) << shift);
     return r;
@@ -435,6 +465,7 @@ IRON_AIE_INLINE vector<T, N> downshift(const vector<T, N> &v, unsigned shift, IR
     if (shift >= sizeof(T) * 8) [[unlikely]]
         iron__aie_fault("aie::downshift: the shift is not less than the lane's bits", IRON_AIE_AT);
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = static_cast<T>(v.lanes_[i] >> shift);
     return r;
@@ -446,6 +477,7 @@ IRON_AIE_INLINE vector<T, N> logical_downshift(const vector<T, N> &v, unsigned s
     if (shift >= sizeof(T) * 8) [[unlikely]]
         iron__aie_fault("aie::logical_downshift: the shift is not less than the lane's bits", IRON_AIE_AT);
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(v.lanes_[i]) >> shift);
     return r;
@@ -464,6 +496,7 @@ template <typename TR = float, typename T, unsigned N>
 IRON_AIE_INLINE vector<TR, N> to_float(const vector<T, N> &v, int shift = 0)
 {
     vector<TR, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VCONVERT, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = static_cast<TR>(static_cast<float>(std::ldexp(static_cast<double>(v.lanes_[i]), -shift)));
     return r;
@@ -495,6 +528,7 @@ template <typename TR = int32, typename T, unsigned N>
 IRON_AIE_INLINE vector<TR, N> to_fixed(const vector<T, N> &v, int shift = 0)
 {
     vector<TR, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VCONVERT, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = detail::fixed_lane<TR>(static_cast<float>(v.lanes_[i]), shift);
     return r;

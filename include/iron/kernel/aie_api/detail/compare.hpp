@@ -17,6 +17,7 @@ namespace aie {
         using V = detail::pair_vec_t<A, B>;                                   \
         using T = typename V::value_type;                                     \
         mask<V::size()> m;                                                    \
+        IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(V::size() * sizeof(T) * 8)); \
         for (unsigned i = 0; i < V::size(); i++)                              \
             m.lanes_[i] = detail::lane<T>(a, i) op detail::lane<T>(b, i);     \
         return m;                                                             \
@@ -46,6 +47,7 @@ IRON_AIE_INLINE constexpr auto select(const A &a, const B &b, const mask<N> &m)
     using T = typename V::value_type;
     static_assert(V::size() == N, "aie::select: the mask and the vectors differ in size");
     V r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = m.lanes_[i] ? detail::lane<T>(b, i) : detail::lane<T>(a, i);
     return r;
@@ -58,6 +60,7 @@ IRON_AIE_INLINE constexpr vector<detail::bare_t<E1>, N> select(const E1 &a, cons
 {
     using T = detail::bare_t<E1>;
     vector<T, N> r;
+    IRON_AIE_COUNT(IRON_COUNT_VALU, detail::count_regs(N * sizeof(T) * 8));
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = m.lanes_[i] ? static_cast<T>(b) : a;
     return r;

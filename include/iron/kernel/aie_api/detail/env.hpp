@@ -80,6 +80,47 @@ inline void event1() {}
 #define AIE_PREPARE_FOR_POSTPIPELINING
 #define AIE_LOOP_FLATTEN
 
+// A timed build (IRON_COUNT, <iron_count.h>) marks the loops the hints ask
+// to pipeline, so that the timing model costs them as the AIE compiler
+// schedules them.  chess_prepare_for_pipelining is written between a
+// loop's `for (...)` and its body, AIE_PREPARE_FOR_PIPELINING before the
+// `for`: each becomes `if (region; false) {} else`, which takes the one
+// statement that follows -- a compound body, a single statement, or the
+// whole `for` -- into a region object that opens on entry and closes
+// however the statement is left (break, continue, return).  The object
+// is named per use (__COUNTER__), so nested loops shadow nothing; an
+// `else` of the kernel's own cannot bind to the `if`, which already has
+// one.  Per iteration for the first, per loop for the second: the model
+// joins a loop's iterations into one run.
+//
+// AIE_PREPARE_FOR_PIPELINING stays empty here even then: this header
+// comes first in every C++ kernel, and kernels include a helper header
+// that defines the AIE_* hints itself, empty on a host compiler, before
+// <aie_api/aie.hpp> -- an empty definition here is identical to theirs.
+// aie.hpp, included after it, gives the hint its meaning (a kernel that
+// includes its helper after aie.hpp keeps the helper's empty one, with
+// the compiler's warning, and that loop counts as not pipelined).
+#if defined(IRON_COUNT) && IRON_COUNT
+#include "../../iron_count.h"
+namespace iron_count_detail {
+struct pipelined_region {
+    pipelined_region() { iron__count_region(1, 1); }
+    ~pipelined_region() { iron__count_region(0, 1); }
+    pipelined_region(const pipelined_region &) = delete;
+    pipelined_region &operator=(const pipelined_region &) = delete;
+};
+} // namespace iron_count_detail
+#define IRON_COUNT_CAT2_(a, b) a##b
+#define IRON_COUNT_CAT_(a, b) IRON_COUNT_CAT2_(a, b)
+#define IRON_COUNT_PIPELINED_                                                 \
+    if (::iron_count_detail::pipelined_region IRON_COUNT_CAT_(                \
+            iron_count_region_, __COUNTER__){};                               \
+        false) {                                                              \
+    } else
+#undef chess_prepare_for_pipelining
+#define chess_prepare_for_pipelining IRON_COUNT_PIPELINED_
+#endif
+
 // Data-memory bank qualifiers (`bfloat16 __aie_dm_resource_a *p`): they tell
 // the scheduler which bank a pointer reads, so two loads can issue in one
 // cycle.  A host pointer has one address space.

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "config.hpp"
+#include "count.hpp"
 #include "host.hpp"
 #include "vector.hpp"
 
@@ -34,6 +35,7 @@ IRON_AIE_INLINE vector<std::remove_cv_t<T>, Elems> load_v(const T *ptr, IRON_AIE
     using U = std::remove_cv_t<T>;
     detail::check_align<U, Elems>(ptr, "aie::load_v: the address is not aligned to the vector's size (the hardware needs it)", IRON_AIE_AT);
     vector<U, Elems> r;
+    IRON_AIE_COUNT(IRON_COUNT_VLOAD, sizeof r.lanes_ * 8);
     std::memcpy(r.lanes_, ptr, sizeof r.lanes_);
     return r;
 }
@@ -52,6 +54,7 @@ IRON_AIE_INLINE vector<std::remove_cv_t<T>, Elems> load_unaligned_v(const T *ptr
 {
     (void)aligned_elems;
     vector<std::remove_cv_t<T>, Elems> r;
+    IRON_AIE_COUNT(IRON_COUNT_VLOAD, sizeof r.lanes_ * 8);
     std::memcpy(r.lanes_, ptr, sizeof r.lanes_);
     return r;
 }
@@ -61,6 +64,7 @@ template <aie_dm_resource Resource = aie_dm_resource::none, typename T1, typenam
 IRON_AIE_INLINE T1 *store_v(T1 *ptr, const vector<T2, Elems> &v, IRON_AIE_LOC)
 {
     detail::check_align<T2, Elems>(ptr, "aie::store_v: the address is not aligned to the vector's size (the hardware needs it)", IRON_AIE_AT);
+    IRON_AIE_COUNT(IRON_COUNT_VSTORE, sizeof v.lanes_ * 8);
     std::memcpy(ptr, v.lanes_, sizeof v.lanes_);
     return ptr;
 }
@@ -70,6 +74,7 @@ template <aie_dm_resource Resource = aie_dm_resource::none, typename T1, typenam
 IRON_AIE_INLINE T1 *store_unaligned_v(T1 *ptr, const vector<T2, Elems> &v, unsigned aligned_elems = 1)
 {
     (void)aligned_elems;
+    IRON_AIE_COUNT(IRON_COUNT_VSTORE, sizeof v.lanes_ * 8);
     std::memcpy(ptr, v.lanes_, sizeof v.lanes_);
     return ptr;
 }
@@ -94,12 +99,14 @@ class vector_ref {
     IRON_AIE_INLINE operator vector<std::remove_cv_t<T>, Elems>() const
     {
         vector<std::remove_cv_t<T>, Elems> r;
+        IRON_AIE_COUNT(IRON_COUNT_VLOAD, sizeof r.lanes_ * 8);
         std::memcpy(r.lanes_, ptr_, sizeof r.lanes_);
         return r;
     }
     IRON_AIE_INLINE vector<std::remove_cv_t<T>, Elems> load() const { return *this; }
     IRON_AIE_INLINE const vector_ref &operator=(const vector<std::remove_cv_t<T>, Elems> &v) const
     {
+        IRON_AIE_COUNT(IRON_COUNT_VSTORE, sizeof v.lanes_ * 8);
         std::memcpy(ptr_, v.lanes_, sizeof v.lanes_);
         return *this;
     }

@@ -32,6 +32,7 @@
 #include "accum.hpp"
 #include "bfloat16.hpp"
 #include "config.hpp"
+#include "count.hpp"
 #include "vector.hpp"
 
 namespace aie::detail {
@@ -375,6 +376,7 @@ struct mmul {
     // C += A * B.
     IRON_AIE_INLINE mmul &mac(const vector<TypeA, size_A> &a, const vector<TypeB, size_B> &b)
     {
+        IRON_AIE_COUNT((detail::count_mmul_v<TypeA, TypeB>), M * K * N);
         if constexpr (is_float_)
             detail::mm_mac_float<M, K, N>(c_.lanes_, a.lanes_, b.lanes_);
         else

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "accum.hpp"
+#include "count.hpp"
 #include "vector.hpp"
 
 namespace aie {
@@ -47,6 +48,7 @@ IRON_AIE_INLINE void check_chunk(unsigned chunk, unsigned limit, const char *wha
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N / 2> filter_even(const vector<T, N> &v, unsigned chunk_size = 1, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_chunk(chunk_size, N / 2, "aie::filter_even: chunk_size must be a power of two up to half the lanes", IRON_AIE_AT);
     vector<T, N / 2> r;
     for (unsigned i = 0; i < N / 2; i++)
@@ -57,6 +59,7 @@ IRON_AIE_INLINE vector<T, N / 2> filter_even(const vector<T, N> &v, unsigned chu
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N / 2> filter_odd(const vector<T, N> &v, unsigned chunk_size = 1, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_chunk(chunk_size, N / 2, "aie::filter_odd: chunk_size must be a power of two up to half the lanes", IRON_AIE_AT);
     vector<T, N / 2> r;
     for (unsigned i = 0; i < N / 2; i++)
@@ -72,6 +75,7 @@ template <typename T, unsigned N>
 IRON_AIE_INLINE std::pair<vector<T, N>, vector<T, N>> interleave_zip(const vector<T, N> &a, const vector<T, N> &b,
                                                                      unsigned chunk_size = 1, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_chunk(chunk_size, N, "aie::interleave_zip: chunk_size must be a power of two up to the lanes", IRON_AIE_AT);
     T z[2 * N];
     for (unsigned i = 0; i < 2 * N; i++) {
@@ -92,6 +96,7 @@ template <typename T, unsigned N>
 IRON_AIE_INLINE std::pair<vector<T, N>, vector<T, N>> interleave_unzip(const vector<T, N> &a, const vector<T, N> &b,
                                                                        unsigned chunk_size = 1, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_chunk(chunk_size, N, "aie::interleave_unzip: chunk_size must be a power of two up to the lanes", IRON_AIE_AT);
     std::pair<vector<T, N>, vector<T, N>> r;
     for (unsigned i = 0; i < N; i++) {
@@ -117,6 +122,7 @@ IRON_AIE_INLINE void check_shift(unsigned n, unsigned limit, const char *what, c
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> shuffle_up(const vector<T, N> &v, unsigned n, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_shift(n, N, "aie::shuffle_up: n is larger than the lanes", IRON_AIE_AT);
     vector<T, N> r;
     for (unsigned i = n; i < N; i++)
@@ -128,6 +134,7 @@ IRON_AIE_INLINE vector<T, N> shuffle_up(const vector<T, N> &v, unsigned n, IRON_
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> shuffle_down(const vector<T, N> &v, unsigned n, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_shift(n, N, "aie::shuffle_down: n is larger than the lanes", IRON_AIE_AT);
     vector<T, N> r;
     for (unsigned i = 0; i + n < N; i++)
@@ -139,6 +146,7 @@ IRON_AIE_INLINE vector<T, N> shuffle_down(const vector<T, N> &v, unsigned n, IRO
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> shuffle_up_fill(const vector<T, N> &v, const vector<T, N> &fill, unsigned n, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_shift(n, N, "aie::shuffle_up_fill: n is larger than the lanes", IRON_AIE_AT);
     vector<T, N> r = shuffle_up(v, n, IRON_AIE_AT);
     for (unsigned i = 0; i < n; i++)
@@ -149,6 +157,7 @@ IRON_AIE_INLINE vector<T, N> shuffle_up_fill(const vector<T, N> &v, const vector
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> shuffle_down_fill(const vector<T, N> &v, const vector<T, N> &fill, unsigned n, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_shift(n, N, "aie::shuffle_down_fill: n is larger than the lanes", IRON_AIE_AT);
     vector<T, N> r = shuffle_down(v, n, IRON_AIE_AT);
     for (unsigned i = 0; i < n; i++)
@@ -160,6 +169,7 @@ IRON_AIE_INLINE vector<T, N> shuffle_down_fill(const vector<T, N> &v, const vect
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> shuffle_up_replicate(const vector<T, N> &v, unsigned n, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_shift(n, N, "aie::shuffle_up_replicate: n is larger than the lanes", IRON_AIE_AT);
     vector<T, N> r = shuffle_up(v, n, IRON_AIE_AT);
     for (unsigned i = 0; i < n; i++)
@@ -170,6 +180,7 @@ IRON_AIE_INLINE vector<T, N> shuffle_up_replicate(const vector<T, N> &v, unsigne
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> shuffle_down_replicate(const vector<T, N> &v, unsigned n, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     detail::check_shift(n, N, "aie::shuffle_down_replicate: n is larger than the lanes", IRON_AIE_AT);
     vector<T, N> r = shuffle_down(v, n, IRON_AIE_AT);
     for (unsigned i = 0; i < n; i++)
@@ -181,6 +192,7 @@ IRON_AIE_INLINE vector<T, N> shuffle_down_replicate(const vector<T, N> &v, unsig
 template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr vector<T, N> shuffle_up_rotate(const vector<T, N> &v, unsigned n)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     vector<T, N> r;
     for (unsigned i = 0; i < N; i++)
         r.lanes_[(i + n) % N] = v.lanes_[i];
@@ -190,6 +202,7 @@ IRON_AIE_INLINE constexpr vector<T, N> shuffle_up_rotate(const vector<T, N> &v, 
 template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr vector<T, N> shuffle_down_rotate(const vector<T, N> &v, unsigned n)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     vector<T, N> r;
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = v.lanes_[(i + n) % N];
@@ -199,6 +212,7 @@ IRON_AIE_INLINE constexpr vector<T, N> shuffle_down_rotate(const vector<T, N> &v
 template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr vector<T, N> reverse(const vector<T, N> &v)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     vector<T, N> r;
     for (unsigned i = 0; i < N; i++)
         r.lanes_[i] = v.lanes_[N - 1 - i];
@@ -210,6 +224,7 @@ IRON_AIE_INLINE constexpr vector<T, N> reverse(const vector<T, N> &v)
 template <typename T, unsigned N>
 IRON_AIE_INLINE vector<T, N> transpose(const vector<T, N> &v, unsigned Row, unsigned Col, IRON_AIE_LOC)
 {
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, detail::count_regs(N * sizeof(T) * 8));
     if (Row * Col != N) [[unlikely]]
         iron__aie_fault("aie::transpose: Row * Col is not the vector's size", IRON_AIE_AT);
     vector<T, N> r;

@@ -11,9 +11,25 @@
 
 namespace aie {
 
+namespace detail {
+// A reduction is a tree: log2(N) steps, each a shuffle of the upper half
+// onto the lower and one lane operation.
+template <typename T, unsigned N> IRON_AIE_INLINE constexpr void count_reduce(int kind)
+{
+    unsigned steps = 0;
+    for (unsigned n = N; n > 1; n /= 2)
+        steps++;
+    IRON_AIE_COUNT(IRON_COUNT_VSHUFFLE, steps);
+    IRON_AIE_COUNT(kind, steps);
+    (void)kind;
+    (void)steps;
+}
+} // namespace detail
+
 template <typename T, unsigned N>
 IRON_AIE_INLINE T reduce_add(const vector<T, N> &v, IRON_AIE_LOC)
 {
+    detail::count_reduce<T, N>(IRON_COUNT_VALU);
     if constexpr (detail::is_float_elem_v<T>) {
         float f[N];
         for (unsigned i = 0; i < N; i++)
@@ -38,6 +54,7 @@ IRON_AIE_INLINE T reduce_add(const vector<T, N> &v, IRON_AIE_LOC)
 template <typename T, unsigned N>
 IRON_AIE_INLINE T reduce_mul(const vector<T, N> &v)
 {
+    detail::count_reduce<T, N>(IRON_COUNT_VALU);
     static_assert(std::is_integral_v<T>, "aie::reduce_mul: integer lanes on the host");
     using U = std::make_unsigned_t<decltype(v.lanes_[0] * v.lanes_[0])>;
     U p = 1;
@@ -50,6 +67,7 @@ IRON_AIE_INLINE T reduce_mul(const vector<T, N> &v)
 template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr T reduce_max(const vector<T, N> &v)
 {
+    detail::count_reduce<T, N>(IRON_COUNT_VALU);
     T m = v.lanes_[0];
     for (unsigned i = 1; i < N; i++)
         m = v.lanes_[i] > m ? v.lanes_[i] : m;
@@ -59,6 +77,7 @@ IRON_AIE_INLINE constexpr T reduce_max(const vector<T, N> &v)
 template <typename T, unsigned N>
 IRON_AIE_INLINE constexpr T reduce_min(const vector<T, N> &v)
 {
+    detail::count_reduce<T, N>(IRON_COUNT_VALU);
     T m = v.lanes_[0];
     for (unsigned i = 1; i < N; i++)
         m = v.lanes_[i] < m ? v.lanes_[i] : m;
