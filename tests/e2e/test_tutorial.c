@@ -150,6 +150,28 @@ static void check_05_mlir(void)
     test_drop_dir(dir);
 }
 
+static void check_06_timing(void)
+{
+    char *dir = test_cache_temp_dir("iron-tutorial-timing", "trace");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/timing.json", dir);
+    ASSERT_EQ(run_program("06_timing", path), 0);
+    ASSERT_CONTAINS(out, "--- npu1, scalar kernel: 166.00 us, 10.13 cycles "
+                         "per element");
+    ASSERT_CONTAINS(out, "bottleneck: worker 'scale' compute tile (0,2) is "
+                         "busy 99% of the time: its kernel bounds the design");
+    ASSERT_CONTAINS(out, "--- npu1, vectorized kernel: 9.15 us");
+    ASSERT_CONTAINS(out, "bottleneck: DMA fifo 'in': shim (0,0) -> compute "
+                         "tile (0,2) is busy 93% of the time: data movement "
+                         "bounds the design");
+    ASSERT_CONTAINS(out, "--- npu2, vectorized kernel: 2.66 us");
+    ASSERT_CONTAINS(out, "  worker 'scale' compute tile (0,2)");
+    char *trace = (char *)test_slurp(path, NULL);
+    ASSERT_CONTAINS(trace, "timed), modelled NPU time\"");
+    free(trace);
+    test_drop_dir(dir);
+}
+
 /* --- the cookbook -------------------------------------------------------- */
 
 static void check_recipe_probe(void)
@@ -268,6 +290,7 @@ static const struct {
     { "03_params", check_03_params },
     { "04_multi_column", check_04_multi_column },
     { "05_mlir", check_05_mlir },
+    { "06_timing", check_06_timing },
     { "recipe_probe", check_recipe_probe },
     { "recipe_printf", check_recipe_printf },
     { "recipe_kernel_files", check_recipe_kernel_files },
@@ -283,6 +306,7 @@ TEST(tutorial_02_vector_add) { check_02_vector_add(); }
 TEST(tutorial_03_params) { check_03_params(); }
 TEST(tutorial_04_multi_column) { check_04_multi_column(); }
 TEST(tutorial_05_mlir) { check_05_mlir(); }
+TEST(tutorial_06_timing) { check_06_timing(); }
 TEST(tutorial_recipe_probe) { check_recipe_probe(); }
 TEST(tutorial_recipe_printf) { check_recipe_printf(); }
 TEST(tutorial_recipe_kernel_files) { check_recipe_kernel_files(); }
