@@ -36,6 +36,8 @@ static const char usage_text[] =
     "            DIR/NAME.npy of every out and inout argument (DIR is\n"
     "            created if missing)\n"
     "  compare   --ref NAME=FILE.npy, --rtol R, --atol A (as iron run)\n"
+    "  timing    --timing, --clock MHZ: the modelled NPU time too (as\n"
+    "            iron run; docs/timing.md)\n"
     "  exit status: 0 ran (and matched), 1 failed or mismatched, 2 usage\n"
     "  example: iron run-mlir add_one.mlir --in arg0=x.npy -o /tmp/out\n";
 

@@ -1924,13 +1924,18 @@ typedef struct iron_dma_counters {
 } iron_dma_counters;
 
 /* One participant's modelled time in a timed call, in cycles of the
- * call's span (busy + stall_in + stall_out + idle = the span).
- *   worker:   busy running its kernel (or core body); stall_in waiting
- *             for an input object, stall_out for a free output buffer.
- *   DMA:      busy moving; stall_in waiting for a filled source buffer
- *             (or a fill's op), stall_out for a free destination buffer.
- *   endpoint: the cycles its user waited on it (stall_in when the user
- *             reads it: empty; stall_out when it writes it: full).
+ * call's span.
+ *   worker:   busy running its kernel (or core body) and its lock
+ *             operations; stall_in waiting for an input object,
+ *             stall_out for a free output buffer; idle the rest (busy +
+ *             stall_in + stall_out + idle = the span).
+ *   DMA:      busy moving (and a shim channel's overhead per task);
+ *             stall_in waiting for a filled source buffer, stall_out for
+ *             a free destination buffer; idle the rest (waiting for the
+ *             sequence to issue an op among it); the four add up too.
+ *   endpoint: only the cycles its user waited on it: stall_in when the
+ *             user reads it (it was empty), stall_out when it writes it
+ *             (it was full); the other fields 0.
  * `kernel_time` (workers): how its kernel's cycles were found:
  * "counted" (the operations it issued through the AIE API), "declared"
  * (iron_kernel_set_cycles), "guess" (its scalar code's basic blocks at a

@@ -685,6 +685,36 @@ TEST_TIMEOUT(cli_run_creates_the_output_folder, 120)
     test_remove_dir(d);
 }
 
+/* --timing prints the modelled time after the run; --clock sets the
+ * clock, and one outside the device's range fails the run. */
+TEST_TIMEOUT(cli_run_timing, 120)
+{
+    const char *dir = test_temp_dir("cli-timing");
+    char d[128], cmd[1024];
+    snprintf(d, sizeof d, "%s", dir);
+    setenv("IRON_CACHE_DIR", d, 1);
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=4096 --timing "
+             "--device npu1", exlib());
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, "modelled NPU time: ");
+    ASSERT_CONTAINS(out, " us at 1000 MHz (Phoenix, Hawk Point (npu1))");
+    ASSERT_CONTAINS(out, "bottleneck: ");
+    ASSERT_CONTAINS(out, "  worker 'eltwise' compute tile (0,2)");
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=4096 --clock 1200 "
+             "--device npu1", exlib());
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 0);
+    ASSERT_CONTAINS(out, " us at 1200 MHz");
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=4096 --timing "
+             "--clock 2000 --device npu1", exlib());
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 1);
+    ASSERT_CONTAINS(out, "2000 MHz is outside device 'npu1''s clock range");
+    snprintf(cmd, sizeof cmd, "run %s vector_op --shape N=64 --clock fast",
+             exlib());
+    ASSERT_EQ(test_run_cli(cmd, 1, out, sizeof out), 2);
+    ASSERT_CONTAINS(out, "--clock 'fast': expected a number >= 0");
+    test_remove_dir(d);
+}
+
 TEST(cli_run_usage_errors)
 {
     char cmd[1024];
