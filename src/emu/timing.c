@@ -73,13 +73,15 @@ static int hops(iron__tile a, iron__tile b)
  * steady state of a streaming design, using the cap between them), but
  * no channel gets less than an equal share (a one-word transfer beside
  * megabytes would otherwise crawl). */
-static void setup_movers(emu_inst *in, emu_timing *tm)
+static iron_status setup_movers(emu_inst *in, emu_timing *tm)
 {
     const iron_program *p = in->prog;
     const iron__timing_rates *r = tm->rates;
     double total = 0;
     double *bytes = iron__calloc((size_t)in->nmovers + 1, sizeof *bytes);
-    for (int i = 0; bytes && i < p->nops; i++) {
+    if (!bytes)
+        return iron__fail(IRON_ENOMEM, "emulator: out of memory");
+    for (int i = 0; i < p->nops; i++) {
         const iron__prog_op *op = &p->ops[i];
         if (op->kind != IRON__OP_FILL && op->kind != IRON__OP_DRAIN)
             continue;
@@ -107,7 +109,7 @@ static void setup_movers(emu_inst *in, emu_timing *tm)
             far = hops(src, shim);
         em->task_cycles = 0;
         if (m->src.pool < 0 || m->ndst == 0) {
-            if (bytes && total > 0 && bytes[i] > 0)
+            if (total > 0 && bytes[i] > 0)
                 rate = IRON__MIN(rate, IRON__MAX(ddr * bytes[i] / total,
                                                  ddr / nshim));
             em->task_cycles = (uint32_t)(m->src.pool < 0 ? r->shim_mm2s_task
@@ -120,6 +122,7 @@ static void setup_movers(emu_inst *in, emu_timing *tm)
         em->tobj_cycles = (uint64_t)ceil((double)em->tobj_bytes / rate);
     }
     iron__free(bytes);
+    return IRON_OK;
 }
 
 static void free_results(emu_timing *tm)
@@ -182,7 +185,8 @@ iron_status iron__emu_timing_begin(emu_inst *in, int on, double clock_mhz)
     tm->e = iron__calloc((size_t)ne + 1, sizeof *tm->e);
     if (!tm->w || !tm->d || !tm->e)
         return iron__fail(IRON_ENOMEM, "emulator: out of memory");
-    setup_movers(in, tm);
+    if ((s = setup_movers(in, tm)) != IRON_OK)
+        return s;
     /* The call starts where the last one ended; nothing a task did
      * before counts for this one. */
     tm->origin = tm->seq = tm->end;
