@@ -14,8 +14,14 @@
 
 #if defined(__GNUC__)
 #define IRON__PRINTF(f, a) __attribute__((format(printf, f, a)))
+/* A function whose constant arguments select what it does (the
+ * emulator's step variants: plain, profiled, checked, timed): inlined at
+ * every call, so that each variant compiles to its own loop with the
+ * others' code gone, whatever the compiler's size heuristics say. */
+#define IRON__SPECIALIZED inline __attribute__((always_inline))
 #else
 #define IRON__PRINTF(f, a)
+#define IRON__SPECIALIZED inline
 #endif
 
 /* The size of this thread's last-error message, NUL included.  A longer

@@ -258,8 +258,8 @@ static void mover_step_timed(emu_inst *in, emu_task *t);
 /* `fill` is a constant in each caller: a fill writes its pool (the writer
  * side of its one destination), a drain reads its (the reader side of its
  * source). */
-static inline void whole_run(emu_inst *in, emu_task *t, const int fill,
-                             const int timed)
+static IRON__SPECIALIZED void whole_run(emu_inst *in, emu_task *t,
+                                        const int fill, const int timed)
 {
     emu_mover *em = (emu_mover *)t;
     const iron__end *e = fill ? &em->m->dst[0] : &em->m->src;
@@ -374,7 +374,8 @@ static void choose_step(emu_mover *em, int prof, int timed)
  * profiled, timed, or both. */
 enum { MOVE_PROFILED = 1, MOVE_TIMED = 2 };
 
-static inline void mover_run(emu_inst *in, emu_task *t, const int mode)
+static IRON__SPECIALIZED void mover_run(emu_inst *in, emu_task *t,
+                                        const int mode)
 {
     const int prof = (mode & MOVE_PROFILED) != 0,
               timed = (mode & MOVE_TIMED) != 0;

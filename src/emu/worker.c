@@ -53,7 +53,8 @@ static int pump(emu_inst *in, const emu_hstate *h)
     return iron__pool_avail(p, h->writer, h->slot) > 0;
 }
 
-static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
+static IRON__SPECIALIZED void loop_run(emu_inst *in, emu_task *t,
+                                       const int mode)
 {
     emu_worker *ew = (emu_worker *)t;
     const int prof = (mode & LOOP_PROFILED) != 0,
@@ -123,7 +124,8 @@ static inline void loop_run(emu_inst *in, emu_task *t, const int mode)
  * rounds of acquire, call, release compute, with one lock update and one
  * wake per handle instead of k.  (Profiled and checked runs keep one
  * round per acquire: their events and buffer windows are per call.) */
-static inline void loop_batched(emu_inst *in, emu_task *t, const int timed)
+static IRON__SPECIALIZED void loop_batched(emu_inst *in, emu_task *t,
+                                           const int timed)
 {
     emu_worker *ew = (emu_worker *)t;
     for (int rounds = 0;;) {
