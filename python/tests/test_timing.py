@@ -8,27 +8,7 @@ import numpy as np
 import pytest
 
 from iron import _iron as I
-
-COPY = r"""
-#include <stdint.h>
-#include <string.h>
-void copy_bytes(const uint8_t *in, uint8_t *out, int32_t n)
-{
-    memcpy(out, in, (size_t)n);
-}
-"""
-
-
-def passthrough(d):
-    n = d.arg_numel(0)
-    obj = n // 4
-    fi = d.fifo("in", "uint8", (obj,), 2)
-    fo = d.fifo("out", "uint8", (obj,), 2)
-    k = d.kernel("copy_bytes", COPY, "uint8*, uint8*, int32")
-    w = d.worker("copy", k, 4, [fi.cons(), fo.prod(), obj])
-    d.rt_start(w)
-    d.rt_fill(fi.prod(), 0)
-    d.rt_drain(fo.cons(), 1, wait=True)
+from test_jit import passthrough   # the binding's own tests' design
 
 
 def pair(n=8192):
