@@ -30,7 +30,7 @@
  *               wall clock averaged over 100 runs at the stated clocks.
  *               Phoenix (4 x 4 cores, 1.0 GHz): int8 4032^3 with a
  *               112 x 112 x 112 kernel 6.52 TOPS; bf16 4224 x 4032 x 4224
- *               with 96 x 56 x 96 1.0 3.12 TOPS.  Krackan (4 x 8 cores,
+ *               with 96 x 56 x 96 3.12 TOPS.  Krackan (4 x 8 cores,
  *               1.8 GHz): int8 4032 x 4320 x 4608 with 144 x 72 x 144
  *               37.35 TOPS; bf16 4032 x 4224 x 4608 with 112 x 48 x 96
  *               14.52 TOPS.  +-25%.  Their kernels' rates (the same
