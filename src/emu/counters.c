@@ -385,6 +385,17 @@ static void fill(emu_inst *in)
     }
 }
 
+/* Logs text (may be NULL) line by line, each line after "tag: ". */
+static void log_lines(const char *tag, const char *text)
+{
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        iron__log(IRON__LOG_EMU, "%s: %.*s", tag,
+                  (int)(end ? end - line : (ptrdiff_t)strlen(line)), line);
+        line = end ? end + 1 : NULL;
+    }
+}
+
 static void log_summary(const emu_inst *in)
 {
     const emu_counters *c = in->counters;
@@ -419,21 +430,10 @@ static void log_summary(const emu_inst *in)
                   d->objects == 1 ? "" : "s", (unsigned long long)d->bytes,
                   (double)d->busy_ns / 1e6);
     }
-    /* The timing model's summary, line by line. */
-    for (const char *line = r->timed ? r->summary : NULL; line && *line;) {
-        const char *end = strchr(line, '\n');
-        iron__log(IRON__LOG_EMU, "timing: %.*s",
-                  (int)(end ? end - line : (ptrdiff_t)strlen(line)), line);
-        line = end ? end + 1 : NULL;
-    }
-    /* A stall's report in full, whatever the call's message kept. */
-    const char *line = r->report;
-    while (line) {
-        const char *end = strchr(line, '\n');
-        iron__log(IRON__LOG_EMU, "stall: %.*s",
-                  (int)(end ? end - line : (ptrdiff_t)strlen(line)), line);
-        line = end ? end + 1 : NULL;
-    }
+    /* The timing model's summary, and a stall's report in full, whatever
+     * the call's message kept. */
+    log_lines("timing", r->timed ? r->summary : NULL);
+    log_lines("stall", r->report);
 }
 
 void iron__emu_counters_end(emu_inst *in, iron_status s)

@@ -302,10 +302,10 @@ static IRON__SPECIALIZED void whole_run(emu_inst *in, emu_task *t,
             else
                 copy_object(obj, buf, bytes);
             if (timed) {
-                iron__emu_time_take_kth(t, p, fill, slot, i);
+                iron__emu_time_take(t, p, fill, slot, i, i + 1);
                 uint64_t land = iron__emu_time_move(em, bytes);
-                iron__emu_time_give_kth(t, p, fill, slot, i,
-                                        fill ? land : t->tnow);
+                iron__emu_time_give(t, p, fill, slot, i, i + 1,
+                                    fill ? land : t->tnow);
                 op->t_done = land;
             }
         }
@@ -431,15 +431,16 @@ static IRON__SPECIALIZED void mover_run(emu_inst *in, emu_task *t,
         if (em->src && ++em->src_piece >= m->src.pieces) {
             em->src_piece = 0;
             if (timed)
-                iron__emu_time_give(t, em->src, 0, m->src.slot, 1, t->tnow);
+                iron__emu_time_give(t, em->src, 0, m->src.slot, 0, 1,
+                                    t->tnow);
             iron__pool_release(em->src, 0, m->src.slot, 1);
         }
         for (int k = 0; k < em->ndst; k++)
             if (++em->dst_piece[k] >= m->dst[k].pieces) {
                 em->dst_piece[k] = 0;
                 if (timed)
-                    iron__emu_time_give(t, em->dst[k], 1, m->dst[k].slot, 1,
-                                        land);
+                    iron__emu_time_give(t, em->dst[k], 1, m->dst[k].slot, 0,
+                                        1, land);
                 iron__pool_release(em->dst[k], 1, m->dst[k].slot, 1);
             }
         em->objects++;

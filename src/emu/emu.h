@@ -179,8 +179,8 @@ struct emu_worker {
     /* Timed runs: the operations its kernel issues (the kernel host's
      * count hooks), and how the last call's cycles were found. */
     iron__kcount kc;
-    int ksource;           /* an iron__emu_ksrc: the last call's */
-    unsigned ksources;     /* this call's, a bit per iron__emu_ksrc */
+    unsigned ksources;     /* this call's kernel-time sources, a bit per
+                              iron__emu_ksrc */
     uint64_t tkernel, tcalls;  /* this call's kernel cycles and calls */
 };
 
@@ -648,6 +648,9 @@ int iron__emu_time_kernel_end(emu_worker *ew);
  * cost that cannot be evaluated stops the call as a kernel fault. */
 void iron__emu_time_core_call(emu_worker *ew, int end, int arg, int n,
                               const long long *vals);
+/* A core body's own time so far goes on its clock (before it waits,
+ * releases, or calls a kernel); counting goes on. */
+void iron__emu_time_core_flush(emu_worker *ew);
 /* A mover starts serving op (after its issue, plus a shim's overhead);
  * then each object: its bytes' time; returns the cycle it lands. */
 void iron__emu_time_op_start(emu_mover *em, emu_op *op);
@@ -717,36 +720,21 @@ static inline void iron__emu_time_take(emu_task *t, emu_pool *p, int writer,
     iron__emu_time_busy(t, t->tlock);
 }
 
-/* The task releases its n oldest buffers, done at cycle `at` (its own
- * clock, or a transfer's landing): after the lock operation they are
- * stamped filled (a writer) or freed (a reader). */
+/* The task releases its held buffers [from, to) (the oldest first),
+ * done at cycle `at` (its own clock, or a transfer's landing): after the
+ * lock operation they are stamped filled (a writer) or freed (a reader).
+ * The batched paths, taking and releasing many buffers at once, give each
+ * its own time with [k, k + 1). */
 static inline void iron__emu_time_give(emu_task *t, emu_pool *p, int writer,
-                                       int slot, int n, uint64_t at)
+                                       int slot, int from, int to,
+                                       uint64_t at)
 {
     iron__emu_time_busy(t, t->tlock);
     at += t->tlock;
     uint64_t *stamps = writer ? p->tfill : p->tfree;
-    for (int k = 0; k < n; k++)
+    for (int k = from; k < to; k++)
         iron__stamp_max(&stamps[iron__pool_index(p, writer, slot, k)], at,
                         p->shared);
-}
-
-/* The same for the k-th oldest buffer held alone (the batched paths take
- * and release many at once, each with its own time). */
-static inline void iron__emu_time_take_kth(emu_task *t, emu_pool *p,
-                                           int writer, int slot, int k)
-{
-    iron__emu_time_take(t, p, writer, slot, k, k + 1);
-}
-
-static inline void iron__emu_time_give_kth(emu_task *t, emu_pool *p,
-                                           int writer, int slot, int k,
-                                           uint64_t at)
-{
-    iron__emu_time_busy(t, t->tlock);
-    iron__stamp_max(&(writer ? p->tfill : p->tfree)[iron__pool_index(
-                        p, writer, slot, k)],
-                    at + t->tlock, p->shared);
 }
 
 /* counters.c: how many endpoints the counters list. */

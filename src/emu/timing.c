@@ -232,14 +232,29 @@ void iron__emu_time_kernel_begin(emu_worker *ew)
     iron__emu_timed_worker = ew;
 }
 
+/* Puts `cycles` of kernel time found from `source` (an iron__emu_ksrc)
+ * on the worker's clock, its report and its trace track. */
+static void charge(emu_worker *ew, uint64_t cycles, int source,
+                   const char *what)
+{
+    if (source != IRON__EMU_KSRC_NONE)
+        ew->ksources |= 1u << source;
+    uint64_t t0 = ew->task.tnow;
+    iron__emu_time_busy(&ew->task, cycles);
+    ew->tkernel += cycles;
+    if (ew->task.lane->in->trace)
+        iron__emu_time_trace(ew->task.lane->in, &ew->task, what, t0,
+                             ew->task.tnow);
+}
+
 int iron__emu_time_kernel_end(emu_worker *ew)
 {
     iron__emu_timed_worker = NULL;
     int src;
     uint64_t cycles = iron__kcount_end(&ew->kc, &src);
-    ew->ksource = src == IRON__KSRC_COUNTED  ? IRON__EMU_KSRC_COUNTED
-                  : src == IRON__KSRC_BLOCKS ? IRON__EMU_KSRC_GUESS
-                                             : IRON__EMU_KSRC_NONE;
+    int source = src == IRON__KSRC_COUNTED  ? IRON__EMU_KSRC_COUNTED
+                 : src == IRON__KSRC_BLOCKS ? IRON__EMU_KSRC_GUESS
+                                            : IRON__EMU_KSRC_NONE;
     /* A standard loop's kernel with a declared cost: what the user
      * measured or knows wins over what the model counted. */
     if (!ew->is_core && ew->w->cycles) {
@@ -255,34 +270,31 @@ int iron__emu_time_kernel_end(emu_worker *ew)
             return -1;
         }
         cycles = (uint64_t)c;
-        ew->ksource = IRON__EMU_KSRC_DECLARED;
+        source = IRON__EMU_KSRC_DECLARED;
     }
-    if (ew->ksource != IRON__EMU_KSRC_NONE)
-        ew->ksources |= 1u << ew->ksource;
-    uint64_t t0 = ew->task.tnow;
-    iron__emu_time_busy(&ew->task, cycles);
-    ew->tkernel += cycles;
+    charge(ew, cycles, source, ew->w->kernel_entry);
     ew->tcalls += !ew->is_core;
-    if (ew->task.lane->in->trace)
-        iron__emu_time_trace(ew->task.lane->in, &ew->task,
-                             ew->w->kernel_entry, t0, ew->task.tnow);
     return 0;
+}
+
+void iron__emu_time_core_flush(emu_worker *ew)
+{
+    (void)iron__emu_time_kernel_end(ew);   /* a core body's never fails */
+    iron__emu_time_kernel_begin(ew);
 }
 
 void iron__emu_time_core_call(emu_worker *ew, int end, int arg, int n,
                               const long long *vals)
 {
-    if (!end || arg < 0 || arg >= ew->nargs) {
-        (void)iron__emu_time_kernel_end(ew);
-        iron__emu_time_kernel_begin(ew);
-        return;
-    }
-    const iron_program *p = ew->task.lane->in->prog;
-    const iron__kexpr *cost = p->wargs[ew - ew->task.lane->in->workers][arg]
-                                  .cycles;
+    const emu_inst *in = ew->task.lane->in;
+    const iron__kexpr *cost =
+        end && arg >= 0 && arg < ew->nargs
+            ? in->prog->wargs[ew - in->workers][arg].cycles
+            : NULL;
     if (!cost) {
-        (void)iron__emu_time_kernel_end(ew);
-        iron__emu_time_kernel_begin(ew);
+        /* A call begins, or one with no declared cost ends: the body's
+         * time, or the kernel's counts, go on the clock as they are. */
+        iron__emu_time_core_flush(ew);
         return;
     }
     iron_kernel_value kv[IRON__MAX_KARGS] = { { 0 } };
@@ -298,14 +310,7 @@ void iron__emu_time_core_call(emu_worker *ew, int end, int arg, int n,
     }
     /* Declared: what the call counted is dropped. */
     iron__emu_time_kernel_begin(ew);
-    uint64_t t0 = ew->task.tnow;
-    iron__emu_time_busy(&ew->task, (uint64_t)c);
-    ew->tkernel += (uint64_t)c;
-    ew->ksource = IRON__EMU_KSRC_DECLARED;
-    ew->ksources |= 1u << IRON__EMU_KSRC_DECLARED;
-    if (ew->task.lane->in->trace)
-        iron__emu_time_trace(ew->task.lane->in, &ew->task,
-                             "declared kernel", t0, ew->task.tnow);
+    charge(ew, (uint64_t)c, IRON__EMU_KSRC_DECLARED, "declared kernel");
 }
 
 /* --- DMA ------------------------------------------------------------------ */
@@ -428,11 +433,6 @@ static void clip(iron_time_counters *c, const emu_task *t, uint64_t span,
     c->idle = span - c->busy - c->stall_in - c->stall_out;
 }
 
-static int percent(uint64_t part, uint64_t whole)
-{
-    return whole ? (int)((part * 100 + whole / 2) / whole) : 0;
-}
-
 static void summarize(emu_inst *in, uint64_t span)
 {
     emu_timing *tm = in->timing;
@@ -504,16 +504,16 @@ static void summarize(emu_inst *in, uint64_t span)
         char who[200];
         snprintf(who, sizeof who, "%s %s", r->kind, r->name);
         iron__str_printf(s, "  %-48.48s %5d%% %5d%% %5d%% %5d%%  %s\n", who,
-                         percent(c->busy, span), percent(c->stall_in, span),
-                         percent(c->stall_out, span), percent(c->idle, span),
+                         iron__timing_percent(c->busy, span),
+                         iron__timing_percent(c->stall_in, span),
+                         iron__timing_percent(c->stall_out, span),
+                         iron__timing_percent(c->idle, span),
                          r->kernel_source ? r->kernel_source : "");
     }
     int guesses = 0;
     for (int i = 0; i < in->nworkers; i++)
-        guesses += (in->workers[i].ksources &
-                    (1u << IRON__EMU_KSRC_DECLARED | 1u << IRON__EMU_KSRC_COUNTED)) !=
-                   in->workers[i].ksources ||
-                   in->workers[i].ksources == 0;
+        guesses += !in->workers[i].ksources ||
+                   (in->workers[i].ksources & 1u << IRON__EMU_KSRC_GUESS);
     if (guesses)
         iron__str_printf(s, "  kernel time 'guess': scalar code at a default "
                             "cost per basic block; 'none': nothing counted "

@@ -108,7 +108,7 @@ static IRON__SPECIALIZED void loop_run(emu_inst *in, emu_task *t,
             if (checked)
                 iron__emu_check_release(ew, h, 1);
             if (timed)
-                iron__emu_time_give(t, h->pool, h->writer, h->slot, 1,
+                iron__emu_time_give(t, h->pool, h->writer, h->slot, 0, 1,
                                     t->tnow);
             iron__pool_release(h->pool, h->writer, h->slot, 1);
             if (prof)
@@ -159,8 +159,8 @@ static IRON__SPECIALIZED void loop_batched(emu_inst *in, emu_task *t,
                     continue;
                 ew->val[a].p = iron__pool_kbuf(h->pool, h->writer, h->slot, i);
                 if (timed)
-                    iron__emu_time_take_kth(t, h->pool, h->writer, h->slot,
-                                            i);
+                    iron__emu_time_take(t, h->pool, h->writer, h->slot, i,
+                                        i + 1);
             }
             if (timed)
                 iron__emu_time_kernel_begin(ew);
@@ -171,8 +171,8 @@ static IRON__SPECIALIZED void loop_batched(emu_inst *in, emu_task *t,
                 for (int a = 0; a < ew->nargs; a++) {
                     emu_hstate *h = &ew->h[a];
                     if (h->pool)
-                        iron__emu_time_give_kth(t, h->pool, h->writer,
-                                                h->slot, i, t->tnow);
+                        iron__emu_time_give(t, h->pool, h->writer, h->slot,
+                                            i, i + 1, t->tnow);
                 }
             }
             ew->iterations++;
@@ -243,15 +243,6 @@ static void core_maybe_yield(emu_worker *ew)
     iron__fiber_yield(ew->fiber);
 }
 
-/* A core body's own time (what it and the kernels it calls counted since
- * its last FIFO or barrier call) goes on its clock before it waits or
- * releases, so that what it releases is stamped after the work. */
-static void core_time_flush(emu_worker *ew)
-{
-    iron__emu_time_kernel_end(ew);
-    iron__emu_time_kernel_begin(ew);
-}
-
 static void **core_acquire(void *fp, int n)
 {
     emu_hstate *h = fp;
@@ -279,7 +270,7 @@ static void **core_acquire(void *fp, int n)
     int held = iron__pool_held(h->pool, h->writer, h->slot);
     emu_inst *in = ew->task.lane->in;
     if (in->timed)
-        core_time_flush(ew);
+        iron__emu_time_core_flush(ew);
     while (n > held &&
            iron__pool_avail(h->pool, h->writer, h->slot) < n - held) {
         iron__emu_block(&ew->task, h->pool, h->writer, h->slot, n);
@@ -323,8 +314,8 @@ static void core_release(void *fp, int n)
     if (ew->checked)
         iron__emu_check_release(ew, h, n);
     if (ew->task.lane->in->timed) {
-        core_time_flush(ew);
-        iron__emu_time_give(&ew->task, h->pool, h->writer, h->slot, n,
+        iron__emu_time_core_flush(ew);
+        iron__emu_time_give(&ew->task, h->pool, h->writer, h->slot, 0, n,
                             ew->task.tnow);
     }
     iron__pool_release(h->pool, h->writer, h->slot, n);
@@ -360,7 +351,7 @@ static void core_barrier_wait(void *bp, int value)
     }
     /* Set by the sequence: not before the sequence set it. */
     if (ew->task.lane->in->timed) {
-        core_time_flush(ew);
+        iron__emu_time_core_flush(ew);
         if (b->tset > ew->task.tnow) {
             ew->task.tstall_in += b->tset - ew->task.tnow;
             ew->task.tnow = b->tset;
@@ -441,7 +432,7 @@ static void core_step(emu_inst *in, emu_task *t)
             return;
     }
     if (finished && in->timed)
-        core_time_flush(ew);
+        (void)iron__emu_time_kernel_end(ew);   /* its last stretch */
     if (finished) {
         if (t->shared)
             __atomic_store_n(&t->state, EMU_DONE, __ATOMIC_SEQ_CST);

@@ -12,11 +12,6 @@
  * goes to latency (filling and draining the pipeline, per-task costs). */
 #define SATURATED_PERCENT 50
 
-static int percent(uint64_t part, uint64_t whole)
-{
-    return whole ? (int)((part * 100 + whole / 2) / whole) : 0;
-}
-
 void iron__timing_bottleneck(const iron__timing_row *rows, int n,
                              uint64_t span, char *out, size_t len)
 {
@@ -28,7 +23,7 @@ void iron__timing_bottleneck(const iron__timing_row *rows, int n,
         snprintf(out, len, "nothing ran in modelled time");
         return;
     }
-    int busy = percent(top->busy, span);
+    int busy = iron__timing_percent(top->busy, span);
     if (busy < SATURATED_PERCENT) {
         snprintf(out, len, "nothing is busy most of the time (the busiest, "
                  "%s %s, %d%%): the time goes to latency -- filling and "
@@ -57,5 +52,5 @@ void iron__timing_bottleneck(const iron__timing_row *rows, int n,
                  "bounds the design; it waits on its %s fifo '%s' %d%% of "
                  "the time", top->kind, top->name, busy,
                  top->worst_is_input ? "input" : "output", top->worst_fifo,
-                 percent(top->worst_cycles, span));
+                 iron__timing_percent(top->worst_cycles, span));
 }

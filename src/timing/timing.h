@@ -59,6 +59,12 @@ const iron__timing_rates *iron__timing_rates_all(int *n);
 iron_status iron__timing_clock(const iron__timing_rates *r, double asked,
                                const char *device, double *mhz);
 
+/* part of whole in whole percent, rounded (0 of nothing). */
+static inline int iron__timing_percent(uint64_t part, uint64_t whole)
+{
+    return whole ? (int)((part * 100 + whole / 2) / whole) : 0;
+}
+
 /* Cycles to nanoseconds at `mhz`. */
 static inline double iron__timing_ns(uint64_t cycles, double mhz)
 {
