@@ -576,8 +576,6 @@ static int parse_number(const char *opt, const char *text, double min,
     return 0;
 }
 
-/* Runs jit j (its arguments declared `args_decl`) once, then --repeat more
- * times, on the inputs st names; saves and compares the outputs. */
 /* The modelled time of j's last call (--timing). */
 static void print_timing(const iron_jit *j)
 {
@@ -591,6 +589,8 @@ static void print_timing(const iron_jit *j)
     fputs(c->summary, stdout);
 }
 
+/* Runs jit j (its arguments declared `args_decl`) once, then --repeat more
+ * times, on the inputs st names; saves and compares the outputs. */
 static int run_jit(run_state *st, iron_jit *j, const iron_launch_config *cfg,
                    int nparams, const iron_param *params,
                    const char *args_decl)

@@ -113,8 +113,8 @@ static const iron__env_var table[IRON__ENV_COUNT] = {
         "IRON_TIMING",
         "on gives every call a modelled NPU time (cycles, busy and stalled "
         "cycles per worker, DMA channel and fifo; docs/timing.md)",
-        "0", FLAG_ACCEPTS, "at each call", iron__env_parse_flag, 0, 1,
-        { .i = 0 } },
+        "0", FLAG_ACCEPTS, "once per process, at the first call",
+        iron__env_parse_flag, 0, 1, { .i = 0 } },
     [IRON__ENV_CLOCK_MHZ] = {
         "IRON_CLOCK_MHZ",
         "the NPU clock the timing model converts cycles to seconds at "

@@ -22,6 +22,7 @@
 
 static int env_timeout_ms;
 static int env_check;
+static int env_timing;
 static const char *env_trace;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
@@ -29,6 +30,7 @@ static void read_env(void)
 {
     env_timeout_ms = (int)iron__env_get_int(IRON__ENV_TIMEOUT_MS);
     env_check = (int)iron__env_get_int(IRON__ENV_CHECK);
+    env_timing = (int)iron__env_get_int(IRON__ENV_TIMING);
     env_trace = iron__env_get_text(IRON__ENV_TRACE);
 }
 
@@ -368,8 +370,8 @@ iron_status iron__jit_target(const iron_jit *j,
                           j->name, t->cols, t->cols == 1 ? "" : "s",
                           t->dev->info.name, t->dev->info.columns);
     int timing = config && CONFIG_HAS(config, timing) ? config->timing : 0;
-    t->timed = timing > 0 ||
-               (timing == 0 && iron__env_get_int(IRON__ENV_TIMING) != 0);
+    pthread_once(&env_once, read_env);
+    t->timed = timing > 0 || (timing == 0 && env_timing);
     return IRON_OK;
 }
 
